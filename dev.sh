@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Set-up, build and run for a fresh Debian 12 machine (see README.md).
+#   ./dev.sh demo    install what is missing, build, run the quickstart demo
+#   ./dev.sh test    install what is missing, build, run the whole test suite
+#   ./dev.sh bench   build and run the benchmarks against OpenBLAS and PyTorch
+# Every step is idempotent: a second run installs nothing and rebuilds only what changed.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+BUILD_PACKAGES=(cmake ninja-build g++ clang-14 ccache pkg-config libopenblas-dev libfmt-dev
+                nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev)
+# The oracle lane compares with PyTorch, run by Debian's own interpreter.
+ORACLE_PACKAGES=(python3 python3-torch python3-numpy)
+
+install_missing() {
+  local missing=()
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if ((${#missing[@]})); then
+    echo "== installing: ${missing[*]}"
+    local sudo=""
+    [[ $(id -u) -ne 0 ]] && sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+}
+
+build() {
+  local preset=$1
+  shift
+  cmake --preset "$preset" >/dev/null
+  cmake --build --preset "$preset" -- -j"$(nproc)" "$@"
+}
+
+case "${1:-}" in
+  demo)
+    install_missing "${BUILD_PACKAGES[@]}"
+    build release quickstart
+    ./build/release/examples/quickstart
+    ;;
+  test)
+    install_missing "${BUILD_PACKAGES[@]}" "${ORACLE_PACKAGES[@]}"
+    build release
+    ctest --preset release -j"$(nproc)"
+    ;;
+  bench)
+    install_missing "${BUILD_PACKAGES[@]}" "${ORACLE_PACKAGES[@]}"
+    build release
+    bench/run.sh build/release
+    ;;
+  *)
+    echo "usage: $0 demo|test|bench" >&2
+    exit 2
+    ;;
+esac

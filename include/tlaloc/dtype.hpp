@@ -1,0 +1,68 @@
+// Element types, their sizes and names, the 16-bit float storage types, and the
+// promotion rule used by every binary op (docs/DTYPES.md).
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+namespace tlaloc {
+
+enum class DType : std::uint8_t { f32, f64, bf16, f16, i8, i32, i64, u8, boolean };
+
+inline constexpr DType all_dtypes[] = {DType::f32, DType::f64, DType::bf16, DType::f16, DType::i8,
+                                       DType::i32, DType::i64,  DType::u8,   DType::boolean};
+
+std::string_view dtype_name(DType t);  // "f32", ..., "bool"
+std::size_t itemsize(DType t);
+constexpr bool is_floating(DType t) {
+  return t == DType::f32 || t == DType::f64 || t == DType::bf16 || t == DType::f16;
+}
+constexpr bool is_half(DType t) { return t == DType::bf16 || t == DType::f16; }
+constexpr bool is_integral(DType t) {  // bool excluded
+  return t == DType::i8 || t == DType::i32 || t == DType::i64 || t == DType::u8;
+}
+
+// The smallest type both operands convert to without losing their kind
+// (bool < integers < floating). Mixed signed/unsigned 8-bit gives i32 (there is no
+// i16); f16 with bf16 gives f32. See docs/DTYPES.md.
+DType promote_types(DType a, DType b);
+
+// Brain float: the top 16 bits of an IEEE f32. Conversion rounds to nearest even.
+struct bf16 {
+  std::uint16_t bits = 0;
+  bf16() = default;
+  explicit bf16(float f) : bits(from_float(f)) {}
+  explicit operator float() const { return std::bit_cast<float>(std::uint32_t(bits) << 16); }
+  static std::uint16_t from_float(float f) {
+    auto u = std::bit_cast<std::uint32_t>(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return std::uint16_t((u >> 16) | 0x40u);  // quiet NaN
+    u += 0x7fffu + ((u >> 16) & 1u);
+    return std::uint16_t(u >> 16);
+  }
+};
+
+// IEEE binary16. Conversion rounds to nearest even, overflow gives inf.
+struct f16 {
+  std::uint16_t bits = 0;
+  f16() = default;
+  explicit f16(float f) : bits(from_float(f)) {}
+  explicit operator float() const { return to_float(bits); }
+  static std::uint16_t from_float(float f);
+  static float to_float(std::uint16_t h);
+};
+
+template <class T> struct dtype_of;
+template <> struct dtype_of<float> { static constexpr DType value = DType::f32; };
+template <> struct dtype_of<double> { static constexpr DType value = DType::f64; };
+template <> struct dtype_of<bf16> { static constexpr DType value = DType::bf16; };
+template <> struct dtype_of<f16> { static constexpr DType value = DType::f16; };
+template <> struct dtype_of<std::int8_t> { static constexpr DType value = DType::i8; };
+template <> struct dtype_of<std::int32_t> { static constexpr DType value = DType::i32; };
+template <> struct dtype_of<std::int64_t> { static constexpr DType value = DType::i64; };
+template <> struct dtype_of<std::uint8_t> { static constexpr DType value = DType::u8; };
+template <> struct dtype_of<bool> { static constexpr DType value = DType::boolean; };
+template <class T> inline constexpr DType dtype_v = dtype_of<T>::value;
+
+}  // namespace tlaloc

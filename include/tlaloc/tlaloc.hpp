@@ -1,0 +1,9 @@
+// Tlaloc: differentiable programming for C++. Include this one header.
+#pragma once
+
+#include "tlaloc/dtype.hpp"
+#include "tlaloc/error.hpp"
+#include "tlaloc/ops.hpp"
+#include "tlaloc/random.hpp"
+#include "tlaloc/tensor.hpp"
+#include "tlaloc/version.hpp"

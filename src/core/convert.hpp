@@ -1,0 +1,44 @@
+// Conversion of one element between any two supported element types, without UB:
+// NaN converts to 0 and out-of-range values saturate when going to an integer.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "tlaloc/dtype.hpp"
+
+namespace tlaloc::detail {
+
+template <class T> inline constexpr bool is_half_v = std::is_same_v<T, bf16> || std::is_same_v<T, f16>;
+
+// The type a kernel computes in for element type T: 16-bit floats widen to float.
+template <class T> using compute_t = std::conditional_t<is_half_v<T>, float, T>;
+
+template <class To, class From> inline To convert_value(From v) {
+  if constexpr (std::is_same_v<To, From>) {
+    return v;
+  } else if constexpr (is_half_v<From>) {
+    return convert_value<To>(static_cast<float>(v));
+  } else if constexpr (is_half_v<To>) {
+    return To(static_cast<float>(v));
+  } else if constexpr (std::is_same_v<To, bool>) {
+    return v != From(0);
+  } else if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To>) {
+    if (std::isnan(v)) return To(0);
+    constexpr auto lo = double(std::numeric_limits<To>::min());
+    constexpr auto hi = double(std::numeric_limits<To>::max());
+    const double d = double(v);
+    if (d <= lo) return std::numeric_limits<To>::min();
+    if (d >= hi) return std::numeric_limits<To>::max();
+    return static_cast<To>(v);
+  } else if constexpr (std::is_integral_v<From> && std::is_integral_v<To>) {
+    // Two's-complement wrap, as StableHLO's convert (and C++20) define it.
+    return static_cast<To>(v);
+  } else {
+    return static_cast<To>(v);
+  }
+}
+
+}  // namespace tlaloc::detail

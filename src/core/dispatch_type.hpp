@@ -1,0 +1,59 @@
+// Switches over a runtime DType to a compile-time element type.
+#pragma once
+
+#include <cstdint>
+
+#include "core/check.hpp"
+#include "tlaloc/dtype.hpp"
+
+// Runs BODY with `T` bound to the element type of DT. bf16/f16 are included: kernels
+// that compute on them usually widen to float inside.
+#define TLALOC_DTYPE_CASE(DT, TYPE, ...) \
+  case DT: {                             \
+    using T = TYPE;                      \
+    __VA_ARGS__;                         \
+    break;                               \
+  }
+#define TLALOC_SWITCH_ALL(dtype, op, ...)                                         \
+  static_cast<void>(op);                                                          \
+  switch (dtype) {                                                                \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::f32, float, __VA_ARGS__)                   \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::f64, double, __VA_ARGS__)                  \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::bf16, ::tlaloc::bf16, __VA_ARGS__)         \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::f16, ::tlaloc::f16, __VA_ARGS__)           \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::i8, std::int8_t, __VA_ARGS__)              \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::i32, std::int32_t, __VA_ARGS__)            \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::i64, std::int64_t, __VA_ARGS__)            \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::u8, std::uint8_t, __VA_ARGS__)             \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::boolean, bool, __VA_ARGS__)                \
+  }
+// Element types that kernels compute in directly (no 16-bit floats).
+#define TLALOC_SWITCH_COMPUTE(dtype, op, ...)                                     \
+  switch (dtype) {                                                                \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::f32, float, __VA_ARGS__)                   \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::f64, double, __VA_ARGS__)                  \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::i8, std::int8_t, __VA_ARGS__)              \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::i32, std::int32_t, __VA_ARGS__)            \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::i64, std::int64_t, __VA_ARGS__)            \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::u8, std::uint8_t, __VA_ARGS__)             \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::boolean, bool, __VA_ARGS__)                \
+    default:                                                                      \
+      ::tlaloc::detail::fail<::tlaloc::DTypeError>(op, "no kernel for {}", dtype); \
+  }
+// Floating element types, 16-bit ones included.
+#define TLALOC_SWITCH_FLOATING(dtype, op, ...)                                    \
+  switch (dtype) {                                                                \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::f32, float, __VA_ARGS__)                   \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::f64, double, __VA_ARGS__)                  \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::bf16, ::tlaloc::bf16, __VA_ARGS__)         \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::f16, ::tlaloc::f16, __VA_ARGS__)           \
+    default:                                                                      \
+      ::tlaloc::detail::fail<::tlaloc::DTypeError>(op, "no kernel for {}", dtype); \
+  }
+#define TLALOC_SWITCH_FLOAT(dtype, op, ...)                                       \
+  switch (dtype) {                                                                \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::f32, float, __VA_ARGS__)                   \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::f64, double, __VA_ARGS__)                  \
+    default:                                                                      \
+      ::tlaloc::detail::fail<::tlaloc::DTypeError>(op, "no kernel for {}", dtype); \
+  }

@@ -1,0 +1,101 @@
+#include "tlaloc/dtype.hpp"
+
+#include <array>
+
+namespace tlaloc {
+
+std::string_view dtype_name(DType t) {
+  switch (t) {
+    case DType::f32: return "f32";
+    case DType::f64: return "f64";
+    case DType::bf16: return "bf16";
+    case DType::f16: return "f16";
+    case DType::i8: return "i8";
+    case DType::i32: return "i32";
+    case DType::i64: return "i64";
+    case DType::u8: return "u8";
+    case DType::boolean: return "bool";
+  }
+  return "?";
+}
+
+std::size_t itemsize(DType t) {
+  switch (t) {
+    case DType::f64:
+    case DType::i64: return 8;
+    case DType::f32:
+    case DType::i32: return 4;
+    case DType::bf16:
+    case DType::f16: return 2;
+    case DType::i8:
+    case DType::u8:
+    case DType::boolean: return 1;
+  }
+  return 0;
+}
+
+namespace {
+// Rank within a kind; the lattice is bool < {u8, i8} < i32 < i64 < {f16, bf16} < f32 < f64.
+int category(DType t) { return t == DType::boolean ? 0 : is_floating(t) ? 2 : 1; }
+int int_rank(DType t) {
+  switch (t) {
+    case DType::u8:
+    case DType::i8: return 0;
+    case DType::i32: return 1;
+    default: return 2;
+  }
+}
+int float_rank(DType t) {
+  switch (t) {
+    case DType::f16:
+    case DType::bf16: return 0;
+    case DType::f32: return 1;
+    default: return 2;
+  }
+}
+}  // namespace
+
+DType promote_types(DType a, DType b) {
+  if (a == b) return a;
+  const int ca = category(a), cb = category(b);
+  if (ca != cb) return ca > cb ? a : b;
+  if (ca == 1) {
+    const int ra = int_rank(a), rb = int_rank(b);
+    if (ra == 0 && rb == 0) return DType::i32;  // u8 with i8: i16 would do, and there is none
+    return ra > rb ? a : b;
+  }
+  const int ra = float_rank(a), rb = float_rank(b);
+  if (ra == 0 && rb == 0) return DType::f32;  // f16 with bf16
+  return ra > rb ? a : b;
+}
+
+std::uint16_t f16::from_float(float f) {
+  const auto u = std::bit_cast<std::uint32_t>(f);
+  const std::uint32_t sign = (u >> 16) & 0x8000u;
+  const std::uint32_t absu = u & 0x7fffffffu;
+  if (absu > 0x7f800000u) return std::uint16_t(sign | 0x7e00u);  // NaN
+  if (absu >= 0x477ff000u) return std::uint16_t(sign | 0x7c00u);  // rounds to inf
+  if (absu < 0x38800000u) {  // subnormal half (or zero): round at 2^-24 granularity
+    const float a = std::bit_cast<float>(absu);
+    // Adding 0.5 makes the float's own round-to-nearest-even do the rounding.
+    const float scaled = a + 0.5f;
+    return std::uint16_t(sign | (std::bit_cast<std::uint32_t>(scaled) - 0x3f000000u));
+  }
+  std::uint32_t m = absu + ((15u - 127u) << 23);  // rebias exponent
+  m += 0xfffu + ((m >> 13) & 1u);                  // round to nearest even
+  return std::uint16_t(sign | (m >> 13));
+}
+
+float f16::to_float(std::uint16_t h) {
+  const std::uint32_t sign = std::uint32_t(h & 0x8000u) << 16;
+  const std::uint32_t exp = (h >> 10) & 0x1fu;
+  const std::uint32_t man = h & 0x3ffu;
+  if (exp == 0) {  // zero or subnormal: man * 2^-24
+    const float v = float(man) * 5.9604644775390625e-08f;
+    return std::bit_cast<float>(std::bit_cast<std::uint32_t>(v) | sign);
+  }
+  if (exp == 31) return std::bit_cast<float>(sign | 0x7f800000u | (man << 13));
+  return std::bit_cast<float>(sign | ((exp + 112u) << 23) | (man << 13));
+}
+
+}  // namespace tlaloc

@@ -1,0 +1,110 @@
+#include "core/gemm.hpp"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <atomic>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#include "core/check.hpp"
+#include "core/parallel.hpp"
+#include "tlaloc/ops.hpp"
+
+namespace tlaloc::detail {
+namespace {
+
+// OpenBLAS keeps its own thread pool; it should use as many threads as tlaloc does.
+// Setting it is not free, so only a change is passed on.
+void sync_blas_threads() {
+  static std::atomic<int> last{0};
+  const int n = num_threads();
+  if (last.exchange(n) != n) openblas_set_num_threads(n);
+}
+
+// Empty products: nothing to do, or zeros when only k is 0 (BLAS refuses lda = 0).
+template <class T>
+bool trivial(const GemmShape& s, T* c) {
+  if (s.batch == 0 || s.m == 0 || s.n == 0) return true;
+  if (s.k != 0) return false;
+  std::fill(c, c + s.batch * s.m * s.n, T(0));
+  return true;
+}
+
+constexpr std::int64_t kBlasMax = std::numeric_limits<blasint>::max();
+
+// One BLAS call per batch entry: BLAS threads each product itself. Sizes are
+// 32-bit there, so rows of A and C go in chunks; the other sizes must fit.
+template <class T, class Fn>
+void blas_gemm(const GemmShape& s, const T* a, const T* b, T* c, Fn fn) {
+  if (trivial(s, c)) return;
+  const std::int64_t lda = s.trans_a ? s.m : s.k, ldb = s.trans_b ? s.k : s.n;
+  if (lda > kBlasMax || ldb > kBlasMax || s.n > kBlasMax || s.k > kBlasMax)
+    fail<ValueError>("dot_general", "a [{}, {}] x [{}, {}] product exceeds the BLAS size limit", s.m, s.k,
+                     s.k, s.n);
+  sync_blas_threads();
+  const auto ta = s.trans_a ? CblasTrans : CblasNoTrans, tb = s.trans_b ? CblasTrans : CblasNoTrans;
+  const std::int64_t chunk = std::min(s.m, kBlasMax), row_step = s.trans_a ? 1 : lda;
+  for (std::int64_t i = 0; i < s.batch; ++i) {
+    const T* ai = a + i * s.m * s.k;
+    const T* bi = b + i * s.k * s.n;
+    T* ci = c + i * s.m * s.n;
+    for (std::int64_t r = 0; r < s.m; r += chunk) {
+      const std::int64_t rows = std::min(chunk, s.m - r);
+      fn(CblasRowMajor, ta, tb, blasint(rows), blasint(s.n), blasint(s.k), T(1), ai + r * row_step,
+         blasint(lda), bi, blasint(ldb), T(0), ci + r * s.n, blasint(s.n));
+    }
+  }
+}
+
+// Integer products accumulate in a wide unsigned type: it wraps where the signed
+// type would overflow (undefined), and its low bits are the wrapped result.
+// Elements are sign-extended through i64 on the way in.
+template <class T>
+void int_gemm(const GemmShape& s, const T* a, const T* b, T* c) {
+  if (trivial(s, c)) return;
+  using W = std::conditional_t<(sizeof(T) > 4), std::uint64_t, std::uint32_t>;
+  const std::int64_t m = s.m, n = s.n, k = s.k;
+  // Element (i, p) of A is at i * a_i + p * a_p; element (p, j) of B at p * b_p + j * b_j.
+  const std::int64_t a_i = s.trans_a ? 1 : k, a_p = s.trans_a ? m : 1;
+  const std::int64_t b_p = s.trans_b ? 1 : n, b_j = s.trans_b ? k : 1;
+  const std::int64_t grain = std::max<std::int64_t>(1, kElementwiseGrain / (n * k));
+  parallel_for(s.batch * m, grain, [&](std::int64_t lo, std::int64_t hi) {
+    std::vector<W> acc(static_cast<std::size_t>(n));
+    for (std::int64_t r = lo; r < hi; ++r) {
+      const T* ar = a + (r / m) * m * k + (r % m) * a_i;
+      const T* bm = b + (r / m) * k * n;
+      std::fill(acc.begin(), acc.end(), W(0));
+      for (std::int64_t p = 0; p < k; ++p) {
+        const W av = W(std::int64_t(ar[p * a_p]));
+        const T* br = bm + p * b_p;
+        for (std::int64_t j = 0; j < n; ++j) acc[std::size_t(j)] += av * W(std::int64_t(br[j * b_j]));
+      }
+      for (std::int64_t j = 0; j < n; ++j) c[r * n + j] = T(acc[std::size_t(j)]);
+    }
+  });
+}
+
+}  // namespace
+
+void gemm(const GemmShape& s, const float* a, const float* b, float* c) {
+  blas_gemm(s, a, b, c, cblas_sgemm);
+}
+void gemm(const GemmShape& s, const double* a, const double* b, double* c) {
+  blas_gemm(s, a, b, c, cblas_dgemm);
+}
+void gemm(const GemmShape& s, const std::int8_t* a, const std::int8_t* b, std::int8_t* c) {
+  int_gemm(s, a, b, c);
+}
+void gemm(const GemmShape& s, const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* c) {
+  int_gemm(s, a, b, c);
+}
+void gemm(const GemmShape& s, const std::int32_t* a, const std::int32_t* b, std::int32_t* c) {
+  int_gemm(s, a, b, c);
+}
+void gemm(const GemmShape& s, const std::int64_t* a, const std::int64_t* b, std::int64_t* c) {
+  int_gemm(s, a, b, c);
+}
+
+}  // namespace tlaloc::detail

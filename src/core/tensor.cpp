@@ -1,0 +1,280 @@
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <mutex>
+#include <unordered_map>
+#include <new>
+#include <ostream>
+#include <sstream>
+
+#include "core/check.hpp"
+#include "core/convert.hpp"
+#include "core/dispatch_type.hpp"
+#include "core/tensor_impl.hpp"
+#include "tlaloc/ops.hpp"
+
+namespace tlaloc {
+namespace detail {
+
+namespace {
+// Large buffers are kept for reuse when freed: a fresh multi-megabyte allocation
+// is mapped by the kernel page by page on first touch, which costs more than an
+// elementwise pass over it. Small buffers go straight to malloc.
+class BlockCache {
+ public:
+  static constexpr std::size_t min_block = std::size_t(1) << 20;
+  static constexpr std::size_t max_cached = std::size_t(1) << 30;
+
+  static BlockCache& get() {
+    static auto* cache = new BlockCache;  // never destroyed: tensors may outlive statics
+    return *cache;
+  }
+  static std::size_t round(std::size_t n) {
+    constexpr std::size_t align = 64;
+    const std::size_t a = std::max<std::size_t>(align, (n + align - 1) / align * align);
+    if (a < min_block) return a;
+    constexpr std::size_t granule = std::size_t(1) << 16;
+    return (a + granule - 1) / granule * granule;
+  }
+  void* take(std::size_t rounded) {
+    if (rounded >= min_block) {
+      std::lock_guard lock(mu_);
+      auto it = free_.find(rounded);
+      if (it != free_.end() && !it->second.empty()) {
+        void* p = it->second.back();
+        it->second.pop_back();
+        cached_ -= rounded;
+        return p;
+      }
+    }
+    void* p = std::aligned_alloc(64, rounded);
+    if (p == nullptr) {
+      release_all();
+      p = std::aligned_alloc(64, rounded);
+      if (p == nullptr) throw std::bad_alloc();
+    }
+    return p;
+  }
+  void give(void* p, std::size_t rounded) {
+    if (rounded >= min_block) {
+      std::lock_guard lock(mu_);
+      if (cached_ + rounded <= max_cached) {
+        free_[rounded].push_back(p);
+        cached_ += rounded;
+        return;
+      }
+    }
+    std::free(p);
+  }
+  void release_all() {
+    std::lock_guard lock(mu_);
+    for (auto& [size, blocks] : free_)
+      for (void* b : blocks) std::free(b);
+    free_.clear();
+    cached_ = 0;
+  }
+
+ private:
+  std::mutex mu_;
+  std::unordered_map<std::size_t, std::vector<void*>> free_;
+  std::size_t cached_ = 0;
+};
+}  // namespace
+
+Storage::Storage(std::size_t n) : data(BlockCache::get().take(BlockCache::round(n))), bytes(n) {}
+Storage::~Storage() { BlockCache::get().give(data, BlockCache::round(bytes)); }
+
+std::int64_t numel_of(const Shape& s) {
+  std::int64_t n = 1;
+  for (std::int64_t d : s) {
+    if (d < 0) fail<ValueError>("shape", "negative dimension in {}", shape_string(s));
+    if (d != 0 && n > std::numeric_limits<std::int64_t>::max() / d)
+      fail<ValueError>("shape", "{} has too many elements", shape_string(s));
+    n *= d;
+  }
+  return n;
+}
+
+Tensor empty(const Shape& shape, DType t) {
+  auto impl = std::make_shared<TensorImpl>();
+  impl->dtype = t;
+  impl->shape = shape;
+  impl->numel = numel_of(shape);
+  impl->storage = std::make_shared<Storage>(std::size_t(impl->numel) * itemsize(t));
+  return Tensor(std::move(impl));
+}
+
+Tensor view(const Tensor& x, const Shape& shape) {
+  const TensorImpl& src = x.impl();
+  auto impl = std::make_shared<TensorImpl>(src);
+  impl->shape = shape;
+  impl->numel = numel_of(shape);
+  if (impl->numel != src.numel)
+    fail<ShapeError>("view", "{} elements cannot be viewed as {}", src.numel, shape_string(shape));
+  return Tensor(std::move(impl));
+}
+
+bool is_unique(const Tensor& x) {
+  return x.defined() && x.impl_ptr().use_count() == 1 && x.impl().storage &&
+         x.impl().storage.use_count() == 1;
+}
+
+std::int64_t normalize_axis(std::string_view op, std::int64_t axis, std::int64_t rank) {
+  if (axis < -rank || axis >= rank || (rank == 0 && axis != 0 && axis != -1))
+    fail<AxisError>(op, "axis {} is out of range for rank {}", axis, rank);
+  return axis < 0 ? axis + rank : axis;
+}
+
+std::vector<std::int64_t> normalize_axes(std::string_view op, const std::vector<std::int64_t>& axes,
+                                         std::int64_t rank) {
+  std::vector<std::int64_t> out;
+  out.reserve(axes.size());
+  for (std::int64_t a : axes) {
+    if (a < -rank || a >= rank) fail<AxisError>(op, "axis {} is out of range for rank {}", a, rank);
+    out.push_back(a < 0 ? a + rank : a);
+  }
+  std::sort(out.begin(), out.end());
+  if (std::adjacent_find(out.begin(), out.end()) != out.end())
+    fail<AxisError>(op, "axis repeated in {}", axes);
+  return out;
+}
+
+}  // namespace detail
+
+using detail::fail;
+
+namespace {
+const detail::TensorImpl& host_impl(const Tensor& t, std::string_view what) {
+  const detail::TensorImpl& impl = t.impl();
+  if (!impl.storage)
+    fail(what, "the tensor is symbolic (inside a trace) and has no host data");
+  return impl;
+}
+}  // namespace
+
+detail::TensorImpl& Tensor::impl() const {
+  if (!impl_) throw ValueError("tl::Tensor: use of an undefined tensor");
+  return *impl_;
+}
+bool Tensor::is_symbolic() const { return impl().symbol != nullptr; }
+DType Tensor::dtype() const { return impl().dtype; }
+const Shape& Tensor::shape() const { return impl().shape; }
+std::int64_t Tensor::numel() const { return impl().numel; }
+std::int64_t Tensor::size(std::int64_t axis) const {
+  return shape()[std::size_t(detail::normalize_axis("size", axis, rank()))];
+}
+const void* Tensor::raw_data() const { return host_impl(*this, "data").data(); }
+
+template <class T> const T* Tensor::data() const {
+  const auto& impl = host_impl(*this, "data");
+  if (impl.dtype != dtype_v<T>)
+    fail<DTypeError>("data", "the tensor holds {}, not {}", impl.dtype, dtype_v<T>);
+  return static_cast<const T*>(impl.data());
+}
+
+template <class U> std::vector<U> Tensor::to_vector() const {
+  const auto& impl = host_impl(*this, "to_vector");
+  std::vector<U> out(std::size_t(impl.numel));
+  TLALOC_SWITCH_ALL(impl.dtype, "to_vector", {
+    const T* src = static_cast<const T*>(impl.data());
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = detail::convert_value<U>(src[i]);
+  })
+  return out;
+}
+
+template <class U> U Tensor::item() const {
+  const auto& impl = host_impl(*this, "item");
+  if (impl.numel != 1)
+    fail<ShapeError>("item", "needs exactly one element, the tensor has shape {}",
+                     shape_string(impl.shape));
+  return to_vector<U>()[0];
+}
+
+#define TLALOC_INSTANTIATE(T)                          \
+  template const T* Tensor::data<T>() const;           \
+  template std::vector<T> Tensor::to_vector<T>() const; \
+  template T Tensor::item<T>() const;
+TLALOC_INSTANTIATE(float)
+TLALOC_INSTANTIATE(double)
+TLALOC_INSTANTIATE(bf16)
+TLALOC_INSTANTIATE(f16)
+TLALOC_INSTANTIATE(std::int8_t)
+TLALOC_INSTANTIATE(std::int32_t)
+TLALOC_INSTANTIATE(std::int64_t)
+TLALOC_INSTANTIATE(std::uint8_t)
+#undef TLALOC_INSTANTIATE
+// std::vector<bool> has no contiguous storage, so bool gets its own definitions.
+template <> std::vector<bool> Tensor::to_vector<bool>() const {
+  std::vector<std::uint8_t> bytes = astype(DType::boolean).to_vector<std::uint8_t>();
+  return {bytes.begin(), bytes.end()};
+}
+template <> bool Tensor::item<bool>() const { return item<std::uint8_t>() != 0; }
+template <> const bool* Tensor::data<bool>() const {
+  const auto& impl = host_impl(*this, "data");
+  if (impl.dtype != DType::boolean)
+    fail<DTypeError>("data", "the tensor holds {}, not bool", impl.dtype);
+  return static_cast<const bool*>(impl.data());
+}
+
+std::string shape_string(const Shape& s) { return fmt::format("[{}]", fmt::join(s, ", ")); }
+
+namespace {
+template <class T> std::string format_element(T v) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return v ? "true" : "false";
+  } else if constexpr (std::is_floating_point_v<detail::compute_t<T>>) {
+    const double d = double(static_cast<detail::compute_t<T>>(v));
+    if (std::isnan(d)) return "nan";
+    if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+    std::string s = fmt::format("{:.6g}", d);
+    if (s.find_first_of(".e") == std::string::npos) s += ".";
+    return s;
+  } else {
+    return fmt::format("{}", std::int64_t(v));
+  }
+}
+
+template <class T>
+void print_rec(std::ostringstream& os, const T* data, const Shape& shape, std::size_t dim, int indent) {
+  if (dim == shape.size()) {
+    os << format_element(*data);
+    return;
+  }
+  std::int64_t stride = 1;
+  for (std::size_t d = dim + 1; d < shape.size(); ++d) stride *= shape[d];
+  const std::string sep =
+      dim + 1 < shape.size() ? ",\n" + std::string(std::size_t(indent + 1), ' ') : ", ";
+  constexpr std::int64_t edge = 3;  // long axes print their first and last three
+  const std::int64_t n = shape[dim];
+  os << '[';
+  for (std::int64_t i = 0; i < n; ++i) {
+    if (i > 0) os << sep;
+    if (n > 2 * edge + 1 && i == edge) {
+      os << "...";
+      i = n - edge - 1;
+      continue;
+    }
+    print_rec(os, data + i * stride, shape, dim + 1, indent + 1);
+  }
+  os << ']';
+}
+}  // namespace
+
+std::string Tensor::to_string() const {
+  if (!defined()) return "tensor(undefined)";
+  const auto& impl = this->impl();
+  if (!impl.storage)
+    return fmt::format("tensor(symbolic, shape={}, dtype={})", shape_string(impl.shape), impl.dtype);
+  std::ostringstream os;
+  os << "tensor(";
+  TLALOC_SWITCH_ALL(impl.dtype, "to_string",
+                    print_rec(os, static_cast<const T*>(impl.data()), impl.shape, 0, 7))
+  os << ", dtype=" << dtype_name(impl.dtype) << ')';
+  return os.str();
+}
+
+std::ostream& operator<<(std::ostream& os, const Tensor& t) { return os << t.to_string(); }
+
+}  // namespace tlaloc

@@ -1,0 +1,53 @@
+// The representation behind tl::Tensor: contiguous row-major storage shared by
+// views, or a symbolic value owned by a trace.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include "tlaloc/tensor.hpp"
+
+namespace tlaloc::detail {
+
+class Tracer;
+
+// A symbolic value: which trace owns it. The trace keeps everything else.
+struct Symbol {
+  virtual ~Symbol() = default;
+  Tracer* tracer = nullptr;
+  int level = 0;  // nesting depth of the owning trace; the deepest trace records
+};
+
+struct Storage {
+  explicit Storage(std::size_t bytes);
+  ~Storage();
+  Storage(const Storage&) = delete;
+  Storage& operator=(const Storage&) = delete;
+  void* data;
+  std::size_t bytes;
+};
+
+struct TensorImpl {
+  DType dtype = DType::f32;
+  Shape shape;
+  std::int64_t numel = 0;
+  std::shared_ptr<Storage> storage;  // null for symbolic values
+  std::size_t offset = 0;            // in bytes
+  std::shared_ptr<Symbol> symbol;    // null for host values
+
+  void* data() const { return static_cast<char*>(storage->data) + offset; }
+};
+
+std::int64_t numel_of(const Shape& s);  // checks for negative sizes and overflow
+
+// A host tensor with uninitialised elements.
+Tensor empty(const Shape& shape, DType t);
+// A host tensor sharing x's storage with another shape of the same numel.
+Tensor view(const Tensor& x, const Shape& shape);
+// True when x is a host tensor whose buffer nobody else holds: a kernel may
+// write its result there (the caller passed the tensor by value and moved it).
+bool is_unique(const Tensor& x);
+
+template <class T> T* mutable_data(const Tensor& x) { return static_cast<T*>(x.impl().data()); }
+
+}  // namespace tlaloc::detail

@@ -1,0 +1,189 @@
+// Elementwise functions of two tensors with NumPy broadcasting, and select/clamp.
+#include <cmath>
+#include <limits>
+
+#include "core/elementwise.hpp"
+#include "ops/elementwise_rules.hpp"
+#include "tlaloc/ops.hpp"
+
+namespace tlaloc {
+namespace {
+
+using detail::call1;
+using detail::def_op;
+using detail::OpDef;
+using detail::ResultType;
+using detail::TensorType;
+
+// Declares an op computing f(x, y) on the operands converted to their promoted
+// type (the compute type of it); the result is converted to the rule's dtype.
+template <class F> OpDef& def_binary(const char* name, ResultType rule, F f) {
+  return def_op(name).inputs(2).shape_rule(detail::broadcast_rule(name, rule)).kernel(
+      [name, rule, f](std::span<const Tensor> in, const detail::Attrs&, std::span<const TensorType> out) {
+        DType t = promote_types(in[0].dtype(), in[1].dtype());
+        if (rule == ResultType::floating) t = out[0].dtype;
+        const Tensor a = in[0].astype(t), b = in[1].astype(t);
+        Tensor y = detail::empty(out[0].shape, out[0].dtype);
+        // The result is either the computation type or bool.
+        TLALOC_SWITCH_ALL(t, name, {
+          if (out[0].dtype == DType::boolean) detail::binary_loop<bool, T>(a, b, y, f);
+          else detail::binary_loop<T, T>(a, b, y, f);
+        })
+        return std::vector<Tensor>{y};
+      });
+}
+
+template <class C> constexpr bool is_float_v = std::is_floating_point_v<C>;
+
+// Integer power by squaring; negative exponents give 1/x^n truncated toward 0.
+template <class C> C int_pow(C x, C n) {
+  if constexpr (std::is_signed_v<C>) {
+    if (n < 0) return x == C(1) ? C(1) : x == C(-1) ? ((n & 1) ? C(-1) : C(1)) : C(0);
+  }
+  using U = std::make_unsigned_t<decltype(x * x)>;
+  U base = U(x), result = 1;
+  for (auto e = std::uint64_t(n); e != 0; e >>= 1) {
+    if (e & 1) result *= base;
+    base *= base;
+  }
+  return C(result);
+}
+
+// Python's %: the result takes the divisor's sign. x % 0 gives x for integers (as
+// XLA does) and NaN for floats.
+template <class C> C remainder_of(C x, C y) {
+  if constexpr (is_float_v<C>) {
+    C r = std::fmod(x, y);
+    return (r != C(0) && ((r < C(0)) != (y < C(0)))) ? r + y : r;
+  } else if constexpr (std::is_same_v<C, bool>) {
+    return y ? false : x;
+  } else {
+    if (y == C(0)) return x;
+    if constexpr (std::is_signed_v<C>) {
+      if (y == C(-1)) return C(0);  // avoids the overflow of MIN % -1
+    }
+    C r = C(x % y);
+    return (r != C(0) && ((r < C(0)) != (y < C(0)))) ? C(r + y) : r;
+  }
+}
+
+// Arithmetic on bool follows PyTorch: + is or, * is and, - is refused.
+const OpDef& add_op = def_binary("add", ResultType::same_or_bool, [](auto x, auto y) { return x + y; });
+const OpDef& sub_op = def_binary("sub", ResultType::same, [](auto x, auto y) { return x - y; });
+const OpDef& mul_op = def_binary("mul", ResultType::same_or_bool, [](auto x, auto y) { return x * y; });
+const OpDef& div_op = def_binary("div", ResultType::floating, [](auto x, auto y) { return x / y; });
+const OpDef& pow_op = def_binary("pow", ResultType::same, [](auto x, auto y) {
+  if constexpr (is_float_v<decltype(x)>) return std::pow(x, y);
+  else return int_pow(x, y);
+});
+// NaN-propagating, as JAX's maximum/minimum.
+const OpDef& maximum_op = def_binary("maximum", ResultType::same_or_bool, [](auto x, auto y) {
+  if constexpr (is_float_v<decltype(x)>) return (x != x || x > y) ? x : y;
+  else return x > y ? x : y;
+});
+const OpDef& minimum_op = def_binary("minimum", ResultType::same_or_bool, [](auto x, auto y) {
+  if constexpr (is_float_v<decltype(x)>) return (x != x || x < y) ? x : y;
+  else return x < y ? x : y;
+});
+const OpDef& atan2_op = def_binary("atan2", ResultType::floating, [](auto x, auto y) { return std::atan2(x, y); });
+const OpDef& remainder_op = def_binary("remainder", ResultType::same, [](auto x, auto y) { return remainder_of(x, y); });
+const OpDef& eq_op = def_binary("eq", ResultType::boolean, [](auto x, auto y) { return x == y; });
+const OpDef& ne_op = def_binary("ne", ResultType::boolean, [](auto x, auto y) { return x != y; });
+const OpDef& lt_op = def_binary("lt", ResultType::boolean, [](auto x, auto y) { return x < y; });
+const OpDef& le_op = def_binary("le", ResultType::boolean, [](auto x, auto y) { return x <= y; });
+const OpDef& gt_op = def_binary("gt", ResultType::boolean, [](auto x, auto y) { return x > y; });
+const OpDef& ge_op = def_binary("ge", ResultType::boolean, [](auto x, auto y) { return x >= y; });
+const OpDef& logical_and_op = def_binary("logical_and", ResultType::boolean, [](auto x, auto y) { return bool(x) && bool(y); });
+const OpDef& logical_or_op = def_binary("logical_or", ResultType::boolean, [](auto x, auto y) { return bool(x) || bool(y); });
+const OpDef& logical_xor_op = def_binary("logical_xor", ResultType::boolean, [](auto x, auto y) { return bool(x) != bool(y); });
+
+// select(pred, on_true, on_false): pred is bool; the others promote together.
+const OpDef& select_op =
+    def_op("select")
+        .inputs(3)
+        .shape_rule([](std::span<const TensorType> in, const detail::Attrs& attrs) {
+          if (in[0].dtype != DType::boolean)
+            detail::fail<DTypeError>("where", "the condition must be bool, got {}", in[0].dtype);
+          return detail::broadcast_rule("where", ResultType::same_or_bool, 1)(in, attrs);
+        })
+        .kernel([](std::span<const Tensor> in, const detail::Attrs&, std::span<const TensorType> out) {
+          const DType t = out[0].dtype;
+          const Tensor& c = in[0];
+          const Tensor a = in[1].astype(t), b = in[2].astype(t);
+          Tensor y = detail::empty(out[0].shape, t);
+          const auto plan = detail::plan_broadcast<3>(out[0].shape, {&c.shape(), &a.shape(), &b.shape()});
+          TLALOC_SWITCH_ALL(t, "where", {
+            const bool* pc = c.data<bool>();
+            const T* pa = a.data<T>();
+            const T* pb = b.data<T>();
+            T* py = detail::mutable_data<T>(y);
+            detail::for_each_row(plan, [&](std::int64_t o, std::int64_t n, const std::array<std::int64_t, 3>& off,
+                                           const std::array<std::int64_t, 3>& st) {
+              for (std::int64_t i = 0; i < n; ++i)
+                py[o + i] = pc[off[0] + i * st[0]] ? pa[off[1] + i * st[1]] : pb[off[2] + i * st[2]];
+            });
+          })
+          return std::vector<Tensor>{y};
+        });
+
+Tensor weak(Scalar s, const Tensor& like) {
+  return scalar_tensor(s, detail::weak_scalar_dtype(s, like.dtype()));
+}
+
+}  // namespace
+
+#define TLALOC_BINARY_FN(name)                                                                 \
+  Tensor name(const Tensor& a, const Tensor& b) { return call1(name##_op, {a, b}); }           \
+  Tensor name(const Tensor& a, Scalar b) { return call1(name##_op, {a, weak(b, a)}); }         \
+  Tensor name(Scalar a, const Tensor& b) { return call1(name##_op, {weak(a, b), b}); }
+TLALOC_BINARY_FN(add)
+TLALOC_BINARY_FN(sub)
+TLALOC_BINARY_FN(mul)
+TLALOC_BINARY_FN(div)
+TLALOC_BINARY_FN(pow)
+TLALOC_BINARY_FN(maximum)
+TLALOC_BINARY_FN(minimum)
+TLALOC_BINARY_FN(atan2)
+TLALOC_BINARY_FN(remainder)
+TLALOC_BINARY_FN(eq)
+TLALOC_BINARY_FN(ne)
+TLALOC_BINARY_FN(lt)
+TLALOC_BINARY_FN(le)
+TLALOC_BINARY_FN(gt)
+TLALOC_BINARY_FN(ge)
+TLALOC_BINARY_FN(logical_and)
+TLALOC_BINARY_FN(logical_or)
+TLALOC_BINARY_FN(logical_xor)
+#undef TLALOC_BINARY_FN
+
+#define TLALOC_OPERATOR_FN(op, fn)                                                 \
+  Tensor operator op(const Tensor& a, const Tensor& b) { return fn(a, b); }       \
+  Tensor operator op(const Tensor& a, Scalar b) { return fn(a, b); }              \
+  Tensor operator op(Scalar a, const Tensor& b) { return fn(a, b); }
+TLALOC_OPERATOR_FN(+, add)
+TLALOC_OPERATOR_FN(-, sub)
+TLALOC_OPERATOR_FN(*, mul)
+TLALOC_OPERATOR_FN(/, div)
+TLALOC_OPERATOR_FN(%, remainder)
+TLALOC_OPERATOR_FN(<, lt)
+TLALOC_OPERATOR_FN(<=, le)
+TLALOC_OPERATOR_FN(>, gt)
+TLALOC_OPERATOR_FN(>=, ge)
+TLALOC_OPERATOR_FN(==, eq)
+TLALOC_OPERATOR_FN(!=, ne)
+TLALOC_OPERATOR_FN(&, logical_and)
+TLALOC_OPERATOR_FN(|, logical_or)
+TLALOC_OPERATOR_FN(^, logical_xor)
+#undef TLALOC_OPERATOR_FN
+
+Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) { return call1(select_op, {cond, a, b}); }
+Tensor where(const Tensor& cond, const Tensor& a, Scalar b) { return where(cond, a, weak(b, a)); }
+Tensor where(const Tensor& cond, Scalar a, const Tensor& b) { return where(cond, weak(a, b), b); }
+Tensor select(const Tensor& pred, const Tensor& on_true, const Tensor& on_false) {
+  return where(pred, on_true, on_false);
+}
+// clamp = minimum(maximum(x, lo), hi): NaN in x propagates, as in JAX.
+Tensor clamp(const Tensor& x, const Tensor& lo, const Tensor& hi) { return minimum(maximum(x, lo), hi); }
+Tensor clamp(const Tensor& x, Scalar lo, Scalar hi) { return minimum(maximum(x, lo), hi); }
+
+}  // namespace tlaloc

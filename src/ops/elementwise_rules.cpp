@@ -1,0 +1,42 @@
+#include "ops/elementwise_rules.hpp"
+
+namespace tlaloc::detail {
+
+DType result_dtype(std::string_view op, ResultType rule, DType in) {
+  switch (rule) {
+    case ResultType::same:
+      if (in == DType::boolean) fail<DTypeError>(op, "does not accept bool tensors");
+      return in;
+    case ResultType::same_or_bool: return in;
+    case ResultType::floating: return is_floating(in) ? in : DType::f32;
+    case ResultType::boolean: return DType::boolean;
+  }
+  return in;
+}
+
+ShapeRule unary_rule(std::string op, ResultType rule) {
+  return [op = std::move(op), rule](std::span<const TensorType> in, const Attrs&) {
+    return std::vector<TensorType>{{result_dtype(op, rule, in[0].dtype), in[0].shape}};
+  };
+}
+
+ShapeRule broadcast_rule(std::string op, ResultType rule, std::size_t first_typed) {
+  return [op = std::move(op), rule, first_typed](std::span<const TensorType> in, const Attrs&) {
+    Shape shape = in[0].shape;
+    for (std::size_t i = 1; i < in.size(); ++i) shape = broadcast_shapes(op, shape, in[i].shape);
+    DType t = in[first_typed].dtype;
+    for (std::size_t i = first_typed + 1; i < in.size(); ++i) t = promote_types(t, in[i].dtype);
+    return std::vector<TensorType>{{result_dtype(op, rule, t), std::move(shape)}};
+  };
+}
+
+DType weak_scalar_dtype(Scalar s, DType t) {
+  switch (s.kind()) {
+    case Scalar::Kind::floating: return is_floating(t) ? t : DType::f32;
+    case Scalar::Kind::integer: return t == DType::boolean ? DType::i64 : t;
+    case Scalar::Kind::boolean: return t;
+  }
+  return t;
+}
+
+}  // namespace tlaloc::detail

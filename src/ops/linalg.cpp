@@ -1,0 +1,232 @@
+// Matrix products. One primitive, StableHLO's dot_general; matmul and outer are
+// composites. dot_general hands BLAS the operands' own buffers whenever they are
+// already laid out as [batch, rows, cols] or its per-batch transpose.
+#include <algorithm>
+#include <type_traits>
+
+#include "core/dispatch_type.hpp"
+#include "core/gemm.hpp"
+#include "core/layout.hpp"
+#include "core/tensor_impl.hpp"
+#include "ops/op.hpp"
+#include "tlaloc/ops.hpp"
+
+namespace tlaloc {
+namespace {
+
+using detail::Attrs;
+using detail::call1;
+using detail::def_op;
+using detail::fail;
+using detail::OpDef;
+using detail::TensorType;
+using Dims = std::vector<std::int64_t>;
+
+DotDims read_dims(const Attrs& attrs) {
+  return {attrs.get<Dims>("lhs_batch"), attrs.get<Dims>("rhs_batch"), attrs.get<Dims>("lhs_contract"),
+          attrs.get<Dims>("rhs_contract")};
+}
+
+// The dims of an operand that are neither batch nor contracting, in increasing order.
+Dims free_dims(std::size_t rank, const Dims& batch, const Dims& contract) {
+  std::vector<bool> used(rank, false);
+  for (auto d : batch) used[std::size_t(d)] = true;
+  for (auto d : contract) used[std::size_t(d)] = true;
+  Dims out;
+  for (std::size_t d = 0; d < rank; ++d)
+    if (!used[d]) out.push_back(std::int64_t(d));
+  return out;
+}
+
+void check_dims(const char* side, const Shape& s, const Dims& batch, const Dims& contract) {
+  std::vector<bool> used(s.size(), false);
+  for (const Dims* dims : {&batch, &contract}) {
+    for (auto d : *dims) {
+      if (d < 0 || d >= std::int64_t(s.size()))
+        fail<AxisError>("dot_general", "{} dimension {} is out of range for {} shape {}", side, d, side,
+                        shape_string(s));
+      if (used[std::size_t(d)])
+        fail<AxisError>("dot_general",
+                        "{} dimension {} appears twice in batch {} and contracting {} (shape {})", side, d,
+                        batch, contract, shape_string(s));
+      used[std::size_t(d)] = true;
+    }
+  }
+}
+
+void check_pairs(const char* what, const Shape& ls, const Dims& ld, const Shape& rs, const Dims& rd) {
+  if (ld.size() != rd.size())
+    fail<ShapeError>("dot_general", "{} dims differ in number: lhs {} of shape {}, rhs {} of shape {}", what,
+                     ld, shape_string(ls), rd, shape_string(rs));
+  for (std::size_t i = 0; i < ld.size(); ++i) {
+    const std::int64_t l = ls[std::size_t(ld[i])], r = rs[std::size_t(rd[i])];
+    if (l != r)
+      fail<ShapeError>("dot_general",
+                       "{} dimension {} of lhs {} has size {} but dimension {} of rhs {} has size {}", what,
+                       ld[i], shape_string(ls), l, rd[i], shape_string(rs), r);
+  }
+}
+
+std::vector<TensorType> dot_rule(std::span<const TensorType> in, const Attrs& attrs) {
+  const DotDims d = read_dims(attrs);
+  const Shape &ls = in[0].shape, &rs = in[1].shape;
+  check_dims("lhs", ls, d.lhs_batch, d.lhs_contract);
+  check_dims("rhs", rs, d.rhs_batch, d.rhs_contract);
+  check_pairs("batch", ls, d.lhs_batch, rs, d.rhs_batch);
+  check_pairs("contracting", ls, d.lhs_contract, rs, d.rhs_contract);
+  const DType t = promote_types(in[0].dtype, in[1].dtype);
+  if (t == DType::boolean)
+    fail<DTypeError>("dot_general", "no kernel for {} x {} (shapes {} and {})", in[0].dtype, in[1].dtype,
+                     shape_string(ls), shape_string(rs));
+  Shape out;
+  for (auto b : d.lhs_batch) out.push_back(ls[std::size_t(b)]);
+  for (auto f : free_dims(ls.size(), d.lhs_batch, d.lhs_contract)) out.push_back(ls[std::size_t(f)]);
+  for (auto f : free_dims(rs.size(), d.rhs_batch, d.rhs_contract)) out.push_back(rs[std::size_t(f)]);
+  return {{t, out}};
+}
+
+std::int64_t size_of(const Shape& s, const Dims& dims) {
+  std::int64_t n = 1;
+  for (auto d : dims) n *= s[std::size_t(d)];
+  return n;
+}
+
+// True when permuting s by `order` moves no element: the dims larger than 1 keep their order.
+bool keeps_layout(const Shape& s, const Dims& order) {
+  std::int64_t last = -1;
+  for (auto d : order) {
+    if (s[std::size_t(d)] == 1) continue;
+    if (d < last) return false;
+    last = d;
+  }
+  return true;
+}
+
+// An operand as gemm reads it: [batch, rows, cols], or [batch, cols, rows] read
+// transposed. Only an operand in neither layout is copied.
+struct GemmOperand {
+  Tensor x;
+  bool trans;
+};
+GemmOperand arrange(const Tensor& x, const Dims& batch, const Dims& rows, const Dims& cols) {
+  Dims plain = batch, swapped = batch;
+  plain.insert(plain.end(), rows.begin(), rows.end());
+  plain.insert(plain.end(), cols.begin(), cols.end());
+  swapped.insert(swapped.end(), cols.begin(), cols.end());
+  swapped.insert(swapped.end(), rows.begin(), rows.end());
+  if (keeps_layout(x.shape(), plain)) return {x, false};
+  if (keeps_layout(x.shape(), swapped)) return {x, true};
+  return {detail::permute_copy(x, plain), false};
+}
+
+template <class T>
+void run_gemm(const detail::GemmShape& g, const Tensor& a, const Tensor& b, const Tensor& y) {
+  if constexpr (std::is_same_v<T, bool>)
+    fail<DTypeError>("dot_general", "no kernel for bool");
+  else
+    detail::gemm(g, a.data<T>(), b.data<T>(), detail::mutable_data<T>(y));
+}
+
+// The result's layout [batch, lhs free, rhs free] is exactly gemm's [batch, m, n].
+std::vector<Tensor> dot_kernel(std::span<const Tensor> in, const Attrs& attrs,
+                               std::span<const TensorType> out) {
+  const DotDims d = read_dims(attrs);
+  const Shape &ls = in[0].shape(), &rs = in[1].shape();
+  const Dims lf = free_dims(ls.size(), d.lhs_batch, d.lhs_contract);
+  const Dims rf = free_dims(rs.size(), d.rhs_batch, d.rhs_contract);
+  const GemmOperand a = arrange(in[0], d.lhs_batch, lf, d.lhs_contract);
+  const GemmOperand b = arrange(in[1], d.rhs_batch, d.rhs_contract, rf);
+  // 16-bit floats compute in f32; mixed operands in their promoted type.
+  const DType t = out[0].dtype, ct = is_half(t) ? DType::f32 : t;
+  const Tensor av = a.x.astype(ct), bv = b.x.astype(ct);
+  const detail::GemmShape g{size_of(ls, d.lhs_batch),    size_of(ls, lf), size_of(rs, rf),
+                            size_of(ls, d.lhs_contract), a.trans,         b.trans};
+  Tensor y = detail::empty(out[0].shape, ct);
+  TLALOC_SWITCH_COMPUTE(ct, "dot_general", run_gemm<T>(g, av, bv, y))
+  return {y.astype(t)};
+}
+
+const OpDef& dot_general_op = def_op("dot_general").inputs(2).shape_rule(dot_rule).kernel(dot_kernel);
+
+// ---- matmul ---------------------------------------------------------------------
+
+Dims normalized(const Dims& dims, std::int64_t rank) {
+  Dims out = dims;
+  for (auto& d : out)
+    if (d < 0 && d >= -rank) d += rank;  // others stay for the shape rule to report
+  return out;
+}
+
+Shape batch_of(const Tensor& x) { return Shape(x.shape().begin(), x.shape().end() - 2); }
+
+Shape broadcast_batch(const Tensor& a, const Tensor& b, const Shape& ab, const Shape& bb) {
+  const std::size_t r = std::max(ab.size(), bb.size());
+  Shape out(r);
+  for (std::size_t i = 0; i < r; ++i) {
+    const std::int64_t x = i < r - ab.size() ? 1 : ab[i - (r - ab.size())];
+    const std::int64_t y = i < r - bb.size() ? 1 : bb[i - (r - bb.size())];
+    if (x != y && x != 1 && y != 1)
+      fail<ShapeError>("matmul", "batch dimensions of {} and {} do not broadcast", shape_string(a.shape()),
+                       shape_string(b.shape()));
+    out[i] = x == 1 ? y : x;
+  }
+  return out;
+}
+
+// x ([..., r, c]) as [B, r, c] with its batch dims broadcast to `batch` (B entries):
+// a view when x already has B batch entries (only leading 1s missing).
+Tensor as_batch(const Tensor& x, const Shape& batch, std::int64_t nb) {
+  const std::int64_t r = x.size(-2), c = x.size(-1);
+  if (detail::numel_of(batch_of(x)) == nb) return reshape(x, {nb, r, c});
+  Shape full = batch;
+  full.push_back(r);
+  full.push_back(c);
+  return reshape(broadcast_to(x, full), {nb, r, c});
+}
+
+// [..., M, K] x [..., K, N] with batch dims broadcast to `batch`; the result has
+// the elements of batch + [M, N].
+Tensor batched_product(const Tensor& a, const Tensor& b, const Shape& batch) {
+  const std::int64_t m = a.size(-2), k = a.size(-1), n = b.size(-1), nb = detail::numel_of(batch);
+  if (detail::numel_of(batch_of(b)) == 1) {
+    // One rhs for every batch entry: a single [B*M, K] x [K, N] product, nothing copied.
+    return dot_general(reshape(a, {nb * m, k}), reshape(b, {k, n}), {{}, {}, {1}, {0}});
+  }
+  return dot_general(as_batch(a, batch, nb), as_batch(b, batch, nb), {{0}, {0}, {2}, {1}});
+}
+
+}  // namespace
+
+Tensor dot_general(const Tensor& a, const Tensor& b, const DotDims& dims) {
+  return call1(dot_general_op, {a, b},
+               {{"lhs_batch", normalized(dims.lhs_batch, a.rank())},
+                {"rhs_batch", normalized(dims.rhs_batch, b.rank())},
+                {"lhs_contract", normalized(dims.lhs_contract, a.rank())},
+                {"rhs_contract", normalized(dims.rhs_contract, b.rank())}});
+}
+
+Tensor matmul(const Tensor& a, const Tensor& b) {
+  if (a.rank() == 0 || b.rank() == 0)
+    fail<ShapeError>("matmul", "operands need at least one dimension, got shapes {} and {}",
+                     shape_string(a.shape()), shape_string(b.shape()));
+  if (promote_types(a.dtype(), b.dtype()) == DType::boolean)
+    fail<DTypeError>("matmul", "no kernel for {} x {} (shapes {} and {})", a.dtype(), b.dtype(),
+                     shape_string(a.shape()), shape_string(b.shape()));
+  // As NumPy: a 1-D lhs is a row [1, K], a 1-D rhs a column [K, 1]; those dims are dropped again.
+  const Tensor a2 = a.rank() == 1 ? reshape(a, {1, a.size(0)}) : a;
+  const Tensor b2 = b.rank() == 1 ? reshape(b, {b.size(0), 1}) : b;
+  if (a2.size(-1) != b2.size(-2))
+    fail<ShapeError>("matmul", "contracting dimensions differ: {} and {} ({} != {})", shape_string(a.shape()),
+                     shape_string(b.shape()), a2.size(-1), b2.size(-2));
+  Shape out = broadcast_batch(a, b, batch_of(a2), batch_of(b2));
+  const Tensor y = batched_product(a2, b2, out);
+  if (a.rank() > 1) out.push_back(a2.size(-2));
+  if (b.rank() > 1) out.push_back(b2.size(-1));
+  return reshape(y, out);
+}
+
+Tensor outer(const Tensor& a, const Tensor& b) {
+  return mul(reshape(a, {a.numel(), 1}), reshape(b, {1, b.numel()}));
+}
+
+}  // namespace tlaloc

@@ -1,0 +1,113 @@
+#include "ops/op.hpp"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "core/tensor_impl.hpp"
+
+namespace tlaloc::detail {
+
+void Attrs::set(std::string name, AttrValue v) {
+  for (auto& [k, old] : items_) {
+    if (k == name) {
+      old = std::move(v);
+      return;
+    }
+  }
+  items_.emplace_back(std::move(name), std::move(v));
+}
+
+const AttrValue* Attrs::find(std::string_view name) const {
+  for (const auto& [k, v] : items_)
+    if (k == name) return &v;
+  return nullptr;
+}
+
+std::vector<TensorType> OpDef::infer(std::span<const TensorType> in, const Attrs& attrs) const {
+  if (arity_ >= 0 && std::size_t(arity_) != in.size())
+    fail<ValueError>(name_, "takes {} inputs, got {}", arity_, in.size());
+  if (!shape_rule_) fail(name_, "has no shape rule");
+  return shape_rule_(in, attrs);
+}
+
+std::vector<Tensor> OpDef::run(std::span<const Tensor> in, const Attrs& attrs,
+                               std::span<const TensorType> out) const {
+  if (!kernel_) fail(name_, "has no host kernel");
+  return kernel_(in, attrs, out);
+}
+
+namespace {
+struct Registry {
+  std::mutex mu;
+  std::map<std::string, std::unique_ptr<OpDef>, std::less<>> ops;
+};
+Registry& registry() {
+  static Registry r;
+  return r;
+}
+}  // namespace
+
+OpDef& def_op(std::string_view name) {
+  auto& r = registry();
+  std::lock_guard lock(r.mu);
+  auto [it, inserted] = r.ops.try_emplace(std::string(name), nullptr);
+  if (!inserted) throw Error("op '" + std::string(name) + "' is declared twice");
+  it->second = std::make_unique<OpDef>(std::string(name));
+  return *it->second;
+}
+
+const OpDef* find_op(std::string_view name) {
+  auto& r = registry();
+  std::lock_guard lock(r.mu);
+  auto it = r.ops.find(name);
+  return it == r.ops.end() ? nullptr : it->second.get();
+}
+
+std::vector<const OpDef*> all_ops() {
+  auto& r = registry();
+  std::lock_guard lock(r.mu);
+  std::vector<const OpDef*> out;
+  for (const auto& [k, v] : r.ops) out.push_back(v.get());
+  return out;
+}
+
+TensorType type_of(const Tensor& t) { return {t.dtype(), t.shape()}; }
+
+std::vector<Tensor> call(const OpDef& op, std::span<const Tensor> in, const Attrs& attrs) {
+  Symbol* owner = nullptr;
+  std::vector<TensorType> types;
+  types.reserve(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    if (!in[i].defined()) fail<ValueError>(op.name(), "input {} is an undefined tensor", i);
+    const TensorImpl& impl = in[i].impl();
+    Symbol* s = impl.symbol.get();
+    if (s != nullptr && (owner == nullptr || s->level > owner->level)) owner = s;
+    types.push_back({impl.dtype, impl.shape});
+  }
+  std::vector<TensorType> out_types = op.infer(types, attrs);
+  if (owner != nullptr) return owner->tracer->record(op, in, attrs, std::move(out_types));
+  return op.run(in, attrs, out_types);
+}
+
+Tensor call1(const OpDef& op, std::span<const Tensor> in, const Attrs& attrs) {
+  std::vector<Tensor> out = call(op, in, attrs);
+  if (out.size() != 1) fail(op.name(), "returns {} values where one was expected", out.size());
+  return std::move(out[0]);
+}
+
+Shape broadcast_shapes(std::string_view op, const Shape& a, const Shape& b) {
+  const std::size_t r = std::max(a.size(), b.size());
+  Shape out(r);
+  for (std::size_t i = 0; i < r; ++i) {
+    const std::int64_t da = i < r - a.size() ? 1 : a[i - (r - a.size())];
+    const std::int64_t db = i < r - b.size() ? 1 : b[i - (r - b.size())];
+    if (da != db && da != 1 && db != 1)
+      fail<ShapeError>(op, "cannot broadcast shapes {} and {}", shape_string(a), shape_string(b));
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+}  // namespace tlaloc::detail

@@ -1,0 +1,256 @@
+// Reductions over any set of axes, arg-reductions and scans. Primitive reductions
+// (sum, prod, max, min) have kernels; mean, var, std, logsumexp, any and all are
+// composites of them.
+#include <cmath>
+#include <memory>
+
+#include "core/convert.hpp"
+#include "core/dispatch_type.hpp"
+#include "core/layout.hpp"
+#include "core/reduce_kernels.hpp"
+#include "core/tensor_impl.hpp"
+#include "ops/elementwise_rules.hpp"
+#include "tlaloc/ops.hpp"
+
+namespace tlaloc {
+namespace {
+
+using detail::Attrs;
+using detail::call1;
+using detail::def_op;
+using detail::OpDef;
+using detail::TensorType;
+
+// Where the reduced elements lie: x seen as [outer, r, inner], after an optional permutation.
+struct ReduceLayout {
+  std::vector<std::int64_t> perm;  // empty: no permutation needed
+  std::int64_t outer = 1, r = 1, inner = 1;
+};
+
+ReduceLayout layout_for(const Shape& s, const std::vector<std::int64_t>& axes) {
+  ReduceLayout l;
+  const bool contiguous = axes.empty() || axes.back() - axes.front() + 1 == std::int64_t(axes.size());
+  if (contiguous) {
+    const std::int64_t a0 = axes.empty() ? std::int64_t(s.size()) : axes.front();
+    const std::int64_t a1 = axes.empty() ? a0 - 1 : axes.back();
+    for (std::int64_t d = 0; d < std::int64_t(s.size()); ++d) {
+      auto& part = d < a0 ? l.outer : d <= a1 ? l.r : l.inner;
+      part *= s[std::size_t(d)];
+    }
+    return l;
+  }
+  std::vector<bool> reduced(s.size(), false);
+  for (auto a : axes) reduced[std::size_t(a)] = true;
+  for (std::size_t d = 0; d < s.size(); ++d)
+    if (!reduced[d]) { l.perm.push_back(std::int64_t(d)); l.outer *= s[d]; }
+  for (auto a : axes) { l.perm.push_back(a); l.r *= s[std::size_t(a)]; }
+  return l;
+}
+
+Shape reduced_shape(const Shape& s, const std::vector<std::int64_t>& axes, bool keepdims) {
+  Shape out;
+  std::size_t k = 0;
+  for (std::size_t d = 0; d < s.size(); ++d) {
+    const bool reduced = k < axes.size() && axes[k] == std::int64_t(d);
+    if (reduced) ++k;
+    if (!reduced) out.push_back(s[d]);
+    else if (keepdims) out.push_back(1);
+  }
+  return out;
+}
+
+// The accumulation dtype of sum/prod/cumsum/cumprod: integers and bool widen to i64.
+DType widened(DType t) { return is_floating(t) ? t : DType::i64; }
+
+enum class ReduceDType { widen, same, boolean };
+
+detail::ShapeRule reduce_rule(std::string op, ReduceDType rule) {
+  return [op = std::move(op), rule](std::span<const TensorType> in, const Attrs& attrs) {
+    const auto axes = detail::normalize_axes(op, attrs.get<std::vector<std::int64_t>>("axes"),
+                                             std::int64_t(in[0].shape.size()));
+    const DType t = rule == ReduceDType::widen ? widened(in[0].dtype)
+                    : rule == ReduceDType::boolean ? DType::boolean
+                                                   : in[0].dtype;
+    return std::vector<TensorType>{{t, reduced_shape(in[0].shape, axes, attrs.get<bool>("keepdims"))}};
+  };
+}
+
+template <template <class> class Op>
+std::vector<Tensor> reduce_kernel(std::string_view name, const Tensor& x, const Attrs& attrs,
+                                  const TensorType& out_type) {
+  const auto axes = detail::normalize_axes(name, attrs.get<std::vector<std::int64_t>>("axes"), x.rank());
+  // 16-bit floats are read as they are and accumulate in f32; other types convert first.
+  Tensor src = is_half(out_type.dtype) ? x : x.astype(out_type.dtype);
+  const ReduceLayout l = layout_for(src.shape(), axes);
+  if (!l.perm.empty()) src = detail::permute_copy(src, l.perm);
+  Tensor out = detail::empty(out_type.shape, out_type.dtype);
+  TLALOC_SWITCH_ALL(out_type.dtype, name, {
+    using A = detail::compute_t<T>;
+    detail::reduce_3d<Op<A>, A, T, T>(src.data<T>(), detail::mutable_data<T>(out), l.outer, l.r, l.inner,
+                                      +[](A a) { return detail::convert_value<T>(a); });
+  })
+  return {out};
+}
+
+#define TLALOC_DEF_REDUCE(var, name, Op, rule)                                                 \
+  const OpDef& var = def_op(name).inputs(1).shape_rule(reduce_rule(name, rule)).kernel(       \
+      [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {    \
+        return reduce_kernel<Op>(name, in[0], attrs, out[0]);                                   \
+      });
+TLALOC_DEF_REDUCE(reduce_sum_op, "reduce_sum", detail::SumOp, ReduceDType::widen)
+TLALOC_DEF_REDUCE(reduce_prod_op, "reduce_prod", detail::ProdOp, ReduceDType::widen)
+TLALOC_DEF_REDUCE(reduce_max_op, "reduce_max", detail::MaxOp, ReduceDType::same)
+TLALOC_DEF_REDUCE(reduce_min_op, "reduce_min", detail::MinOp, ReduceDType::same)
+#undef TLALOC_DEF_REDUCE
+
+// argmax / argmin over one axis: the first extreme index; NaN counts as the extreme.
+template <bool is_max> std::vector<Tensor> arg_kernel(const Tensor& x, const Attrs& attrs,
+                                                      const TensorType& out_type) {
+  const char* name = is_max ? "argmax" : "argmin";
+  const std::int64_t axis = detail::normalize_axis(name, attrs.get<std::int64_t>("axis"), x.rank());
+  const ReduceLayout l = layout_for(x.shape(), {axis});
+  Tensor out = detail::empty(out_type.shape, DType::i64);
+  std::int64_t* dst = detail::mutable_data<std::int64_t>(out);
+  if (l.r == 0 && l.outer * l.inner > 0) detail::fail<ValueError>(name, "cannot reduce an empty axis");
+  TLALOC_SWITCH_ALL(x.dtype(), name, {
+    using A = detail::compute_t<T>;
+    const T* src = x.data<T>();
+    detail::parallel_for(l.outer * l.inner, 1024, [&](std::int64_t b, std::int64_t e) {
+      for (std::int64_t u = b; u < e; ++u) {
+        const std::int64_t o = u / l.inner, j = u % l.inner;
+        const T* p = src + o * l.r * l.inner + j;
+        A best = A(p[0]);
+        std::int64_t at = 0;
+        for (std::int64_t k = 1; k < l.r && best == best; ++k) {
+          const A v = A(p[k * l.inner]);
+          if (v != v || (is_max ? v > best : v < best)) { best = v; at = k; }
+        }
+        dst[u] = at;
+      }
+    });
+  })
+  return {out};
+}
+
+detail::ShapeRule arg_rule(std::string op) {
+  return [op = std::move(op)](std::span<const TensorType> in, const Attrs& attrs) {
+    const auto axis = detail::normalize_axis(op, attrs.get<std::int64_t>("axis"), std::int64_t(in[0].shape.size()));
+    return std::vector<TensorType>{{DType::i64, reduced_shape(in[0].shape, {axis}, attrs.get<bool>("keepdims"))}};
+  };
+}
+const OpDef& argmax_op = def_op("argmax").inputs(1).shape_rule(arg_rule("argmax")).kernel(
+    [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
+      return arg_kernel<true>(in[0], attrs, out[0]);
+    });
+const OpDef& argmin_op = def_op("argmin").inputs(1).shape_rule(arg_rule("argmin")).kernel(
+    [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
+      return arg_kernel<false>(in[0], attrs, out[0]);
+    });
+
+// Inclusive scans along one axis, accumulating in the result type.
+template <template <class> class Op> std::vector<Tensor> scan_kernel(std::string_view name, const Tensor& x,
+                                                                     const Attrs& attrs, const TensorType& out_type) {
+  const std::int64_t axis = detail::normalize_axis(name, attrs.get<std::int64_t>("axis"), x.rank());
+  const Tensor src = x.astype(out_type.dtype);
+  const ReduceLayout l = layout_for(x.shape(), {axis});
+  Tensor out = detail::empty(out_type.shape, out_type.dtype);
+  TLALOC_SWITCH_ALL(out_type.dtype, name, {
+    using A = detail::compute_t<T>;
+    const T* s = src.data<T>();
+    T* d = detail::mutable_data<T>(out);
+    detail::parallel_for(l.outer, 1, [&](std::int64_t b, std::int64_t e) {
+      auto acc = std::make_unique<A[]>(std::size_t(l.inner));  // not vector<bool>
+      for (std::int64_t o = b; o < e; ++o) {
+        std::fill(acc.get(), acc.get() + l.inner, Op<A>::init());
+        for (std::int64_t k = 0; k < l.r; ++k) {
+          const std::int64_t base = (o * l.r + k) * l.inner;
+          for (std::int64_t j = 0; j < l.inner; ++j) {
+            acc[std::size_t(j)] = Op<A>::combine(acc[std::size_t(j)], A(s[base + j]));
+            d[base + j] = detail::convert_value<T>(acc[std::size_t(j)]);
+          }
+        }
+      }
+    });
+  })
+  return {out};
+}
+
+detail::ShapeRule scan_rule(std::string op) {
+  return [op = std::move(op)](std::span<const TensorType> in, const Attrs& attrs) {
+    detail::normalize_axis(op, attrs.get<std::int64_t>("axis"), std::int64_t(in[0].shape.size()));
+    return std::vector<TensorType>{{widened(in[0].dtype), in[0].shape}};
+  };
+}
+const OpDef& cumsum_op = def_op("cumsum").inputs(1).shape_rule(scan_rule("cumsum")).kernel(
+    [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
+      return scan_kernel<detail::SumOp>("cumsum", in[0], attrs, out[0]);
+    });
+const OpDef& cumprod_op = def_op("cumprod").inputs(1).shape_rule(scan_rule("cumprod")).kernel(
+    [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
+      return scan_kernel<detail::ProdOp>("cumprod", in[0], attrs, out[0]);
+    });
+
+std::vector<std::int64_t> axes_list(const Tensor& x, const Axes& axes) {
+  if (!axes.all()) return axes.list();
+  std::vector<std::int64_t> all(std::size_t(x.rank()));
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = std::int64_t(i);
+  return all;
+}
+Attrs reduce_attrs(const Tensor& x, const Axes& axes, bool keepdims) {
+  return {{"axes", axes_list(x, axes)}, {"keepdims", keepdims}};
+}
+// The number of elements each output of a reduction combines.
+std::int64_t reduced_count(std::string_view op, const Tensor& x, const Axes& axes) {
+  std::int64_t n = 1;
+  for (auto a : detail::normalize_axes(op, axes_list(x, axes), x.rank())) n *= x.shape()[std::size_t(a)];
+  return n;
+}
+Tensor as_floating(const Tensor& x) { return is_floating(x.dtype()) ? x : x.astype(DType::f32); }
+
+}  // namespace
+
+Tensor sum(const Tensor& x, Axes axes, bool keepdims) { return call1(reduce_sum_op, {x}, reduce_attrs(x, axes, keepdims)); }
+Tensor prod(const Tensor& x, Axes axes, bool keepdims) { return call1(reduce_prod_op, {x}, reduce_attrs(x, axes, keepdims)); }
+Tensor max(const Tensor& x, Axes axes, bool keepdims) { return call1(reduce_max_op, {x}, reduce_attrs(x, axes, keepdims)); }
+Tensor min(const Tensor& x, Axes axes, bool keepdims) { return call1(reduce_min_op, {x}, reduce_attrs(x, axes, keepdims)); }
+Tensor any(const Tensor& x, Axes axes, bool keepdims) { return max(x.astype(DType::boolean), std::move(axes), keepdims); }
+Tensor all(const Tensor& x, Axes axes, bool keepdims) { return min(x.astype(DType::boolean), std::move(axes), keepdims); }
+
+Tensor mean(const Tensor& x, Axes axes, bool keepdims) {
+  const std::int64_t n = reduced_count("mean", x, axes);
+  return sum(as_floating(x), std::move(axes), keepdims) / double(n);
+}
+
+Tensor var(const Tensor& x, Axes axes, bool keepdims, std::int64_t ddof) {
+  const std::int64_t n = reduced_count("var", x, axes);
+  const Tensor xf = as_floating(x);
+  const Tensor centered = xf - mean(xf, axes, true);
+  return sum(square(centered), std::move(axes), keepdims) / double(std::max<std::int64_t>(n - ddof, 0));
+}
+
+Tensor std(const Tensor& x, Axes axes, bool keepdims, std::int64_t ddof) {
+  return sqrt(var(x, std::move(axes), keepdims, ddof));
+}
+
+// Shifted by the maximum for stability; an infinite maximum shifts by 0 instead.
+Tensor logsumexp(const Tensor& x, Axes axes, bool keepdims) {
+  const Tensor xf = as_floating(x);
+  const Tensor m = max(xf, axes, true);
+  const Tensor shift = where(isfinite(m), m, 0.0);
+  Tensor out = log(sum(exp(xf - shift), axes, true)) + shift;
+  if (keepdims) return out;
+  return reshape(out, reduced_shape(xf.shape(), detail::normalize_axes("logsumexp", axes_list(x, axes), x.rank()), false));
+}
+
+Tensor argmax(const Tensor& x, std::int64_t axis, bool keepdims) {
+  return call1(argmax_op, {x}, {{"axis", axis}, {"keepdims", keepdims}});
+}
+Tensor argmin(const Tensor& x, std::int64_t axis, bool keepdims) {
+  return call1(argmin_op, {x}, {{"axis", axis}, {"keepdims", keepdims}});
+}
+Tensor argmax(const Tensor& x) { return argmax(reshape(x, {-1}), 0); }
+Tensor argmin(const Tensor& x) { return argmin(reshape(x, {-1}), 0); }
+Tensor cumsum(const Tensor& x, std::int64_t axis) { return call1(cumsum_op, {x}, {{"axis", axis}}); }
+Tensor cumprod(const Tensor& x, std::int64_t axis) { return call1(cumprod_op, {x}, {{"axis", axis}}); }
+
+}  // namespace tlaloc

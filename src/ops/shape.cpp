@@ -1,0 +1,163 @@
+// Ops that rearrange elements without computing on them: reshape (a view),
+// transpose, broadcast_in_dim, and the public helpers built on them.
+#include <algorithm>
+
+#include "core/elementwise.hpp"
+#include "core/layout.hpp"
+#include "ops/op.hpp"
+#include "tlaloc/ops.hpp"
+
+namespace tlaloc {
+namespace {
+
+using detail::Attrs;
+using detail::call1;
+using detail::def_op;
+using detail::fail;
+using detail::OpDef;
+using detail::TensorType;
+
+const OpDef& reshape_op =
+    def_op("reshape")
+        .inputs(1)
+        .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
+          const auto& shape = attrs.get<std::vector<std::int64_t>>("shape");
+          if (detail::numel_of(shape) != detail::numel_of(in[0].shape))
+            fail<ShapeError>("reshape", "cannot reshape {} into {}", shape_string(in[0].shape), shape_string(shape));
+          return std::vector<TensorType>{{in[0].dtype, shape}};
+        })
+        .kernel([](std::span<const Tensor> in, const Attrs&, std::span<const TensorType> out) {
+          return std::vector<Tensor>{detail::view(in[0], out[0].shape)};
+        });
+
+void check_permutation(std::string_view op, const std::vector<std::int64_t>& perm, std::size_t rank) {
+  std::vector<bool> seen(rank, false);
+  bool ok = perm.size() == rank;
+  for (auto p : perm) {
+    ok = ok && p >= 0 && std::size_t(p) < rank && !seen[std::size_t(p)];
+    if (ok) seen[std::size_t(p)] = true;
+  }
+  if (!ok) fail<AxisError>(op, "{} is not a permutation of {} axes", perm, rank);
+}
+
+const OpDef& transpose_op =
+    def_op("transpose")
+        .inputs(1)
+        .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
+          const auto& perm = attrs.get<std::vector<std::int64_t>>("permutation");
+          check_permutation("transpose", perm, in[0].shape.size());
+          Shape s(perm.size());
+          for (std::size_t i = 0; i < perm.size(); ++i) s[i] = in[0].shape[std::size_t(perm[i])];
+          return std::vector<TensorType>{{in[0].dtype, s}};
+        })
+        .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
+          return std::vector<Tensor>{detail::permute_copy(in[0], attrs.get<std::vector<std::int64_t>>("permutation"))};
+        });
+
+// StableHLO's broadcast_in_dim: operand axis i becomes result axis dims[i].
+const OpDef& broadcast_in_dim_op =
+    def_op("broadcast_in_dim")
+        .inputs(1)
+        .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
+          const auto& shape = attrs.get<std::vector<std::int64_t>>("shape");
+          const auto& dims = attrs.get<std::vector<std::int64_t>>("dims");
+          const Shape& s = in[0].shape;
+          bool ok = dims.size() == s.size();
+          for (std::size_t i = 0; ok && i < dims.size(); ++i)
+            ok = dims[i] >= 0 && std::size_t(dims[i]) < shape.size() && (i == 0 || dims[i] > dims[i - 1]) &&
+                 (s[i] == 1 || s[i] == shape[std::size_t(dims[i])]);
+          if (!ok)
+            fail<ShapeError>("broadcast_to", "cannot broadcast {} to {} (dims {})", shape_string(s),
+                             shape_string(shape), dims);
+          return std::vector<TensorType>{{in[0].dtype, shape}};
+        })
+        .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
+          const Tensor& x = in[0];
+          const auto& dims = attrs.get<std::vector<std::int64_t>>("dims");
+          // Give the operand the result's rank (size-1 axes where it has none), then broadcast.
+          Shape aligned(out[0].shape.size(), 1);
+          for (std::size_t i = 0; i < dims.size(); ++i) aligned[std::size_t(dims[i])] = x.shape()[i];
+          Tensor y = detail::empty(out[0].shape, x.dtype());
+          const auto plan = detail::plan_broadcast<1>(out[0].shape, {&aligned});
+          TLALOC_SWITCH_ALL(x.dtype(), "broadcast_to", {
+            const T* src = x.data<T>();
+            T* dst = detail::mutable_data<T>(y);
+            detail::for_each_row(plan, [&](std::int64_t o, std::int64_t n, const std::array<std::int64_t, 1>& off,
+                                           const std::array<std::int64_t, 1>& st) {
+              if (st[0] == 0) std::fill(dst + o, dst + o + n, src[off[0]]);
+              else std::copy(src + off[0], src + off[0] + n, dst + o);
+            });
+          })
+          return std::vector<Tensor>{y};
+        });
+
+}  // namespace
+
+Tensor reshape(const Tensor& x, const Shape& shape) {
+  Shape s = shape;
+  const auto inferred = std::count(s.begin(), s.end(), -1);
+  if (inferred > 1) fail<ShapeError>("reshape", "only one dimension of {} may be -1", shape_string(shape));
+  if (inferred == 1) {
+    std::int64_t known = 1;
+    for (auto d : s)
+      if (d != -1) known *= d;
+    const std::int64_t n = x.numel();
+    if (known == 0 || n % known != 0)
+      fail<ShapeError>("reshape", "cannot reshape {} into {}", shape_string(x.shape()), shape_string(shape));
+    *std::find(s.begin(), s.end(), -1) = n / known;
+  }
+  if (s == x.shape()) return x;
+  return call1(reshape_op, {x}, {{"shape", s}});
+}
+
+Tensor transpose(const Tensor& x, const std::vector<std::int64_t>& perm) {
+  std::vector<std::int64_t> p = perm;
+  for (auto& a : p)
+    if (a < 0) a += x.rank();
+  bool identity = true;
+  for (std::size_t i = 0; i < p.size(); ++i) identity = identity && p[i] == std::int64_t(i);
+  if (identity && std::int64_t(p.size()) == x.rank()) return x;
+  return call1(transpose_op, {x}, {{"permutation", p}});
+}
+Tensor transpose(const Tensor& x) {
+  std::vector<std::int64_t> p(std::size_t(x.rank()));
+  for (std::size_t i = 0; i < p.size(); ++i) p[i] = x.rank() - 1 - std::int64_t(i);
+  return transpose(x, p);
+}
+Tensor permute(const Tensor& x, const std::vector<std::int64_t>& perm) { return transpose(x, perm); }
+
+Tensor squeeze(const Tensor& x, Axes axes) {
+  std::vector<bool> drop(std::size_t(x.rank()), false);
+  if (axes.all()) {
+    for (std::size_t d = 0; d < drop.size(); ++d) drop[d] = x.shape()[d] == 1;
+  } else {
+    for (auto a : detail::normalize_axes("squeeze", axes.list(), x.rank())) {
+      if (x.shape()[std::size_t(a)] != 1)
+        fail<ShapeError>("squeeze", "axis {} of {} has size {}, not 1", a, shape_string(x.shape()),
+                         x.shape()[std::size_t(a)]);
+      drop[std::size_t(a)] = true;
+    }
+  }
+  Shape s;
+  for (std::size_t d = 0; d < drop.size(); ++d)
+    if (!drop[d]) s.push_back(x.shape()[d]);
+  return reshape(x, s);
+}
+
+Tensor expand_dims(const Tensor& x, std::int64_t axis) {
+  const std::int64_t a = detail::normalize_axis("expand_dims", axis, x.rank() + 1);
+  Shape s = x.shape();
+  s.insert(s.begin() + a, 1);
+  return reshape(x, s);
+}
+
+Tensor broadcast_to(const Tensor& x, const Shape& shape) {
+  if (x.shape() == shape) return x;
+  if (x.rank() > std::int64_t(shape.size()))
+    fail<ShapeError>("broadcast_to", "cannot broadcast {} to {}", shape_string(x.shape()), shape_string(shape));
+  std::vector<std::int64_t> dims(std::size_t(x.rank()));
+  for (std::size_t i = 0; i < dims.size(); ++i) dims[i] = std::int64_t(shape.size() - dims.size() + i);
+  return call1(broadcast_in_dim_op, {x}, {{"shape", shape}, {"dims", dims}});
+}
+
+}  // namespace tlaloc

@@ -1,0 +1,174 @@
+// Joining and repeating: concat is the StableHLO primitive "concatenate"; stack,
+// split, tile and repeat are composites of it, slice, reshape and broadcast_to.
+#include <algorithm>
+#include <cstring>
+
+#include "core/check.hpp"
+#include "core/parallel.hpp"
+#include "core/tensor_impl.hpp"
+#include "ops/op.hpp"
+#include "tlaloc/ops.hpp"
+
+namespace tlaloc {
+namespace {
+
+using detail::Attrs;
+using detail::def_op;
+using detail::fail;
+using detail::OpDef;
+using detail::TensorType;
+using Ints = std::vector<std::int64_t>;
+
+// Seen as [outer, rest] around the axis, each row of y is the inputs' rows one
+// after another: whole rows are copied as bytes, whatever the dtype.
+void concat_rows(std::span<const Tensor> in, const Tensor& y, std::size_t axis) {
+  std::int64_t outer = 1;
+  for (std::size_t d = 0; d < axis; ++d) outer *= y.shape()[d];
+  if (y.numel() == 0) return;
+  const std::size_t item = itemsize(y.dtype()), row = std::size_t(y.numel() / outer) * item;
+  std::vector<const char*> src(in.size());
+  std::vector<std::size_t> chunk(in.size());
+  for (std::size_t k = 0; k < in.size(); ++k) {
+    src[k] = static_cast<const char*>(in[k].raw_data());
+    chunk[k] = std::size_t(in[k].numel() / outer) * item;
+  }
+  char* dst = static_cast<char*>(y.impl().data());
+  // Parts of about as many bytes as an elementwise f32 op uses.
+  const auto grain = std::max<std::int64_t>(1, detail::kElementwiseGrain * 4 / std::int64_t(row));
+  detail::parallel_for(outer, grain, [&](std::int64_t b, std::int64_t e) {
+    for (std::int64_t o = b; o < e; ++o) {
+      char* p = dst + std::size_t(o) * row;
+      for (std::size_t k = 0; k < src.size(); ++k) {
+        if (chunk[k] > 0) std::memcpy(p, src[k] + std::size_t(o) * chunk[k], chunk[k]);
+        p += chunk[k];
+      }
+    }
+  });
+}
+
+// Inputs share a dtype and all dims but `dimension` (public concat promotes first).
+const OpDef& concatenate_op =
+    def_op("concatenate")
+        .inputs(-1)
+        .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
+          if (in.empty()) fail<ValueError>("concat", "needs at least one tensor");
+          const Shape& s0 = in[0].shape;
+          const auto axis = attrs.get<std::int64_t>("dimension");
+          if (s0.empty()) fail<ShapeError>("concat", "cannot concatenate rank-0 tensors");
+          if (axis < 0 || axis >= std::int64_t(s0.size()))
+            fail<AxisError>("concat", "axis {} is out of range for rank {}", axis, s0.size());
+          Shape out = s0;
+          out[std::size_t(axis)] = 0;
+          for (const auto& t : in) {
+            if (t.dtype != in[0].dtype) fail<DTypeError>("concat", "mixes {} and {}", in[0].dtype, t.dtype);
+            bool fits = t.shape.size() == s0.size();
+            for (std::size_t d = 0; fits && d < s0.size(); ++d)
+              fits = std::int64_t(d) == axis || t.shape[d] == s0[d];
+            if (!fits)
+              fail<ShapeError>("concat", "shapes {} and {} differ outside axis {}", shape_string(s0),
+                               shape_string(t.shape), axis);
+            out[std::size_t(axis)] += t.shape[std::size_t(axis)];
+          }
+          return std::vector<TensorType>{{in[0].dtype, out}};
+        })
+        .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
+          Tensor y = detail::empty(out[0].shape, out[0].dtype);
+          concat_rows(in, y, std::size_t(attrs.get<std::int64_t>("dimension")));
+          return std::vector<Tensor>{y};
+        });
+
+}  // namespace
+
+Tensor concat(const std::vector<Tensor>& xs, std::int64_t axis) {
+  if (xs.empty()) fail<ValueError>("concat", "needs at least one tensor");
+  for (std::size_t k = 0; k < xs.size(); ++k)
+    if (!xs[k].defined()) fail<ValueError>("concat", "tensor {} is undefined", k);
+  if (xs[0].rank() == 0) fail<ShapeError>("concat", "cannot concatenate rank-0 tensors");
+  const std::int64_t a = detail::normalize_axis("concat", axis, xs[0].rank());
+  if (xs.size() == 1) return xs[0];
+  DType t = xs[0].dtype();
+  for (const auto& x : xs) t = promote_types(t, x.dtype());
+  std::vector<Tensor> in;
+  in.reserve(xs.size());
+  for (const auto& x : xs) in.push_back(x.astype(t));
+  return detail::call1(concatenate_op, in, {{"dimension", a}});
+}
+
+Tensor stack(const std::vector<Tensor>& xs, std::int64_t axis) {
+  if (xs.empty()) fail<ValueError>("stack", "needs at least one tensor");
+  for (std::size_t k = 0; k < xs.size(); ++k) {
+    if (!xs[k].defined()) fail<ValueError>("stack", "tensor {} is undefined", k);
+    if (xs[k].shape() != xs[0].shape())
+      fail<ShapeError>("stack", "shapes {} and {} differ", shape_string(xs[0].shape()),
+                       shape_string(xs[k].shape()));
+  }
+  const std::int64_t a = detail::normalize_axis("stack", axis, xs[0].rank() + 1);
+  std::vector<Tensor> expanded;
+  expanded.reserve(xs.size());
+  for (const auto& x : xs) expanded.push_back(expand_dims(x, a));
+  return concat(expanded, a);
+}
+
+std::vector<Tensor> split(const Tensor& x, const Ints& sizes, std::int64_t axis) {
+  if (x.rank() == 0) fail<AxisError>("split", "cannot split a rank-0 tensor");
+  const auto a = std::size_t(detail::normalize_axis("split", axis, x.rank()));
+  std::int64_t total = 0;
+  for (auto n : sizes) {
+    if (n < 0) fail<ValueError>("split", "negative size in {}", sizes);
+    total += n;
+  }
+  if (total != x.shape()[a])
+    fail<ShapeError>("split", "sizes {} do not add up to {}, the size of axis {} of {}", sizes, x.shape()[a],
+                     a, shape_string(x.shape()));
+  std::vector<Tensor> parts;
+  parts.reserve(sizes.size());
+  Ints starts(std::size_t(x.rank()), 0), stops = x.shape();
+  for (auto n : sizes) {
+    stops[a] = starts[a] + n;
+    parts.push_back(slice(x, starts, stops));
+    starts[a] = stops[a];
+  }
+  return parts;
+}
+
+std::vector<Tensor> split(const Tensor& x, std::int64_t sections, std::int64_t axis) {
+  if (sections < 1) fail<ValueError>("split", "needs a positive number of sections, got {}", sections);
+  if (x.rank() == 0) fail<AxisError>("split", "cannot split a rank-0 tensor");
+  const std::int64_t n = x.size(detail::normalize_axis("split", axis, x.rank()));
+  if (n % sections != 0)
+    fail<ShapeError>("split", "axis {} of {} does not divide into {} equal sections", axis,
+                     shape_string(x.shape()), sections);
+  return split(x, Ints(std::size_t(sections), n / sections), axis);
+}
+
+// NumPy's tile: reps and shape are aligned at the right, the shorter padded with 1s.
+// x seen as [1, d0, 1, d1, ...] is broadcast to [r0, d0, r1, d1, ...]: one copy.
+Tensor tile(const Tensor& x, const Ints& reps) {
+  for (auto r : reps)
+    if (r < 0) fail<ValueError>("tile", "negative repetition in {}", reps);
+  const std::size_t rank = std::max(reps.size(), std::size_t(x.rank()));
+  Shape dims(rank, 1), rs(rank, 1);
+  std::copy(x.shape().begin(), x.shape().end(), dims.end() - x.rank());
+  std::copy(reps.begin(), reps.end(), rs.end() - std::ptrdiff_t(reps.size()));
+  Shape interleaved, target, out;
+  for (std::size_t d = 0; d < rank; ++d) {
+    interleaved.insert(interleaved.end(), {1, dims[d]});
+    target.insert(target.end(), {rs[d], dims[d]});
+    out.push_back(rs[d] * dims[d]);
+  }
+  return reshape(broadcast_to(reshape(x, interleaved), target), out);
+}
+
+// Each element repeated along axis: [.., n, 1, inner..] broadcast to [.., n, r, inner..].
+Tensor repeat(const Tensor& x, std::int64_t repeats, std::int64_t axis) {
+  if (repeats < 0) fail<ValueError>("repeat", "negative repetition {}", repeats);
+  if (x.rank() == 0) fail<AxisError>("repeat", "cannot repeat along an axis of a rank-0 tensor");
+  const auto a = std::size_t(detail::normalize_axis("repeat", axis, x.rank()));
+  Shape with_one = x.shape(), target = x.shape(), out = x.shape();
+  with_one.insert(with_one.begin() + std::ptrdiff_t(a) + 1, 1);
+  target.insert(target.begin() + std::ptrdiff_t(a) + 1, repeats);
+  out[a] *= repeats;
+  return reshape(broadcast_to(reshape(x, with_one), target), out);
+}
+
+}  // namespace tlaloc

@@ -1,0 +1,449 @@
+// Ops that cut a box out of a tensor or put one into a bigger tensor: slice, pad,
+// reverse, dynamic_slice, dynamic_update_slice; and iota. All are StableHLO ops of
+// the same names and attributes. Data movement ignores the element type: kernels
+// copy elements of the dtype's size, so every dtype works.
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+#include "core/check.hpp"
+#include "core/convert.hpp"
+#include "core/dispatch_type.hpp"
+#include "core/layout.hpp"
+#include "core/parallel.hpp"
+#include "core/tensor_impl.hpp"
+#include "ops/op.hpp"
+#include "tlaloc/ops.hpp"
+
+namespace tlaloc {
+namespace {
+
+using detail::Attrs;
+using detail::call1;
+using detail::def_op;
+using detail::fail;
+using detail::OpDef;
+using detail::TensorType;
+using Ints = std::vector<std::int64_t>;
+
+// ---- the one copy loop --------------------------------------------------------
+
+// Index i of `shape` maps to src[src_base + Σ i_d src_st_d] and dst[dst_base + Σ i_d dst_st_d]
+// (strides in elements, possibly negative).
+struct Box {
+  Shape shape;
+  std::int64_t src_base = 0, dst_base = 0;
+  Ints src_st, dst_st;
+};
+
+// Rows [begin, end) of the box (a row runs along the last axis).
+template <class E>
+void copy_rows(const E* src, E* dst, const Box& b, std::int64_t begin, std::int64_t end) {
+  const std::size_t r = b.shape.size();
+  const std::int64_t inner = b.shape[r - 1], si = b.src_st[r - 1], di = b.dst_st[r - 1];
+  // Decompose the first row once, then step the outer index like an odometer.
+  Ints idx(r, 0);
+  std::int64_t s = b.src_base, d = b.dst_base, rem = begin;
+  for (std::size_t k = r - 1; k-- > 0;) {
+    idx[k] = rem % b.shape[k];
+    rem /= b.shape[k];
+    s += idx[k] * b.src_st[k];
+    d += idx[k] * b.dst_st[k];
+  }
+  for (std::int64_t row = begin; row < end; ++row) {
+    if (si == 1 && di == 1) {
+      std::copy(src + s, src + s + inner, dst + d);
+    } else {
+      for (std::int64_t i = 0; i < inner; ++i) dst[d + i * di] = src[s + i * si];
+    }
+    for (std::size_t k = r - 1; k-- > 0;) {
+      s += b.src_st[k];
+      d += b.dst_st[k];
+      if (++idx[k] < b.shape[k]) break;
+      s -= idx[k] * b.src_st[k];
+      d -= idx[k] * b.dst_st[k];
+      idx[k] = 0;
+    }
+  }
+}
+
+template <class E>
+void copy_box_as(const E* src, E* dst, const Box& b) {
+  const std::int64_t inner = b.shape.back();
+  detail::parallel_for(
+      detail::numel_of(b.shape) / inner, std::max<std::int64_t>(1, detail::kElementwiseGrain / inner),
+      [src, dst, &b](std::int64_t begin, std::int64_t end) { copy_rows(src, dst, b, begin, end); });
+}
+
+// Moving data needs the element size only, not the element type.
+template <class F>
+void with_element_size(std::size_t size, F&& f) {
+  switch (size) {
+    case 1:
+      f(std::uint8_t{});
+      break;
+    case 2:
+      f(std::uint16_t{});
+      break;
+    case 4:
+      f(std::uint32_t{});
+      break;
+    default:
+      f(std::uint64_t{});
+      break;
+  }
+}
+
+void copy_box(const Tensor& src, const Tensor& dst, Box b) {
+  if (detail::numel_of(b.shape) == 0) return;
+  if (b.shape.empty()) b = {{1}, b.src_base, b.dst_base, {0}, {0}};
+  with_element_size(itemsize(src.dtype()), [&](auto tag) {
+    using E = decltype(tag);
+    copy_box_as(static_cast<const E*>(src.raw_data()), static_cast<E*>(dst.impl().data()), b);
+  });
+}
+
+// A tensor sharing x's storage: `shape` elements starting `offset` elements in.
+Tensor offset_view(const Tensor& x, const Shape& shape, std::int64_t offset) {
+  auto impl = std::make_shared<detail::TensorImpl>(x.impl());
+  impl->shape = shape;
+  impl->numel = detail::numel_of(shape);
+  impl->offset += std::size_t(offset) * itemsize(x.dtype());
+  return Tensor(std::move(impl));
+}
+
+// The box [start, start + out * step) of x, as a view when those elements are
+// contiguous in x (e.g. any range of rows), else as a copy.
+Tensor strided_box(const Tensor& x, const Ints& start, const Ints& step, const Shape& out) {
+  const Shape& s = x.shape();
+  const Ints st = detail::strides_of(s);
+  std::int64_t base = 0;
+  for (std::size_t d = 0; d < s.size(); ++d) base += start[d] * st[d];
+  // Contiguous: after the last partial axis k every axis is whole, and before it every size is 1.
+  std::size_t k = s.size();
+  while (k > 0 && out[k - 1] == s[k - 1] && (step[k - 1] == 1 || s[k - 1] <= 1)) --k;
+  bool contiguous = k == 0 || step[k - 1] == 1 || out[k - 1] <= 1;
+  for (std::size_t d = 0; contiguous && d + 1 < k; ++d) contiguous = out[d] == 1;
+  if (contiguous && detail::numel_of(out) > 0) return offset_view(x, out, base);
+  Tensor y = detail::empty(out, x.dtype());
+  Box b{out, base, 0, Ints(s.size()), detail::strides_of(out)};
+  for (std::size_t d = 0; d < s.size(); ++d) b.src_st[d] = st[d] * step[d];
+  copy_box(x, y, std::move(b));
+  return y;
+}
+
+void check_count(std::string_view op, const char* what, const Ints& v, std::size_t rank) {
+  if (v.size() != rank) fail<ValueError>(op, "expects {} {} (one per axis), got {}", rank, what, v.size());
+}
+
+// ---- slice ----------------------------------------------------------------------
+
+// StableHLO slice: result axis d holds x[start_d, start_d + stride_d, ...] below limit_d.
+const OpDef& slice_op =
+    def_op("slice")
+        .inputs(1)
+        .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
+          const Shape& s = in[0].shape;
+          const auto& start = attrs.get<Ints>("start_indices");
+          const auto& limit = attrs.get<Ints>("limit_indices");
+          const auto& stride = attrs.get<Ints>("strides");
+          check_count("slice", "starts", start, s.size());
+          check_count("slice", "stops", limit, s.size());
+          check_count("slice", "steps", stride, s.size());
+          Shape out(s.size());
+          for (std::size_t d = 0; d < s.size(); ++d) {
+            if (stride[d] < 1) fail<ValueError>("slice", "step {} on axis {} is not positive", stride[d], d);
+            if (start[d] < 0 || start[d] > limit[d] || limit[d] > s[d])
+              fail<AxisError>("slice", "range [{}, {}) on axis {} does not fit {}", start[d], limit[d], d,
+                              shape_string(s));
+            out[d] = (limit[d] - start[d] + stride[d] - 1) / stride[d];
+          }
+          return std::vector<TensorType>{{in[0].dtype, out}};
+        })
+        .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
+          return std::vector<Tensor>{
+              strided_box(in[0], attrs.get<Ints>("start_indices"), attrs.get<Ints>("strides"), out[0].shape)};
+        });
+
+// ---- pad ------------------------------------------------------------------------
+
+// Every element of dst set to the element at `value` (same dtype).
+void fill_bytes(const Tensor& dst, const void* value) {
+  with_element_size(itemsize(dst.dtype()), [&](auto tag) {
+    using E = decltype(tag);
+    E v;
+    std::memcpy(&v, value, sizeof(E));
+    E* d = static_cast<E*>(dst.impl().data());
+    detail::parallel_for(dst.numel(), detail::kElementwiseGrain,
+                         [d, v](std::int64_t b, std::int64_t e) { std::fill(d + b, d + e, v); });
+  });
+}
+
+// StableHLO pad. The padding value is the second input, a rank-0 tensor of x's
+// dtype, as in StableHLO: it can then be a traced value and get a gradient.
+// Negative edge padding (StableHLO's cropping) is refused: slice does that.
+const OpDef& pad_op =
+    def_op("pad")
+        .inputs(2)
+        .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
+          const Shape& s = in[0].shape;
+          const auto& lo = attrs.get<Ints>("edge_padding_low");
+          const auto& hi = attrs.get<Ints>("edge_padding_high");
+          const auto& interior = attrs.get<Ints>("interior_padding");
+          check_count("pad", "low widths", lo, s.size());
+          check_count("pad", "high widths", hi, s.size());
+          check_count("pad", "interior widths", interior, s.size());
+          if (!in[1].shape.empty() || in[1].dtype != in[0].dtype)
+            fail<DTypeError>("pad", "the padding value must be a rank-0 {} tensor, got {} {}", in[0].dtype,
+                             in[1].dtype, shape_string(in[1].shape));
+          Shape out(s.size());
+          for (std::size_t d = 0; d < s.size(); ++d) {
+            if (lo[d] < 0 || hi[d] < 0 || interior[d] < 0)
+              fail<ValueError>("pad", "negative padding ({}, {}, interior {}) on axis {}", lo[d], hi[d],
+                               interior[d], d);
+            out[d] = lo[d] + s[d] + hi[d] + std::max<std::int64_t>(s[d] - 1, 0) * interior[d];
+          }
+          detail::numel_of(out);  // refuses a size that overflows
+          return std::vector<TensorType>{{in[0].dtype, out}};
+        })
+        .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
+          const Tensor& x = in[0];
+          Tensor y = detail::empty(out[0].shape, x.dtype());
+          fill_bytes(y, in[1].raw_data());
+          const auto& lo = attrs.get<Ints>("edge_padding_low");
+          const auto& interior = attrs.get<Ints>("interior_padding");
+          const Ints yst = detail::strides_of(out[0].shape);
+          Box b{x.shape(), 0, 0, detail::strides_of(x.shape()), Ints(yst.size())};
+          for (std::size_t d = 0; d < yst.size(); ++d) {
+            b.dst_base += lo[d] * yst[d];
+            b.dst_st[d] = (interior[d] + 1) * yst[d];
+          }
+          copy_box(x, y, std::move(b));
+          return std::vector<Tensor>{y};
+        });
+
+// ---- reverse --------------------------------------------------------------------
+
+const OpDef& reverse_op =
+    def_op("reverse")
+        .inputs(1)
+        .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
+          const auto& dims = attrs.get<Ints>("dimensions");
+          if (detail::normalize_axes("reverse", dims, std::int64_t(in[0].shape.size())) != dims)
+            fail<AxisError>("reverse", "dimensions {} are not sorted and non-negative", dims);
+          return std::vector<TensorType>{in[0]};
+        })
+        .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
+          const Tensor& x = in[0];
+          Tensor y = detail::empty(x.shape(), x.dtype());
+          Box b{x.shape(), 0, 0, detail::strides_of(x.shape()), detail::strides_of(x.shape())};
+          for (auto d : attrs.get<Ints>("dimensions")) {
+            const auto k = std::size_t(d);
+            b.src_base += (x.shape()[k] - 1) * b.src_st[k];
+            b.src_st[k] = -b.src_st[k];
+          }
+          copy_box(x, y, std::move(b));
+          return std::vector<Tensor>{y};
+        });
+
+// ---- dynamic_slice / dynamic_update_slice -----------------------------------------
+
+// Starts are moved into [0, size - window] so the window fits, as StableHLO defines it.
+Ints clamped_starts(const Ints& start, const Shape& s, const Shape& window) {
+  Ints c(start.size());
+  for (std::size_t d = 0; d < c.size(); ++d) c[d] = std::clamp<std::int64_t>(start[d], 0, s[d] - window[d]);
+  return c;
+}
+
+void check_window(std::string_view op, const Shape& s, const Shape& window) {
+  bool ok = window.size() == s.size();
+  for (std::size_t d = 0; ok && d < s.size(); ++d) ok = window[d] >= 0 && window[d] <= s[d];
+  if (!ok) fail<ShapeError>(op, "a window of {} does not fit in {}", shape_string(window), shape_string(s));
+}
+
+// Starts are an attribute for now; StableHLO has them as rank-0 operands.
+const OpDef& dynamic_slice_op =
+    def_op("dynamic_slice")
+        .inputs(1)
+        .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
+          const auto& sizes = attrs.get<Ints>("slice_sizes");
+          check_count("dynamic_slice", "starts", attrs.get<Ints>("start_indices"), in[0].shape.size());
+          check_window("dynamic_slice", in[0].shape, sizes);
+          return std::vector<TensorType>{{in[0].dtype, sizes}};
+        })
+        .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
+          const Tensor& x = in[0];
+          const Ints start = clamped_starts(attrs.get<Ints>("start_indices"), x.shape(), out[0].shape);
+          return std::vector<Tensor>{strided_box(x, start, Ints(start.size(), 1), out[0].shape)};
+        });
+
+const OpDef& dynamic_update_slice_op =
+    def_op("dynamic_update_slice")
+        .inputs(2)
+        .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
+          if (in[1].dtype != in[0].dtype)
+            fail<DTypeError>("dynamic_update_slice", "the update is {}, the operand {}", in[1].dtype,
+                             in[0].dtype);
+          check_count("dynamic_update_slice", "starts", attrs.get<Ints>("start_indices"), in[0].shape.size());
+          check_window("dynamic_update_slice", in[0].shape, in[1].shape);
+          return std::vector<TensorType>{in[0]};
+        })
+        .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
+          const Tensor &x = in[0], &u = in[1];
+          Tensor y = detail::empty(x.shape(), x.dtype());
+          if (x.numel() > 0)
+            std::memcpy(y.impl().data(), x.raw_data(), std::size_t(x.numel()) * itemsize(x.dtype()));
+          const Ints start = clamped_starts(attrs.get<Ints>("start_indices"), x.shape(), u.shape());
+          const Ints yst = detail::strides_of(x.shape());
+          Box b{u.shape(), 0, 0, detail::strides_of(u.shape()), yst};
+          for (std::size_t d = 0; d < yst.size(); ++d) b.dst_base += start[d] * yst[d];
+          copy_box(u, y, std::move(b));
+          return std::vector<Tensor>{y};
+        });
+
+// ---- iota -------------------------------------------------------------------------
+
+const OpDef& iota_op =
+    def_op("iota")
+        .inputs(0)
+        .shape_rule([](std::span<const TensorType>, const Attrs& attrs) {
+          const auto& shape = attrs.get<Ints>("shape");
+          const auto axis = attrs.get<std::int64_t>("iota_dimension");
+          const auto t = attrs.get<DType>("dtype");
+          if (axis < 0 || axis >= std::int64_t(shape.size()))
+            fail<AxisError>("iota", "axis {} is out of range for shape {}", axis, shape_string(shape));
+          if (t == DType::boolean) fail<DTypeError>("iota", "cannot count in bool");
+          detail::numel_of(shape);  // refuses negative sizes
+          return std::vector<TensorType>{{t, shape}};
+        })
+        .kernel([](std::span<const Tensor>, const Attrs& attrs, std::span<const TensorType> out) {
+          const Shape& s = out[0].shape;
+          const auto axis = std::size_t(attrs.get<std::int64_t>("iota_dimension"));
+          const std::int64_t inner = detail::strides_of(s)[axis], n = s[axis];
+          Tensor y = detail::empty(s, out[0].dtype);
+          if (y.numel() == 0) return std::vector<Tensor>{y};
+          // One period (each value repeated `inner` times) is written, then copied.
+          const std::int64_t period = n * inner, copies = y.numel() / period;
+          TLALOC_SWITCH_ALL(out[0].dtype, "iota", {
+            T* p = detail::mutable_data<T>(y);
+            detail::parallel_for(n, std::max<std::int64_t>(1, detail::kElementwiseGrain / inner),
+                                 [&](std::int64_t b, std::int64_t e) {
+                                   for (std::int64_t j = b; j < e; ++j)
+                                     std::fill(p + j * inner, p + (j + 1) * inner,
+                                               detail::convert_value<T>(j));
+                                 });
+            detail::parallel_for(copies - 1, std::max<std::int64_t>(1, detail::kElementwiseGrain / period),
+                                 [&](std::int64_t b, std::int64_t e) {
+                                   for (std::int64_t c = b + 1; c <= e; ++c)
+                                     std::copy(p, p + period, p + c * period);
+                                 });
+          })
+          return std::vector<Tensor>{y};
+        });
+
+// Python's rule for one slice bound: negative counts from the end, then clamp to [0, n].
+std::int64_t python_bound(std::int64_t v, std::int64_t n) {
+  return std::clamp<std::int64_t>(v < 0 ? v + n : v, 0, n);
+}
+
+}  // namespace
+
+Tensor slice(const Tensor& x, const Ints& starts, const Ints& stops, const Ints& steps) {
+  const std::size_t r = std::size_t(x.rank());
+  check_count("slice", "starts", starts, r);
+  check_count("slice", "stops", stops, r);
+  const Ints step = steps.empty() ? Ints(r, 1) : steps;
+  check_count("slice", "steps", step, r);
+  Ints start(r), limit(r);
+  bool whole = true;
+  for (std::size_t d = 0; d < r; ++d) {
+    const std::int64_t n = x.shape()[d];
+    if (starts[d] < 0 || stops[d] < 0)
+      fail<ValueError>("slice", "negative bound in [{}, {}) on axis {}", starts[d], stops[d], d);
+    if (step[d] < 1) fail<ValueError>("slice", "step {} on axis {} is not positive", step[d], d);
+    start[d] = std::min(starts[d], n);
+    limit[d] = std::clamp(stops[d], start[d], n);
+    whole = whole && start[d] == 0 && limit[d] == n && (step[d] == 1 || n <= 1);
+  }
+  if (whole) return x;
+  return call1(slice_op, {x}, {{"start_indices", start}, {"limit_indices", limit}, {"strides", step}});
+}
+
+Tensor slice(const Tensor& x, std::int64_t axis, std::int64_t start, std::int64_t stop, std::int64_t step) {
+  if (x.rank() == 0) fail<AxisError>("slice", "cannot slice a rank-0 tensor");
+  const auto a = std::size_t(detail::normalize_axis("slice", axis, x.rank()));
+  if (step < 1) fail<ValueError>("slice", "step {} is not positive", step);
+  const std::int64_t n = x.shape()[a];
+  Ints starts(std::size_t(x.rank()), 0), stops = x.shape(), steps(std::size_t(x.rank()), 1);
+  starts[a] = python_bound(start, n);
+  stops[a] = std::max(python_bound(stop, n), starts[a]);
+  steps[a] = step;
+  return slice(x, starts, stops, steps);
+}
+
+// Edge mode repeats the border element: per axis, concat(first slice broadcast, x, last slice broadcast).
+Tensor pad(const Tensor& x, const std::vector<std::pair<std::int64_t, std::int64_t>>& widths, PadMode mode,
+           Scalar value) {
+  const std::size_t r = std::size_t(x.rank());
+  if (widths.size() != r)
+    fail<ValueError>("pad", "expects {} width pairs (one per axis), got {}", r, widths.size());
+  Ints lo(r), hi(r);
+  bool none = true;
+  for (std::size_t d = 0; d < r; ++d) {
+    lo[d] = widths[d].first;
+    hi[d] = widths[d].second;
+    if (lo[d] < 0 || hi[d] < 0)
+      fail<ValueError>("pad", "negative width ({}, {}) on axis {}", lo[d], hi[d], d);
+    none = none && lo[d] == 0 && hi[d] == 0;
+  }
+  if (none) return x;
+  if (mode == PadMode::constant)
+    return call1(pad_op, {x, scalar_tensor(value, x.dtype())},
+                 {{"edge_padding_low", lo}, {"edge_padding_high", hi}, {"interior_padding", Ints(r, 0)}});
+  Tensor y = x;
+  for (std::size_t d = 0; d < r; ++d) {
+    if (lo[d] == 0 && hi[d] == 0) continue;
+    const std::int64_t n = y.shape()[d];
+    if (n == 0)
+      fail<ValueError>("pad", "edge mode cannot extend the empty axis {} of {}", d, shape_string(x.shape()));
+    const auto a = std::int64_t(d);
+    Shape lo_shape = y.shape(), hi_shape = y.shape();
+    lo_shape[d] = lo[d];
+    hi_shape[d] = hi[d];
+    y = concat({broadcast_to(slice(y, a, 0, 1), lo_shape), y, broadcast_to(slice(y, a, n - 1, n), hi_shape)},
+               a);
+  }
+  return y;
+}
+
+Tensor reverse(const Tensor& x, Axes axes) {
+  Ints dims;
+  if (axes.all()) {
+    for (std::int64_t d = 0; d < x.rank(); ++d) dims.push_back(d);
+  } else {
+    dims = detail::normalize_axes("reverse", axes.list(), x.rank());
+  }
+  if (dims.empty()) return x;
+  return call1(reverse_op, {x}, {{"dimensions", dims}});
+}
+
+Tensor dynamic_slice(const Tensor& x, const Ints& starts, const Shape& sizes) {
+  return call1(dynamic_slice_op, {x}, {{"start_indices", starts}, {"slice_sizes", sizes}});
+}
+
+// The update takes x's dtype, as an assignment into x would.
+Tensor dynamic_update_slice(const Tensor& x, const Tensor& update, const Ints& starts) {
+  return call1(dynamic_update_slice_op, {x, update.astype(x.dtype())}, {{"start_indices", starts}});
+}
+
+Tensor iota(const Shape& shape, std::int64_t axis, DType t) {
+  for (auto d : shape)
+    if (d < 0) fail<ValueError>("iota", "negative dimension in {}", shape_string(shape));
+  const auto rank = std::int64_t(shape.size());
+  if (axis < -rank || axis >= rank)
+    fail<AxisError>("iota", "axis {} is out of range for shape {}", axis, shape_string(shape));
+  return call1(iota_op, std::span<const Tensor>{},
+               {{"shape", shape}, {"iota_dimension", axis < 0 ? axis + rank : axis}, {"dtype", t}});
+}
+
+}  // namespace tlaloc

@@ -1,0 +1,189 @@
+// Elementwise functions of one tensor: each op's rule and kernel side by side.
+#include <cmath>
+
+#include "core/elementwise.hpp"
+#include "core/vmath.hpp"
+#include "ops/elementwise_rules.hpp"
+#include "tlaloc/ops.hpp"
+
+namespace tlaloc {
+namespace {
+
+using detail::call1;
+using detail::def_op;
+using detail::OpDef;
+using detail::ResultType;
+
+// Declares an op computing f(v) with v of the result's compute type; inputs of
+// another type (integers for float functions) are converted first.
+template <class F, bool floating = false> OpDef& def_unary(const char* name, ResultType rule, F f) {
+  return def_op(name).inputs(1).shape_rule(detail::unary_rule(name, rule)).kernel(
+      [name, f](std::span<const Tensor> in, const detail::Attrs&, std::span<const detail::TensorType> out) {
+        const Tensor x = in[0].dtype() == out[0].dtype ? in[0] : in[0].astype(out[0].dtype);
+        if constexpr (floating) return std::vector<Tensor>{detail::map_floating(name, x, f)};
+        else return std::vector<Tensor>{detail::map_same(name, x, f)};
+      });
+}
+
+template <class F> OpDef& def_float_unary(const char* name, F f) {
+  return def_unary<F, true>(name, ResultType::floating, f);
+}
+
+// A predicate: any input type, bool result.
+template <class F> OpDef& def_predicate(const char* name, F f) {
+  return def_op(name).inputs(1).shape_rule(detail::unary_rule(name, ResultType::boolean)).kernel(
+      [name, f](std::span<const Tensor> in, const detail::Attrs&, std::span<const detail::TensorType>) {
+        return std::vector<Tensor>{detail::map_to<bool>(name, in[0], f)};
+      });
+}
+
+template <class T> constexpr bool is_float_v = std::is_floating_point_v<T>;
+
+// ---- same element type ------------------------------------------------------
+const OpDef& neg_op = def_unary("neg", ResultType::same, [](auto v) { return -v; });
+const OpDef& abs_op = def_unary("abs", ResultType::same, [](auto v) {
+  using C = decltype(v);
+  if constexpr (std::is_unsigned_v<C>) return v;
+  else return v < C(0) ? C(-v) : v;
+});
+// sign(±0) = ±0 and sign(NaN) = NaN, as JAX.
+const OpDef& sign_op = def_unary("sign", ResultType::same, [](auto v) {
+  using C = decltype(v);
+  return v > C(0) ? C(1) : v < C(0) ? C(-1) : v;
+});
+const OpDef& square_op = def_unary("square", ResultType::same, [](auto v) { return v * v; });
+// relu(NaN) = NaN: the comparison is false for NaN and v passes through.
+const OpDef& relu_op = def_unary("relu", ResultType::same, [](auto v) {
+  using C = decltype(v);
+  return v <= C(0) ? C(0) : v;
+});
+const OpDef& floor_op = def_unary("floor", ResultType::same, [](auto v) {
+  if constexpr (is_float_v<decltype(v)>) return std::floor(v);
+  else return v;
+});
+const OpDef& ceil_op = def_unary("ceil", ResultType::same, [](auto v) {
+  if constexpr (is_float_v<decltype(v)>) return std::ceil(v);
+  else return v;
+});
+// nearbyint rounds half to even in the default rounding mode.
+const OpDef& round_op = def_unary("round", ResultType::same, [](auto v) {
+  if constexpr (is_float_v<decltype(v)>) return std::nearbyint(v);
+  else return v;
+});
+
+// ---- floating results ---------------------------------------------------------
+#define TLALOC_FLOAT_UNARY(name, expr) \
+  const OpDef& name##_op = def_float_unary(#name, [](auto v) { return expr; });
+TLALOC_FLOAT_UNARY(exp, vmath::exp(v))
+TLALOC_FLOAT_UNARY(expm1, vmath::expm1(v))
+TLALOC_FLOAT_UNARY(log, vmath::log(v))
+TLALOC_FLOAT_UNARY(log1p, vmath::log1p(v))
+TLALOC_FLOAT_UNARY(sqrt, std::sqrt(v))
+TLALOC_FLOAT_UNARY(rsqrt, decltype(v)(1) / std::sqrt(v))
+TLALOC_FLOAT_UNARY(reciprocal, decltype(v)(1) / v)
+TLALOC_FLOAT_UNARY(sin, vmath::sin(v))
+TLALOC_FLOAT_UNARY(cos, vmath::cos(v))
+TLALOC_FLOAT_UNARY(tan, std::tan(v))
+TLALOC_FLOAT_UNARY(tanh, vmath::tanh(v))
+TLALOC_FLOAT_UNARY(sinh, std::sinh(v))
+TLALOC_FLOAT_UNARY(cosh, std::cosh(v))
+TLALOC_FLOAT_UNARY(asin, std::asin(v))
+TLALOC_FLOAT_UNARY(acos, std::acos(v))
+TLALOC_FLOAT_UNARY(atan, std::atan(v))
+TLALOC_FLOAT_UNARY(asinh, std::asinh(v))
+TLALOC_FLOAT_UNARY(acosh, std::acosh(v))
+TLALOC_FLOAT_UNARY(atanh, std::atanh(v))
+TLALOC_FLOAT_UNARY(sigmoid, vmath::sigmoid(v))
+TLALOC_FLOAT_UNARY(silu, vmath::silu(v))
+TLALOC_FLOAT_UNARY(softplus, vmath::softplus(v))
+TLALOC_FLOAT_UNARY(erf, vmath::erf(v))
+TLALOC_FLOAT_UNARY(gelu, vmath::gelu_erf(v))
+TLALOC_FLOAT_UNARY(gelu_tanh, vmath::gelu_tanh(v))
+#undef TLALOC_FLOAT_UNARY
+
+// ---- predicates -------------------------------------------------------------
+const OpDef& logical_not_op = def_predicate("logical_not", [](auto v) { return !bool(v); });
+const OpDef& isfinite_op = def_predicate("isfinite", [](auto v) {
+  if constexpr (is_float_v<decltype(v)>) return std::isfinite(v);
+  else return true;
+});
+const OpDef& isnan_op = def_predicate("isnan", [](auto v) {
+  if constexpr (is_float_v<decltype(v)>) return std::isnan(v);
+  else return false;
+});
+
+template <class Out> void convert_into(const Tensor& x, const Tensor& y) {
+  Out* dst = detail::mutable_data<Out>(y);
+  TLALOC_SWITCH_ALL(x.dtype(), "convert", {
+    const T* src = x.data<T>();
+    detail::parallel_for(x.numel(), detail::kElementwiseGrain, [&](std::int64_t b, std::int64_t e) {
+      for (std::int64_t i = b; i < e; ++i) dst[i] = detail::convert_value<Out>(src[i]);
+    });
+  })
+}
+
+const OpDef& convert_op =
+    def_op("convert")
+        .inputs(1)
+        .shape_rule([](std::span<const detail::TensorType> in, const detail::Attrs& attrs) {
+          return std::vector<detail::TensorType>{{attrs.get<DType>("dtype"), in[0].shape}};
+        })
+        .kernel([](std::span<const Tensor> in, const detail::Attrs&,
+                   std::span<const detail::TensorType> out) {
+          Tensor y = detail::empty(out[0].shape, out[0].dtype);
+          TLALOC_SWITCH_ALL(out[0].dtype, "convert", convert_into<T>(in[0], y))
+          return std::vector<Tensor>{y};
+        });
+
+}  // namespace
+
+#define TLALOC_UNARY_FN(name) \
+  Tensor name(const Tensor& x) { return call1(name##_op, {x}); }
+TLALOC_UNARY_FN(neg)
+TLALOC_UNARY_FN(abs)
+TLALOC_UNARY_FN(sign)
+TLALOC_UNARY_FN(square)
+TLALOC_UNARY_FN(relu)
+TLALOC_UNARY_FN(floor)
+TLALOC_UNARY_FN(ceil)
+TLALOC_UNARY_FN(round)
+TLALOC_UNARY_FN(exp)
+TLALOC_UNARY_FN(expm1)
+TLALOC_UNARY_FN(log)
+TLALOC_UNARY_FN(log1p)
+TLALOC_UNARY_FN(sqrt)
+TLALOC_UNARY_FN(rsqrt)
+TLALOC_UNARY_FN(reciprocal)
+TLALOC_UNARY_FN(sin)
+TLALOC_UNARY_FN(cos)
+TLALOC_UNARY_FN(tan)
+TLALOC_UNARY_FN(tanh)
+TLALOC_UNARY_FN(sinh)
+TLALOC_UNARY_FN(cosh)
+TLALOC_UNARY_FN(asin)
+TLALOC_UNARY_FN(acos)
+TLALOC_UNARY_FN(atan)
+TLALOC_UNARY_FN(asinh)
+TLALOC_UNARY_FN(acosh)
+TLALOC_UNARY_FN(atanh)
+TLALOC_UNARY_FN(sigmoid)
+TLALOC_UNARY_FN(silu)
+TLALOC_UNARY_FN(softplus)
+TLALOC_UNARY_FN(erf)
+TLALOC_UNARY_FN(logical_not)
+TLALOC_UNARY_FN(isfinite)
+TLALOC_UNARY_FN(isnan)
+#undef TLALOC_UNARY_FN
+
+Tensor gelu(const Tensor& x, bool tanh_approximation) {
+  return call1(tanh_approximation ? gelu_tanh_op : gelu_op, {x});
+}
+Tensor operator-(const Tensor& x) { return neg(x); }
+Tensor operator!(const Tensor& x) { return logical_not(x); }
+
+Tensor Tensor::astype(DType t) const {
+  if (dtype() == t) return *this;
+  return call1(convert_op, {*this}, {{"dtype", t}});
+}
+
+}  // namespace tlaloc
