@@ -9,7 +9,7 @@ def main():
         ours = {}
         for b in json.load(f)["benchmarks"]:
             if b.get("aggregate_name") == "median":
-                ours[b["run_name"]] = b["real_time"] * {"ns": 1e-9, "us": 1e-6, "ms": 1e-3}[b["time_unit"]]
+                ours[b["run_name"].replace("/real_time", "")] = b["real_time"] * {"ns": 1e-9, "us": 1e-6, "ms": 1e-3}[b["time_unit"]]
     with open(sys.argv[2]) as f:
         theirs = json.load(f)
     print(f"{'case':32} {'tlaloc':>12} {'pytorch':>12} {'ratio':>7}")

@@ -14,8 +14,8 @@ def main():
     for name, t in median.items():
         if not name.startswith("BM_tl_matmul/"):
             continue
-        args = name.split("/", 1)[1]
-        direct = median.get("BM_cblas_sgemm/" + args)
+        args = name.split("/", 1)[1].replace("/real_time", "")
+        direct = median.get(name.replace("BM_tl_matmul", "BM_cblas_sgemm"))
         if direct is None:
             continue
         print(f"{args:14} {t:10.1f}us {direct:10.1f}us {direct / t:7.3f}")

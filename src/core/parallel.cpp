@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -23,7 +24,30 @@ int default_threads() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
-// A fixed set of workers. One job at a time: the caller takes part 0 and waits.
+// One parallel_for call. Workers hold it by shared_ptr, so a worker that wakes
+// late can only find it exhausted, never claim a part of the next call.
+struct Job {
+  const std::function<void(std::int64_t)>* fn = nullptr;
+  std::int64_t parts = 0;
+  std::atomic<std::int64_t> next{0}, done{0};
+  std::mutex error_mu;
+  std::exception_ptr error;
+
+  void drain() {
+    for (std::int64_t i = next.fetch_add(1); i < parts; i = next.fetch_add(1)) {
+      try {
+        (*fn)(i);
+      } catch (...) {
+        std::lock_guard lock(error_mu);
+        if (!error) error = std::current_exception();
+      }
+      done.fetch_add(1);
+    }
+  }
+};
+
+// A fixed set of workers; the calling thread works too. Idle workers spin briefly
+// before sleeping, so a stream of small ops does not pay a wake-up per op.
 class Pool {
  public:
   static Pool& get() {
@@ -32,79 +56,79 @@ class Pool {
   }
   int threads() const { return threads_; }
   void resize(int n) {
+    std::lock_guard call_lock(call_mu_);
     stop_workers();
     threads_ = std::max(1, n);
-    for (int i = 1; i < threads_; ++i) workers_.emplace_back([this] { work(); });
+    for (int i = 1; i < threads_; ++i) workers_.emplace_back([this, g = generation_.load()] { work(g); });
   }
   void run(std::int64_t parts, const std::function<void(std::int64_t)>& part) {
-    std::unique_lock call_lock(call_mu_);  // nested or concurrent calls queue here
+    std::lock_guard call_lock(call_mu_);  // concurrent callers queue here
+    auto job = std::make_shared<Job>();
+    job->fn = &part;
+    job->parts = parts;
     {
       std::lock_guard lock(mu_);
-      job_ = &part;
-      parts_ = parts;
-      next_.store(1);
-      done_ = 0;
-      error_ = nullptr;
-      ++generation_;
+      job_ = job;
+      generation_.fetch_add(1);
     }
-    cv_.notify_all();
-    run_part(0);
-    drain();
-    std::unique_lock lock(mu_);
-    done_cv_.wait(lock, [&] { return done_ == parts_; });
-    job_ = nullptr;
-    if (error_) std::rethrow_exception(error_);
+    if (sleeping_.load() > 0) cv_.notify_all();
+    job->drain();
+    // The other parts are running: wait for them, yielding if they take long.
+    for (int spins = 0; job->done.load() != parts; ++spins) {
+      if (spins < (1 << 14)) spin_pause();
+      else std::this_thread::yield();
+    }
+    if (job->error) std::rethrow_exception(job->error);
   }
   ~Pool() { stop_workers(); }
 
  private:
   Pool() { resize(default_threads()); }
+  static void spin_pause() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+  }
   void stop_workers() {
     {
       std::lock_guard lock(mu_);
       stopping_ = true;
+      generation_.fetch_add(1);
     }
     cv_.notify_all();
     for (auto& w : workers_) w.join();
     workers_.clear();
     stopping_ = false;
   }
-  void run_part(std::int64_t i) {
-    try {
-      (*job_)(i);
-    } catch (...) {
-      std::lock_guard lock(mu_);
-      if (!error_) error_ = std::current_exception();
-    }
-    std::lock_guard lock(mu_);
-    if (++done_ == parts_) done_cv_.notify_all();
-  }
-  void drain() {
-    for (std::int64_t i = next_.fetch_add(1); i < parts_; i = next_.fetch_add(1)) run_part(i);
-  }
-  void work() {
-    std::uint64_t seen = 0;
+  // `seen` is the generation when the worker was created: anything newer is for it.
+  void work(std::uint64_t seen) {
     for (;;) {
+      constexpr int spins = 1 << 14;
+      for (int i = 0; i < spins && generation_.load() == seen; ++i) spin_pause();
+      std::shared_ptr<Job> job;
       {
         std::unique_lock lock(mu_);
-        cv_.wait(lock, [&] { return stopping_ || (generation_ != seen && job_ != nullptr); });
+        if (!stopping_ && generation_.load() == seen) {
+          sleeping_.fetch_add(1);
+          cv_.wait(lock, [&] { return stopping_ || generation_.load() != seen; });
+          sleeping_.fetch_sub(1);
+        }
+        seen = generation_.load();
         if (stopping_) return;
-        seen = generation_;
+        job = job_;
       }
-      drain();
+      if (job) job->drain();
     }
   }
 
   int threads_ = 1;
   std::vector<std::thread> workers_;
   std::mutex call_mu_, mu_;
-  std::condition_variable cv_, done_cv_;
-  const std::function<void(std::int64_t)>* job_ = nullptr;
-  std::int64_t parts_ = 0, done_ = 0;
-  std::atomic<std::int64_t> next_{0};
-  std::uint64_t generation_ = 0;
+  std::condition_variable cv_;
+  std::shared_ptr<Job> job_;
+  std::atomic<std::uint64_t> generation_{0};
+  std::atomic<int> sleeping_{0};
   bool stopping_ = false;
-  std::exception_ptr error_;
 };
 
 thread_local bool in_parallel_region = false;
@@ -117,13 +141,13 @@ std::int64_t parallel_parts(std::int64_t n, std::int64_t grain) {
   return std::max<std::int64_t>(1, std::min<std::int64_t>(by_size, Pool::get().threads()));
 }
 
-void parallel_for(std::int64_t n, std::int64_t grain,
-                  const std::function<void(std::int64_t, std::int64_t)>& fn) {
+void parallel_for_parts(std::int64_t n, std::int64_t grain,
+                        const std::function<void(std::int64_t, std::int64_t, std::int64_t)>& fn) {
   const std::int64_t parts = parallel_parts(n, grain);
   if (parts == 0) return;
   if (parts == 1 || in_parallel_region) {
     // Same cut points as the threaded path, so results do not depend on nesting.
-    for (std::int64_t p = 0; p < parts; ++p) fn(n * p / parts, n * (p + 1) / parts);
+    for (std::int64_t p = 0; p < parts; ++p) fn(p, n * p / parts, n * (p + 1) / parts);
     return;
   }
   Pool::get().run(parts, [&](std::int64_t p) {
@@ -131,8 +155,13 @@ void parallel_for(std::int64_t n, std::int64_t grain,
       Region() { in_parallel_region = true; }
       ~Region() { in_parallel_region = false; }
     } region;
-    fn(n * p / parts, n * (p + 1) / parts);
+    fn(p, n * p / parts, n * (p + 1) / parts);
   });
+}
+
+void parallel_for(std::int64_t n, std::int64_t grain,
+                  const std::function<void(std::int64_t, std::int64_t)>& fn) {
+  parallel_for_parts(n, grain, [&](std::int64_t, std::int64_t b, std::int64_t e) { fn(b, e); });
 }
 
 }  // namespace detail

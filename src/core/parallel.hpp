@@ -13,6 +13,10 @@ namespace tlaloc::detail {
 void parallel_for(std::int64_t n, std::int64_t grain,
                   const std::function<void(std::int64_t, std::int64_t)>& fn);
 
+// The same, passing the part index too: fn(part, begin, end).
+void parallel_for_parts(std::int64_t n, std::int64_t grain,
+                        const std::function<void(std::int64_t, std::int64_t, std::int64_t)>& fn);
+
 // The number of parts parallel_for uses for n items: the same for a given n,
 // grain and thread count. Reductions use it to fix their combination order.
 std::int64_t parallel_parts(std::int64_t n, std::int64_t grain);

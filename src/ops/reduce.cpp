@@ -196,8 +196,9 @@ std::vector<std::int64_t> axes_list(const Tensor& x, const Axes& axes) {
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = std::int64_t(i);
   return all;
 }
-Attrs reduce_attrs(const Tensor& x, const Axes& axes, bool keepdims) {
-  return {{"axes", axes_list(x, axes)}, {"keepdims", keepdims}};
+// Normalizes the axes under the public name, so errors name what the user called.
+Attrs reduce_attrs(std::string_view op, const Tensor& x, const Axes& axes, bool keepdims) {
+  return {{"axes", detail::normalize_axes(op, axes_list(x, axes), x.rank())}, {"keepdims", keepdims}};
 }
 // The number of elements each output of a reduction combines.
 std::int64_t reduced_count(std::string_view op, const Tensor& x, const Axes& axes) {
@@ -205,41 +206,55 @@ std::int64_t reduced_count(std::string_view op, const Tensor& x, const Axes& axe
   for (auto a : detail::normalize_axes(op, axes_list(x, axes), x.rank())) n *= x.shape()[std::size_t(a)];
   return n;
 }
-Tensor as_floating(const Tensor& x) { return is_floating(x.dtype()) ? x : x.astype(DType::f32); }
+// Statistics (mean, var, logsumexp) compute in f32 for 16-bit floats, as JAX does,
+// and return the input's floating type (f32 for integers).
+DType stats_compute_dtype(const Tensor& x) { return is_floating(x.dtype()) && !is_half(x.dtype()) ? x.dtype() : DType::f32; }
+DType stats_result_dtype(const Tensor& x) { return is_floating(x.dtype()) ? x.dtype() : DType::f32; }
+
+Tensor mean_impl(std::string_view op, const Tensor& x, const Axes& axes, bool keepdims) {
+  const std::int64_t n = reduced_count(op, x, axes);
+  return sum(x.astype(stats_compute_dtype(x)), axes, keepdims) / double(n);
+}
+
+Tensor var_impl(std::string_view op, const Tensor& x, const Axes& axes, bool keepdims, std::int64_t ddof) {
+  const std::int64_t n = reduced_count(op, x, axes);
+  const Tensor xc = x.astype(stats_compute_dtype(x));
+  const Tensor centered = xc - mean_impl(op, xc, axes, true);
+  return sum(square(centered), axes, keepdims) / double(std::max<std::int64_t>(n - ddof, 0));
+}
 
 }  // namespace
 
-Tensor sum(const Tensor& x, Axes axes, bool keepdims) { return call1(reduce_sum_op, {x}, reduce_attrs(x, axes, keepdims)); }
-Tensor prod(const Tensor& x, Axes axes, bool keepdims) { return call1(reduce_prod_op, {x}, reduce_attrs(x, axes, keepdims)); }
-Tensor max(const Tensor& x, Axes axes, bool keepdims) { return call1(reduce_max_op, {x}, reduce_attrs(x, axes, keepdims)); }
-Tensor min(const Tensor& x, Axes axes, bool keepdims) { return call1(reduce_min_op, {x}, reduce_attrs(x, axes, keepdims)); }
-Tensor any(const Tensor& x, Axes axes, bool keepdims) { return max(x.astype(DType::boolean), std::move(axes), keepdims); }
-Tensor all(const Tensor& x, Axes axes, bool keepdims) { return min(x.astype(DType::boolean), std::move(axes), keepdims); }
+Tensor sum(const Tensor& x, Axes axes, bool keepdims) { return call1(reduce_sum_op, {x}, reduce_attrs("sum", x, axes, keepdims)); }
+Tensor prod(const Tensor& x, Axes axes, bool keepdims) { return call1(reduce_prod_op, {x}, reduce_attrs("prod", x, axes, keepdims)); }
+Tensor max(const Tensor& x, Axes axes, bool keepdims) { return call1(reduce_max_op, {x}, reduce_attrs("max", x, axes, keepdims)); }
+Tensor min(const Tensor& x, Axes axes, bool keepdims) { return call1(reduce_min_op, {x}, reduce_attrs("min", x, axes, keepdims)); }
+Tensor any(const Tensor& x, Axes axes, bool keepdims) {
+  return call1(reduce_max_op, {x.astype(DType::boolean)}, reduce_attrs("any", x, axes, keepdims));
+}
+Tensor all(const Tensor& x, Axes axes, bool keepdims) {
+  return call1(reduce_min_op, {x.astype(DType::boolean)}, reduce_attrs("all", x, axes, keepdims));
+}
 
 Tensor mean(const Tensor& x, Axes axes, bool keepdims) {
-  const std::int64_t n = reduced_count("mean", x, axes);
-  return sum(as_floating(x), std::move(axes), keepdims) / double(n);
+  return mean_impl("mean", x, axes, keepdims).astype(stats_result_dtype(x));
 }
-
 Tensor var(const Tensor& x, Axes axes, bool keepdims, std::int64_t ddof) {
-  const std::int64_t n = reduced_count("var", x, axes);
-  const Tensor xf = as_floating(x);
-  const Tensor centered = xf - mean(xf, axes, true);
-  return sum(square(centered), std::move(axes), keepdims) / double(std::max<std::int64_t>(n - ddof, 0));
+  return var_impl("var", x, axes, keepdims, ddof).astype(stats_result_dtype(x));
 }
-
 Tensor std(const Tensor& x, Axes axes, bool keepdims, std::int64_t ddof) {
-  return sqrt(var(x, std::move(axes), keepdims, ddof));
+  return sqrt(var_impl("std", x, axes, keepdims, ddof)).astype(stats_result_dtype(x));
 }
 
 // Shifted by the maximum for stability; an infinite maximum shifts by 0 instead.
 Tensor logsumexp(const Tensor& x, Axes axes, bool keepdims) {
-  const Tensor xf = as_floating(x);
-  const Tensor m = max(xf, axes, true);
+  const Tensor xc = x.astype(stats_compute_dtype(x));
+  const Tensor m = call1(reduce_max_op, {xc}, reduce_attrs("logsumexp", x, axes, true));
   const Tensor shift = where(isfinite(m), m, 0.0);
-  Tensor out = log(sum(exp(xf - shift), axes, true)) + shift;
-  if (keepdims) return out;
-  return reshape(out, reduced_shape(xf.shape(), detail::normalize_axes("logsumexp", axes_list(x, axes), x.rank()), false));
+  Tensor out = log(sum(exp(xc - shift), axes, true)) + shift;
+  if (!keepdims)
+    out = reshape(out, reduced_shape(x.shape(), detail::normalize_axes("logsumexp", axes_list(x, axes), x.rank()), false));
+  return out.astype(stats_result_dtype(x));
 }
 
 Tensor argmax(const Tensor& x, std::int64_t axis, bool keepdims) {

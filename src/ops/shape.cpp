@@ -94,13 +94,16 @@ const OpDef& broadcast_in_dim_op =
 }  // namespace
 
 Tensor reshape(const Tensor& x, const Shape& shape) {
+  for (auto d : shape)
+    if (d < -1) fail<ShapeError>("reshape", "invalid size {} in {}", d, shape_string(shape));
   Shape s = shape;
   const auto inferred = std::count(s.begin(), s.end(), -1);
   if (inferred > 1) fail<ShapeError>("reshape", "only one dimension of {} may be -1", shape_string(shape));
   if (inferred == 1) {
-    std::int64_t known = 1;
+    Shape known_sizes;
     for (auto d : s)
-      if (d != -1) known *= d;
+      if (d != -1) known_sizes.push_back(d);
+    const std::int64_t known = detail::numel_of(known_sizes);
     const std::int64_t n = x.numel();
     if (known == 0 || n % known != 0)
       fail<ShapeError>("reshape", "cannot reshape {} into {}", shape_string(x.shape()), shape_string(shape));
@@ -153,6 +156,8 @@ Tensor expand_dims(const Tensor& x, std::int64_t axis) {
 
 Tensor broadcast_to(const Tensor& x, const Shape& shape) {
   if (x.shape() == shape) return x;
+  for (auto d : shape)
+    if (d < 0) fail<ShapeError>("broadcast_to", "invalid size {} in {}", d, shape_string(shape));
   if (x.rank() > std::int64_t(shape.size()))
     fail<ShapeError>("broadcast_to", "cannot broadcast {} to {}", shape_string(x.shape()), shape_string(shape));
   std::vector<std::int64_t> dims(std::size_t(x.rank()));
