@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set-up, build and run for a fresh Debian 12 machine (see README.md).
 #   ./dev.sh demo    install what is missing, build, run the quickstart demo
-#   ./dev.sh test    install what is missing, build, run the whole test suite
+#   ./dev.sh test    install what is missing, build, run the whole test suite (GCC release,
+#                    then Clang with sanitizers)
 #   ./dev.sh bench   build and run the benchmarks against OpenBLAS and PyTorch
 # Every step is idempotent: a second run installs nothing and rebuilds only what changed.
 set -euo pipefail
@@ -43,6 +44,9 @@ case "${1:-}" in
     install_missing "${BUILD_PACKAGES[@]}" "${ORACLE_PACKAGES[@]}"
     build release
     ctest --preset release -j"$(nproc)"
+    # The same suite built by Clang under AddressSanitizer and UndefinedBehaviorSanitizer.
+    build asan
+    ctest --preset asan -j"$(nproc)"
     ;;
   bench)
     install_missing "${BUILD_PACKAGES[@]}" "${ORACLE_PACKAGES[@]}"

@@ -33,12 +33,19 @@ class Scalar {
   Scalar(T v) : kind_(Kind::integer), i_(std::int64_t(v)), d_(double(v)) {}  // NOLINT
   template <class T>
     requires std::is_floating_point_v<T>
-  Scalar(T v) : kind_(Kind::floating), i_(std::int64_t(v)), d_(double(v)) {}  // NOLINT
+  Scalar(T v) : kind_(Kind::floating), i_(saturate(double(v))), d_(double(v)) {}  // NOLINT
   Kind kind() const { return kind_; }
   double to_double() const { return d_; }
   std::int64_t to_int() const { return i_; }
 
  private:
+  // The integer value of a float: truncated, saturated, NaN as 0 (never undefined).
+  static std::int64_t saturate(double v) {
+    if (v != v) return 0;
+    if (v >= 9223372036854775807.0) return INT64_MAX;
+    if (v <= -9223372036854775808.0) return INT64_MIN;
+    return std::int64_t(v);
+  }
   Kind kind_;
   std::int64_t i_;
   double d_;
