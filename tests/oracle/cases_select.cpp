@@ -9,10 +9,8 @@ namespace {
 
 using tl::Scalar;
 
-Tensor values(DType t, const Shape& s) {
-  if (t == DType::boolean) return coin(s);
-  return is_float(t) ? normal(s, t) : ints(s, t == DType::u8 ? 0 : -20, 20, t);
-}
+// Integers in [-20, 20).
+Tensor values(DType t, const Shape& s) { return sample(t, s, 20); }
 
 void where_tensor_cases(Table& t) {
   struct W {
@@ -24,15 +22,19 @@ void where_tensor_cases(Table& t) {
   };
   using D = DType;
   const std::vector<W> ws = {
-      {{3, 4}, D::f32, {3, 4}, D::f32, {3, 4}},  {{3, 1}, D::f64, {1, 4}, D::f64, {}},
-      {{3, 4}, D::i32, {3, 4}, D::f32, {3, 4}},  {{3, 4}, D::i64, {3, 4}, D::i8, {4}},
-      {{3, 4}, D::boolean, {3, 4}, D::boolean, {3, 4}}, {{3, 4}, D::bf16, {3, 4}, D::f32, {3, 4}},
-      {{3, 4}, D::f16, {3, 4}, D::bf16, {3, 4}}, {{0, 3}, D::f32, {3}, D::f32, {0, 1}},
+      {{3, 4}, D::f32, {3, 4}, D::f32, {3, 4}},
+      {{3, 1}, D::f64, {1, 4}, D::f64, {}},
+      {{3, 4}, D::i32, {3, 4}, D::f32, {3, 4}},
+      {{3, 4}, D::i64, {3, 4}, D::i8, {4}},
+      {{3, 4}, D::boolean, {3, 4}, D::boolean, {3, 4}},
+      {{3, 4}, D::bf16, {3, 4}, D::f32, {3, 4}},
+      {{3, 4}, D::f16, {3, 4}, D::bf16, {3, 4}},
+      {{0, 3}, D::f32, {3}, D::f32, {0, 1}},
       {{}, D::i32, {2}, D::i32, {}},
   };
   for (const auto& w : ws) {
-    const std::string name = "where/" + name_of(w.ta) + shape_str(w.sa) + "," + name_of(w.tb) + shape_str(w.sb) +
-                             "/c" + shape_str(w.c);
+    const std::string name = "where/" + name_of(w.ta) + shape_str(w.sa) + "," + name_of(w.tb) +
+                             shape_str(w.sb) + "/c" + shape_str(w.c);
     t.add1(name, "torch.where(a, b, c)", {coin(w.c), values(w.ta, w.sa), values(w.tb, w.sb)},
            [](const Ins& in) { return tl::where(in[0], in[1], in[2]); });
   }
@@ -52,15 +54,17 @@ void where_scalar_cases(Table& t) {
     bool scalar_first;
   };
   using D = DType;
-  const std::vector<WS> ws = {{D::i32, Scalar(0.5), "0.5", false},  {D::f32, Scalar(2), "2", true},
-                              {D::i8, Scalar(3), "3", false},       {D::boolean, Scalar(2), "2", false},
-                              {D::bf16, Scalar(1.5), "1.5", true},  {D::u8, Scalar(true), "True", false},
-                              {D::f64, Scalar(-1.5), "-1.5", false}, {D::boolean, Scalar(false), "False", true}};
+  const std::vector<WS> ws = {
+      {D::i32, Scalar(0.5), "0.5", false},   {D::f32, Scalar(2), "2", true},
+      {D::i8, Scalar(3), "3", false},        {D::boolean, Scalar(2), "2", false},
+      {D::bf16, Scalar(1.5), "1.5", true},   {D::u8, Scalar(true), "True", false},
+      {D::f64, Scalar(-1.5), "-1.5", false}, {D::boolean, Scalar(false), "False", true}};
   for (const auto& w : ws) {
     const Ins in = {coin({3, 4}), values(w.d, {3, 4})};
     const Scalar s = w.s;
     if (w.scalar_first)
-      t.add1("where/" + std::string(w.py) + "," + name_of(w.d), "torch.where(a, " + std::string(w.py) + ", b)", in,
+      t.add1("where/" + std::string(w.py) + "," + name_of(w.d),
+             "torch.where(a, " + std::string(w.py) + ", b)", in,
              [s](const Ins& v) { return tl::where(v[0], s, v[1]); });
     else
       t.add1("where/" + name_of(w.d) + "," + w.py, "torch.where(a, b, " + std::string(w.py) + ")", in,

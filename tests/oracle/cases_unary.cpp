@@ -16,6 +16,43 @@ struct Unary {
   Fn fn;
   const char* torch;  // "{x}" stands for the input
   double lo, hi;      // the domain inputs are drawn from
+  // torch refuses integer inputs here; tlaloc computes them in f32, so the oracle
+  // converts first (DTYPES.md: float functions of integers give f32).
+  bool float_input = false;
+};
+
+// A wider range for the 256-element cases, which also run the vectorized loops.
+struct Wide {
+  const char* name;
+  double lo, hi;
+  bool log_scale;  // lo and hi are exponents: the values are e^uniform(lo, hi)
+};
+const Wide wide_ranges[] = {
+    {"exp", -87, 88, false},
+    {"expm1", -87, 88, false},
+    {"log", -69, 69, true},
+    {"log1p", -0.999, 50, false},
+    {"sqrt", -69, 69, true},
+    {"rsqrt", -69, 69, true},
+    {"reciprocal", -1e3, 1e3, false},
+    {"sin", -1e4, 1e4, false},
+    {"cos", -1e4, 1e4, false},
+    {"tan", -1e3, 1e3, false},
+    {"tanh", -20, 20, false},
+    {"sinh", -88, 88, false},
+    {"cosh", -88, 88, false},
+    {"asin", -1, 1, false},
+    {"acos", -1, 1, false},
+    {"atan", -1e4, 1e4, false},
+    {"asinh", -1e4, 1e4, false},
+    {"acosh", 1, 1e4, false},
+    {"atanh", -1, 1, false},
+    {"sigmoid", -100, 100, false},
+    {"gelu", -20, 20, false},
+    {"gelu_tanh", -20, 20, false},
+    {"silu", -100, 100, false},
+    {"softplus", -100, 100, false},
+    {"erf", -6, 6, false},
 };
 
 const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -44,11 +81,16 @@ const std::vector<Unary>& float_functions() {
       {"acosh", tl::acosh, "torch.acosh({x})", 1, 10},
       {"atanh", tl::atanh, "torch.atanh({x})", -0.99, 0.99},
       {"sigmoid", tl::sigmoid, "torch.sigmoid({x})", -10, 10},
-      {"gelu", +[](const Tensor& x) { return tl::gelu(x); }, "F.gelu({x})", -5, 5},
-      {"gelu_tanh", +[](const Tensor& x) { return tl::gelu(x, true); }, "F.gelu({x}, approximate='tanh')", -5,
-       5},
-      {"silu", tl::silu, "F.silu({x})", -10, 10},
-      {"softplus", tl::softplus, "F.softplus({x})", -20, 20},
+      // gelu and silu at -inf give their limit, 0, in tlaloc (docs/DTYPES.md); torch
+      // computes -inf * 0 = NaN.
+      {"gelu", +[](const Tensor& x) { return tl::gelu(x); },
+       "torch.where(torch.isneginf({x}), torch.zeros_like({x}), F.gelu({x}))", -5, 5, true},
+      {"gelu_tanh", +[](const Tensor& x) { return tl::gelu(x, true); },
+       "torch.where(torch.isneginf({x}), torch.zeros_like({x}), F.gelu({x}, approximate='tanh'))", -5, 5, true},
+      {"silu", tl::silu, "torch.where(torch.isneginf({x}), torch.zeros_like({x}), F.silu({x}))", -10, 10, true},
+      // F.softplus returns x itself above x = 20 (its `threshold`), an approximation
+      // visible in f64; log(1 + e^x) computed stably is logaddexp(x, 0).
+      {"softplus", tl::softplus, "torch.logaddexp({x}, torch.zeros_like({x}))", -20, 20, true},
       {"erf", tl::erf, "torch.erf({x})", -3, 3},
   };
   return ops;
@@ -57,10 +99,15 @@ const std::vector<Unary>& float_functions() {
 // Functions that keep the input dtype (bool is refused).
 const std::vector<Unary>& same_type_functions() {
   static const std::vector<Unary> ops = {
-      {"neg", tl::neg, "torch.neg({x})", -10, 10},       {"abs", tl::abs, "torch.abs({x})", -10, 10},
-      {"sign", tl::sign, "torch.sign({x})", -10, 10},    {"square", tl::square, "torch.square({x})", -10, 10},
-      {"relu", tl::relu, "torch.relu({x})", -10, 10},    {"floor", tl::floor, "torch.floor({x})", -10, 10},
-      {"ceil", tl::ceil, "torch.ceil({x})", -10, 10},    {"round", tl::round, "torch.round({x})", -10, 10},
+      {"neg", tl::neg, "torch.neg({x})", -10, 10},
+      {"abs", tl::abs, "torch.abs({x})", -10, 10},
+      // sign(NaN) is NaN in tlaloc, as in JAX (src/ops/unary.cpp); torch.sign gives 0.
+      {"sign", tl::sign, "torch.where(torch.isnan({x}), {x}, torch.sign({x}))", -10, 10},
+      {"square", tl::square, "torch.square({x})", -10, 10},
+      {"relu", tl::relu, "torch.relu({x})", -10, 10},
+      {"floor", tl::floor, "torch.floor({x})", -10, 10},
+      {"ceil", tl::ceil, "torch.ceil({x})", -10, 10},
+      {"round", tl::round, "torch.round({x})", -10, 10},
   };
   return ops;
 }
@@ -76,15 +123,12 @@ const std::vector<Unary>& predicates() {
 
 std::string expr_for(const Unary& op, const std::string& x) {
   std::string e = op.torch;
-  e.replace(e.find("{x}"), 3, x);
+  for (auto p = e.find("{x}"); p != std::string::npos; p = e.find("{x}")) e.replace(p, 3, x);
   return e;
 }
 
-// torch.nn.functional refuses integer inputs; tlaloc computes them in f32, so
-// the oracle converts first (documented in DTYPES.md: "else f32").
 std::string float_input(const Unary& op, DType t) {
-  const bool functional = std::string(op.torch).starts_with("F.");
-  return functional && !is_float(t) ? "a.float()" : "a";
+  return op.float_input && !is_float(t) ? "a.float()" : "a";
 }
 
 void add_case(Table& t, const Unary& op, const std::string& what, const Tensor& x, const std::string& input) {
@@ -99,7 +143,7 @@ Tensor int_domain(const Unary& op, DType t) {
   return ints({3, 5}, lo, hi, t);
 }
 
-const std::vector<double> specials = {nan, inf, -inf, 0.0, -0.0, 0.5, -0.5, 1.5,
+const std::vector<double> specials = {nan,  inf, -inf, 0.0, -0.0, 0.5,  -0.5,  1.5,
                                       -1.5, 2.5, -2.5, 1.0, -1.0, 1e-6, -1e-6, 3.0};
 const std::vector<double> large = {30, -30, 90, -90, 100, -100, 700, -700, 1e4, -1e4, 1e10, -1e10};
 
@@ -117,13 +161,32 @@ void float_function_cases(Table& t) {
   }
 }
 
+void wide_cases(Table& t) {
+  for (const auto& op : float_functions())
+    for (const Wide& w : wide_ranges) {
+      if (std::string(w.name) != op.name) continue;
+      for (DType d : {DType::f32, DType::f64}) {
+        const Tensor u = uniform({256}, DType::f64, w.lo, w.hi);
+        add_case(t, op, "/wide[256]", (w.log_scale ? tl::exp(u) : u).astype(d), "a");
+      }
+    }
+}
+
 void same_type_cases(Table& t) {
   for (const auto& op : same_type_functions()) {
     for (DType d : {DType::f32, DType::f64, DType::bf16})
       add_case(t, op, "[3,5]", uniform({3, 5}, d, op.lo, op.hi), "a");
-    for (DType d : {DType::i8, DType::i32, DType::i64, DType::u8}) add_case(t, op, "[3,5]", int_domain(op, d), "a");
-    for (DType d : {DType::f32, DType::f64, DType::bf16}) add_case(t, op, "/special", literal(specials, {16}, d), "a");
+    for (DType d : {DType::i8, DType::i32, DType::i64, DType::u8})
+      add_case(t, op, "[3,5]", int_domain(op, d), "a");
+    for (DType d : {DType::f32, DType::f64, DType::bf16})
+      add_case(t, op, "/special", literal(specials, {16}, d), "a");
     add_case(t, op, "/large", literal(large, {12}, DType::f32), "a");
+  }
+  // Two's complement edges: abs and neg of the minimum wrap to it, square wraps.
+  for (const auto& op : same_type_functions()) {
+    add_case(t, op, "/edges", literal({-128, 127, 0, -1, 1, -127, 12, -12}, {8}, DType::i8), "a");
+    add_case(t, op, "/edges",
+             literal({-2147483648.0, 2147483647.0, 0, -1, 1, 46341, -46341}, {7}, DType::i32), "a");
   }
 }
 
@@ -152,6 +215,7 @@ void shape_edge_cases(Table& t) {
 void add_unary_cases(Table& t) {
   t.family("unary");
   float_function_cases(t);
+  wide_cases(t);
   same_type_cases(t);
   predicate_cases(t);
   shape_edge_cases(t);

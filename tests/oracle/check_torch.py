@@ -9,9 +9,12 @@ the recorded dtypes), tlaloc's outputs (or the error tlaloc raised) and `terms`,
 many values each output element accumulates. A case passes when torch gives the same
 number of outputs, each with tlaloc's dtype and shape, and values within
 
-    |tlaloc - torch| <= sqrt(terms) * (atol + rtol * |torch|)
+    |tlaloc - torch| <= atol * sqrt(terms) + rtol * (1 + log2(terms)) * |torch|
 
-for the output dtype's (rtol, atol) below; integers and bools must be equal, and
+for the output dtype's (rtol, atol) below: rounding errors of a sum of `terms`
+values of size ~1 grow like sqrt(terms) in absolute terms (they cancel), and the
+relative error of sums and products in any summation order like log2(terms) for
+pairwise orders. Integers and bools must be equal, and
 NaNs and infinities must sit at the same places. Prints one line per failing case,
 then a summary per op family; exits 1 on any failure.
 
@@ -123,18 +126,19 @@ def compare(got_json, want, terms):
         return "; ".join(reasons) or None
     rtol, atol = TOLERANCES.get(got.dtype, TOLERANCES.get(want.dtype, (1e-5, 1e-6)))
     g, w = got.to(torch.float64).flatten(), want.to(torch.float64).flatten()
-    scale = math.sqrt(max(terms, 1))
-    tol = scale * (atol + rtol * w.abs())
+    terms = max(terms, 1)
+    tol = atol * math.sqrt(terms) + rtol * (1 + math.log2(terms)) * w.abs()
     finite = torch.isfinite(g) & torch.isfinite(w)
     same_special = (g == w) | (torch.isnan(g) & torch.isnan(w))
-    err = torch.where(finite, (g - w).abs(), torch.zeros_like(g))
-    bad = torch.where(finite, err > tol, ~same_special)
+    # A NaN or infinity on one side only is an infinite error.
+    err = torch.where(finite, (g - w).abs(), torch.where(same_special, 0.0, math.inf))
+    bad = err > torch.where(finite, tol, torch.zeros_like(tol))
     if bad.any():
-        ratio = torch.where(finite, err / tol, torch.full_like(g, math.inf))
+        ratio = torch.where(finite, err / tol, err)
         i = int(torch.argmax(torch.where(bad, ratio, torch.zeros_like(ratio))))
         reasons.append(f"{int(bad.sum())} of {g.numel()} outside tolerance; max error {err[bad].max().item():.3g}"
                        f" at flat index {i}: tlaloc {g[i].item()!r} torch {w[i].item()!r}"
-                       f" (tol {tol[i].item():.3g})")
+                       f" (tol {tol[i].item() if finite[i] else 0:.3g})")
     return "; ".join(reasons) or None
 
 

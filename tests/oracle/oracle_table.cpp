@@ -48,7 +48,8 @@ void Table::add(const std::string& name, const std::string& expr, const Ins& inp
 
 void Table::add1(const std::string& name, const std::string& expr, const Ins& inputs,
                  const std::function<Tensor(const Ins&)>& fn, std::int64_t terms) {
-  add(name, expr, inputs, [&fn](const Ins& in) { return std::vector<Tensor>{fn(in)}; }, terms);
+  add(
+      name, expr, inputs, [&fn](const Ins& in) { return std::vector<Tensor>{fn(in)}; }, terms);
 }
 
 Tensor uniform(const Shape& shape, DType t, double lo, double hi) {
@@ -68,6 +69,12 @@ Tensor ints(const Shape& shape, std::int64_t lo, std::int64_t hi, DType t) {
 }
 
 Tensor coin(const Shape& shape) { return tl::random::bernoulli(next_key(), 0.5, shape); }
+
+Tensor sample(DType t, const Shape& shape, std::int64_t span) {
+  if (t == DType::boolean) return coin(shape);
+  if (is_float(t)) return normal(shape, t);
+  return t == DType::u8 ? ints(shape, 0, 2 * span, t) : ints(shape, -span, span, t);
+}
 
 Tensor nonzero_ints(const Shape& shape, std::int64_t lo, std::int64_t hi, DType t) {
   const Tensor magnitude = ints(shape, std::max<std::int64_t>(lo, 1), hi, DType::i64);
@@ -99,15 +106,24 @@ std::string py_bool(bool v) { return v ? "True" : "False"; }
 
 std::string torch_dtype(DType t) {
   switch (t) {
-    case DType::f32: return "torch.float32";
-    case DType::f64: return "torch.float64";
-    case DType::bf16: return "torch.bfloat16";
-    case DType::f16: return "torch.float16";
-    case DType::i8: return "torch.int8";
-    case DType::i32: return "torch.int32";
-    case DType::i64: return "torch.int64";
-    case DType::u8: return "torch.uint8";
-    case DType::boolean: return "torch.bool";
+    case DType::f32:
+      return "torch.float32";
+    case DType::f64:
+      return "torch.float64";
+    case DType::bf16:
+      return "torch.bfloat16";
+    case DType::f16:
+      return "torch.float16";
+    case DType::i8:
+      return "torch.int8";
+    case DType::i32:
+      return "torch.int32";
+    case DType::i64:
+      return "torch.int64";
+    case DType::u8:
+      return "torch.uint8";
+    case DType::boolean:
+      return "torch.bool";
   }
   return "?";
 }

@@ -47,6 +47,9 @@ Tensor uniform(const Shape& shape, DType t, double lo, double hi);
 Tensor normal(const Shape& shape, DType t, double scale = 1.0);
 Tensor ints(const Shape& shape, std::int64_t lo, std::int64_t hi, DType t = DType::i64);
 Tensor coin(const Shape& shape);
+// Typical values of dtype t: normal floats, coin flips, integers in [-span, span)
+// (in [0, 2 span) for u8).
+Tensor sample(DType t, const Shape& shape, std::int64_t span);
 // Integers in [lo, hi) with a random sign and never 0 (divisors), as dtype t.
 Tensor nonzero_ints(const Shape& shape, std::int64_t lo, std::int64_t hi, DType t);
 // Literal values (NaN, infinities, signed zeros, halves) in dtype t.
@@ -56,8 +59,8 @@ Tensor literal(const std::vector<double>& values, const Shape& shape, DType t);
 std::string py_tuple(const Ints& v);  // "(0, 2)", "(1,)", "()"
 std::string py_list(const Ints& v);   // "[0, 2]"
 std::string py_bool(bool v);
-std::string torch_dtype(DType t);     // "torch.float32"
-std::string name_of(DType t);         // "f32"
+std::string torch_dtype(DType t);       // "torch.float32"
+std::string name_of(DType t);           // "f32"
 std::string shape_str(const Shape& s);  // "[2,3]" for case names
 inline bool is_float(DType t) { return tl::is_floating(t); }
 
