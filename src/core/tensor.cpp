@@ -6,6 +6,8 @@
 #include <mutex>
 #include <unordered_map>
 #include <new>
+
+#include <sys/mman.h>
 #include <ostream>
 #include <sstream>
 
@@ -49,12 +51,21 @@ class BlockCache {
         return p;
       }
     }
-    void* p = std::aligned_alloc(64, rounded);
+    void* p = allocate(rounded);
     if (p == nullptr) {
       release_all();
-      p = std::aligned_alloc(64, rounded);
+      p = allocate(rounded);
       if (p == nullptr) throw std::bad_alloc();
     }
+    return p;
+  }
+  // Blocks of 2 MiB and more are aligned to 2 MiB and offered to the kernel as
+  // transparent huge pages: fewer TLB misses when a kernel streams through them.
+  static void* allocate(std::size_t rounded) {
+    constexpr std::size_t huge = std::size_t(2) << 20;
+    if (rounded < huge) return std::aligned_alloc(64, rounded);
+    void* p = std::aligned_alloc(huge, (rounded + huge - 1) / huge * huge);
+    if (p != nullptr) madvise(p, rounded, MADV_HUGEPAGE);
     return p;
   }
   void give(void* p, std::size_t rounded) {
