@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "core/elementwise.hpp"
+#include "core/isa/float_math.hpp"
 #include "core/vmath.hpp"
 #include "ops/elementwise_rules.hpp"
 #include "tlaloc/ops.hpp"
@@ -27,6 +28,23 @@ template <class F, bool floating = false> OpDef& def_unary(const char* name, Res
 
 template <class F> OpDef& def_float_unary(const char* name, F f) {
   return def_unary<F, true>(name, ResultType::floating, f);
+}
+
+// A float function whose f32 kernel is also built for AVX-512 (core/isa): f32
+// inputs go there, other types through f. Both compute vmath's function.
+template <class F> OpDef& def_vmath_unary(const char* name, detail::FloatFn fn, F f) {
+  return def_op(name).inputs(1).shape_rule(detail::unary_rule(name, ResultType::floating)).kernel(
+      [name, fn, f](std::span<const Tensor> in, const detail::Attrs&, std::span<const detail::TensorType> out) {
+        const Tensor x = in[0].dtype() == out[0].dtype ? in[0] : in[0].astype(out[0].dtype);
+        if (x.dtype() != DType::f32) return std::vector<Tensor>{detail::map_floating(name, x, f)};
+        Tensor y = detail::empty(x.shape(), DType::f32);
+        const float* src = x.data<float>();
+        float* dst = detail::mutable_data<float>(y);
+        detail::parallel_for(x.numel(), detail::kElementwiseGrain, [&](std::int64_t b, std::int64_t e) {
+          detail::float_math(fn, src + b, dst + b, e - b);
+        });
+        return std::vector<Tensor>{y};
+      });
 }
 
 // A predicate: any input type, bool result.
@@ -74,17 +92,19 @@ const OpDef& round_op = def_unary("round", ResultType::same, [](auto v) {
 // ---- floating results ---------------------------------------------------------
 #define TLALOC_FLOAT_UNARY(name, expr) \
   const OpDef& name##_op = def_float_unary(#name, [](auto v) { return expr; });
-TLALOC_FLOAT_UNARY(exp, vmath::exp(v))
-TLALOC_FLOAT_UNARY(expm1, vmath::expm1(v))
-TLALOC_FLOAT_UNARY(log, vmath::log(v))
-TLALOC_FLOAT_UNARY(log1p, vmath::log1p(v))
+#define TLALOC_VMATH_UNARY(name, fn) \
+  const OpDef& name##_op = def_vmath_unary(#name, detail::FloatFn::fn, [](auto v) { return vmath::fn(v); });
+TLALOC_VMATH_UNARY(exp, exp)
+TLALOC_VMATH_UNARY(expm1, expm1)
+TLALOC_VMATH_UNARY(log, log)
+TLALOC_VMATH_UNARY(log1p, log1p)
 TLALOC_FLOAT_UNARY(sqrt, std::sqrt(v))
 TLALOC_FLOAT_UNARY(rsqrt, decltype(v)(1) / std::sqrt(v))
 TLALOC_FLOAT_UNARY(reciprocal, decltype(v)(1) / v)
-TLALOC_FLOAT_UNARY(sin, vmath::sin(v))
-TLALOC_FLOAT_UNARY(cos, vmath::cos(v))
+TLALOC_VMATH_UNARY(sin, sin)
+TLALOC_VMATH_UNARY(cos, cos)
 TLALOC_FLOAT_UNARY(tan, std::tan(v))
-TLALOC_FLOAT_UNARY(tanh, vmath::tanh(v))
+TLALOC_VMATH_UNARY(tanh, tanh)
 TLALOC_FLOAT_UNARY(sinh, std::sinh(v))
 TLALOC_FLOAT_UNARY(cosh, std::cosh(v))
 TLALOC_FLOAT_UNARY(asin, std::asin(v))
@@ -93,12 +113,13 @@ TLALOC_FLOAT_UNARY(atan, std::atan(v))
 TLALOC_FLOAT_UNARY(asinh, std::asinh(v))
 TLALOC_FLOAT_UNARY(acosh, std::acosh(v))
 TLALOC_FLOAT_UNARY(atanh, std::atanh(v))
-TLALOC_FLOAT_UNARY(sigmoid, vmath::sigmoid(v))
-TLALOC_FLOAT_UNARY(silu, vmath::silu(v))
-TLALOC_FLOAT_UNARY(softplus, vmath::softplus(v))
-TLALOC_FLOAT_UNARY(erf, vmath::erf(v))
-TLALOC_FLOAT_UNARY(gelu, vmath::gelu_erf(v))
-TLALOC_FLOAT_UNARY(gelu_tanh, vmath::gelu_tanh(v))
+TLALOC_VMATH_UNARY(sigmoid, sigmoid)
+TLALOC_VMATH_UNARY(silu, silu)
+TLALOC_VMATH_UNARY(softplus, softplus)
+TLALOC_VMATH_UNARY(erf, erf)
+const OpDef& gelu_op = def_vmath_unary("gelu", detail::FloatFn::gelu_erf, [](auto v) { return vmath::gelu_erf(v); });
+TLALOC_VMATH_UNARY(gelu_tanh, gelu_tanh)
+#undef TLALOC_VMATH_UNARY
 #undef TLALOC_FLOAT_UNARY
 
 // ---- predicates -------------------------------------------------------------
