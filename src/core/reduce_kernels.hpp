@@ -12,21 +12,20 @@
 #include <vector>
 
 #include "core/parallel.hpp"
+#include "core/wrapping.hpp"
 
 namespace tlaloc::detail {
 
 template <class A> struct SumOp {
   static A init() { return A(0); }
   static A combine(A a, A b) {
-    if constexpr (std::is_same_v<A, bool>) return a || b;
-    else return a + b;
+    return wrapping_add(a, b);
   }
 };
 template <class A> struct ProdOp {
   static A init() { return A(1); }
   static A combine(A a, A b) {
-    if constexpr (std::is_same_v<A, bool>) return a && b;
-    else return a * b;
+    return wrapping_mul(a, b);
   }
 };
 // NaN wins, as in JAX: (a != a) is true only for NaN.

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "core/elementwise.hpp"
+#include "core/wrapping.hpp"
 #include "ops/elementwise_rules.hpp"
 #include "tlaloc/ops.hpp"
 
@@ -68,9 +69,9 @@ template <class C> C remainder_of(C x, C y) {
 }
 
 // Arithmetic on bool follows PyTorch: + is or, * is and, - is refused.
-const OpDef& add_op = def_binary("add", ResultType::same_or_bool, [](auto x, auto y) { return x + y; });
-const OpDef& sub_op = def_binary("sub", ResultType::same, [](auto x, auto y) { return x - y; });
-const OpDef& mul_op = def_binary("mul", ResultType::same_or_bool, [](auto x, auto y) { return x * y; });
+const OpDef& add_op = def_binary("add", ResultType::same_or_bool, [](auto x, auto y) { return detail::wrapping_add(x, y); });
+const OpDef& sub_op = def_binary("sub", ResultType::same, [](auto x, auto y) { return detail::wrapping_sub(x, y); });
+const OpDef& mul_op = def_binary("mul", ResultType::same_or_bool, [](auto x, auto y) { return detail::wrapping_mul(x, y); });
 const OpDef& div_op = def_binary("div", ResultType::floating, [](auto x, auto y) { return x / y; });
 const OpDef& pow_op = def_binary("pow", ResultType::same, [](auto x, auto y) {
   if constexpr (is_float_v<decltype(x)>) return std::pow(x, y);

@@ -17,6 +17,7 @@
 #include "core/check.hpp"
 #include "core/dispatch_type.hpp"
 #include "core/parallel.hpp"
+#include "core/wrapping.hpp"
 #include "core/tensor_impl.hpp"
 #include "ops/op.hpp"
 #include "tlaloc/ops.hpp"
@@ -178,19 +179,6 @@ std::vector<Tensor> gather_kernel(std::string_view op, const Tensor& x, const Te
 
 // ---- scatter-add ---------------------------------------------------------------------
 
-// Integers wrap as two's complement (no UB); bool adds as "or", like tl::add.
-template <class T>
-T add_wrapping(T a, T b) {
-  if constexpr (std::is_same_v<T, bool>) {
-    return a || b;
-  } else if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>;
-    return static_cast<T>(static_cast<U>(U(a) + U(b)));
-  } else {
-    return a + b;
-  }
-}
-
 // out[o, idx, i] += u[o, j, i] for columns (o, i) in [b, e). Columns are
 // independent; within one, updates j are added in order, so duplicates add up the
 // same way whatever the split.
@@ -205,11 +193,11 @@ void scatter_add_columns(const Plan<T, I> p, std::int64_t b, std::int64_t e) {
         const I* ix = p.idx + (o * p.k + j) * p.inner;
         for (std::int64_t i = i0; i < i1; ++i) {
           T& d = dst[wrap(ix[i], p.n) * p.inner + i];
-          d = add_wrapping(d, upd[i]);
+          d = detail::wrapping_add(d, upd[i]);
         }
       } else {
         T* row = dst + wrap(p.idx[j], p.n) * p.inner;
-        for (std::int64_t i = i0; i < i1; ++i) row[i] = add_wrapping(row[i], upd[i]);
+        for (std::int64_t i = i0; i < i1; ++i) row[i] = detail::wrapping_add(row[i], upd[i]);
       }
     }
     c += i1 - i0;

@@ -3,6 +3,7 @@
 
 #include "core/elementwise.hpp"
 #include "core/isa/float_math.hpp"
+#include "core/wrapping.hpp"
 #include "core/vmath.hpp"
 #include "ops/elementwise_rules.hpp"
 #include "tlaloc/ops.hpp"
@@ -58,18 +59,18 @@ template <class F> OpDef& def_predicate(const char* name, F f) {
 template <class T> constexpr bool is_float_v = std::is_floating_point_v<T>;
 
 // ---- same element type ------------------------------------------------------
-const OpDef& neg_op = def_unary("neg", ResultType::same, [](auto v) { return -v; });
+const OpDef& neg_op = def_unary("neg", ResultType::same, [](auto v) { return detail::wrapping_neg(v); });
 const OpDef& abs_op = def_unary("abs", ResultType::same, [](auto v) {
   using C = decltype(v);
   if constexpr (std::is_unsigned_v<C>) return v;
-  else return v < C(0) ? C(-v) : v;
+  else return v < C(0) ? detail::wrapping_neg(v) : v;
 });
 // sign(±0) = ±0 and sign(NaN) = NaN, as JAX.
 const OpDef& sign_op = def_unary("sign", ResultType::same, [](auto v) {
   using C = decltype(v);
   return v > C(0) ? C(1) : v < C(0) ? C(-1) : v;
 });
-const OpDef& square_op = def_unary("square", ResultType::same, [](auto v) { return v * v; });
+const OpDef& square_op = def_unary("square", ResultType::same, [](auto v) { return detail::wrapping_mul(v, v); });
 // relu(NaN) = NaN: the comparison is false for NaN and v passes through.
 const OpDef& relu_op = def_unary("relu", ResultType::same, [](auto v) {
   using C = decltype(v);

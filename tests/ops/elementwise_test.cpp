@@ -217,6 +217,20 @@ TEST(Binary, IntegerSemantics) {
   EXPECT_EQ((tl::tensor(std::vector<std::uint8_t>{250}) + 10).to_vector<int>(), (std::vector<int>{4}));  // wraps
 }
 
+TEST(Binary, SignedOverflowWrapsWithoutUndefinedBehaviour) {
+  // Two's complement wrap-around, as StableHLO defines it (the asan preset runs this under UBSan).
+  auto mx = tl::tensor(std::vector<std::int32_t>{INT32_MAX}), mn = tl::tensor(std::vector<std::int32_t>{INT32_MIN});
+  EXPECT_EQ((mx + 1).item<std::int32_t>(), INT32_MIN);
+  EXPECT_EQ((mn - 1).item<std::int32_t>(), INT32_MAX);
+  EXPECT_EQ((mx * 2).item<std::int32_t>(), -2);
+  EXPECT_EQ(tl::neg(mn).item<std::int32_t>(), INT32_MIN);
+  EXPECT_EQ(tl::abs(mn).item<std::int32_t>(), INT32_MIN);
+  EXPECT_EQ(tl::square(mx).item<std::int32_t>(), 1);
+  auto big = tl::tensor(std::vector<std::int64_t>{INT64_MAX, 1});
+  EXPECT_EQ(tl::sum(big).item<std::int64_t>(), INT64_MIN);
+  EXPECT_EQ(tl::cumsum(big, 0).to_vector<std::int64_t>(), (std::vector<std::int64_t>{INT64_MAX, INT64_MIN}));
+}
+
 TEST(Binary, FloatSemantics) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   auto a = tl::tensor({nan, 1.0, -7.5, 7.5}, {4});
