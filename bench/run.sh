@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs every benchmark in one go and prints ratios: Tlaloc against OpenBLAS (matmul)
-# and against PyTorch (elementwise, sum, dispatch). Usage: bench/run.sh BUILD_DIR [repeats]
+# and against PyTorch (elementwise, sum, dispatch). Usage: bench/run.sh BUILD_DIR [repeats] [rounds]
 set -euo pipefail
 build=${1:-build/release}
 repeats=${2:-5}
+rounds=${3:-3}
 here=$(dirname "$0")
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -15,7 +16,12 @@ if [[ -x "$build/bench/matmul_bench" ]]; then
   /usr/bin/python3 "$here/matmul_ratio.py" "$out/matmul.json"
 fi
 
-echo "== elementwise, sum and dispatch: Tlaloc against PyTorch $(/usr/bin/python3 -c 'import torch; print(torch.__version__)') (median of $repeats)"
-"$build/bench/elementwise_bench" "${common[@]}" --benchmark_format=json >"$out/tlaloc.json" 2>/dev/null
-/usr/bin/python3 "$here/torch_bench.py" "$repeats" >"$out/torch.json"
-/usr/bin/python3 "$here/compare.py" "$out/tlaloc.json" "$out/torch.json"
+echo "== elementwise, sum and dispatch: Tlaloc against PyTorch $(/usr/bin/python3 -c 'import torch; print(torch.__version__)')"
+echo "   ($rounds rounds run alternately, each the median of $repeats; ratio = PyTorch time / Tlaloc time)"
+ours=() theirs=()
+for r in $(seq "$rounds"); do
+  "$build/bench/elementwise_bench" "${common[@]}" --benchmark_format=json >"$out/tlaloc$r.json" 2>/dev/null
+  /usr/bin/python3 "$here/torch_bench.py" "$repeats" >"$out/torch$r.json"
+  ours+=("$out/tlaloc$r.json") theirs+=("$out/torch$r.json")
+done
+/usr/bin/python3 "$here/compare.py" --ours "${ours[@]}" --theirs "${theirs[@]}"

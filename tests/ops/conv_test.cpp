@@ -5,6 +5,8 @@
 
 #include <tlaloc/tlaloc.hpp>
 
+#include "support/expect_error.hpp"
+
 #include "ops/op.hpp"
 
 #include <cmath>
@@ -16,6 +18,8 @@
 namespace tl = tlaloc;
 
 namespace {
+
+using tltest::expect_error;
 
 // Deterministic values in [-1, 1).
 std::vector<double> noise(std::size_t n, std::uint32_t seed) {
@@ -163,15 +167,6 @@ TEST(Conv2d, EmptyTensors) {
   EXPECT_EQ(z.item<float>(), 0.f);
 }
 
-template <class E>
-void expect_error(const std::function<void()>& f, const std::string& name) {
-  try {
-    f();
-    ADD_FAILURE() << "no exception, expected one naming " << name;
-  } catch (const E& e) {
-    EXPECT_NE(std::string(e.what()).find("tl::" + name + ":"), std::string::npos) << e.what();
-  }
-}
 
 TEST(Conv2d, Errors) {
   const tl::Tensor x = tl::zeros({1, 4, 5, 5}), w = tl::zeros({2, 4, 3, 3});

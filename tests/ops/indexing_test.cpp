@@ -2,6 +2,8 @@
 // literals worked out by hand or naive index loops written here.
 #include <gtest/gtest.h>
 
+#include "support/expect_error.hpp"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -11,6 +13,8 @@
 namespace tl = tlaloc;
 
 namespace {
+
+using tltest::expect_error;
 
 using Ints = std::vector<std::int64_t>;
 
@@ -28,17 +32,6 @@ tl::Tensor ints(const Ints& v, const tl::Shape& shape, tl::DType t = tl::DType::
   return tl::tensor(v, shape).astype(t);
 }
 
-template <class E, class F>
-void expect_error(F f, const std::string& op, const std::string& also = "") {
-  try {
-    f();
-    ADD_FAILURE() << "expected an exception naming " << op;
-  } catch (const E& e) {
-    const std::string msg = e.what();
-    EXPECT_NE(msg.find("tl::" + op), std::string::npos) << msg;
-    EXPECT_NE(msg.find(also), std::string::npos) << msg;
-  }
-}
 
 std::vector<double> vals(const tl::Tensor& t) { return t.to_vector<double>(); }
 

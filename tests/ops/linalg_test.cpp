@@ -2,6 +2,8 @@
 // literals or come from naive loops over doubles written here.
 #include <gtest/gtest.h>
 
+#include "support/expect_error.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -13,6 +15,8 @@
 namespace tl = tlaloc;
 
 namespace {
+
+using tltest::expect_error;
 
 // Host values with their shape: the reference side of every comparison.
 struct Ref {
@@ -149,15 +153,6 @@ void expect_close(const tl::Tensor& y, const tl::Shape& shape, const std::vector
 }
 void expect_ref(const tl::Tensor& y, const Ref& r, double tol = 1e-6) { expect_close(y, r.shape, r.v, tol); }
 
-template <class E, class F>
-void expect_error(F f, const std::string& op) {
-  try {
-    f();
-    ADD_FAILURE() << "no exception";
-  } catch (const E& e) {
-    EXPECT_NE(std::string(e.what()).find("tl::" + op + ":"), std::string::npos) << e.what();
-  }
-}
 
 // ---- matmul -----------------------------------------------------------------------
 

@@ -3,6 +3,8 @@
 
 #include <tlaloc/tlaloc.hpp>
 
+#include "support/expect_error.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -14,17 +16,10 @@ namespace tl = tlaloc;
 
 namespace {
 
+using tltest::expect_error;
+
 const double inf = std::numeric_limits<double>::infinity();
 
-template <class E>
-void expect_error(const std::function<void()>& f, const std::string& name) {
-  try {
-    f();
-    ADD_FAILURE() << "no exception, expected one naming " << name;
-  } catch (const E& e) {
-    EXPECT_NE(std::string(e.what()).find("tl::" + name + ":"), std::string::npos) << e.what();
-  }
-}
 
 void expect_all_near(const std::vector<double>& got, const std::vector<double>& want, double tol) {
   ASSERT_EQ(got.size(), want.size());

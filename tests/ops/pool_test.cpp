@@ -3,6 +3,8 @@
 
 #include <tlaloc/tlaloc.hpp>
 
+#include "support/expect_error.hpp"
+
 #include "ops/op.hpp"
 
 #include <climits>
@@ -16,6 +18,8 @@
 namespace tl = tlaloc;
 
 namespace {
+
+using tltest::expect_error;
 
 std::vector<double> noise(std::size_t n, std::uint32_t seed) {
   std::vector<double> v(n);
@@ -168,15 +172,6 @@ TEST(ReduceWindow, AsymmetricPadding) {
   EXPECT_EQ(tl::detail::call1(*op, {big}, attrs).item<std::int64_t>(), -2);
 }
 
-template <class E>
-void expect_error(const std::function<void()>& f, const std::string& name) {
-  try {
-    f();
-    ADD_FAILURE() << "no exception, expected one naming " << name;
-  } catch (const E& e) {
-    EXPECT_NE(std::string(e.what()).find("tl::" + name + ":"), std::string::npos) << e.what();
-  }
-}
 
 TEST(Pool2d, Errors) {
   const tl::Tensor x = tl::zeros({1, 2, 5, 5});

@@ -5,6 +5,8 @@
 
 #include <tlaloc/tlaloc.hpp>
 
+#include "support/expect_error.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -16,6 +18,8 @@
 namespace tl = tlaloc;
 
 namespace {
+
+using tltest::expect_error;
 
 using Ints = std::vector<std::int64_t>;
 using Doubles = std::vector<double>;
@@ -213,17 +217,6 @@ double tol_of(tl::DType t) {
   return matches(got, shape, dtype, want, tol_of(dtype));
 }
 
-template <class E, class F>
-void expect_error(F f, const std::string& op) {
-  try {
-    f();
-    ADD_FAILURE() << "expected an exception naming " << op;
-  } catch (const E& e) {
-    const std::string msg = e.what();
-    EXPECT_NE(msg.find("tl::"), std::string::npos) << msg;
-    EXPECT_NE(msg.find(op), std::string::npos) << "the message should name " << op << ": " << msg;
-  }
-}
 
 // Sets the thread count for one scope and restores it after.
 class ThreadCount {

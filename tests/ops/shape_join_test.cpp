@@ -2,6 +2,8 @@
 // worked out by hand or naive index loops written here.
 #include <gtest/gtest.h>
 
+#include "support/expect_error.hpp"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -11,6 +13,8 @@
 namespace tl = tlaloc;
 
 namespace {
+
+using tltest::expect_error;
 
 using Ints = std::vector<std::int64_t>;
 
@@ -43,15 +47,6 @@ std::int64_t count(const tl::Shape& s) {
   return n;
 }
 
-template <class E, class F>
-void expect_error(F f, const std::string& op) {
-  try {
-    f();
-    ADD_FAILURE() << "expected an exception naming " << op;
-  } catch (const E& e) {
-    EXPECT_NE(std::string(e.what()).find("tl::" + op), std::string::npos) << e.what();
-  }
-}
 
 std::vector<double> vals(const tl::Tensor& t) { return t.to_vector<double>(); }
 

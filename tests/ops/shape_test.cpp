@@ -4,6 +4,8 @@
 
 #include <tlaloc/tlaloc.hpp>
 
+#include "support/expect_error.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -12,6 +14,8 @@
 namespace tl = tlaloc;
 
 namespace {
+
+using tltest::expect_error_with;
 
 using Ints = std::vector<std::int64_t>;
 using Doubles = std::vector<double>;
@@ -70,16 +74,6 @@ Doubles ref_broadcast(const Doubles& x, const tl::Shape& s, const tl::Shape& to)
   return out;
 }
 
-template <class E, class F>
-void expect_error(F f, const std::vector<std::string>& parts) {
-  try {
-    f();
-    ADD_FAILURE() << "expected an exception naming " << parts[0];
-  } catch (const E& e) {
-    const std::string msg = e.what();
-    for (const auto& p : parts) EXPECT_NE(msg.find(p), std::string::npos) << "missing '" << p << "' in: " << msg;
-  }
-}
 
 Doubles vals(const tl::Tensor& t) { return t.to_vector<double>(); }
 
@@ -133,21 +127,21 @@ TEST(ShapeReshape, RankZeroAndEmpty) {
 
 TEST(ShapeReshape, Errors) {
   const auto x = tl::zeros({2, 3});
-  expect_error<tl::ShapeError>([&] { tl::reshape(x, {4}); }, {"tl::reshape", "[2, 3]", "[4]"});
-  expect_error<tl::ShapeError>([&] { tl::reshape(x, {7, 1}); }, {"tl::reshape", "[2, 3]", "[7, 1]"});
-  expect_error<tl::ShapeError>([&] { tl::reshape(x, {-1, -1}); }, {"tl::reshape", "[-1, -1]"});
-  expect_error<tl::ShapeError>([&] { tl::reshape(x, {4, -1}); }, {"tl::reshape", "[2, 3]", "[4, -1]"});
+  expect_error_with<tl::ShapeError>([&] { tl::reshape(x, {4}); }, {"tl::reshape", "[2, 3]", "[4]"});
+  expect_error_with<tl::ShapeError>([&] { tl::reshape(x, {7, 1}); }, {"tl::reshape", "[2, 3]", "[7, 1]"});
+  expect_error_with<tl::ShapeError>([&] { tl::reshape(x, {-1, -1}); }, {"tl::reshape", "[-1, -1]"});
+  expect_error_with<tl::ShapeError>([&] { tl::reshape(x, {4, -1}); }, {"tl::reshape", "[2, 3]", "[4, -1]"});
   // -1 next to a zero size is ambiguous: NumPy refuses it too.
-  expect_error<tl::ShapeError>([&] { tl::reshape(tl::zeros({0, 3}), {0, -1}); }, {"tl::reshape", "[0, 3]"});
-  expect_error<tl::ShapeError>([&] { tl::reshape(tl::scalar_tensor(1, tl::DType::f32), {2}); },
+  expect_error_with<tl::ShapeError>([&] { tl::reshape(tl::zeros({0, 3}), {0, -1}); }, {"tl::reshape", "[0, 3]"});
+  expect_error_with<tl::ShapeError>([&] { tl::reshape(tl::scalar_tensor(1, tl::DType::f32), {2}); },
                                {"tl::reshape", "[]", "[2]"});
 }
 
 // Sizes below -1 are not a valid request; the message should name the op.
 TEST(ShapeReshape, NegativeSizesOtherThanMinusOne) {
   const auto x = tl::zeros({2, 3});
-  expect_error<tl::Error>([&] { tl::reshape(x, {-2, -3}); }, {"tl::reshape", "[-2, -3]"});
-  expect_error<tl::Error>([&] { tl::reshape(x, {-1, -3}); }, {"tl::reshape"});
+  expect_error_with<tl::Error>([&] { tl::reshape(x, {-2, -3}); }, {"tl::reshape", "[-2, -3]"});
+  expect_error_with<tl::Error>([&] { tl::reshape(x, {-1, -3}); }, {"tl::reshape"});
 }
 
 // ---- transpose / permute ---------------------------------------------------------------------
@@ -232,15 +226,15 @@ TEST(ShapeTranspose, LargeMatchesNaiveLoop) {
 
 TEST(ShapeTranspose, Errors) {
   const auto x = tl::zeros({2, 3});
-  expect_error<tl::AxisError>([&] { tl::transpose(x, {0}); }, {"tl::transpose"});
-  expect_error<tl::AxisError>([&] { tl::transpose(x, {0, 1, 2}); }, {"tl::transpose"});
-  expect_error<tl::AxisError>([&] { tl::transpose(x, {0, 0}); }, {"tl::transpose"});
-  expect_error<tl::AxisError>([&] { tl::transpose(x, {0, 2}); }, {"tl::transpose"});
-  expect_error<tl::AxisError>([&] { tl::transpose(x, {-3, 0}); }, {"tl::transpose"});
-  expect_error<tl::AxisError>([&] { tl::transpose(tl::scalar_tensor(1, tl::DType::f32), {0}); },
+  expect_error_with<tl::AxisError>([&] { tl::transpose(x, {0}); }, {"tl::transpose"});
+  expect_error_with<tl::AxisError>([&] { tl::transpose(x, {0, 1, 2}); }, {"tl::transpose"});
+  expect_error_with<tl::AxisError>([&] { tl::transpose(x, {0, 0}); }, {"tl::transpose"});
+  expect_error_with<tl::AxisError>([&] { tl::transpose(x, {0, 2}); }, {"tl::transpose"});
+  expect_error_with<tl::AxisError>([&] { tl::transpose(x, {-3, 0}); }, {"tl::transpose"});
+  expect_error_with<tl::AxisError>([&] { tl::transpose(tl::scalar_tensor(1, tl::DType::f32), {0}); },
                               {"tl::transpose"});
   // permute is transpose under another name; its errors say "transpose".
-  expect_error<tl::AxisError>([&] { tl::permute(x, {1, 1}); }, {"transpose"});
+  expect_error_with<tl::AxisError>([&] { tl::permute(x, {1, 1}); }, {"transpose"});
 }
 
 // ---- squeeze ---------------------------------------------------------------------------------
@@ -281,14 +275,14 @@ TEST(ShapeSqueeze, EveryDTypeRankZeroAndEmpty) {
 
 TEST(ShapeSqueeze, Errors) {
   const auto x = tl::zeros({1, 3, 1, 2});
-  expect_error<tl::ShapeError>([&] { tl::squeeze(x, 1); }, {"tl::squeeze", "[1, 3, 1, 2]"});
-  expect_error<tl::ShapeError>([&] { tl::squeeze(x, tl::Axes{0, -1}); }, {"tl::squeeze", "[1, 3, 1, 2]"});
-  expect_error<tl::ShapeError>([&] { tl::squeeze(tl::zeros({0, 1}), 0); }, {"tl::squeeze", "[0, 1]"});
-  expect_error<tl::AxisError>([&] { tl::squeeze(x, 4); }, {"tl::squeeze"});
-  expect_error<tl::AxisError>([&] { tl::squeeze(x, -5); }, {"tl::squeeze"});
-  expect_error<tl::AxisError>([&] { tl::squeeze(x, tl::Axes{0, 0}); }, {"tl::squeeze"});
-  expect_error<tl::AxisError>([&] { tl::squeeze(x, tl::Axes{2, -2}); }, {"tl::squeeze"});
-  expect_error<tl::AxisError>([&] { tl::squeeze(tl::scalar_tensor(1, tl::DType::f32), 0); }, {"tl::squeeze"});
+  expect_error_with<tl::ShapeError>([&] { tl::squeeze(x, 1); }, {"tl::squeeze", "[1, 3, 1, 2]"});
+  expect_error_with<tl::ShapeError>([&] { tl::squeeze(x, tl::Axes{0, -1}); }, {"tl::squeeze", "[1, 3, 1, 2]"});
+  expect_error_with<tl::ShapeError>([&] { tl::squeeze(tl::zeros({0, 1}), 0); }, {"tl::squeeze", "[0, 1]"});
+  expect_error_with<tl::AxisError>([&] { tl::squeeze(x, 4); }, {"tl::squeeze"});
+  expect_error_with<tl::AxisError>([&] { tl::squeeze(x, -5); }, {"tl::squeeze"});
+  expect_error_with<tl::AxisError>([&] { tl::squeeze(x, tl::Axes{0, 0}); }, {"tl::squeeze"});
+  expect_error_with<tl::AxisError>([&] { tl::squeeze(x, tl::Axes{2, -2}); }, {"tl::squeeze"});
+  expect_error_with<tl::AxisError>([&] { tl::squeeze(tl::scalar_tensor(1, tl::DType::f32), 0); }, {"tl::squeeze"});
 }
 
 // ---- expand_dims -----------------------------------------------------------------------------
@@ -316,9 +310,9 @@ TEST(ShapeExpandDims, EveryPositionBothSigns) {
 
 TEST(ShapeExpandDims, Errors) {
   const auto x = tl::zeros({2, 3});
-  expect_error<tl::AxisError>([&] { tl::expand_dims(x, 3); }, {"tl::expand_dims"});
-  expect_error<tl::AxisError>([&] { tl::expand_dims(x, -4); }, {"tl::expand_dims"});
-  expect_error<tl::AxisError>([&] { tl::expand_dims(tl::scalar_tensor(1, tl::DType::f32), 1); },
+  expect_error_with<tl::AxisError>([&] { tl::expand_dims(x, 3); }, {"tl::expand_dims"});
+  expect_error_with<tl::AxisError>([&] { tl::expand_dims(x, -4); }, {"tl::expand_dims"});
+  expect_error_with<tl::AxisError>([&] { tl::expand_dims(tl::scalar_tensor(1, tl::DType::f32), 1); },
                               {"tl::expand_dims"});
 }
 
@@ -359,20 +353,20 @@ TEST(ShapeBroadcastTo, EmptyShapes) {
 }
 
 TEST(ShapeBroadcastTo, Errors) {
-  expect_error<tl::ShapeError>([&] { tl::broadcast_to(tl::zeros({3}), {4}); }, {"tl::broadcast_to", "[3]", "[4]"});
-  expect_error<tl::ShapeError>([&] { tl::broadcast_to(tl::zeros({2, 3}), {3}); },
+  expect_error_with<tl::ShapeError>([&] { tl::broadcast_to(tl::zeros({3}), {4}); }, {"tl::broadcast_to", "[3]", "[4]"});
+  expect_error_with<tl::ShapeError>([&] { tl::broadcast_to(tl::zeros({2, 3}), {3}); },
                                {"tl::broadcast_to", "[2, 3]", "[3]"});
-  expect_error<tl::ShapeError>([&] { tl::broadcast_to(tl::zeros({2, 1}), {3, 1}); },
+  expect_error_with<tl::ShapeError>([&] { tl::broadcast_to(tl::zeros({2, 1}), {3, 1}); },
                                {"tl::broadcast_to", "[2, 1]", "[3, 1]"});
-  expect_error<tl::ShapeError>([&] { tl::broadcast_to(tl::zeros({3, 1}), {3}); },
+  expect_error_with<tl::ShapeError>([&] { tl::broadcast_to(tl::zeros({3, 1}), {3}); },
                                {"tl::broadcast_to", "[3, 1]", "[3]"});
-  expect_error<tl::ShapeError>([&] { tl::broadcast_to(tl::zeros({0}), {1}); }, {"tl::broadcast_to", "[0]", "[1]"});
-  expect_error<tl::ShapeError>([&] { tl::broadcast_to(tl::zeros({2}), {}); }, {"tl::broadcast_to", "[2]", "[]"});
+  expect_error_with<tl::ShapeError>([&] { tl::broadcast_to(tl::zeros({0}), {1}); }, {"tl::broadcast_to", "[0]", "[1]"});
+  expect_error_with<tl::ShapeError>([&] { tl::broadcast_to(tl::zeros({2}), {}); }, {"tl::broadcast_to", "[2]", "[]"});
 }
 
 // A negative target size is bad input; the message should name the op.
 TEST(ShapeBroadcastTo, NegativeTargetSize) {
-  expect_error<tl::Error>([&] { tl::broadcast_to(tl::zeros({3}), {-1, 3}); }, {"tl::broadcast_to", "[-1, 3]"});
+  expect_error_with<tl::Error>([&] { tl::broadcast_to(tl::zeros({3}), {-1, 3}); }, {"tl::broadcast_to", "[-1, 3]"});
 }
 
 }  // namespace
