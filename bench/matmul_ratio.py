@@ -11,9 +11,11 @@ def main():
     median = {b["run_name"]: b["real_time"] * scale[b["time_unit"]] for b in runs
               if b.get("aggregate_name") == "median"}
     print(f"{'n/threads':14} {'tl::matmul':>12} {'sgemm':>12} {'ratio':>7}")
-    for name, t in median.items():
-        if not name.startswith("BM_tl_matmul/"):
-            continue
+    def size_and_threads(name):
+        return tuple(int(part) for part in name.split("/")[1:3])
+
+    for name in sorted((n for n in median if n.startswith("BM_tl_matmul/")), key=size_and_threads):
+        t = median[name]
         args = name.split("/", 1)[1].replace("/real_time", "")
         direct = median.get(name.replace("BM_tl_matmul", "BM_cblas_sgemm"))
         if direct is None:
