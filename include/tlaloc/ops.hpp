@@ -169,7 +169,9 @@ enum class PadMode { constant, edge };
 Tensor pad(const Tensor& x, const std::vector<std::pair<std::int64_t, std::int64_t>>& widths,
            PadMode mode = PadMode::constant, Scalar value = 0);
 Tensor reverse(const Tensor& x, Axes axes);
-Tensor take(const Tensor& x, const Tensor& indices, std::int64_t axis = 0);  // indices any rank
+// Indices of any rank and integer dtype; negative ones count from the end, and an
+// index out of range raises AxisError naming it (all are checked before any work).
+Tensor take(const Tensor& x, const Tensor& indices, std::int64_t axis = 0);
 Tensor take_along_axis(const Tensor& x, const Tensor& indices, std::int64_t axis);
 // Inverse of take_along_axis: x with updates added at indices along axis (duplicates add up).
 Tensor scatter_add(const Tensor& x, const Tensor& indices, const Tensor& updates, std::int64_t axis);
@@ -183,8 +185,10 @@ Tensor repeat(const Tensor& x, std::int64_t repeats, std::int64_t axis);
 Tensor iota(const Shape& shape, std::int64_t axis, DType t = DType::i64);
 
 // ---- neural-network ops -------------------------------------------------------
+// Stable (shifted by the maximum); a row whose maximum is infinite gives NaN, as PyTorch.
 Tensor softmax(const Tensor& x, std::int64_t axis = -1);
 Tensor log_softmax(const Tensor& x, std::int64_t axis = -1);
+// Integer indices; an index outside [0, num_classes) gives a row of zeros, as JAX.
 Tensor one_hot(const Tensor& indices, std::int64_t num_classes, DType t = DType::f32);
 struct Conv2dOptions {
   std::array<std::int64_t, 2> stride{1, 1};
@@ -208,9 +212,12 @@ struct Pool2dOptions {
   std::array<std::int64_t, 2> stride{0, 0};  // 0: equal to the kernel
   std::array<std::int64_t, 2> padding{0, 0};
 };
+// Padding may be at most half the kernel (PyTorch's rule); output size is
+// floor((H + 2p - k) / s) + 1.
 Tensor max_pool2d(const Tensor& x, const Pool2dOptions& opt);
 Tensor avg_pool2d(const Tensor& x, const Pool2dOptions& opt);  // padding counts in the divisor
-Tensor embedding(const Tensor& weight, const Tensor& indices);  // rows of weight
+// Rows of weight; an index out of range raises AxisError (negative ones count from the end).
+Tensor embedding(const Tensor& weight, const Tensor& indices);
 
 // ---- threads ----------------------------------------------------------------
 // Kernels split work into a fixed number of parts, so results depend only on the
