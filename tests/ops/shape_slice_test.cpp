@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "support/expect_error.hpp"
+#include "support/index_math.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -16,6 +17,9 @@ namespace tl = tlaloc;
 namespace {
 
 using tltest::expect_error;
+using tltest::count;
+using tltest::ravel;
+using tltest::unravel;
 
 using Ints = std::vector<std::int64_t>;
 
@@ -28,24 +32,6 @@ tl::Tensor seq(const tl::Shape& shape, tl::DType t, double offset = 0) {
   return tl::tensor(v, shape).astype(t);
 }
 
-Ints unravel(std::int64_t flat, const tl::Shape& s) {
-  Ints idx(s.size());
-  for (std::size_t d = s.size(); d-- > 0;) {
-    idx[d] = flat % s[d];
-    flat /= s[d];
-  }
-  return idx;
-}
-std::int64_t ravel(const Ints& idx, const tl::Shape& s) {
-  std::int64_t f = 0;
-  for (std::size_t d = 0; d < s.size(); ++d) f = f * s[d] + idx[d];
-  return f;
-}
-std::int64_t count(const tl::Shape& s) {
-  std::int64_t n = 1;
-  for (auto d : s) n *= d;
-  return n;
-}
 
 
 std::vector<double> vals(const tl::Tensor& t) { return t.to_vector<double>(); }

@@ -5,6 +5,7 @@
 #include <tlaloc/tlaloc.hpp>
 
 #include "support/expect_error.hpp"
+#include "support/index_math.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -16,15 +17,13 @@ namespace tl = tlaloc;
 namespace {
 
 using tltest::expect_error_with;
+using tltest::count;
+using tltest::ravel;
+using tltest::unravel;
 
 using Ints = std::vector<std::int64_t>;
 using Doubles = std::vector<double>;
 
-std::int64_t count(const tl::Shape& s) {
-  std::int64_t n = 1;
-  for (auto d : s) n *= d;
-  return n;
-}
 
 // Distinct small integers (0/1 alternating for bool), exact in every dtype.
 tl::Tensor seq(const tl::Shape& shape, tl::DType t) {
@@ -33,19 +32,6 @@ tl::Tensor seq(const tl::Shape& shape, tl::DType t) {
   return tl::tensor(v, shape).astype(t);
 }
 
-Ints unravel(std::int64_t flat, const tl::Shape& s) {
-  Ints idx(s.size());
-  for (std::size_t d = s.size(); d-- > 0;) {
-    idx[d] = flat % s[d];
-    flat /= s[d];
-  }
-  return idx;
-}
-std::int64_t ravel(const Ints& idx, const tl::Shape& s) {
-  std::int64_t f = 0;
-  for (std::size_t d = 0; d < s.size(); ++d) f = f * s[d] + idx[d];
-  return f;
-}
 
 // out[i_0, ..., i_k] = x[j] with j[perm[d]] = i_d.
 Doubles ref_transpose(const Doubles& x, const tl::Shape& s, const Ints& perm) {
