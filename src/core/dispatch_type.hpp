@@ -50,10 +50,3 @@
     default:                                                                      \
       ::tlaloc::detail::fail<::tlaloc::DTypeError>(op, "no kernel for {}", dtype); \
   }
-#define TLALOC_SWITCH_FLOAT(dtype, op, ...)                                       \
-  switch (dtype) {                                                                \
-    TLALOC_DTYPE_CASE(::tlaloc::DType::f32, float, __VA_ARGS__)                   \
-    TLALOC_DTYPE_CASE(::tlaloc::DType::f64, double, __VA_ARGS__)                  \
-    default:                                                                      \
-      ::tlaloc::detail::fail<::tlaloc::DTypeError>(op, "no kernel for {}", dtype); \
-  }

@@ -127,11 +127,6 @@ Tensor view(const Tensor& x, const Shape& shape) {
   return Tensor(std::move(impl));
 }
 
-bool is_unique(const Tensor& x) {
-  return x.defined() && x.impl_ptr().use_count() == 1 && x.impl().storage &&
-         x.impl().storage.use_count() == 1;
-}
-
 std::int64_t normalize_axis(std::string_view op, std::int64_t axis, std::int64_t rank) {
   if (axis < -rank || axis >= rank || (rank == 0 && axis != 0 && axis != -1))
     fail<AxisError>(op, "axis {} is out of range for rank {}", axis, rank);

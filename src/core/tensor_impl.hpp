@@ -44,10 +44,6 @@ std::int64_t numel_of(const Shape& s);  // checks for negative sizes and overflo
 Tensor empty(const Shape& shape, DType t);
 // A host tensor sharing x's storage with another shape of the same numel.
 Tensor view(const Tensor& x, const Shape& shape);
-// True when x is a host tensor whose buffer nobody else holds: a kernel may
-// write its result there (the caller passed the tensor by value and moved it).
-bool is_unique(const Tensor& x);
-
 template <class T> T* mutable_data(const Tensor& x) { return static_cast<T*>(x.impl().data()); }
 
 }  // namespace tlaloc::detail

@@ -35,10 +35,6 @@ class Attrs {
     if (const T* p = std::get_if<T>(v)) return *p;
     throw Error("op attribute '" + std::string(name) + "' has another type");
   }
-  template <class T> T get_or(std::string_view name, T fallback) const {
-    const AttrValue* v = find(name);
-    return v == nullptr ? fallback : std::get<T>(*v);
-  }
   const std::vector<std::pair<std::string, AttrValue>>& items() const { return items_; }
 
  private:
