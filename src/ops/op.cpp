@@ -34,8 +34,15 @@ std::vector<TensorType> OpDef::infer(std::span<const TensorType> in, const Attrs
 
 std::vector<Tensor> OpDef::run(std::span<const Tensor> in, const Attrs& attrs,
                                std::span<const TensorType> out) const {
+  if (region_kernel_) fail(name_, "needs its regions to run (only the interpreter runs it)");
   if (!kernel_) fail(name_, "has no host kernel");
   return kernel_(in, attrs, out);
+}
+
+std::vector<Tensor> OpDef::run(std::span<const Tensor> in, const Attrs& attrs,
+                               std::span<const TensorType> out, const RegionCalls& regions) const {
+  if (!region_kernel_) return run(in, attrs, out);
+  return region_kernel_(in, attrs, out, regions);
 }
 
 namespace {

@@ -19,8 +19,11 @@
 
 namespace tlaloc::detail {
 
+// Attribute values. Names follow the StableHLO spec where the op is a StableHLO op
+// (`broadcast_dimensions`, `comparison_direction`, ...). A Tensor is a constant's
+// value; matrices such as padding are flattened row-major.
 using AttrValue = std::variant<bool, std::int64_t, double, std::string, std::vector<std::int64_t>,
-                               std::vector<double>, DType>;
+                               std::vector<double>, DType, Tensor, std::vector<std::string>>;
 
 // Named attributes of one op call (axis, keepdims, ...): a short list, looked up by name.
 class Attrs {
@@ -53,6 +56,58 @@ using ShapeRule = std::function<std::vector<TensorType>(std::span<const TensorTy
 using Kernel = std::function<std::vector<Tensor>(std::span<const Tensor>, const Attrs&,
                                                  std::span<const TensorType>)>;
 
+// The regions of an op being run (a reduce body, a sort comparator, a loop body):
+// the kernel calls them on host tensors, or looks at them to pick a fast path.
+class RegionCalls {
+ public:
+  virtual ~RegionCalls() = default;
+  virtual std::size_t size() const = 0;
+  virtual std::vector<Tensor> call(std::size_t region, std::span<const Tensor> args) const = 0;
+  // The op a region applies to its two scalar arguments and returns, when it is just
+  // that ("add", "maximum", ...); empty otherwise.
+  virtual std::string_view binary_body(std::size_t region) const = 0;
+};
+using RegionKernel = std::function<std::vector<Tensor>(std::span<const Tensor>, const Attrs&,
+                                                       std::span<const TensorType>, const RegionCalls&)>;
+
+// How an op is written in StableHLO text (src/stablehlo reads this table). The
+// generic MLIR form is derived from `name` and `attrs`; `format` picks the
+// pretty form.
+struct StableHloAttr {
+  enum class Kind : std::uint8_t {
+    i64,           // 1 : i64
+    i64_array,     // array<i64: 1, 2>  (pretty: [1, 2])
+    i64_elements,  // dense<[1, 2]> : tensor<2xi64>
+    i64_matrix,    // dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>, flattened row-major
+    bool_array,    // array<i1: true, false>
+    boolean,       // true / false
+    f32,           // 1.0e-05 : f32
+    string,        // "text"
+    symbol,        // @name
+    enum_value,    // #stablehlo<name VALUE>; the name is `mlir_enum`
+    dtype,         // an element type (rng_bit_generator's algorithm uses enum_value)
+    elements,      // dense<...> : tensor<...> holding a Tensor (constant's value)
+    precision_list // [#stablehlo<precision DEFAULT>, ...]
+  };
+  StableHloAttr(std::string n, Kind k, bool opt = false, std::string e = {})
+      : name(std::move(n)), kind(k), optional(opt), mlir_enum(std::move(e)) {}
+  std::string name;       // the attribute's name in the spec and in Attrs
+  Kind kind;
+  bool optional = false;  // may be absent
+  std::string mlir_enum;  // for enum_value: "comparison_direction", ...
+};
+struct StableHloSpelling {
+  std::string name;  // "stablehlo.add", "func.call", ...
+  std::vector<StableHloAttr> attrs;
+  std::string format;  // pretty form: "" generic only, or a format known to src/stablehlo
+};
+
+class OpDef;
+// Rewrites one op in terms of others (a composite's decomposition, or the
+// broadcasts and converts a StableHLO op needs). Runs under a trace: the inputs are
+// symbolic and the ops it calls are recorded in place of the op.
+using LowerFn = std::function<std::vector<Tensor>(std::span<const Tensor>, const Attrs&)>;
+
 class OpDef {
  public:
   explicit OpDef(std::string name) : name_(std::move(name)) {}
@@ -62,16 +117,45 @@ class OpDef {
   OpDef& inputs(int n) { arity_ = n; return *this; }
   OpDef& shape_rule(ShapeRule r) { shape_rule_ = std::move(r); return *this; }
   OpDef& kernel(Kernel k) { kernel_ = std::move(k); return *this; }
+  OpDef& region_kernel(int regions, RegionKernel k) {
+    regions_ = regions;
+    region_kernel_ = std::move(k);
+    return *this;
+  }
+  OpDef& stablehlo(StableHloSpelling s) { stablehlo_ = std::move(s); return *this; }
+  // Elementwise: operands broadcast to the result shape and promote to one dtype;
+  // lowering inserts the broadcasts and converts StableHLO needs.
+  OpDef& elementwise() { elementwise_ = true; return *this; }
+  OpDef& lower(LowerFn f) { lower_ = std::move(f); return *this; }
+  // Has no effect and no result a later op could depend on being recomputed
+  // (never removed by CSE: random ops, check ops, custom calls).
+  OpDef& side_effects() { side_effects_ = true; return *this; }
+
+  bool has_shape_rule() const { return bool(shape_rule_); }
+  int regions() const { return regions_; }  // -1: any number (case)
+  bool has_kernel() const { return kernel_ || region_kernel_; }
+  const StableHloSpelling* stablehlo() const { return stablehlo_.name.empty() ? nullptr : &stablehlo_; }
+  bool is_elementwise() const { return elementwise_; }
+  bool has_side_effects() const { return side_effects_; }
+  const LowerFn& lowering() const { return lower_; }
 
   std::vector<TensorType> infer(std::span<const TensorType> in, const Attrs& attrs) const;
   std::vector<Tensor> run(std::span<const Tensor> in, const Attrs& attrs,
                           std::span<const TensorType> out) const;
+  std::vector<Tensor> run(std::span<const Tensor> in, const Attrs& attrs,
+                          std::span<const TensorType> out, const RegionCalls& regions) const;
 
  private:
   std::string name_;
   int arity_ = -1;
   ShapeRule shape_rule_;
   Kernel kernel_;
+  int regions_ = 0;
+  RegionKernel region_kernel_;
+  StableHloSpelling stablehlo_;
+  bool elementwise_ = false;
+  bool side_effects_ = false;
+  LowerFn lower_;
 };
 
 // Registers a new op; the returned reference stays valid for the program's life.

@@ -1,0 +1,151 @@
+#include "interp/interpreter.hpp"
+
+#include <fmt/format.h>
+
+#include <unordered_map>
+
+#include "core/check.hpp"
+#include "interp/plan.hpp"
+
+namespace tlaloc::interp {
+namespace {
+
+using ir::Function;
+using ir::Op;
+using ir::Region;
+using ir::ValueId;
+
+class Frame;
+
+std::vector<Tensor> run_function(const ModulePlan& mp, const FunctionPlan& fp, std::span<const Tensor> args);
+
+// The environment of one function invocation; regions share it.
+class Frame final : public detail::RegionCalls {
+ public:
+  Frame(const ModulePlan& mp, const FunctionPlan& fp) : mp_(mp), fp_(fp), env_(fp.f->num_values()) {}
+
+  std::vector<Tensor> run_region(const Region& r, std::span<const Tensor> args) {
+    const RegionPlan& rp = fp_.region(r);
+    for (std::size_t i = 0; i < r.args.size(); ++i) env_[std::size_t(r.args[i])] = args[i];
+    for (ValueId v : rp.unused_args) env_[std::size_t(v)] = Tensor();
+    for (std::size_t i = 0; i < r.ops.size(); ++i) run_op(r.ops[i], rp.ops[i]);
+    std::vector<Tensor> out;
+    out.reserve(r.results.size());
+    for (ValueId v : r.results) out.push_back(env_[std::size_t(v)]);
+    for (ValueId v : rp.local_results) env_[std::size_t(v)] = Tensor();
+    return out;
+  }
+
+  // RegionCalls, for the op being run.
+  std::size_t size() const override { return current_->regions.size(); }
+  std::vector<Tensor> call(std::size_t region, std::span<const Tensor> args) const override {
+    const Op* op = current_;
+    const Region& r = op->regions.at(region);
+    if (args.size() != r.args.size())
+      detail::fail(op->name(), "region {} takes {} arguments, got {}", region, r.args.size(), args.size());
+    auto* self = const_cast<Frame*>(this);
+    std::vector<Tensor> out = self->run_region(r, args);
+    self->current_ = op;  // nested ops moved it
+    return out;
+  }
+  std::string_view binary_body(std::size_t region) const override {
+    return ir::binary_body(current_->regions.at(region));
+  }
+
+ private:
+  void run_op(const Op& op, const OpPlan& plan) {
+    std::vector<Tensor> in;
+    in.reserve(op.operands.size());
+    for (ValueId v : op.operands) in.push_back(env_[std::size_t(v)]);
+    // The last reference goes to the kernel (it may then reuse the buffer).
+    for (ValueId v : plan.release_before) env_[std::size_t(v)] = Tensor();
+    std::vector<TensorType> dyn_types;
+    std::span<const TensorType> types = plan.out_types;
+    if (plan.dynamic) {
+      std::vector<TensorType> in_types;
+      for (const Tensor& t : in) in_types.push_back(detail::type_of(t));
+      dyn_types = op.def->infer(in_types, op.attrs);
+      types = dyn_types;
+    }
+    std::vector<Tensor> out;
+    if (plan.callee != nullptr) {
+      out = run_function(mp_, *plan.callee, in);
+    } else {
+      const Op* saved = current_;
+      current_ = &op;
+      out = op.def->run(in, op.attrs, types, *this);
+      current_ = saved;
+    }
+    in.clear();
+    if (out.size() != op.results.size())
+      detail::fail(op.name(), "returned {} values where the program expects {}", out.size(),
+                   op.results.size());
+    for (std::size_t i = 0; i < out.size(); ++i) env_[std::size_t(op.results[i])] = std::move(out[i]);
+    for (ValueId v : plan.release_after) env_[std::size_t(v)] = Tensor();
+  }
+
+  const ModulePlan& mp_;
+  const FunctionPlan& fp_;
+  std::vector<Tensor> env_;
+  const Op* current_ = nullptr;
+};
+
+void check_args(const Function& f, std::span<const Tensor> args) {
+  if (args.size() != f.body.args.size())
+    throw ValueError(fmt::format("@{} takes {} arguments, got {}", f.name, f.body.args.size(), args.size()));
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const TensorType& want = f.type(f.body.args[i]);
+    if (!args[i].defined()) throw ValueError(fmt::format("@{}: argument {} is undefined", f.name, i));
+    bool ok = args[i].dtype() == want.dtype && args[i].shape().size() == want.shape.size();
+    for (std::size_t d = 0; ok && d < want.shape.size(); ++d)
+      ok = want.shape[d] == ir::kDynamic || want.shape[d] == args[i].shape()[d];
+    if (!ok)
+      throw ShapeError(fmt::format("@{}: argument {} has type {}, the function takes {}", f.name, i,
+                                   ir::type_string(detail::type_of(args[i])), ir::type_string(want)));
+    if (args[i].is_symbolic()) throw ValueError(fmt::format("@{}: argument {} is symbolic", f.name, i));
+  }
+}
+
+std::vector<Tensor> run_function(const ModulePlan& mp, const FunctionPlan& fp, std::span<const Tensor> args) {
+  check_args(*fp.f, args);
+  Frame frame(mp, fp);
+  return frame.run_region(fp.f->body, args);
+}
+
+}  // namespace
+
+struct Program::Impl {
+  ir::Module module;
+  ModulePlan plan;
+  const FunctionPlan* entry = nullptr;
+};
+
+Program::Program(ir::Module m, std::string_view entry) : impl_(std::make_unique<Impl>()) {
+  impl_->module = std::move(m);
+  ir::verify(impl_->module);
+  impl_->plan = plan_module(impl_->module);
+  impl_->entry = &impl_->plan.function(impl_->module.entry(entry));
+}
+
+Program::Program(ir::Function f) {
+  ir::Module m;
+  m.functions.push_back(std::move(f));
+  *this = Program(std::move(m));
+}
+
+Program::~Program() = default;
+Program::Program(Program&&) noexcept = default;
+Program& Program::operator=(Program&&) noexcept = default;
+
+std::vector<Tensor> Program::run(std::span<const Tensor> args) const {
+  return run_function(impl_->plan, *impl_->entry, args);
+}
+const ir::Module& Program::module() const { return impl_->module; }
+const ir::Function& Program::entry() const { return *impl_->entry->f; }
+
+std::vector<Tensor> run(const ir::Function& f, std::span<const Tensor> args) { return Program(f).run(args); }
+std::vector<Tensor> run(const ir::Module& m, std::span<const Tensor> args, std::string_view entry) {
+  return Program(m, entry).run(args);
+}
+
+}  // namespace tlaloc::interp

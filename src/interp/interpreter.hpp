@@ -1,0 +1,44 @@
+// The host interpreter: runs IR functions with the same kernels as eager calls.
+//
+// A Program is planned once (when each value dies, which ops need their types
+// recomputed) and run many times. Values are released right after their last use,
+// so the block cache (src/core/tensor.cpp) hands their memory to the next op that
+// needs the same size; a last use also passes the only reference, so a kernel may
+// write in place.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "ir/ir.hpp"
+
+namespace tlaloc::interp {
+
+class Program {
+ public:
+  explicit Program(ir::Module m, std::string_view entry = {});
+  explicit Program(ir::Function f);
+  ~Program();
+  Program(Program&&) noexcept;
+  Program& operator=(Program&&) noexcept;
+
+  // Runs the entry function; checks the arguments against its parameter types.
+  std::vector<Tensor> run(std::span<const Tensor> args) const;
+  std::vector<Tensor> run(std::initializer_list<Tensor> args) const {
+    return run(std::span<const Tensor>(args.begin(), args.size()));
+  }
+  const ir::Module& module() const;
+  const ir::Function& entry() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// One-shot helpers.
+std::vector<Tensor> run(const ir::Function& f, std::span<const Tensor> args);
+std::vector<Tensor> run(const ir::Module& m, std::span<const Tensor> args, std::string_view entry = {});
+
+}  // namespace tlaloc::interp

@@ -1,0 +1,53 @@
+// Builds IR by tracing: C++ code calls the public ops on symbolic tensors, and
+// every call is recorded as an op of the function being built.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+
+#include "core/tensor_impl.hpp"
+#include "ir/ir.hpp"
+
+namespace tlaloc::ir {
+
+using RegionBody = std::function<std::vector<Tensor>(std::span<const Tensor>)>;
+
+class Builder final : public detail::Tracer {
+ public:
+  explicit Builder(Function& f);
+  ~Builder() override;
+  Builder(const Builder&) = delete;
+  Builder& operator=(const Builder&) = delete;
+
+  // A new parameter of the function, as a symbolic tensor.
+  Tensor param(const TensorType& t);
+  // Sets what the function returns (host tensors become constants).
+  void finish(std::span<const Tensor> results);
+
+  std::vector<Tensor> record(const OpDef& op, std::span<const Tensor> in, const Attrs& attrs,
+                             std::vector<TensorType> out_types) override;
+  // Records an op with regions (loops, branches, reduce bodies).
+  std::vector<Tensor> record(const OpDef& op, std::span<const Tensor> in, const Attrs& attrs,
+                             std::vector<TensorType> out_types, std::vector<Region> regions);
+  // Traces `body` on fresh arguments of the given types into a region.
+  Region region(std::span<const TensorType> arg_types, const RegionBody& body);
+
+  // The value a tensor stands for: its symbol, or a constant for host data.
+  ValueId value_of(const Tensor& t);
+  Tensor tensor_of(ValueId v);
+  Function& function() { return f_; }
+  Location loc;  // stamped on the ops recorded from now on
+
+ private:
+  Function& f_;
+  int level_;
+  std::vector<Region*> regions_;  // innermost last
+  std::map<const detail::TensorImpl*, std::pair<Tensor, ValueId>> constants_;
+};
+
+// Traces fn on parameters of the given types into a new function.
+Function trace(std::string name, std::span<const TensorType> params,
+               const std::function<std::vector<Tensor>(std::span<const Tensor>)>& fn);
+
+}  // namespace tlaloc::ir

@@ -1,0 +1,31 @@
+// Constants and calls: the two ops every program has.
+#include "ops/op.hpp"
+
+namespace tlaloc {
+namespace {
+
+using detail::Attrs;
+using detail::def_op;
+using detail::OpDef;
+using detail::StableHloAttr;
+using detail::TensorType;
+
+// A host tensor baked into the program (`value`).
+const OpDef& constant_op =
+    def_op("constant")
+        .inputs(0)
+        .shape_rule([](std::span<const TensorType>, const Attrs& a) {
+          const Tensor& v = a.get<Tensor>("value");
+          return std::vector<TensorType>{{v.dtype(), v.shape()}};
+        })
+        .kernel([](std::span<const Tensor>, const Attrs& a, std::span<const TensorType>) {
+          return std::vector<Tensor>{a.get<Tensor>("value")};
+        })
+        .stablehlo({"stablehlo.constant", {{"value", StableHloAttr::Kind::elements}}, "constant"});
+
+// A call of another function of the module (`callee`); the interpreter runs it.
+const OpDef& call_op =
+    def_op("call").stablehlo({"func.call", {{"callee", StableHloAttr::Kind::symbol}}, "call"});
+
+}  // namespace
+}  // namespace tlaloc
