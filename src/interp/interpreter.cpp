@@ -17,6 +17,9 @@ using ir::ValueId;
 
 class Frame;
 
+thread_local ir::Location failure_location;
+thread_local bool failure_recorded = false;
+
 std::vector<Tensor> run_function(const ModulePlan& mp, const FunctionPlan& fp, std::span<const Tensor> args);
 
 // The environment of one function invocation; regions share it.
@@ -73,7 +76,12 @@ class Frame final : public detail::RegionCalls {
     } else {
       const Op* saved = current_;
       current_ = &op;
-      out = op.def->run(in, op.attrs, types, *this);
+      try {
+        out = op.def->run(in, op.attrs, types, *this);
+      } catch (...) {
+        if (!failure_recorded) failure_location = op.loc, failure_recorded = true;  // the innermost op
+        throw;
+      }
       current_ = saved;
     }
     in.clear();
@@ -137,7 +145,11 @@ Program::~Program() = default;
 Program::Program(Program&&) noexcept = default;
 Program& Program::operator=(Program&&) noexcept = default;
 
+ir::Location last_failure_location() { return failure_location; }
+
 std::vector<Tensor> Program::run(std::span<const Tensor> args) const {
+  failure_location = {};
+  failure_recorded = false;
   return run_function(impl_->plan, *impl_->entry, args);
 }
 const ir::Module& Program::module() const { return impl_->module; }

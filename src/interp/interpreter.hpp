@@ -37,6 +37,10 @@ class Program {
   std::unique_ptr<Impl> impl_;
 };
 
+// Where the op that last failed on this thread came from (its line in a parsed
+// file); {0, 0} when it had none. Set when an op's kernel throws.
+ir::Location last_failure_location();
+
 // One-shot helpers.
 std::vector<Tensor> run(const ir::Function& f, std::span<const Tensor> args);
 std::vector<Tensor> run(const ir::Module& m, std::span<const Tensor> args, std::string_view entry = {});

@@ -32,7 +32,8 @@ class Attrs {
   Attrs(std::initializer_list<std::pair<std::string, AttrValue>> items) : items_(items) {}
   void set(std::string name, AttrValue v);
   bool has(std::string_view name) const { return find(name) != nullptr; }
-  template <class T> const T& get(std::string_view name) const {
+  template <class T>
+  const T& get(std::string_view name) const {
     const AttrValue* v = find(name);
     if (v == nullptr) throw Error("missing op attribute '" + std::string(name) + "'");
     if (const T* p = std::get_if<T>(v)) return *p;
@@ -53,8 +54,8 @@ struct TensorType {
 
 using ShapeRule = std::function<std::vector<TensorType>(std::span<const TensorType>, const Attrs&)>;
 // Computes the outputs on host tensors; out_types come from the shape rule.
-using Kernel = std::function<std::vector<Tensor>(std::span<const Tensor>, const Attrs&,
-                                                 std::span<const TensorType>)>;
+using Kernel =
+    std::function<std::vector<Tensor>(std::span<const Tensor>, const Attrs&, std::span<const TensorType>)>;
 
 // The regions of an op being run (a reduce body, a sort comparator, a loop body):
 // the kernel calls them on host tensors, or looks at them to pick a fast path.
@@ -75,26 +76,52 @@ using RegionKernel = std::function<std::vector<Tensor>(std::span<const Tensor>, 
 // pretty form.
 struct StableHloAttr {
   enum class Kind : std::uint8_t {
-    i64,           // 1 : i64
-    i64_array,     // array<i64: 1, 2>  (pretty: [1, 2])
-    i64_elements,  // dense<[1, 2]> : tensor<2xi64>
-    i64_matrix,    // dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>, flattened row-major
-    bool_array,    // array<i1: true, false>
-    boolean,       // true / false
-    f32,           // 1.0e-05 : f32
-    string,        // "text"
-    symbol,        // @name
-    enum_value,    // #stablehlo<name VALUE>; the name is `mlir_enum`
-    dtype,         // an element type (rng_bit_generator's algorithm uses enum_value)
-    elements,      // dense<...> : tensor<...> holding a Tensor (constant's value)
-    precision_list // [#stablehlo<precision DEFAULT>, ...]
+    i64,             // 1 : i64
+    i64_array,       // array<i64: 1, 2>  (pretty: [1, 2])
+    i64_elements,    // dense<[1, 2]> : tensor<2xi64>
+    i64_matrix,      // dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>, flattened row-major
+    bool_array,      // array<i1: true, false>
+    boolean,         // true / false
+    f32,             // 1.0e-05 : f32
+    string,          // "text"
+    symbol,          // @name
+    enum_value,      // #stablehlo<name VALUE>; the name is `mlir_enum`
+    dtype,           // an element type (rng_bit_generator's algorithm uses enum_value)
+    elements,        // dense<...> : tensor<...> holding a Tensor (constant's value)
+    precision_list,  // [#stablehlo<precision DEFAULT>, ...]
+    // Structured attributes spread over several Attrs entries (spec field names):
+    dot_dimension_numbers,      // #stablehlo.dot<...>
+    gather_dimension_numbers,   // #stablehlo.gather<...>
+    scatter_dimension_numbers,  // #stablehlo.scatter<...>
+    conv_dimension_numbers,     // #stablehlo.conv<...>
+    // Not written in the text: taken from the op's first result type when parsing.
+    result_shape,  // std::vector<int64_t>
+    result_dtype,  // DType
   };
-  StableHloAttr(std::string n, Kind k, bool opt = false, std::string e = {})
-      : name(std::move(n)), kind(k), optional(opt), mlir_enum(std::move(e)) {}
-  std::string name;       // the attribute's name in the spec and in Attrs
+  StableHloAttr(std::string mlir_name, Kind k) : name(std::move(mlir_name)), kind(k), key(name) {}
+  StableHloAttr& as(std::string attrs_key) {
+    key = std::move(attrs_key);
+    return *this;
+  }
+  StableHloAttr& pretty(std::string keyword) {
+    pretty_name = std::move(keyword);
+    return *this;
+  }
+  StableHloAttr& optional() {
+    is_optional = true;
+    return *this;
+  }
+  StableHloAttr& of_enum(std::string e) {
+    mlir_enum = std::move(e);
+    return *this;
+  }
+
+  std::string name;  // the attribute's name in StableHLO text (the spec's)
   Kind kind;
-  bool optional = false;  // may be absent
-  std::string mlir_enum;  // for enum_value: "comparison_direction", ...
+  std::string key;           // its entry in Attrs (the name unless the op uses another)
+  bool is_optional = false;  // may be absent
+  std::string mlir_enum;     // for enum_value: "comparison_direction", ...
+  std::string pretty_name;   // its keyword in the pretty form (`dims` for broadcast_dimensions)
 };
 struct StableHloSpelling {
   std::string name;  // "stablehlo.add", "func.call", ...
@@ -114,22 +141,43 @@ class OpDef {
   const std::string& name() const { return name_; }
   int arity() const { return arity_; }  // -1: variadic
 
-  OpDef& inputs(int n) { arity_ = n; return *this; }
-  OpDef& shape_rule(ShapeRule r) { shape_rule_ = std::move(r); return *this; }
-  OpDef& kernel(Kernel k) { kernel_ = std::move(k); return *this; }
+  OpDef& inputs(int n) {
+    arity_ = n;
+    return *this;
+  }
+  OpDef& shape_rule(ShapeRule r) {
+    shape_rule_ = std::move(r);
+    return *this;
+  }
+  OpDef& kernel(Kernel k) {
+    kernel_ = std::move(k);
+    return *this;
+  }
   OpDef& region_kernel(int regions, RegionKernel k) {
     regions_ = regions;
     region_kernel_ = std::move(k);
     return *this;
   }
-  OpDef& stablehlo(StableHloSpelling s) { stablehlo_ = std::move(s); return *this; }
+  OpDef& stablehlo(StableHloSpelling s) {
+    stablehlo_ = std::move(s);
+    return *this;
+  }
   // Elementwise: operands broadcast to the result shape and promote to one dtype;
   // lowering inserts the broadcasts and converts StableHLO needs.
-  OpDef& elementwise() { elementwise_ = true; return *this; }
-  OpDef& lower(LowerFn f) { lower_ = std::move(f); return *this; }
+  OpDef& elementwise() {
+    elementwise_ = true;
+    return *this;
+  }
+  OpDef& lower(LowerFn f) {
+    lower_ = std::move(f);
+    return *this;
+  }
   // Has no effect and no result a later op could depend on being recomputed
   // (never removed by CSE: random ops, check ops, custom calls).
-  OpDef& side_effects() { side_effects_ = true; return *this; }
+  OpDef& side_effects() {
+    side_effects_ = true;
+    return *this;
+  }
 
   bool has_shape_rule() const { return bool(shape_rule_); }
   int regions() const { return regions_; }  // -1: any number (case)
@@ -142,8 +190,8 @@ class OpDef {
   std::vector<TensorType> infer(std::span<const TensorType> in, const Attrs& attrs) const;
   std::vector<Tensor> run(std::span<const Tensor> in, const Attrs& attrs,
                           std::span<const TensorType> out) const;
-  std::vector<Tensor> run(std::span<const Tensor> in, const Attrs& attrs,
-                          std::span<const TensorType> out, const RegionCalls& regions) const;
+  std::vector<Tensor> run(std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out,
+                          const RegionCalls& regions) const;
 
  private:
   std::string name_;
@@ -172,8 +220,7 @@ class Tracer {
 };
 
 std::vector<Tensor> call(const OpDef& op, std::span<const Tensor> in, const Attrs& attrs = {});
-inline std::vector<Tensor> call(const OpDef& op, std::initializer_list<Tensor> in,
-                                const Attrs& attrs = {}) {
+inline std::vector<Tensor> call(const OpDef& op, std::initializer_list<Tensor> in, const Attrs& attrs = {}) {
   return call(op, std::span<const Tensor>(in.begin(), in.size()), attrs);
 }
 Tensor call1(const OpDef& op, std::span<const Tensor> in, const Attrs& attrs = {});

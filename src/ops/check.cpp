@@ -1,0 +1,164 @@
+#include "ops/check.hpp"
+
+#include <fmt/format.h>
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+
+#include "core/check.hpp"
+
+namespace tlaloc::detail {
+namespace {
+
+using Kind = StableHloAttr::Kind;
+
+constexpr std::string_view kChecks[] = {"check.expect_eq", "check.expect_eq_const", "check.expect_almost_eq",
+                                        "check.expect_almost_eq_const", "check.expect_close"};
+constexpr double kDefaultTolerance = 1e-4;  // expect_almost_eq, as StableHLO's interpreter
+constexpr std::int64_t kDefaultMaxUlp = 3;  // expect_close
+
+// An IEEE value's position on the number line, so that ULP distance is a difference.
+std::int64_t ordinal(double v, DType t) {
+  std::int64_t bits = 0;
+  int width = 64;
+  if (t == DType::f64)
+    bits = std::bit_cast<std::int64_t>(v);
+  else if (t == DType::f32)
+    bits = std::bit_cast<std::int32_t>(float(v)), width = 32;
+  else if (t == DType::bf16)
+    bits = std::int16_t(bf16(float(v)).bits), width = 16;
+  else
+    bits = std::int16_t(f16(float(v)).bits), width = 16;
+  const std::int64_t sign_mask = std::int64_t(1) << (width - 1);
+  return bits < 0 ? -(bits & (sign_mask - 1)) : bits;
+}
+
+// An integer element from its little-endian bits.
+std::string element_text(std::uint64_t bits, DType t) {
+  if (t == DType::boolean) return bits ? "true" : "false";
+  if (t == DType::u8 || t == DType::u16 || t == DType::u32 || t == DType::u64) return std::to_string(bits);
+  const int shift = int(64 - 8 * itemsize(t));
+  return std::to_string(std::int64_t(bits << shift) >> shift);
+}
+
+bool same_value(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+
+std::string index_text(const Shape& shape, std::int64_t flat) {
+  std::vector<std::int64_t> idx(shape.size());
+  for (std::size_t d = shape.size(); d-- > 0;) {
+    idx[d] = shape[d] ? flat % shape[d] : 0;
+    flat = shape[d] ? flat / shape[d] : 0;
+  }
+  return fmt::format("[{}]", fmt::join(idx, ", "));
+}
+
+}  // namespace
+
+bool is_check_name(std::string_view name) {
+  for (std::string_view c : kChecks)
+    if (name == c) return true;
+  return false;
+}
+
+void run_check(std::string_view name, const Tensor& actual, const Tensor& expected, const Attrs& attrs) {
+  if (actual.shape() != expected.shape() || actual.dtype() != expected.dtype())
+    throw CheckFailure(fmt::format("{} failed: got {}{} where {}{} was expected", name,
+                                   dtype_name(actual.dtype()), shape_string(actual.shape()),
+                                   dtype_name(expected.dtype()), shape_string(expected.shape())));
+  const bool floating = is_floating(actual.dtype());
+  const bool almost = name.find("almost") != std::string_view::npos;
+  const bool close = name == "check.expect_close";
+  const double tol = attrs.has("tolerance") ? attrs.get<double>("tolerance") : kDefaultTolerance;
+  const std::int64_t max_ulp =
+      attrs.has("max_ulp_difference") ? attrs.get<std::int64_t>("max_ulp_difference") : kDefaultMaxUlp;
+  const std::int64_t min_ulp =
+      attrs.has("min_ulp_difference") ? attrs.get<std::int64_t>("min_ulp_difference") : 0;
+  // Integers compare exactly, through i64 (u64 through its bits).
+  const Tensor a = floating ? actual.astype(DType::f64) : actual;
+  const Tensor b = floating ? expected.astype(DType::f64) : expected;
+  int shown = 0;
+  std::string bad;
+  std::int64_t mismatches = 0;
+  for (std::int64_t i = 0; i < a.numel(); ++i) {
+    bool ok = true;
+    std::string x, y;
+    if (floating) {
+      const double u = a.data<double>()[i], v = b.data<double>()[i];
+      if (close) {
+        const std::int64_t d = (std::isnan(u) || std::isnan(v))
+                                   ? (same_value(u, v) ? 0 : INT64_MAX)
+                                   : std::abs(ordinal(u, actual.dtype()) - ordinal(v, actual.dtype()));
+        ok = d >= min_ulp && d <= max_ulp;
+      } else if (almost) {
+        ok = same_value(u, v) || std::abs(u - v) <= tol;
+      } else {
+        ok = same_value(u, v);
+      }
+      x = fmt::format("{}", u), y = fmt::format("{}", v);
+    } else {
+      const std::size_t n = itemsize(a.dtype());
+      std::uint64_t u = 0, v = 0;
+      std::memcpy(&u, static_cast<const char*>(a.raw_data()) + std::size_t(i) * n, n);
+      std::memcpy(&v, static_cast<const char*>(b.raw_data()) + std::size_t(i) * n, n);
+      ok = u == v;
+      x = element_text(u, a.dtype()), y = element_text(v, a.dtype());
+    }
+    if (ok) continue;
+    ++mismatches;
+    if (shown++ < 3) bad += fmt::format("; at {} got {}, expected {}", index_text(actual.shape(), i), x, y);
+  }
+  if (mismatches)
+    throw CheckFailure(
+        fmt::format("{} failed: {} of {} elements differ{}", name, mismatches, a.numel(), bad));
+}
+
+namespace {
+
+std::vector<TensorType> no_results(std::span<const TensorType>, const Attrs&) { return {}; }
+
+OpDef& def_check(const char* name, int inputs, std::vector<StableHloAttr> attrs) {
+  return def_op(name)
+      .inputs(inputs)
+      .side_effects()
+      .shape_rule(no_results)
+      .kernel([name](std::span<const Tensor> in, const Attrs& a, std::span<const TensorType>) {
+        run_check(name, in[0], in.size() > 1 ? in[1] : a.get<Tensor>("value"), a);
+        return std::vector<Tensor>{};
+      })
+      .stablehlo({name, std::move(attrs), "check"});
+}
+
+const OpDef& expect_eq = def_check("check.expect_eq", 2, {});
+const OpDef& expect_eq_const = def_check("check.expect_eq_const", 1, {{"value", Kind::elements}});
+const OpDef& expect_almost_eq =
+    def_check("check.expect_almost_eq", 2, {StableHloAttr("tolerance", Kind::f32).optional()});
+const OpDef& expect_almost_eq_const =
+    def_check("check.expect_almost_eq_const", 1,
+              {{"value", Kind::elements}, StableHloAttr("tolerance", Kind::f32).optional()});
+const OpDef& expect_close = def_check("check.expect_close", 2,
+                                      {StableHloAttr("min_ulp_difference", Kind::i64).optional(),
+                                       StableHloAttr("max_ulp_difference", Kind::i64).optional()});
+
+// custom_call: the host interpreter knows only the check targets. Results are
+// declared by the call site, so the op has no shape rule.
+const OpDef& custom_call =
+    def_op("custom_call")
+        .side_effects()
+        .kernel([](std::span<const Tensor> in, const Attrs& a, std::span<const TensorType> out) {
+          const std::string& target = a.get<std::string>("call_target_name");
+          if (is_check_name(target) && in.size() == 2 && out.empty()) {
+            run_check(target, in[0], in[1], a);
+            return std::vector<Tensor>{};
+          }
+          fail(fmt::format("custom_call @{}", target), "is not a target the host interpreter knows");
+        })
+        .stablehlo({"stablehlo.custom_call",
+                    {StableHloAttr("call_target_name", Kind::string),
+                     StableHloAttr("has_side_effect", Kind::boolean).optional(),
+                     StableHloAttr("backend_config", Kind::string).optional(),
+                     StableHloAttr("api_version", Kind::i64).optional()},
+                    "custom_call"});
+
+}  // namespace
+}  // namespace tlaloc::detail

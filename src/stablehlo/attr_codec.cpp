@@ -1,0 +1,215 @@
+// Attribute values between their MLIR text and detail::Attrs, by kind.
+#include <fmt/format.h>
+
+#include "stablehlo/struct_attrs.hpp"
+#include "stablehlo/syntax.hpp"
+
+namespace tlaloc::stablehlo {
+namespace {
+
+using Kind = StableHloAttr::Kind;
+
+std::string int_list(const std::vector<std::int64_t>& v) { return fmt::format("{}", fmt::join(v, ", ")); }
+
+std::string escape(const std::string& s) {
+  std::string out = "\"";
+  for (char ch : s) {
+    if (ch == '"' || ch == '\\') out += '\\';
+    if (ch == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += ch;
+  }
+  return out + "\"";
+}
+
+std::int64_t node_int(const AttrNode& n, Cursor& c) {
+  if (n.kind != AttrNode::Kind::integer) c.fail_at(n.pos, "expected an integer attribute");
+  Cursor sub(n.text, "");
+  return sub.integer();
+}
+
+std::vector<std::int64_t> node_ints(const AttrNode& n, Cursor& c) {
+  std::vector<std::int64_t> v;
+  if (n.kind == AttrNode::Kind::dense_array || n.kind == AttrNode::Kind::array) {
+    for (const AttrNode& item : n.items) v.push_back(node_int(item, c));
+  } else if (n.kind == AttrNode::Kind::dense) {
+    if (is_floating(n.value.dtype()) || n.value.dtype() == DType::boolean)
+      c.fail_at(n.pos, "expected integer elements");
+    v = n.value.astype(DType::i64).to_vector<std::int64_t>();
+  } else {
+    c.fail_at(n.pos, "expected a list of integers");
+  }
+  return v;
+}
+
+std::string enum_word(const StableHloAttr& a, const AttrNode& n, Cursor& c) {
+  if (n.kind != AttrNode::Kind::dialect || n.text != a.mlir_enum)
+    c.fail_at(n.pos, fmt::format("expected #stablehlo<{} ...> for '{}'", a.mlir_enum, a.name));
+  return n.word;
+}
+
+}  // namespace
+
+bool attr_present(const StableHloAttr& a, const detail::Attrs& attrs) {
+  switch (a.kind) {
+    case Kind::dot_dimension_numbers:
+    case Kind::gather_dimension_numbers:
+    case Kind::scatter_dimension_numbers:
+    case Kind::conv_dimension_numbers:
+      return struct_attr_present(a, attrs);
+    case Kind::result_shape:
+    case Kind::result_dtype:
+      return false;  // never written
+    default:
+      return attrs.has(a.key);
+  }
+}
+
+std::string attr_text(const StableHloAttr& a, const detail::Attrs& attrs) {
+  switch (a.kind) {
+    case Kind::i64:
+      return fmt::format("{} : i64", attrs.get<std::int64_t>(a.key));
+    case Kind::i64_array: {
+      const auto& v = attrs.get<std::vector<std::int64_t>>(a.key);
+      return v.empty() ? "array<i64>" : fmt::format("array<i64: {}>", int_list(v));
+    }
+    case Kind::i64_elements: {
+      const auto& v = attrs.get<std::vector<std::int64_t>>(a.key);
+      return fmt::format("dense<[{}]> : tensor<{}xi64>", int_list(v), v.size());
+    }
+    case Kind::i64_matrix: {
+      const auto& v = attrs.get<std::vector<std::int64_t>>(a.key);
+      std::string rows;
+      for (std::size_t i = 0; i + 1 < v.size(); i += 2)
+        rows += fmt::format("{}[{}, {}]", i ? ", " : "", v[i], v[i + 1]);
+      return fmt::format("dense<[{}]> : tensor<{}x2xi64>", rows, v.size() / 2);
+    }
+    case Kind::bool_array: {
+      const auto& v = attrs.get<std::vector<std::int64_t>>(a.key);
+      std::string s;
+      for (std::size_t i = 0; i < v.size(); ++i)
+        s += fmt::format("{}{}", i ? ", " : "", v[i] ? "true" : "false");
+      return v.empty() ? "array<i1>" : fmt::format("array<i1: {}>", s);
+    }
+    case Kind::boolean:
+      return attrs.get<bool>(a.key) ? "true" : "false";
+    case Kind::f32:
+      return float_text(attrs.get<double>(a.key), DType::f32) + " : f32";
+    case Kind::string:
+      return escape(attrs.get<std::string>(a.key));
+    case Kind::symbol:
+      return "@" + attrs.get<std::string>(a.key);
+    case Kind::enum_value:
+      return fmt::format("#stablehlo<{} {}>", a.mlir_enum, attrs.get<std::string>(a.key));
+    case Kind::dtype:
+      return element_type_name(attrs.get<DType>(a.key));
+    case Kind::elements: {
+      const Tensor& t = attrs.get<Tensor>(a.key);
+      return dense_text(t) + " : " + type_text({t.dtype(), t.shape()});
+    }
+    case Kind::precision_list: {
+      std::string s;
+      for (const std::string& p : attrs.get<std::vector<std::string>>(a.key))
+        s += fmt::format("{}#stablehlo<precision {}>", s.empty() ? "" : ", ", p);
+      return "[" + s + "]";
+    }
+    default:
+      return struct_attr_text(a, attrs);
+  }
+}
+
+void decode_attr(const StableHloAttr& a, const AttrNode& n, detail::Attrs& out, Cursor& c) {
+  switch (a.kind) {
+    case Kind::i64:
+      out.set(a.key, node_int(n, c));
+      return;
+    case Kind::i64_array:
+    case Kind::i64_elements:
+      out.set(a.key, node_ints(n, c));
+      return;
+    case Kind::i64_matrix: {
+      if (n.kind == AttrNode::Kind::dense && (n.value.rank() != 2 || n.value.shape()[1] != 2))
+        c.fail_at(n.pos, fmt::format("'{}' must be an N x 2 matrix", a.name));
+      out.set(a.key, node_ints(n, c));
+      return;
+    }
+    case Kind::bool_array: {
+      std::vector<std::int64_t> v;
+      if (n.kind != AttrNode::Kind::dense_array && n.kind != AttrNode::Kind::array)
+        c.fail_at(n.pos, fmt::format("'{}' must be an array of booleans", a.name));
+      for (const AttrNode& item : n.items) {
+        if (item.kind == AttrNode::Kind::boolean)
+          v.push_back(item.text == "true");
+        else
+          v.push_back(node_int(item, c) != 0);
+      }
+      out.set(a.key, v);
+      return;
+    }
+    case Kind::boolean:
+      if (n.kind == AttrNode::Kind::unit)
+        out.set(a.key, true);
+      else if (n.kind == AttrNode::Kind::boolean)
+        out.set(a.key, n.text == "true");
+      else
+        c.fail_at(n.pos, fmt::format("'{}' must be true or false", a.name));
+      return;
+    case Kind::f32:
+      if (n.kind != AttrNode::Kind::floating && n.kind != AttrNode::Kind::integer)
+        c.fail_at(n.pos, fmt::format("'{}' must be a number", a.name));
+      out.set(a.key, std::strtod(n.text.c_str(), nullptr));
+      return;
+    case Kind::string:
+      if (n.kind != AttrNode::Kind::string) c.fail_at(n.pos, fmt::format("'{}' must be a string", a.name));
+      out.set(a.key, n.text);
+      return;
+    case Kind::symbol:
+      if (n.kind != AttrNode::Kind::symbol && n.kind != AttrNode::Kind::string)
+        c.fail_at(n.pos, fmt::format("'{}' must be a symbol such as @f", a.name));
+      out.set(a.key, n.text);
+      return;
+    case Kind::enum_value:
+      out.set(a.key, enum_word(a, n, c));
+      return;
+    case Kind::dtype:
+      if (n.kind != AttrNode::Kind::type) c.fail_at(n.pos, fmt::format("'{}' must be a type", a.name));
+      out.set(a.key, n.type.dtype);
+      return;
+    case Kind::elements:
+      if (n.kind != AttrNode::Kind::dense)
+        c.fail_at(n.pos, fmt::format("'{}' must be dense<...> : tensor<...>", a.name));
+      out.set(a.key, n.value);
+      return;
+    case Kind::precision_list: {
+      if (n.kind != AttrNode::Kind::array) c.fail_at(n.pos, "precision_config must be a list");
+      std::vector<std::string> v;
+      for (const AttrNode& item : n.items)
+        v.push_back(enum_word(StableHloAttr("precision", Kind::enum_value).of_enum("precision"), item, c));
+      out.set(a.key, v);
+      return;
+    }
+    default:
+      decode_struct_attr(a, n, out, c);
+      return;
+  }
+}
+
+}  // namespace tlaloc::stablehlo
+
+namespace tlaloc::stablehlo {
+
+void set_implied_attrs(const StableHloSpelling& s, const std::vector<TensorType>& results,
+                       detail::Attrs& out) {
+  for (const StableHloAttr& a : s.attrs) {
+    if (!implied(a)) continue;
+    if (results.empty()) throw Error(fmt::format("{} needs a result type", s.name));
+    if (a.kind == StableHloAttr::Kind::result_shape)
+      out.set(a.key, results[0].shape);
+    else
+      out.set(a.key, results[0].dtype);
+  }
+}
+
+}  // namespace tlaloc::stablehlo

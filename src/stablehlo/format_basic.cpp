@@ -1,0 +1,171 @@
+// Pretty formats shared by many ops: elementwise, keyword attributes, constants,
+// calls, compare and select (the forms JAX prints).
+#include <fmt/format.h>
+
+#include "stablehlo/syntax.hpp"
+
+namespace tlaloc::stablehlo {
+namespace {
+
+using detail::Attrs;
+using ir::Op;
+using Kind = StableHloAttr::Kind;
+
+// `name %a, %b : type` (attributes, if any, in a trailing dictionary).
+const Format elementwise(
+    "elementwise",
+    [](OpPrinter& p, const Op& op, const StableHloSpelling& s, std::string& out) {
+      out += s.name + " " + p.uses(op.operands) + " : " + p.trailing_type(op);
+    },
+    [](OpParser& p, ParsedOp& op) {
+      op.operands = p.operand_list();
+      p.trailing_type(op);
+    });
+
+// An attribute's value as the pretty forms write it: [1, 2] for arrays.
+std::string pretty_value(const StableHloAttr& a, const Attrs& attrs) {
+  if (a.kind == Kind::i64) return std::to_string(attrs.get<std::int64_t>(a.key));
+  if (a.kind == Kind::i64_array || a.kind == Kind::i64_elements)
+    return fmt::format("[{}]", fmt::join(attrs.get<std::vector<std::int64_t>>(a.key), ", "));
+  return attr_text(a, attrs);
+}
+
+void decode_pretty(OpParser& p, ParsedOp& op, const StableHloAttr& a) {
+  Cursor& c = p.cursor();
+  AttrNode n = parse_attr(c);
+  if (n.kind == AttrNode::Kind::array && a.kind == Kind::i64_array) {
+    n.kind = AttrNode::Kind::array;
+  }
+  decode_attr(a, n, op.attrs, c);
+}
+
+// `name %a, kw = value, kw = value : type` (broadcast_in_dim, transpose, iota, ...).
+const Format keywords(
+    "keywords",
+    [](OpPrinter& p, const Op& op, const StableHloSpelling& s, std::string& out) {
+      out += s.name + " " + p.uses(op.operands);
+      bool first = op.operands.empty();
+      for (const StableHloAttr& a : s.attrs) {
+        if (implied(a) || !attr_present(a, op.attrs)) continue;
+        out += fmt::format("{}{} = {}", first ? "" : ", ", a.pretty_name.empty() ? a.name : a.pretty_name,
+                           pretty_value(a, op.attrs));
+        first = false;
+      }
+      out += " : " + p.trailing_type(op);
+    },
+    [](OpParser& p, ParsedOp& op) {
+      Cursor& c = p.cursor();
+      op.operands = p.operand_list();
+      bool first = op.operands.empty();
+      while (first ? c.peek() != ':' : c.eat(",")) {
+        first = false;
+        c.skip_space();
+        const std::size_t at = c.pos();
+        const std::string kw = c.identifier();
+        c.expect("=");
+        const StableHloAttr* found = nullptr;
+        for (const StableHloAttr& a : op.spelling->attrs)
+          if ((a.pretty_name.empty() ? a.name : a.pretty_name) == kw) found = &a;
+        if (found == nullptr) c.fail_at(at, fmt::format("{} has no keyword '{}'", op.spelling->name, kw));
+        decode_pretty(p, op, *found);
+      }
+      for (const StableHloAttr& a : op.spelling->attrs)
+        if (!a.is_optional && !implied(a) && !attr_present(a, op.attrs))
+          c.fail(fmt::format("{} needs '{}'", op.spelling->name,
+                             a.pretty_name.empty() ? a.name : a.pretty_name));
+      p.trailing_type(op);
+    });
+
+// `stablehlo.constant dense<...> : tensor<...>`
+const Format constant(
+    "constant",
+    [](OpPrinter&, const Op& op, const StableHloSpelling& s, std::string& out) {
+      out += s.name + " " + attr_text(s.attrs.at(0), op.attrs);  // the value, with its type
+    },
+    [](OpParser& p, ParsedOp& op) {
+      Cursor& c = p.cursor();
+      if (c.peek() == '{') parse_attr_dict(c);  // JAX may attach attributes
+      const Tensor v = parse_dense_with_type(c);
+      op.result_types.assign(1, {v.dtype(), v.shape()});
+      op.attrs.set("value", v);
+    });
+
+// `call @f(%a, %b) : (t, t) -> t`
+const Format call(
+    "call",
+    [](OpPrinter& p, const Op& op, const StableHloSpelling&, std::string& out) {
+      out += fmt::format("call @{}({}) : {}", op.attrs.get<std::string>("callee"), p.uses(op.operands),
+                         p.functional_type(op));
+    },
+    [](OpParser& p, ParsedOp& op) {
+      Cursor& c = p.cursor();
+      op.attrs.set("callee", c.symbol_name());
+      c.expect("(");
+      op.operands = p.operand_list();
+      c.expect(")");
+      if (c.peek() == '{') parse_attr_dict(c);
+      c.expect(":");
+      const std::size_t at = c.pos();
+      auto [in, out] = p.functional_type();
+      for (std::size_t i = 0; i < in.size() && i < op.operands.size(); ++i)
+        if (in[i] != p.type_of(op.operands[i]))
+          c.fail_at(at, fmt::format("argument {} of the call has another type", i));
+      if (in.size() != op.operands.size()) c.fail_at(at, "the call's type does not match its arguments");
+      op.result_types = std::move(out);
+    });
+
+// `stablehlo.compare  GT, %a, %b,  FLOAT : (t, t) -> t`
+const Format compare(
+    "compare",
+    [](OpPrinter& p, const Op& op, const StableHloSpelling& s, std::string& out) {
+      out += fmt::format("{}  {}, {}", s.name, op.attrs.get<std::string>("comparison_direction"),
+                         p.uses(op.operands));
+      if (op.attrs.has("compare_type")) out += ",  " + op.attrs.get<std::string>("compare_type");
+      out += " : " + p.functional_type(op);
+    },
+    [](OpParser& p, ParsedOp& op) {
+      Cursor& c = p.cursor();
+      op.attrs.set("comparison_direction", c.identifier());
+      c.expect(",");
+      op.operands.push_back(p.operand());
+      c.expect(",");
+      op.operands.push_back(p.operand());
+      if (c.eat(",")) op.attrs.set("compare_type", c.identifier());
+      p.trailing_type(op);
+      if (op.result_types.size() == 1 && op.result_types[0].dtype != DType::boolean)
+        c.fail("stablehlo.compare gives i1 results; write its type as (t, t) -> tensor<...xi1>");
+    });
+
+// `stablehlo.select %p, %a, %b : tensor<2xi1>, tensor<2xf32>` (or a function type).
+const Format select(
+    "select",
+    [](OpPrinter& p, const Op& op, const StableHloSpelling& s, std::string& out) {
+      const ir::Function& f = p.function();
+      const bool short_form =
+          f.type(op.operands[1]) == f.type(op.results[0]) && f.type(op.operands[2]) == f.type(op.results[0]);
+      out += s.name + " " + p.uses(op.operands) + " : " +
+             (short_form ? p.type(op.operands[0]) + ", " + p.type(op.results[0]) : p.functional_type(op));
+    },
+    [](OpParser& p, ParsedOp& op) {
+      Cursor& c = p.cursor();
+      op.operands = p.operand_list();
+      if (op.operands.size() != 3) c.fail("stablehlo.select takes 3 operands");
+      const std::size_t save = c.pos();
+      c.expect(":");
+      if (c.peek() == '(') {
+        c.seek(save);
+        p.trailing_type(op);
+        return;
+      }
+      const std::size_t at = c.pos();
+      const TensorType pred = parse_type(c);
+      c.expect(",");
+      const TensorType t = parse_type(c);
+      if (pred != p.type_of(op.operands[0]) || t != p.type_of(op.operands[1]) ||
+          t != p.type_of(op.operands[2]))
+        c.fail_at(at, "the operand types of stablehlo.select do not match its type");
+      op.result_types.assign(1, t);
+    });
+
+}  // namespace
+}  // namespace tlaloc::stablehlo

@@ -1,0 +1,157 @@
+// Lowering to StableHLO-level ops: each op that has no StableHLO spelling, or whose
+// operands StableHLO would not accept as they are, is rewritten by tracing its
+// decomposition (OpDef::lowering) or, for elementwise ops, by converting and
+// broadcasting its operands. Rounds repeat until every op is legal.
+#include <fmt/format.h>
+
+#include "ir/builder.hpp"
+#include "stablehlo/stablehlo.hpp"
+
+namespace tlaloc::stablehlo {
+namespace {
+
+using detail::TensorType;
+using ir::Function;
+using ir::Op;
+using ir::Region;
+using ir::ValueId;
+
+constexpr int kMaxRounds = 16;
+
+const detail::OpDef& registry_op(std::string_view name) {
+  const detail::OpDef* op = detail::find_op(name);
+  if (op == nullptr) throw Error(fmt::format("the op registry has no '{}'", name));
+  return *op;
+}
+
+// The dtype an elementwise op's operands must have in StableHLO.
+DType operand_dtype(const Function& f, const Op& op) {
+  const DType out = f.type(op.results.at(0)).dtype;
+  if (out != DType::boolean) return out;
+  DType t = f.type(op.operands.at(0)).dtype;
+  for (ValueId v : op.operands) t = promote_types(t, f.type(v).dtype);
+  return t;
+}
+
+bool legal(const Function& f, const Op& op) {
+  if (op.def->stablehlo() == nullptr) return false;
+  if (!op.def->is_elementwise()) return true;
+  const TensorType& out = f.type(op.results.at(0));
+  const DType want = operand_dtype(f, op);
+  for (ValueId v : op.operands)
+    if (f.type(v).shape != out.shape || f.type(v).dtype != want) return false;
+  return true;
+}
+
+class Rewriter {
+ public:
+  explicit Rewriter(const Function& f) : f_(f), map_(f.num_values()) {
+    g_.name = f.name;
+    g_.is_public = f.is_public;
+  }
+
+  Function run(bool& changed) {
+    {
+      ir::Builder b(g_);
+      b_ = &b;
+      for (ValueId v : f_.body.args) map_[std::size_t(v)] = b.param(f_.type(v));
+      for (const Op& op : f_.body.ops) this->op(op);
+      b.finish(mapped(f_.body.results));
+    }
+    changed = changed_;
+    return std::move(g_);
+  }
+
+ private:
+  std::vector<Tensor> mapped(const std::vector<ValueId>& vs) {
+    std::vector<Tensor> out;
+    for (ValueId v : vs) out.push_back(map_[std::size_t(v)]);
+    return out;
+  }
+
+  Region region(const Region& r) {
+    std::vector<TensorType> types;
+    for (ValueId v : r.args) types.push_back(f_.type(v));
+    return b_->region(types, [&](std::span<const Tensor> args) {
+      for (std::size_t i = 0; i < args.size(); ++i) map_[std::size_t(r.args[i])] = args[i];
+      for (const Op& op : r.ops) this->op(op);
+      return mapped(r.results);
+    });
+  }
+
+  void op(const Op& op) {
+    b_->loc = op.loc;
+    std::vector<Tensor> in = mapped(op.operands);
+    std::vector<TensorType> out_types;
+    for (ValueId v : op.results) out_types.push_back(f_.type(v));
+    std::vector<Tensor> out;
+    if (legal(f_, op)) {
+      std::vector<Region> regions;
+      for (const Region& r : op.regions) regions.push_back(region(r));
+      out = b_->record(*op.def, in, op.attrs, out_types, std::move(regions));
+    } else if (op.def->lowering()) {
+      changed_ = true;
+      out = op.def->lowering()(in, op.attrs);
+    } else if (op.def->is_elementwise() && op.def->stablehlo() != nullptr) {
+      changed_ = true;
+      out = b_->record(*op.def, legalized(op, in), op.attrs, out_types);
+    } else {
+      const std::string where = op.loc.line > 0 ? fmt::format(" (line {}:{})", op.loc.line, op.loc.col) : "";
+      throw Error(fmt::format("tl::{}: has no StableHLO lowering{}", op.name(), where));
+    }
+    if (out.size() != op.results.size())
+      throw Error(fmt::format("tl::{}: its lowering gives {} values for {} results", op.name(), out.size(),
+                              op.results.size()));
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      if (detail::type_of(out[i]) != out_types[i])
+        throw Error(fmt::format("tl::{}: its lowering gives result {} of type {} where {} was expected",
+                                op.name(), i, ir::type_string(detail::type_of(out[i])),
+                                ir::type_string(out_types[i])));
+      map_[std::size_t(op.results[i])] = out[i];
+    }
+  }
+
+  // Converts and broadcasts the operands to what the StableHLO op accepts.
+  std::vector<Tensor> legalized(const Op& op, std::vector<Tensor> in) {
+    const Shape& shape = f_.type(op.results[0]).shape;
+    const DType want = operand_dtype(f_, op);
+    for (Tensor& t : in) {
+      if (t.dtype() != want) t = detail::call1(registry_op("convert"), {t}, {{"dtype", want}});
+      if (t.shape() != shape) {
+        std::vector<std::int64_t> dims;
+        for (std::size_t i = 0; i < t.shape().size(); ++i)
+          dims.push_back(std::int64_t(shape.size() - t.shape().size() + i));
+        t = detail::call1(registry_op("broadcast_in_dim"), {t}, {{"shape", shape}, {"dims", dims}});
+      }
+    }
+    return in;
+  }
+
+  const Function& f_;
+  Function g_;
+  std::vector<Tensor> map_;
+  ir::Builder* b_ = nullptr;
+  bool changed_ = false;
+};
+
+Function lower_function(const Function& f) {
+  Function cur = f;
+  for (int round = 0; round < kMaxRounds; ++round) {
+    bool changed = false;
+    Function next = Rewriter(cur).run(changed);
+    if (!changed) return next;
+    cur = std::move(next);
+  }
+  throw Error(fmt::format("lowering @{} to StableHLO did not finish after {} rounds", f.name, kMaxRounds));
+}
+
+}  // namespace
+
+ir::Module lower(const ir::Module& m) {
+  ir::Module out;
+  for (const Function& f : m.functions) out.functions.push_back(lower_function(f));
+  ir::verify(out);
+  return out;
+}
+
+}  // namespace tlaloc::stablehlo

@@ -1,0 +1,120 @@
+// `tlaloc`: the command-line tool.
+//   tlaloc run FILE.mlir [--split-input-file] [--entry NAME]
+// parses, verifies and interprets each module (or each `// -----` split), runs its
+// check ops, reports every failing case with its location, and ends with
+// `N passed, N failed` (exit status 1 on any failure or parse error).
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "interp/interpreter.hpp"
+#include "stablehlo/stablehlo.hpp"
+
+namespace tl = tlaloc;
+
+namespace {
+
+int usage() {
+  std::cerr << "usage: tlaloc run FILE.mlir [--split-input-file] [--entry NAME]\n"
+               "       tlaloc emit FILE.mlir [--generic]   (parse, then print StableHLO)\n";
+  return 2;
+}
+
+struct Options {
+  std::string command, file, entry;
+  bool split = false;
+  bool generic = false;
+};
+
+bool parse_args(int argc, char** argv, Options& o) {
+  if (argc < 3) return false;
+  o.command = argv[1];
+  for (int i = 2; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--split-input-file")
+      o.split = true;
+    else if (a == "--generic")
+      o.generic = true;
+    else if (a == "--entry" && i + 1 < argc)
+      o.entry = argv[++i];
+    else if (!a.empty() && a[0] != '-' && o.file.empty())
+      o.file = a;
+    else
+      return false;
+  }
+  return !o.file.empty() && (o.command == "run" || o.command == "emit");
+}
+
+std::string where(const std::string& file, const tl::ir::Location& loc) {
+  return loc.line > 0 ? fmt::format("{}:{}:{}", file, loc.line, loc.col) : file;
+}
+
+struct Tally {
+  int passed = 0;
+  int failed = 0;
+};
+
+// Runs the cases of one module: the entry point if named, else every public
+// function without parameters.
+void run_module(const tl::ir::Module& m, const Options& o, Tally& t) {
+  std::vector<const tl::ir::Function*> cases;
+  if (!o.entry.empty())
+    cases.push_back(&m.entry(o.entry));
+  else
+    for (const auto& f : m.functions)
+      if (f.is_public && f.body.args.empty()) cases.push_back(&f);
+  if (cases.empty()) throw tl::Error("no public function without parameters to run (name one with --entry)");
+  for (const tl::ir::Function* f : cases) {
+    try {
+      const tl::interp::Program prog(m, f->name);
+      prog.run(std::vector<tl::Tensor>{});
+      ++t.passed;
+    } catch (const std::exception& e) {
+      ++t.failed;
+      std::cout << fmt::format("{}: FAILED @{}: {}\n", where(o.file, tl::interp::last_failure_location()),
+                               f->name, e.what());
+    }
+  }
+}
+
+int run(const Options& o, const std::string& text) {
+  Tally t;
+  std::vector<tl::stablehlo::Split> pieces;
+  if (o.split)
+    pieces = tl::stablehlo::split_input(text);
+  else
+    pieces.push_back({text, 1});
+  for (const auto& piece : pieces) {
+    try {
+      const tl::ir::Module m = tl::stablehlo::parse(piece.text, o.file, piece.first_line);
+      if (o.command == "emit") {
+        std::cout << tl::stablehlo::emit(m, {o.generic, {}});
+        continue;
+      }
+      run_module(m, o, t);
+    } catch (const std::exception& e) {
+      ++t.failed;
+      std::cout << fmt::format("{}: error: {}\n", o.file, e.what());
+    }
+  }
+  if (o.command == "emit") return t.failed ? 1 : 0;
+  std::cout << fmt::format("{} passed, {} failed\n", t.passed, t.failed);
+  return t.failed ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  if (!parse_args(argc, argv, o)) return usage();
+  std::ifstream in(o.file, std::ios::binary);
+  if (!in) {
+    std::cerr << fmt::format("tlaloc: cannot read {}\n", o.file);
+    return 1;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return run(o, ss.str());
+}
