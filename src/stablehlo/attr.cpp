@@ -13,7 +13,7 @@ namespace tlaloc::stablehlo {
 namespace {
 
 bool is_unsigned_int(DType t) {
-  return t == DType::u8 || t == DType::u16 || t == DType::u32 || t == DType::u64;
+  return t == DType::u8;
 }
 
 // ---- element literals --------------------------------------------------------
