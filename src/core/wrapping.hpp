@@ -30,6 +30,10 @@ template <class C> C wrapping_mul(C a, C b) {
     return a * b;
   }
 }
-template <class C> C wrapping_neg(C a) { return wrapping_sub(C(0), a); }
+// Floats flip the sign bit (so neg(+0) is -0, as IEEE and StableHLO's negate say).
+template <class C> C wrapping_neg(C a) {
+  if constexpr (wraps_v<C> || std::is_same_v<C, bool>) return wrapping_sub(C(0), a);
+  else return -a;
+}
 
 }  // namespace tlaloc::detail

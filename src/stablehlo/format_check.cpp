@@ -61,11 +61,14 @@ const Format check(
             if (a.name == k) decode_attr(a, n, op.attrs, c);
       }
       c.expect(":");
+      c.skip_space();
+      const std::size_t types_at = c.pos();
       std::vector<TensorType> types{parse_type(c)};
       while (c.eat(",")) types.push_back(parse_type(c));
       for (std::size_t i = 0; i < op.operands.size(); ++i)
         if (p.type_of(op.operands[i]) != types[std::min(i, types.size() - 1)])
-          c.fail(fmt::format("operand {} of {} has another type than written", i, op.spelling->name));
+          c.fail_at(types_at,
+                    fmt::format("operand {} of {} has another type than written", i, op.spelling->name));
       if (has_dense) {
         const std::size_t end = c.pos();
         c.seek(dense_at);

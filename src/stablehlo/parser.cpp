@@ -160,9 +160,9 @@ class Parser final : public OpParser {
     }
   }
 
-  void start_function(const std::string& name, bool is_public) {
+  void start_function(const std::string& name, bool is_public, std::size_t at = 0) {
     for (const ir::Function& g : m_.functions)
-      if (g.name == name) c_.fail(fmt::format("function @{} is defined twice", name));
+      if (g.name == name) c_.fail_at(at, fmt::format("function @{} is defined twice", name));
     m_.functions.emplace_back();
     f_ = &m_.functions.back();
     f_->name = name;
@@ -176,7 +176,9 @@ class Parser final : public OpParser {
       is_public = false;
     else if (!c_.eat_word("public"))
       c_.eat_word("nested");
-    start_function(c_.symbol_name(), is_public);
+    c_.skip_space();
+    const std::size_t at = c_.pos();
+    start_function(c_.symbol_name(), is_public, at);
     c_.expect("(");
     if (!c_.eat(")")) {
       do {

@@ -1,0 +1,110 @@
+// Malformed StableHLO text: each case gives a ParseError (or a verifier error)
+// with the line and column of the problem, never a crash.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "stablehlo/stablehlo.hpp"
+#include "tlaloc/tlaloc.hpp"
+
+namespace tl = tlaloc;
+namespace sh = tlaloc::stablehlo;
+
+namespace {
+
+// Parses `text` and expects a ParseError at line:col whose message contains `what`.
+void expect_parse_error(const std::string& text, int line, int col, const std::string& what) {
+  try {
+    (void)sh::parse(text, "t.mlir");
+    ADD_FAILURE() << "no error for:\n" << text;
+  } catch (const sh::ParseError& e) {
+    EXPECT_EQ(e.line(), line) << e.what();
+    EXPECT_EQ(e.col(), col) << e.what();
+    EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind("t.mlir:", 0), 0u) << e.what();
+  }
+}
+
+TEST(ParserErrors, TruncatedFile) {
+  expect_parse_error("func.func @main() {\n  %0 = stablehlo.constant dense<1.0> : tensor<f32>\n", 3, 1,
+                     "ended inside a region");
+  expect_parse_error("func.func @main() {\n  %0 = stablehlo.constant dense<[1.0, 2.0", 2, 33,
+                     "unterminated '<'");
+  expect_parse_error("func.func @main(", 1, 17, "expected a value name");
+}
+
+TEST(ParserErrors, UnknownAndUnsupportedOps) {
+  expect_parse_error("func.func @main() {\n  %0 = stablehlo.frobnicate : tensor<f32>\n  return\n}", 2, 8,
+                     "unknown op 'stablehlo.frobnicate'");
+  expect_parse_error(
+      "func.func @main(%a: tensor<f32>) -> tensor<f32> {\n  %0 = \"stablehlo.all_reduce\"(%a) : "
+      "(tensor<f32>) -> tensor<f32>\n  return %0 : tensor<f32>\n}",
+      2, 8, "collectives");
+  expect_parse_error("func.func @main(%a: tensor<complex<f32>>) {\n  return\n}", 1, 28,
+                     "complex is not supported");
+}
+
+TEST(ParserErrors, TypeMismatches) {
+  expect_parse_error(
+      "func.func @main(%a: tensor<2xf32>) {\n  check.expect_eq %a, %a : tensor<3xf32>\n  return\n}", 2, 28,
+      "operand 0");
+  expect_parse_error("func.func @main(%a: tensor<2xf32>) -> tensor<2xi32> {\n  return %a : tensor<2xf32>\n}",
+                     2, 3, "types differ from its signature");
+  expect_parse_error("func.func @main() {\n  %0 = stablehlo.constant dense<300> : tensor<i8>\n  return\n}", 2,
+                     33, "300 does not fit in i8");
+  expect_parse_error(
+      "func.func @main() {\n  %0 = stablehlo.constant dense<[1, 2]> : tensor<3xi32>\n  return\n}", 2, 27,
+      "dense literal of shape [2] for tensor<3xi32>");
+}
+
+TEST(ParserErrors, WrongOperandCountsAreVerifierErrorsWithLocations) {
+  try {
+    (void)sh::parse("func.func @main(%a: tensor<f32>) {\n  check.expect_eq %a : tensor<f32>\n  return\n}",
+                    "t.mlir");
+    ADD_FAILURE() << "no error";
+  } catch (const tl::Error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("line 2:3"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("takes 2 operands, got 1"), std::string::npos) << msg;
+  }
+}
+
+TEST(ParserErrors, HugeAndNegativeDimensions) {
+  expect_parse_error("func.func @main(%a: tensor<99999999999999999999xf32>) {\n  return\n}", 1, 28,
+                     "too large");
+  expect_parse_error("func.func @main(%a: tensor<-1xf32>) {\n  return\n}", 1, 28, "cannot be negative");
+}
+
+TEST(ParserErrors, DeepNestingIsRefusedNotAStackOverflow) {
+  const std::string deep = "func.func @main() {\n  %0 = stablehlo.constant dense<" +
+                           std::string(100000, '[') + std::string(100000, ']') +
+                           "> : tensor<f32>\n  return\n}";
+  expect_parse_error(deep, 2, 232, "nesting deeper than");
+}
+
+TEST(ParserErrors, NamesAndScopes) {
+  expect_parse_error("func.func @main() {\n  check.expect_eq %x, %x : tensor<f32>\n  return\n}", 2, 19,
+                     "undefined value %x");
+  expect_parse_error(
+      "func.func @main() {\n  %0 = stablehlo.constant dense<1> : tensor<i32>\n  %0 = stablehlo.constant "
+      "dense<2> : tensor<i32>\n  return\n}",
+      3, 3, "%0 is defined twice");
+  expect_parse_error("func.func @f() {\n  return\n}\nfunc.func @f() {\n  return\n}", 4, 11,
+                     "@f is defined twice");
+}
+
+TEST(ParserErrors, EveryPrefixOfAValidModuleFailsCleanly) {
+  const std::string ok =
+      "module {\n  func.func public @main() {\n    %0 = stablehlo.constant dense<[1.5, 2.0]> : "
+      "tensor<2xf32>\n"
+      "    %1:2 = call @two(%0) : (tensor<2xf32>) -> (tensor<2xf32>, tensor<i32>)\n"
+      "    check.expect_eq_const %1#0, dense<[1.5, 2.0]> : tensor<2xf32>\n    return\n  }\n"
+      "  func.func private @two(%arg0: tensor<2xf32>) -> (tensor<2xf32>, tensor<i32>) {\n"
+      "    %c = stablehlo.constant dense<7> : tensor<i32>\n    return %arg0, %c : tensor<2xf32>, "
+      "tensor<i32>\n  }\n}\n";
+  EXPECT_NO_THROW((void)sh::parse(ok));
+  for (std::size_t n = 0; n + 2 < ok.size(); ++n)
+    EXPECT_THROW((void)sh::parse(ok.substr(0, n)), tl::Error) << n;
+}
+
+}  // namespace
