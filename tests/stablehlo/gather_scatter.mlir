@@ -58,3 +58,68 @@ func.func @gather_batching() {
   check.expect_eq_const %r, dense<[3.0, 4.0]> : tensor<2xf64>
   return
 }
+
+// -----
+
+// A region that returns the update: the result index 7 is outside the operand and
+// the spec leaves it implementation-defined; Tlaloc skips it.
+func.func @scatter_replace() {
+  %x = stablehlo.constant dense<[0, 0, 0, 0]> : tensor<4xi32>
+  %i = stablehlo.constant dense<[[1], [3], [7]]> : tensor<3x1xi64>
+  %u = stablehlo.constant dense<[5, 6, 9]> : tensor<3xi32>
+  %r = "stablehlo.scatter"(%x, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, indices_are_sorted = false, unique_indices = false}> ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    stablehlo.return %b : tensor<i32>
+  }) : (tensor<4xi32>, tensor<3x1xi64>, tensor<3xi32>) -> tensor<4xi32>
+  check.expect_eq_const %r, dense<[0, 5, 0, 6]> : tensor<4xi32>
+  return
+}
+
+// -----
+
+// Batching dims: update b goes to operand row b, at the column its index names.
+func.func @scatter_batching() {
+  %x = stablehlo.constant dense<0.0> : tensor<2x3xf32>
+  %i = stablehlo.constant dense<[[2], [0]]> : tensor<2x1xi32>
+  %u = stablehlo.constant dense<[7.0, 8.0]> : tensor<2xf32>
+  %r = "stablehlo.scatter"(%x, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [1], input_batching_dims = [0], scatter_indices_batching_dims = [0], scatter_dims_to_operand_dims = [1], index_vector_dim = 1>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    stablehlo.return %b : tensor<f32>
+  }) : (tensor<2x3xf32>, tensor<2x1xi32>, tensor<2xf32>) -> tensor<2x3xf32>
+  check.expect_eq_const %r, dense<[[0.0, 0.0, 7.0], [8.0, 0.0, 0.0]]> : tensor<2x3xf32>
+  return
+}
+
+// -----
+
+// A 2x2 window written at row 1.
+func.func @scatter_window() {
+  %x = stablehlo.constant dense<1> : tensor<3x2xi8>
+  %i = stablehlo.constant dense<[[1]]> : tensor<1x1xi32>
+  %u = stablehlo.constant dense<[[[-1, -2], [-3, -4]]]> : tensor<1x2x2xi8>
+  %r = "stablehlo.scatter"(%x, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1, 2], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({
+  ^bb0(%a: tensor<i8>, %b: tensor<i8>):
+    stablehlo.return %b : tensor<i8>
+  }) : (tensor<3x2xi8>, tensor<1x1xi32>, tensor<1x2x2xi8>) -> tensor<3x2xi8>
+  check.expect_eq_const %r, dense<[[1, 1], [-1, -2], [-3, -4]]> : tensor<3x2xi8>
+  return
+}
+
+// -----
+
+// Two inputs: the region takes (old0, old1, update0, update1) and here replaces
+// the first and keeps the second.
+func.func @scatter_variadic() {
+  %x = stablehlo.constant dense<[1, 2, 3]> : tensor<3xi32>
+  %y = stablehlo.constant dense<[0.5, 1.5, 2.5]> : tensor<3xbf16>
+  %i = stablehlo.constant dense<[2, 0]> : tensor<2xi32>
+  %u = stablehlo.constant dense<[30, 10]> : tensor<2xi32>
+  %v = stablehlo.constant dense<[9.0, 9.0]> : tensor<2xbf16>
+  %r:2 = "stablehlo.scatter"(%x, %y, %i, %u, %v) <{scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({
+  ^bb0(%a: tensor<i32>, %b: tensor<bf16>, %c: tensor<i32>, %d: tensor<bf16>):
+    stablehlo.return %c, %b : tensor<i32>, tensor<bf16>
+  }) : (tensor<3xi32>, tensor<3xbf16>, tensor<2xi32>, tensor<2xi32>, tensor<2xbf16>) -> (tensor<3xi32>, tensor<3xbf16>)
+  check.expect_eq_const %r#0, dense<[10, 2, 30]> : tensor<3xi32>
+  check.expect_eq_const %r#1, dense<[0.5, 1.5, 2.5]> : tensor<3xbf16>
+  return
+}
