@@ -16,6 +16,8 @@ using detail::def_op;
 using detail::fail;
 using detail::OpDef;
 using detail::TensorType;
+using Hlo = detail::StableHloAttr;
+using Kind = detail::StableHloAttr::Kind;
 
 const OpDef& reshape_op =
     def_op("reshape")
@@ -23,12 +25,15 @@ const OpDef& reshape_op =
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
           const auto& shape = attrs.get<std::vector<std::int64_t>>("shape");
           if (detail::numel_of(shape) != detail::numel_of(in[0].shape))
-            fail<ShapeError>("reshape", "cannot reshape {} into {}", shape_string(in[0].shape), shape_string(shape));
+            fail<ShapeError>("reshape", "cannot reshape {} into {}", shape_string(in[0].shape),
+                             shape_string(shape));
           return std::vector<TensorType>{{in[0].dtype, shape}};
         })
         .kernel([](std::span<const Tensor> in, const Attrs&, std::span<const TensorType> out) {
           return std::vector<Tensor>{detail::view(in[0], out[0].shape)};
-        });
+        })
+        .stablehlo(
+            {"stablehlo.reshape", {Hlo("result_shape", Kind::result_shape).as("shape")}, "elementwise"});
 
 void check_permutation(std::string_view op, const std::vector<std::int64_t>& perm, std::size_t rank) {
   std::vector<bool> seen(rank, false);
@@ -51,8 +56,21 @@ const OpDef& transpose_op =
           return std::vector<TensorType>{{in[0].dtype, s}};
         })
         .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
-          return std::vector<Tensor>{detail::permute_copy(in[0], attrs.get<std::vector<std::int64_t>>("permutation"))};
-        });
+          return std::vector<Tensor>{
+              detail::permute_copy(in[0], attrs.get<std::vector<std::int64_t>>("permutation"))};
+        })
+        .stablehlo({"stablehlo.transpose", {Hlo("permutation", Kind::i64_array).pretty("dims")}, "keywords"});
+
+// x with its axes reordered so that their target dims ascend, and those dims.
+std::pair<Tensor, std::vector<std::int64_t>> ascending_dims(const Tensor& x, std::vector<std::int64_t> dims) {
+  if (std::is_sorted(dims.begin(), dims.end())) return {x, dims};
+  std::vector<std::int64_t> perm(dims.size());
+  for (std::size_t i = 0; i < perm.size(); ++i) perm[i] = std::int64_t(i);
+  std::sort(perm.begin(), perm.end(),
+            [&](auto a, auto b) { return dims[std::size_t(a)] < dims[std::size_t(b)]; });
+  std::sort(dims.begin(), dims.end());
+  return {detail::permute_copy(x, perm), dims};
+}
 
 // StableHLO's broadcast_in_dim: operand axis i becomes result axis dims[i].
 const OpDef& broadcast_in_dim_op =
@@ -63,17 +81,22 @@ const OpDef& broadcast_in_dim_op =
           const auto& dims = attrs.get<std::vector<std::int64_t>>("dims");
           const Shape& s = in[0].shape;
           bool ok = dims.size() == s.size();
-          for (std::size_t i = 0; ok && i < dims.size(); ++i)
-            ok = dims[i] >= 0 && std::size_t(dims[i]) < shape.size() && (i == 0 || dims[i] > dims[i - 1]) &&
+          std::vector<bool> used(shape.size(), false);
+          for (std::size_t i = 0; ok && i < dims.size(); ++i) {
+            ok = dims[i] >= 0 && std::size_t(dims[i]) < shape.size() && !used[std::size_t(dims[i])] &&
                  (s[i] == 1 || s[i] == shape[std::size_t(dims[i])]);
+            if (ok) used[std::size_t(dims[i])] = true;
+          }
           if (!ok)
             fail<ShapeError>("broadcast_to", "cannot broadcast {} to {} (dims {})", shape_string(s),
                              shape_string(shape), dims);
           return std::vector<TensorType>{{in[0].dtype, shape}};
         })
         .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
-          const Tensor& x = in[0];
-          const auto& dims = attrs.get<std::vector<std::int64_t>>("dims");
+          // StableHLO allows dims in any order: a transpose first makes them ascending.
+          const auto sorted = ascending_dims(in[0], attrs.get<std::vector<std::int64_t>>("dims"));
+          const Tensor& x = sorted.first;
+          const auto& dims = sorted.second;
           // Give the operand the result's rank (size-1 axes where it has none), then broadcast.
           Shape aligned(out[0].shape.size(), 1);
           for (std::size_t i = 0; i < dims.size(); ++i) aligned[std::size_t(dims[i])] = x.shape()[i];
@@ -82,14 +105,21 @@ const OpDef& broadcast_in_dim_op =
           TLALOC_SWITCH_ALL(x.dtype(), "broadcast_to", {
             const T* src = x.data<T>();
             T* dst = detail::mutable_data<T>(y);
-            detail::for_each_row(plan, [&](std::int64_t o, std::int64_t n, const std::array<std::int64_t, 1>& off,
-                                           const std::array<std::int64_t, 1>& st) {
-              if (st[0] == 0) std::fill(dst + o, dst + o + n, src[off[0]]);
-              else std::copy(src + off[0], src + off[0] + n, dst + o);
-            });
+            detail::for_each_row(plan,
+                                 [&](std::int64_t o, std::int64_t n, const std::array<std::int64_t, 1>& off,
+                                     const std::array<std::int64_t, 1>& st) {
+                                   if (st[0] == 0)
+                                     std::fill(dst + o, dst + o + n, src[off[0]]);
+                                   else
+                                     std::copy(src + off[0], src + off[0] + n, dst + o);
+                                 });
           })
           return std::vector<Tensor>{y};
-        });
+        })
+        .stablehlo({"stablehlo.broadcast_in_dim",
+                    {Hlo("broadcast_dimensions", Kind::i64_array).as("dims").pretty("dims"),
+                     Hlo("result_shape", Kind::result_shape).as("shape")},
+                    "keywords"});
 
 }  // namespace
 
@@ -159,7 +189,8 @@ Tensor broadcast_to(const Tensor& x, const Shape& shape) {
   for (auto d : shape)
     if (d < 0) fail<ShapeError>("broadcast_to", "invalid size {} in {}", d, shape_string(shape));
   if (x.rank() > std::int64_t(shape.size()))
-    fail<ShapeError>("broadcast_to", "cannot broadcast {} to {}", shape_string(x.shape()), shape_string(shape));
+    fail<ShapeError>("broadcast_to", "cannot broadcast {} to {}", shape_string(x.shape()),
+                     shape_string(shape));
   std::vector<std::int64_t> dims(std::size_t(x.rank()));
   for (std::size_t i = 0; i < dims.size(); ++i) dims[i] = std::int64_t(shape.size() - dims.size() + i);
   return call1(broadcast_in_dim_op, {x}, {{"shape", shape}, {"dims", dims}});

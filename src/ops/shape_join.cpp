@@ -75,7 +75,10 @@ const OpDef& concatenate_op =
           Tensor y = detail::empty(out[0].shape, out[0].dtype);
           concat_rows(in, y, std::size_t(attrs.get<std::int64_t>("dimension")));
           return std::vector<Tensor>{y};
-        });
+        })
+        .stablehlo({"stablehlo.concatenate",
+                    {detail::StableHloAttr("dimension", detail::StableHloAttr::Kind::i64).pretty("dim")},
+                    "keywords"});
 
 }  // namespace
 

@@ -25,6 +25,8 @@ using detail::fail;
 using detail::OpDef;
 using detail::TensorType;
 using Ints = std::vector<std::int64_t>;
+using Hlo = detail::StableHloAttr;
+using Kind = detail::StableHloAttr::Kind;
 
 // ---- the one copy loop --------------------------------------------------------
 
@@ -163,7 +165,11 @@ const OpDef& slice_op =
         .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
           return std::vector<Tensor>{
               strided_box(in[0], attrs.get<Ints>("start_indices"), attrs.get<Ints>("strides"), out[0].shape)};
-        });
+        })
+        .stablehlo({"stablehlo.slice",
+                    {Hlo("start_indices", Kind::i64_array), Hlo("limit_indices", Kind::i64_array),
+                     Hlo("strides", Kind::i64_array)},
+                    "slice"});
 
 // ---- pad ------------------------------------------------------------------------
 
@@ -181,7 +187,7 @@ void fill_bytes(const Tensor& dst, const void* value) {
 
 // StableHLO pad. The padding value is the second input, a rank-0 tensor of x's
 // dtype, as in StableHLO: it can then be a traced value and get a gradient.
-// Negative edge padding (StableHLO's cropping) is refused: slice does that.
+// Negative edge padding removes elements from the padded result, as in StableHLO.
 const OpDef& pad_op =
     def_op("pad")
         .inputs(2)
@@ -198,29 +204,48 @@ const OpDef& pad_op =
                              in[1].dtype, shape_string(in[1].shape));
           Shape out(s.size());
           for (std::size_t d = 0; d < s.size(); ++d) {
-            if (lo[d] < 0 || hi[d] < 0 || interior[d] < 0)
-              fail<ValueError>("pad", "negative padding ({}, {}, interior {}) on axis {}", lo[d], hi[d],
-                               interior[d], d);
+            if (interior[d] < 0)
+              fail<ValueError>("pad", "negative interior padding {} on axis {}", interior[d], d);
             out[d] = lo[d] + s[d] + hi[d] + std::max<std::int64_t>(s[d] - 1, 0) * interior[d];
+            if (out[d] < 0)
+              fail<ShapeError>("pad", "padding ({}, {}, interior {}) removes more than axis {} of {} holds",
+                               lo[d], hi[d], interior[d], d, shape_string(s));
           }
           detail::numel_of(out);  // refuses a size that overflows
           return std::vector<TensorType>{{in[0].dtype, out}};
         })
         .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
           const Tensor& x = in[0];
-          Tensor y = detail::empty(out[0].shape, x.dtype());
-          fill_bytes(y, in[1].raw_data());
           const auto& lo = attrs.get<Ints>("edge_padding_low");
+          const auto& hi = attrs.get<Ints>("edge_padding_high");
           const auto& interior = attrs.get<Ints>("interior_padding");
-          const Ints yst = detail::strides_of(out[0].shape);
-          Box b{x.shape(), 0, 0, detail::strides_of(x.shape()), Ints(yst.size())};
-          for (std::size_t d = 0; d < yst.size(); ++d) {
-            b.dst_base += lo[d] * yst[d];
+          // Pad by the positive widths, then crop where a width is negative.
+          const std::size_t r = lo.size();
+          Shape full(r);
+          Ints crop(r, 0);
+          bool cropped = false;
+          for (std::size_t d = 0; d < r; ++d) {
+            crop[d] = std::max<std::int64_t>(-lo[d], 0);
+            cropped = cropped || lo[d] < 0 || hi[d] < 0;
+            full[d] = out[0].shape[d] + crop[d] + std::max<std::int64_t>(-hi[d], 0);
+          }
+          Tensor y = detail::empty(full, x.dtype());
+          fill_bytes(y, in[1].raw_data());
+          const Ints yst = detail::strides_of(full);
+          Box b{x.shape(), 0, 0, detail::strides_of(x.shape()), Ints(r)};
+          for (std::size_t d = 0; d < r; ++d) {
+            b.dst_base += std::max<std::int64_t>(lo[d], 0) * yst[d];
             b.dst_st[d] = (interior[d] + 1) * yst[d];
           }
           copy_box(x, y, std::move(b));
+          if (cropped) y = strided_box(y, crop, Ints(r, 1), out[0].shape);
           return std::vector<Tensor>{y};
-        });
+        })
+        .stablehlo({"stablehlo.pad",
+                    {Hlo("edge_padding_low", Kind::i64_array).pretty("low"),
+                     Hlo("edge_padding_high", Kind::i64_array).pretty("high"),
+                     Hlo("interior_padding", Kind::i64_array).pretty("interior")},
+                    "keywords"});
 
 // ---- reverse --------------------------------------------------------------------
 
@@ -228,9 +253,14 @@ const OpDef& reverse_op =
     def_op("reverse")
         .inputs(1)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
-          const auto& dims = attrs.get<Ints>("dimensions");
-          if (detail::normalize_axes("reverse", dims, std::int64_t(in[0].shape.size())) != dims)
-            fail<AxisError>("reverse", "dimensions {} are not sorted and non-negative", dims);
+          Ints dims = attrs.get<Ints>("dimensions");
+          std::sort(dims.begin(), dims.end());
+          const bool ok =
+              (dims.empty() || (dims.front() >= 0 && dims.back() < std::int64_t(in[0].shape.size()))) &&
+              std::adjacent_find(dims.begin(), dims.end()) == dims.end();
+          if (!ok)
+            fail<AxisError>("reverse", "dimensions {} are not distinct axes of {}",
+                            attrs.get<Ints>("dimensions"), shape_string(in[0].shape));
           return std::vector<TensorType>{in[0]};
         })
         .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
@@ -244,7 +274,8 @@ const OpDef& reverse_op =
           }
           copy_box(x, y, std::move(b));
           return std::vector<Tensor>{y};
-        });
+        })
+        .stablehlo({"stablehlo.reverse", {Hlo("dimensions", Kind::i64_array).pretty("dims")}, "keywords"});
 
 // ---- dynamic_slice / dynamic_update_slice -----------------------------------------
 
@@ -261,45 +292,68 @@ void check_window(std::string_view op, const Shape& s, const Shape& window) {
   if (!ok) fail<ShapeError>(op, "a window of {} does not fit in {}", shape_string(window), shape_string(s));
 }
 
-// Starts are an attribute for now; StableHLO has them as rank-0 operands.
+// The start indices are rank-0 integer operands after the first `lead` inputs, one
+// per axis of `s`, all of one dtype, as in StableHLO.
+void check_starts(std::string_view op, std::span<const TensorType> in, std::size_t lead, const Shape& s) {
+  if (in.size() != lead + s.size())
+    fail<ValueError>(op, "expects {} start indices (one per axis of {}), got {}", s.size(), shape_string(s),
+                     in.size() - std::min(in.size(), lead));
+  for (std::size_t i = lead; i < in.size(); ++i)
+    if (!in[i].shape.empty() || !is_integral(in[i].dtype) || in[i].dtype != in[lead].dtype)
+      fail<DTypeError>(op, "start index {} is {} {}; starts must be rank-0 integers of one dtype", i - lead,
+                       in[i].dtype, shape_string(in[i].shape));
+}
+
+Ints start_values(std::span<const Tensor> in, std::size_t lead) {
+  Ints v;
+  for (std::size_t i = lead; i < in.size(); ++i)
+    v.push_back(in[i].astype(DType::i64).data<std::int64_t>()[0]);
+  return v;
+}
+
 const OpDef& dynamic_slice_op =
     def_op("dynamic_slice")
-        .inputs(1)
+        .inputs(-1)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
+          if (in.empty()) fail<ValueError>("dynamic_slice", "needs an operand");
           const auto& sizes = attrs.get<Ints>("slice_sizes");
-          check_count("dynamic_slice", "starts", attrs.get<Ints>("start_indices"), in[0].shape.size());
+          check_starts("dynamic_slice", in, 1, in[0].shape);
           check_window("dynamic_slice", in[0].shape, sizes);
           return std::vector<TensorType>{{in[0].dtype, sizes}};
         })
-        .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
+        .kernel([](std::span<const Tensor> in, const Attrs&, std::span<const TensorType> out) {
           const Tensor& x = in[0];
-          const Ints start = clamped_starts(attrs.get<Ints>("start_indices"), x.shape(), out[0].shape);
+          const Ints start = clamped_starts(start_values(in, 1), x.shape(), out[0].shape);
           return std::vector<Tensor>{strided_box(x, start, Ints(start.size(), 1), out[0].shape)};
-        });
+        })
+        .stablehlo(
+            {"stablehlo.dynamic_slice", {Hlo("slice_sizes", Kind::i64_array).pretty("sizes")}, "keywords"});
 
 const OpDef& dynamic_update_slice_op =
     def_op("dynamic_update_slice")
-        .inputs(2)
-        .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
+        .inputs(-1)
+        .shape_rule([](std::span<const TensorType> in, const Attrs&) {
+          if (in.size() < 2) fail<ValueError>("dynamic_update_slice", "needs an operand and an update");
           if (in[1].dtype != in[0].dtype)
             fail<DTypeError>("dynamic_update_slice", "the update is {}, the operand {}", in[1].dtype,
                              in[0].dtype);
-          check_count("dynamic_update_slice", "starts", attrs.get<Ints>("start_indices"), in[0].shape.size());
+          check_starts("dynamic_update_slice", in, 2, in[0].shape);
           check_window("dynamic_update_slice", in[0].shape, in[1].shape);
           return std::vector<TensorType>{in[0]};
         })
-        .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
+        .kernel([](std::span<const Tensor> in, const Attrs&, std::span<const TensorType>) {
           const Tensor &x = in[0], &u = in[1];
           Tensor y = detail::empty(x.shape(), x.dtype());
           if (x.numel() > 0)
             std::memcpy(y.impl().data(), x.raw_data(), std::size_t(x.numel()) * itemsize(x.dtype()));
-          const Ints start = clamped_starts(attrs.get<Ints>("start_indices"), x.shape(), u.shape());
+          const Ints start = clamped_starts(start_values(in, 2), x.shape(), u.shape());
           const Ints yst = detail::strides_of(x.shape());
           Box b{u.shape(), 0, 0, detail::strides_of(u.shape()), yst};
           for (std::size_t d = 0; d < yst.size(); ++d) b.dst_base += start[d] * yst[d];
           copy_box(u, y, std::move(b));
           return std::vector<Tensor>{y};
-        });
+        })
+        .stablehlo({"stablehlo.dynamic_update_slice", {}, "elementwise"});
 
 // ---- iota -------------------------------------------------------------------------
 
@@ -339,7 +393,12 @@ const OpDef& iota_op =
                                  });
           })
           return std::vector<Tensor>{y};
-        });
+        })
+        .stablehlo({"stablehlo.iota",
+                    {Hlo("iota_dimension", Kind::i64).pretty("dim"),
+                     Hlo("result_shape", Kind::result_shape).as("shape"),
+                     Hlo("result_dtype", Kind::result_dtype).as("dtype")},
+                    "keywords"});
 
 // Python's rule for one slice bound: negative counts from the end, then clamp to [0, n].
 std::int64_t python_bound(std::int64_t v, std::int64_t n) {
@@ -427,13 +486,21 @@ Tensor reverse(const Tensor& x, Axes axes) {
   return call1(reverse_op, {x}, {{"dimensions", dims}});
 }
 
+namespace {
+// `lead` followed by the starts as rank-0 i64 tensors.
+std::vector<Tensor> with_starts(std::vector<Tensor> lead, const Ints& starts) {
+  for (auto v : starts) lead.push_back(scalar_tensor(v, DType::i64));
+  return lead;
+}
+}  // namespace
+
 Tensor dynamic_slice(const Tensor& x, const Ints& starts, const Shape& sizes) {
-  return call1(dynamic_slice_op, {x}, {{"start_indices", starts}, {"slice_sizes", sizes}});
+  return call1(dynamic_slice_op, with_starts({x}, starts), {{"slice_sizes", sizes}});
 }
 
 // The update takes x's dtype, as an assignment into x would.
 Tensor dynamic_update_slice(const Tensor& x, const Tensor& update, const Ints& starts) {
-  return call1(dynamic_update_slice_op, {x, update.astype(x.dtype())}, {{"start_indices", starts}});
+  return call1(dynamic_update_slice_op, with_starts({x, update.astype(x.dtype())}, starts), {});
 }
 
 Tensor iota(const Shape& shape, std::int64_t axis, DType t) {

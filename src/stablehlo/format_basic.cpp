@@ -32,6 +32,11 @@ std::string pretty_value(const StableHloAttr& a, const Attrs& attrs) {
 
 void decode_pretty(OpParser& p, ParsedOp& op, const StableHloAttr& a) {
   Cursor& c = p.cursor();
+  if (a.kind == Kind::i64) {  // `dim = 0 : (t) -> t`: the ':' starts the op's type, not the integer's
+    c.skip_space();
+    op.attrs.set(a.key, c.integer());
+    return;
+  }
   AttrNode n = parse_attr(c);
   if (n.kind == AttrNode::Kind::array && a.kind == Kind::i64_array) {
     n.kind = AttrNode::Kind::array;

@@ -442,10 +442,18 @@ class Parser final : public OpParser {
 
 std::vector<ValueId> OpParser::operand_list() {
   std::vector<ValueId> vs;
-  if (cursor().peek() != '%') return vs;
-  do vs.push_back(operand());
-  while (cursor().eat(","));
-  return vs;
+  Cursor& c = cursor();
+  if (c.peek() != '%') return vs;
+  vs.push_back(operand());
+  // A comma may also start a keyword (`%a, dims = [0]`): stop before it.
+  for (;;) {
+    const std::size_t save = c.pos();
+    if (!c.eat(",") || c.peek() != '%') {
+      c.seek(save);
+      return vs;
+    }
+    vs.push_back(operand());
+  }
 }
 
 std::pair<std::vector<TensorType>, std::vector<TensorType>> OpParser::functional_type() {
