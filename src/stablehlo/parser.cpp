@@ -39,6 +39,9 @@ std::string unsupported_reason(std::string_view name) {
   static constexpr std::string_view complex_ops[] = {"stablehlo.complex", "stablehlo.real", "stablehlo.imag"};
   for (std::string_view q : complex_ops)
     if (name == q) return "complex element types are not supported";
+  if (name == "stablehlo.fft") return "complex element types are not supported";
+  if (name == "stablehlo.tuple" || name == "stablehlo.get_tuple_element")
+    return "tuple types are not supported";
   return {};
 }
 
@@ -441,9 +444,16 @@ class Parser final : public OpParser {
 std::vector<ValueId> OpParser::operand_list() {
   std::vector<ValueId> vs;
   if (cursor().peek() != '%') return vs;
-  do vs.push_back(operand());
-  while (cursor().eat(","));
-  return vs;
+  // A comma not followed by a value starts the op's keywords (`%a, dims = ...`).
+  while (true) {
+    vs.push_back(operand());
+    const std::size_t save = cursor().pos();
+    if (!cursor().eat(",")) return vs;
+    if (cursor().peek() != '%') {
+      cursor().seek(save);
+      return vs;
+    }
+  }
 }
 
 std::pair<std::vector<TensorType>, std::vector<TensorType>> OpParser::functional_type() {
