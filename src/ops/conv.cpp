@@ -1,6 +1,7 @@
-// 2-D convolution: the primitive "convolution" (StableHLO's convolution with
-// dimension numbers fixed to NCHW input, OIHW kernel, NCHW output and
-// batch_group_count 1), conv2d on top of it, and conv_transpose2d as a
+// 2-D convolution: the op "conv2d" (StableHLO's convolution with dimension
+// numbers fixed to NCHW input, OIHW kernel, NCHW output and batch_group_count 1;
+// it lowers to the general "convolution" of convolution.cpp, which also runs its
+// 2-D cases on this kernel), the public conv2d on top of it, and conv_transpose2d as a
 // composite (lhs dilation plus a flipped, channel-swapped kernel).
 //
 // Kernel: im2col + OpenBLAS gemm (detail::gemm), one product per (chunk of batch
@@ -10,6 +11,8 @@
 #include <algorithm>
 #include <array>
 #include <memory>
+
+#include <fmt/format.h>
 
 #include "core/check.hpp"
 #include "core/gemm.hpp"
@@ -42,7 +45,7 @@ Attrs to_attrs(const ConvAttrs& a) {
 ConvAttrs from_attrs(const Attrs& attrs) {
   auto get = [&](std::string_view name) {
     const auto& v = attrs.get<I64s>(name);
-    if (v.size() != 2) fail<ValueError>("convolution", "attribute {} needs 2 values, got {}", name, v);
+    if (v.size() != 2) fail<ValueError>("conv2d", "attribute {} needs 2 values, got {}", name, v);
     return I2{v[0], v[1]};
   };
   ConvAttrs a;
@@ -229,17 +232,33 @@ Tensor conv_kernel(const Tensor& x, const Tensor& w, const ConvGeom& g, const Te
 }
 
 const detail::OpDef& conv_op =
-    detail::def_op("convolution")
+    detail::def_op("conv2d")
         .inputs(2)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
-          check_dtypes("convolution", in[0].dtype, in[1].dtype);
-          const ConvGeom g = conv_geometry("convolution", in[0].shape, in[1].shape, from_attrs(attrs));
+          check_dtypes("conv2d", in[0].dtype, in[1].dtype);
+          const ConvGeom g = conv_geometry("conv2d", in[0].shape, in[1].shape, from_attrs(attrs));
           return std::vector<TensorType>{
               {promote_types(in[0].dtype, in[1].dtype), {g.n, g.o, g.out[0], g.out[1]}}};
         })
         .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
-          const ConvGeom g = conv_geometry("convolution", in[0].shape(), in[1].shape(), from_attrs(attrs));
+          const ConvGeom g = conv_geometry("conv2d", in[0].shape(), in[1].shape(), from_attrs(attrs));
           return std::vector<Tensor>{conv_kernel(in[0], in[1], g, out[0])};
+        })
+        .lower([](std::span<const Tensor> in, const Attrs& attrs) {
+          const ConvAttrs a = from_attrs(attrs);
+          Attrs spec = to_attrs(a);
+          spec.set("padding", I64s{a.pad_lo[0], a.pad_hi[0], a.pad_lo[1], a.pad_hi[1]});
+          spec.set("batch_group_count", std::int64_t(1));
+          // NCHW input and output, OIHW kernel.
+          for (const char* side : {"input", "output"}) {
+            spec.set(fmt::format("{}_batch_dimension", side), std::int64_t(0));
+            spec.set(fmt::format("{}_feature_dimension", side), std::int64_t(1));
+            spec.set(fmt::format("{}_spatial_dimensions", side), I64s{2, 3});
+          }
+          spec.set("kernel_output_feature_dimension", std::int64_t(0));
+          spec.set("kernel_input_feature_dimension", std::int64_t(1));
+          spec.set("kernel_spatial_dimensions", I64s{2, 3});
+          return detail::call(*detail::find_op("convolution"), in, spec);
         });
 
 }  // namespace

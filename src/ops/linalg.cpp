@@ -23,8 +23,8 @@ using detail::TensorType;
 using Dims = std::vector<std::int64_t>;
 
 DotDims read_dims(const Attrs& attrs) {
-  return {attrs.get<Dims>("lhs_batch"), attrs.get<Dims>("rhs_batch"), attrs.get<Dims>("lhs_contract"),
-          attrs.get<Dims>("rhs_contract")};
+  return {attrs.get<Dims>("lhs_batching_dimensions"), attrs.get<Dims>("rhs_batching_dimensions"),
+          attrs.get<Dims>("lhs_contracting_dimensions"), attrs.get<Dims>("rhs_contracting_dimensions")};
 }
 
 // The dims of an operand that are neither batch nor contracting, in increasing order.
@@ -74,8 +74,10 @@ std::vector<TensorType> dot_rule(std::span<const TensorType> in, const Attrs& at
   check_dims("rhs", rs, d.rhs_batch, d.rhs_contract);
   check_pairs("batch", ls, d.lhs_batch, rs, d.rhs_batch);
   check_pairs("contracting", ls, d.lhs_contract, rs, d.rhs_contract);
-  const DType t = promote_types(in[0].dtype, in[1].dtype);
-  if (t == DType::boolean)
+  // The spec lets the result's element type differ from the operands' (i8 x i8 -> i32).
+  const DType t = attrs.has("preferred_element_type") ? attrs.get<DType>("preferred_element_type")
+                                                      : promote_types(in[0].dtype, in[1].dtype);
+  if (t == DType::boolean || promote_types(in[0].dtype, in[1].dtype) == DType::boolean)
     fail<DTypeError>("dot_general", "no kernel for {} x {} (shapes {} and {})", in[0].dtype, in[1].dtype,
                      shape_string(ls), shape_string(rs));
   Shape out;
@@ -136,8 +138,10 @@ std::vector<Tensor> dot_kernel(std::span<const Tensor> in, const Attrs& attrs,
   const Dims rf = free_dims(rs.size(), d.rhs_batch, d.rhs_contract);
   const GemmOperand a = arrange(in[0], d.lhs_batch, lf, d.lhs_contract);
   const GemmOperand b = arrange(in[1], d.rhs_batch, d.rhs_contract, rf);
-  // 16-bit floats compute in f32; mixed operands in their promoted type.
-  const DType t = out[0].dtype, ct = is_half(t) ? DType::f32 : t;
+  // 16-bit floats compute in f32; mixed operands in their promoted type, widened to
+  // the result's type when that is wider (i8 x i8 -> i32 accumulates in i32).
+  const DType t = out[0].dtype, wide = promote_types(promote_types(in[0].dtype(), in[1].dtype()), t);
+  const DType ct = is_half(wide) ? DType::f32 : wide;
   const Tensor av = a.x.astype(ct), bv = b.x.astype(ct);
   const detail::GemmShape g{size_of(ls, d.lhs_batch),    size_of(ls, lf), size_of(rs, rf),
                             size_of(ls, d.lhs_contract), a.trans,         b.trans};
@@ -146,7 +150,18 @@ std::vector<Tensor> dot_kernel(std::span<const Tensor> in, const Attrs& attrs,
   return {y.astype(t)};
 }
 
-const OpDef& dot_general_op = def_op("dot_general").inputs(2).shape_rule(dot_rule).kernel(dot_kernel);
+using Kind = detail::StableHloAttr::Kind;
+const OpDef& dot_general_op =
+    def_op("dot_general")
+        .inputs(2)
+        .shape_rule(dot_rule)
+        .kernel(dot_kernel)
+        .stablehlo(
+            {"stablehlo.dot_general",
+             {{"dot_dimension_numbers", Kind::dot_dimension_numbers},
+              detail::StableHloAttr("precision_config", Kind::precision_list).optional(),
+              detail::StableHloAttr("result_element_type", Kind::result_dtype).as("preferred_element_type")},
+             "dot_general"});
 
 // ---- matmul ---------------------------------------------------------------------
 
@@ -199,10 +214,10 @@ Tensor batched_product(const Tensor& a, const Tensor& b, const Shape& batch) {
 
 Tensor dot_general(const Tensor& a, const Tensor& b, const DotDims& dims) {
   return call1(dot_general_op, {a, b},
-               {{"lhs_batch", normalized(dims.lhs_batch, a.rank())},
-                {"rhs_batch", normalized(dims.rhs_batch, b.rank())},
-                {"lhs_contract", normalized(dims.lhs_contract, a.rank())},
-                {"rhs_contract", normalized(dims.rhs_contract, b.rank())}});
+               {{"lhs_batching_dimensions", normalized(dims.lhs_batch, a.rank())},
+                {"rhs_batching_dimensions", normalized(dims.rhs_batch, b.rank())},
+                {"lhs_contracting_dimensions", normalized(dims.lhs_contract, a.rank())},
+                {"rhs_contracting_dimensions", normalized(dims.rhs_contract, b.rank())}});
 }
 
 Tensor matmul(const Tensor& a, const Tensor& b) {

@@ -81,21 +81,216 @@ void decode_gather_scatter(const StableHloAttr& a, const AttrNode& n, detail::At
   }
 }
 
+
+
+std::int64_t field_int(const AttrNode& n, Cursor& c) {
+  if (n.kind != AttrNode::Kind::integer) c.fail_at(n.pos, "expected an integer");
+  Cursor sub(n.text, "");
+  return sub.integer();
+}
+
+Ints field_ints(const AttrNode& n, Cursor& c) {
+  if (n.kind != AttrNode::Kind::array) c.fail_at(n.pos, "expected a list of integers such as [0, 1]");
+  Ints v;
+  for (const AttrNode& item : n.items) v.push_back(field_int(item, c));
+  return v;
+}
+
+// ---- #stablehlo.dot<...> ------------------------------------------------------------
+
+constexpr const char* kDotFields[] = {"lhs_batching_dimensions", "rhs_batching_dimensions",
+                                      "lhs_contracting_dimensions", "rhs_contracting_dimensions"};
+
+bool dot_present(const detail::Attrs& attrs) {
+  for (const char* f : kDotFields)
+    if (!attrs.has(f)) return false;
+  return true;
+}
+
+// Empty lists are left out, as MLIR prints them.
+std::string dot_text(const detail::Attrs& attrs) {
+  std::string body;
+  for (const char* f : kDotFields) {
+    const Ints& v = attrs.get<Ints>(f);
+    if (v.empty()) continue;
+    body += fmt::format("{}{} = [{}]", body.empty() ? "" : ", ", f, fmt::join(v, ", "));
+  }
+  return fmt::format("#stablehlo.dot<{}>", body);
+}
+
+void decode_dot(const AttrNode& n, detail::Attrs& out, Cursor& c) {
+  if (n.kind != AttrNode::Kind::dialect || n.text != "dot")
+    c.fail_at(n.pos, "dot_dimension_numbers must be #stablehlo.dot<...>");
+  for (const char* f : kDotFields) out.set(f, Ints{});
+  for (const auto& [key, value] : parse_fields(n, c)) {
+    bool known = false;
+    for (const char* f : kDotFields) known = known || key == f;
+    if (!known) c.fail_at(value.pos, fmt::format("#stablehlo.dot has no field '{}'", key));
+    out.set(key, field_ints(value, c));
+  }
+}
+
+// ---- #stablehlo.conv<...> -----------------------------------------------------------
+
+constexpr const char* kConvInt[] = {"input_batch_dimension",          "input_feature_dimension",
+                                    "kernel_input_feature_dimension", "kernel_output_feature_dimension",
+                                    "output_batch_dimension",         "output_feature_dimension"};
+constexpr const char* kConvList[] = {"input_spatial_dimensions", "kernel_spatial_dimensions",
+                                     "output_spatial_dimensions"};
+
+bool conv_present(const detail::Attrs& attrs) {
+  for (const char* f : kConvInt)
+    if (!attrs.has(f)) return false;
+  for (const char* f : kConvList)
+    if (!attrs.has(f)) return false;
+  return true;
+}
+
+// One operand's layout, `[b, 0, 1, f]`: each dimension's role by position.
+struct Layout {
+  const char* first;   // the batch (or kernel input feature) dimension's letter and key
+  const char* second;  // the feature (or kernel output feature) dimension's letter and key
+  const char* spatial;
+  std::string a, b;  // letters
+};
+constexpr std::size_t kSides = 3;
+const Layout kLayouts[kSides] = {
+    {"input_batch_dimension", "input_feature_dimension", "input_spatial_dimensions", "b", "f"},
+    {"kernel_input_feature_dimension", "kernel_output_feature_dimension", "kernel_spatial_dimensions", "i",
+     "o"},
+    {"output_batch_dimension", "output_feature_dimension", "output_spatial_dimensions", "b", "f"}};
+
+std::string layout_text(const Layout& l, const detail::Attrs& attrs) {
+  const std::int64_t first = attrs.get<std::int64_t>(l.first), second = attrs.get<std::int64_t>(l.second);
+  const Ints& sp = attrs.get<Ints>(l.spatial);
+  std::vector<std::string> items(sp.size() + 2, "?");
+  auto put = [&](std::int64_t d, std::string s) {
+    if (d >= 0 && std::size_t(d) < items.size()) items[std::size_t(d)] = std::move(s);
+  };
+  put(first, l.a);
+  put(second, l.b);
+  for (std::size_t i = 0; i < sp.size(); ++i) put(sp[i], std::to_string(i));
+  return fmt::format("[{}]", fmt::join(items, ", "));
+}
+
+std::string conv_raw_text(const detail::Attrs& attrs) {
+  std::string body;
+  for (std::size_t s = 0; s < kSides; ++s) {
+    const Layout& l = kLayouts[s];
+    body += fmt::format("{}{} = {}, {} = {}, {} = [{}]", s ? ", " : "", l.first,
+                        attrs.get<std::int64_t>(l.first), l.second, attrs.get<std::int64_t>(l.second),
+                        l.spatial, fmt::join(attrs.get<Ints>(l.spatial), ", "));
+  }
+  return "raw " + body;
+}
+
+// `[b, 0, 1, f]` at the cursor into one side's entries.
+void parse_layout(const Layout& l, Cursor& c, detail::Attrs& out) {
+  const std::size_t at = c.pos();
+  c.expect("[");
+  std::int64_t first = -1, second = -1;
+  Ints spatial;
+  std::vector<bool> seen;
+  std::int64_t dim = 0;
+  if (c.peek() != ']') {
+    do {
+      if (c.at_number()) {
+        const std::int64_t k = c.integer();
+        if (k < 0 || k > 64) c.fail_at(at, fmt::format("spatial dimension {} is out of range", k));
+        if (spatial.size() <= std::size_t(k)) spatial.resize(std::size_t(k) + 1, -1);
+        if (spatial[std::size_t(k)] != -1)
+          c.fail_at(at, fmt::format("spatial dimension {} appears twice", k));
+        spatial[std::size_t(k)] = dim;
+      } else {
+        const std::string w = c.identifier();
+        std::int64_t& slot = w == l.a ? first : w == l.b ? second : dim;
+        if (&slot == &dim) c.fail_at(at, fmt::format("expected {}, {} or a number, got '{}'", l.a, l.b, w));
+        if (slot != -1) c.fail_at(at, fmt::format("'{}' appears twice", w));
+        slot = dim;
+      }
+      ++dim;
+    } while (c.eat(","));
+  }
+  c.expect("]");
+  if (first < 0 || second < 0) c.fail_at(at, fmt::format("the layout needs both {} and {}", l.a, l.b));
+  for (std::int64_t d : spatial)
+    if (d < 0) c.fail_at(at, "the spatial dimensions must be numbered 0, 1, ... without gaps");
+  out.set(l.first, first);
+  out.set(l.second, second);
+  out.set(l.spatial, spatial);
+}
+
+void decode_conv_raw(const AttrNode& n, std::string_view body, detail::Attrs& out, Cursor& c) {
+  AttrNode fields_node = n;
+  fields_node.word = std::string(body);
+  for (const auto& [key, value] : parse_fields(fields_node, c)) {
+    bool list = false, known = false;
+    for (const char* f : kConvInt) known = known || key == f;
+    for (const char* f : kConvList) list = list || key == f;
+    if (!known && !list) c.fail_at(value.pos, fmt::format("#stablehlo.conv has no field '{}'", key));
+    if (list)
+      out.set(key, field_ints(value, c));
+    else
+      out.set(key, field_int(value, c));
+  }
+  if (!conv_present(out)) c.fail_at(n.pos, "#stablehlo.conv<raw ...> needs all nine fields");
+}
+
+void decode_conv(const AttrNode& n, detail::Attrs& out, Cursor& c) {
+  if (n.kind != AttrNode::Kind::dialect || n.text != "conv")
+    c.fail_at(n.pos, "dimension_numbers must be #stablehlo.conv<...>");
+  std::string_view body = n.word;
+  if (body.rfind("raw", 0) == 0) return decode_conv_raw(n, body.substr(3), out, c);
+  Cursor sub(body, "", c.line_of(n.pos));
+  try {
+    parse_conv_layouts(sub, out);
+    if (!sub.at_end()) sub.fail("expected the end of #stablehlo.conv<...>");
+  } catch (const ParseError& e) {
+    c.fail_at(n.pos, fmt::format("in #stablehlo.conv<...>: {}", e.what()));
+  }
+}
+
+// The compact form, unless the numbers do not describe a layout (then `raw`).
+std::string conv_text(const detail::Attrs& attrs) {
+  const std::string compact = conv_layouts_text(attrs);
+  return fmt::format("#stablehlo.conv<{}>",
+                     compact.find('?') == std::string::npos ? compact : conv_raw_text(attrs));
+}
+
 }  // namespace
 
-// The dot and conv kinds are filled in with the ops that use them.
+std::string conv_layouts_text(const detail::Attrs& attrs) {
+  return fmt::format("{}x{}->{}", layout_text(kLayouts[0], attrs), layout_text(kLayouts[1], attrs),
+                     layout_text(kLayouts[2], attrs));
+}
+
+void parse_conv_layouts(Cursor& c, detail::Attrs& out) {
+  parse_layout(kLayouts[0], c, out);
+  c.expect("x");
+  parse_layout(kLayouts[1], c, out);
+  c.expect("->");
+  parse_layout(kLayouts[2], c, out);
+}
+
+// Each structured kind has its codec above; the dispatch is here.
 bool struct_attr_present(const StableHloAttr& a, const detail::Attrs& attrs) {
   if (is_gather_scatter(a.kind)) return attrs.has("index_vector_dim");
+  if (a.kind == Kind::dot_dimension_numbers) return dot_present(attrs);
+  if (a.kind == Kind::conv_dimension_numbers) return conv_present(attrs);
   throw Error(fmt::format("StableHLO attribute '{}' has no codec yet", a.name));
 }
 
 std::string struct_attr_text(const StableHloAttr& a, const detail::Attrs& attrs) {
   if (is_gather_scatter(a.kind)) return gather_scatter_text(a.kind, attrs);
+  if (a.kind == Kind::dot_dimension_numbers) return dot_text(attrs);
+  if (a.kind == Kind::conv_dimension_numbers) return conv_text(attrs);
   throw Error(fmt::format("StableHLO attribute '{}' has no codec yet", a.name));
 }
 
 void decode_struct_attr(const StableHloAttr& a, const AttrNode& n, detail::Attrs& out, Cursor& c) {
   if (is_gather_scatter(a.kind)) return decode_gather_scatter(a, n, out, c);
+  if (a.kind == Kind::dot_dimension_numbers) return decode_dot(n, out, c);
+  if (a.kind == Kind::conv_dimension_numbers) return decode_conv(n, out, c);
   c.fail_at(n.pos, fmt::format("StableHLO attribute '{}' is not supported yet", a.name));
 }
 

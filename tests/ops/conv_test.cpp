@@ -198,7 +198,7 @@ TEST(Conv2d, Errors) {
 
 // The primitive itself, with what conv2d never asks for: asymmetric padding.
 TEST(Convolution, AsymmetricPaddingMatchesPaddedInput) {
-  const tl::detail::OpDef* op = tl::detail::find_op("convolution");
+  const tl::detail::OpDef* op = tl::detail::find_op("conv2d");
   ASSERT_NE(op, nullptr);
   const tl::Tensor x = make({2, 3, 4, 5}, 9), w = make({2, 3, 2, 3}, 10);
   using V = std::vector<std::int64_t>;
@@ -218,19 +218,19 @@ TEST(Convolution, AsymmetricPaddingMatchesPaddedInput) {
 }
 
 TEST(Convolution, RuleErrorsNameThePrimitive) {
-  const tl::detail::OpDef* op = tl::detail::find_op("convolution");
+  const tl::detail::OpDef* op = tl::detail::find_op("conv2d");
   ASSERT_NE(op, nullptr);
   using V = std::vector<std::int64_t>;
   const tl::Tensor x = tl::zeros({1, 2, 4, 4}), w = tl::zeros({2, 2, 3, 3});
   tl::detail::Attrs attrs{{"window_strides", V{1, 1}}, {"padding_low", V{0, 0}},
                           {"padding_high", V{0, 0}},   {"lhs_dilation", V{0, 1}},
                           {"rhs_dilation", V{1, 1}},   {"feature_group_count", std::int64_t(1)}};
-  expect_error<tl::ValueError>([&] { tl::detail::call1(*op, {x, w}, attrs); }, "convolution");
+  expect_error<tl::ValueError>([&] { tl::detail::call1(*op, {x, w}, attrs); }, "conv2d");
   attrs.set("lhs_dilation", V{1});
-  expect_error<tl::ValueError>([&] { tl::detail::call1(*op, {x, w}, attrs); }, "convolution");
+  expect_error<tl::ValueError>([&] { tl::detail::call1(*op, {x, w}, attrs); }, "conv2d");
   attrs.set("lhs_dilation", V{1, 1});
   attrs.set("padding_high", V{-3, 0});
-  expect_error<tl::ShapeError>([&] { tl::detail::call1(*op, {x, w}, attrs); }, "convolution");
+  expect_error<tl::ShapeError>([&] { tl::detail::call1(*op, {x, w}, attrs); }, "conv2d");
 }
 
 // ---- conv_transpose2d ---------------------------------------------------------

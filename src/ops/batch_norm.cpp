@@ -1,0 +1,97 @@
+// StableHLO's batch_norm_inference and batch_norm_training: normalization along
+// every dim but feature_index, computed in f64 and converted back. Training's
+// variance is the biased one (divided by the element count), as the spec says.
+#include <cmath>
+
+#include "ops/op.hpp"
+#include "tlaloc/ops.hpp"
+
+namespace tlaloc {
+namespace {
+
+using detail::Attrs;
+using detail::fail;
+using detail::StableHloAttr;
+using detail::TensorType;
+using Kind = StableHloAttr::Kind;
+
+std::int64_t feature_of(std::string_view op, std::span<const TensorType> in, const Attrs& attrs) {
+  const Shape& s = in[0].shape;
+  const std::int64_t f = attrs.get<std::int64_t>("feature_index");
+  if (!is_floating(in[0].dtype)) fail<DTypeError>(op, "needs a floating-point operand, got {}", in[0].dtype);
+  if (f < 0 || f >= std::int64_t(s.size()))
+    fail<AxisError>(op, "feature_index {} is out of range for operand {}", f, shape_string(s));
+  for (std::size_t i = 1; i < in.size(); ++i)
+    if (in[i].shape != Shape{s[std::size_t(f)]} || in[i].dtype != in[0].dtype)
+      fail<ShapeError>(op, "operand {} is {} {} but must be [{}] {}", i, shape_string(in[i].shape),
+                       in[i].dtype, s[std::size_t(f)], in[0].dtype);
+  return f;
+}
+
+// Element e's feature: its index along dim f of shape s.
+struct Features {
+  std::int64_t inner, count;
+  std::int64_t of(std::int64_t e) const { return (e / inner) % count; }
+};
+Features features(const Shape& s, std::int64_t f) {
+  std::int64_t inner = 1;
+  for (std::size_t d = std::size_t(f) + 1; d < s.size(); ++d) inner *= s[d];
+  return {inner, s[std::size_t(f)]};
+}
+
+Tensor normalize(const Tensor& x, std::int64_t f, const std::vector<double>& mean,
+                 const std::vector<double>& var, const Tensor& scale, const Tensor& offset, double eps) {
+  const Features ft = features(x.shape(), f);
+  const std::vector<double> sc = scale.to_vector<double>(), of = offset.to_vector<double>();
+  std::vector<double> v = x.to_vector<double>();
+  for (std::size_t e = 0; e < v.size(); ++e) {
+    const std::size_t c = std::size_t(ft.of(std::int64_t(e)));
+    v[e] = (v[e] - mean[c]) / std::sqrt(var[c] + eps) * sc[c] + of[c];
+  }
+  return tensor(v, x.shape()).astype(x.dtype());
+}
+
+const detail::OpDef& inference_op =
+    detail::def_op("batch_norm_inference")
+        .inputs(5)
+        .shape_rule([](std::span<const TensorType> in, const Attrs& a) {
+          feature_of("batch_norm_inference", in, a);
+          return std::vector<TensorType>{in[0]};
+        })
+        .kernel([](std::span<const Tensor> in, const Attrs& a, std::span<const TensorType>) {
+          const std::int64_t f = a.get<std::int64_t>("feature_index");
+          return std::vector<Tensor>{normalize(in[0], f, in[3].to_vector<double>(), in[4].to_vector<double>(),
+                                               in[1], in[2], a.get<double>("epsilon"))};
+        })
+        .stablehlo(
+            {"stablehlo.batch_norm_inference", {{"epsilon", Kind::f32}, {"feature_index", Kind::i64}}, ""});
+
+std::vector<Tensor> training_kernel(std::span<const Tensor> in, const Attrs& a, std::span<const TensorType>) {
+  const std::int64_t f = a.get<std::int64_t>("feature_index");
+  const Features ft = features(in[0].shape(), f);
+  const std::vector<double> v = in[0].to_vector<double>();
+  std::vector<double> mean(std::size_t(ft.count), 0.0), var(std::size_t(ft.count), 0.0);
+  const double n = ft.count == 0 ? 0.0 : double(v.size()) / double(ft.count);
+  for (std::size_t e = 0; e < v.size(); ++e) mean[std::size_t(ft.of(std::int64_t(e)))] += v[e] / n;
+  for (std::size_t e = 0; e < v.size(); ++e) {
+    const std::size_t c = std::size_t(ft.of(std::int64_t(e)));
+    var[c] += (v[e] - mean[c]) * (v[e] - mean[c]) / n;
+  }
+  const DType t = in[0].dtype();
+  return {normalize(in[0], f, mean, var, in[1], in[2], a.get<double>("epsilon")), tensor(mean).astype(t),
+          tensor(var).astype(t)};
+}
+
+const detail::OpDef& training_op =
+    detail::def_op("batch_norm_training")
+        .inputs(3)
+        .shape_rule([](std::span<const TensorType> in, const Attrs& a) {
+          feature_of("batch_norm_training", in, a);
+          return std::vector<TensorType>{in[0], in[1], in[1]};
+        })
+        .kernel(training_kernel)
+        .stablehlo(
+            {"stablehlo.batch_norm_training", {{"epsilon", Kind::f32}, {"feature_index", Kind::i64}}, ""});
+
+}  // namespace
+}  // namespace tlaloc

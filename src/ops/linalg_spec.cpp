@@ -1,0 +1,145 @@
+// StableHLO's cholesky and triangular_solve on batches of square matrices. Both
+// compute in f64 on the host and convert back; the spec leaves the other triangle
+// of cholesky's result and the result for a non-positive-definite input
+// implementation-defined: here the other triangle is zero and a failed pivot
+// gives NaN (never an error: the input's values are data, not a program fault).
+#include <cmath>
+
+#include "ops/op.hpp"
+#include "tlaloc/ops.hpp"
+
+namespace tlaloc {
+namespace {
+
+using detail::Attrs;
+using detail::fail;
+using detail::StableHloAttr;
+using detail::TensorType;
+using Kind = StableHloAttr::Kind;
+using Mat = std::vector<double>;
+
+void check_square(std::string_view op, const TensorType& a) {
+  if (!is_floating(a.dtype)) fail<DTypeError>(op, "needs a floating-point operand, got {}", a.dtype);
+  const Shape& s = a.shape;
+  if (s.size() < 2 || s[s.size() - 1] != s[s.size() - 2])
+    fail<ShapeError>(op, "needs square matrices [..., N, N], got {}", shape_string(s));
+}
+
+// a = L L^T, L read from and written to m (n x n, row-major).
+void cholesky_lower(double* m, std::int64_t n) {
+  for (std::int64_t j = 0; j < n; ++j) {
+    double d = m[j * n + j];
+    for (std::int64_t k = 0; k < j; ++k) d -= m[j * n + k] * m[j * n + k];
+    const double l = std::sqrt(d);  // NaN when a is not positive definite
+    m[j * n + j] = l;
+    for (std::int64_t i = j + 1; i < n; ++i) {
+      double s = m[i * n + j];
+      for (std::int64_t k = 0; k < j; ++k) s -= m[i * n + k] * m[j * n + k];
+      m[i * n + j] = s / l;
+    }
+    for (std::int64_t k = j + 1; k < n; ++k) m[j * n + k] = 0.0;
+  }
+}
+
+std::vector<Tensor> cholesky_kernel(std::span<const Tensor> in, const Attrs& attrs,
+                                    std::span<const TensorType> out) {
+  const bool lower = attrs.has("lower") && attrs.get<bool>("lower");
+  const std::int64_t n = in[0].shape().back(), mats = n == 0 ? 0 : in[0].numel() / (n * n);
+  Mat v = in[0].to_vector<double>();
+  for (std::int64_t b = 0; b < mats; ++b) {
+    double* m = v.data() + b * n * n;
+    // Upper: a = U^T U with U = L^T, and L is computed from a's upper triangle.
+    if (!lower)
+      for (std::int64_t i = 0; i < n; ++i)
+        for (std::int64_t j = 0; j < i; ++j) m[i * n + j] = m[j * n + i];
+    cholesky_lower(m, n);
+    if (!lower)
+      for (std::int64_t i = 0; i < n; ++i)
+        for (std::int64_t j = 0; j < i; ++j) std::swap(m[i * n + j], m[j * n + i]);
+  }
+  return {tensor(v, out[0].shape).astype(out[0].dtype)};
+}
+
+const detail::OpDef& cholesky_op =
+    detail::def_op("cholesky")
+        .inputs(1)
+        .shape_rule([](std::span<const TensorType> in, const Attrs&) {
+          check_square("cholesky", in[0]);
+          return std::vector<TensorType>{in[0]};
+        })
+        .kernel(cholesky_kernel)
+        .stablehlo({"stablehlo.cholesky", {StableHloAttr("lower", Kind::boolean).optional()}, "keywords"});
+
+// ---- triangular_solve ----------------------------------------------------------------
+
+std::vector<TensorType> solve_rule(std::span<const TensorType> in, const Attrs& attrs) {
+  check_square("triangular_solve", in[0]);
+  const Shape &as = in[0].shape, &bs = in[1].shape;
+  const bool left = attrs.get<bool>("left_side");
+  const std::string& t = attrs.get<std::string>("transpose_a");
+  if (t != "NO_TRANSPOSE" && t != "TRANSPOSE" && t != "ADJOINT")
+    fail<ValueError>("triangular_solve", "transpose_a must be NO_TRANSPOSE, TRANSPOSE or ADJOINT, got {}", t);
+  const bool batch_ok = bs.size() == as.size() && std::equal(as.begin(), as.end() - 2, bs.begin());
+  const std::int64_t m = as.back();
+  if (!batch_ok || (left ? bs[bs.size() - 2] : bs.back()) != m || in[0].dtype != in[1].dtype)
+    fail<ShapeError>("triangular_solve", "a {} {} and b {} {} do not fit (left_side = {})", shape_string(as),
+                     in[0].dtype, shape_string(bs), in[1].dtype, left);
+  return {in[1]};
+}
+
+// Solves s y = b for y (s triangular, m x m; b m x k), in place in b.
+void substitute(const Mat& s, bool lower, std::int64_t m, std::int64_t k, double* b) {
+  for (std::int64_t step = 0; step < m; ++step) {
+    const std::int64_t i = lower ? step : m - 1 - step;
+    for (std::int64_t c = 0; c < k; ++c) {
+      double v = b[i * k + c];
+      for (std::int64_t j = 0; j < m; ++j)
+        if (j != i && (lower ? j < i : j > i)) v -= s[std::size_t(i * m + j)] * b[j * k + c];
+      b[i * k + c] = v / s[std::size_t(i * m + i)];
+    }
+  }
+}
+
+// op(a) x = b (left side) or x op(a) = b: both become s y = b' with s the chosen
+// triangle of a, transposed when op or the side asks (never both).
+std::vector<Tensor> solve_kernel(std::span<const Tensor> in, const Attrs& attrs,
+                                 std::span<const TensorType> out) {
+  const bool left = attrs.get<bool>("left_side"), lower = attrs.get<bool>("lower");
+  const bool unit = attrs.get<bool>("unit_diagonal");
+  const bool trans = (attrs.get<std::string>("transpose_a") != "NO_TRANSPOSE") != !left;
+  const Shape& bs = in[1].shape();
+  const std::int64_t m = in[0].shape().back(), k = left ? bs.back() : bs[bs.size() - 2];
+  const std::int64_t mats = m * k == 0 ? 0 : in[1].numel() / (m * k);
+  const Mat a = in[0].to_vector<double>();
+  Mat b = in[1].to_vector<double>(), s(std::size_t(m * m)), y(std::size_t(m * k));
+  for (std::int64_t n = 0; n < mats; ++n) {
+    for (std::int64_t i = 0; i < m; ++i)
+      for (std::int64_t j = 0; j < m; ++j) {
+        const bool keep = i == j || (lower ? j < i : j > i);
+        const double v = i == j && unit ? 1.0 : keep ? a[std::size_t((n * m + i) * m + j)] : 0.0;
+        s[std::size_t(trans ? j * m + i : i * m + j)] = v;
+      }
+    double* bn = b.data() + n * m * k;
+    // The right side works on b^T (m x k).
+    for (std::int64_t i = 0; i < m; ++i)
+      for (std::int64_t c = 0; c < k; ++c) y[std::size_t(i * k + c)] = left ? bn[i * k + c] : bn[c * m + i];
+    substitute(s, lower != trans, m, k, y.data());
+    for (std::int64_t i = 0; i < m; ++i)
+      for (std::int64_t c = 0; c < k; ++c) (left ? bn[i * k + c] : bn[c * m + i]) = y[std::size_t(i * k + c)];
+  }
+  return {tensor(b, out[0].shape).astype(out[0].dtype)};
+}
+
+const detail::OpDef& triangular_solve_op =
+    detail::def_op("triangular_solve")
+        .inputs(2)
+        .shape_rule(solve_rule)
+        .kernel(solve_kernel)
+        .stablehlo({"stablehlo.triangular_solve",
+                    {StableHloAttr("left_side", Kind::boolean), StableHloAttr("lower", Kind::boolean),
+                     StableHloAttr("unit_diagonal", Kind::boolean),
+                     StableHloAttr("transpose_a", Kind::enum_value).of_enum("transpose")},
+                    ""});
+
+}  // namespace
+}  // namespace tlaloc
