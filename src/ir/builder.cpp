@@ -8,6 +8,7 @@ namespace {
 // The nesting depth of traces on this thread: an inner trace records ops whose
 // inputs include its own symbols (docs/ARCHITECTURE.md, "Tracing").
 thread_local int trace_depth = 0;
+thread_local Builder* innermost = nullptr;
 
 struct IrSymbol final : detail::Symbol {
   ValueId id = 0;
@@ -21,9 +22,17 @@ const OpDef& constant_op() {
 
 }  // namespace
 
-Builder::Builder(Function& f) : f_(f), level_(++trace_depth) { regions_.push_back(&f_.body); }
+Builder::Builder(Function& f) : f_(f), level_(++trace_depth), outer_(innermost) {
+  regions_.push_back(&f_.body);
+  innermost = this;
+}
 
-Builder::~Builder() { --trace_depth; }
+Builder::~Builder() {
+  --trace_depth;
+  innermost = outer_;
+}
+
+Builder* current_builder() { return innermost; }
 
 Tensor Builder::tensor_of(ValueId v) {
   auto impl = std::make_shared<detail::TensorImpl>();

@@ -42,9 +42,15 @@ class Builder final : public detail::Tracer {
  private:
   Function& f_;
   int level_;
+  Builder* outer_;  // the builder current before this one
   std::vector<Region*> regions_;  // innermost last
   std::map<const detail::TensorImpl*, std::pair<Tensor, ValueId>> constants_;
 };
+
+// The innermost Builder tracing on this thread, or null. A lowering (OpDef::lower)
+// runs under one and uses it to record ops with regions, which the plain op-call
+// path cannot express.
+Builder* current_builder();
 
 // Traces fn on parameters of the given types into a new function.
 Function trace(std::string name, std::span<const TensorType> params,

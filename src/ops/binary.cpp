@@ -69,9 +69,12 @@ template <class C> C remainder_of(C x, C y) {
 }
 
 // Arithmetic on bool follows PyTorch: + is or, * is and, - is refused.
-const OpDef& add_op = def_binary("add", ResultType::same_or_bool, [](auto x, auto y) { return detail::wrapping_add(x, y); });
-const OpDef& sub_op = def_binary("sub", ResultType::same, [](auto x, auto y) { return detail::wrapping_sub(x, y); });
-const OpDef& mul_op = def_binary("mul", ResultType::same_or_bool, [](auto x, auto y) { return detail::wrapping_mul(x, y); });
+const OpDef& add_op = def_binary("add", ResultType::same_or_bool, [](auto x, auto y) { return detail::wrapping_add(x, y); })
+    .stablehlo({"stablehlo.add", {}, "elementwise"});
+const OpDef& sub_op = def_binary("sub", ResultType::same, [](auto x, auto y) { return detail::wrapping_sub(x, y); })
+    .stablehlo({"stablehlo.subtract", {}, "elementwise"});
+const OpDef& mul_op = def_binary("mul", ResultType::same_or_bool, [](auto x, auto y) { return detail::wrapping_mul(x, y); })
+    .stablehlo({"stablehlo.multiply", {}, "elementwise"});
 const OpDef& div_op = def_binary("div", ResultType::floating, [](auto x, auto y) { return x / y; });
 const OpDef& pow_op = def_binary("pow", ResultType::same, [](auto x, auto y) {
   if constexpr (is_float_v<decltype(x)>) return std::pow(x, y);
@@ -81,11 +84,11 @@ const OpDef& pow_op = def_binary("pow", ResultType::same, [](auto x, auto y) {
 const OpDef& maximum_op = def_binary("maximum", ResultType::same_or_bool, [](auto x, auto y) {
   if constexpr (is_float_v<decltype(x)>) return (x != x || x > y) ? x : y;
   else return x > y ? x : y;
-});
+}).stablehlo({"stablehlo.maximum", {}, "elementwise"});
 const OpDef& minimum_op = def_binary("minimum", ResultType::same_or_bool, [](auto x, auto y) {
   if constexpr (is_float_v<decltype(x)>) return (x != x || x < y) ? x : y;
   else return x < y ? x : y;
-});
+}).stablehlo({"stablehlo.minimum", {}, "elementwise"});
 const OpDef& atan2_op = def_binary("atan2", ResultType::floating, [](auto x, auto y) { return std::atan2(x, y); });
 const OpDef& remainder_op = def_binary("remainder", ResultType::same, [](auto x, auto y) { return remainder_of(x, y); });
 const OpDef& eq_op = def_binary("eq", ResultType::boolean, [](auto x, auto y) { return x == y; });

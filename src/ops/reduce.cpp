@@ -10,6 +10,7 @@
 #include "core/reduce_kernels.hpp"
 #include "core/tensor_impl.hpp"
 #include "ops/elementwise_rules.hpp"
+#include "ops/reduce_lower.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc {
@@ -92,15 +93,15 @@ std::vector<Tensor> reduce_kernel(std::string_view name, const Tensor& x, const 
   return {out};
 }
 
-#define TLALOC_DEF_REDUCE(var, name, Op, rule)                                                 \
+#define TLALOC_DEF_REDUCE(var, name, Op, rule, body)                                           \
   const OpDef& var = def_op(name).inputs(1).shape_rule(reduce_rule(name, rule)).kernel(       \
       [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {    \
         return reduce_kernel<Op>(name, in[0], attrs, out[0]);                                   \
-      });
-TLALOC_DEF_REDUCE(reduce_sum_op, "reduce_sum", detail::SumOp, ReduceDType::widen)
-TLALOC_DEF_REDUCE(reduce_prod_op, "reduce_prod", detail::ProdOp, ReduceDType::widen)
-TLALOC_DEF_REDUCE(reduce_max_op, "reduce_max", detail::MaxOp, ReduceDType::same)
-TLALOC_DEF_REDUCE(reduce_min_op, "reduce_min", detail::MinOp, ReduceDType::same)
+      }).lower(detail::lower_to_reduce(name, detail::ReduceBody::body));
+TLALOC_DEF_REDUCE(reduce_sum_op, "reduce_sum", detail::SumOp, ReduceDType::widen, add)
+TLALOC_DEF_REDUCE(reduce_prod_op, "reduce_prod", detail::ProdOp, ReduceDType::widen, mul)
+TLALOC_DEF_REDUCE(reduce_max_op, "reduce_max", detail::MaxOp, ReduceDType::same, max)
+TLALOC_DEF_REDUCE(reduce_min_op, "reduce_min", detail::MinOp, ReduceDType::same, min)
 #undef TLALOC_DEF_REDUCE
 
 // argmax / argmin over one axis: the first extreme index; NaN counts as the extreme.

@@ -75,6 +75,11 @@ class FunctionEmitter final : public OpPrinter {
     return args;
   }
 
+  void share_arg_names(const Region& from, const Region& to) override {
+    for (std::size_t i = 0; i < from.args.size() && i < to.args.size(); ++i)
+      names_[std::size_t(to.args[i])] = names_[std::size_t(from.args[i])];
+  }
+
  private:
   void body(const Region& r, std::string& out, int indent, bool function_body) {
     const int saved = indent_;

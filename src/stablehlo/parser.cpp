@@ -115,6 +115,8 @@ class Parser final : public OpParser {
 
   std::string declare_pending_name() override { return c_.value_name(); }
 
+  ValueId new_value(const TensorType& t) override { return f_->add_value(t); }
+
  private:
   // `{ ^bb0(%a: t): ops }` or `{ ops }`: a function's body or an op's region.
   Region block(bool function_body) {

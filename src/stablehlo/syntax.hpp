@@ -35,6 +35,8 @@ class OpPrinter {
   // Names a region's arguments for a format that declares them itself; returns
   // `%a: t, %b: t`.
   virtual std::string name_region_args(const ir::Region& r) = 0;
+  // Gives `to`'s arguments the names of `from`'s (while's regions share its iterArgs).
+  virtual void share_arg_names(const ir::Region& from, const ir::Region& to) = 0;
   virtual bool generic() const = 0;
   virtual int indent() const = 0;
 };
@@ -64,6 +66,9 @@ class OpParser {
   // `{ ^bb0(...): ops }` or `{ ops }`.
   virtual ir::Region region() = 0;
   virtual std::string declare_pending_name() = 0;  // for formats that name values (while's %iterArg)
+  // A new value of the function being parsed (a region a format builds itself,
+  // such as reduce's `applies stablehlo.add`).
+  virtual ir::ValueId new_value(const TensorType& t) = 0;
   // After `:`, a single type (all operands and results share it) or a function type.
   void trailing_type(ParsedOp& op);
   std::pair<std::vector<TensorType>, std::vector<TensorType>> functional_type();
