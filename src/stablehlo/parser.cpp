@@ -446,9 +446,19 @@ class Parser final : public OpParser {
 
 std::vector<ValueId> OpParser::operand_list() {
   std::vector<ValueId> vs;
-  if (cursor().peek() != '%') return vs;
-  do vs.push_back(operand());
-  while (cursor().eat(","));
+  Cursor& c = cursor();
+  if (c.peek() != '%') return vs;
+  vs.push_back(operand());
+  // A comma followed by something else (`%0, dims = ...`) is the format's.
+  for (;;) {
+    const std::size_t at = c.pos();
+    if (!c.eat(",")) break;
+    if (c.peek() != '%') {
+      c.seek(at);
+      break;
+    }
+    vs.push_back(operand());
+  }
   return vs;
 }
 
