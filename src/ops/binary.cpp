@@ -4,6 +4,8 @@
 
 #include "core/elementwise.hpp"
 #include "core/wrapping.hpp"
+#include "ops/elementwise_defs.hpp"
+#include "ops/elementwise_lowering.hpp"
 #include "ops/elementwise_rules.hpp"
 #include "tlaloc/ops.hpp"
 
@@ -33,6 +35,9 @@ template <class F> OpDef& def_binary(const char* name, ResultType rule, F f) {
         return std::vector<Tensor>{y};
       });
 }
+
+// An op that is a StableHLO elementwise op on the spec's domain.
+OpDef& spelled(OpDef& op, const char* name) { return op.elementwise().stablehlo(detail::elementwise_spelling(name)); }
 
 template <class C> constexpr bool is_float_v = std::is_floating_point_v<C>;
 
@@ -69,42 +74,43 @@ template <class C> C remainder_of(C x, C y) {
 }
 
 // Arithmetic on bool follows PyTorch: + is or, * is and, - is refused.
-const OpDef& add_op = def_binary("add", ResultType::same_or_bool, [](auto x, auto y) { return detail::wrapping_add(x, y); })
-    .stablehlo({"stablehlo.add", {}, "elementwise"});
-const OpDef& sub_op = def_binary("sub", ResultType::same, [](auto x, auto y) { return detail::wrapping_sub(x, y); })
-    .stablehlo({"stablehlo.subtract", {}, "elementwise"});
-const OpDef& mul_op = def_binary("mul", ResultType::same_or_bool, [](auto x, auto y) { return detail::wrapping_mul(x, y); })
-    .stablehlo({"stablehlo.multiply", {}, "elementwise"});
-const OpDef& div_op = def_binary("div", ResultType::floating, [](auto x, auto y) { return x / y; });
-const OpDef& pow_op = def_binary("pow", ResultType::same, [](auto x, auto y) {
+const OpDef& add_op = spelled(def_binary("add", ResultType::same_or_bool, [](auto x, auto y) { return detail::wrapping_add(x, y); }), "stablehlo.add");
+const OpDef& sub_op = spelled(def_binary("sub", ResultType::same, [](auto x, auto y) { return detail::wrapping_sub(x, y); }), "stablehlo.subtract");
+const OpDef& mul_op = spelled(def_binary("mul", ResultType::same_or_bool, [](auto x, auto y) { return detail::wrapping_mul(x, y); }), "stablehlo.multiply");
+const OpDef& div_op = def_binary("div", ResultType::floating, [](auto x, auto y) { return x / y; }).lower(detail::lower_div);
+const OpDef& pow_op = spelled(def_binary("pow", ResultType::same, [](auto x, auto y) {
   if constexpr (is_float_v<decltype(x)>) return std::pow(x, y);
   else return int_pow(x, y);
-});
-// NaN-propagating, as JAX's maximum/minimum.
-const OpDef& maximum_op = def_binary("maximum", ResultType::same_or_bool, [](auto x, auto y) {
-  if constexpr (is_float_v<decltype(x)>) return (x != x || x > y) ? x : y;
+}), "stablehlo.power");
+// NaN-propagating and with -0 < +0, as IEEE-754's maximum/minimum (and JAX's).
+const OpDef& maximum_op = spelled(def_binary("maximum", ResultType::same_or_bool, [](auto x, auto y) {
+  if constexpr (is_float_v<decltype(x)>)
+    return (x != x || x > y || (x == y && std::signbit(y))) ? x : y;
   else return x > y ? x : y;
-}).stablehlo({"stablehlo.maximum", {}, "elementwise"});
-const OpDef& minimum_op = def_binary("minimum", ResultType::same_or_bool, [](auto x, auto y) {
-  if constexpr (is_float_v<decltype(x)>) return (x != x || x < y) ? x : y;
+}), "stablehlo.maximum");
+const OpDef& minimum_op = spelled(def_binary("minimum", ResultType::same_or_bool, [](auto x, auto y) {
+  if constexpr (is_float_v<decltype(x)>)
+    return (x != x || x < y || (x == y && std::signbit(x))) ? x : y;
   else return x < y ? x : y;
-}).stablehlo({"stablehlo.minimum", {}, "elementwise"});
-const OpDef& atan2_op = def_binary("atan2", ResultType::floating, [](auto x, auto y) { return std::atan2(x, y); });
-const OpDef& remainder_op = def_binary("remainder", ResultType::same, [](auto x, auto y) { return remainder_of(x, y); });
-const OpDef& eq_op = def_binary("eq", ResultType::boolean, [](auto x, auto y) { return x == y; });
-const OpDef& ne_op = def_binary("ne", ResultType::boolean, [](auto x, auto y) { return x != y; });
-const OpDef& lt_op = def_binary("lt", ResultType::boolean, [](auto x, auto y) { return x < y; });
-const OpDef& le_op = def_binary("le", ResultType::boolean, [](auto x, auto y) { return x <= y; });
-const OpDef& gt_op = def_binary("gt", ResultType::boolean, [](auto x, auto y) { return x > y; });
-const OpDef& ge_op = def_binary("ge", ResultType::boolean, [](auto x, auto y) { return x >= y; });
-const OpDef& logical_and_op = def_binary("logical_and", ResultType::boolean, [](auto x, auto y) { return bool(x) && bool(y); });
-const OpDef& logical_or_op = def_binary("logical_or", ResultType::boolean, [](auto x, auto y) { return bool(x) || bool(y); });
-const OpDef& logical_xor_op = def_binary("logical_xor", ResultType::boolean, [](auto x, auto y) { return bool(x) != bool(y); });
+}), "stablehlo.minimum");
+const OpDef& atan2_op = spelled(def_binary("atan2", ResultType::floating, [](auto x, auto y) { return std::atan2(x, y); }), "stablehlo.atan2");
+const OpDef& remainder_op = def_binary("remainder", ResultType::same, [](auto x, auto y) { return remainder_of(x, y); }).lower(detail::lower_remainder);
+const OpDef& eq_op = def_binary("eq", ResultType::boolean, [](auto x, auto y) { return x == y; }).lower(detail::lower_eq);
+const OpDef& ne_op = def_binary("ne", ResultType::boolean, [](auto x, auto y) { return x != y; }).lower(detail::lower_ne);
+const OpDef& lt_op = def_binary("lt", ResultType::boolean, [](auto x, auto y) { return x < y; }).lower(detail::lower_lt);
+const OpDef& le_op = def_binary("le", ResultType::boolean, [](auto x, auto y) { return x <= y; }).lower(detail::lower_le);
+const OpDef& gt_op = def_binary("gt", ResultType::boolean, [](auto x, auto y) { return x > y; }).lower(detail::lower_gt);
+const OpDef& ge_op = def_binary("ge", ResultType::boolean, [](auto x, auto y) { return x >= y; }).lower(detail::lower_ge);
+const OpDef& logical_and_op = def_binary("logical_and", ResultType::boolean, [](auto x, auto y) { return bool(x) && bool(y); }).lower(detail::lower_logical_and);
+const OpDef& logical_or_op = def_binary("logical_or", ResultType::boolean, [](auto x, auto y) { return bool(x) || bool(y); }).lower(detail::lower_logical_or);
+const OpDef& logical_xor_op = def_binary("logical_xor", ResultType::boolean, [](auto x, auto y) { return bool(x) != bool(y); }).lower(detail::lower_logical_xor);
 
 // select(pred, on_true, on_false): pred is bool; the others promote together.
 const OpDef& select_op =
     def_op("select")
         .inputs(3)
+        .elementwise()
+        .stablehlo({"stablehlo.select", {}, "select"})
         .shape_rule([](std::span<const TensorType> in, const detail::Attrs& attrs) {
           if (in[0].dtype != DType::boolean)
             detail::fail<DTypeError>("where", "the condition must be bool, got {}", in[0].dtype);

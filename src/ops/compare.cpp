@@ -1,41 +1,101 @@
-// StableHLO's compare: one op whose direction is an attribute, run by the
-// registry's eq/ne/lt/le/gt/ge kernels on operands of one type.
-#include "core/check.hpp"
-#include "ops/op.hpp"
+// stablehlo.compare: comparison_direction (EQ, NE, GE, GT, LE, LT) under a
+// compare_type: FLOAT (IEEE: NaN is unordered, so only NE holds), TOTALORDER
+// (-NaN < -Inf < ... < -0 < +0 < ... < Inf < NaN), SIGNED or UNSIGNED. Without a
+// compare_type the element type picks one (floats FLOAT, i1 and ui UNSIGNED).
+#include <bit>
+#include <cmath>
 
-namespace tlaloc::detail {
+#include "ops/elementwise_defs.hpp"
+
+namespace tlaloc {
 namespace {
 
-using Kind = StableHloAttr::Kind;
-constexpr std::string_view kName = "stablehlo.compare";
+using detail::Attrs;
+using detail::OpDef;
+using detail::StableHloAttr;
+using detail::TensorType;
 
-const OpDef& kernel_for(const std::string& direction) {
-  static constexpr std::pair<std::string_view, std::string_view> table[] = {
-      {"EQ", "eq"}, {"NE", "ne"}, {"LT", "lt"}, {"LE", "le"}, {"GT", "gt"}, {"GE", "ge"}};
-  for (const auto& [dir, op] : table)
-    if (dir == direction) return *find_op(op);
-  fail<ValueError>(kName, "unknown comparison_direction '{}'", direction);
+enum class Dir : std::uint8_t { eq, ne, ge, gt, le, lt };
+
+Dir direction(const Attrs& a) {
+  const std::string& d = a.get<std::string>("comparison_direction");
+  constexpr std::pair<const char*, Dir> names[] = {{"EQ", Dir::eq}, {"NE", Dir::ne}, {"GE", Dir::ge},
+                                                   {"GT", Dir::gt}, {"LE", Dir::le}, {"LT", Dir::lt}};
+  for (const auto& [n, v] : names)
+    if (d == n) return v;
+  detail::fail<ValueError>("compare", "has no comparison_direction '{}' (EQ, NE, GE, GT, LE, LT)", d);
+}
+
+bool is_unsigned_type(DType t) { return t == DType::boolean || t == DType::u8; }
+
+// The compare_type, checked against the operands' element type.
+std::string compare_type(const Attrs& a, DType t) {
+  const std::string def = is_floating(t) ? "FLOAT" : is_unsigned_type(t) ? "UNSIGNED" : "SIGNED";
+  if (!a.has("compare_type")) return def;
+  const std::string& c = a.get<std::string>("compare_type");
+  const bool ok = is_floating(t) ? (c == "FLOAT" || c == "TOTALORDER") : c == def;
+  if (!ok) detail::fail<DTypeError>("compare", "compare_type {} does not apply to {} operands", c, t);
+  return c;
+}
+
+template <class C>
+bool apply(Dir d, C x, C y) {
+  switch (d) {
+    case Dir::eq:
+      return x == y;
+    case Dir::ne:
+      return x != y;
+    case Dir::ge:
+      return x >= y;
+    case Dir::gt:
+      return x > y;
+    case Dir::le:
+      return x <= y;
+    case Dir::lt:
+      return x < y;
+  }
+  return false;
+}
+
+// A float's position in the total order, as a signed integer: negative values
+// have their magnitude bits flipped so that larger magnitudes sort lower.
+std::int64_t total_key(double v) {
+  const auto b = std::bit_cast<std::int64_t>(v);
+  return b < 0 ? b ^ std::numeric_limits<std::int64_t>::max() : b;
 }
 
 const OpDef& compare_op =
-    def_op("compare")
+    detail::def_op("compare")
         .inputs(2)
-        .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
-          if (in[0] != in[1])
-            fail<ShapeError>(kName, "needs operands of one type, got {}{} and {}{}", dtype_name(in[0].dtype),
-                             shape_string(in[0].shape), dtype_name(in[1].dtype), shape_string(in[1].shape));
-          kernel_for(attrs.get<std::string>("comparison_direction"));
-          if (attrs.has("compare_type") && attrs.get<std::string>("compare_type") == "TOTALORDER")
-            fail<ValueError>(kName, "compare_type TOTALORDER is not supported yet");
-          return std::vector<TensorType>{{DType::boolean, in[0].shape}};
-        })
-        .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
-          return kernel_for(attrs.get<std::string>("comparison_direction")).run(in, {}, out);
-        })
+        .elementwise()
         .stablehlo({"stablehlo.compare",
-                    {StableHloAttr("comparison_direction", Kind::enum_value).of_enum("comparison_direction"),
-                     StableHloAttr("compare_type", Kind::enum_value).of_enum("comparison_type").optional()},
-                    "compare"});
+                    {StableHloAttr("comparison_direction", StableHloAttr::Kind::enum_value)
+                         .of_enum("comparison_direction"),
+                     StableHloAttr("compare_type", StableHloAttr::Kind::enum_value)
+                         .of_enum("comparison_type")
+                         .optional()},
+                    "compare"})
+        .shape_rule([](std::span<const TensorType> in, const Attrs& a) {
+          direction(a);
+          compare_type(a, promote_types(in[0].dtype, in[1].dtype));
+          return detail::broadcast_rule("compare", detail::ResultType::boolean)(in, a);
+        })
+        .kernel([](std::span<const Tensor> in, const Attrs& a, std::span<const TensorType> out) {
+          const DType t = promote_types(in[0].dtype(), in[1].dtype());
+          const Dir d = direction(a);
+          const bool total = compare_type(a, t) == "TOTALORDER";
+          const Tensor x = in[0].astype(t), y = in[1].astype(t);
+          Tensor r = detail::empty(out[0].shape, DType::boolean);
+          TLALOC_SWITCH_ALL(t, "compare", {
+            detail::binary_loop<bool, T>(x, y, r, [d, total](auto u, auto v) {
+              if constexpr (std::is_floating_point_v<decltype(u)>) {
+                if (total) return apply(d, total_key(double(u)), total_key(double(v)));
+              }
+              return apply(d, u, v);
+            });
+          })
+          return std::vector<Tensor>{r};
+        });
 
 }  // namespace
-}  // namespace tlaloc::detail
+}  // namespace tlaloc

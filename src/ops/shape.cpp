@@ -76,6 +76,10 @@ std::pair<Tensor, std::vector<std::int64_t>> ascending_dims(const Tensor& x, std
 const OpDef& broadcast_in_dim_op =
     def_op("broadcast_in_dim")
         .inputs(1)
+        .stablehlo({"stablehlo.broadcast_in_dim",
+                    {detail::StableHloAttr("broadcast_dimensions", detail::StableHloAttr::Kind::i64_array).as("dims").pretty("dims"),
+                     detail::StableHloAttr("shape", detail::StableHloAttr::Kind::result_shape)},
+                    "keywords"})
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
           const auto& shape = attrs.get<std::vector<std::int64_t>>("shape");
           const auto& dims = attrs.get<std::vector<std::int64_t>>("dims");

@@ -5,6 +5,8 @@
 #include "core/isa/float_math.hpp"
 #include "core/wrapping.hpp"
 #include "core/vmath.hpp"
+#include "ops/elementwise_defs.hpp"
+#include "ops/elementwise_lowering.hpp"
 #include "ops/elementwise_rules.hpp"
 #include "tlaloc/ops.hpp"
 
@@ -56,83 +58,94 @@ template <class F> OpDef& def_predicate(const char* name, F f) {
       });
 }
 
+// An op that is a StableHLO elementwise op on the spec's domain.
+OpDef& spelled(OpDef& op, const char* name) { return op.elementwise().stablehlo(detail::elementwise_spelling(name)); }
+
 template <class T> constexpr bool is_float_v = std::is_floating_point_v<T>;
 
 // ---- same element type ------------------------------------------------------
-const OpDef& neg_op = def_unary("neg", ResultType::same, [](auto v) { return detail::wrapping_neg(v); });
-const OpDef& abs_op = def_unary("abs", ResultType::same, [](auto v) {
+const OpDef& neg_op = spelled(def_unary("neg", ResultType::same, [](auto v) { return detail::wrapping_neg(v); }), "stablehlo.negate");
+const OpDef& abs_op = spelled(def_unary("abs", ResultType::same, [](auto v) {
   using C = decltype(v);
   if constexpr (std::is_unsigned_v<C>) return v;
   else return v < C(0) ? detail::wrapping_neg(v) : v;
-});
+}), "stablehlo.abs");
 // sign(±0) = ±0 and sign(NaN) = NaN, as JAX.
-const OpDef& sign_op = def_unary("sign", ResultType::same, [](auto v) {
+const OpDef& sign_op = spelled(def_unary("sign", ResultType::same, [](auto v) {
   using C = decltype(v);
   return v > C(0) ? C(1) : v < C(0) ? C(-1) : v;
-});
-const OpDef& square_op = def_unary("square", ResultType::same, [](auto v) { return detail::wrapping_mul(v, v); });
+}), "stablehlo.sign");
+const OpDef& square_op =
+    def_unary("square", ResultType::same, [](auto v) { return detail::wrapping_mul(v, v); }).lower(detail::lower_square);
 // relu(NaN) = NaN: the comparison is false for NaN and v passes through.
 const OpDef& relu_op = def_unary("relu", ResultType::same, [](auto v) {
   using C = decltype(v);
   return v <= C(0) ? C(0) : v;
-});
-const OpDef& floor_op = def_unary("floor", ResultType::same, [](auto v) {
+}).lower(detail::lower_relu);
+const OpDef& floor_op = spelled(def_unary("floor", ResultType::same, [](auto v) {
   if constexpr (is_float_v<decltype(v)>) return std::floor(v);
   else return v;
-});
-const OpDef& ceil_op = def_unary("ceil", ResultType::same, [](auto v) {
+}), "stablehlo.floor");
+const OpDef& ceil_op = spelled(def_unary("ceil", ResultType::same, [](auto v) {
   if constexpr (is_float_v<decltype(v)>) return std::ceil(v);
   else return v;
-});
+}), "stablehlo.ceil");
 // nearbyint rounds half to even in the default rounding mode.
-const OpDef& round_op = def_unary("round", ResultType::same, [](auto v) {
+const OpDef& round_op = spelled(def_unary("round", ResultType::same, [](auto v) {
   if constexpr (is_float_v<decltype(v)>) return std::nearbyint(v);
   else return v;
-});
+}), "stablehlo.round_nearest_even");
 
 // ---- floating results ---------------------------------------------------------
-#define TLALOC_FLOAT_UNARY(name, expr) \
-  const OpDef& name##_op = def_float_unary(#name, [](auto v) { return expr; });
-#define TLALOC_VMATH_UNARY(name, fn) \
-  const OpDef& name##_op = def_vmath_unary(#name, detail::FloatFn::fn, [](auto v) { return vmath::fn(v); });
-TLALOC_VMATH_UNARY(exp, exp)
-TLALOC_VMATH_UNARY(expm1, expm1)
-TLALOC_VMATH_UNARY(log, log)
-TLALOC_VMATH_UNARY(log1p, log1p)
-TLALOC_FLOAT_UNARY(sqrt, std::sqrt(v))
-TLALOC_FLOAT_UNARY(rsqrt, decltype(v)(1) / std::sqrt(v))
-TLALOC_FLOAT_UNARY(reciprocal, decltype(v)(1) / v)
-TLALOC_VMATH_UNARY(sin, sin)
-TLALOC_VMATH_UNARY(cos, cos)
-TLALOC_FLOAT_UNARY(tan, std::tan(v))
-TLALOC_VMATH_UNARY(tanh, tanh)
-TLALOC_FLOAT_UNARY(sinh, std::sinh(v))
-TLALOC_FLOAT_UNARY(cosh, std::cosh(v))
-TLALOC_FLOAT_UNARY(asin, std::asin(v))
-TLALOC_FLOAT_UNARY(acos, std::acos(v))
-TLALOC_FLOAT_UNARY(atan, std::atan(v))
-TLALOC_FLOAT_UNARY(asinh, std::asinh(v))
-TLALOC_FLOAT_UNARY(acosh, std::acosh(v))
-TLALOC_FLOAT_UNARY(atanh, std::atanh(v))
-TLALOC_VMATH_UNARY(sigmoid, sigmoid)
-TLALOC_VMATH_UNARY(silu, silu)
-TLALOC_VMATH_UNARY(softplus, softplus)
-TLALOC_VMATH_UNARY(erf, erf)
+// Spelled ops are StableHLO's; the others lower to them (ops/elementwise_lowering).
+// erf and gelu (erf form) have no StableHLO op and no lowering yet.
+#define TLALOC_FLOAT_UNARY(name, expr, how) \
+  const OpDef& name##_op = def_float_unary(#name, [](auto v) { return expr; }) how;
+#define TLALOC_VMATH_UNARY(name, fn, how) \
+  const OpDef& name##_op = def_vmath_unary(#name, detail::FloatFn::fn, [](auto v) { return vmath::fn(v); }) how;
+#define TLALOC_SPELLED(spec) .elementwise().stablehlo(detail::elementwise_spelling("stablehlo." #spec))
+#define TLALOC_LOWERED(name) .lower(detail::lower_##name)
+TLALOC_VMATH_UNARY(exp, exp, TLALOC_SPELLED(exponential))
+TLALOC_VMATH_UNARY(expm1, expm1, TLALOC_SPELLED(exponential_minus_one))
+TLALOC_VMATH_UNARY(log, log, TLALOC_SPELLED(log))
+TLALOC_VMATH_UNARY(log1p, log1p, TLALOC_SPELLED(log_plus_one))
+TLALOC_FLOAT_UNARY(sqrt, std::sqrt(v), TLALOC_SPELLED(sqrt))
+TLALOC_FLOAT_UNARY(rsqrt, decltype(v)(1) / std::sqrt(v), TLALOC_SPELLED(rsqrt))
+TLALOC_FLOAT_UNARY(reciprocal, decltype(v)(1) / v, TLALOC_LOWERED(reciprocal))
+TLALOC_VMATH_UNARY(sin, sin, TLALOC_SPELLED(sine))
+TLALOC_VMATH_UNARY(cos, cos, TLALOC_SPELLED(cosine))
+TLALOC_FLOAT_UNARY(tan, std::tan(v), TLALOC_SPELLED(tan))
+TLALOC_VMATH_UNARY(tanh, tanh, TLALOC_SPELLED(tanh))
+TLALOC_FLOAT_UNARY(sinh, std::sinh(v), TLALOC_LOWERED(sinh))
+TLALOC_FLOAT_UNARY(cosh, std::cosh(v), TLALOC_LOWERED(cosh))
+TLALOC_FLOAT_UNARY(asin, std::asin(v), TLALOC_LOWERED(asin))
+TLALOC_FLOAT_UNARY(acos, std::acos(v), TLALOC_LOWERED(acos))
+TLALOC_FLOAT_UNARY(atan, std::atan(v), TLALOC_LOWERED(atan))
+TLALOC_FLOAT_UNARY(asinh, std::asinh(v), TLALOC_LOWERED(asinh))
+TLALOC_FLOAT_UNARY(acosh, std::acosh(v), TLALOC_LOWERED(acosh))
+TLALOC_FLOAT_UNARY(atanh, std::atanh(v), TLALOC_LOWERED(atanh))
+TLALOC_VMATH_UNARY(sigmoid, sigmoid, TLALOC_SPELLED(logistic))
+TLALOC_VMATH_UNARY(silu, silu, TLALOC_LOWERED(silu))
+TLALOC_VMATH_UNARY(softplus, softplus, TLALOC_LOWERED(softplus))
+TLALOC_VMATH_UNARY(erf, erf, )
 const OpDef& gelu_op = def_vmath_unary("gelu", detail::FloatFn::gelu_erf, [](auto v) { return vmath::gelu_erf(v); });
-TLALOC_VMATH_UNARY(gelu_tanh, gelu_tanh)
+TLALOC_VMATH_UNARY(gelu_tanh, gelu_tanh, TLALOC_LOWERED(gelu_tanh))
+#undef TLALOC_LOWERED
+#undef TLALOC_SPELLED
 #undef TLALOC_VMATH_UNARY
 #undef TLALOC_FLOAT_UNARY
 
 // ---- predicates -------------------------------------------------------------
-const OpDef& logical_not_op = def_predicate("logical_not", [](auto v) { return !bool(v); });
+const OpDef& logical_not_op =
+    def_predicate("logical_not", [](auto v) { return !bool(v); }).lower(detail::lower_logical_not);
 const OpDef& isfinite_op = def_predicate("isfinite", [](auto v) {
   if constexpr (is_float_v<decltype(v)>) return std::isfinite(v);
   else return true;
-});
+}).elementwise().stablehlo(detail::elementwise_spelling("stablehlo.is_finite"));
 const OpDef& isnan_op = def_predicate("isnan", [](auto v) {
   if constexpr (is_float_v<decltype(v)>) return std::isnan(v);
   else return false;
-});
+}).lower(detail::lower_isnan);
 
 template <class Out> void convert_into(const Tensor& x, const Tensor& y) {
   Out* dst = detail::mutable_data<Out>(y);
@@ -144,9 +157,13 @@ template <class Out> void convert_into(const Tensor& x, const Tensor& y) {
   })
 }
 
+// Float to integer truncates toward zero; out-of-range values saturate and NaN
+// gives 0 (the spec leaves both to the implementation). Integers wrap.
 const OpDef& convert_op =
     def_op("convert")
         .inputs(1)
+        .stablehlo({"stablehlo.convert", {detail::StableHloAttr("dtype", detail::StableHloAttr::Kind::result_dtype)},
+                    "elementwise"})
         .shape_rule([](std::span<const detail::TensorType> in, const detail::Attrs& attrs) {
           return std::vector<detail::TensorType>{{attrs.get<DType>("dtype"), in[0].shape}};
         })

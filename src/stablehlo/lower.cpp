@@ -24,12 +24,16 @@ const detail::OpDef& registry_op(std::string_view name) {
   return *op;
 }
 
-// The dtype an elementwise op's operands must have in StableHLO.
+// Leading operands that keep their own dtype: select's i1 predicate.
+std::size_t predicates(const Op& op) { return op.def->stablehlo()->format == "select" ? 1 : 0; }
+
+// The dtype an elementwise op's other operands must have in StableHLO.
 DType operand_dtype(const Function& f, const Op& op) {
   const DType out = f.type(op.results.at(0)).dtype;
   if (out != DType::boolean) return out;
-  DType t = f.type(op.operands.at(0)).dtype;
-  for (ValueId v : op.operands) t = promote_types(t, f.type(v).dtype);
+  DType t = f.type(op.operands.at(predicates(op))).dtype;
+  for (std::size_t i = predicates(op); i < op.operands.size(); ++i)
+    t = promote_types(t, f.type(op.operands[i]).dtype);
   return t;
 }
 
@@ -38,8 +42,10 @@ bool legal(const Function& f, const Op& op) {
   if (!op.def->is_elementwise()) return true;
   const TensorType& out = f.type(op.results.at(0));
   const DType want = operand_dtype(f, op);
-  for (ValueId v : op.operands)
-    if (f.type(v).shape != out.shape || f.type(v).dtype != want) return false;
+  for (std::size_t i = 0; i < op.operands.size(); ++i) {
+    const TensorType& t = f.type(op.operands[i]);
+    if (t.shape != out.shape || (i >= predicates(op) && t.dtype != want)) return false;
+  }
   return true;
 }
 
@@ -115,8 +121,10 @@ class Rewriter {
   std::vector<Tensor> legalized(const Op& op, std::vector<Tensor> in) {
     const Shape& shape = f_.type(op.results[0]).shape;
     const DType want = operand_dtype(f_, op);
-    for (Tensor& t : in) {
-      if (t.dtype() != want) t = detail::call1(registry_op("convert"), {t}, {{"dtype", want}});
+    for (std::size_t k = 0; k < in.size(); ++k) {
+      Tensor& t = in[k];
+      if (k >= predicates(op) && t.dtype() != want)
+        t = detail::call1(registry_op("convert"), {t}, {{"dtype", want}});
       if (t.shape() != shape) {
         std::vector<std::int64_t> dims;
         for (std::size_t i = 0; i < t.shape().size(); ++i)

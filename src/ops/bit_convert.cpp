@@ -1,0 +1,114 @@
+// Ops on the bits of floats: bitcast_convert (same-width reinterpretation) and
+// reduce_precision (rounding to a narrower float format, kept in the same type).
+#include <bit>
+#include <cmath>
+#include <cstring>
+
+#include "ops/elementwise_defs.hpp"
+
+namespace tlaloc {
+namespace {
+
+using detail::Attrs;
+using detail::OpDef;
+using detail::StableHloAttr;
+using detail::TensorType;
+using Kind = StableHloAttr::Kind;
+
+// i1 has a bit width of 1 in StableHLO although Tlaloc stores it in a byte, so it
+// only bitcasts to itself.
+const OpDef& bitcast_convert_op =
+    detail::def_op("bitcast_convert")
+        .inputs(1)
+        .stablehlo({"stablehlo.bitcast_convert", {StableHloAttr("dtype", Kind::result_dtype)}, "elementwise"})
+        .shape_rule([](std::span<const TensorType> in, const Attrs& a) {
+          const DType to = a.get<DType>("dtype"), from = in[0].dtype;
+          const bool is_bool = to == DType::boolean || from == DType::boolean;
+          if (itemsize(to) != itemsize(from) || (is_bool && to != from))
+            detail::fail<DTypeError>("bitcast_convert",
+                                     "converts only between types of one bit width, not {} to {}", from, to);
+          return std::vector<TensorType>{{to, in[0].shape}};
+        })
+        .kernel([](std::span<const Tensor> in, const Attrs&, std::span<const TensorType> out) {
+          Tensor y = detail::empty(out[0].shape, out[0].dtype);
+          TLALOC_SWITCH_ALL(out[0].dtype, "bitcast_convert", {
+            if (in[0].numel() > 0)
+              std::memcpy(detail::mutable_data<T>(y), in[0].raw_data(),
+                          std::size_t(in[0].numel()) * itemsize(in[0].dtype()));
+          })
+          return std::vector<Tensor>{y};
+        });
+
+// Rounds the bits of an IEEE value with E exponent and M mantissa bits (in an
+// unsigned U) to `eb` exponent and `mb` mantissa bits: mantissa to nearest even,
+// then values beyond the narrower exponent range overflow to infinity or (below
+// its normal range, denormals included) flush to zero, keeping the sign. NaN stays
+// NaN unless no mantissa bit is left to hold it.
+template <class U, int E, int M>
+U reduce_bits(U x, std::int64_t eb, std::int64_t mb) {
+  const U sign = U(U(1) << (E + M)), exp_mask = U(((U(1) << E) - 1) << M), man_mask = U((U(1) << M) - 1);
+  const bool nan = (x & exp_mask) == exp_mask && (x & man_mask) != 0;
+  U r = x;
+  if (mb < M) {
+    const int drop = int(M - mb);
+    const U last = U(U(1) << drop);
+    const U bias = U(((last >> 1) - 1) + ((r & last) >> drop));
+    r = U(U(r + bias) & U(~(last - 1)));
+  }
+  if (eb < E) {
+    const std::int64_t bias = (std::int64_t(1) << (E - 1)) - 1, reduced = (std::int64_t(1) << (eb - 1)) - 1;
+    const U e = U(r & exp_mask);
+    if (e > U(U(bias + reduced) << M))
+      r = U((x & sign) | exp_mask);
+    else if (e <= U(U(bias - reduced) << M))
+      r = U(x & sign);
+  }
+  if (nan) r = mb > 0 ? x : U((x & sign) | exp_mask);
+  return r;
+}
+
+template <class T>
+T reduce_value(T v, std::int64_t eb, std::int64_t mb) {
+  if constexpr (std::is_same_v<T, double>) {
+    return std::bit_cast<double>(reduce_bits<std::uint64_t, 11, 52>(std::bit_cast<std::uint64_t>(v), eb, mb));
+  } else if constexpr (std::is_same_v<T, float>) {
+    return std::bit_cast<float>(reduce_bits<std::uint32_t, 8, 23>(std::bit_cast<std::uint32_t>(v), eb, mb));
+  } else {
+    // 16-bit floats go through f32 exactly: the narrower mantissa fits, and the
+    // exponent is reduced only when narrower than the type's own.
+    constexpr bool half = std::is_same_v<T, f16>;
+    const std::int64_t native_e = half ? 5 : 8, native_m = half ? 10 : 7;
+    const float f = reduce_value(float(v), eb < native_e ? eb : 8, mb < native_m ? mb : native_m);
+    return T(f);
+  }
+}
+
+const OpDef& reduce_precision_op =
+    detail::def_op("reduce_precision")
+        .inputs(1)
+        .elementwise()
+        .stablehlo({"stablehlo.reduce_precision",
+                    {StableHloAttr("exponent_bits", Kind::i64), StableHloAttr("mantissa_bits", Kind::i64)},
+                    ""})
+        .shape_rule([](std::span<const TensorType> in, const Attrs& a) {
+          const auto eb = a.get<std::int64_t>("exponent_bits"), mb = a.get<std::int64_t>("mantissa_bits");
+          if (!is_floating(in[0].dtype))
+            detail::fail<DTypeError>("reduce_precision", "takes floats, got {}", in[0].dtype);
+          if (eb < 1 || mb < 0)
+            detail::fail<ValueError>(
+                "reduce_precision", "needs exponent_bits >= 1 and mantissa_bits >= 0, got {} and {}", eb, mb);
+          return std::vector<TensorType>{in[0]};
+        })
+        .kernel([](std::span<const Tensor> in, const Attrs& a, std::span<const TensorType>) {
+          const auto eb = a.get<std::int64_t>("exponent_bits"), mb = a.get<std::int64_t>("mantissa_bits");
+          Tensor y = detail::empty(in[0].shape(), in[0].dtype());
+          TLALOC_SWITCH_FLOATING(in[0].dtype(), "reduce_precision", {
+            const T* src = in[0].data<T>();
+            T* dst = detail::mutable_data<T>(y);
+            for (std::int64_t i = 0; i < in[0].numel(); ++i) dst[i] = reduce_value(src[i], eb, mb);
+          })
+          return std::vector<Tensor>{y};
+        });
+
+}  // namespace
+}  // namespace tlaloc
