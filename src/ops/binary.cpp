@@ -104,6 +104,7 @@ const OpDef& logical_xor_op = def_binary("logical_xor", ResultType::boolean, [](
 // select(pred, on_true, on_false): pred is bool; the others promote together.
 const OpDef& select_op =
     def_op("select")
+        .stablehlo({"stablehlo.select", {}, "select"})
         .inputs(3)
         .shape_rule([](std::span<const TensorType> in, const detail::Attrs& attrs) {
           if (in[0].dtype != DType::boolean)
