@@ -108,6 +108,7 @@ const OpDef& logical_xor_op = def_binary("logical_xor", ResultType::boolean, [](
 // select(pred, on_true, on_false): pred is bool; the others promote together.
 const OpDef& select_op =
     def_op("select")
+        .stablehlo({"stablehlo.select", {}, "select"})
         .inputs(3)
         .elementwise()
         .stablehlo({"stablehlo.select", {}, "select"})
