@@ -408,13 +408,19 @@ class Parser final : public OpParser {
                                    type_text(f_->type(p.operands[i])), type_text(in[i])));
   }
 
+  // The spec lets clamp's min and max and select's predicate be rank 0.
+  static bool may_be_scalar(std::string_view op, std::size_t operand) {
+    return (op == "stablehlo.clamp" && operand != 1) || (op == "stablehlo.select" && operand == 0);
+  }
+
   void finish_op(Region& r, ParsedOp& p, const std::vector<std::pair<std::string, std::size_t>>& names) {
     if (p.result_types.size() != p.num_results)
       c_.fail_at(p.pos, fmt::format("{} gives {} results but {} are named", p.spelling->name,
                                     p.result_types.size(), p.num_results));
     if (p.def->is_elementwise()) {
-      for (ValueId v : p.operands)
-        if (f_->type(v).shape != p.result_types.at(0).shape)
+      for (std::size_t i = 0; i < p.operands.size(); ++i)
+        if (f_->type(p.operands[i]).shape != p.result_types.at(0).shape &&
+            !(may_be_scalar(p.spelling->name, i) && f_->type(p.operands[i]).shape.empty()))
           c_.fail_at(p.pos, fmt::format("{} needs operands of the result's shape {}", p.spelling->name,
                                         type_text(p.result_types[0])));
     }
