@@ -62,13 +62,14 @@ bool same_attrs(const Attrs& a, const Attrs& b) {
     const auto& [ka, va] = a.items()[i];
     const auto& [kb, vb] = b.items()[i];
     if (ka != kb || va.index() != vb.index()) return false;
+    const detail::AttrValue& other = vb;  // a structured binding cannot be captured in C++20
     const bool same = std::visit(
-        [&vb](const auto& x) {
+        [&other](const auto& x) {
           using X = std::decay_t<decltype(x)>;
           if constexpr (std::is_same_v<X, Tensor>)
-            return same_tensor(x, std::get<Tensor>(vb));
+            return same_tensor(x, std::get<Tensor>(other));
           else
-            return x == std::get<X>(vb);
+            return x == std::get<X>(other);
         },
         va);
     if (!same) return false;

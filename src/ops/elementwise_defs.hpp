@@ -22,7 +22,7 @@ OpDef& def_spec_binary(const char* name, const char* spelling, ResultType rule, 
       .inputs(2)
       .elementwise()
       .stablehlo(elementwise_spelling(spelling))
-      .shape_rule([name, rule, allowed, base = broadcast_rule(name, rule)](std::span<const TensorType> in,
+      .shape_rule([name, allowed, base = broadcast_rule(name, rule)](std::span<const TensorType> in,
                                                                            const Attrs& a) {
         const DType t = promote_types(in[0].dtype, in[1].dtype);
         if (!allowed(t))

@@ -53,6 +53,8 @@ C fmod(C x, C y) {
       if (y == C(-1)) return C(0);
     }
     return C(x % y);
+  } else if constexpr (std::is_same_v<C, bool>) {
+    return y ? false : x;
   } else {
     return std::fmod(x, y);
   }

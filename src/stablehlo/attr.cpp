@@ -12,9 +12,7 @@
 namespace tlaloc::stablehlo {
 namespace {
 
-bool is_unsigned_int(DType t) {
-  return t == DType::u8;
-}
+bool is_unsigned_int(DType t) { return t == DType::u8; }
 
 // ---- element literals --------------------------------------------------------
 
@@ -204,8 +202,8 @@ void optional_scalar_type(Cursor& c, AttrNode& n) {
 }  // namespace
 
 const AttrNode* AttrNode::field(std::string_view name) const {
-  for (const auto& [k, v] : fields)
-    if (k == name) return &v;
+  for (std::size_t i = 0; i < field_names.size(); ++i)
+    if (field_names[i] == name) return &field_values[i];
   return nullptr;
 }
 
@@ -309,7 +307,10 @@ AttrNode parse_attr(Cursor& c) {
     std::tie(n.fn_inputs, n.fn_results) = parse_function_type(c);
   } else if (ch == '{') {
     n.kind = AttrNode::Kind::dict;
-    n.fields = parse_attr_dict(c);
+    for (auto& [k, v] : parse_attr_dict(c)) {
+      n.field_names.push_back(k);
+      n.field_values.push_back(std::move(v));
+    }
   } else if (ch == '"') {
     n.kind = AttrNode::Kind::string;
     n.text = c.string_literal();

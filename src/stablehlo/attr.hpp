@@ -33,7 +33,8 @@ struct AttrNode {
   std::string word;  // an enum attribute's value; the raw body of #stablehlo.name<...>
   std::optional<DType> scalar_type;
   std::vector<AttrNode> items;
-  std::vector<std::pair<std::string, AttrNode>> fields;
+  std::vector<std::string> field_names;  // a dictionary's keys, parallel to field_values
+  std::vector<AttrNode> field_values;
   Tensor value;
   ir::TensorType type;
   std::vector<ir::TensorType> fn_inputs, fn_results;
