@@ -9,10 +9,12 @@
 
 namespace tlaloc {
 
-enum class DType : std::uint8_t { f32, f64, bf16, f16, i8, i32, i64, u8, boolean };
+// New types go at the end: the numeric values are stable.
+enum class DType : std::uint8_t { f32, f64, bf16, f16, i8, i32, i64, u8, boolean, i16, u16, u32, u64 };
 
-inline constexpr DType all_dtypes[] = {DType::f32, DType::f64, DType::bf16, DType::f16, DType::i8,
-                                       DType::i32, DType::i64,  DType::u8,   DType::boolean};
+inline constexpr DType all_dtypes[] = {DType::f32, DType::f64, DType::bf16,   DType::f16, DType::i8,
+                                       DType::i16, DType::i32, DType::i64,    DType::u8,  DType::u16,
+                                       DType::u32, DType::u64, DType::boolean};
 
 std::string_view dtype_name(DType t);  // "f32", ..., "bool"
 std::size_t itemsize(DType t);
@@ -20,13 +22,17 @@ constexpr bool is_floating(DType t) {
   return t == DType::f32 || t == DType::f64 || t == DType::bf16 || t == DType::f16;
 }
 constexpr bool is_half(DType t) { return t == DType::bf16 || t == DType::f16; }
+constexpr bool is_unsigned(DType t) {  // bool excluded
+  return t == DType::u8 || t == DType::u16 || t == DType::u32 || t == DType::u64;
+}
 constexpr bool is_integral(DType t) {  // bool excluded
-  return t == DType::i8 || t == DType::i32 || t == DType::i64 || t == DType::u8;
+  return is_unsigned(t) || t == DType::i8 || t == DType::i16 || t == DType::i32 || t == DType::i64;
 }
 
 // The smallest type both operands convert to without losing their kind
-// (bool < integers < floating). Mixed signed/unsigned 8-bit gives i32 (there is no
-// i16); f16 with bf16 gives f32. See docs/DTYPES.md.
+// (bool < integers < floating). Unsigned with signed gives the smallest signed type
+// holding both (u8 with i8 is i16); u64 with a signed type has none and throws a
+// DTypeError. f16 with bf16 gives f32. See docs/DTYPES.md.
 DType promote_types(DType a, DType b);
 
 // Brain float: the top 16 bits of an IEEE f32. Conversion rounds to nearest even.
@@ -59,9 +65,13 @@ template <> struct dtype_of<double> { static constexpr DType value = DType::f64;
 template <> struct dtype_of<bf16> { static constexpr DType value = DType::bf16; };
 template <> struct dtype_of<f16> { static constexpr DType value = DType::f16; };
 template <> struct dtype_of<std::int8_t> { static constexpr DType value = DType::i8; };
+template <> struct dtype_of<std::int16_t> { static constexpr DType value = DType::i16; };
 template <> struct dtype_of<std::int32_t> { static constexpr DType value = DType::i32; };
 template <> struct dtype_of<std::int64_t> { static constexpr DType value = DType::i64; };
 template <> struct dtype_of<std::uint8_t> { static constexpr DType value = DType::u8; };
+template <> struct dtype_of<std::uint16_t> { static constexpr DType value = DType::u16; };
+template <> struct dtype_of<std::uint32_t> { static constexpr DType value = DType::u32; };
+template <> struct dtype_of<std::uint64_t> { static constexpr DType value = DType::u64; };
 template <> struct dtype_of<bool> { static constexpr DType value = DType::boolean; };
 template <class T> inline constexpr DType dtype_v = dtype_of<T>::value;
 

@@ -43,9 +43,13 @@ template Tensor tensor(const std::vector<double>&, const Shape&);
 template Tensor tensor(const std::vector<bf16>&, const Shape&);
 template Tensor tensor(const std::vector<f16>&, const Shape&);
 template Tensor tensor(const std::vector<std::int8_t>&, const Shape&);
+template Tensor tensor(const std::vector<std::int16_t>&, const Shape&);
 template Tensor tensor(const std::vector<std::int32_t>&, const Shape&);
 template Tensor tensor(const std::vector<std::int64_t>&, const Shape&);
 template Tensor tensor(const std::vector<std::uint8_t>&, const Shape&);
+template Tensor tensor(const std::vector<std::uint16_t>&, const Shape&);
+template Tensor tensor(const std::vector<std::uint32_t>&, const Shape&);
+template Tensor tensor(const std::vector<std::uint64_t>&, const Shape&);
 
 Tensor tensor(const std::vector<bool>& data, const Shape& shape) {
   const std::int64_t n = detail::numel_of(shape);

@@ -14,30 +14,33 @@
     __VA_ARGS__;                         \
     break;                               \
   }
-#define TLALOC_SWITCH_ALL(dtype, op, ...)                                         \
-  static_cast<void>(op);                                                          \
-  switch (dtype) {                                                                \
-    TLALOC_DTYPE_CASE(::tlaloc::DType::f32, float, __VA_ARGS__)                   \
-    TLALOC_DTYPE_CASE(::tlaloc::DType::f64, double, __VA_ARGS__)                  \
-    TLALOC_DTYPE_CASE(::tlaloc::DType::bf16, ::tlaloc::bf16, __VA_ARGS__)         \
-    TLALOC_DTYPE_CASE(::tlaloc::DType::f16, ::tlaloc::f16, __VA_ARGS__)           \
-    TLALOC_DTYPE_CASE(::tlaloc::DType::i8, std::int8_t, __VA_ARGS__)              \
-    TLALOC_DTYPE_CASE(::tlaloc::DType::i32, std::int32_t, __VA_ARGS__)            \
-    TLALOC_DTYPE_CASE(::tlaloc::DType::i64, std::int64_t, __VA_ARGS__)            \
-    TLALOC_DTYPE_CASE(::tlaloc::DType::u8, std::uint8_t, __VA_ARGS__)             \
-    TLALOC_DTYPE_CASE(::tlaloc::DType::boolean, bool, __VA_ARGS__)                \
+#define TLALOC_SWITCH_INTEGER_CASES(...)                              \
+  TLALOC_DTYPE_CASE(::tlaloc::DType::i8, std::int8_t, __VA_ARGS__)    \
+  TLALOC_DTYPE_CASE(::tlaloc::DType::i16, std::int16_t, __VA_ARGS__)  \
+  TLALOC_DTYPE_CASE(::tlaloc::DType::i32, std::int32_t, __VA_ARGS__)  \
+  TLALOC_DTYPE_CASE(::tlaloc::DType::i64, std::int64_t, __VA_ARGS__)  \
+  TLALOC_DTYPE_CASE(::tlaloc::DType::u8, std::uint8_t, __VA_ARGS__)   \
+  TLALOC_DTYPE_CASE(::tlaloc::DType::u16, std::uint16_t, __VA_ARGS__) \
+  TLALOC_DTYPE_CASE(::tlaloc::DType::u32, std::uint32_t, __VA_ARGS__) \
+  TLALOC_DTYPE_CASE(::tlaloc::DType::u64, std::uint64_t, __VA_ARGS__)
+#define TLALOC_SWITCH_ALL(dtype, op, ...)                                 \
+  static_cast<void>(op);                                                  \
+  switch (dtype) {                                                        \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::f32, float, __VA_ARGS__)           \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::f64, double, __VA_ARGS__)          \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::bf16, ::tlaloc::bf16, __VA_ARGS__) \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::f16, ::tlaloc::f16, __VA_ARGS__)   \
+    TLALOC_SWITCH_INTEGER_CASES(__VA_ARGS__)                              \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::boolean, bool, __VA_ARGS__)        \
   }
 // Element types that kernels compute in directly (no 16-bit floats).
-#define TLALOC_SWITCH_COMPUTE(dtype, op, ...)                                     \
-  switch (dtype) {                                                                \
-    TLALOC_DTYPE_CASE(::tlaloc::DType::f32, float, __VA_ARGS__)                   \
-    TLALOC_DTYPE_CASE(::tlaloc::DType::f64, double, __VA_ARGS__)                  \
-    TLALOC_DTYPE_CASE(::tlaloc::DType::i8, std::int8_t, __VA_ARGS__)              \
-    TLALOC_DTYPE_CASE(::tlaloc::DType::i32, std::int32_t, __VA_ARGS__)            \
-    TLALOC_DTYPE_CASE(::tlaloc::DType::i64, std::int64_t, __VA_ARGS__)            \
-    TLALOC_DTYPE_CASE(::tlaloc::DType::u8, std::uint8_t, __VA_ARGS__)             \
-    TLALOC_DTYPE_CASE(::tlaloc::DType::boolean, bool, __VA_ARGS__)                \
-    default:                                                                      \
+#define TLALOC_SWITCH_COMPUTE(dtype, op, ...)                                      \
+  switch (dtype) {                                                                 \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::f32, float, __VA_ARGS__)                    \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::f64, double, __VA_ARGS__)                   \
+    TLALOC_SWITCH_INTEGER_CASES(__VA_ARGS__)                                       \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::boolean, bool, __VA_ARGS__)                 \
+    default:                                                                       \
       ::tlaloc::detail::fail<::tlaloc::DTypeError>(op, "no kernel for {}", dtype); \
   }
 // Floating element types, 16-bit ones included.

@@ -1,6 +1,8 @@
 #include "tlaloc/dtype.hpp"
 
-#include <array>
+#include <algorithm>
+
+#include "core/check.hpp"
 
 namespace tlaloc {
 
@@ -15,6 +17,10 @@ std::string_view dtype_name(DType t) {
     case DType::i64: return "i64";
     case DType::u8: return "u8";
     case DType::boolean: return "bool";
+    case DType::i16: return "i16";
+    case DType::u16: return "u16";
+    case DType::u32: return "u32";
+    case DType::u64: return "u64";
   }
   return "?";
 }
@@ -22,11 +28,15 @@ std::string_view dtype_name(DType t) {
 std::size_t itemsize(DType t) {
   switch (t) {
     case DType::f64:
-    case DType::i64: return 8;
+    case DType::i64:
+    case DType::u64: return 8;
     case DType::f32:
-    case DType::i32: return 4;
+    case DType::i32:
+    case DType::u32: return 4;
     case DType::bf16:
-    case DType::f16: return 2;
+    case DType::f16:
+    case DType::i16:
+    case DType::u16: return 2;
     case DType::i8:
     case DType::u8:
     case DType::boolean: return 1;
@@ -35,16 +45,9 @@ std::size_t itemsize(DType t) {
 }
 
 namespace {
-// Rank within a kind; the lattice is bool < {u8, i8} < i32 < i64 < {f16, bf16} < f32 < f64.
+// The lattice is bool < integers < floating. Integers order by width within a
+// signedness; floats are f16 = bf16 < f32 < f64 (f16 with bf16 meet at f32).
 int category(DType t) { return t == DType::boolean ? 0 : is_floating(t) ? 2 : 1; }
-int int_rank(DType t) {
-  switch (t) {
-    case DType::u8:
-    case DType::i8: return 0;
-    case DType::i32: return 1;
-    default: return 2;
-  }
-}
 int float_rank(DType t) {
   switch (t) {
     case DType::f16:
@@ -53,17 +56,28 @@ int float_rank(DType t) {
     default: return 2;
   }
 }
+DType signed_of_size(std::size_t bytes) {
+  return bytes == 1 ? DType::i8 : bytes == 2 ? DType::i16 : bytes == 4 ? DType::i32 : DType::i64;
+}
+// Same signedness: the wider. Unsigned with signed: the smallest signed type that
+// holds every value of both, which needs twice the unsigned width unless the signed
+// one is already wider; for u64 there is none.
+DType promote_integers(DType a, DType b) {
+  if (is_unsigned(a) == is_unsigned(b)) return itemsize(a) >= itemsize(b) ? a : b;
+  const DType u = is_unsigned(a) ? a : b, s = is_unsigned(a) ? b : a;
+  if (u == DType::u64)
+    detail::fail<DTypeError>(
+        "promote_types",
+        "{} and {} have no common type (no integer type holds both); convert one with astype", a, b);
+  return signed_of_size(std::max(itemsize(s), 2 * itemsize(u)));
+}
 }  // namespace
 
 DType promote_types(DType a, DType b) {
   if (a == b) return a;
   const int ca = category(a), cb = category(b);
   if (ca != cb) return ca > cb ? a : b;
-  if (ca == 1) {
-    const int ra = int_rank(a), rb = int_rank(b);
-    if (ra == 0 && rb == 0) return DType::i32;  // u8 with i8: i16 would do, and there is none
-    return ra > rb ? a : b;
-  }
+  if (ca == 1) return promote_integers(a, b);
   const int ra = float_rank(a), rb = float_rank(b);
   if (ra == 0 && rb == 0) return DType::f32;  // f16 with bf16
   return ra > rb ? a : b;

@@ -60,7 +60,7 @@ void blas_gemm(const GemmShape& s, const T* a, const T* b, T* c, Fn fn) {
 
 // Integer products accumulate in a wide unsigned type: it wraps where the signed
 // type would overflow (undefined), and its low bits are the wrapped result.
-// Elements are sign-extended through i64 on the way in.
+// Signed elements are sign-extended, unsigned ones zero-extended, on the way in.
 template <class T>
 void int_gemm(const GemmShape& s, const T* a, const T* b, T* c) {
   if (trivial(s, c)) return;
@@ -94,17 +94,16 @@ void gemm(const GemmShape& s, const float* a, const float* b, float* c) {
 void gemm(const GemmShape& s, const double* a, const double* b, double* c) {
   blas_gemm(s, a, b, c, cblas_dgemm);
 }
-void gemm(const GemmShape& s, const std::int8_t* a, const std::int8_t* b, std::int8_t* c) {
-  int_gemm(s, a, b, c);
-}
-void gemm(const GemmShape& s, const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* c) {
-  int_gemm(s, a, b, c);
-}
-void gemm(const GemmShape& s, const std::int32_t* a, const std::int32_t* b, std::int32_t* c) {
-  int_gemm(s, a, b, c);
-}
-void gemm(const GemmShape& s, const std::int64_t* a, const std::int64_t* b, std::int64_t* c) {
-  int_gemm(s, a, b, c);
-}
+#define TLALOC_INT_GEMM(T) \
+  void gemm(const GemmShape& s, const T* a, const T* b, T* c) { int_gemm(s, a, b, c); }
+TLALOC_INT_GEMM(std::int8_t)
+TLALOC_INT_GEMM(std::int16_t)
+TLALOC_INT_GEMM(std::int32_t)
+TLALOC_INT_GEMM(std::int64_t)
+TLALOC_INT_GEMM(std::uint8_t)
+TLALOC_INT_GEMM(std::uint16_t)
+TLALOC_INT_GEMM(std::uint32_t)
+TLALOC_INT_GEMM(std::uint64_t)
+#undef TLALOC_INT_GEMM
 
 }  // namespace tlaloc::detail

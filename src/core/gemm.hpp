@@ -17,8 +17,12 @@ struct GemmShape {
 void gemm(const GemmShape& s, const float* a, const float* b, float* c);
 void gemm(const GemmShape& s, const double* a, const double* b, double* c);
 void gemm(const GemmShape& s, const std::int8_t* a, const std::int8_t* b, std::int8_t* c);
-void gemm(const GemmShape& s, const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* c);
+void gemm(const GemmShape& s, const std::int16_t* a, const std::int16_t* b, std::int16_t* c);
 void gemm(const GemmShape& s, const std::int32_t* a, const std::int32_t* b, std::int32_t* c);
 void gemm(const GemmShape& s, const std::int64_t* a, const std::int64_t* b, std::int64_t* c);
+void gemm(const GemmShape& s, const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* c);
+void gemm(const GemmShape& s, const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* c);
+void gemm(const GemmShape& s, const std::uint32_t* a, const std::uint32_t* b, std::uint32_t* c);
+void gemm(const GemmShape& s, const std::uint64_t* a, const std::uint64_t* b, std::uint64_t* c);
 
 }  // namespace tlaloc::detail

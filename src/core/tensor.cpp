@@ -180,13 +180,12 @@ template <class T> const T* Tensor::data() const {
   return static_cast<const T*>(impl.data());
 }
 
+// Whole tensors convert with the convert op's kernel (parallel, and compiled once).
 template <class U> std::vector<U> Tensor::to_vector() const {
   const auto& impl = host_impl(*this, "to_vector");
   std::vector<U> out(std::size_t(impl.numel));
-  TLALOC_SWITCH_ALL(impl.dtype, "to_vector", {
-    const T* src = static_cast<const T*>(impl.data());
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = detail::convert_value<U>(src[i]);
-  })
+  const Tensor converted = astype(dtype_v<U>);
+  if (!out.empty()) std::memcpy(out.data(), converted.raw_data(), out.size() * sizeof(U));
   return out;
 }
 
@@ -195,7 +194,9 @@ template <class U> U Tensor::item() const {
   if (impl.numel != 1)
     fail<ShapeError>("item", "needs exactly one element, the tensor has shape {}",
                      shape_string(impl.shape));
-  return to_vector<U>()[0];
+  U value{};
+  TLALOC_SWITCH_ALL(impl.dtype, "item", value = detail::convert_value<U>(*static_cast<const T*>(impl.data())))
+  return value;
 }
 
 #define TLALOC_INSTANTIATE(T)                          \
@@ -207,9 +208,13 @@ TLALOC_INSTANTIATE(double)
 TLALOC_INSTANTIATE(bf16)
 TLALOC_INSTANTIATE(f16)
 TLALOC_INSTANTIATE(std::int8_t)
+TLALOC_INSTANTIATE(std::int16_t)
 TLALOC_INSTANTIATE(std::int32_t)
 TLALOC_INSTANTIATE(std::int64_t)
 TLALOC_INSTANTIATE(std::uint8_t)
+TLALOC_INSTANTIATE(std::uint16_t)
+TLALOC_INSTANTIATE(std::uint32_t)
+TLALOC_INSTANTIATE(std::uint64_t)
 #undef TLALOC_INSTANTIATE
 // std::vector<bool> has no contiguous storage, so bool gets its own definitions.
 template <> std::vector<bool> Tensor::to_vector<bool>() const {
@@ -237,6 +242,8 @@ template <class T> std::string format_element(T v) {
     std::string s = fmt::format("{:.6g}", d);
     if (s.find_first_of(".e") == std::string::npos) s += ".";
     return s;
+  } else if constexpr (std::is_unsigned_v<T>) {
+    return fmt::format("{}", std::uint64_t(v));
   } else {
     return fmt::format("{}", std::int64_t(v));
   }

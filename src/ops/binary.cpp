@@ -19,19 +19,26 @@ using detail::ResultType;
 using detail::TensorType;
 
 // Declares an op computing f(x, y) on the operands converted to their promoted
-// type (the compute type of it); the result is converted to the rule's dtype.
-template <class F> OpDef& def_binary(const char* name, ResultType rule, F f) {
-  return def_op(name).inputs(2).shape_rule(detail::broadcast_rule(name, rule)).kernel(
-      [name, rule, f](std::span<const Tensor> in, const detail::Attrs&, std::span<const TensorType> out) {
-        DType t = promote_types(in[0].dtype(), in[1].dtype());
-        if (rule == ResultType::floating) t = out[0].dtype;
+// type (the compute type of it); the result is converted to the rule's dtype. The
+// rule is a template argument so that each op instantiates only the loops it can
+// run: comparisons write bool, float ops see floating types only.
+template <ResultType rule, class F>
+OpDef& def_binary(const char* name, F f) {
+  return def_op(name)
+      .inputs(2)
+      .shape_rule(detail::broadcast_rule(name, rule))
+      .kernel([name, f](std::span<const Tensor> in, const detail::Attrs&, std::span<const TensorType> out) {
+        const DType t =
+            rule == ResultType::floating ? out[0].dtype : promote_types(in[0].dtype(), in[1].dtype());
         const Tensor a = in[0].astype(t), b = in[1].astype(t);
         Tensor y = detail::empty(out[0].shape, out[0].dtype);
-        // The result is either the computation type or bool.
-        TLALOC_SWITCH_ALL(t, name, {
-          if (out[0].dtype == DType::boolean) detail::binary_loop<bool, T>(a, b, y, f);
-          else detail::binary_loop<T, T>(a, b, y, f);
-        })
+        if constexpr (rule == ResultType::floating) {
+          TLALOC_SWITCH_FLOATING(t, name, detail::binary_loop<T, T>(a, b, y, f))
+        } else if constexpr (rule == ResultType::boolean) {
+          TLALOC_SWITCH_ALL(t, name, detail::binary_loop<bool, T>(a, b, y, f))
+        } else {
+          TLALOC_SWITCH_ALL(t, name, detail::binary_loop<T, T>(a, b, y, f))
+        }
         return std::vector<Tensor>{y};
       });
 }
@@ -74,36 +81,68 @@ template <class C> C remainder_of(C x, C y) {
 }
 
 // Arithmetic on bool follows PyTorch: + is or, * is and, - is refused.
-const OpDef& add_op = spelled(def_binary("add", ResultType::same_or_bool, [](auto x, auto y) { return detail::wrapping_add(x, y); }), "stablehlo.add");
-const OpDef& sub_op = spelled(def_binary("sub", ResultType::same, [](auto x, auto y) { return detail::wrapping_sub(x, y); }), "stablehlo.subtract");
-const OpDef& mul_op = spelled(def_binary("mul", ResultType::same_or_bool, [](auto x, auto y) { return detail::wrapping_mul(x, y); }), "stablehlo.multiply");
-const OpDef& div_op = def_binary("div", ResultType::floating, [](auto x, auto y) { return x / y; }).lower(detail::lower_div);
-const OpDef& pow_op = spelled(def_binary("pow", ResultType::same, [](auto x, auto y) {
-  if constexpr (is_float_v<decltype(x)>) return std::pow(x, y);
-  else return int_pow(x, y);
-}), "stablehlo.power");
+const OpDef& add_op = spelled(
+    def_binary<ResultType::same_or_bool>("add", [](auto x, auto y) { return detail::wrapping_add(x, y); }),
+    "stablehlo.add");
+const OpDef& sub_op = spelled(
+    def_binary<ResultType::same>("sub", [](auto x, auto y) { return detail::wrapping_sub(x, y); }),
+    "stablehlo.subtract");
+const OpDef& mul_op = spelled(
+    def_binary<ResultType::same_or_bool>("mul", [](auto x, auto y) { return detail::wrapping_mul(x, y); }),
+    "stablehlo.multiply");
+const OpDef& div_op =
+    def_binary<ResultType::floating>("div", [](auto x, auto y) { return x / y; }).lower(detail::lower_div);
+const OpDef& pow_op = spelled(def_binary<ResultType::same>("pow",
+                                                           [](auto x, auto y) {
+                                                             if constexpr (is_float_v<decltype(x)>)
+                                                               return std::pow(x, y);
+                                                             else
+                                                               return int_pow(x, y);
+                                                           }),
+                              "stablehlo.power");
 // NaN-propagating and with -0 < +0, as IEEE-754's maximum/minimum (and JAX's).
-const OpDef& maximum_op = spelled(def_binary("maximum", ResultType::same_or_bool, [](auto x, auto y) {
-  if constexpr (is_float_v<decltype(x)>)
-    return (x != x || x > y || (x == y && std::signbit(y))) ? x : y;
-  else return x > y ? x : y;
-}), "stablehlo.maximum");
-const OpDef& minimum_op = spelled(def_binary("minimum", ResultType::same_or_bool, [](auto x, auto y) {
-  if constexpr (is_float_v<decltype(x)>)
-    return (x != x || x < y || (x == y && std::signbit(x))) ? x : y;
-  else return x < y ? x : y;
-}), "stablehlo.minimum");
-const OpDef& atan2_op = spelled(def_binary("atan2", ResultType::floating, [](auto x, auto y) { return std::atan2(x, y); }), "stablehlo.atan2");
-const OpDef& remainder_op = def_binary("remainder", ResultType::same, [](auto x, auto y) { return remainder_of(x, y); }).lower(detail::lower_remainder);
-const OpDef& eq_op = def_binary("eq", ResultType::boolean, [](auto x, auto y) { return x == y; }).lower(detail::lower_eq);
-const OpDef& ne_op = def_binary("ne", ResultType::boolean, [](auto x, auto y) { return x != y; }).lower(detail::lower_ne);
-const OpDef& lt_op = def_binary("lt", ResultType::boolean, [](auto x, auto y) { return x < y; }).lower(detail::lower_lt);
-const OpDef& le_op = def_binary("le", ResultType::boolean, [](auto x, auto y) { return x <= y; }).lower(detail::lower_le);
-const OpDef& gt_op = def_binary("gt", ResultType::boolean, [](auto x, auto y) { return x > y; }).lower(detail::lower_gt);
-const OpDef& ge_op = def_binary("ge", ResultType::boolean, [](auto x, auto y) { return x >= y; }).lower(detail::lower_ge);
-const OpDef& logical_and_op = def_binary("logical_and", ResultType::boolean, [](auto x, auto y) { return bool(x) && bool(y); }).lower(detail::lower_logical_and);
-const OpDef& logical_or_op = def_binary("logical_or", ResultType::boolean, [](auto x, auto y) { return bool(x) || bool(y); }).lower(detail::lower_logical_or);
-const OpDef& logical_xor_op = def_binary("logical_xor", ResultType::boolean, [](auto x, auto y) { return bool(x) != bool(y); }).lower(detail::lower_logical_xor);
+const OpDef& maximum_op = spelled(def_binary<ResultType::same_or_bool>("maximum",
+                                                                       [](auto x, auto y) {
+                                                                         if constexpr (is_float_v<decltype(x)>)
+                                                                           return (x != x || x > y ||
+                                                                                   (x == y && std::signbit(y)))
+                                                                                      ? x
+                                                                                      : y;
+                                                                         else
+                                                                           return x > y ? x : y;
+                                                                       }),
+                                  "stablehlo.maximum");
+const OpDef& minimum_op = spelled(def_binary<ResultType::same_or_bool>("minimum",
+                                                                       [](auto x, auto y) {
+                                                                         if constexpr (is_float_v<decltype(x)>)
+                                                                           return (x != x || x < y ||
+                                                                                   (x == y && std::signbit(x)))
+                                                                                      ? x
+                                                                                      : y;
+                                                                         else
+                                                                           return x < y ? x : y;
+                                                                       }),
+                                  "stablehlo.minimum");
+const OpDef& atan2_op = spelled(
+    def_binary<ResultType::floating>("atan2", [](auto x, auto y) { return std::atan2(x, y); }), "stablehlo.atan2");
+const OpDef& remainder_op =
+    def_binary<ResultType::same>("remainder", [](auto x, auto y) { return remainder_of(x, y); })
+        .lower(detail::lower_remainder);
+const OpDef& eq_op = def_binary<ResultType::boolean>("eq", [](auto x, auto y) { return x == y; }).lower(detail::lower_eq);
+const OpDef& ne_op = def_binary<ResultType::boolean>("ne", [](auto x, auto y) { return x != y; }).lower(detail::lower_ne);
+const OpDef& lt_op = def_binary<ResultType::boolean>("lt", [](auto x, auto y) { return x < y; }).lower(detail::lower_lt);
+const OpDef& le_op = def_binary<ResultType::boolean>("le", [](auto x, auto y) { return x <= y; }).lower(detail::lower_le);
+const OpDef& gt_op = def_binary<ResultType::boolean>("gt", [](auto x, auto y) { return x > y; }).lower(detail::lower_gt);
+const OpDef& ge_op = def_binary<ResultType::boolean>("ge", [](auto x, auto y) { return x >= y; }).lower(detail::lower_ge);
+const OpDef& logical_and_op =
+    def_binary<ResultType::boolean>("logical_and", [](auto x, auto y) { return bool(x) && bool(y); })
+        .lower(detail::lower_logical_and);
+const OpDef& logical_or_op =
+    def_binary<ResultType::boolean>("logical_or", [](auto x, auto y) { return bool(x) || bool(y); })
+        .lower(detail::lower_logical_or);
+const OpDef& logical_xor_op =
+    def_binary<ResultType::boolean>("logical_xor", [](auto x, auto y) { return bool(x) != bool(y); })
+        .lower(detail::lower_logical_xor);
 
 // select(pred, on_true, on_false): pred is bool; the others promote together.
 const OpDef& select_op =

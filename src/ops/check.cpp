@@ -37,7 +37,7 @@ std::int64_t ordinal(double v, DType t) {
 // An integer element from its little-endian bits.
 std::string element_text(std::uint64_t bits, DType t) {
   if (t == DType::boolean) return bits ? "true" : "false";
-  if (t == DType::u8) return std::to_string(bits);
+  if (is_unsigned(t)) return std::to_string(bits);
   const int shift = int(64 - 8 * itemsize(t));
   return std::to_string(std::int64_t(bits << shift) >> shift);
 }

@@ -25,9 +25,18 @@ ShapeRule broadcast_rule(std::string op, ResultType rule, std::size_t first_type
     Shape shape = in[0].shape;
     for (std::size_t i = 1; i < in.size(); ++i) shape = broadcast_shapes(op, shape, in[i].shape);
     DType t = in[first_typed].dtype;
-    for (std::size_t i = first_typed + 1; i < in.size(); ++i) t = promote_types(t, in[i].dtype);
+    for (std::size_t i = first_typed + 1; i < in.size(); ++i) t = promote_for(op, t, in[i].dtype);
     return std::vector<TensorType>{{result_dtype(op, rule, t), std::move(shape)}};
   };
+}
+
+DType promote_for(std::string_view op, DType a, DType b) {
+  try {
+    return promote_types(a, b);
+  } catch (const DTypeError&) {
+    fail<DTypeError>(
+        op, "{} and {} have no common dtype (no integer type holds both); convert one with astype", a, b);
+  }
 }
 
 DType weak_scalar_dtype(Scalar s, DType t) {

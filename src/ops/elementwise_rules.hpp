@@ -18,6 +18,10 @@ ShapeRule unary_rule(std::string op, ResultType rule);
 // select's predicate takes no part in promotion).
 ShapeRule broadcast_rule(std::string op, ResultType rule, std::size_t first_typed = 0);
 
+// promote_types(a, b), but a pair with no common type (u64 with a signed integer)
+// is refused naming op.
+DType promote_for(std::string_view op, DType a, DType b);
+
 // The dtype a C++ number takes next to a tensor of dtype t (docs/DTYPES.md):
 // it adopts the tensor's dtype unless its kind is higher.
 DType weak_scalar_dtype(Scalar s, DType t);

@@ -15,7 +15,6 @@
 #include <type_traits>
 
 #include "core/check.hpp"
-#include "core/dispatch_type.hpp"
 #include "core/parallel.hpp"
 #include "core/wrapping.hpp"
 #include "core/tensor_impl.hpp"
@@ -53,6 +52,9 @@ void with_index_type(DType t, F&& f) {
     case DType::i8:
       f(std::int8_t{});
       break;
+    case DType::i16:
+      f(std::int16_t{});
+      break;
     case DType::i32:
       f(std::int32_t{});
       break;
@@ -62,8 +64,39 @@ void with_index_type(DType t, F&& f) {
     case DType::u8:
       f(std::uint8_t{});
       break;
+    case DType::u16:
+      f(std::uint16_t{});
+      break;
+    case DType::u32:
+      f(std::uint32_t{});
+      break;
+    case DType::u64:
+      f(std::uint64_t{});
+      break;
     default:
       fail<DTypeError>("indices", "{} is not an integer dtype", t);
+  }
+}
+// The index types the gather and scatter loops are built for; checked_indices
+// converts the others, so that each loop is not compiled eight times.
+bool has_index_kernel(DType t) {
+  return t == DType::i8 || t == DType::i32 || t == DType::i64 || t == DType::u8;
+}
+template <class F>
+void with_kernel_index_type(DType t, F&& f) {
+  switch (t) {
+    case DType::i8:
+      f(std::int8_t{});
+      break;
+    case DType::i32:
+      f(std::int32_t{});
+      break;
+    case DType::u8:
+      f(std::uint8_t{});
+      break;
+    default:
+      f(std::int64_t{});
+      break;
   }
 }
 // Moving data needs the element size only.
@@ -85,8 +118,35 @@ void with_element_size(std::size_t size, F&& f) {
   }
 }
 
+// Adding needs f32, f64, bool, or for integers only the width: wrapping addition
+// gives the same bits signed or unsigned.
+template <class F>
+void with_add_type(DType t, F&& f) {
+  if (t == DType::f32)
+    f(float{});
+  else if (t == DType::f64)
+    f(double{});
+  else if (t == DType::boolean)
+    f(bool{});
+  else
+    with_element_size(itemsize(t), f);
+}
+
 // ---- index checks -------------------------------------------------------------------
 
+// An index as a 64-bit number of its own signedness (for range checks and messages).
+template <class I>
+using wide_t = std::conditional_t<std::is_unsigned_v<I>, std::uint64_t, std::int64_t>;
+
+template <class I>
+bool in_range(I v, std::int64_t n) {
+  if constexpr (std::is_unsigned_v<I>)
+    return std::uint64_t(v) < std::uint64_t(n);
+  else
+    return std::int64_t(v) >= -n && std::int64_t(v) < n;
+}
+
+// Only for indices that passed check_indices: they fit in i64.
 template <class I>
 std::int64_t wrap(I v, std::int64_t n) {
   const auto k = std::int64_t(v);
@@ -105,13 +165,22 @@ void check_indices(std::string_view op, const Tensor& idx, std::int64_t n, std::
       lo = v < lo ? v : lo;
       hi = v > hi ? v : hi;
     }
-    if (std::int64_t(lo) < -n || std::int64_t(hi) >= n) bad = true;
+    // The valid indices are an interval of I, so its ends decide.
+    if (!in_range(lo, n) || !in_range(hi, n)) bad = true;
   });
   if (!bad) return;
   for (std::int64_t i = 0; i < idx.numel(); ++i)
-    if (std::int64_t(p[i]) < -n || std::int64_t(p[i]) >= n)
-      fail<AxisError>(op, "index {} is out of range for axis {} of size {} in {}", std::int64_t(p[i]), axis,
-                      n, shape_string(s));
+    if (!in_range(p[i], n))
+      fail<AxisError>(op, "index {} is out of range for axis {} of size {} in {}", wide_t<I>(p[i]), axis, n,
+                      shape_string(s));
+}
+
+// The indices, checked in their own dtype, in a dtype with_kernel_index_type runs:
+// others become i64, which every checked index fits.
+Tensor checked_indices(std::string_view op, const Tensor& idx, std::int64_t n, std::size_t axis,
+                       const Shape& s) {
+  with_index_type(idx.dtype(), [&](auto itag) { check_indices<decltype(itag)>(op, idx, n, axis, s); });
+  return has_index_kernel(idx.dtype()) ? idx : idx.astype(DType::i64);
 }
 
 // ---- gather ---------------------------------------------------------------------
@@ -157,15 +226,15 @@ std::vector<Tensor> gather_kernel(std::string_view op, const Tensor& x, const Te
   const AxisView v = around(x.shape(), axis);
   const std::int64_t k = along ? idx.shape()[axis] : idx.numel();
   Tensor y = detail::empty(out_type.shape, out_type.dtype);
-  with_index_type(idx.dtype(), [&](auto itag) {
+  const Tensor ix = checked_indices(op, idx, v.n, axis, x.shape());
+  if (y.numel() == 0) return {y};
+  with_kernel_index_type(ix.dtype(), [&](auto itag) {
     using I = decltype(itag);
-    check_indices<I>(op, idx, v.n, axis, x.shape());
-    if (y.numel() == 0) return;
     with_element_size(itemsize(x.dtype()), [&](auto etag) {
       using E = decltype(etag);
       const Plan<E, I> p{static_cast<E*>(y.impl().data()),
                          static_cast<const E*>(x.raw_data()),
-                         idx.data<I>(),
+                         ix.data<I>(),
                          v.n,
                          k,
                          v.inner};
@@ -214,17 +283,19 @@ std::vector<Tensor> scatter_kernel(std::string_view op, const Tensor& x, const T
   const std::int64_t k = along ? idx.shape()[axis] : idx.numel();
   Tensor y = detail::empty(x.shape(), t);
   if (x.numel() > 0) std::memcpy(y.impl().data(), xc.raw_data(), std::size_t(x.numel()) * itemsize(t));
-  with_index_type(idx.dtype(), [&](auto itag) {
+  const Tensor ix = checked_indices(op, idx, v.n, axis, x.shape());
+  if (uc.numel() == 0) return {y.astype(x.dtype())};
+  with_kernel_index_type(ix.dtype(), [&](auto itag) {
     using I = decltype(itag);
-    check_indices<I>(op, idx, v.n, axis, x.shape());
-    if (uc.numel() == 0) return;
-    TLALOC_SWITCH_COMPUTE(t, op, {
-      const Plan<T, I> p{detail::mutable_data<T>(y), uc.data<T>(), idx.data<I>(), v.n, k, v.inner};
+    with_add_type(t, [&](auto ttag) {
+      using T = decltype(ttag);
+      const Plan<T, I> p{
+          detail::mutable_data<T>(y), static_cast<const T*>(uc.raw_data()), ix.data<I>(), v.n, k, v.inner};
       detail::parallel_for(
           v.outer * v.inner,
           std::max<std::int64_t>(1, detail::kElementwiseGrain / std::max<std::int64_t>(k, 1)),
           [p](std::int64_t b, std::int64_t e) { scatter_add_columns<along>(p, b, e); });
-    })
+    });
   });
   return {y.astype(x.dtype())};
 }

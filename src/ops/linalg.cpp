@@ -8,6 +8,7 @@
 #include "core/gemm.hpp"
 #include "core/layout.hpp"
 #include "core/tensor_impl.hpp"
+#include "ops/elementwise_rules.hpp"
 #include "ops/op.hpp"
 #include "tlaloc/ops.hpp"
 
@@ -75,9 +76,9 @@ std::vector<TensorType> dot_rule(std::span<const TensorType> in, const Attrs& at
   check_pairs("batch", ls, d.lhs_batch, rs, d.rhs_batch);
   check_pairs("contracting", ls, d.lhs_contract, rs, d.rhs_contract);
   // The spec lets the result's element type differ from the operands' (i8 x i8 -> i32).
-  const DType t = attrs.has("preferred_element_type") ? attrs.get<DType>("preferred_element_type")
-                                                      : promote_types(in[0].dtype, in[1].dtype);
-  if (t == DType::boolean || promote_types(in[0].dtype, in[1].dtype) == DType::boolean)
+  const DType promoted = detail::promote_for("dot_general", in[0].dtype, in[1].dtype);
+  const DType t = attrs.has("preferred_element_type") ? attrs.get<DType>("preferred_element_type") : promoted;
+  if (t == DType::boolean || promoted == DType::boolean)
     fail<DTypeError>("dot_general", "no kernel for {} x {} (shapes {} and {})", in[0].dtype, in[1].dtype,
                      shape_string(ls), shape_string(rs));
   Shape out;
@@ -224,7 +225,7 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
   if (a.rank() == 0 || b.rank() == 0)
     fail<ShapeError>("matmul", "operands need at least one dimension, got shapes {} and {}",
                      shape_string(a.shape()), shape_string(b.shape()));
-  if (promote_types(a.dtype(), b.dtype()) == DType::boolean)
+  if (detail::promote_for("matmul", a.dtype(), b.dtype()) == DType::boolean)
     fail<DTypeError>("matmul", "no kernel for {} x {} (shapes {} and {})", a.dtype(), b.dtype(),
                      shape_string(a.shape()), shape_string(b.shape()));
   // As NumPy: a 1-D lhs is a row [1, K], a 1-D rhs a column [K, 1]; those dims are dropped again.

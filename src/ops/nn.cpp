@@ -49,7 +49,10 @@ Tensor one_hot(const Tensor& indices, std::int64_t num_classes, DType t) {
     fail<DTypeError>("one_hot", "indices must be integers, got {}", indices.dtype());
   if (num_classes < 0) fail<ValueError>("one_hot", "num_classes must be >= 0, got {}", num_classes);
   const Tensor classes = iota({num_classes}, 0, DType::i64);
-  return eq(expand_dims(indices, -1), classes).astype(t);
+  // u64 has no common type with i64; as i64, values of 2^63 and more turn negative
+  // and still match no class.
+  const Tensor idx = indices.dtype() == DType::u64 ? indices.astype(DType::i64) : indices;
+  return eq(expand_dims(idx, -1), classes).astype(t);
 }
 
 // take along axis 0: out-of-range indices raise an AxisError, negative ones

@@ -3,6 +3,7 @@
 // composites of them.
 #include <cmath>
 #include <memory>
+#include <type_traits>
 
 #include "core/convert.hpp"
 #include "core/dispatch_type.hpp"
@@ -60,8 +61,9 @@ Shape reduced_shape(const Shape& s, const std::vector<std::int64_t>& axes, bool 
   return out;
 }
 
-// The accumulation dtype of sum/prod/cumsum/cumprod: integers and bool widen to i64.
-DType widened(DType t) { return is_floating(t) ? t : DType::i64; }
+// The accumulation dtype of sum/prod/cumsum/cumprod: integers and bool widen to
+// i64, except u64, which i64 cannot hold: it accumulates in itself (wrapping).
+DType widened(DType t) { return is_floating(t) || t == DType::u64 ? t : DType::i64; }
 
 enum class ReduceDType { widen, same, boolean };
 
@@ -76,6 +78,19 @@ detail::ShapeRule reduce_rule(std::string op, ReduceDType rule) {
   };
 }
 
+// The dtypes sum, prod and the scans return (widened): only they need kernels.
+#define TLALOC_SWITCH_WIDENED(dtype, op, ...)                                      \
+  switch (dtype) {                                                                 \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::f32, float, __VA_ARGS__)                    \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::f64, double, __VA_ARGS__)                   \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::bf16, ::tlaloc::bf16, __VA_ARGS__)          \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::f16, ::tlaloc::f16, __VA_ARGS__)            \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::i64, std::int64_t, __VA_ARGS__)             \
+    TLALOC_DTYPE_CASE(::tlaloc::DType::u64, std::uint64_t, __VA_ARGS__)            \
+    default:                                                                       \
+      ::tlaloc::detail::fail<::tlaloc::DTypeError>(op, "no kernel for {}", dtype); \
+  }
+
 template <template <class> class Op>
 std::vector<Tensor> reduce_kernel(std::string_view name, const Tensor& x, const Attrs& attrs,
                                   const TensorType& out_type) {
@@ -85,11 +100,18 @@ std::vector<Tensor> reduce_kernel(std::string_view name, const Tensor& x, const 
   const ReduceLayout l = layout_for(src.shape(), axes);
   if (!l.perm.empty()) src = detail::permute_copy(src, l.perm);
   Tensor out = detail::empty(out_type.shape, out_type.dtype);
-  TLALOC_SWITCH_ALL(out_type.dtype, name, {
+  auto run = [&]<class T>() {
     using A = detail::compute_t<T>;
     detail::reduce_3d<Op<A>, A, T, T>(src.data<T>(), detail::mutable_data<T>(out), l.outer, l.r, l.inner,
                                       +[](A a) { return detail::convert_value<T>(a); });
-  })
+  };
+  constexpr bool widens =
+      std::is_same_v<Op<float>, detail::SumOp<float>> || std::is_same_v<Op<float>, detail::ProdOp<float>>;
+  if constexpr (widens) {
+    TLALOC_SWITCH_WIDENED(out_type.dtype, name, run.template operator()<T>())
+  } else {
+    TLALOC_SWITCH_ALL(out_type.dtype, name, run.template operator()<T>())
+  }
   return {out};
 }
 
@@ -155,7 +177,7 @@ template <template <class> class Op> std::vector<Tensor> scan_kernel(std::string
   const Tensor src = x.astype(out_type.dtype);
   const ReduceLayout l = layout_for(x.shape(), {axis});
   Tensor out = detail::empty(out_type.shape, out_type.dtype);
-  TLALOC_SWITCH_ALL(out_type.dtype, name, {
+  TLALOC_SWITCH_WIDENED(out_type.dtype, name, {
     using A = detail::compute_t<T>;
     const T* s = src.data<T>();
     T* d = detail::mutable_data<T>(out);

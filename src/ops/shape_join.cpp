@@ -6,6 +6,7 @@
 #include "core/check.hpp"
 #include "core/parallel.hpp"
 #include "core/tensor_impl.hpp"
+#include "ops/elementwise_rules.hpp"
 #include "ops/op.hpp"
 #include "tlaloc/ops.hpp"
 
@@ -90,7 +91,7 @@ Tensor concat(const std::vector<Tensor>& xs, std::int64_t axis) {
   const std::int64_t a = detail::normalize_axis("concat", axis, xs[0].rank());
   if (xs.size() == 1) return xs[0];
   DType t = xs[0].dtype();
-  for (const auto& x : xs) t = promote_types(t, x.dtype());
+  for (const auto& x : xs) t = detail::promote_for("concat", t, x.dtype());
   std::vector<Tensor> in;
   in.reserve(xs.size());
   for (const auto& x : xs) in.push_back(x.astype(t));

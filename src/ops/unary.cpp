@@ -82,19 +82,24 @@ const OpDef& relu_op = def_unary("relu", ResultType::same, [](auto v) {
   using C = decltype(v);
   return v <= C(0) ? C(0) : v;
 }).lower(detail::lower_relu);
-const OpDef& floor_op = spelled(def_unary("floor", ResultType::same, [](auto v) {
-  if constexpr (is_float_v<decltype(v)>) return std::floor(v);
-  else return v;
-}), "stablehlo.floor");
-const OpDef& ceil_op = spelled(def_unary("ceil", ResultType::same, [](auto v) {
-  if constexpr (is_float_v<decltype(v)>) return std::ceil(v);
-  else return v;
-}), "stablehlo.ceil");
+// Rounding to an integer value: integers are returned as they are (no kernel to
+// build for them).
+template <class F>
+OpDef& def_rounding(const char* name, F f) {
+  return def_op(name)
+      .inputs(1)
+      .shape_rule(detail::unary_rule(name, ResultType::same))
+      .kernel(
+          [name, f](std::span<const Tensor> in, const detail::Attrs&, std::span<const detail::TensorType>) {
+            if (!is_floating(in[0].dtype())) return std::vector<Tensor>{in[0]};
+            return std::vector<Tensor>{detail::map_floating(name, in[0], f)};
+          });
+}
+const OpDef& floor_op = spelled(def_rounding("floor", [](auto v) { return std::floor(v); }), "stablehlo.floor");
+const OpDef& ceil_op = spelled(def_rounding("ceil", [](auto v) { return std::ceil(v); }), "stablehlo.ceil");
 // nearbyint rounds half to even in the default rounding mode.
-const OpDef& round_op = spelled(def_unary("round", ResultType::same, [](auto v) {
-  if constexpr (is_float_v<decltype(v)>) return std::nearbyint(v);
-  else return v;
-}), "stablehlo.round_nearest_even");
+const OpDef& round_op =
+    spelled(def_rounding("round", [](auto v) { return std::nearbyint(v); }), "stablehlo.round_nearest_even");
 
 // ---- floating results ---------------------------------------------------------
 // Spelled ops are StableHLO's; the others lower to them (ops/elementwise_lowering).

@@ -12,7 +12,7 @@
 namespace tlaloc::stablehlo {
 namespace {
 
-bool is_unsigned_int(DType t) { return t == DType::u8; }
+bool is_unsigned_int(DType t) { return is_unsigned(t); }
 
 // ---- element literals --------------------------------------------------------
 

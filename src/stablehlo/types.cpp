@@ -15,7 +15,9 @@ struct ElementName {
 constexpr ElementName kElementNames[] = {
     {"f32", DType::f32}, {"f64", DType::f64}, {"bf16", DType::bf16}, {"f16", DType::f16},
     {"i1", DType::boolean}, {"i8", DType::i8}, {"i32", DType::i32}, {"i64", DType::i64},
-    {"ui8", DType::u8}, {"si8", DType::i8}, {"si32", DType::i32}, {"si64", DType::i64},
+    {"i16", DType::i16}, {"ui8", DType::u8}, {"ui16", DType::u16}, {"ui32", DType::u32},
+    {"ui64", DType::u64}, {"si8", DType::i8}, {"si16", DType::i16}, {"si32", DType::i32},
+    {"si64", DType::i64},
 };
 
 [[noreturn]] void unsupported_element(Cursor& c, std::size_t at, const std::string& name) {

@@ -4,8 +4,10 @@
 #include <tlaloc/tlaloc.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <limits>
+#include <vector>
 
 namespace tl = tlaloc;
 
@@ -187,8 +189,9 @@ TEST(Binary, BroadcastingShapes) {
 }
 
 TEST(Binary, ArithmeticAllDTypes) {
-  for (auto t : {tl::DType::f32, tl::DType::f64, tl::DType::bf16, tl::DType::f16, tl::DType::i8, tl::DType::i32,
-                 tl::DType::i64, tl::DType::u8}) {
+  for (auto t :
+       {tl::DType::f32, tl::DType::f64, tl::DType::bf16, tl::DType::f16, tl::DType::i8, tl::DType::i16,
+        tl::DType::i32, tl::DType::i64, tl::DType::u8, tl::DType::u16, tl::DType::u32, tl::DType::u64}) {
     auto a = tl::tensor(std::vector<double>{6, 9, 12}).astype(t);
     auto b = tl::tensor(std::vector<double>{3, 2, 5}).astype(t);
     EXPECT_EQ((a + b).to_vector<double>(), (std::vector<double>{9, 11, 17})) << tl::dtype_name(t);
@@ -229,6 +232,87 @@ TEST(Binary, SignedOverflowWrapsWithoutUndefinedBehaviour) {
   auto big = tl::tensor(std::vector<std::int64_t>{INT64_MAX, 1});
   EXPECT_EQ(tl::sum(big).item<std::int64_t>(), INT64_MIN);
   EXPECT_EQ(tl::cumsum(big, 0).to_vector<std::int64_t>(), (std::vector<std::int64_t>{INT64_MAX, INT64_MIN}));
+}
+
+// Wrap-around modulo 2^N for the 16-, 32- and 64-bit integer types.
+TEST(Binary, NewIntegerTypesWrap) {
+  using U32 = std::vector<std::uint32_t>;
+  using U64 = std::vector<std::uint64_t>;
+  const std::uint64_t u64max = std::numeric_limits<std::uint64_t>::max();
+  const auto u32 = tl::tensor(U32{0, 4294967295u, 65536, 2147483653u});
+  EXPECT_EQ((u32 - 1).to_vector<std::uint32_t>(), (U32{4294967295u, 4294967294u, 65535, 2147483652u}));
+  EXPECT_EQ((u32 + 1).to_vector<std::uint32_t>(), (U32{1, 0, 65537, 2147483654u}));
+  EXPECT_EQ((u32 * tl::tensor(U32{7, 1, 65536, 3})).to_vector<std::uint32_t>(),
+            (U32{0, 4294967295u, 0, 2147483663u}));
+  const auto u64 = tl::tensor(U64{0, u64max, 4294967299ull});
+  EXPECT_EQ((u64 - tl::tensor(U64{1, 0, 0})).to_vector<std::uint64_t>(),
+            (U64{u64max, u64max, 4294967299ull}));
+  EXPECT_EQ((u64 + 2).to_vector<std::uint64_t>(), (U64{2, 1, 4294967301ull}));
+  // (2^32 + 3)(2^32 + 5) = 2^64 + 8 * 2^32 + 15.
+  EXPECT_EQ((u64 * tl::tensor(U64{1, 1, 4294967301ull})).to_vector<std::uint64_t>(),
+            (U64{0, u64max, 34359738383ull}));
+  const auto i16 = tl::tensor(std::vector<std::int16_t>{32767, -32768, 300});
+  EXPECT_EQ((i16 + 1).to_vector<std::int16_t>(), (std::vector<std::int16_t>{-32768, -32767, 301}));
+  EXPECT_EQ((i16 - 1).to_vector<std::int16_t>(), (std::vector<std::int16_t>{32766, 32767, 299}));
+  EXPECT_EQ((i16 * i16).to_vector<std::int16_t>(),
+            (std::vector<std::int16_t>{1, 0, 24464}));  // 90000 - 65536
+  const auto u16 = tl::tensor(std::vector<std::uint16_t>{65535, 40000});
+  EXPECT_EQ((u16 + 1).to_vector<std::uint16_t>(), (std::vector<std::uint16_t>{0, 40001}));
+  EXPECT_EQ((u16 * 3).to_vector<std::uint16_t>(),
+            (std::vector<std::uint16_t>{65533, 54464}));  // 120000 - 65536
+}
+
+// neg wraps modulo 2^N, abs is the identity, sign is 0 or 1.
+TEST(Unary, UnsignedTypes) {
+  using U32 = std::vector<std::uint32_t>;
+  const auto u32 = tl::tensor(U32{0, 1, 5, 4294967295u});
+  EXPECT_EQ(tl::neg(u32).to_vector<std::uint32_t>(), (U32{0, 4294967295u, 4294967291u, 1}));
+  EXPECT_EQ((-u32).dtype(), tl::DType::u32);
+  EXPECT_EQ(tl::abs(u32).to_vector<std::uint32_t>(), (U32{0, 1, 5, 4294967295u}));
+  EXPECT_EQ(tl::sign(u32).to_vector<std::uint32_t>(), (U32{0, 1, 1, 1}));
+  EXPECT_EQ(tl::relu(u32).to_vector<std::uint32_t>(), (U32{0, 1, 5, 4294967295u}));
+  EXPECT_EQ(tl::square(u32).to_vector<std::uint32_t>(), (U32{0, 1, 25, 1}));
+  EXPECT_EQ(tl::floor(u32).to_vector<std::uint32_t>(), (U32{0, 1, 5, 4294967295u}));
+  EXPECT_EQ(tl::round(u32).dtype(), tl::DType::u32);
+  const auto u64 = tl::tensor(std::vector<std::uint64_t>{1, 1ull << 63});
+  EXPECT_EQ(tl::neg(u64).to_vector<std::uint64_t>(),
+            (std::vector<std::uint64_t>{18446744073709551615ull, 1ull << 63}));
+  EXPECT_EQ(tl::sign(tl::tensor(std::vector<std::uint16_t>{0, 65535})).to_vector<int>(),
+            (std::vector<int>{0, 1}));
+  const auto i16 = tl::tensor(std::vector<std::int16_t>{-32768, -3, 4});
+  EXPECT_EQ(tl::abs(i16).to_vector<std::int16_t>(), (std::vector<std::int16_t>{-32768, 3, 4}));  // wraps
+  EXPECT_EQ(tl::neg(i16).to_vector<std::int16_t>(), (std::vector<std::int16_t>{-32768, 3, -4}));
+  EXPECT_EQ(tl::sign(i16).to_vector<std::int16_t>(), (std::vector<std::int16_t>{-1, -1, 1}));
+  EXPECT_EQ(tl::sqrt(tl::tensor(std::vector<std::uint32_t>{16})).dtype(), tl::DType::f32);
+  EXPECT_EQ(tl::isfinite(u32).to_vector<bool>(), (std::vector<bool>{true, true, true, true}));
+}
+
+// Unsigned values compare, divide and take remainders as themselves, never through
+// a signed type (where 2^64 - 1 would be -1).
+TEST(Binary, UnsignedSemantics) {
+  using U64 = std::vector<std::uint64_t>;
+  const std::uint64_t u64max = std::numeric_limits<std::uint64_t>::max();
+  const auto a = tl::tensor(U64{u64max, 7, 5});
+  const auto b = tl::tensor(U64{7, 3, 0});
+  // 2^64 = 2 * 8^21 = 2 (mod 7), so 2^64 - 1 = 1 (mod 7); x % 0 = x.
+  EXPECT_EQ(tl::remainder(a, b).to_vector<std::uint64_t>(), (U64{1, 1, 5}));
+  EXPECT_EQ((a > b).to_vector<bool>(), (std::vector<bool>{true, true, true}));
+  EXPECT_EQ((a > 1).to_vector<bool>(), (std::vector<bool>{true, true, true}));
+  EXPECT_EQ(tl::maximum(a, b).to_vector<std::uint64_t>(), (U64{u64max, 7, 5}));
+  EXPECT_EQ(tl::minimum(a, b).to_vector<std::uint64_t>(), (U64{7, 3, 0}));
+  EXPECT_EQ(tl::pow(tl::tensor(U64{2, 2, 3}), tl::tensor(U64{63, 64, 2})).to_vector<std::uint64_t>(),
+            (U64{1ull << 63, 0, 9}));
+  const auto u32 = tl::tensor(std::vector<std::uint32_t>{4294967295u, 3, 7});
+  const auto d32 = tl::tensor(std::vector<std::uint32_t>{10, 21, 2});
+  EXPECT_EQ(tl::remainder(u32, d32).to_vector<std::uint32_t>(), (std::vector<std::uint32_t>{5, 3, 1}));
+  // 3^21 = 10460353203 = 2 * 2^32 + 1870418611.
+  EXPECT_EQ(tl::pow(u32, d32).to_vector<std::uint32_t>()[1], 1870418611u);
+  // True division: integers divide in f32.
+  EXPECT_EQ((u32 / d32).dtype(), tl::DType::f32);
+  EXPECT_EQ((u32 / d32).to_vector<float>()[2], 3.5f);
+  EXPECT_EQ((a / 1).to_vector<float>()[0], 18446744073709551616.f);
+  EXPECT_EQ(tl::remainder(tl::tensor(std::vector<std::int16_t>{-7, 7}), 3).to_vector<int>(),
+            (std::vector<int>{2, 1}));
 }
 
 TEST(Binary, FloatSemantics) {

@@ -18,7 +18,9 @@ using tltest::expect_error;
 
 using Ints = std::vector<std::int64_t>;
 
-constexpr tl::DType kIndexTypes[] = {tl::DType::i8, tl::DType::i32, tl::DType::i64, tl::DType::u8};
+// Indices may have any integer dtype, as in JAX.
+constexpr tl::DType kIndexTypes[] = {tl::DType::i8, tl::DType::i16, tl::DType::i32, tl::DType::i64,
+                                     tl::DType::u8, tl::DType::u16, tl::DType::u32, tl::DType::u64};
 
 tl::Tensor seq(const tl::Shape& shape, tl::DType t, double offset = 0) {
   std::int64_t n = 1;
@@ -59,7 +61,7 @@ TEST(IndexingTake, MatchesNaiveLoopEveryDType) {
     for (tl::DType it : kIndexTypes) {
       const auto x = seq({2, 4, 3}, t);
       std::vector<std::int64_t> iv = idx;
-      if (it == tl::DType::u8) iv[2] = 3;  // no negative unsigned indices
+      if (tl::is_unsigned(it)) iv[2] = 3;  // no negative unsigned indices
       const auto y = tl::take(x, ints(iv, {3, 2}, it), 1);
       ASSERT_EQ(y.shape(), (tl::Shape{2, 3, 2, 3}));
       ASSERT_EQ(y.dtype(), t);
@@ -106,6 +108,26 @@ TEST(IndexingTake, BadInputs) {
   expect_error<tl::AxisError>([] { tl::take(tl::zeros({0}), ints({0}, {1})); }, "take");
   expect_error<tl::DTypeError>([&] { tl::take(x, tl::tensor({0.f}, {1})); }, "take");
   expect_error<tl::DTypeError>([&] { tl::take(x, tl::tensor(std::vector<bool>{true})); }, "take");
+}
+
+// An unsigned index is never negative: its largest values are out of range, not
+// counted from the end, and the message shows the value as it is.
+TEST(IndexingTake, LargeUnsignedIndicesAreOutOfRange) {
+  const auto x = tl::tensor({10.f, 11.f, 12.f}, {3});
+  const auto u64 = tl::tensor(std::vector<std::uint64_t>{0, 18446744073709551615ull});
+  expect_error<tl::AxisError>([&] { tl::take(x, u64); }, "take", "index 18446744073709551615");
+  const auto u32 = tl::tensor(std::vector<std::uint32_t>{4294967295u});
+  expect_error<tl::AxisError>([&] { tl::take(x, u32); }, "take", "index 4294967295");
+  expect_error<tl::AxisError>(
+      [&] {
+        tl::embedding(tl::reshape(x, {3, 1}), u64);
+      },
+      "embedding", "index 18446744073709551615");
+  expect_error<tl::AxisError>([&] { tl::index_add(x, u32, tl::ones({1}), 0); }, "index_add",
+                              "index 4294967295");
+  EXPECT_EQ(vals(tl::take(x, tl::tensor(std::vector<std::uint64_t>{2, 0}))), (std::vector<double>{12, 10}));
+  EXPECT_EQ(vals(tl::take(x, tl::tensor(std::vector<std::int16_t>{-1, -3}))), (std::vector<double>{12, 10}));
+  EXPECT_EQ(vals(tl::take(x, tl::tensor(std::vector<std::uint16_t>{1}))), (std::vector<double>{11}));
 }
 
 // ---- take_along_axis -------------------------------------------------------------------------
@@ -204,6 +226,24 @@ TEST(IndexingScatterAdd, HalfAccumulatesInF32AndIntegersWrap) {
   const auto xi = tl::tensor(std::vector<std::int8_t>{127});
   EXPECT_EQ(vals(tl::scatter_add(xi, ints({0}, {1}), tl::tensor(std::vector<std::int8_t>{1}), 0)),
             (std::vector<double>{-128}));
+}
+
+// Integers add by their width and wrap, signed or unsigned.
+TEST(IndexingScatterAdd, NewIntegerTypesWrap) {
+  const auto idx = ints({0, 0, 1}, {3});
+  const auto u16 = tl::scatter_add(tl::tensor(std::vector<std::uint16_t>{65535, 7}), idx,
+                                   tl::tensor(std::vector<std::uint16_t>{1, 2, 3}), 0);
+  EXPECT_EQ(u16.dtype(), tl::DType::u16);
+  EXPECT_EQ(u16.to_vector<std::uint16_t>(), (std::vector<std::uint16_t>{2, 10}));
+  const auto i16 = tl::scatter_add(tl::tensor(std::vector<std::int16_t>{32767, -32768}), idx,
+                                   tl::tensor(std::vector<std::int16_t>{1, 0, -1}), 0);
+  EXPECT_EQ(i16.to_vector<std::int16_t>(), (std::vector<std::int16_t>{-32768, 32767}));
+  const auto u64 = tl::index_add(tl::tensor(std::vector<std::uint64_t>{18446744073709551615ull, 0}), idx,
+                                 tl::tensor(std::vector<std::uint64_t>{1, 1, 18446744073709551615ull}), 0);
+  EXPECT_EQ(u64.to_vector<std::uint64_t>(), (std::vector<std::uint64_t>{1, 18446744073709551615ull}));
+  const auto u32 = tl::index_add(tl::tensor(std::vector<std::uint32_t>{0, 5}), idx,
+                                 tl::tensor(std::vector<std::uint32_t>{4294967295u, 4294967295u, 1}), 0);
+  EXPECT_EQ(u32.to_vector<std::uint32_t>(), (std::vector<std::uint32_t>{4294967294u, 6}));
 }
 
 TEST(IndexingScatterAdd, LargeColumnsSplitAcrossThreads) {

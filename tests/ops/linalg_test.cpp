@@ -260,11 +260,81 @@ TEST(LinalgDType, HalfFloatsComputeInF32) {
 TEST(LinalgDType, Integers) {
   const Ref a = int_pattern({2, 3, 5}, 28), b = int_pattern({5, 4}, 29);
   const Ref r = ref_matmul(a, b);
-  for (auto t : {tl::DType::i32, tl::DType::i64}) {
+  for (auto t : {tl::DType::i16, tl::DType::i32, tl::DType::i64}) {
     const auto y = tl::matmul(make(a, t), make(b, t));
     EXPECT_EQ(y.dtype(), t);
     expect_ref(y, r, 0);
   }
+  // Unsigned types on the magnitudes.
+  Ref ua = a, ub = b;
+  for (auto& x : ua.v) x = std::fabs(x);
+  for (auto& x : ub.v) x = std::fabs(x);
+  const Ref ur = ref_matmul(ua, ub);
+  for (auto t : {tl::DType::u8, tl::DType::u16, tl::DType::u32, tl::DType::u64}) {
+    const auto y = tl::matmul(make(ua, t), make(ub, t));
+    EXPECT_EQ(y.dtype(), t);
+    expect_ref(y, ur, 0);
+  }
+}
+
+// Products and sums wrap modulo 2^N in the operands' type.
+TEST(LinalgDType, NewIntegerTypesWrapInTheirType) {
+  // u32: 65536 * 65536 + 3 * 5 = 2^32 + 15 wraps to 15.
+  const auto u32 = tl::matmul(tl::tensor(std::vector<std::uint32_t>{65536, 3}, {1, 2}),
+                              tl::tensor(std::vector<std::uint32_t>{65536, 5}, {2, 1}));
+  EXPECT_EQ(u32.dtype(), tl::DType::u32);
+  EXPECT_EQ(u32.to_vector<std::uint32_t>(), std::vector<std::uint32_t>{15});
+  // u64: 2^32 * 2^32 + 1 * 7 = 2^64 + 7 wraps to 7.
+  const auto u64 = tl::matmul(tl::tensor(std::vector<std::uint64_t>{1ull << 32, 1}, {1, 2}),
+                              tl::tensor(std::vector<std::uint64_t>{1ull << 32, 7}, {2, 1}));
+  EXPECT_EQ(u64.to_vector<std::uint64_t>(), std::vector<std::uint64_t>{7});
+  // i16: 200 * 200 + 100 * 1 = 40100 wraps to 40100 - 65536.
+  const auto i16 = tl::matmul(tl::tensor(std::vector<std::int16_t>{200, 100}, {1, 2}),
+                              tl::tensor(std::vector<std::int16_t>{200, 1}, {2, 1}));
+  EXPECT_EQ(i16.to_vector<std::int16_t>(), std::vector<std::int16_t>{-25436});
+  // u16: 300 * 300 + 2 * 3 = 90006 wraps to 24470.
+  const auto u16 = tl::matmul(tl::tensor(std::vector<std::uint16_t>{300, 2}, {1, 2}),
+                              tl::tensor(std::vector<std::uint16_t>{300, 3}, {2, 1}));
+  EXPECT_EQ(u16.to_vector<std::uint16_t>(), std::vector<std::uint16_t>{24470});
+  // u16 x i16 promotes to i32, which holds 300 * -200.
+  const auto mixed = tl::matmul(tl::tensor(std::vector<std::uint16_t>{300}, {1, 1}),
+                                tl::tensor(std::vector<std::int16_t>{-200}, {1, 1}));
+  EXPECT_EQ(mixed.dtype(), tl::DType::i32);
+  EXPECT_EQ(mixed.to_vector<std::int32_t>(), std::vector<std::int32_t>{-60000});
+}
+
+// Large u64 values against a naive loop that wraps in std::uint64_t.
+TEST(LinalgDType, U64MatchesNaiveWrappingLoop) {
+  const std::int64_t m = 3, k = 4, n = 5;
+  std::vector<std::uint64_t> a(std::size_t(m * k)), b(std::size_t(k * n));
+  std::uint64_t s = 0x9E3779B97F4A7C15ull;
+  for (auto* v : {&a, &b})
+    for (auto& x : *v) x = (s = s * 6364136223846793005ull + 1442695040888963407ull);
+  std::vector<std::uint64_t> want(std::size_t(m * n), 0);
+  for (std::size_t i = 0; i < std::size_t(m); ++i)
+    for (std::size_t j = 0; j < std::size_t(n); ++j)
+      for (std::size_t p = 0; p < std::size_t(k); ++p)
+        want[i * std::size_t(n) + j] += a[i * std::size_t(k) + p] * b[p * std::size_t(n) + j];
+  const auto y = tl::matmul(tl::tensor(a, {m, k}), tl::tensor(b, {k, n}));
+  EXPECT_EQ(y.to_vector<std::uint64_t>(), want);
+  // B stored as [n, k] is read transposed: the same products.
+  const auto yt =
+      tl::dot_general(tl::tensor(a, {m, k}), tl::transpose(tl::tensor(b, {k, n})), {{}, {}, {1}, {1}});
+  EXPECT_EQ(yt.to_vector<std::uint64_t>(), want);
+}
+
+TEST(LinalgErrors, U64WithSignedRefused) {
+  const auto u = tl::ones({2, 2}, tl::DType::u64);
+  expect_error<tl::DTypeError>(
+      [&] {
+        tl::matmul(u, tl::ones({2, 2}, tl::DType::i64));
+      },
+      "matmul", "u64", "i64");
+  expect_error<tl::DTypeError>(
+      [&] {
+        tl::dot_general(tl::ones({2}, tl::DType::i16), u, {{}, {}, {0}, {0}});
+      },
+      "dot_general", "i16", "u64");
 }
 
 TEST(LinalgDType, EightBitIntegersWrapInTheirType) {
@@ -277,10 +347,10 @@ TEST(LinalgDType, EightBitIntegersWrapInTheirType) {
                             tl::tensor(std::vector<std::uint8_t>{2, 1}, {2, 1}));
   EXPECT_EQ(z.dtype(), tl::DType::u8);
   EXPECT_EQ(z.to_vector<int>(), std::vector<int>{244});
-  // i8 x u8 promotes to i32: no wrap.
+  // i8 x u8 promotes to i16, which holds 100*200 - 100*1 = 19900: no wrap.
   const auto w = tl::matmul(tl::tensor(std::vector<std::int8_t>{100, -100}, {1, 2}),
                             tl::tensor(std::vector<std::uint8_t>{200, 1}, {2, 1}));
-  EXPECT_EQ(w.dtype(), tl::DType::i32);
+  EXPECT_EQ(w.dtype(), tl::DType::i16);
   EXPECT_EQ(w.to_vector<int>(), std::vector<int>{19900});
 }
 

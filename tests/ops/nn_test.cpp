@@ -152,6 +152,17 @@ TEST(OneHot, ShapesAndDTypes) {
   EXPECT_EQ(tl::one_hot(tl::zeros({0}, tl::DType::i64), 5).shape(), (tl::Shape{0, 5}));
 }
 
+// Any integer dtype indexes; the largest u64 values are out of range (no class).
+TEST(OneHot, NewIntegerIndexTypes) {
+  const tl::Tensor u =
+      tl::tensor(std::vector<std::uint64_t>{18446744073709551615ull, 9223372036854775808ull, 1});
+  EXPECT_EQ(tl::one_hot(u, 3).to_vector<float>(), (std::vector<float>{0, 0, 0, 0, 0, 0, 0, 1, 0}));
+  const tl::Tensor s = tl::tensor(std::vector<std::int16_t>{-1, 2});
+  EXPECT_EQ(tl::one_hot(s, 3, tl::DType::u16).to_vector<int>(), (std::vector<int>{0, 0, 0, 0, 0, 1}));
+  const tl::Tensor w = tl::tensor(std::vector<std::uint32_t>{4294967295u, 0});
+  EXPECT_EQ(tl::one_hot(w, 2, tl::DType::u32).to_vector<int>(), (std::vector<int>{0, 0, 1, 0}));
+}
+
 TEST(OneHot, Errors) {
   expect_error<tl::DTypeError>([] { tl::one_hot(tl::zeros({2}), 3); }, "one_hot");
   expect_error<tl::DTypeError>([] { tl::one_hot(tl::zeros({2}, tl::DType::boolean), 3); }, "one_hot");

@@ -63,10 +63,14 @@ tl::Tensor make_input(const tl::Shape& s, tl::DType t, Values kind, std::uint64_
   for (auto& e : v) {
     if (t == tl::DType::boolean) e = double(rng.below(2));
     else if (kind == Values::product && tl::is_floating(t)) e = float_factors[rng.below(5)];
-    else if (kind == Values::product && t == tl::DType::u8) e = u8_factors[rng.below(4)];
+    else if (kind == Values::product && tl::is_unsigned(t))
+      e = u8_factors[rng.below(4)];
     else if (kind == Values::product) e = int_factors[rng.below(5)];
-    else if (kind == Values::ties) e = tl::is_floating(t) ? double(rng.below(9) - 4) / 2 : double(rng.below(5) - 2) + (t == tl::DType::u8 ? 2 : 0);
-    else if (t == tl::DType::u8) e = double(rng.below(11));
+    else if (kind == Values::ties)
+      e = tl::is_floating(t) ? double(rng.below(9) - 4) / 2
+                             : double(rng.below(5) - 2) + (tl::is_unsigned(t) ? 2 : 0);
+    else if (tl::is_unsigned(t))
+      e = double(rng.below(11));
     else if (tl::is_integral(t)) e = double(rng.below(11) - 5);
     else e = double(rng.below(257) - 128) / 64.0;
   }
@@ -108,9 +112,14 @@ tl::Shape reduced_shape(const tl::Shape& s, const std::vector<bool>& reduced, bo
 double lowest_of(tl::DType t) {
   switch (t) {
     case tl::DType::i8: return -128;
+    case tl::DType::i16:
+      return -32768;
     case tl::DType::i32: return double(std::numeric_limits<std::int32_t>::min());
     case tl::DType::i64: return double(std::numeric_limits<std::int64_t>::min());
     case tl::DType::u8:
+    case tl::DType::u16:
+    case tl::DType::u32:
+    case tl::DType::u64:
     case tl::DType::boolean: return 0;
     default: return -kInf;
   }
@@ -118,9 +127,17 @@ double lowest_of(tl::DType t) {
 double highest_of(tl::DType t) {
   switch (t) {
     case tl::DType::i8: return 127;
+    case tl::DType::i16:
+      return 32767;
     case tl::DType::i32: return double(std::numeric_limits<std::int32_t>::max());
     case tl::DType::i64: return double(std::numeric_limits<std::int64_t>::max());
     case tl::DType::u8: return 255;
+    case tl::DType::u16:
+      return 65535;
+    case tl::DType::u32:
+      return 4294967295.0;
+    case tl::DType::u64:
+      return 18446744073709551615.0;  // rounds to 2^64, as the result read as double
     case tl::DType::boolean: return 1;
     default: return kInf;
   }
@@ -232,7 +249,8 @@ class ThreadCount {
 
 // ---- the table of reductions -----------------------------------------------------------------
 
-tl::DType widened(tl::DType t) { return tl::is_floating(t) ? t : tl::DType::i64; }
+// u64 stays u64: i64 cannot hold it.
+tl::DType widened(tl::DType t) { return tl::is_floating(t) || t == tl::DType::u64 ? t : tl::DType::i64; }
 tl::DType same(tl::DType t) { return t; }
 tl::DType floating(tl::DType t) { return tl::is_floating(t) ? t : tl::DType::f32; }
 tl::DType boolean(tl::DType) { return tl::DType::boolean; }
@@ -382,6 +400,45 @@ TEST(ReduceLiteral, IntegerSumsWidenBeforeAccumulating) {
   EXPECT_EQ(tl::sum(b).dtype(), tl::DType::i64);
   EXPECT_EQ(tl::sum(b).item<std::int64_t>(), 3);
   EXPECT_EQ(tl::cumsum(b, 0).to_vector<std::int64_t>(), (Ints{1, 2, 2, 3}));
+}
+
+// i16, u16 and u32 widen to i64 like the other integers; u64, which i64 cannot hold,
+// accumulates in u64 and wraps modulo 2^64.
+TEST(ReduceLiteral, NewIntegerTypes) {
+  const auto u32 = tl::tensor(std::vector<std::uint32_t>{4294967295u, 1, 4294967295u});
+  EXPECT_EQ(tl::sum(u32).dtype(), tl::DType::i64);
+  EXPECT_EQ(tl::sum(u32).item<std::int64_t>(), 8589934591);
+  // 3 * 2^32: it would wrap to 0 in u32.
+  EXPECT_EQ(tl::prod(tl::tensor(std::vector<std::uint32_t>{65536, 65536, 3})).item<std::int64_t>(),
+            12884901888);
+  EXPECT_EQ(tl::max(u32).item<std::uint32_t>(), 4294967295u);
+  EXPECT_EQ(tl::min(u32).item<std::uint32_t>(), 1u);
+  EXPECT_EQ(tl::argmin(u32).item<std::int64_t>(), 1);
+  EXPECT_EQ(tl::mean(u32).dtype(), tl::DType::f32);
+  const auto i16 = tl::tensor(std::vector<std::int16_t>{32767, 1, -2});
+  EXPECT_EQ(tl::sum(i16).item<std::int64_t>(), 32766);
+  EXPECT_EQ(tl::cumsum(i16, 0).to_vector<std::int64_t>(), (Ints{32767, 32768, 32766}));
+  EXPECT_EQ(tl::min(i16).item<std::int16_t>(), -2);
+  EXPECT_EQ(tl::sum(tl::tensor(std::vector<std::uint16_t>{65535, 65535})).item<std::int64_t>(), 131070);
+  const std::uint64_t big = std::numeric_limits<std::uint64_t>::max();
+  const auto u64 = tl::tensor(std::vector<std::uint64_t>{big, 2, 1ull << 63});
+  EXPECT_EQ(tl::sum(u64).dtype(), tl::DType::u64);
+  EXPECT_EQ(tl::sum(u64).item<std::uint64_t>(), (1ull << 63) + 1);  // 2^64 - 1 + 2 + 2^63, mod 2^64
+  EXPECT_EQ(tl::prod(tl::tensor(std::vector<std::uint64_t>{1ull << 32, 1ull << 32, 3})).item<std::uint64_t>(),
+            0u);
+  EXPECT_EQ(tl::cumsum(u64, 0).to_vector<std::uint64_t>(),
+            (std::vector<std::uint64_t>{big, 1, (1ull << 63) + 1}));
+  EXPECT_EQ(
+      tl::cumprod(tl::tensor(std::vector<std::uint64_t>{1ull << 63, 2, 5}), 0).to_vector<std::uint64_t>(),
+      (std::vector<std::uint64_t>{1ull << 63, 0, 0}));
+  // Largest and smallest compare as unsigned: 2^64 - 1 is the maximum, not -1.
+  EXPECT_EQ(tl::max(u64).item<std::uint64_t>(), big);
+  EXPECT_EQ(tl::argmax(u64).item<std::int64_t>(), 0);
+  EXPECT_EQ(tl::argmin(u64).item<std::int64_t>(), 1);
+  // Columns: (2^64 - 1) + 3 wraps to 2.
+  EXPECT_EQ(tl::sum(tl::reshape(tl::tensor(std::vector<std::uint64_t>{big, 1, 3, 4}), {2, 2}), 0)
+                .to_vector<std::uint64_t>(),
+            (std::vector<std::uint64_t>{2, 5}));
 }
 
 // ddof >= n divides by zero, as NumPy does (its max(n - ddof, 0)).

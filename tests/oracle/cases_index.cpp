@@ -23,7 +23,7 @@ void take_cases(Table& t) {
            {values(DType::f32, s), ints({4}, -n, n, DType::i64)},
            [axis = axis](const Ins& in) { return tl::take(in[0], in[1], axis); });
   }
-  for (DType d : tl::all_dtypes)
+  for (DType d : torch_dtypes)
     t.add1("index/take(axis 0)/" + name_of(d), "a[b.long()]", {values(d, s), ints({3}, -4, 4, DType::i64)},
            [](const Ins& in) { return tl::take(in[0], in[1], 0); });
   for (DType it : {DType::i8, DType::u8, DType::i64})
@@ -37,7 +37,7 @@ void take_cases(Table& t) {
 }
 
 void take_along_cases(Table& t) {
-  for (DType d : tl::all_dtypes)
+  for (DType d : torch_dtypes)
     t.add1("index/take_along_axis(1)/" + name_of(d), "torch.take_along_dim(a, b.long(), dim=1)",
            {values(d, {3, 4, 5}), ints({3, 2, 5}, 0, 4, DType::i32)},
            [](const Ins& in) { return tl::take_along_axis(in[0], in[1], 1); });
@@ -107,7 +107,7 @@ void dynamic_slice_cases(Table& t) {
         "index/dynamic_slice" + py_list(starts) + shape_str(sizes),
         "dyn_slice(a, " + py_list(starts) + ", " + py_list(sizes) + ")", {values(DType::f32, s)},
         [starts = starts, sizes = sizes](const Ins& in) { return tl::dynamic_slice(in[0], starts, sizes); });
-  for (DType d : tl::all_dtypes)
+  for (DType d : torch_dtypes)
     t.add1("index/dynamic_slice/" + name_of(d), "dyn_slice(a, [3, 1, 1], [2, 2, 3])", {values(d, s)},
            [](const Ins& in) {
              return tl::dynamic_slice(in[0], {3, 1, 1}, {2, 2, 3});
@@ -118,7 +118,7 @@ void dynamic_slice_cases(Table& t) {
     t.add1("index/dynamic_update_slice" + py_list(starts) + shape_str(us),
            "dyn_update(a, b, " + py_list(starts) + ")", {values(DType::f32, s), values(DType::f32, us)},
            [starts = starts](const Ins& in) { return tl::dynamic_update_slice(in[0], in[1], starts); });
-  for (DType d : tl::all_dtypes)
+  for (DType d : torch_dtypes)
     t.add1("index/dynamic_update_slice/" + name_of(d), "dyn_update(a, b, [3, 1, 1])",
            {values(d, s), values(d, {2, 2, 3})}, [](const Ins& in) {
              return tl::dynamic_update_slice(in[0], in[1], {3, 1, 1});

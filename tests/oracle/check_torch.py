@@ -38,7 +38,8 @@ except ImportError as error:
 
 DTYPES = {
     "f32": torch.float32, "f64": torch.float64, "bf16": torch.bfloat16, "f16": torch.float16,
-    "i8": torch.int8, "i32": torch.int32, "i64": torch.int64, "u8": torch.uint8, "bool": torch.bool,
+    "i8": torch.int8, "i16": torch.int16, "i32": torch.int32, "i64": torch.int64, "u8": torch.uint8,
+    "bool": torch.bool,
 }
 # (rtol, atol) per output dtype.
 TOLERANCES = {

@@ -73,7 +73,7 @@ Tensor coin(const Shape& shape) { return tl::random::bernoulli(next_key(), 0.5, 
 Tensor sample(DType t, const Shape& shape, std::int64_t span) {
   if (t == DType::boolean) return coin(shape);
   if (is_float(t)) return normal(shape, t);
-  return t == DType::u8 ? ints(shape, 0, 2 * span, t) : ints(shape, -span, span, t);
+  return tl::is_unsigned(t) ? ints(shape, 0, 2 * span, t) : ints(shape, -span, span, t);
 }
 
 Tensor nonzero_ints(const Shape& shape, std::int64_t lo, std::int64_t hi, DType t) {
@@ -122,6 +122,12 @@ std::string torch_dtype(DType t) {
       return "torch.int64";
     case DType::u8:
       return "torch.uint8";
+    case DType::i16:
+      return "torch.int16";
+    case DType::u16:
+    case DType::u32:
+    case DType::u64:
+      return "?";  // not in PyTorch 1.13: no case uses them (torch_dtypes)
     case DType::boolean:
       return "torch.bool";
   }

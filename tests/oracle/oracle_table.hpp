@@ -39,6 +39,10 @@ class Table {
   nlohmann::json cases_ = nlohmann::json::array();
 };
 
+// The dtypes PyTorch 1.13 has (it has no u16, u32 or u64): cases loop over these.
+inline constexpr DType torch_dtypes[] = {DType::f32, DType::f64, DType::bf16, DType::f16, DType::i8,
+                                         DType::i16, DType::i32, DType::i64,  DType::u8,  DType::boolean};
+
 // ---- deterministic inputs ---------------------------------------------------
 // Each call draws from the next key of one fixed sequence, so a case's inputs
 // depend only on the order in which cases are built.
@@ -48,7 +52,7 @@ Tensor normal(const Shape& shape, DType t, double scale = 1.0);
 Tensor ints(const Shape& shape, std::int64_t lo, std::int64_t hi, DType t = DType::i64);
 Tensor coin(const Shape& shape);
 // Typical values of dtype t: normal floats, coin flips, integers in [-span, span)
-// (in [0, 2 span) for u8).
+// (in [0, 2 span) for unsigned types).
 Tensor sample(DType t, const Shape& shape, std::int64_t span);
 // Integers in [lo, hi) with a random sign and never 0 (divisors), as dtype t.
 Tensor nonzero_ints(const Shape& shape, std::int64_t lo, std::int64_t hi, DType t);

@@ -58,3 +58,19 @@ func.func @empty_and_scalar() {
   check.expect_eq_const %1, dense<42> : tensor<i32>
   return
 }
+
+// -----
+
+func.func @wide_integers() {
+  %0 = stablehlo.constant dense<[-32768, 32767]> : tensor<2xi16>
+  check.expect_eq_const %0, dense<"0x0080FF7F"> : tensor<2xi16>
+  %1 = stablehlo.constant dense<[65535, 1]> : tensor<2xui16>
+  check.expect_eq_const %1, dense<"0xFFFF0100"> : tensor<2xui16>
+  %2 = stablehlo.constant dense<4294967295> : tensor<ui32>
+  check.expect_eq_const %2, dense<"0xFFFFFFFF"> : tensor<ui32>
+  %3 = stablehlo.constant dense<18446744073709551615> : tensor<ui64>
+  check.expect_eq_const %3, dense<"0xFFFFFFFFFFFFFFFF"> : tensor<ui64>
+  %4 = stablehlo.constant dense<-5> : tensor<si16>
+  check.expect_eq_const %4, dense<"0xFBFF"> : tensor<i16>
+  return
+}
