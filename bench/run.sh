@@ -18,6 +18,13 @@ if [[ -x "$build/bench/matmul_bench" ]]; then
   /usr/bin/python3 "$here/matmul_ratio.py" "$out/matmul.json"
 fi
 
+if [[ -x "$build/bench/interp_bench" ]]; then
+  echo "== interpreter against eager calls, and elementwise fusion (median of $repeats)"
+  "$build/bench/interp_bench" "${common[@]}" --benchmark_enable_random_interleaving=true \
+    --benchmark_format=json >"$out/interp.json" 2>/dev/null
+  /usr/bin/python3 "$here/interp_ratio.py" "$out/interp.json"
+fi
+
 echo "== elementwise, sum and dispatch: Tlaloc against PyTorch $(/usr/bin/python3 -c 'import torch; print(torch.__version__)')"
 echo "   ($rounds rounds run alternately, each the median of $repeats; ratio = PyTorch time / Tlaloc time)"
 ours=() theirs=()

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "core/check.hpp"
+#include "interp/fusion.hpp"
 #include "interp/plan.hpp"
 
 namespace tlaloc::interp {
@@ -73,6 +74,8 @@ class Frame final : public detail::RegionCalls {
     std::vector<Tensor> out;
     if (plan.callee != nullptr) {
       out = run_function(mp_, *plan.callee, in);
+    } else if (plan.fusion != nullptr) {
+      out = plan.fusion->run(in);
     } else {
       const Op* saved = current_;
       current_ = &op;
@@ -128,17 +131,20 @@ struct Program::Impl {
   const FunctionPlan* entry = nullptr;
 };
 
-Program::Program(ir::Module m, std::string_view entry) : impl_(std::make_unique<Impl>()) {
+Program::Program(ir::Module m, std::string_view entry, const Options& options)
+    : impl_(std::make_unique<Impl>()) {
+  ir::verify(m);
+  if (options.fuse)
+    for (ir::Function& f : m.functions) f = fuse(f);
   impl_->module = std::move(m);
-  ir::verify(impl_->module);
   impl_->plan = plan_module(impl_->module);
   impl_->entry = &impl_->plan.function(impl_->module.entry(entry));
 }
 
-Program::Program(ir::Function f) {
+Program::Program(ir::Function f, const Options& options) {
   ir::Module m;
   m.functions.push_back(std::move(f));
-  *this = Program(std::move(m));
+  *this = Program(std::move(m), {}, options);
 }
 
 Program::~Program() = default;

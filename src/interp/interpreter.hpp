@@ -16,10 +16,15 @@
 
 namespace tlaloc::interp {
 
+struct ProgramOptions {
+  bool fuse = true;  // elementwise fusion (interp/fusion.hpp); results are the same bits
+};
+
 class Program {
  public:
-  explicit Program(ir::Module m, std::string_view entry = {});
-  explicit Program(ir::Function f);
+  using Options = ProgramOptions;
+  explicit Program(ir::Module m, std::string_view entry = {}, const Options& options = {});
+  explicit Program(ir::Function f, const Options& options = {});
   ~Program();
   Program(Program&&) noexcept;
   Program& operator=(Program&&) noexcept;

@@ -69,6 +69,7 @@ class Planner {
     }
     if (p.dynamic && !op.def->has_shape_rule())
       detail::fail(op.name(), "has results of unknown shape and no shape rule to compute them");
+    if (is_fusion(op)) p.fusion = std::make_shared<FusionPlan>(*fp_.f, op);
     if (op.name() == "call") {
       const std::string& callee = op.attrs.get<std::string>("callee");
       const ir::Function* g = m_.find(callee);

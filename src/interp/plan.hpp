@@ -5,20 +5,20 @@
 #include <deque>
 #include <unordered_map>
 
+#include "interp/fusion.hpp"
 #include "ir/ir.hpp"
 
 namespace tlaloc::interp {
-
-using detail::TensorType;
 
 struct FunctionPlan;
 
 struct OpPlan {
   std::vector<TensorType> out_types;
-  bool dynamic = false;                     // result types are computed when it runs
-  const FunctionPlan* callee = nullptr;     // for `call`
-  std::vector<ir::ValueId> release_before;  // last used as a plain operand
-  std::vector<ir::ValueId> release_after;   // last used in a nested region, or never used
+  bool dynamic = false;                      // result types are computed when it runs
+  const FunctionPlan* callee = nullptr;      // for `call`
+  std::shared_ptr<const FusionPlan> fusion;  // for `fusion`
+  std::vector<ir::ValueId> release_before;   // last used as a plain operand
+  std::vector<ir::ValueId> release_after;    // last used in a nested region, or never used
 };
 
 struct RegionPlan {

@@ -26,6 +26,7 @@ template <ResultType rule, class F>
 OpDef& def_binary(const char* name, F f) {
   return def_op(name)
       .inputs(2)
+      .elementwise()
       .shape_rule(detail::broadcast_rule(name, rule))
       .kernel([name, f](std::span<const Tensor> in, const detail::Attrs&, std::span<const TensorType> out) {
         const DType t =

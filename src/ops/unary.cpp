@@ -21,7 +21,7 @@ using detail::ResultType;
 // Declares an op computing f(v) with v of the result's compute type; inputs of
 // another type (integers for float functions) are converted first.
 template <class F, bool floating = false> OpDef& def_unary(const char* name, ResultType rule, F f) {
-  return def_op(name).inputs(1).shape_rule(detail::unary_rule(name, rule)).kernel(
+  return def_op(name).inputs(1).elementwise().shape_rule(detail::unary_rule(name, rule)).kernel(
       [name, f](std::span<const Tensor> in, const detail::Attrs&, std::span<const detail::TensorType> out) {
         const Tensor x = in[0].dtype() == out[0].dtype ? in[0] : in[0].astype(out[0].dtype);
         if constexpr (floating) return std::vector<Tensor>{detail::map_floating(name, x, f)};
@@ -36,7 +36,7 @@ template <class F> OpDef& def_float_unary(const char* name, F f) {
 // A float function whose f32 kernel is also built for AVX-512 (core/isa): f32
 // inputs go there, other types through f. Both compute vmath's function.
 template <class F> OpDef& def_vmath_unary(const char* name, detail::FloatFn fn, F f) {
-  return def_op(name).inputs(1).shape_rule(detail::unary_rule(name, ResultType::floating)).kernel(
+  return def_op(name).inputs(1).elementwise().shape_rule(detail::unary_rule(name, ResultType::floating)).kernel(
       [name, fn, f](std::span<const Tensor> in, const detail::Attrs&, std::span<const detail::TensorType> out) {
         const Tensor x = in[0].dtype() == out[0].dtype ? in[0] : in[0].astype(out[0].dtype);
         if (x.dtype() != DType::f32) return std::vector<Tensor>{detail::map_floating(name, x, f)};
@@ -52,7 +52,7 @@ template <class F> OpDef& def_vmath_unary(const char* name, detail::FloatFn fn, 
 
 // A predicate: any input type, bool result.
 template <class F> OpDef& def_predicate(const char* name, F f) {
-  return def_op(name).inputs(1).shape_rule(detail::unary_rule(name, ResultType::boolean)).kernel(
+  return def_op(name).inputs(1).elementwise().shape_rule(detail::unary_rule(name, ResultType::boolean)).kernel(
       [name, f](std::span<const Tensor> in, const detail::Attrs&, std::span<const detail::TensorType>) {
         return std::vector<Tensor>{detail::map_to<bool>(name, in[0], f)};
       });
@@ -88,6 +88,7 @@ template <class F>
 OpDef& def_rounding(const char* name, F f) {
   return def_op(name)
       .inputs(1)
+      .elementwise()
       .shape_rule(detail::unary_rule(name, ResultType::same))
       .kernel(
           [name, f](std::span<const Tensor> in, const detail::Attrs&, std::span<const detail::TensorType>) {

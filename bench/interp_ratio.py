@@ -1,0 +1,28 @@
+"""Ratios from interp_bench's JSON (medians): interpreted / eager for the MLP, and
+the elementwise chain eager / fused and unfused / fused."""
+import json
+import sys
+
+
+def medians(path):
+    out = {}
+    for b in json.load(open(path))["benchmarks"]:
+        if b.get("aggregate_name") == "median":
+            out[b["run_name"]] = b["real_time"]
+    return out
+
+
+def main():
+    m = medians(sys.argv[1])
+    for batch in (1, 256):
+        e, i = m[f"BM_mlp_eager/{batch}/real_time"], m[f"BM_mlp_interp/{batch}/real_time"]
+        print(f"MLP 784-512-512-10 batch {batch:3}: interpreted / eager = {i / e:.3f} (target <= 1.1)")
+    for t in (1, 2):
+        e = m[f"BM_chain_eager/{t}/real_time"]
+        u = m[f"BM_chain_unfused/{t}/real_time"]
+        f = m[f"BM_chain_fused/{t}/real_time"]
+        print(f"6-op chain, 16M f32, {t} thread(s): eager / fused = {e / f:.2f}, unfused / fused = {u / f:.2f}")
+
+
+if __name__ == "__main__":
+    main()
