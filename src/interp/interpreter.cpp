@@ -7,6 +7,7 @@
 #include "core/check.hpp"
 #include "interp/fusion.hpp"
 #include "interp/plan.hpp"
+#include "ops/region_query.hpp"
 
 namespace tlaloc::interp {
 namespace {
@@ -24,7 +25,7 @@ thread_local bool failure_recorded = false;
 std::vector<Tensor> run_function(const ModulePlan& mp, const FunctionPlan& fp, std::span<const Tensor> args);
 
 // The environment of one function invocation; regions share it.
-class Frame final : public detail::RegionCalls {
+class Frame final : public detail::RegionCalls, public detail::RegionQuery {
  public:
   Frame(const ModulePlan& mp, const FunctionPlan& fp) : mp_(mp), fp_(fp), env_(fp.f->num_values()) {}
 
@@ -54,6 +55,16 @@ class Frame final : public detail::RegionCalls {
   }
   std::string_view binary_body(std::size_t region) const override {
     return ir::binary_body(current_->regions.at(region));
+  }
+  // RegionQuery.
+  PairOp first_pair_op(std::size_t region) const override {
+    const Region& r = current_->regions.at(region);
+    if (r.args.size() < 2 || r.ops.size() != 1 || r.results.size() != 1) return {};
+    const Op& op = r.ops[0];
+    if (op.results.size() != 1 || op.results[0] != r.results[0] || op.operands.size() != 2 ||
+        op.operands[0] != r.args[0] || op.operands[1] != r.args[1])
+      return {};
+    return {op.name(), &op.attrs};
   }
 
  private:

@@ -1,7 +1,8 @@
-// 2-D pooling: the primitive "reduce_window" (StableHLO's reduce_window with a
-// max or sum body; its init value and padding value are the reduction's
-// identity, -inf / lowest for max and 0 for sum), and max_pool2d / avg_pool2d.
-// The host kernel handles windows over the last two axes of a rank-4 tensor.
+// 2-D pooling: the primitive "pool" (StableHLO's reduce_window with a max or sum
+// body; its init value and padding value are the reduction's identity, -inf /
+// lowest for max and 0 for sum), and max_pool2d / avg_pool2d. The host kernel
+// handles windows over the last two axes of a rank-4 tensor; the lowering emits
+// stablehlo.reduce_window, whose one-op fast path shares the accumulators.
 #include <algorithm>
 #include <array>
 #include <string>
@@ -13,7 +14,8 @@
 #include "core/parallel.hpp"
 #include "core/reduce_kernels.hpp"
 #include "core/tensor_impl.hpp"
-#include "ops/op.hpp"
+#include "ir/builder.hpp"
+#include "ops/window.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc {
@@ -31,7 +33,7 @@ struct PoolGeom {
 
 // Checks the canonical attributes and returns the geometry of the two pooled axes.
 PoolGeom pool_geometry(const Shape& s, const Attrs& attrs) {
-  constexpr std::string_view op = "reduce_window";
+  constexpr std::string_view op = "pool";
   const auto& window = attrs.get<I64s>("window_dimensions");
   const auto& stride = attrs.get<I64s>("window_strides");
   const auto& lo = attrs.get<I64s>("padding_low");
@@ -67,41 +69,8 @@ PoolGeom pool_geometry(const Shape& s, const Attrs& attrs) {
   return g;
 }
 
-// Sums of integers wrap around (two's complement) instead of overflowing.
-template <class T>
-struct WrapSum {
-  using Acc = std::conditional_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, std::uint64_t,
-                                 detail::compute_t<T>>;
-  static Acc init() { return Acc(0); }
-  static Acc combine(Acc a, Acc b) {
-    if constexpr (std::is_same_v<T, bool>)
-      return a || b;
-    else
-      return a + b;
-  }
-  static Acc load(T v) {
-    if constexpr (std::is_same_v<Acc, std::uint64_t>)
-      return Acc(std::int64_t(v));
-    else
-      return Acc(v);
-  }
-  static T store(Acc a) {
-    if constexpr (std::is_same_v<Acc, std::uint64_t>)
-      return T(std::int64_t(a));
-    else
-      return detail::convert_value<T>(a);
-  }
-};
-
-// NaN wins, as in max().
-template <class T>
-struct Max {
-  using Acc = detail::compute_t<T>;
-  static Acc init() { return detail::MaxOp<Acc>::init(); }
-  static Acc combine(Acc a, Acc b) { return detail::MaxOp<Acc>::combine(a, b); }
-  static Acc load(T v) { return Acc(v); }
-  static T store(Acc a) { return detail::convert_value<T>(a); }
-};
+using detail::Max;
+using detail::WrapSum;
 
 // Each output is its window clipped to the input: padding holds the identity
 // and contributes nothing.
@@ -127,8 +96,38 @@ void pool_host(const T* x, T* out, const PoolGeom& g) {
   });
 }
 
-const detail::OpDef& reduce_window_op =
-    detail::def_op("reduce_window")
+// stablehlo.reduce_window with the reduction's identity as init and padding value.
+std::vector<Tensor> lower_pool(std::span<const Tensor> in, const Attrs& attrs) {
+  ir::Builder* b = ir::current_builder();
+  if (b == nullptr) fail("pool", "is lowered only while tracing");
+  const bool is_max = attrs.get<std::string>("reduction") == "max";
+  const DType t = in[0].dtype();
+  Tensor init = detail::empty({}, t);
+  TLALOC_SWITCH_ALL(t, "pool", {
+    *detail::mutable_data<T>(init) =
+        is_max ? Max<T>::store(Max<T>::init()) : WrapSum<T>::store(WrapSum<T>::init());
+  })
+  const TensorType scalars[] = {{t, {}}, {t, {}}};
+  const detail::OpDef& body = *detail::find_op(is_max ? "maximum" : "add");
+  std::vector<ir::Region> regions;
+  regions.push_back(b->region(scalars, [&](std::span<const Tensor> args) {
+    return std::vector<Tensor>{detail::call1(body, {args[0], args[1]})};
+  }));
+  const auto& lo = attrs.get<I64s>("padding_low");
+  const auto& hi = attrs.get<I64s>("padding_high");
+  I64s padding;
+  for (std::size_t d = 0; d < lo.size(); ++d) padding.insert(padding.end(), {lo[d], hi[d]});
+  const Attrs window{{"window_dimensions", attrs.get<I64s>("window_dimensions")},
+                     {"window_strides", attrs.get<I64s>("window_strides")},
+                     {"padding", padding}};
+  const detail::OpDef& op = *detail::find_op("reduce_window");
+  const Tensor operands[] = {in[0], init};
+  const TensorType types[] = {detail::type_of(in[0]), detail::type_of(init)};
+  return b->record(op, operands, window, op.infer(types, window), std::move(regions));
+}
+
+const detail::OpDef& pool_op =
+    detail::def_op("pool")
         .inputs(1)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
           const PoolGeom g = pool_geometry(in[0].shape, attrs);
@@ -139,14 +138,15 @@ const detail::OpDef& reduce_window_op =
           const PoolGeom g = pool_geometry(in[0].shape(), attrs);
           const bool is_max = attrs.get<std::string>("reduction") == "max";
           Tensor y = detail::empty(out[0].shape, out[0].dtype);
-          TLALOC_SWITCH_ALL(in[0].dtype(), "reduce_window", {
+          TLALOC_SWITCH_ALL(in[0].dtype(), "pool", {
             if (is_max)
               pool_host<Max<T>>(in[0].data<T>(), detail::mutable_data<T>(y), g);
             else
               pool_host<WrapSum<T>>(in[0].data<T>(), detail::mutable_data<T>(y), g);
           })
           return std::vector<Tensor>{y};
-        });
+        })
+        .lower(lower_pool);
 
 // Validates with the public name and builds the canonical attributes.
 Attrs pool_attrs(std::string_view op, const Tensor& x, const Pool2dOptions& opt, const char* reduction) {
@@ -176,7 +176,7 @@ Attrs pool_attrs(std::string_view op, const Tensor& x, const Pool2dOptions& opt,
 }  // namespace
 
 Tensor max_pool2d(const Tensor& x, const Pool2dOptions& opt) {
-  return detail::call1(reduce_window_op, {x}, pool_attrs("max_pool2d", x, opt, "max"));
+  return detail::call1(pool_op, {x}, pool_attrs("max_pool2d", x, opt, "max"));
 }
 
 // Padding counts in the divisor (PyTorch's count_include_pad=True); integer
@@ -185,7 +185,7 @@ Tensor avg_pool2d(const Tensor& x, const Pool2dOptions& opt) {
   const Tensor xf = is_floating(x.dtype()) ? x : x.astype(DType::f32);
   const Attrs attrs = pool_attrs("avg_pool2d", xf, opt, "sum");
   const double count = double(opt.kernel[0] * opt.kernel[1]);
-  return detail::call1(reduce_window_op, {xf}, attrs) / count;
+  return detail::call1(pool_op, {xf}, attrs) / count;
 }
 
 }  // namespace tlaloc

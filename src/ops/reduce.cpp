@@ -164,11 +164,11 @@ detail::ShapeRule arg_rule(std::string op) {
 const OpDef& argmax_op = def_op("argmax").inputs(1).shape_rule(arg_rule("argmax")).kernel(
     [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
       return arg_kernel<true>(in[0], attrs, out[0]);
-    });
+    }).lower(detail::lower_arg_reduce(true));
 const OpDef& argmin_op = def_op("argmin").inputs(1).shape_rule(arg_rule("argmin")).kernel(
     [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
       return arg_kernel<false>(in[0], attrs, out[0]);
-    });
+    }).lower(detail::lower_arg_reduce(false));
 
 // Inclusive scans along one axis, accumulating in the result type.
 template <template <class> class Op> std::vector<Tensor> scan_kernel(std::string_view name, const Tensor& x,
@@ -207,11 +207,11 @@ detail::ShapeRule scan_rule(std::string op) {
 const OpDef& cumsum_op = def_op("cumsum").inputs(1).shape_rule(scan_rule("cumsum")).kernel(
     [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
       return scan_kernel<detail::SumOp>("cumsum", in[0], attrs, out[0]);
-    });
+    }).lower(detail::lower_scan("cumsum", detail::ReduceBody::add));
 const OpDef& cumprod_op = def_op("cumprod").inputs(1).shape_rule(scan_rule("cumprod")).kernel(
     [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
       return scan_kernel<detail::ProdOp>("cumprod", in[0], attrs, out[0]);
-    });
+    }).lower(detail::lower_scan("cumprod", detail::ReduceBody::mul));
 
 std::vector<std::int64_t> axes_list(const Tensor& x, const Axes& axes) {
   if (!axes.all()) return axes.list();

@@ -3,11 +3,14 @@
 // satisfies is_stable = false too.
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <numeric>
+#include <type_traits>
 
+#include "core/dispatch_type.hpp"
 #include "core/layout.hpp"
 #include "core/tensor_impl.hpp"
-#include "ops/op.hpp"
+#include "ops/region_query.hpp"
 
 namespace tlaloc::detail {
 namespace {
@@ -44,6 +47,32 @@ bool comparator(const RegionCalls& regions, std::span<const Tensor> rows, std::i
   return *static_cast<const bool*>(out[0].raw_data());
 }
 
+// The comparator as a typed test on the first input, when it is one `compare LT`
+// or `GT` of the first pair of an integer or boolean input (whose comparison has
+// no NaN and no compare_type choice); empty otherwise.
+using Less = std::function<bool(std::int64_t, std::int64_t)>;
+template <class T>
+Less typed_less(const Tensor& keys, bool ascending) {
+  if constexpr (std::is_integral_v<T>) {
+    const T* k = keys.data<T>();
+    return [k, ascending](std::int64_t a, std::int64_t b) { return ascending ? k[a] < k[b] : k[b] < k[a]; };
+  } else {
+    return {};
+  }
+}
+Less fast_comparator(const RegionCalls& regions, const Tensor& keys) {
+  const auto* query = dynamic_cast<const RegionQuery*>(&regions);
+  if (query == nullptr || is_floating(keys.dtype())) return {};
+  const RegionQuery::PairOp op = query->first_pair_op(0);
+  if (op.name != "compare") return {};
+  const std::string& dir = op.attrs->get<std::string>("comparison_direction");
+  if (dir != "LT" && dir != "GT") return {};
+  const bool ascending = dir == "LT";
+  Less less;
+  TLALOC_SWITCH_ALL(keys.dtype(), kName, { less = typed_less<T>(keys, ascending); })
+  return less;
+}
+
 std::vector<Tensor> sort_kernel(std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>,
                                 const RegionCalls& regions) {
   std::vector<TensorType> types;
@@ -64,10 +93,11 @@ std::vector<Tensor> sort_kernel(std::span<const Tensor> in, const Attrs& attrs, 
   const std::int64_t len = s[std::size_t(dim)];
   const std::int64_t count = len == 0 ? 0 : numel_of(s) / len;
   std::vector<std::int64_t> order(static_cast<std::size_t>(len));
+  Less less = fast_comparator(regions, rows[0]);
+  if (!less) less = [&](std::int64_t a, std::int64_t b) { return comparator(regions, rows, a, b); };
   for (std::int64_t r = 0; r < count; ++r) {
     std::iota(order.begin(), order.end(), r * len);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::int64_t a, std::int64_t b) { return comparator(regions, rows, a, b); });
+    std::stable_sort(order.begin(), order.end(), less);
     for (std::size_t i = 0; i < in.size(); ++i) {
       const std::size_t w = itemsize(in[i].dtype());
       const char* src = static_cast<const char*>(rows[i].raw_data());

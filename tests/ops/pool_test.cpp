@@ -147,8 +147,8 @@ TEST(Pool2d, EmptyTensors) {
 }
 
 // The primitive allows asymmetric padding; the padded cells hold the identity.
-TEST(ReduceWindow, AsymmetricPadding) {
-  const tl::detail::OpDef* op = tl::detail::find_op("reduce_window");
+TEST(PoolPrimitive, AsymmetricPadding) {
+  const tl::detail::OpDef* op = tl::detail::find_op("pool");
   ASSERT_NE(op, nullptr);
   const tl::Tensor x = tl::tensor(std::vector<float>{1, -2, 3, -4, 5, -6}, {1, 1, 2, 3});
   using V = std::vector<std::int64_t>;
@@ -188,8 +188,8 @@ TEST(Pool2d, Errors) {
   }
 }
 
-TEST(ReduceWindow, RuleErrorsNameThePrimitive) {
-  const tl::detail::OpDef* op = tl::detail::find_op("reduce_window");
+TEST(PoolPrimitive, RuleErrorsNameThePrimitive) {
+  const tl::detail::OpDef* op = tl::detail::find_op("pool");
   ASSERT_NE(op, nullptr);
   using V = std::vector<std::int64_t>;
   tl::detail::Attrs attrs{{"window_dimensions", V{2, 1, 2, 2}},
@@ -198,12 +198,12 @@ TEST(ReduceWindow, RuleErrorsNameThePrimitive) {
                           {"padding_high", V{0, 0, 0, 0}},
                           {"reduction", std::string("max")}};
   const tl::Tensor x = tl::zeros({2, 1, 3, 3});
-  expect_error<tl::ValueError>([&] { tl::detail::call1(*op, {x}, attrs); }, "reduce_window");  // batch window
+  expect_error<tl::ValueError>([&] { tl::detail::call1(*op, {x}, attrs); }, "pool");  // batch window
   attrs.set("window_dimensions", V{1, 1, 2, 2});
   attrs.set("reduction", std::string("min"));
-  expect_error<tl::ValueError>([&] { tl::detail::call1(*op, {x}, attrs); }, "reduce_window");
+  expect_error<tl::ValueError>([&] { tl::detail::call1(*op, {x}, attrs); }, "pool");
   attrs.set("reduction", std::string("sum"));
-  expect_error<tl::ShapeError>([&] { tl::detail::call1(*op, {tl::zeros({3, 3})}, attrs); }, "reduce_window");
+  expect_error<tl::ShapeError>([&] { tl::detail::call1(*op, {tl::zeros({3, 3})}, attrs); }, "pool");
 }
 
 }  // namespace

@@ -1,0 +1,63 @@
+// StableHLO's map: a region applied to the inputs' elements one position at a
+// time. `dimensions` must list every axis in order (the spec's only choice).
+#include <cstring>
+
+#include "core/tensor_impl.hpp"
+#include "ops/op.hpp"
+
+namespace tlaloc::detail {
+namespace {
+
+using Kind = StableHloAttr::Kind;
+using I64s = std::vector<std::int64_t>;
+constexpr std::string_view kName = "stablehlo.map";
+
+std::vector<TensorType> map_rule(std::span<const TensorType> in, const Attrs& attrs) {
+  if (in.empty()) fail<ValueError>(kName, "needs at least one input");
+  for (const TensorType& t : in)
+    if (t.shape != in[0].shape)
+      fail<ShapeError>(kName, "needs inputs of one shape, got {} and {}", shape_string(in[0].shape),
+                       shape_string(t.shape));
+  const I64s& dims = attrs.get<I64s>("dimensions");
+  bool identity = dims.size() == in[0].shape.size();
+  for (std::size_t i = 0; identity && i < dims.size(); ++i) identity = dims[i] == std::int64_t(i);
+  if (!identity)
+    fail<ValueError>(kName, "dimensions must be 0..rank-1 in order for {}, got {}", shape_string(in[0].shape),
+                     dims);
+  // The result's element type is the region's; the parser takes it from the result type.
+  const DType t = attrs.has("result_dtype") ? attrs.get<DType>("result_dtype") : in[0].dtype;
+  return {{t, in[0].shape}};
+}
+
+Tensor scalar_at(const Tensor& src, std::int64_t i) {
+  Tensor t = empty({}, src.dtype());
+  const std::size_t n = itemsize(src.dtype());
+  std::memcpy(mutable_data<char>(t), static_cast<const char*>(src.raw_data()) + std::size_t(i) * n, n);
+  return t;
+}
+
+std::vector<Tensor> map_kernel(std::span<const Tensor> in, const Attrs&, std::span<const TensorType> out,
+                               const RegionCalls& regions) {
+  Tensor y = empty(out[0].shape, out[0].dtype);
+  const std::size_t w = itemsize(out[0].dtype);
+  std::vector<Tensor> args(in.size());
+  for (std::int64_t k = 0; k < y.numel(); ++k) {
+    for (std::size_t i = 0; i < in.size(); ++i) args[i] = scalar_at(in[i], k);
+    const std::vector<Tensor> r = regions.call(0, args);
+    if (r.size() != 1 || type_of(r[0]) != TensorType{out[0].dtype, {}})
+      fail<ShapeError>(kName, "the computation must return one {} scalar", dtype_name(out[0].dtype));
+    std::memcpy(mutable_data<char>(y) + std::size_t(k) * w, r[0].raw_data(), w);
+  }
+  return {y};
+}
+
+const OpDef& map_op = def_op("map")
+                          .shape_rule(map_rule)
+                          .region_kernel(1, map_kernel)
+                          .stablehlo({"stablehlo.map",
+                                      {StableHloAttr("dimensions", Kind::i64_array),
+                                       StableHloAttr("result_dtype", Kind::result_dtype)},
+                                      ""});
+
+}  // namespace
+}  // namespace tlaloc::detail

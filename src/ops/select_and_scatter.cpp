@@ -1,0 +1,95 @@
+// StableHLO's select_and_scatter: in each window of the padded operand the
+// `select` region picks one element (it keeps the current pick while select
+// returns true), and the source value for that window is combined into the
+// result at the pick with the `scatter` region. Padding cells are never picked;
+// a window of padding only scatters nothing. Max-pool's gradient is this op.
+#include <cstring>
+
+#include "core/tensor_impl.hpp"
+#include "ops/window.hpp"
+
+namespace tlaloc::detail {
+namespace {
+
+using Kind = StableHloAttr::Kind;
+constexpr std::string_view kName = "stablehlo.select_and_scatter";
+
+std::vector<TensorType> select_and_scatter_rule(std::span<const TensorType> in, const Attrs& attrs) {
+  if (in.size() != 3)
+    fail<ValueError>(kName, "takes operand, source and init_value, got {} operands", in.size());
+  const TensorType &operand = in[0], &source = in[1], &init = in[2];
+  if (source.dtype != operand.dtype || init.dtype != operand.dtype || !init.shape.empty())
+    fail<ShapeError>(
+        kName, "needs source and a scalar init_value of the operand's type {}, got {}{} and {}{}",
+        operand.dtype, source.dtype, shape_string(source.shape), init.dtype, shape_string(init.shape));
+  const Shape windows = window_counts(operand.shape, read_window(kName, attrs, operand.shape.size()));
+  if (windows != source.shape)
+    fail<ShapeError>(kName, "source {} must have one element per window of operand {}, that is {}",
+                     shape_string(source.shape), shape_string(operand.shape), shape_string(windows));
+  return {operand};
+}
+
+Tensor scalar_at(const Tensor& src, std::int64_t i) {
+  Tensor t = empty({}, src.dtype());
+  const std::size_t n = itemsize(src.dtype());
+  std::memcpy(mutable_data<char>(t), static_cast<const char*>(src.raw_data()) + std::size_t(i) * n, n);
+  return t;
+}
+
+Tensor checked(std::vector<Tensor> r, DType t, const char* region) {
+  if (r.size() != 1 || type_of(r[0]) != TensorType{t, {}})
+    fail<ShapeError>(kName, "the {} region must return one {} scalar", region, dtype_name(t));
+  return std::move(r[0]);
+}
+
+// The cell the select region picks among the window's real cells, or -1.
+std::int64_t pick(const Tensor& operand, std::span<const std::int64_t> cells, const RegionCalls& regions) {
+  std::int64_t chosen = -1;
+  Tensor best;
+  for (std::int64_t c : cells) {
+    if (c < 0) continue;
+    Tensor v = scalar_at(operand, c);
+    if (chosen >= 0) {
+      const Tensor args[] = {best, v};
+      if (*checked(regions.call(0, args), DType::boolean, "select").data<bool>()) continue;
+    }
+    chosen = c;
+    best = std::move(v);
+  }
+  return chosen;
+}
+
+std::vector<Tensor> select_and_scatter_kernel(std::span<const Tensor> in, const Attrs& attrs,
+                                              std::span<const TensorType> out, const RegionCalls& regions) {
+  const Tensor &operand = in[0], &source = in[1], &init = in[2];
+  const WindowCells win(operand.shape(), read_window(kName, attrs, std::size_t(operand.rank())));
+  const DType t = out[0].dtype;
+  const std::size_t w = itemsize(t);
+  Tensor y = empty(out[0].shape, t);
+  for (std::int64_t k = 0; k < y.numel(); ++k)
+    std::memcpy(mutable_data<char>(y) + std::size_t(k) * w, init.raw_data(), w);
+  std::vector<std::int64_t> cells(std::size_t(win.size()));
+  for (std::int64_t o = 0; o < win.outputs(); ++o) {
+    win.cells(o, cells.data());
+    const std::int64_t at = pick(operand, cells, regions);
+    if (at < 0) continue;
+    const Tensor args[] = {scalar_at(y, at), scalar_at(source, o)};
+    const Tensor r = checked(regions.call(1, args), t, "scatter");
+    std::memcpy(mutable_data<char>(y) + std::size_t(at) * w, r.raw_data(), w);
+  }
+  return {y};
+}
+
+const OpDef& select_and_scatter_op =
+    def_op("select_and_scatter")
+        .inputs(3)
+        .shape_rule(select_and_scatter_rule)
+        .region_kernel(2, select_and_scatter_kernel)
+        .stablehlo({"stablehlo.select_and_scatter",
+                    {StableHloAttr("window_dimensions", Kind::i64_array).optional(),
+                     StableHloAttr("window_strides", Kind::i64_array).optional(),
+                     StableHloAttr("padding", Kind::i64_matrix).optional()},
+                    ""});
+
+}  // namespace
+}  // namespace tlaloc::detail
