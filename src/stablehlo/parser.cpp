@@ -85,7 +85,11 @@ class Parser final : public OpParser {
     std::size_t index = 0;
     if (const std::size_t hash = name.find('#'); hash != std::string::npos) {
       Cursor sub(std::string_view(name).substr(hash + 1), "");
-      index = std::size_t(sub.integer());
+      try {
+        index = std::size_t(sub.integer());
+      } catch (const ParseError&) {
+        c_.fail_at(at, fmt::format("'%{}' has no valid result number after '#'", name));
+      }
       name.resize(hash);
     }
     for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
