@@ -133,6 +133,14 @@ TEST(ParserErrors, MalformedHexFloatsAreParseErrors) {
                      33, "hex value 0x is malformed");
 }
 
+// Found by mutating the conformance files: an elementwise op whose result is not named.
+TEST(ParserErrors, ElementwiseOpWithoutAResultName) {
+  expect_parse_error(
+      "func.func @main() {\n  %0 = stablehlo.constant dense<1.0> : tensor<3xf32>\n  stablehlo.add %0, %0 : "
+      "tensor<3xf32>\n  return\n}",
+      3, 3, "stablehlo.add gives one result but 0 are named");
+}
+
 TEST(ParserErrors, BadResultNumberAfterHash) {
   expect_parse_error(
       "func.func @main(%a: tensor<f32>) {\n  check.expect_eq %a#x, %a : tensor<f32>\n  return\n}", 2, 19,
