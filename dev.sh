@@ -12,6 +12,8 @@ BUILD_PACKAGES=(cmake ninja-build g++ clang-14 libclang-rt-14-dev ccache pkg-con
                 nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev)
 # The oracle lane compares with PyTorch, run by Debian's own interpreter.
 ORACLE_PACKAGES=(python3 python3-torch python3-numpy)
+# ctest stablehlo.mlir_opt_generic checks the generic output with MLIR's own parser.
+TEST_PACKAGES=(mlir-16-tools)
 
 install_missing() {
   local missing=()
@@ -41,7 +43,7 @@ case "${1:-}" in
     ./build/release/examples/quickstart
     ;;
   test)
-    install_missing "${BUILD_PACKAGES[@]}" "${ORACLE_PACKAGES[@]}"
+    install_missing "${BUILD_PACKAGES[@]}" "${ORACLE_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
     build release
     ctest --preset release -j"$(nproc)"
     # The same suite built by Clang under AddressSanitizer and UndefinedBehaviorSanitizer.

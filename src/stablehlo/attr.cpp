@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -69,7 +70,13 @@ std::uint64_t literal_bits(Cursor& c, const Literal& lit, DType t) {
     c.fail_at(lit.pos, fmt::format("'{}' is not a {} value", s, element_type_name(t)));
   if (is_floating(t)) {
     if (hex) {
-      const std::uint64_t bits = std::stoull(s, nullptr, 16);
+      const std::string digits = s.substr(2);
+      // Leading zeros aside, at most 16 hex digits fit in the 64 bits stoull reads.
+      if (digits.empty() || digits.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos ||
+          digits.size() - std::min(digits.find_first_not_of('0'), digits.size()) > 16)
+        c.fail_at(lit.pos,
+                  fmt::format("hex value {} is malformed or too wide for {}", s, element_type_name(t)));
+      const std::uint64_t bits = std::stoull(digits, nullptr, 16);
       if (itemsize(t) < 8 && bits >> (8 * itemsize(t)) != 0)
         c.fail_at(lit.pos, fmt::format("hex value {} is too wide for {}", s, element_type_name(t)));
       return bits;
@@ -205,6 +212,17 @@ const AttrNode* AttrNode::field(std::string_view name) const {
   for (std::size_t i = 0; i < field_names.size(); ++i)
     if (field_names[i] == name) return &field_values[i];
   return nullptr;
+}
+
+std::int64_t int_value(const AttrNode& n, Cursor& c) {
+  try {
+    Cursor sub(n.text, "");
+    const std::int64_t v = sub.integer();
+    if (sub.at_end()) return v;
+  } catch (const ParseError&) {
+    // Reported below at the literal's place in the whole text.
+  }
+  c.fail_at(n.pos, fmt::format("integer {} is out of range or malformed", n.text));
 }
 
 std::string float_text(double v, DType t) {
@@ -421,7 +439,13 @@ std::vector<std::pair<std::string, AttrNode>> parse_attr_dict(Cursor& c) {
 }
 
 std::vector<std::pair<std::string, AttrNode>> parse_fields(const AttrNode& dialect_attr, Cursor& outer) {
-  Cursor c(dialect_attr.word, "", outer.line_of(dialect_attr.pos));
+  // Read the body in place (a prefix of the outer text ending with the body), so the
+  // fields' positions are positions in the outer text and errors about them point right.
+  const std::size_t at = dialect_attr.pos, end = at + dialect_attr.word.size();
+  const bool in_place = end <= outer.text().size() && outer.text().substr(at, end - at) == dialect_attr.word;
+  Cursor c(in_place ? outer.text().substr(0, end) : std::string_view(dialect_attr.word), "",
+           in_place ? outer.line_of(0) : outer.line_of(at));
+  if (in_place) c.seek(at);
   std::vector<std::pair<std::string, AttrNode>> out;
   try {
     if (c.at_end()) return out;

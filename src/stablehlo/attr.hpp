@@ -44,6 +44,8 @@ struct AttrNode {
 };
 
 AttrNode parse_attr(Cursor& c);
+// An integer attribute's value; a malformed or out-of-range literal fails at its position.
+std::int64_t int_value(const AttrNode& n, Cursor& c);
 // `(t1, t2) -> t3` or `-> (t3, t4)`: the cursor is at '('.
 std::pair<std::vector<ir::TensorType>, std::vector<ir::TensorType>> parse_function_type(Cursor& c);
 std::vector<ir::TensorType> parse_type_list(Cursor& c);  // t or (t, ...) or ()

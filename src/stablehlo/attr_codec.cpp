@@ -26,8 +26,7 @@ std::string escape(const std::string& s) {
 
 std::int64_t node_int(const AttrNode& n, Cursor& c) {
   if (n.kind != AttrNode::Kind::integer) c.fail_at(n.pos, "expected an integer attribute");
-  Cursor sub(n.text, "");
-  return sub.integer();
+  return int_value(n, c);
 }
 
 std::vector<std::int64_t> node_ints(const AttrNode& n, Cursor& c) {

@@ -161,11 +161,14 @@ void parse_window(OpParser& p, ParsedOp& op) {
       if (std::string_view(attr) == "padding") {
         if (item.kind != AttrNode::Kind::array || item.items.size() != 2)
           c.fail_at(item.pos, "each pad entry is [low, high]");
-        for (const AttrNode& x : item.items) v.push_back(Cursor(x.text, "").integer());
+        for (const AttrNode& x : item.items) {
+          if (x.kind != AttrNode::Kind::integer) c.fail_at(x.pos, "a pad entry must be an integer");
+          v.push_back(int_value(x, c));
+        }
       } else if (item.kind == AttrNode::Kind::boolean) {
         v.push_back(item.text == "true");
       } else if (item.kind == AttrNode::Kind::integer) {
-        v.push_back(Cursor(item.text, "").integer());
+        v.push_back(int_value(item, c));
       } else {
         c.fail_at(item.pos, fmt::format("window {} must list integers", kw));
       }

@@ -85,7 +85,11 @@ class Parser final : public OpParser {
     std::size_t index = 0;
     if (const std::size_t hash = name.find('#'); hash != std::string::npos) {
       Cursor sub(std::string_view(name).substr(hash + 1), "");
-      index = std::size_t(sub.integer());
+      try {
+        index = std::size_t(sub.integer());
+      } catch (const ParseError&) {
+        c_.fail_at(at, fmt::format("'%{}' has no valid result number after '#'", name));
+      }
       name.resize(hash);
     }
     for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
@@ -418,6 +422,9 @@ class Parser final : public OpParser {
       c_.fail_at(p.pos, fmt::format("{} gives {} results but {} are named", p.spelling->name,
                                     p.result_types.size(), p.num_results));
     if (p.def->is_elementwise()) {
+      if (p.result_types.size() != 1)
+        c_.fail_at(p.pos, fmt::format("{} gives one result but {} are named", p.spelling->name,
+                                      p.result_types.size()));
       for (std::size_t i = 0; i < p.operands.size(); ++i)
         if (f_->type(p.operands[i]).shape != p.result_types.at(0).shape &&
             !(may_be_scalar(p.spelling->name, i) && f_->type(p.operands[i]).shape.empty()))

@@ -70,23 +70,20 @@ void decode_gather_scatter(const StableHloAttr& a, const AttrNode& n, detail::At
       Ints v;
       for (const AttrNode& item : value.items) {
         if (item.kind != AttrNode::Kind::integer) c.fail_at(item.pos, "expected an integer");
-        v.push_back(std::stoll(item.text));
+        v.push_back(int_value(item, c));
       }
       out.set(key, v);
     } else {
       if (value.kind != AttrNode::Kind::integer)
         c.fail_at(value.pos, fmt::format("'{}' must be an integer", key));
-      out.set(key, std::int64_t(std::stoll(value.text)));
+      out.set(key, int_value(value, c));
     }
   }
 }
 
-
-
 std::int64_t field_int(const AttrNode& n, Cursor& c) {
   if (n.kind != AttrNode::Kind::integer) c.fail_at(n.pos, "expected an integer");
-  Cursor sub(n.text, "");
-  return sub.integer();
+  return int_value(n, c);
 }
 
 Ints field_ints(const AttrNode& n, Cursor& c) {
@@ -223,6 +220,7 @@ void parse_layout(const Layout& l, Cursor& c, detail::Attrs& out) {
 void decode_conv_raw(const AttrNode& n, std::string_view body, detail::Attrs& out, Cursor& c) {
   AttrNode fields_node = n;
   fields_node.word = std::string(body);
+  fields_node.pos = n.pos + (n.word.size() - body.size());  // after `raw`
   for (const auto& [key, value] : parse_fields(fields_node, c)) {
     bool list = false, known = false;
     for (const char* f : kConvInt) known = known || key == f;

@@ -1,8 +1,10 @@
 // Malformed StableHLO text: each case gives a ParseError (or a verifier error)
 // with the line and column of the problem, never a crash.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
 
 #include "stablehlo/stablehlo.hpp"
 #include "tlaloc/tlaloc.hpp"
@@ -105,6 +107,44 @@ TEST(ParserErrors, EveryPrefixOfAValidModuleFailsCleanly) {
   EXPECT_NO_THROW((void)sh::parse(ok));
   for (std::size_t n = 0; n + 2 < ok.size(); ++n)
     EXPECT_THROW((void)sh::parse(ok.substr(0, n)), tl::Error) << n;
+}
+
+// Inputs that once escaped as std::out_of_range / std::invalid_argument or gave a
+// position inside an attribute's body instead of the file.
+TEST(ParserErrors, OutOfRangeIntegersInsideAttributesAreParseErrors) {
+  const auto gather = [](std::string_view offset_dim, std::string_view index_vector_dim) {
+    return fmt::format(
+        "func.func @main(%x: tensor<3x2xi32>, %i: tensor<3xi64>) {{\n  %r = \"stablehlo.gather\"(%x, %i) "
+        "<{{dimension_numbers = #stablehlo.gather<offset_dims = [{}], collapsed_slice_dims = [0], "
+        "start_index_map = [0], index_vector_dim = {}>, slice_sizes = array<i64: 1, 2>}}> : "
+        "(tensor<3x2xi32>, tensor<3xi64>) -> tensor<3x2xi32>\n  return\n}}",
+        offset_dim, index_vector_dim);
+  };
+  const std::string_view huge = "99999999999999999999";
+  expect_parse_error(gather(huge, "1"), 2, 90, "integer 99999999999999999999 is out of range");
+  expect_parse_error(gather("1", huge), 2, 164, "integer 99999999999999999999 is out of range");
+}
+
+TEST(ParserErrors, MalformedHexFloatsAreParseErrors) {
+  expect_parse_error(
+      "func.func @main() {\n  %0 = stablehlo.constant dense<0x12345678123456781> : tensor<f32>\n  return\n}",
+      2, 33, "too wide for f32");
+  expect_parse_error("func.func @main() {\n  %0 = stablehlo.constant dense<0x> : tensor<f64>\n  return\n}", 2,
+                     33, "hex value 0x is malformed");
+}
+
+// Found by mutating the conformance files: an elementwise op whose result is not named.
+TEST(ParserErrors, ElementwiseOpWithoutAResultName) {
+  expect_parse_error(
+      "func.func @main() {\n  %0 = stablehlo.constant dense<1.0> : tensor<3xf32>\n  stablehlo.add %0, %0 : "
+      "tensor<3xf32>\n  return\n}",
+      3, 3, "stablehlo.add gives one result but 0 are named");
+}
+
+TEST(ParserErrors, BadResultNumberAfterHash) {
+  expect_parse_error(
+      "func.func @main(%a: tensor<f32>) {\n  check.expect_eq %a#x, %a : tensor<f32>\n  return\n}", 2, 19,
+      "no valid result number");
 }
 
 }  // namespace
