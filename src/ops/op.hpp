@@ -127,6 +127,9 @@ struct StableHloSpelling {
   std::string name;  // "stablehlo.add", "func.call", ...
   std::vector<StableHloAttr> attrs;
   std::string format;  // pretty form: "" generic only, or a format known to src/stablehlo
+  // The spec defines the op on floating-point operands only (floor, sign, ...):
+  // lowering rewrites integer and bool operands with the op's lowering.
+  bool floating_only = false;
 };
 
 class OpDef;
