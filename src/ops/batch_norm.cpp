@@ -1,6 +1,7 @@
-// StableHLO's batch_norm_inference and batch_norm_training: normalization along
-// every dim but feature_index, computed in f64 and converted back. Training's
-// variance is the biased one (divided by the element count), as the spec says.
+// StableHLO's batch_norm_inference, batch_norm_training and batch_norm_grad:
+// normalization along every dim but feature_index, computed in f64 and converted
+// back. Training's variance is the biased one (divided by the element count), as
+// the spec says.
 #include <cmath>
 
 #include "ops/op.hpp"
@@ -92,6 +93,51 @@ const detail::OpDef& training_op =
         .kernel(training_kernel)
         .stablehlo(
             {"stablehlo.batch_norm_training", {{"epsilon", Kind::f32}, {"feature_index", Kind::i64}}, ""});
+
+// The spec's formula: with x̂ = (x - mean) / stddev and per-feature means over the
+// N elements of each feature, grad_operand = scale / stddev (g - mean(g) -
+// x̂ mean(g x̂)), grad_scale = sum(g x̂), grad_offset = sum(g). The given mean and
+// variance are used as they are, not recomputed from the operand.
+std::vector<Tensor> grad_kernel(std::span<const Tensor> in, const Attrs& a, std::span<const TensorType>) {
+  const std::int64_t f = a.get<std::int64_t>("feature_index");
+  const double eps = a.get<double>("epsilon");
+  const Features ft = features(in[0].shape(), f);
+  const std::vector<double> x = in[0].to_vector<double>(), g = in[4].to_vector<double>();
+  const std::vector<double> scale = in[1].to_vector<double>(), mean = in[2].to_vector<double>(),
+                            var = in[3].to_vector<double>();
+  const std::size_t nf = std::size_t(ft.count);
+  std::vector<double> stddev(nf), sum_g(nf, 0.0), sum_gx(nf, 0.0);
+  for (std::size_t c = 0; c < nf; ++c) stddev[c] = std::sqrt(var[c] + eps);
+  std::vector<double> xhat(x.size());
+  for (std::size_t e = 0; e < x.size(); ++e) {
+    const std::size_t c = std::size_t(ft.of(std::int64_t(e)));
+    xhat[e] = (x[e] - mean[c]) / stddev[c];
+    sum_g[c] += g[e];
+    sum_gx[c] += g[e] * xhat[e];
+  }
+  const double n = nf == 0 ? 0.0 : double(x.size()) / double(nf);
+  std::vector<double> dx(x.size());
+  for (std::size_t e = 0; e < x.size(); ++e) {
+    const std::size_t c = std::size_t(ft.of(std::int64_t(e)));
+    dx[e] = scale[c] / stddev[c] * (g[e] - sum_g[c] / n - xhat[e] * sum_gx[c] / n);
+  }
+  const DType t = in[0].dtype();
+  return {tensor(dx, in[0].shape()).astype(t), tensor(sum_gx).astype(t), tensor(sum_g).astype(t)};
+}
+
+const detail::OpDef& grad_op =
+    detail::def_op("batch_norm_grad")
+        .inputs(5)
+        .shape_rule([](std::span<const TensorType> in, const Attrs& a) {
+          // grad_output has the operand's type; the others are per feature.
+          if (in[4] != in[0])
+            fail<ShapeError>("batch_norm_grad", "grad_output is {} {} but the operand is {} {}",
+                             shape_string(in[4].shape), in[4].dtype, shape_string(in[0].shape), in[0].dtype);
+          feature_of("batch_norm_grad", in.first(4), a);
+          return std::vector<TensorType>{in[0], in[1], in[1]};
+        })
+        .kernel(grad_kernel)
+        .stablehlo({"stablehlo.batch_norm_grad", {{"epsilon", Kind::f32}, {"feature_index", Kind::i64}}, ""});
 
 }  // namespace
 }  // namespace tlaloc

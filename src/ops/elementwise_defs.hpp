@@ -13,6 +13,8 @@ namespace tlaloc::detail {
 
 // A StableHLO elementwise spelling without attributes.
 inline StableHloSpelling elementwise_spelling(const char* name) { return {name, {}, "elementwise"}; }
+// One the spec defines on floating-point operands only.
+inline StableHloSpelling floating_spelling(const char* name) { return {name, {}, "elementwise", true}; }
 
 // f(x, y) on the operands promoted to their common type; the result has the
 // rule's dtype (that type, or bool). `allowed(dtype)` refuses other types by name.

@@ -146,4 +146,31 @@ Out lower_gelu_tanh(std::span<const Tensor> in, const Attrs&) {
   return {mul(mul(lit(0.5, x), x), add(lit(1, x), un("tanh", inner)))};
 }
 
+// Integer and bool operands, which the spec's floor, ceil, round_nearest_even,
+// sign and is_finite do not take (floats keep the op itself).
+#define TLALOC_INTEGER_IDENTITY(name)                                      \
+  Out lower_##name(std::span<const Tensor> in, const Attrs&) {             \
+    return {is_floating(in[0].dtype()) ? call_op(#name, {in[0]}) : in[0]}; \
+  }
+TLALOC_INTEGER_IDENTITY(floor)
+TLALOC_INTEGER_IDENTITY(ceil)
+TLALOC_INTEGER_IDENTITY(round)
+#undef TLALOC_INTEGER_IDENTITY
+
+// (x > 0) - (x < 0) in x's type; unsigned values are never negative and a bool
+// is its own sign.
+Out lower_sign(std::span<const Tensor> in, const Attrs&) {
+  const Tensor& x = in[0];
+  if (is_floating(x.dtype())) return {call_op("sign", {x})};
+  if (x.dtype() == DType::boolean) return {x};
+  const Tensor pos = call_op("convert", {compare(x, lit_int(0, x), "GT")}, {{"dtype", x.dtype()}});
+  if (is_unsigned(x.dtype())) return {pos};
+  return {sub(pos, call_op("convert", {compare(x, lit_int(0, x), "LT")}, {{"dtype", x.dtype()}}))};
+}
+// Every integer is finite, and equal to itself.
+Out lower_isfinite(std::span<const Tensor> in, const Attrs&) {
+  if (is_floating(in[0].dtype())) return {call_op("isfinite", {in[0]})};
+  return {compare(in[0], in[0], "EQ")};
+}
+
 }  // namespace tlaloc::detail

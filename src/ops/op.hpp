@@ -94,7 +94,8 @@ struct StableHloAttr {
     gather_dimension_numbers,   // #stablehlo.gather<...>
     scatter_dimension_numbers,  // #stablehlo.scatter<...>
     conv_dimension_numbers,     // #stablehlo.conv<...>
-    // Not written in the text: taken from the op's first result type when parsing.
+    // Not written in the text: taken from a result type (the first unless
+    // of_result says) when parsing.
     result_shape,  // std::vector<int64_t>
     result_dtype,  // DType
   };
@@ -111,6 +112,11 @@ struct StableHloAttr {
     is_optional = true;
     return *this;
   }
+  // For result_shape / result_dtype: which result type it comes from.
+  StableHloAttr& of_result(int i) {
+    result = i;
+    return *this;
+  }
   StableHloAttr& of_enum(std::string e) {
     mlir_enum = std::move(e);
     return *this;
@@ -122,11 +128,15 @@ struct StableHloAttr {
   bool is_optional = false;  // may be absent
   std::string mlir_enum;     // for enum_value: "comparison_direction", ...
   std::string pretty_name;   // its keyword in the pretty form (`dims` for broadcast_dimensions)
+  int result = 0;            // result_shape / result_dtype: the result it is taken from
 };
 struct StableHloSpelling {
   std::string name;  // "stablehlo.add", "func.call", ...
   std::vector<StableHloAttr> attrs;
   std::string format;  // pretty form: "" generic only, or a format known to src/stablehlo
+  // The spec defines the op on floating-point operands only (floor, sign, ...):
+  // lowering rewrites integer and bool operands with the op's lowering.
+  bool floating_only = false;
 };
 
 class OpDef;

@@ -60,6 +60,10 @@ template <class F> OpDef& def_predicate(const char* name, F f) {
 
 // An op that is a StableHLO elementwise op on the spec's domain.
 OpDef& spelled(OpDef& op, const char* name) { return op.elementwise().stablehlo(detail::elementwise_spelling(name)); }
+// One the spec defines on floats only; integer operands take `lower`.
+OpDef& float_spelled(OpDef& op, const char* name, detail::LowerFn lower) {
+  return op.elementwise().stablehlo(detail::floating_spelling(name)).lower(std::move(lower));
+}
 
 template <class T> constexpr bool is_float_v = std::is_floating_point_v<T>;
 
@@ -71,10 +75,10 @@ const OpDef& abs_op = spelled(def_unary("abs", ResultType::same, [](auto v) {
   else return v < C(0) ? detail::wrapping_neg(v) : v;
 }), "stablehlo.abs");
 // sign(±0) = ±0 and sign(NaN) = NaN, as JAX.
-const OpDef& sign_op = spelled(def_unary("sign", ResultType::same, [](auto v) {
+const OpDef& sign_op = float_spelled(def_unary("sign", ResultType::same, [](auto v) {
   using C = decltype(v);
   return v > C(0) ? C(1) : v < C(0) ? C(-1) : v;
-}), "stablehlo.sign");
+}), "stablehlo.sign", detail::lower_sign);
 const OpDef& square_op =
     def_unary("square", ResultType::same, [](auto v) { return detail::wrapping_mul(v, v); }).lower(detail::lower_square);
 // relu(NaN) = NaN: the comparison is false for NaN and v passes through.
@@ -96,15 +100,19 @@ OpDef& def_rounding(const char* name, F f) {
             return std::vector<Tensor>{detail::map_floating(name, in[0], f)};
           });
 }
-const OpDef& floor_op = spelled(def_rounding("floor", [](auto v) { return std::floor(v); }), "stablehlo.floor");
-const OpDef& ceil_op = spelled(def_rounding("ceil", [](auto v) { return std::ceil(v); }), "stablehlo.ceil");
+const OpDef& floor_op =
+    float_spelled(def_rounding("floor", [](auto v) { return std::floor(v); }), "stablehlo.floor", detail::lower_floor);
+const OpDef& ceil_op =
+    float_spelled(def_rounding("ceil", [](auto v) { return std::ceil(v); }), "stablehlo.ceil", detail::lower_ceil);
 // nearbyint rounds half to even in the default rounding mode.
 const OpDef& round_op =
-    spelled(def_rounding("round", [](auto v) { return std::nearbyint(v); }), "stablehlo.round_nearest_even");
+    float_spelled(def_rounding("round", [](auto v) { return std::nearbyint(v); }), "stablehlo.round_nearest_even",
+                  detail::lower_round);
 
 // ---- floating results ---------------------------------------------------------
 // Spelled ops are StableHLO's; the others lower to them (ops/elementwise_lowering).
-// erf and gelu (erf form) have no StableHLO op and no lowering yet.
+// erf and gelu (erf form) have no StableHLO op; they lower to a polynomial
+// approximation (ops/erf_lowering.cpp).
 #define TLALOC_FLOAT_UNARY(name, expr, how) \
   const OpDef& name##_op = def_float_unary(#name, [](auto v) { return expr; }) how;
 #define TLALOC_VMATH_UNARY(name, fn, how) \
@@ -133,8 +141,9 @@ TLALOC_FLOAT_UNARY(atanh, std::atanh(v), TLALOC_LOWERED(atanh))
 TLALOC_VMATH_UNARY(sigmoid, sigmoid, TLALOC_SPELLED(logistic))
 TLALOC_VMATH_UNARY(silu, silu, TLALOC_LOWERED(silu))
 TLALOC_VMATH_UNARY(softplus, softplus, TLALOC_LOWERED(softplus))
-TLALOC_VMATH_UNARY(erf, erf, )
-const OpDef& gelu_op = def_vmath_unary("gelu", detail::FloatFn::gelu_erf, [](auto v) { return vmath::gelu_erf(v); });
+TLALOC_VMATH_UNARY(erf, erf, TLALOC_LOWERED(erf))
+const OpDef& gelu_op =
+    def_vmath_unary("gelu", detail::FloatFn::gelu_erf, [](auto v) { return vmath::gelu_erf(v); }).lower(detail::lower_gelu);
 TLALOC_VMATH_UNARY(gelu_tanh, gelu_tanh, TLALOC_LOWERED(gelu_tanh))
 #undef TLALOC_LOWERED
 #undef TLALOC_SPELLED
@@ -147,7 +156,7 @@ const OpDef& logical_not_op =
 const OpDef& isfinite_op = def_predicate("isfinite", [](auto v) {
   if constexpr (is_float_v<decltype(v)>) return std::isfinite(v);
   else return true;
-}).elementwise().stablehlo(detail::elementwise_spelling("stablehlo.is_finite"));
+}).elementwise().stablehlo(detail::floating_spelling("stablehlo.is_finite")).lower(detail::lower_isfinite);
 const OpDef& isnan_op = def_predicate("isnan", [](auto v) {
   if constexpr (is_float_v<decltype(v)>) return std::isnan(v);
   else return false;

@@ -203,11 +203,12 @@ void set_implied_attrs(const StableHloSpelling& s, const std::vector<TensorType>
                        detail::Attrs& out) {
   for (const StableHloAttr& a : s.attrs) {
     if (!implied(a)) continue;
-    if (results.empty()) throw Error(fmt::format("{} needs a result type", s.name));
+    const std::size_t r = std::size_t(a.result);
+    if (results.size() <= r) throw Error(fmt::format("{} needs {} result types", s.name, r + 1));
     if (a.kind == StableHloAttr::Kind::result_shape)
-      out.set(a.key, results[0].shape);
+      out.set(a.key, results[r].shape);
     else
-      out.set(a.key, results[0].dtype);
+      out.set(a.key, results[r].dtype);
   }
 }
 

@@ -39,6 +39,9 @@ DType operand_dtype(const Function& f, const Op& op) {
 
 bool legal(const Function& f, const Op& op) {
   if (op.def->stablehlo() == nullptr) return false;
+  if (op.def->stablehlo()->floating_only)
+    for (ValueId v : op.operands)
+      if (!is_floating(f.type(v).dtype)) return false;
   if (!op.def->is_elementwise()) return true;
   const TensorType& out = f.type(op.results.at(0));
   const DType want = operand_dtype(f, op);

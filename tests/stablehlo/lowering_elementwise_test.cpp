@@ -99,17 +99,4 @@ TEST(LoweringElementwise, MixedDtypes) {
       {ints(), tl::tensor(std::vector<std::int32_t>{2, -2, 3, 5, -4, 0}, {2, 3})});
 }
 
-TEST(LoweringElementwise, ErfIsRefusedByName) {
-  const tl::ir::Function f =
-      tl::ir::trace("main", std::vector<TensorType>{{tl::DType::f32, {2}}},
-                    [](std::span<const tl::Tensor> a) { return std::vector<tl::Tensor>{tl::erf(a[0])}; });
-  try {
-    tl::stablehlo::to_text(f);
-    FAIL() << "erf lowered";
-  } catch (const tl::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("tl::erf: has no StableHLO lowering"), std::string::npos)
-        << e.what();
-  }
-}
-
 }  // namespace
