@@ -8,40 +8,15 @@
 #include "interp/interpreter.hpp"
 #include "ir/builder.hpp"
 #include "stablehlo/stablehlo.hpp"
+#include "support/lowering.hpp"
 #include "tlaloc/tlaloc.hpp"
 
 namespace tl = tlaloc;
-using tl::ir::TensorType;
 
 namespace {
 
-using Fn = std::function<std::vector<tl::Tensor>(std::span<const tl::Tensor>)>;
-
-bool same_bits(const tl::Tensor& a, const tl::Tensor& b) {
-  if (a.dtype() != b.dtype() || a.shape() != b.shape()) return false;
-  const std::size_t n = std::size_t(a.numel()) * tl::itemsize(a.dtype());
-  return n == 0 || std::memcmp(a.raw_data(), b.raw_data(), n) == 0;
-}
-
-// Traces fn on the arguments' types, emits it (pretty and generic), parses each
-// text back and checks the interpreted results against fn run eagerly.
-void expect_round_trip(const Fn& fn, const std::vector<tl::Tensor>& args) {
-  std::vector<TensorType> types;
-  for (const tl::Tensor& a : args) types.push_back({a.dtype(), a.shape()});
-  const tl::ir::Function f = tl::ir::trace("main", types, fn);
-  const std::vector<tl::Tensor> want = fn(args);
-  for (bool generic : {false, true}) {
-    tl::stablehlo::EmitOptions options;
-    options.generic = generic;
-    const std::string text = tl::stablehlo::to_text(f, options);
-    SCOPED_TRACE(text);
-    const tl::ir::Module m = tl::stablehlo::parse(text);
-    EXPECT_EQ(tl::stablehlo::emit(m, options), text);
-    const std::vector<tl::Tensor> got = tl::interp::run(m, args);
-    ASSERT_EQ(got.size(), want.size());
-    for (std::size_t i = 0; i < got.size(); ++i) EXPECT_TRUE(same_bits(got[i], want[i])) << "result " << i;
-  }
-}
+using tltest::expect_round_trip;
+using tltest::Fn;
 
 tl::Tensor floats() { return tl::tensor({-2.5f, -0.0f, 0.0f, 1.5f, std::nanf(""), 3.0f}, {2, 3}); }
 tl::Tensor ints() { return tl::tensor(std::vector<std::int32_t>{-3, 0, 7, 0, 2, -1}, {2, 3}); }

@@ -10,49 +10,16 @@
 #include "interp/interpreter.hpp"
 #include "ir/builder.hpp"
 #include "stablehlo/stablehlo.hpp"
+#include "support/lowering.hpp"
 #include "tlaloc/tlaloc.hpp"
 
 namespace tl = tlaloc;
-using tl::ir::TensorType;
 
 namespace {
 
-using Fn = std::function<std::vector<tl::Tensor>(std::span<const tl::Tensor>)>;
-
-bool same_bits(const tl::Tensor& a, const tl::Tensor& b) {
-  if (a.dtype() != b.dtype() || a.shape() != b.shape()) return false;
-  const std::size_t n = std::size_t(a.numel()) * tl::itemsize(a.dtype());
-  return n == 0 || std::memcmp(a.raw_data(), b.raw_data(), n) == 0;
-}
-
-// Traces fn, emits it (pretty and generic), parses each text back (the emitted
-// text must round-trip) and returns the interpreted results of both.
-std::vector<std::vector<tl::Tensor>> lowered_results(const Fn& fn, const std::vector<tl::Tensor>& args,
-                                                     std::string* pretty = nullptr) {
-  std::vector<TensorType> types;
-  for (const tl::Tensor& a : args) types.push_back({a.dtype(), a.shape()});
-  const tl::ir::Function f = tl::ir::trace("main", types, fn);
-  std::vector<std::vector<tl::Tensor>> out;
-  for (bool generic : {false, true}) {
-    tl::stablehlo::EmitOptions options;
-    options.generic = generic;
-    const std::string text = tl::stablehlo::to_text(f, options);
-    if (!generic && pretty != nullptr) *pretty = text;
-    const tl::ir::Module m = tl::stablehlo::parse(text);
-    EXPECT_EQ(tl::stablehlo::emit(m, options), text);
-    out.push_back(tl::interp::run(m, args));
-  }
-  return out;
-}
-
-// The lowered program gives fn's eager results bit for bit.
-void expect_round_trip(const Fn& fn, const std::vector<tl::Tensor>& args) {
-  const std::vector<tl::Tensor> want = fn(args);
-  for (const std::vector<tl::Tensor>& got : lowered_results(fn, args)) {
-    ASSERT_EQ(got.size(), want.size());
-    for (std::size_t i = 0; i < got.size(); ++i) EXPECT_TRUE(same_bits(got[i], want[i])) << "result " << i;
-  }
-}
+using tltest::expect_round_trip;
+using tltest::Fn;
+using tltest::lowered_results;
 
 Fn unary(tl::Tensor (*op)(const tl::Tensor&)) {
   return [op](std::span<const tl::Tensor> a) { return std::vector<tl::Tensor>{op(a[0])}; };
@@ -75,7 +42,7 @@ TEST(LoweringMisc, RoundingSignAndIsFiniteOfIntegers) {
     };
     const std::vector<tl::Tensor> want = fn(std::vector<tl::Tensor>{x});
     for (const auto& got : lowered_results(fn, {x}, &text))
-      for (std::size_t i = 0; i < got.size(); ++i) EXPECT_TRUE(same_bits(got[i], want[i])) << i;
+      for (std::size_t i = 0; i < got.size(); ++i) EXPECT_TRUE(tltest::same_bits(got[i], want[i])) << i;
     for (const char* op :
          {"stablehlo.floor", "stablehlo.ceil", "stablehlo.round", "stablehlo.sign", "stablehlo.is_finite"})
       EXPECT_EQ(text.find(op), std::string::npos) << op << " in\n" << text;

@@ -11,42 +11,15 @@
 #include "interp/interpreter.hpp"
 #include "ir/builder.hpp"
 #include "stablehlo/stablehlo.hpp"
+#include "support/lowering.hpp"
 #include "tlaloc/tlaloc.hpp"
 
 namespace tl = tlaloc;
-using tl::ir::TensorType;
 
 namespace {
 
-using Fn = std::function<std::vector<tl::Tensor>(std::span<const tl::Tensor>)>;
-
-bool same_bits(const tl::Tensor& a, const tl::Tensor& b) {
-  if (a.dtype() != b.dtype() || a.shape() != b.shape()) return false;
-  const std::size_t n = std::size_t(a.numel()) * tl::itemsize(a.dtype());
-  return n == 0 || std::memcmp(a.raw_data(), b.raw_data(), n) == 0;
-}
-
-// Traces fn, emits it (pretty and generic), checks the text round-trips, and
-// compares the interpreted results with fn run eagerly. Also checks the op
-// `expect_op` appears in the text, so the lowering (not a constant) is tested.
-void expect_round_trip(const Fn& fn, const std::vector<tl::Tensor>& args, const std::string& expect_op) {
-  std::vector<TensorType> types;
-  for (const tl::Tensor& a : args) types.push_back({a.dtype(), a.shape()});
-  const tl::ir::Function f = tl::ir::trace("main", types, fn);
-  const std::vector<tl::Tensor> want = fn(args);
-  for (bool generic : {false, true}) {
-    tl::stablehlo::EmitOptions options;
-    options.generic = generic;
-    const std::string text = tl::stablehlo::to_text(f, options);
-    SCOPED_TRACE(text);
-    EXPECT_NE(text.find(expect_op), std::string::npos);
-    const tl::ir::Module m = tl::stablehlo::parse(text);
-    EXPECT_EQ(tl::stablehlo::emit(m, options), text);
-    const std::vector<tl::Tensor> got = tl::interp::run(m, args);
-    ASSERT_EQ(got.size(), want.size());
-    for (std::size_t i = 0; i < got.size(); ++i) EXPECT_TRUE(same_bits(got[i], want[i])) << "result " << i;
-  }
-}
+using tltest::expect_round_trip;
+using tltest::Fn;
 
 Fn unary(std::function<tl::Tensor(const tl::Tensor&)> f) {
   return [f](std::span<const tl::Tensor> a) { return std::vector<tl::Tensor>{f(a[0])}; };
