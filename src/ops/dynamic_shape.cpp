@@ -49,13 +49,29 @@ void check_fits(std::string_view op, const Shape& real, const I64s& want) {
                      shape_string(want));
 }
 
+// The static op's rule, its errors renamed after the dynamic op (same kind).
+std::vector<TensorType> infer_as(std::string_view op, const detail::OpDef& def,
+                                 std::span<const TensorType> types, const Attrs& a) {
+  try {
+    return def.infer(types, a);
+  } catch (const ShapeError& e) {
+    fail<ShapeError>(op, "{}", e.what());
+  } catch (const DTypeError& e) {
+    fail<DTypeError>(op, "{}", e.what());
+  } catch (const AxisError& e) {
+    fail<AxisError>(op, "{}", e.what());
+  } catch (const ValueError& e) {
+    fail<ValueError>(op, "{}", e.what());
+  }
+}
+
 // Runs the static op `base` with attributes `a` and checks its result type.
 std::vector<Tensor> run_static(std::string_view op, const char* base, std::span<const Tensor> in,
                                const Attrs& a, const TensorType& want) {
   const detail::OpDef& def = *detail::find_op(base);
   std::vector<TensorType> types;
   for (const Tensor& t : in) types.push_back(detail::type_of(t));
-  const std::vector<TensorType> out = def.infer(types, a);
+  const std::vector<TensorType> out = infer_as(op, def, types, a);
   check_fits(op, out[0].shape, want.shape);
   if (out[0].dtype != want.dtype)
     fail<DTypeError>(op, "computes {} elements but its result type has {}", out[0].dtype, want.dtype);
@@ -74,6 +90,7 @@ Shape shape_operand(std::string_view op, const Tensor& t, const I64s& want) {
     if (d < 0) fail<ShapeError>(op, "the output shape {} has a negative size", v);
   const Shape s(v.begin(), v.end());
   check_fits(op, s, want);
+  detail::numel_of(s);  // refuses a size that overflows
   return s;
 }
 
