@@ -19,6 +19,29 @@ using ir::ValueId;
 
 class Frame;
 
+std::string types_text(std::span<const TensorType> ts) {
+  std::string s;
+  for (const TensorType& t : ts) {
+    if (!s.empty()) s += ", ";
+    s += ir::type_string(t);
+  }
+  return s;
+}
+
+// Types computed at run time against the declared ones, which may have `?` dims.
+void check_declared(const Op& op, std::span<const TensorType> got, std::span<const TensorType> want) {
+  bool ok = got.size() == want.size();
+  for (std::size_t i = 0; ok && i < got.size(); ++i) {
+    ok = got[i].dtype == want[i].dtype && got[i].shape.size() == want[i].shape.size();
+    for (std::size_t d = 0; ok && d < got[i].shape.size(); ++d)
+      ok = want[i].shape[d] == ir::kDynamic || got[i].shape[d] == ir::kDynamic ||
+           got[i].shape[d] == want[i].shape[d];
+  }
+  if (ok) return;
+  detail::fail<ShapeError>(op.name(), "gives {} at run time where the program declares {}", types_text(got),
+                           types_text(want));
+}
+
 thread_local ir::Location failure_location;
 thread_local bool failure_recorded = false;
 
@@ -80,6 +103,7 @@ class Frame final : public detail::RegionCalls, public detail::RegionQuery {
       std::vector<TensorType> in_types;
       for (const Tensor& t : in) in_types.push_back(detail::type_of(t));
       dyn_types = op.def->infer(in_types, op.attrs);
+      check_declared(op, dyn_types, plan.out_types);
       types = dyn_types;
     }
     std::vector<Tensor> out;

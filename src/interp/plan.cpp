@@ -67,6 +67,10 @@ class Planner {
       p.out_types.push_back(fp_.f->type(v));
       if (!ir::is_static(p.out_types.back())) p.dynamic = true;
     }
+    // Operands of unknown shape: the shape rule sees their real shapes at run time
+    // (and checks them) even when the declared results are static.
+    for (ValueId v : op.operands)
+      if (!ir::is_static(fp_.f->type(v)) && op.def->has_shape_rule()) p.dynamic = true;
     if (p.dynamic && !op.def->has_shape_rule())
       detail::fail(op.name(), "has results of unknown shape and no shape rule to compute them");
     if (is_fusion(op)) p.fusion = std::make_shared<FusionPlan>(*fp_.f, op);

@@ -62,7 +62,7 @@ const Format keywords(
       Cursor& c = p.cursor();
       op.operands = p.operand_list();
       bool first = op.operands.empty();
-      while (first ? c.peek() != ':' : c.eat(",")) {
+      while (first ? c.peek() != ':' && c.peek() != '{' : c.eat(",")) {
         first = false;
         c.skip_space();
         const std::size_t at = c.pos();
@@ -74,6 +74,16 @@ const Format keywords(
         if (found == nullptr) c.fail_at(at, fmt::format("{} has no keyword '{}'", op.spelling->name, kw));
         decode_pretty(p, op, *found);
       }
+      // Attributes without a keyword may follow in a dictionary (MLIR prints
+      // dynamic_broadcast_in_dim's known_expanding_dimensions so).
+      if (c.peek() == '{')
+        for (const auto& [k, n] : parse_attr_dict(c)) {
+          const StableHloAttr* found = nullptr;
+          for (const StableHloAttr& a : op.spelling->attrs)
+            if (a.name == k && !implied(a)) found = &a;
+          if (found == nullptr) c.fail(fmt::format("{} has no attribute '{}'", op.spelling->name, k));
+          decode_attr(*found, n, op.attrs, c);
+        }
       for (const StableHloAttr& a : op.spelling->attrs)
         if (!a.is_optional && !implied(a) && !attr_present(a, op.attrs))
           c.fail(fmt::format("{} needs '{}'", op.spelling->name,
