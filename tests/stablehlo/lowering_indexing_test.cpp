@@ -57,17 +57,18 @@ Fn fn3(Ternary f) {
   return [f](std::span<const tl::Tensor> a) { return std::vector<tl::Tensor>{f(a[0], a[1], a[2])}; };
 }
 
-// 0, 1, ..., n-1 in the given shape, with NaN, -0 and a huge value among them.
+// Small varied values in the given shape; floats also get NaN, -0 and a huge value.
 tl::Tensor data(const tl::Shape& shape, DType t = DType::f32) {
   std::int64_t n = 1;
   for (auto d : shape) n *= d;
-  std::vector<float> v(std::size_t(n));
-  for (std::size_t i = 0; i < v.size(); ++i) v[i] = float((int(i) * 5) % 13) - 6.0f;
+  std::vector<std::int64_t> iv(static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < iv.size(); ++i) iv[i] = (std::int64_t(i) * 5) % 13 - 6;
+  if (!tl::is_floating(t)) return tl::tensor(iv, shape).astype(t);
+  std::vector<float> v(iv.begin(), iv.end());
   if (n > 1) v[1] = std::nanf("");
   if (n > 2) v[2] = -0.0f;
   if (n > 3) v[3] = 1e30f;
-  const tl::Tensor x = tl::tensor(v, shape);
-  return is_floating(t) ? x.astype(t) : tl::tensor(v, shape).astype(DType::i64).astype(t);
+  return tl::tensor(v, shape).astype(t);
 }
 
 tl::Tensor ints(const std::vector<std::int64_t>& v, const tl::Shape& shape, DType t = DType::i64) {
