@@ -7,7 +7,6 @@
 #include "core/check.hpp"
 #include "interp/fusion.hpp"
 #include "interp/plan.hpp"
-#include "ops/region_query.hpp"
 
 namespace tlaloc::interp {
 namespace {
@@ -48,7 +47,7 @@ thread_local bool failure_recorded = false;
 std::vector<Tensor> run_function(const ModulePlan& mp, const FunctionPlan& fp, std::span<const Tensor> args);
 
 // The environment of one function invocation; regions share it.
-class Frame final : public detail::RegionCalls, public detail::RegionQuery {
+class Frame final : public detail::RegionCalls {
  public:
   Frame(const ModulePlan& mp, const FunctionPlan& fp) : mp_(mp), fp_(fp), env_(fp.f->num_values()) {}
 
@@ -79,7 +78,6 @@ class Frame final : public detail::RegionCalls, public detail::RegionQuery {
   std::string_view binary_body(std::size_t region) const override {
     return ir::binary_body(current_->regions.at(region));
   }
-  // RegionQuery.
   PairOp first_pair_op(std::size_t region) const override {
     const Region& r = current_->regions.at(region);
     if (r.args.size() < 2 || r.ops.size() != 1 || r.results.size() != 1) return {};

@@ -74,10 +74,11 @@ class Planner {
     if (p.dynamic && !op.def->has_shape_rule())
       detail::fail(op.name(), "has results of unknown shape and no shape rule to compute them");
     if (is_fusion(op)) p.fusion = std::make_shared<FusionPlan>(*fp_.f, op);
-    if (op.name() == "call") {
-      const std::string& callee = op.attrs.get<std::string>("callee");
+    // A composite runs its decomposition as a call would.
+    if (op.name() == "call" || op.name() == "composite") {
+      const std::string& callee = op.attrs.get<std::string>(op.name() == "call" ? "callee" : "decomposition");
       const ir::Function* g = m_.find(callee);
-      if (g == nullptr) detail::fail("call", "@{} is not defined in the module", callee);
+      if (g == nullptr) detail::fail(op.name(), "@{} is not defined in the module", callee);
       p.callee = &mp_.function(*g);
     }
   }

@@ -59,7 +59,7 @@ class Verifier {
       fail_at(&op, fmt::format("takes {} regions, got {}", op.def->regions(), op.regions.size()));
     for (const Region& r : op.regions) region(r, &op);
     check_types(op);
-    if (op.name() == "call") check_call(op);
+    if (op.name() == "call" || op.name() == "composite") check_call(op);
     for (ValueId v : op.results) define(v, &op);
   }
 
@@ -92,7 +92,7 @@ class Verifier {
 
   void check_call(const Op& op) const {
     if (m_ == nullptr) return;
-    const std::string& callee = op.attrs.get<std::string>("callee");
+    const std::string& callee = op.attrs.get<std::string>(op.name() == "call" ? "callee" : "decomposition");
     const Function* g = m_->find(callee);
     if (g == nullptr) fail_at(&op, fmt::format("calls @{}, which the module does not define", callee));
     if (operand_types(op) != g->param_types())

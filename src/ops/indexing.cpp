@@ -16,8 +16,9 @@
 
 #include "core/check.hpp"
 #include "core/parallel.hpp"
-#include "core/wrapping.hpp"
 #include "core/tensor_impl.hpp"
+#include "core/wrapping.hpp"
+#include "ops/indexing_lower.hpp"
 #include "ops/op.hpp"
 #include "tlaloc/ops.hpp"
 
@@ -343,7 +344,8 @@ const OpDef& take_op =
         .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
           return gather_kernel<false>("take", in[0], in[1], std::size_t(attrs.get<std::int64_t>("axis")),
                                       out[0]);
-        });
+        })
+        .lower(detail::lower_take(false));
 
 const OpDef& take_along_axis_op =
     def_op("take_along_axis")
@@ -356,7 +358,8 @@ const OpDef& take_along_axis_op =
         .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
           return gather_kernel<true>("take_along_axis", in[0], in[1],
                                      std::size_t(attrs.get<std::int64_t>("axis")), out[0]);
-        });
+        })
+        .lower(detail::lower_take(true));
 
 const OpDef& index_add_op =
     def_op("index_add")
@@ -369,7 +372,8 @@ const OpDef& index_add_op =
         .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
           return scatter_kernel<false>("index_add", in[0], in[1], in[2],
                                        std::size_t(attrs.get<std::int64_t>("axis")));
-        });
+        })
+        .lower(detail::lower_index_add(false));
 
 const OpDef& scatter_add_op =
     def_op("scatter_add")
@@ -383,7 +387,8 @@ const OpDef& scatter_add_op =
         .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
           return scatter_kernel<true>("scatter_add", in[0], in[1], in[2],
                                       std::size_t(attrs.get<std::int64_t>("axis")));
-        });
+        })
+        .lower(detail::lower_index_add(true));
 
 std::int64_t public_axis(std::string_view op, const Tensor& x, std::int64_t axis) {
   if (x.rank() == 0) fail<AxisError>(op, "needs a tensor of rank 1 or more, got rank 0");

@@ -67,6 +67,14 @@ class RegionCalls {
   // The op a region applies to its two scalar arguments and returns, when it is just
   // that ("add", "maximum", ...); empty otherwise.
   virtual std::string_view binary_body(std::size_t region) const = 0;
+  // The op a region applies to its first two arguments and returns, when that is
+  // all it does (a sort comparator `compare LT` of the first pair among 2N
+  // arguments), with its attributes; an empty name otherwise.
+  struct PairOp {
+    std::string_view name;
+    const Attrs* attrs = nullptr;
+  };
+  virtual PairOp first_pair_op(std::size_t region) const = 0;
 };
 using RegionKernel = std::function<std::vector<Tensor>(std::span<const Tensor>, const Attrs&,
                                                        std::span<const TensorType>, const RegionCalls&)>;
@@ -77,6 +85,7 @@ using RegionKernel = std::function<std::vector<Tensor>(std::span<const Tensor>, 
 struct StableHloAttr {
   enum class Kind : std::uint8_t {
     i64,             // 1 : i64
+    i32,             // 1 : i32 (held as an int64_t)
     i64_array,       // array<i64: 1, 2>  (pretty: [1, 2])
     i64_elements,    // dense<[1, 2]> : tensor<2xi64>
     i64_matrix,      // dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>, flattened row-major
@@ -89,6 +98,7 @@ struct StableHloAttr {
     dtype,           // an element type (rng_bit_generator's algorithm uses enum_value)
     elements,        // dense<...> : tensor<...> holding a Tensor (constant's value)
     precision_list,  // [#stablehlo<precision DEFAULT>, ...]
+    dictionary,      // {a = 1, b = "x"}: kept as its text, braces included
     // Structured attributes spread over several Attrs entries (spec field names):
     dot_dimension_numbers,      // #stablehlo.dot<...>
     gather_dimension_numbers,   // #stablehlo.gather<...>

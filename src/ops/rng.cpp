@@ -79,15 +79,16 @@ std::vector<TensorType> rng_rule(std::span<const TensorType> in, const Attrs& at
   return {{t, Shape(shape.begin(), shape.end())}};
 }
 
-const detail::OpDef& rng_op =
-    detail::def_op("rng")
-        .inputs(3)
-        .shape_rule(rng_rule)
-        .kernel(rng_kernel)
-        .stablehlo({"stablehlo.rng",
-                    {StableHloAttr("rng_distribution", Kind::enum_value).of_enum("rng_distribution"),
-                     StableHloAttr("result_shape", Kind::result_shape).as("shape")},
-                    ""});
+const detail::OpDef& rng_op = detail::def_op("rng")
+                                  .inputs(3)
+                                  .shape_rule(rng_rule)
+                                  .kernel(rng_kernel)
+                                  .stablehlo({"stablehlo.rng",
+                                              {StableHloAttr("rng_distribution", Kind::enum_value)
+                                                   .of_enum("rng_distribution")
+                                                   .pretty("distribution"),
+                                               StableHloAttr("result_shape", Kind::result_shape).as("shape")},
+                                              "keywords"});
 
 // ---- rng_bit_generator ------------------------------------------------------------
 
@@ -138,11 +139,12 @@ const detail::OpDef& bit_generator_op =
         .inputs(1)
         .shape_rule(bit_generator_rule)
         .kernel(bit_generator_kernel)
-        .stablehlo({"stablehlo.rng_bit_generator",
-                    {StableHloAttr("rng_algorithm", Kind::enum_value).of_enum("rng_algorithm"),
-                     StableHloAttr("output_shape", Kind::result_shape).as("shape").of_result(1),
-                     StableHloAttr("output_dtype", Kind::result_dtype).as("dtype").of_result(1)},
-                    ""});
+        .stablehlo(
+            {"stablehlo.rng_bit_generator",
+             {StableHloAttr("rng_algorithm", Kind::enum_value).of_enum("rng_algorithm").pretty("algorithm"),
+              StableHloAttr("output_shape", Kind::result_shape).as("shape").of_result(1),
+              StableHloAttr("output_dtype", Kind::result_dtype).as("dtype").of_result(1)},
+             "keywords"});
 
 }  // namespace
 }  // namespace tlaloc

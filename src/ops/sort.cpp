@@ -10,7 +10,7 @@
 #include "core/dispatch_type.hpp"
 #include "core/layout.hpp"
 #include "core/tensor_impl.hpp"
-#include "ops/region_query.hpp"
+#include "ops/op.hpp"
 
 namespace tlaloc::detail {
 namespace {
@@ -61,9 +61,8 @@ Less typed_less(const Tensor& keys, bool ascending) {
   }
 }
 Less fast_comparator(const RegionCalls& regions, const Tensor& keys) {
-  const auto* query = dynamic_cast<const RegionQuery*>(&regions);
-  if (query == nullptr || is_floating(keys.dtype())) return {};
-  const RegionQuery::PairOp op = query->first_pair_op(0);
+  if (is_floating(keys.dtype())) return {};
+  const RegionCalls::PairOp op = regions.first_pair_op(0);
   if (op.name != "compare") return {};
   const std::string& dir = op.attrs->get<std::string>("comparison_direction");
   if (dir != "LT" && dir != "GT") return {};

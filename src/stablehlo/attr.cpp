@@ -396,6 +396,7 @@ AttrNode parse_attr(Cursor& c) {
     n.kind = AttrNode::Kind::type;
     n.type.dtype = *element_type_of(word);
   }
+  n.end = c.pos();
   return n;
 }
 

@@ -39,6 +39,7 @@ struct AttrNode {
   ir::TensorType type;
   std::vector<ir::TensorType> fn_inputs, fn_results;
   std::size_t pos = 0;  // where it starts in the text, for errors
+  std::size_t end = 0;  // where it ends (a dictionary kept as text needs both)
 
   const AttrNode* field(std::string_view name) const;
 };

@@ -1,6 +1,8 @@
 // Attribute values between their MLIR text and detail::Attrs, by kind.
 #include <fmt/format.h>
 
+#include <cstdint>
+
 #include "stablehlo/struct_attrs.hpp"
 #include "stablehlo/syntax.hpp"
 
@@ -43,6 +45,32 @@ std::vector<std::int64_t> node_ints(const AttrNode& n, Cursor& c) {
   return v;
 }
 
+// A dictionary's text as written, with each run of whitespace outside strings
+// made one space so that the op stays on one line.
+std::string dictionary_text(const AttrNode& n, Cursor& c) {
+  if (n.kind != AttrNode::Kind::dict || n.pos >= n.end || n.end > c.text().size() || c.text()[n.pos] != '{')
+    c.fail_at(n.pos, "expected a dictionary such as {a = 1}");
+  const std::string_view raw = c.text().substr(n.pos, n.end - n.pos);
+  if (raw.find("//") != std::string_view::npos) c.fail_at(n.pos, "comments inside a dictionary are not kept");
+  std::string out;
+  bool quoted = false, space = false;
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    const char ch = raw[i];
+    if (!quoted && (ch == ' ' || ch == '\n' || ch == '\t' || ch == '\r')) {
+      space = true;
+      continue;
+    }
+    if (space && !out.empty()) out += ' ';
+    space = false;
+    out += ch;
+    if (quoted && ch == '\\' && i + 1 < raw.size())
+      out += raw[++i];
+    else if (ch == '"')
+      quoted = !quoted;
+  }
+  return out;
+}
+
 std::string enum_word(const StableHloAttr& a, const AttrNode& n, Cursor& c) {
   if (n.kind != AttrNode::Kind::dialect || n.text != a.mlir_enum)
     c.fail_at(n.pos, fmt::format("expected #stablehlo<{} ...> for '{}'", a.mlir_enum, a.name));
@@ -70,6 +98,10 @@ std::string attr_text(const StableHloAttr& a, const detail::Attrs& attrs) {
   switch (a.kind) {
     case Kind::i64:
       return fmt::format("{} : i64", attrs.get<std::int64_t>(a.key));
+    case Kind::i32:
+      return fmt::format("{} : i32", attrs.get<std::int64_t>(a.key));
+    case Kind::dictionary:
+      return attrs.get<std::string>(a.key);
     case Kind::i64_array: {
       const auto& v = attrs.get<std::vector<std::int64_t>>(a.key);
       return v.empty() ? "array<i64>" : fmt::format("array<i64: {}>", int_list(v));
@@ -123,6 +155,15 @@ void decode_attr(const StableHloAttr& a, const AttrNode& n, detail::Attrs& out, 
   switch (a.kind) {
     case Kind::i64:
       out.set(a.key, node_int(n, c));
+      return;
+    case Kind::i32: {
+      const std::int64_t v = node_int(n, c);
+      if (v < INT32_MIN || v > INT32_MAX) c.fail_at(n.pos, fmt::format("'{}' must fit in i32", a.name));
+      out.set(a.key, v);
+      return;
+    }
+    case Kind::dictionary:
+      out.set(a.key, dictionary_text(n, c));
       return;
     case Kind::i64_array:
     case Kind::i64_elements:

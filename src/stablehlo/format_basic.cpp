@@ -25,6 +25,8 @@ const Format elementwise(
 // An attribute's value as the pretty forms write it: [1, 2] for arrays.
 std::string pretty_value(const StableHloAttr& a, const Attrs& attrs) {
   if (a.kind == Kind::i64) return std::to_string(attrs.get<std::int64_t>(a.key));
+  // `algorithm =  DEFAULT`: MLIR prints a space before an enum's word, as JAX shows.
+  if (a.kind == Kind::enum_value) return " " + attrs.get<std::string>(a.key);
   if (a.kind == Kind::i64_array || a.kind == Kind::i64_elements)
     return fmt::format("[{}]", fmt::join(attrs.get<std::vector<std::int64_t>>(a.key), ", "));
   return attr_text(a, attrs);
@@ -35,6 +37,10 @@ void decode_pretty(OpParser& p, ParsedOp& op, const StableHloAttr& a) {
   if (a.kind == Kind::i64) {  // `dim = 0 : (t) -> t`: the ':' starts the op's type, not the integer's
     c.skip_space();
     op.attrs.set(a.key, c.integer());
+    return;
+  }
+  if (a.kind == Kind::enum_value && c.peek() != '#') {  // the bare word, as the pretty forms write it
+    op.attrs.set(a.key, c.identifier());
     return;
   }
   AttrNode n = parse_attr(c);
@@ -56,7 +62,8 @@ const Format keywords(
                            pretty_value(a, op.attrs));
         first = false;
       }
-      out += " : " + p.trailing_type(op);
+      // Several results (rng_bit_generator) always take a function type, as JAX prints.
+      out += " : " + (op.results.size() > 1 ? p.functional_type(op) : p.trailing_type(op));
     },
     [](OpParser& p, ParsedOp& op) {
       Cursor& c = p.cursor();

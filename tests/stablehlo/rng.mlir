@@ -99,3 +99,34 @@ func.func @rng_determinism() {
   check.expect_eq_const %3, dense<0.0> : tensor<bf16>
   return
 }
+
+// -----
+
+// The pretty forms JAX prints: `algorithm = ...` and `distribution = ...` as bare
+// words (MLIR prints two spaces before them; one reads as well). Same bits as the generic form above: block 0 of key (0, 0).
+func.func @bit_generator_pretty() {
+  %s = stablehlo.constant dense<[0, 0]> : tensor<2xui64>
+  %0:2 = stablehlo.rng_bit_generator %s, algorithm = THREE_FRY : (tensor<2xui64>) -> (tensor<2xui64>, tensor<1xui64>)
+  check.expect_eq_const %0#0, dense<[0, 1]> : tensor<2xui64>
+  check.expect_eq_const %0#1, dense<[7719171245655871230]> : tensor<1xui64>
+  %1:2 = stablehlo.rng_bit_generator %s, algorithm =  DEFAULT : (tensor<2xui64>) -> (tensor<2xui64>, tensor<2xui32>)
+  check.expect_eq_const %1#1, dense<[2579123966, 1797259609]> : tensor<2xui32>
+  return
+}
+
+// -----
+
+// rng in pretty form draws what the generic form draws (one fixed key), and NORMAL
+// with b = 0 gives a + 0 z = a.
+func.func @rng_pretty() {
+  %a = stablehlo.constant dense<2.5> : tensor<f32>
+  %b = stablehlo.constant dense<4.0> : tensor<f32>
+  %shape = stablehlo.constant dense<[2, 2]> : tensor<2xi64>
+  %0 = stablehlo.rng %a, %b, %shape, distribution = UNIFORM : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<2x2xf32>
+  %g = "stablehlo.rng"(%a, %b, %shape) {rng_distribution = #stablehlo<rng_distribution UNIFORM>} : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<2x2xf32>
+  stablehlo.custom_call @check.expect_eq(%0, %g) : (tensor<2x2xf32>, tensor<2x2xf32>) -> ()
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %1 = stablehlo.rng %a, %z, %shape, distribution =  NORMAL : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<2x2xf32>
+  check.expect_eq_const %1, dense<2.5> : tensor<2x2xf32>
+  return
+}

@@ -1,0 +1,20 @@
+// StableHLO's composite: a named op whose meaning is its decomposition, a function
+// of the module. Like `call` it has no kernel; the interpreter runs the function
+// and the verifier checks the function's signature against the op.
+#include "ops/op.hpp"
+
+namespace tlaloc::detail {
+namespace {
+
+using Kind = StableHloAttr::Kind;
+
+const OpDef& composite_op =
+    def_op("composite")
+        .stablehlo({"stablehlo.composite",
+                    {StableHloAttr("composite_attributes", Kind::dictionary).optional(),
+                     StableHloAttr("decomposition", Kind::symbol), StableHloAttr("name", Kind::string),
+                     StableHloAttr("version", Kind::i32).optional()},
+                    "composite"});
+
+}  // namespace
+}  // namespace tlaloc::detail
