@@ -5,47 +5,20 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstring>
 #include <functional>
 
-#include "interp/interpreter.hpp"
-#include "ir/builder.hpp"
-#include "stablehlo/stablehlo.hpp"
+#include "support/lowering.hpp"
 #include "tlaloc/tlaloc.hpp"
 
 namespace tl = tlaloc;
 using tl::DType;
-using tl::ir::TensorType;
 
 namespace {
 
-using Fn = std::function<std::vector<tl::Tensor>(std::span<const tl::Tensor>)>;
+using tltest::Fn;
 
-bool same_bits(const tl::Tensor& a, const tl::Tensor& b) {
-  if (a.dtype() != b.dtype() || a.shape() != b.shape()) return false;
-  const std::size_t n = std::size_t(a.numel()) * tl::itemsize(a.dtype());
-  return n == 0 || std::memcmp(a.raw_data(), b.raw_data(), n) == 0;
-}
-
-// Traces fn, emits it (pretty and generic), checks the text reads back to itself
-// and that the interpreted results equal fn run eagerly.
 void expect_lowered(const Fn& fn, const std::vector<tl::Tensor>& args, const std::string& expect_op) {
-  std::vector<TensorType> types;
-  for (const tl::Tensor& a : args) types.push_back({a.dtype(), a.shape()});
-  const tl::ir::Function f = tl::ir::trace("main", types, fn);
-  const std::vector<tl::Tensor> want = fn(args);
-  for (bool generic : {false, true}) {
-    tl::stablehlo::EmitOptions options;
-    options.generic = generic;
-    const std::string text = tl::stablehlo::to_text(f, options);
-    SCOPED_TRACE(text);
-    EXPECT_NE(text.find(expect_op), std::string::npos);
-    const tl::ir::Module m = tl::stablehlo::parse(text);
-    EXPECT_EQ(tl::stablehlo::emit(m, options), text);
-    const std::vector<tl::Tensor> got = tl::interp::run(m, args);
-    ASSERT_EQ(got.size(), want.size());
-    for (std::size_t i = 0; i < got.size(); ++i) EXPECT_TRUE(same_bits(got[i], want[i])) << "result " << i;
-  }
+  tltest::expect_round_trip(fn, args, expect_op);
 }
 
 using Binary = std::function<tl::Tensor(const tl::Tensor&, const tl::Tensor&)>;
@@ -95,10 +68,7 @@ TEST(LoweringIndexing, TakeEmpty) {
   // No index: nothing is read, the result is empty.
   const Fn f = fn2([](auto& a, auto& i) { return tl::take(a, i, 0); });
   const std::vector<tl::Tensor> args = {data({3, 2}), ints({}, {0})};
-  std::vector<TensorType> types;
-  for (const tl::Tensor& a : args) types.push_back({a.dtype(), a.shape()});
-  const tl::ir::Module m = tl::stablehlo::parse(tl::stablehlo::to_text(tl::ir::trace("main", types, f)));
-  EXPECT_TRUE(same_bits(tl::interp::run(m, args).at(0), f(args).at(0)));
+  tltest::expect_round_trip(f, args);
 }
 
 TEST(LoweringIndexing, TakeAlongAxis) {
