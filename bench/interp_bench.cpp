@@ -54,35 +54,51 @@ void BM_mlp_interp(benchmark::State& state) {
 
 constexpr std::int64_t kChain = std::int64_t(1) << 24;
 
+// Six ops, three of them transcendental (compute-bound), and six cheap ones
+// (memory-bound), where fusion saves the most.
 tl::Tensor chain(const tl::Tensor& x, const tl::Tensor& z) {
-  return tl::exp(-tl::tanh(x * 0.5f + z)) * tl::sigmoid(z);
+  const tl::Tensor t = tl::tanh(x * 0.5f + z);
+  return tl::exp(-t) * tl::sigmoid(z);
+}
+tl::Tensor cheap_chain(const tl::Tensor& x, const tl::Tensor& z) {
+  const tl::Tensor t = tl::relu(x * 0.5f + z);
+  return tl::abs(t * z - x);
 }
 
-void BM_chain_eager(benchmark::State& state) {
+using Chain = tl::Tensor (*)(const tl::Tensor&, const tl::Tensor&);
+
+void run_eager(benchmark::State& state, Chain f) {
   tl::set_num_threads(int(state.range(0)));
   const tl::Tensor x = tl::random::normal(tl::random::key(1), {kChain});
   const tl::Tensor z = tl::random::normal(tl::random::key(2), {kChain});
-  for (auto _ : state) benchmark::DoNotOptimize(chain(x, z).raw_data());
+  for (auto _ : state) benchmark::DoNotOptimize(f(x, z).raw_data());
 }
 
-void run_chain_program(benchmark::State& state, bool fuse) {
+void run_program(benchmark::State& state, Chain f, bool fuse) {
   tl::set_num_threads(int(state.range(0)));
   const tl::Tensor x = tl::random::normal(tl::random::key(1), {kChain});
   const tl::Tensor z = tl::random::normal(tl::random::key(2), {kChain});
   const tl::interp::Program prog(
       tl::ir::trace("chain", std::vector<TensorType>(2, {tl::DType::f32, {kChain}}),
-                    [](auto a) { return std::vector<tl::Tensor>{chain(a[0], a[1])}; }),
+                    [f](auto a) { return std::vector<tl::Tensor>{f(a[0], a[1])}; }),
       {.fuse = fuse});
   for (auto _ : state) benchmark::DoNotOptimize(prog.run({x, z})[0].raw_data());
 }
-void BM_chain_unfused(benchmark::State& state) { run_chain_program(state, false); }
-void BM_chain_fused(benchmark::State& state) { run_chain_program(state, true); }
+void BM_chain_eager(benchmark::State& state) { run_eager(state, chain); }
+void BM_chain_unfused(benchmark::State& state) { run_program(state, chain, false); }
+void BM_chain_fused(benchmark::State& state) { run_program(state, chain, true); }
+void BM_cheap_chain_eager(benchmark::State& state) { run_eager(state, cheap_chain); }
+void BM_cheap_chain_unfused(benchmark::State& state) { run_program(state, cheap_chain, false); }
+void BM_cheap_chain_fused(benchmark::State& state) { run_program(state, cheap_chain, true); }
 
 BENCHMARK(BM_mlp_eager)->Arg(1)->Arg(256)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_mlp_interp)->Arg(1)->Arg(256)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_chain_eager)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_chain_unfused)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_chain_fused)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_cheap_chain_eager)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_cheap_chain_unfused)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_cheap_chain_fused)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 

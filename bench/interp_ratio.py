@@ -17,11 +17,12 @@ def main():
     for batch in (1, 256):
         e, i = m[f"BM_mlp_eager/{batch}/real_time"], m[f"BM_mlp_interp/{batch}/real_time"]
         print(f"MLP 784-512-512-10 batch {batch:3}: interpreted / eager = {i / e:.3f} (target <= 1.1)")
-    for t in (1, 2):
-        e = m[f"BM_chain_eager/{t}/real_time"]
-        u = m[f"BM_chain_unfused/{t}/real_time"]
-        f = m[f"BM_chain_fused/{t}/real_time"]
-        print(f"6-op chain, 16M f32, {t} thread(s): eager / fused = {e / f:.2f}, unfused / fused = {u / f:.2f}")
+    for name, what in (("chain", "tanh/exp/sigmoid chain"), ("cheap_chain", "mul/add/relu/abs chain")):
+        for t in (1, 2):
+            e = m[f"BM_{name}_eager/{t}/real_time"]
+            u = m[f"BM_{name}_unfused/{t}/real_time"]
+            f = m[f"BM_{name}_fused/{t}/real_time"]
+            print(f"6-op {what}, 16M f32, {t} thread(s): eager / fused = {e / f:.2f}, unfused / fused = {u / f:.2f}")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 #include "interp/fusion.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <unordered_map>
@@ -82,7 +83,14 @@ Op make_fusion(ir::Function& f, Region& r, std::size_t begin, std::size_t end) {
   return fused;
 }
 
+// Constants first: they have no operands, so moving them keeps every use after its
+// definition, and a constant recorded in the middle of a chain no longer splits it.
+void hoist_constants(Region& r) {
+  std::stable_partition(r.ops.begin(), r.ops.end(), [](const Op& op) { return op.name() == "constant"; });
+}
+
 void fuse_region(ir::Function& f, Region& r) {
+  hoist_constants(r);
   std::vector<Op> out;
   std::unordered_map<ValueId, ValueId> rename;  // a fused result -> the fusion op's result
   std::size_t i = 0;
