@@ -347,9 +347,7 @@ AttrNode parse_attr(Cursor& c) {
     } else {
       n.text = name.substr(name.find('.') + 1);
       n.word = balanced_body(c);
-      n.type.dtype = DType::f32;  // unused
-      n.items.clear();
-      n.pos = c.pos() - n.word.size() - 1;
+      n.pos = c.pos() - n.word.size() - 1;  // the body's start: parse_fields reports from there
     }
   } else if (c.rest().rfind("dense<", 0) == 0) {
     n.kind = AttrNode::Kind::dense;

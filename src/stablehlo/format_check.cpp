@@ -37,7 +37,6 @@ const Format check(
           dense_at = c.pos();
           has_dense = true;
           c.expect_word("dense");
-          AttrNode skip;
           c.expect("<");
           int depth = 1;  // skipped now, decoded once the type is known
           while (depth > 0 && !c.at_end()) {
