@@ -55,7 +55,7 @@ class BlockCache {
     if (p == nullptr) {
       release_all();
       p = allocate(rounded);
-      if (p == nullptr) throw std::bad_alloc();
+      if (p == nullptr) fail("allocate", "out of memory: a tensor of {} bytes does not fit", rounded);
     }
     return p;
   }

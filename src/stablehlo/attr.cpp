@@ -6,6 +6,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <tuple>
 
 #include "core/tensor_impl.hpp"
@@ -113,17 +114,17 @@ Tensor from_hex(Cursor& c, const std::string& hex, const ir::TensorType& type, s
       c.fail_at(at, "hex dense literal has a character that is not a hex digit");
     bytes.push_back(static_cast<unsigned char>(std::stoi(pair, nullptr, 16)));
   }
+  const std::size_t total = std::size_t(detail::numel_of(type.shape)) * itemsize(type.dtype);
+  if (bytes.size() != total && bytes.size() != itemsize(type.dtype))  // checked before allocating
+    c.fail_at(
+        at, fmt::format("hex dense literal has {} bytes; {} needs {}", bytes.size(), type_text(type), total));
   Tensor t = detail::empty(type.shape, type.dtype);
-  const std::size_t total = std::size_t(t.numel()) * itemsize(type.dtype);
   if (bytes.size() == total) {
     if (total) std::memcpy(t.impl().data(), bytes.data(), total);
-  } else if (bytes.size() == itemsize(type.dtype)) {  // a splat
+  } else {  // a splat
     for (std::int64_t i = 0; i < t.numel(); ++i)
       std::memcpy(static_cast<char*>(t.impl().data()) + std::size_t(i) * bytes.size(), bytes.data(),
                   bytes.size());
-  } else {
-    c.fail_at(
-        at, fmt::format("hex dense literal has {} bytes; {} needs {}", bytes.size(), type_text(type), total));
   }
   return t;
 }
@@ -206,7 +207,28 @@ void optional_scalar_type(Cursor& c, AttrNode& n) {
   c.seek(save);
 }
 
+thread_local std::size_t constant_budget = std::numeric_limits<std::size_t>::max();
+
+// Takes a constant's bytes from the budget, or refuses it.
+void spend_constant_bytes(Cursor& c, const ir::TensorType& type, std::size_t at) {
+  std::int64_t n = 0;
+  try {
+    n = detail::numel_of(type.shape);
+  } catch (const Error& e) {
+    c.fail_at(at, e.what());
+  }
+  const std::size_t item = itemsize(type.dtype);
+  if (std::uint64_t(n) > constant_budget / item)
+    c.fail_at(at, fmt::format("the constant {} is larger than the {} bytes a module's constants may hold "
+                              "(ParseOptions::max_constant_bytes)",
+                              type_text(type), constant_budget));
+  constant_budget -= std::size_t(n) * item;
+}
+
 }  // namespace
+
+ConstantBudget::ConstantBudget(std::size_t bytes) : saved_(constant_budget) { constant_budget = bytes; }
+ConstantBudget::~ConstantBudget() { constant_budget = saved_; }
 
 const AttrNode* AttrNode::field(std::string_view name) const {
   for (std::size_t i = 0; i < field_names.size(); ++i)
@@ -241,6 +263,7 @@ std::string float_text(double v, DType t) {
 
 Tensor parse_dense(Cursor& c, const ir::TensorType& type, std::size_t at) {
   if (!ir::is_static(type)) c.fail_at(at, "a dense literal needs a static shape");
+  spend_constant_bytes(c, type, at);
   c.expect("<");
   if (c.eat(">")) {
     if (detail::numel_of(type.shape) != 0) c.fail_at(at, "empty dense literal for a non-empty tensor");
@@ -255,14 +278,15 @@ Tensor parse_dense(Cursor& c, const ir::TensorType& type, std::size_t at) {
   Shape shape;
   parse_list(c, lits, shape, 0);
   c.expect(">");
+  const bool splat = lits.size() == 1 && shape.empty();
+  if (!splat && shape != type.shape)  // checked before allocating: the type may be huge
+    c.fail_at(at, fmt::format("dense literal of shape {} for {}", shape_string(shape), type_text(type)));
   Tensor t = detail::empty(type.shape, type.dtype);
-  if (lits.size() == 1 && shape.empty()) {  // a splat
+  if (splat) {
     const std::uint64_t bits = literal_bits(c, lits[0], type.dtype);
     for (std::int64_t i = 0; i < t.numel(); ++i) store_bits(t, i, bits);
     return t;
   }
-  if (shape != type.shape)
-    c.fail_at(at, fmt::format("dense literal of shape {} for {}", shape_string(shape), type_text(type)));
   for (std::size_t i = 0; i < lits.size(); ++i)
     store_bits(t, std::int64_t(i), literal_bits(c, lits[i], type.dtype));
   return t;

@@ -55,6 +55,19 @@ std::vector<std::pair<std::string, AttrNode>> parse_attr_dict(Cursor& c);
 // The `key = value, ...` body of a #stablehlo.name<...> attribute.
 std::vector<std::pair<std::string, AttrNode>> parse_fields(const AttrNode& dialect_attr, Cursor& outer);
 
+// While it lives, dense literals parsed on this thread may allocate `bytes` in all
+// (ParseOptions::max_constant_bytes); past it parse_dense fails by name.
+class ConstantBudget {
+ public:
+  explicit ConstantBudget(std::size_t bytes);
+  ~ConstantBudget();
+  ConstantBudget(const ConstantBudget&) = delete;
+  ConstantBudget& operator=(const ConstantBudget&) = delete;
+
+ private:
+  std::size_t saved_;
+};
+
 // `dense<...>` content decoded for the given type (the cursor is after `dense`).
 Tensor parse_dense(Cursor& c, const ir::TensorType& type, std::size_t at);
 // Reads `dense<...> : tensor<...>` (the cursor is at `dense`).

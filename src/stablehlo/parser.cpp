@@ -504,7 +504,9 @@ void OpParser::trailing_type(ParsedOp& op) {
   op.result_types.assign(op.num_results, t);
 }
 
-ir::Module parse(std::string_view text, const std::string& file, int first_line) {
+ir::Module parse(std::string_view text, const std::string& file, int first_line,
+                 const ParseOptions& options) {
+  const ConstantBudget budget(options.max_constant_bytes);
   ir::Module m = Parser(text, file, first_line).run();
   ir::verify(m);
   return m;

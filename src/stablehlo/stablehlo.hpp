@@ -24,9 +24,16 @@ std::string emit(const ir::Module& m, const EmitOptions& options = {});
 std::string to_text(const ir::Module& m, const EmitOptions& options = {});
 std::string to_text(const ir::Function& f, const EmitOptions& options = {});
 
+struct ParseOptions {
+  // Dense constants of one module may hold this many bytes in all: a splat such as
+  // dense<0.0> : tensor<100000x100000xf32> is refused by name, not allocated.
+  std::size_t max_constant_bytes = std::size_t(1) << 32;
+};
+
 // Parses one module (pretty or generic syntax, or a mix), then verifies it.
 // `first_line` numbers the lines of a split of a larger file.
-ir::Module parse(std::string_view text, const std::string& file = "<input>", int first_line = 1);
+ir::Module parse(std::string_view text, const std::string& file = "<input>", int first_line = 1,
+                 const ParseOptions& options = {});
 
 // The pieces of a file separated by `// -----` lines, each with its first line.
 struct Split {

@@ -15,7 +15,8 @@ namespace {
 // A module that parses must also print: the emitter sees only verified IR.
 void parse_and_emit(std::string_view text, int first_line) {
   try {
-    const tlaloc::ir::Module m = sh::parse(text, "fuzz.mlir", first_line);
+    // Small constants only: the fuzzer's memory limit is 2 GiB.
+    const tlaloc::ir::Module m = sh::parse(text, "fuzz.mlir", first_line, {.max_constant_bytes = 1 << 24});
     (void)sh::emit(m);
     (void)sh::emit(m, {.generic = true, .module_name = {}});
   } catch (const tlaloc::Error&) {

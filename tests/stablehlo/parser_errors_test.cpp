@@ -147,4 +147,17 @@ TEST(ParserErrors, BadResultNumberAfterHash) {
       "no valid result number");
 }
 
+TEST(ParserErrors, HugeConstantsAreRefusedNotAllocated) {
+  // 40 GB as a splat: refused by the constant budget before any allocation.
+  expect_parse_error(
+      "func.func @main() {\n  %0 = stablehlo.constant dense<0.0> : tensor<100000x100000xf32>\n  return\n}", 2,
+      27, "max_constant_bytes");
+  // Small constants add up against a small budget.
+  const std::string two =
+      "func.func @main() {\n  %0 = stablehlo.constant dense<1> : tensor<8xi64>\n"
+      "  %1 = stablehlo.constant dense<2> : tensor<8xi64>\n  return\n}";
+  EXPECT_NO_THROW((void)sh::parse(two, "t.mlir", 1, {.max_constant_bytes = 128}));
+  EXPECT_THROW((void)sh::parse(two, "t.mlir", 1, {.max_constant_bytes = 100}), sh::ParseError);
+}
+
 }  // namespace
