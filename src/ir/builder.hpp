@@ -36,7 +36,6 @@ class Builder final : public detail::Tracer {
   // The value a tensor stands for: its symbol, or a constant for host data.
   ValueId value_of(const Tensor& t);
   Tensor tensor_of(ValueId v);
-  Function& function() { return f_; }
   Location loc;  // stamped on the ops recorded from now on
 
  private:

@@ -288,12 +288,31 @@ std::optional<std::vector<ValueId>> simplified(Function& fn, const Op& op,
 
 }  // namespace
 
+namespace {
+
+// Ops in all regions, and how many are constants: every pass lowers the first or,
+// folding, raises the second, so an unchanged pair means a round changed nothing.
+std::pair<std::size_t, std::size_t> op_counts(const Region& r) {
+  std::pair<std::size_t, std::size_t> n{r.ops.size(), 0};
+  for (const Op& op : r.ops) {
+    n.second += op.name() == "constant";
+    for (const Region& inner : op.regions) {
+      const auto [ops, constants] = op_counts(inner);
+      n.first += ops;
+      n.second += constants;
+    }
+  }
+  return n;
+}
+
+}  // namespace
+
 Function optimize(const Function& f) {
   Function g = f;
   for (int round = 0; round < 8; ++round) {
-    const std::size_t before = to_string(g).size();
+    const auto before = op_counts(g.body);
     g = dce(cse(fold_constants(simplify(g))));
-    if (to_string(g).size() == before) break;
+    if (op_counts(g.body) == before) break;
   }
   return g;
 }

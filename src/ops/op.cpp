@@ -104,6 +104,20 @@ Tensor call1(const OpDef& op, std::span<const Tensor> in, const Attrs& attrs) {
   return std::move(out[0]);
 }
 
+std::size_t check_inputs_and_inits(std::string_view op, std::span<const TensorType> in) {
+  if (in.empty() || in.size() % 2 != 0)
+    fail<ValueError>(op, "takes N inputs and N init values, got {} operands", in.size());
+  const std::size_t n = in.size() / 2;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (in[i].shape != in[0].shape)
+      fail<ShapeError>(op, "needs inputs of one shape, got {} and {}", shape_string(in[0].shape),
+                       shape_string(in[i].shape));
+    if (!in[n + i].shape.empty())
+      fail<ShapeError>(op, "init value {} must be a scalar, got {}", i, shape_string(in[n + i].shape));
+  }
+  return n;
+}
+
 Shape broadcast_shapes(std::string_view op, const Shape& a, const Shape& b) {
   const std::size_t r = std::max(a.size(), b.size());
   Shape out(r);

@@ -95,7 +95,6 @@ struct StableHloAttr {
     string,          // "text"
     symbol,          // @name
     enum_value,      // #stablehlo<name VALUE>; the name is `mlir_enum`
-    dtype,           // an element type (rng_bit_generator's algorithm uses enum_value)
     elements,        // dense<...> : tensor<...> holding a Tensor (constant's value)
     precision_list,  // [#stablehlo<precision DEFAULT>, ...]
     dictionary,      // {a = 1, b = "x"}: kept as its text, braces included
@@ -250,6 +249,9 @@ inline Tensor call1(const OpDef& op, std::initializer_list<Tensor> in, const Att
 
 // ---- shared shape rules -------------------------------------------------------
 Shape broadcast_shapes(std::string_view op, const Shape& a, const Shape& b);
+// For reduce and reduce_window: N inputs of one shape, then N scalar init values.
+// Returns N.
+std::size_t check_inputs_and_inits(std::string_view op, std::span<const TensorType> in);
 TensorType type_of(const Tensor& t);
 
 }  // namespace tlaloc::detail

@@ -17,17 +17,8 @@ constexpr std::string_view kName = "stablehlo.reduce";
 
 // The checked dimensions, and the inputs' shape with them removed.
 Shape reduce_result_shape(std::span<const TensorType> in, const I64s& dims) {
-  if (in.empty() || in.size() % 2 != 0)
-    fail<ValueError>(kName, "takes N inputs and N init values, got {} operands", in.size());
-  const std::size_t n = in.size() / 2;
+  check_inputs_and_inits(kName, in);
   const Shape& s = in[0].shape;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (in[i].shape != s)
-      fail<ShapeError>(kName, "needs inputs of one shape, got {} and {}", shape_string(s),
-                       shape_string(in[i].shape));
-    if (!in[n + i].shape.empty())
-      fail<ShapeError>(kName, "init value {} must be a scalar, got {}", i, shape_string(in[n + i].shape));
-  }
   std::vector<bool> reduced(s.size(), false);
   for (std::int64_t d : dims) {
     if (d < 0 || d >= std::int64_t(s.size()) || reduced[std::size_t(d)])

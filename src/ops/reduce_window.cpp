@@ -16,17 +16,8 @@ using Kind = StableHloAttr::Kind;
 constexpr std::string_view kName = "stablehlo.reduce_window";
 
 std::vector<TensorType> reduce_window_rule(std::span<const TensorType> in, const Attrs& attrs) {
-  if (in.empty() || in.size() % 2 != 0)
-    fail<ValueError>(kName, "takes N inputs and N init values, got {} operands", in.size());
-  const std::size_t n = in.size() / 2;
+  const std::size_t n = check_inputs_and_inits(kName, in);
   const Shape& s = in[0].shape;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (in[i].shape != s)
-      fail<ShapeError>(kName, "needs inputs of one shape, got {} and {}", shape_string(s),
-                       shape_string(in[i].shape));
-    if (!in[n + i].shape.empty())
-      fail<ShapeError>(kName, "init value {} must be a scalar, got {}", i, shape_string(in[n + i].shape));
-  }
   const Shape out = window_counts(s, read_window(kName, attrs, s.size()));
   std::vector<TensorType> types;
   for (std::size_t i = n; i < in.size(); ++i) types.push_back({in[i].dtype, out});

@@ -14,8 +14,6 @@
 namespace tlaloc::stablehlo {
 namespace {
 
-bool is_unsigned_int(DType t) { return is_unsigned(t); }
-
 // ---- element literals --------------------------------------------------------
 
 struct Literal {
@@ -98,8 +96,8 @@ std::uint64_t literal_bits(Cursor& c, const Literal& lit, DType t) {
     c.fail_at(lit.pos, fmt::format("integer {} is out of range", s));
   }
   const int bits = int(8 * itemsize(t));
-  const bool ok = is_unsigned_int(t) ? !neg && (bits == 64 || mag < (1ull << bits))
-                                     : (neg ? mag <= (1ull << (bits - 1)) : mag < (1ull << (bits - 1)));
+  const bool ok = is_unsigned(t) ? !neg && (bits == 64 || mag < (1ull << bits))
+                                 : (neg ? mag <= (1ull << (bits - 1)) : mag < (1ull << (bits - 1)));
   if (!ok) c.fail_at(lit.pos, fmt::format("{} does not fit in {}", s, element_type_name(t)));
   return neg ? 0ull - mag : mag;
 }
@@ -153,7 +151,7 @@ std::string element_text(const Tensor& t, std::int64_t i) {
     default:
       break;
   }
-  if (is_unsigned_int(d)) return std::to_string(bits);
+  if (is_unsigned(d)) return std::to_string(bits);
   const int shift = int(64 - 8 * itemsize(d));
   return std::to_string(std::int64_t(bits << shift) >> shift);  // sign-extend
 }

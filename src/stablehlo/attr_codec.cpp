@@ -134,8 +134,6 @@ std::string attr_text(const StableHloAttr& a, const detail::Attrs& attrs) {
       return "@" + attrs.get<std::string>(a.key);
     case Kind::enum_value:
       return fmt::format("#stablehlo<{} {}>", a.mlir_enum, attrs.get<std::string>(a.key));
-    case Kind::dtype:
-      return element_type_name(attrs.get<DType>(a.key));
     case Kind::elements: {
       const Tensor& t = attrs.get<Tensor>(a.key);
       return dense_text(t) + " : " + type_text({t.dtype(), t.shape()});
@@ -212,10 +210,6 @@ void decode_attr(const StableHloAttr& a, const AttrNode& n, detail::Attrs& out, 
       return;
     case Kind::enum_value:
       out.set(a.key, enum_word(a, n, c));
-      return;
-    case Kind::dtype:
-      if (n.kind != AttrNode::Kind::type) c.fail_at(n.pos, fmt::format("'{}' must be a type", a.name));
-      out.set(a.key, n.type.dtype);
       return;
     case Kind::elements:
       if (n.kind != AttrNode::Kind::dense)

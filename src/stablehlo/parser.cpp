@@ -478,7 +478,6 @@ std::pair<std::vector<TensorType>, std::vector<TensorType>> OpParser::functional
   return parse_function_type(cursor());
 }
 
-std::vector<TensorType> OpParser::type_list() { return parse_type_list(cursor()); }
 
 void OpParser::trailing_type(ParsedOp& op) {
   Cursor& c = cursor();

@@ -72,7 +72,6 @@ class OpParser {
   // After `:`, a single type (all operands and results share it) or a function type.
   void trailing_type(ParsedOp& op);
   std::pair<std::vector<TensorType>, std::vector<TensorType>> functional_type();
-  std::vector<TensorType> type_list();  // t or (t, ...)
 };
 
 // ---- attribute codec (attr_codec.cpp) -------------------------------------------
