@@ -28,4 +28,9 @@ class ValueError : public Error {  // an argument value that makes no sense (neg
   using Error::Error;
 };
 
+class NotDifferentiableError : public Error {  // a derivative through an op that has no rule for it
+ public:
+  using Error::Error;
+};
+
 }  // namespace tlaloc

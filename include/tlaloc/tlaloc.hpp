@@ -6,4 +6,5 @@
 #include "tlaloc/ops.hpp"
 #include "tlaloc/random.hpp"
 #include "tlaloc/tensor.hpp"
+#include "tlaloc/transforms.hpp"
 #include "tlaloc/version.hpp"

@@ -14,6 +14,9 @@ class Tracer;
 // A symbolic value: which trace owns it. The trace keeps everything else.
 struct Symbol {
   virtual ~Symbol() = default;
+  // False once the owning trace has ended: the tensor escaped it (kept in a variable
+  // outside the traced function) and must not be used any more.
+  virtual bool live() const { return true; }
   Tracer* tracer = nullptr;
   int level = 0;  // nesting depth of the owning trace; the deepest trace records
 };

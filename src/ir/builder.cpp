@@ -11,7 +11,9 @@ thread_local int trace_depth = 0;
 thread_local Builder* innermost = nullptr;
 
 struct IrSymbol final : detail::Symbol {
+  bool live() const override { return *alive; }
   ValueId id = 0;
+  std::shared_ptr<bool> alive;
 };
 
 const OpDef& constant_op() {
@@ -22,17 +24,32 @@ const OpDef& constant_op() {
 
 }  // namespace
 
-Builder::Builder(Function& f) : f_(f), level_(++trace_depth), outer_(innermost) {
+Builder::Builder(Function& f)
+    : f_(f), level_(++trace_depth), outer_(innermost), alive_(std::make_shared<bool>(true)) {
   regions_.push_back(&f_.body);
   innermost = this;
 }
 
 Builder::~Builder() {
+  *alive_ = false;
   --trace_depth;
   innermost = outer_;
 }
 
 Builder* current_builder() { return innermost; }
+
+Builder* owner_of(std::span<const Tensor> ts) {
+  const detail::Symbol* best = nullptr;
+  for (const Tensor& t : ts) {
+    const detail::Symbol* s = t.defined() ? t.impl().symbol.get() : nullptr;
+    if (s == nullptr) continue;
+    if (!s->live())
+      throw ValueError("a symbolic tensor from a trace that has ended was passed here (a value computed inside "
+                       "grad, jit or trace was kept outside it)");
+    if (best == nullptr || s->level > best->level) best = s;
+  }
+  return best == nullptr ? nullptr : static_cast<Builder*>(best->tracer);
+}
 
 Tensor Builder::tensor_of(ValueId v) {
   auto impl = std::make_shared<detail::TensorImpl>();
@@ -44,6 +61,7 @@ Tensor Builder::tensor_of(ValueId v) {
   sym->tracer = this;
   sym->level = level_;
   sym->id = v;
+  sym->alive = alive_;
   impl->symbol = std::move(sym);
   return Tensor(std::move(impl));
 }
@@ -57,9 +75,20 @@ Tensor Builder::param(const TensorType& t) {
 ValueId Builder::value_of(const Tensor& t) {
   const detail::TensorImpl& impl = t.impl();
   if (impl.symbol != nullptr) {
-    if (impl.symbol->tracer != this)
-      throw Error("a symbolic tensor from another trace was used here; pass it as an argument");
-    return static_cast<const IrSymbol&>(*impl.symbol).id;
+    const detail::Symbol& s = *impl.symbol;
+    if (s.tracer == this) return static_cast<const IrSymbol&>(s).id;
+    if (!s.live())
+      throw ValueError("a symbolic tensor from a trace that has ended was used here (a value computed inside "
+                       "grad, jit or trace was kept outside it); return it from the function instead");
+    if (s.level >= level_)
+      throw ValueError("a symbolic tensor of an inner trace was used by an outer one; return it instead");
+    auto it = lifted_.find(&impl);
+    if (it != lifted_.end()) return it->second;
+    const ValueId v = f_.add_value({t.dtype(), t.shape()});
+    f_.body.args.push_back(v);
+    lifted_.emplace(&impl, v);
+    captures_.push_back(t);
+    return v;
   }
   auto it = constants_.find(&impl);
   if (it != constants_.end()) return it->second.second;

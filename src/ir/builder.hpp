@@ -33,8 +33,14 @@ class Builder final : public detail::Tracer {
   // Traces `body` on fresh arguments of the given types into a region.
   Region region(std::span<const TensorType> arg_types, const RegionBody& body);
 
-  // The value a tensor stands for: its symbol, or a constant for host data.
+  // The value a tensor stands for: its symbol, a constant for host data, or, for a
+  // symbol of an enclosing trace, a new parameter bound to it (see captures()).
   ValueId value_of(const Tensor& t);
+  // Symbolic tensors of enclosing traces that the function used: each became a
+  // parameter after the ones made by param(), in this order. Whoever calls the
+  // function passes these tensors for them (closure conversion, as in JAX).
+  const std::vector<Tensor>& captures() const { return captures_; }
+  int level() const { return level_; }
   Tensor tensor_of(ValueId v);
   Location loc;  // stamped on the ops recorded from now on
 
@@ -44,7 +50,14 @@ class Builder final : public detail::Tracer {
   Builder* outer_;  // the builder current before this one
   std::vector<Region*> regions_;  // innermost last
   std::map<const detail::TensorImpl*, std::pair<Tensor, ValueId>> constants_;
+  std::map<const detail::TensorImpl*, ValueId> lifted_;
+  std::vector<Tensor> captures_;
+  std::shared_ptr<bool> alive_;  // shared with this builder's symbols
 };
+
+// The innermost live trace that owns one of these tensors, or null when all are host
+// tensors.
+Builder* owner_of(std::span<const Tensor> ts);
 
 // The innermost Builder tracing on this thread, or null. A lowering (OpDef::lower)
 // runs under one and uses it to record ops with regions, which the plain op-call

@@ -1,5 +1,7 @@
 #include "ir/ir.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "core/check.hpp"
@@ -61,6 +63,31 @@ const Function& Module::entry(std::string_view name) const {
   if (publics == 1) return *only;
   throw ValueError(
       fmt::format("the module has no @main and {} public functions; name the entry point", publics));
+}
+
+namespace {
+void collect_free(const Region& r, std::vector<ValueId>& defined, std::vector<ValueId>& free) {
+  const std::size_t mark = defined.size();
+  defined.insert(defined.end(), r.args.begin(), r.args.end());
+  const auto use = [&](ValueId v) {
+    if (std::find(defined.begin(), defined.end(), v) == defined.end() &&
+        std::find(free.begin(), free.end(), v) == free.end())
+      free.push_back(v);
+  };
+  for (const Op& op : r.ops) {
+    for (ValueId v : op.operands) use(v);
+    for (const Region& inner : op.regions) collect_free(inner, defined, free);
+    defined.insert(defined.end(), op.results.begin(), op.results.end());
+  }
+  for (ValueId v : r.results) use(v);
+  defined.resize(mark);
+}
+}  // namespace
+
+std::vector<ValueId> free_values(const Op& op) {
+  std::vector<ValueId> defined, free;
+  for (const Region& r : op.regions) collect_free(r, defined, free);
+  return free;
 }
 
 std::string_view binary_body(const Region& r) {

@@ -78,6 +78,10 @@ struct Module {
 // (`add` for a sum's body); empty otherwise. Commutative ops match either order.
 std::string_view binary_body(const Region& r);
 
+// The values an op's regions use without defining them (captured from enclosing
+// regions), in order of first use.
+std::vector<ValueId> free_values(const Op& op);
+
 // The readable dump: one op per line, `%3 = add(%1, %2) : f32[2,3]`, attributes
 // in braces, regions indented.
 std::string to_string(const Function& f);

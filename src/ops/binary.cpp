@@ -7,6 +7,7 @@
 #include "ops/elementwise_defs.hpp"
 #include "ops/elementwise_lowering.hpp"
 #include "ops/elementwise_rules.hpp"
+#include "ops/rule.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc {
@@ -81,28 +82,73 @@ template <class C> C remainder_of(C x, C y) {
   }
 }
 
+// ---- derivatives ----------------------------------------------------------------
+using detail::Rule;
+
+// Where x produced the extreme y: 1, or 1/2 at a tie with the other operand (JAX's rule).
+Tensor extreme_share(const Tensor& x, const Tensor& other, const Tensor& y) {
+  const Tensor wins = (x == y).astype(y.dtype());
+  return wins - 0.5 * wins * (other == y).astype(y.dtype());
+}
+// d(a^b)/da = b a^(b-1), 0 where b = 0 (so that 0^0 has no infinite slope).
+Tensor pow_da(const Tensor& a, const Tensor& b, const Tensor& y) {
+  const Tensor bf = b.astype(y.dtype());
+  return where(bf == 0, 0.0, bf * pow(a.astype(y.dtype()), bf - 1.0));
+}
+// d(a^b)/db = y log a, 0 where a = 0.
+Tensor pow_db(const Tensor& a, const Tensor&, const Tensor& y) {
+  const Tensor af = a.astype(y.dtype());
+  return y * log(where(af == 0, 1.0, af));
+}
+Tensor div_da(const Tensor&, const Tensor& b, const Tensor&) { return reciprocal(b); }
+Tensor div_db(const Tensor&, const Tensor& b, const Tensor& y) { return -(y / b); }
+Tensor atan2_da(const Tensor& a, const Tensor& b, const Tensor&) { return b / (a * a + b * b); }
+Tensor atan2_db(const Tensor& a, const Tensor& b, const Tensor&) { return -a / (a * a + b * b); }
+// Python's remainder a - b floor(a / b).
+Tensor remainder_db(const Tensor& a, const Tensor& b, const Tensor&) { return -floor(a / b); }
+
+std::vector<Tensor> add_vjp(const Rule& r) {
+  return {detail::sum_to_shape_of(r.cotangent(), r.in(0)), detail::sum_to_shape_of(r.cotangent(), r.in(1))};
+}
+std::vector<Tensor> sub_vjp(const Rule& r) {
+  return {detail::sum_to_shape_of(r.cotangent(), r.in(0)),
+          r.wants(1) ? detail::sum_to_shape_of(-r.cotangent(), r.in(1)) : Tensor()};
+}
+std::vector<Tensor> add_sub_jvp(const Rule& r, bool is_sub) {
+  Tensor t = r.tangent(0);
+  if (r.has_tangent(1)) t = is_sub ? (t.defined() ? t - r.tangent(1) : -r.tangent(1)) : detail::add_tangents(t, r.tangent(1));
+  return {detail::broadcast_to_shape_of(t, r.out(0))};
+}
+
 // Arithmetic on bool follows PyTorch: + is or, * is and, - is refused.
 const OpDef& add_op = spelled(
     def_binary<ResultType::same_or_bool>("add", [](auto x, auto y) { return detail::wrapping_add(x, y); }),
-    "stablehlo.add");
+    "stablehlo.add")
+    .jvp([](const Rule& r) { return add_sub_jvp(r, false); })
+    .vjp(add_vjp);
 const OpDef& sub_op = spelled(
     def_binary<ResultType::same>("sub", [](auto x, auto y) { return detail::wrapping_sub(x, y); }),
-    "stablehlo.subtract");
-const OpDef& mul_op = spelled(
-    def_binary<ResultType::same_or_bool>("mul", [](auto x, auto y) { return detail::wrapping_mul(x, y); }),
-    "stablehlo.multiply");
-const OpDef& div_op =
-    def_binary<ResultType::floating>("div", [](auto x, auto y) { return x / y; }).lower(detail::lower_div);
-const OpDef& pow_op = spelled(def_binary<ResultType::same>("pow",
+    "stablehlo.subtract")
+    .jvp([](const Rule& r) { return add_sub_jvp(r, true); })
+    .vjp(sub_vjp);
+const OpDef& mul_op = detail::binary_derivative(
+    spelled(def_binary<ResultType::same_or_bool>("mul", [](auto x, auto y) { return detail::wrapping_mul(x, y); }),
+            "stablehlo.multiply"),
+    [](const Tensor&, const Tensor& b, const Tensor&) { return b; },
+    [](const Tensor& a, const Tensor&, const Tensor&) { return a; });
+const OpDef& div_op = detail::binary_derivative(
+    def_binary<ResultType::floating>("div", [](auto x, auto y) { return x / y; }).lower(detail::lower_div), div_da,
+    div_db);
+const OpDef& pow_op = detail::binary_derivative(spelled(def_binary<ResultType::same>("pow",
                                                            [](auto x, auto y) {
                                                              if constexpr (is_float_v<decltype(x)>)
                                                                return std::pow(x, y);
                                                              else
                                                                return int_pow(x, y);
                                                            }),
-                              "stablehlo.power");
+                              "stablehlo.power"), pow_da, pow_db);
 // NaN-propagating and with -0 < +0, as IEEE-754's maximum/minimum (and JAX's).
-const OpDef& maximum_op = spelled(def_binary<ResultType::same_or_bool>("maximum",
+const OpDef& maximum_op = detail::binary_derivative(spelled(def_binary<ResultType::same_or_bool>("maximum",
                                                                        [](auto x, auto y) {
                                                                          if constexpr (is_float_v<decltype(x)>)
                                                                            return (x != x || x > y ||
@@ -112,8 +158,10 @@ const OpDef& maximum_op = spelled(def_binary<ResultType::same_or_bool>("maximum"
                                                                          else
                                                                            return x > y ? x : y;
                                                                        }),
-                                  "stablehlo.maximum");
-const OpDef& minimum_op = spelled(def_binary<ResultType::same_or_bool>("minimum",
+                                  "stablehlo.maximum"),
+    [](const Tensor& a, const Tensor& b, const Tensor& y) { return extreme_share(a, b, y); },
+    [](const Tensor& a, const Tensor& b, const Tensor& y) { return extreme_share(b, a, y); });
+const OpDef& minimum_op = detail::binary_derivative(spelled(def_binary<ResultType::same_or_bool>("minimum",
                                                                        [](auto x, auto y) {
                                                                          if constexpr (is_float_v<decltype(x)>)
                                                                            return (x != x || x < y ||
@@ -123,12 +171,17 @@ const OpDef& minimum_op = spelled(def_binary<ResultType::same_or_bool>("minimum"
                                                                          else
                                                                            return x < y ? x : y;
                                                                        }),
-                                  "stablehlo.minimum");
-const OpDef& atan2_op = spelled(
-    def_binary<ResultType::floating>("atan2", [](auto x, auto y) { return std::atan2(x, y); }), "stablehlo.atan2");
-const OpDef& remainder_op =
+                                  "stablehlo.minimum"),
+    [](const Tensor& a, const Tensor& b, const Tensor& y) { return extreme_share(a, b, y); },
+    [](const Tensor& a, const Tensor& b, const Tensor& y) { return extreme_share(b, a, y); });
+const OpDef& atan2_op = detail::binary_derivative(
+    spelled(def_binary<ResultType::floating>("atan2", [](auto x, auto y) { return std::atan2(x, y); }),
+            "stablehlo.atan2"),
+    atan2_da, atan2_db);
+const OpDef& remainder_op = detail::binary_derivative(
     def_binary<ResultType::same>("remainder", [](auto x, auto y) { return remainder_of(x, y); })
-        .lower(detail::lower_remainder);
+        .lower(detail::lower_remainder),
+    [](const Tensor& a, const Tensor&, const Tensor&) { return ones_like(a); }, remainder_db);
 const OpDef& eq_op = def_binary<ResultType::boolean>("eq", [](auto x, auto y) { return x == y; }).lower(detail::lower_eq);
 const OpDef& ne_op = def_binary<ResultType::boolean>("ne", [](auto x, auto y) { return x != y; }).lower(detail::lower_ne);
 const OpDef& lt_op = def_binary<ResultType::boolean>("lt", [](auto x, auto y) { return x < y; }).lower(detail::lower_lt);
@@ -175,6 +228,20 @@ const OpDef& select_op =
             });
           })
           return std::vector<Tensor>{y};
+        })
+        .jvp([](const Rule& r) {
+          if (!r.has_tangent(1) && !r.has_tangent(2)) return std::vector<Tensor>(1);
+          const Tensor& y = r.out(0);
+          const Tensor a = r.has_tangent(1) ? r.tangent(1) : zeros_like(y);
+          const Tensor b = r.has_tangent(2) ? r.tangent(2) : zeros_like(y);
+          return std::vector<Tensor>{detail::broadcast_to_shape_of(where(r.in(0), a, b), y)};
+        })
+        .vjp([](const Rule& r) {
+          std::vector<Tensor> g(3);
+          const Tensor& c = r.cotangent();
+          if (r.wants(1)) g[1] = detail::sum_to_shape_of(where(r.in(0), c, 0.0), r.in(1));
+          if (r.wants(2)) g[2] = detail::sum_to_shape_of(where(r.in(0), 0.0, c), r.in(2));
+          return g;
         });
 
 Tensor weak(Scalar s, const Tensor& like) {

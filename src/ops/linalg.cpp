@@ -10,6 +10,7 @@
 #include "core/tensor_impl.hpp"
 #include "ops/elementwise_rules.hpp"
 #include "ops/op.hpp"
+#include "ops/rule.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc {
@@ -151,12 +152,63 @@ std::vector<Tensor> dot_kernel(std::span<const Tensor> in, const Attrs& attrs,
   return {y.astype(t)};
 }
 
+// ---- derivatives (JAX's transposes of dot_general) ---------------------------------
+
+// The cotangent of one operand x of dot_general, whose other operand is `other`:
+// ct contracted with `other` over the other's free axes, then x's axes put back in
+// order. ct's axes are [batch, lhs free, rhs free].
+Tensor dot_transpose(const Tensor& ct, const Tensor& x, const Tensor& other, const Dims& x_batch,
+                     const Dims& x_contract, const Dims& o_batch, const Dims& o_contract, bool x_is_lhs) {
+  const std::int64_t nb = std::int64_t(x_batch.size());
+  const Dims x_free = free_dims(x.rank(), x_batch, x_contract), o_free = free_dims(other.rank(), o_batch, o_contract);
+  const std::int64_t nxf = std::int64_t(x_free.size()), nof = std::int64_t(o_free.size());
+  Dims ct_batch, ct_contract;
+  for (std::int64_t i = 0; i < nb; ++i) ct_batch.push_back(i);
+  const std::int64_t o_start = x_is_lhs ? nb + nxf : nb;  // where the other's free axes are in ct
+  for (std::int64_t j = 0; j < nof; ++j) ct_contract.push_back(o_start + j);
+  // Result axes: batch, ct's remaining (x's free) axes, other's remaining (its contracted) axes ascending.
+  const Tensor r = dot_general(ct, other, DotDims{ct_batch, o_batch, ct_contract, o_free});
+  Dims sorted_oc = o_contract;
+  std::sort(sorted_oc.begin(), sorted_oc.end());
+  Dims perm(std::size_t(x.rank()));
+  for (std::int64_t k = 0; k < nb; ++k) perm[std::size_t(x_batch[std::size_t(k)])] = k;
+  for (std::int64_t j = 0; j < nxf; ++j) perm[std::size_t(x_free[std::size_t(j)])] = nb + j;
+  for (std::size_t m = 0; m < x_contract.size(); ++m) {
+    const auto pos = std::find(sorted_oc.begin(), sorted_oc.end(), o_contract[m]) - sorted_oc.begin();
+    perm[std::size_t(x_contract[m])] = nb + nxf + pos;
+  }
+  // perm maps x's axes to r's; transpose wants, for each result axis, its source.
+  bool identity = true;
+  for (std::size_t i = 0; i < perm.size(); ++i) identity = identity && perm[i] == std::int64_t(i);
+  return (identity ? r : transpose(r, perm)).astype(x.dtype());
+}
+
+std::vector<Tensor> dot_vjp(const detail::Rule& r) {
+  const auto& lb = r.attr<Dims>("lhs_batching_dimensions");
+  const auto& rb = r.attr<Dims>("rhs_batching_dimensions");
+  const auto& lc = r.attr<Dims>("lhs_contracting_dimensions");
+  const auto& rc = r.attr<Dims>("rhs_contracting_dimensions");
+  std::vector<Tensor> g(2);
+  if (r.wants(0)) g[0] = dot_transpose(r.cotangent(), r.in(0), r.in(1), lb, lc, rb, rc, true);
+  if (r.wants(1)) g[1] = dot_transpose(r.cotangent(), r.in(1), r.in(0), rb, rc, lb, lc, false);
+  return g;
+}
+
+std::vector<Tensor> dot_jvp(const detail::Rule& r) {
+  Tensor t;
+  if (r.has_tangent(0)) t = detail::call1(*r.op(), {r.tangent(0), r.in(1)}, r.attrs());
+  if (r.has_tangent(1)) t = detail::add_tangents(t, detail::call1(*r.op(), {r.in(0), r.tangent(1)}, r.attrs()));
+  return {t};
+}
+
 using Kind = detail::StableHloAttr::Kind;
 const OpDef& dot_general_op =
     def_op("dot_general")
         .inputs(2)
         .shape_rule(dot_rule)
         .kernel(dot_kernel)
+        .jvp(dot_jvp)
+        .vjp(dot_vjp)
         .stablehlo(
             {"stablehlo.dot_general",
              {{"dot_dimension_numbers", Kind::dot_dimension_numbers},

@@ -90,6 +90,11 @@ std::vector<Tensor> call(const OpDef& op, std::span<const Tensor> in, const Attr
     if (!in[i].defined()) fail<ValueError>(op.name(), "input {} is an undefined tensor", i);
     const TensorImpl& impl = in[i].impl();
     Symbol* s = impl.symbol.get();
+    if (s != nullptr && !s->live())
+      fail<ValueError>(op.name(),
+                       "input {} is a symbolic tensor from a trace that has ended (a value computed inside "
+                       "grad, jit or trace was kept outside it); return it from the function instead",
+                       i);
     if (s != nullptr && (owner == nullptr || s->level > owner->level)) owner = s;
     types.push_back({impl.dtype, impl.shape});
   }

@@ -149,6 +149,11 @@ struct StableHloSpelling {
 };
 
 class OpDef;
+class Rule;  // src/ops/rule.hpp
+// A derivative rule (src/ops/rule.hpp): a JVP rule returns one tangent per result,
+// a VJP rule one cotangent per operand; an undefined Tensor is a zero.
+using DerivRule = std::function<std::vector<Tensor>(const Rule&)>;
+
 // Rewrites one op in terms of others (a composite's decomposition, or the
 // broadcasts and converts a StableHLO op needs). Runs under a trace: the inputs are
 // symbolic and the ops it calls are recorded in place of the op.
@@ -198,6 +203,27 @@ class OpDef {
     return *this;
   }
 
+  // Derivative rules, written with the public ops so that they are differentiable
+  // again (docs/HOW_IT_WORKS.md).
+  OpDef& jvp(DerivRule r) {
+    jvp_ = std::move(r);
+    return *this;
+  }
+  OpDef& vjp(DerivRule r) {
+    vjp_ = std::move(r);
+    return *this;
+  }
+  // For unary elementwise ops: dy/dx as a function of the operand and the result;
+  // sets both rules (tangent * d and cotangent * d). Defined in rule.cpp.
+  using UnaryDerivative = Tensor (*)(const Tensor& x, const Tensor& y);
+  OpDef& derivative(UnaryDerivative d);
+  // The results carry no derivative (comparisons, integer results, floor, sign):
+  // every tangent and cotangent through the op is zero.
+  OpDef& no_derivative() {
+    no_derivative_ = true;
+    return *this;
+  }
+
   bool has_shape_rule() const { return bool(shape_rule_); }
   int regions() const { return regions_; }  // -1: any number (case)
   bool has_kernel() const { return kernel_ || region_kernel_; }
@@ -205,6 +231,9 @@ class OpDef {
   bool is_elementwise() const { return elementwise_; }
   bool has_side_effects() const { return side_effects_; }
   const LowerFn& lowering() const { return lower_; }
+  const DerivRule& jvp_rule() const { return jvp_; }
+  const DerivRule& vjp_rule() const { return vjp_; }
+  bool has_no_derivative() const { return no_derivative_; }
 
   std::vector<TensorType> infer(std::span<const TensorType> in, const Attrs& attrs) const;
   std::vector<Tensor> run(std::span<const Tensor> in, const Attrs& attrs,
@@ -222,7 +251,9 @@ class OpDef {
   StableHloSpelling stablehlo_;
   bool elementwise_ = false;
   bool side_effects_ = false;
+  bool no_derivative_ = false;
   LowerFn lower_;
+  DerivRule jvp_, vjp_;
 };
 
 // Registers a new op; the returned reference stays valid for the program's life.

@@ -12,7 +12,9 @@
 #include "core/tensor_impl.hpp"
 #include "ops/elementwise_rules.hpp"
 #include "ops/reduce_lower.hpp"
+#include "ops/rule.hpp"
 #include "tlaloc/ops.hpp"
+#include "tlaloc/transforms.hpp"
 
 namespace tlaloc {
 namespace {
@@ -115,15 +117,43 @@ std::vector<Tensor> reduce_kernel(std::string_view name, const Tensor& x, const 
   return {out};
 }
 
-#define TLALOC_DEF_REDUCE(var, name, Op, rule, body)                                           \
+// ---- derivatives ------------------------------------------------------------------
+using detail::Rule;
+
+// A reduction's result (or its cotangent) with the reduced axes back as size 1.
+Tensor with_kept_axes(const Tensor& g, const Rule& r) {
+  if (r.attr<bool>("keepdims")) return g;
+  return reshape(g, reduced_shape(r.in(0).shape(), r.attr<std::vector<std::int64_t>>("axes"), true));
+}
+// ...and spread over x's shape.
+Tensor spread(const Tensor& g, const Rule& r) { return broadcast_to(with_kept_axes(g, r), r.in(0).shape()); }
+
+std::vector<Tensor> sum_vjp(const Rule& r) { return {spread(r.cotangent(), r).astype(r.in(0).dtype())}; }
+
+// max and min: the derivative goes to the elements equal to the result, shared
+// equally among ties (JAX's rule).
+Tensor extreme_share(const Rule& r) {
+  const Tensor hit = (r.in(0) == with_kept_axes(r.out(0), r)).astype(r.in(0).dtype());
+  return hit / sum(hit, Axes(r.attr<std::vector<std::int64_t>>("axes")), true);
+}
+std::vector<Tensor> extreme_jvp(const Rule& r) {
+  return {sum(r.tangent(0) * extreme_share(r), Axes(r.attr<std::vector<std::int64_t>>("axes")),
+              r.attr<bool>("keepdims"))};
+}
+std::vector<Tensor> extreme_vjp(const Rule& r) { return {spread(r.cotangent(), r) * extreme_share(r)}; }
+
+#define TLALOC_DEF_REDUCE(var, name, Op, rule, body, rules)                                    \
   const OpDef& var = def_op(name).inputs(1).shape_rule(reduce_rule(name, rule)).kernel(       \
       [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {    \
         return reduce_kernel<Op>(name, in[0], attrs, out[0]);                                   \
-      }).lower(detail::lower_to_reduce(name, detail::ReduceBody::body));
-TLALOC_DEF_REDUCE(reduce_sum_op, "reduce_sum", detail::SumOp, ReduceDType::widen, add)
-TLALOC_DEF_REDUCE(reduce_prod_op, "reduce_prod", detail::ProdOp, ReduceDType::widen, mul)
-TLALOC_DEF_REDUCE(reduce_max_op, "reduce_max", detail::MaxOp, ReduceDType::same, max)
-TLALOC_DEF_REDUCE(reduce_min_op, "reduce_min", detail::MinOp, ReduceDType::same, min)
+      }).lower(detail::lower_to_reduce(name, detail::ReduceBody::body)) rules;
+TLALOC_DEF_REDUCE(reduce_sum_op, "reduce_sum", detail::SumOp, ReduceDType::widen, add,
+                  .jvp(detail::linear_jvp({0})).vjp(sum_vjp))
+TLALOC_DEF_REDUCE(reduce_prod_op, "reduce_prod", detail::ProdOp, ReduceDType::widen, mul, )
+TLALOC_DEF_REDUCE(reduce_max_op, "reduce_max", detail::MaxOp, ReduceDType::same, max,
+                  .jvp(extreme_jvp).vjp(extreme_vjp))
+TLALOC_DEF_REDUCE(reduce_min_op, "reduce_min", detail::MinOp, ReduceDType::same, min,
+                  .jvp(extreme_jvp).vjp(extreme_vjp))
 #undef TLALOC_DEF_REDUCE
 
 // argmax / argmin over one axis: the first extreme index; NaN counts as the extreme.
@@ -273,7 +303,8 @@ Tensor std(const Tensor& x, Axes axes, bool keepdims, std::int64_t ddof) {
 Tensor logsumexp(const Tensor& x, Axes axes, bool keepdims) {
   const Tensor xc = x.astype(stats_compute_dtype(x));
   const Tensor m = call1(reduce_max_op, {xc}, reduce_attrs("logsumexp", x, axes, true));
-  const Tensor shift = where(isfinite(m), m, 0.0);
+  // The shift cancels in the value; stop_gradient keeps it out of the derivative.
+  const Tensor shift = stop_gradient(where(isfinite(m), m, 0.0));
   Tensor out = log(sum(exp(xc - shift), axes, true)) + shift;
   if (!keepdims)
     out = reshape(out, reduced_shape(x.shape(), detail::normalize_axes("logsumexp", axes_list(x, axes), x.rank()), false));

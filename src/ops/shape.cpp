@@ -5,6 +5,7 @@
 #include "core/elementwise.hpp"
 #include "core/layout.hpp"
 #include "ops/op.hpp"
+#include "ops/rule.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc {
@@ -32,6 +33,8 @@ const OpDef& reshape_op =
         .kernel([](std::span<const Tensor> in, const Attrs&, std::span<const TensorType> out) {
           return std::vector<Tensor>{detail::view(in[0], out[0].shape)};
         })
+        .jvp(detail::linear_jvp({0}))
+        .vjp([](const detail::Rule& r) { return std::vector<Tensor>{reshape(r.cotangent(), r.in(0).shape())}; })
         .stablehlo(
             {"stablehlo.reshape", {Hlo("result_shape", Kind::result_shape).as("shape")}, "elementwise"});
 
@@ -59,6 +62,13 @@ const OpDef& transpose_op =
           return std::vector<Tensor>{
               detail::permute_copy(in[0], attrs.get<std::vector<std::int64_t>>("permutation"))};
         })
+        .jvp(detail::linear_jvp({0}))
+        .vjp([](const detail::Rule& r) {
+          const auto& perm = r.attr<std::vector<std::int64_t>>("permutation");
+          std::vector<std::int64_t> inverse(perm.size());
+          for (std::size_t i = 0; i < perm.size(); ++i) inverse[std::size_t(perm[i])] = std::int64_t(i);
+          return std::vector<Tensor>{transpose(r.cotangent(), inverse)};
+        })
         .stablehlo({"stablehlo.transpose", {Hlo("permutation", Kind::i64_array).pretty("dims")}, "keywords"});
 
 // x with its axes reordered so that their target dims ascend, and those dims.
@@ -70,6 +80,24 @@ std::pair<Tensor, std::vector<std::int64_t>> ascending_dims(const Tensor& x, std
             [&](auto a, auto b) { return dims[std::size_t(a)] < dims[std::size_t(b)]; });
   std::sort(dims.begin(), dims.end());
   return {detail::permute_copy(x, perm), dims};
+}
+
+// The transpose of broadcast_in_dim: g summed back to x's shape.
+Tensor unbroadcast(const Tensor& g, const Tensor& x, const std::vector<std::int64_t>& dims) {
+  std::vector<std::int64_t> extra;
+  for (std::int64_t a = 0; a < g.rank(); ++a)
+    if (std::find(dims.begin(), dims.end(), a) == dims.end()) extra.push_back(a);
+  Tensor r = extra.empty() ? g : sum(g, Axes(extra));
+  // r's axes follow the ascending dims; x's follow dims as listed.
+  std::vector<std::int64_t> perm(dims.size());
+  for (std::size_t i = 0; i < dims.size(); ++i)
+    perm[i] = std::count_if(dims.begin(), dims.end(), [&](std::int64_t d) { return d < dims[i]; });
+  if (!std::is_sorted(dims.begin(), dims.end())) r = transpose(r, perm);
+  std::vector<std::int64_t> ones;
+  for (std::size_t i = 0; i < dims.size(); ++i)
+    if (x.shape()[i] == 1 && r.shape()[i] != 1) ones.push_back(std::int64_t(i));
+  if (!ones.empty()) r = sum(r, Axes(ones), true);
+  return r.astype(x.dtype());
 }
 
 // StableHLO's broadcast_in_dim: operand axis i becomes result axis dims[i].
@@ -120,6 +148,8 @@ const OpDef& broadcast_in_dim_op =
           })
           return std::vector<Tensor>{y};
         })
+        .jvp(detail::linear_jvp({0}))
+        .vjp([](const detail::Rule& r) { return std::vector<Tensor>{unbroadcast(r.cotangent(), r.in(0), r.attr<std::vector<std::int64_t>>("dims"))}; })
         .stablehlo({"stablehlo.broadcast_in_dim",
                     {Hlo("broadcast_dimensions", Kind::i64_array).as("dims").pretty("dims"),
                      Hlo("result_shape", Kind::result_shape).as("shape")},

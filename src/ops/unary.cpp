@@ -8,6 +8,7 @@
 #include "ops/elementwise_defs.hpp"
 #include "ops/elementwise_lowering.hpp"
 #include "ops/elementwise_rules.hpp"
+#include "ops/rule.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc {
@@ -67,25 +68,52 @@ OpDef& float_spelled(OpDef& op, const char* name, detail::LowerFn lower) {
 
 template <class T> constexpr bool is_float_v = std::is_floating_point_v<T>;
 
+// ---- derivatives that take more than one line ---------------------------------
+constexpr double kTwoOverSqrtPi = 1.1283791670955126;
+constexpr double kInvSqrt2 = 0.7071067811865476;
+constexpr double kInvSqrt2Pi = 0.3989422804014327;
+constexpr double kSqrt2OverPi = 0.7978845608028654;
+constexpr double kGeluCubic = 0.044715;
+// silu = x s(x): s + x s (1 - s).
+Tensor silu_derivative(const Tensor& x) {
+  const Tensor s = sigmoid(x);
+  return s * (1.0 + x * (1.0 - s));
+}
+// gelu = x Phi(x): Phi(x) + x phi(x).
+Tensor gelu_derivative(const Tensor& x) {
+  return 0.5 * (1.0 + erf(x * kInvSqrt2)) + x * (kInvSqrt2Pi * exp(-0.5 * (x * x)));
+}
+// gelu_tanh = x (1 + tanh u) / 2 with u = sqrt(2/pi) (x + 0.044715 x^3).
+Tensor gelu_tanh_derivative(const Tensor& x) {
+  const Tensor x2 = x * x;
+  const Tensor t = tanh(kSqrt2OverPi * (x + kGeluCubic * x2 * x));
+  return 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * (kSqrt2OverPi * (1.0 + 3.0 * kGeluCubic * x2));
+}
+
 // ---- same element type ------------------------------------------------------
-const OpDef& neg_op = spelled(def_unary("neg", ResultType::same, [](auto v) { return detail::wrapping_neg(v); }), "stablehlo.negate");
+const OpDef& neg_op =
+    spelled(def_unary("neg", ResultType::same, [](auto v) { return detail::wrapping_neg(v); }), "stablehlo.negate")
+        .jvp(detail::linear_jvp({0}))
+        .vjp([](const detail::Rule& r) { return std::vector<Tensor>{neg(r.cotangent())}; });
 const OpDef& abs_op = spelled(def_unary("abs", ResultType::same, [](auto v) {
   using C = decltype(v);
   if constexpr (std::is_unsigned_v<C>) return v;
   else return v < C(0) ? detail::wrapping_neg(v) : v;
-}), "stablehlo.abs");
+}), "stablehlo.abs").derivative([](const Tensor& x, const Tensor&) { return sign(x); });
 // sign(±0) = ±0 and sign(NaN) = NaN, as JAX.
 const OpDef& sign_op = float_spelled(def_unary("sign", ResultType::same, [](auto v) {
   using C = decltype(v);
   return v > C(0) ? C(1) : v < C(0) ? C(-1) : v;
-}), "stablehlo.sign", detail::lower_sign);
+}), "stablehlo.sign", detail::lower_sign).no_derivative();
 const OpDef& square_op =
-    def_unary("square", ResultType::same, [](auto v) { return detail::wrapping_mul(v, v); }).lower(detail::lower_square);
+    def_unary("square", ResultType::same, [](auto v) { return detail::wrapping_mul(v, v); })
+        .lower(detail::lower_square)
+        .derivative([](const Tensor& x, const Tensor&) { return 2.0 * x; });
 // relu(NaN) = NaN: the comparison is false for NaN and v passes through.
 const OpDef& relu_op = def_unary("relu", ResultType::same, [](auto v) {
   using C = decltype(v);
   return v <= C(0) ? C(0) : v;
-}).lower(detail::lower_relu);
+}).lower(detail::lower_relu).derivative([](const Tensor& x, const Tensor&) { return (x > 0).astype(x.dtype()); });
 // Rounding to an integer value: integers are returned as they are (no kernel to
 // build for them).
 template <class F>
@@ -101,13 +129,13 @@ OpDef& def_rounding(const char* name, F f) {
           });
 }
 const OpDef& floor_op =
-    float_spelled(def_rounding("floor", [](auto v) { return std::floor(v); }), "stablehlo.floor", detail::lower_floor);
+    float_spelled(def_rounding("floor", [](auto v) { return std::floor(v); }), "stablehlo.floor", detail::lower_floor).no_derivative();
 const OpDef& ceil_op =
-    float_spelled(def_rounding("ceil", [](auto v) { return std::ceil(v); }), "stablehlo.ceil", detail::lower_ceil);
+    float_spelled(def_rounding("ceil", [](auto v) { return std::ceil(v); }), "stablehlo.ceil", detail::lower_ceil).no_derivative();
 // nearbyint rounds half to even in the default rounding mode.
 const OpDef& round_op =
     float_spelled(def_rounding("round", [](auto v) { return std::nearbyint(v); }), "stablehlo.round_nearest_even",
-                  detail::lower_round);
+                  detail::lower_round).no_derivative();
 
 // ---- floating results ---------------------------------------------------------
 // Spelled ops are StableHLO's; the others lower to them (ops/elementwise_lowering).
@@ -119,33 +147,36 @@ const OpDef& round_op =
   const OpDef& name##_op = def_vmath_unary(#name, detail::FloatFn::fn, [](auto v) { return vmath::fn(v); }) how;
 #define TLALOC_SPELLED(spec) .elementwise().stablehlo(detail::elementwise_spelling("stablehlo." #spec))
 #define TLALOC_LOWERED(name) .lower(detail::lower_##name)
-TLALOC_VMATH_UNARY(exp, exp, TLALOC_SPELLED(exponential))
-TLALOC_VMATH_UNARY(expm1, expm1, TLALOC_SPELLED(exponential_minus_one))
-TLALOC_VMATH_UNARY(log, log, TLALOC_SPELLED(log))
-TLALOC_VMATH_UNARY(log1p, log1p, TLALOC_SPELLED(log_plus_one))
-TLALOC_FLOAT_UNARY(sqrt, std::sqrt(v), TLALOC_SPELLED(sqrt))
-TLALOC_FLOAT_UNARY(rsqrt, decltype(v)(1) / std::sqrt(v), TLALOC_SPELLED(rsqrt))
-TLALOC_FLOAT_UNARY(reciprocal, decltype(v)(1) / v, TLALOC_LOWERED(reciprocal))
-TLALOC_VMATH_UNARY(sin, sin, TLALOC_SPELLED(sine))
-TLALOC_VMATH_UNARY(cos, cos, TLALOC_SPELLED(cosine))
-TLALOC_FLOAT_UNARY(tan, std::tan(v), TLALOC_SPELLED(tan))
-TLALOC_VMATH_UNARY(tanh, tanh, TLALOC_SPELLED(tanh))
-TLALOC_FLOAT_UNARY(sinh, std::sinh(v), TLALOC_LOWERED(sinh))
-TLALOC_FLOAT_UNARY(cosh, std::cosh(v), TLALOC_LOWERED(cosh))
-TLALOC_FLOAT_UNARY(asin, std::asin(v), TLALOC_LOWERED(asin))
-TLALOC_FLOAT_UNARY(acos, std::acos(v), TLALOC_LOWERED(acos))
-TLALOC_FLOAT_UNARY(atan, std::atan(v), TLALOC_LOWERED(atan))
-TLALOC_FLOAT_UNARY(asinh, std::asinh(v), TLALOC_LOWERED(asinh))
-TLALOC_FLOAT_UNARY(acosh, std::acosh(v), TLALOC_LOWERED(acosh))
-TLALOC_FLOAT_UNARY(atanh, std::atanh(v), TLALOC_LOWERED(atanh))
-TLALOC_VMATH_UNARY(sigmoid, sigmoid, TLALOC_SPELLED(logistic))
-TLALOC_VMATH_UNARY(silu, silu, TLALOC_LOWERED(silu))
-TLALOC_VMATH_UNARY(softplus, softplus, TLALOC_LOWERED(softplus))
-TLALOC_VMATH_UNARY(erf, erf, TLALOC_LOWERED(erf))
+#define D(expr) .derivative([]([[maybe_unused]] const Tensor& x, [[maybe_unused]] const Tensor& y) { return expr; })
+TLALOC_VMATH_UNARY(exp, exp, TLALOC_SPELLED(exponential) D(y))
+TLALOC_VMATH_UNARY(expm1, expm1, TLALOC_SPELLED(exponential_minus_one) D(y + 1.0))
+TLALOC_VMATH_UNARY(log, log, TLALOC_SPELLED(log) D(reciprocal(x)))
+TLALOC_VMATH_UNARY(log1p, log1p, TLALOC_SPELLED(log_plus_one) D(reciprocal(x + 1.0)))
+TLALOC_FLOAT_UNARY(sqrt, std::sqrt(v), TLALOC_SPELLED(sqrt) D(0.5 / y))
+TLALOC_FLOAT_UNARY(rsqrt, decltype(v)(1) / std::sqrt(v), TLALOC_SPELLED(rsqrt) D(-0.5 * y / x))
+TLALOC_FLOAT_UNARY(reciprocal, decltype(v)(1) / v, TLALOC_LOWERED(reciprocal) D(-(y * y)))
+TLALOC_VMATH_UNARY(sin, sin, TLALOC_SPELLED(sine) D(cos(x)))
+TLALOC_VMATH_UNARY(cos, cos, TLALOC_SPELLED(cosine) D(-sin(x)))
+TLALOC_FLOAT_UNARY(tan, std::tan(v), TLALOC_SPELLED(tan) D(1.0 + y * y))
+TLALOC_VMATH_UNARY(tanh, tanh, TLALOC_SPELLED(tanh) D(1.0 - y * y))
+TLALOC_FLOAT_UNARY(sinh, std::sinh(v), TLALOC_LOWERED(sinh) D(cosh(x)))
+TLALOC_FLOAT_UNARY(cosh, std::cosh(v), TLALOC_LOWERED(cosh) D(sinh(x)))
+TLALOC_FLOAT_UNARY(asin, std::asin(v), TLALOC_LOWERED(asin) D(rsqrt((1.0 - x) * (1.0 + x))))
+TLALOC_FLOAT_UNARY(acos, std::acos(v), TLALOC_LOWERED(acos) D(-rsqrt((1.0 - x) * (1.0 + x))))
+TLALOC_FLOAT_UNARY(atan, std::atan(v), TLALOC_LOWERED(atan) D(reciprocal(1.0 + x * x)))
+TLALOC_FLOAT_UNARY(asinh, std::asinh(v), TLALOC_LOWERED(asinh) D(rsqrt(x * x + 1.0)))
+TLALOC_FLOAT_UNARY(acosh, std::acosh(v), TLALOC_LOWERED(acosh) D(rsqrt((x - 1.0) * (x + 1.0))))
+TLALOC_FLOAT_UNARY(atanh, std::atanh(v), TLALOC_LOWERED(atanh) D(reciprocal((1.0 - x) * (1.0 + x))))
+TLALOC_VMATH_UNARY(sigmoid, sigmoid, TLALOC_SPELLED(logistic) D(y * (1.0 - y)))
+TLALOC_VMATH_UNARY(silu, silu, TLALOC_LOWERED(silu) D(silu_derivative(x)))
+TLALOC_VMATH_UNARY(softplus, softplus, TLALOC_LOWERED(softplus) D(sigmoid(x)))
+TLALOC_VMATH_UNARY(erf, erf, TLALOC_LOWERED(erf) D(kTwoOverSqrtPi * exp(-(x * x))))
 const OpDef& gelu_op =
-    def_vmath_unary("gelu", detail::FloatFn::gelu_erf, [](auto v) { return vmath::gelu_erf(v); }).lower(detail::lower_gelu);
-TLALOC_VMATH_UNARY(gelu_tanh, gelu_tanh, TLALOC_LOWERED(gelu_tanh))
+    def_vmath_unary("gelu", detail::FloatFn::gelu_erf, [](auto v) { return vmath::gelu_erf(v); })
+        .lower(detail::lower_gelu) D(gelu_derivative(x));
+TLALOC_VMATH_UNARY(gelu_tanh, gelu_tanh, TLALOC_LOWERED(gelu_tanh) D(gelu_tanh_derivative(x)))
 #undef TLALOC_LOWERED
+#undef D
 #undef TLALOC_SPELLED
 #undef TLALOC_VMATH_UNARY
 #undef TLALOC_FLOAT_UNARY
@@ -187,6 +218,10 @@ const OpDef& convert_op =
           Tensor y = detail::empty(out[0].shape, out[0].dtype);
           TLALOC_SWITCH_ALL(out[0].dtype, "convert", convert_into<T>(in[0], y))
           return std::vector<Tensor>{y};
+        })
+        .jvp(detail::linear_jvp({0}))
+        .vjp([](const detail::Rule& r) {
+          return std::vector<Tensor>{r.cotangent().astype(r.in(0).dtype())};
         });
 
 }  // namespace

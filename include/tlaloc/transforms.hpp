@@ -1,0 +1,369 @@
+// Function transforms: grad, value_and_grad, vjp, jvp, jacobians, hessian, jit.
+//
+// A transform traces the function once per input signature (the dtypes and shapes
+// of its tensor arguments and the values of its other arguments), differentiates
+// and optimizes the traced program, caches it, and runs it on the interpreter. Inside
+// another transform it records into the enclosing trace instead, so transforms nest
+// freely: grad(grad(f)), jvp of grad, jacobian of jacobian. docs/HOW_IT_WORKS.md
+// explains the engine; docs/GETTING_STARTED.md the forms below.
+//
+// What a function captures: host tensors and C++ numbers it reads become constants
+// of the program when it is traced, and the cached program keeps them; pass what
+// changes between calls as an argument. Symbolic tensors of an enclosing trace
+// become inputs of the program, bound at each call.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "tlaloc/tensor.hpp"
+
+namespace tlaloc {
+
+// Which arguments grad and value_and_grad differentiate: `tl::argnums{0, 2}`.
+struct argnums {
+  std::vector<std::size_t> list;
+  argnums(std::initializer_list<std::size_t> l) : list(l) {}
+};
+
+namespace detail {
+
+using FlatFn = std::function<std::vector<Tensor>(std::span<const Tensor>)>;
+
+// The cache of one transformed function (src/ad/api.cpp).
+class TransformCache;
+std::shared_ptr<TransformCache> make_cache(std::string name);
+std::size_t cache_traces(const TransformCache& c);
+
+// One call: the flattened function, its tensor arguments, and a key for the
+// arguments that are not tensors.
+struct FlatCall {
+  FlatFn fn;
+  std::vector<Tensor> args;
+  std::string static_key;
+  // Filled by fn: the sizes of the vector results, to regroup the flat results.
+  std::shared_ptr<std::vector<std::size_t>> result_sizes = std::make_shared<std::vector<std::size_t>>();
+};
+
+// grad/value_and_grad: [value if with_value, then the cotangent of each wrt argument].
+std::vector<Tensor> run_grad(TransformCache& c, const FlatCall& call, const std::vector<bool>& wrt,
+                             bool with_value);
+// jit: the results, and their grouping (the sizes of vector results) through `sizes`.
+std::vector<Tensor> run_jit(TransformCache& c, const FlatCall& call, std::vector<std::size_t>& sizes);
+// jvp of a function of flat tensors: results, then their tangents.
+std::vector<Tensor> run_jvp(const FlatFn& fn, std::span<const Tensor> primals, std::span<const Tensor> tangents);
+// The pullback of a vjp: keeps the program and its arguments.
+class PullbackState;
+std::pair<std::vector<Tensor>, std::shared_ptr<PullbackState>> run_vjp(const FlatFn& fn,
+                                                                      std::span<const Tensor> primals);
+std::vector<Tensor> run_pullback(const PullbackState& s, std::span<const Tensor> cotangents);
+// Jacobians of a one-tensor function: out.shape + x.shape.
+Tensor run_jacobian(const FlatFn& fn, const Tensor& x, bool forward);
+
+// ---- flattening arguments and results ----------------------------------------
+template <class T>
+inline constexpr bool is_static_arg_v =
+    std::is_arithmetic_v<T> || std::is_enum_v<T> || std::is_same_v<T, std::string>;
+
+void append_static_key(std::string& key, double v);
+void append_static_key(std::string& key, long long v);
+void append_static_key(std::string& key, const std::string& v);
+
+inline void flatten_arg(const Tensor& t, FlatCall& c) { c.args.push_back(t); }
+inline void flatten_arg(const std::vector<Tensor>& v, FlatCall& c) {
+  c.args.insert(c.args.end(), v.begin(), v.end());
+  append_static_key(c.static_key, static_cast<long long>(v.size()));
+}
+template <class S>
+  requires is_static_arg_v<S>
+void flatten_arg(const S& s, FlatCall& c) {
+  if constexpr (std::is_same_v<S, std::string>)
+    append_static_key(c.static_key, s);
+  else if constexpr (std::is_enum_v<S>)
+    append_static_key(c.static_key, static_cast<long long>(s));
+  else if constexpr (std::is_floating_point_v<S>)
+    append_static_key(c.static_key, static_cast<double>(s));
+  else
+    append_static_key(c.static_key, static_cast<long long>(s));
+}
+
+inline Tensor rebuild_arg(const Tensor&, std::span<const Tensor> syms, std::size_t& pos) { return syms[pos++]; }
+inline std::vector<Tensor> rebuild_arg(const std::vector<Tensor>& v, std::span<const Tensor> syms,
+                                       std::size_t& pos) {
+  std::vector<Tensor> out(syms.begin() + std::ptrdiff_t(pos), syms.begin() + std::ptrdiff_t(pos + v.size()));
+  pos += v.size();
+  return out;
+}
+template <class S>
+  requires is_static_arg_v<S>
+const S& rebuild_arg(const S& s, std::span<const Tensor>, std::size_t&) {
+  return s;
+}
+
+inline std::size_t tensor_count(const Tensor&) { return 1; }
+inline std::size_t tensor_count(const std::vector<Tensor>& v) { return v.size(); }
+template <class S>
+  requires is_static_arg_v<S>
+std::size_t tensor_count(const S&) {
+  return 0;
+}
+
+inline void flatten_result(const Tensor& t, std::vector<Tensor>& out, std::vector<std::size_t>&) {
+  out.push_back(t);
+}
+inline void flatten_result(const std::vector<Tensor>& v, std::vector<Tensor>& out, std::vector<std::size_t>& sizes) {
+  out.insert(out.end(), v.begin(), v.end());
+  sizes.push_back(v.size());
+}
+template <class... T>
+void flatten_result(const std::tuple<T...>& t, std::vector<Tensor>& out, std::vector<std::size_t>& sizes) {
+  std::apply([&](const auto&... e) { (flatten_result(e, out, sizes), ...); }, t);
+}
+template <class A, class B>
+void flatten_result(const std::pair<A, B>& p, std::vector<Tensor>& out, std::vector<std::size_t>& sizes) {
+  flatten_result(p.first, out, sizes);
+  flatten_result(p.second, out, sizes);
+}
+
+template <class R>
+struct Unflatten;
+template <>
+struct Unflatten<Tensor> {
+  static Tensor get(std::span<const Tensor> f, std::span<const std::size_t>, std::size_t& pos, std::size_t&) {
+    return f[pos++];
+  }
+};
+template <>
+struct Unflatten<std::vector<Tensor>> {
+  static std::vector<Tensor> get(std::span<const Tensor> f, std::span<const std::size_t> sizes, std::size_t& pos,
+                                 std::size_t& spos) {
+    const std::size_t n = sizes[spos++];
+    std::vector<Tensor> v(f.begin() + std::ptrdiff_t(pos), f.begin() + std::ptrdiff_t(pos + n));
+    pos += n;
+    return v;
+  }
+};
+template <class A, class B>
+struct Unflatten<std::pair<A, B>> {
+  static std::pair<A, B> get(std::span<const Tensor> f, std::span<const std::size_t> s, std::size_t& pos,
+                             std::size_t& spos) {
+    A a = Unflatten<A>::get(f, s, pos, spos);
+    B b = Unflatten<B>::get(f, s, pos, spos);
+    return {std::move(a), std::move(b)};
+  }
+};
+template <class... T>
+struct Unflatten<std::tuple<T...>> {
+  static std::tuple<T...> get(std::span<const Tensor> f, std::span<const std::size_t> s, std::size_t& pos,
+                              std::size_t& spos) {
+    return std::tuple<T...>{Unflatten<T>::get(f, s, pos, spos)...};
+  }
+};
+
+// The flat call of f on args: tensors replaced by the trace's symbols, the rest kept.
+template <class F, class... A>
+FlatCall make_call(const F& f, const A&... args) {
+  FlatCall c;
+  (flatten_arg(args, c), ...);
+  c.fn = [&f, &args..., sizes = c.result_sizes](std::span<const Tensor> syms) {
+    std::size_t pos = 0;
+    // Braced initialization evaluates the rebuilt arguments left to right.
+    auto rebuilt = std::tuple<decltype(rebuild_arg(args, syms, pos))...>{rebuild_arg(args, syms, pos)...};
+    std::vector<Tensor> out;
+    sizes->clear();
+    flatten_result(std::apply(f, rebuilt), out, *sizes);
+    return out;
+  };
+  return c;
+}
+
+// The wrt mask over the flattened tensors for the listed arguments.
+template <class... A>
+std::vector<bool> wrt_mask(const std::vector<std::size_t>& which, const A&... args) {
+  const std::size_t counts[] = {tensor_count(args)...};
+  std::vector<bool> mask;
+  for (std::size_t i = 0; i < sizeof...(A); ++i) {
+    bool on = false;
+    for (std::size_t w : which) on = on || w == i;
+    mask.insert(mask.end(), counts[i], on);
+  }
+  return mask;
+}
+void check_argnums(const std::vector<std::size_t>& which, std::span<const std::size_t> counts,
+                   std::span<const bool> is_tensor);
+
+template <class F, bool WithValue, bool Listed>
+class GradFn {
+ public:
+  GradFn(F f, std::vector<std::size_t> which)
+      : f_(std::move(f)), which_(std::move(which)), cache_(make_cache(WithValue ? "value_and_grad" : "grad")) {}
+
+  template <class... A>
+  auto operator()(const A&... args) const {
+    static_assert(sizeof...(A) > 0, "tl::grad: the function needs an argument to differentiate");
+    const std::size_t counts[] = {tensor_count(args)...};
+    const bool is_tensor[] = {!is_static_arg_v<std::decay_t<A>>...};
+    check_argnums(which_, counts, is_tensor);
+    const FlatCall call = make_call(f_, args...);
+    std::vector<Tensor> r = run_grad(*cache_, call, wrt_mask(which_, args...), WithValue);
+    if constexpr (WithValue) {
+      Tensor value = r.front();
+      r.erase(r.begin());
+      return std::pair{value, shape_grads<A...>(std::move(r))};
+    } else {
+      return shape_grads<A...>(std::move(r));
+    }
+  }
+  std::size_t traces() const { return cache_traces(*cache_); }
+
+ private:
+  // One argument: its own type (Tensor, or vector<Tensor> for a list of parameters);
+  // several (argnums): one Tensor per listed argument.
+  template <class A0, class... Rest>
+  auto shape_grads(std::vector<Tensor> g) const {
+    if constexpr (!Listed && std::is_same_v<std::decay_t<A0>, Tensor>)
+      return g.front();
+    else
+      return g;
+  }
+  F f_;
+  std::vector<std::size_t> which_;
+  std::shared_ptr<TransformCache> cache_;
+};
+
+template <class F>
+class JitFn {
+ public:
+  JitFn(F f, std::string name) : f_(std::move(f)), cache_(make_cache(std::move(name))) {}
+  template <class... A>
+  auto operator()(const A&... args) const {
+    using R = std::decay_t<std::invoke_result_t<const F&, decltype(rebuild_arg(
+                                                              args, std::span<const Tensor>{},
+                                                              std::declval<std::size_t&>()))...>>;
+    const FlatCall call = make_call(f_, args...);
+    std::vector<std::size_t> sizes;
+    const std::vector<Tensor> flat = run_jit(*cache_, call, sizes);
+    std::size_t pos = 0, spos = 0;
+    return Unflatten<R>::get(flat, sizes, pos, spos);
+  }
+  // How many times the function was traced: once per new input signature.
+  std::size_t traces() const { return cache_traces(*cache_); }
+
+ private:
+  F f_;
+  std::shared_ptr<TransformCache> cache_;
+};
+
+}  // namespace detail
+
+// d f / d x for f returning a floating-point scalar. The gradient has the type of the
+// argument: a Tensor, or a std::vector<Tensor> for a list of parameters.
+template <class F>
+auto grad(F f) {
+  return detail::GradFn<F, false, false>(std::move(f), {0});
+}
+// Gradients with respect to several Tensor arguments, one per listed argument, as a
+// std::vector<Tensor> in the order listed.
+template <class F>
+auto grad(F f, argnums which) {
+  return detail::GradFn<F, false, true>(std::move(f), std::move(which.list));
+}
+// std::pair{f(x, ...), grad(f)(x, ...)} from one program.
+template <class F>
+auto value_and_grad(F f) {
+  return detail::GradFn<F, true, false>(std::move(f), {0});
+}
+template <class F>
+auto value_and_grad(F f, argnums which) {
+  return detail::GradFn<F, true, true>(std::move(f), std::move(which.list));
+}
+
+// Traces f once per input signature and runs the optimized program; a changed
+// signature traces again (`traces()` counts; TLALOC_LOG_TRACES=1 logs each one).
+// Arguments that are not tensors (numbers, enums, strings) are static: their values
+// are part of the signature.
+template <class F>
+auto jit(F f, std::string name = "jit") {
+  return detail::JitFn<F>(std::move(f), std::move(name));
+}
+
+// Forward mode: {f(x), the derivative of f at x along t}.
+template <class F>
+std::pair<Tensor, Tensor> jvp(const F& f, const Tensor& x, const Tensor& t) {
+  const Tensor p[] = {x}, tt[] = {t};
+  const std::vector<Tensor> r = detail::run_jvp([&f](std::span<const Tensor> a) { return std::vector<Tensor>{f(a[0])}; },
+                                                p, tt);
+  return {r[0], r[1]};
+}
+// Several arguments: f takes a const std::vector<Tensor>&.
+template <class F>
+std::pair<Tensor, Tensor> jvp(const F& f, const std::vector<Tensor>& primals, const std::vector<Tensor>& tangents) {
+  const std::vector<Tensor> r = detail::run_jvp(
+      [&f](std::span<const Tensor> a) { return std::vector<Tensor>{f(std::vector<Tensor>(a.begin(), a.end()))}; },
+      primals, tangents);
+  return {r[0], r[1]};
+}
+
+// Reverse mode: {f(x, ...), pullback}; pullback(ct) gives one cotangent per tensor
+// argument. The pullback runs the forward program again with the backward one.
+class Pullback {
+ public:
+  explicit Pullback(std::shared_ptr<detail::PullbackState> s) : s_(std::move(s)) {}
+  std::vector<Tensor> operator()(const Tensor& cotangent) const {
+    const Tensor c[] = {cotangent};
+    return detail::run_pullback(*s_, c);
+  }
+
+ private:
+  std::shared_ptr<detail::PullbackState> s_;
+};
+template <class F, class... A>
+std::pair<Tensor, Pullback> vjp(const F& f, const A&... args) {
+  static_assert((std::is_same_v<A, Tensor> && ...), "tl::vjp: the arguments must be tensors");
+  const Tensor flat[] = {args...};
+  auto [out, state] = detail::run_vjp(
+      [&f, &args...](std::span<const Tensor> a) {
+        std::size_t pos = 0;
+        auto rebuilt = std::tuple<decltype(detail::rebuild_arg(args, a, pos))...>{
+            detail::rebuild_arg(args, a, pos)...};
+        return std::vector<Tensor>{std::apply(f, rebuilt)};
+      },
+      flat);
+  return {out[0], Pullback(std::move(state))};
+}
+
+// The Jacobian of a function of one tensor: shape f(x).shape + x.shape. jacfwd uses
+// one JVP per input element, jacrev one VJP per output element; jacobian is jacrev.
+template <class F>
+auto jacfwd(F f) {
+  return [f = std::move(f)](const Tensor& x) {
+    return detail::run_jacobian([&f](std::span<const Tensor> a) { return std::vector<Tensor>{f(a[0])}; }, x, true);
+  };
+}
+template <class F>
+auto jacrev(F f) {
+  return [f = std::move(f)](const Tensor& x) {
+    return detail::run_jacobian([&f](std::span<const Tensor> a) { return std::vector<Tensor>{f(a[0])}; }, x, false);
+  };
+}
+template <class F>
+auto jacobian(F f) {
+  return jacrev(std::move(f));
+}
+// The Hessian of a scalar function of one tensor: jacfwd(jacrev(f)), shape x.shape + x.shape.
+template <class F>
+auto hessian(F f) {
+  return jacfwd(jacrev(std::move(f)));
+}
+
+// The identity whose derivative is zero.
+Tensor stop_gradient(const Tensor& x);
+
+}  // namespace tlaloc

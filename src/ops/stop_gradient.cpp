@@ -1,0 +1,25 @@
+// stop_gradient: the identity whose derivative is zero (JAX's lax.stop_gradient).
+// Lowering drops it: StableHLO has no derivatives to stop.
+#include "ops/op.hpp"
+#include "tlaloc/transforms.hpp"
+
+namespace tlaloc {
+namespace {
+
+const detail::OpDef& stop_gradient_op =
+    detail::def_op("stop_gradient")
+        .inputs(1)
+        .shape_rule([](std::span<const detail::TensorType> in, const detail::Attrs&) {
+          return std::vector<detail::TensorType>{in[0]};
+        })
+        .kernel([](std::span<const Tensor> in, const detail::Attrs&, std::span<const detail::TensorType>) {
+          return std::vector<Tensor>{in[0]};
+        })
+        .no_derivative()
+        .lower([](std::span<const Tensor> in, const detail::Attrs&) { return std::vector<Tensor>{in[0]}; });
+
+}  // namespace
+
+Tensor stop_gradient(const Tensor& x) { return detail::call1(stop_gradient_op, {x}); }
+
+}  // namespace tlaloc
