@@ -31,6 +31,10 @@ struct Case {
   bool f32 = true;                   // also check the f32 path
   double h = 1e-5;     // finite-difference step (second order: max(h, 1e-4))
   double tol = 1e-6;  // first order; the transpose identity uses tol * 1e-4, second order max(tol, 1e-5)
+  // The same function in PyTorch for the oracle lane (tests/oracle): an expression
+  // over the inputs named a, b, c, ... (integer inputs arrive as int64 tensors),
+  // e.g. "torch.tanh(a)". Empty: the row has no PyTorch counterpart.
+  std::string torch;
 };
 
 std::vector<Case>& table();
