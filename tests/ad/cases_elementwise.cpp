@@ -7,13 +7,19 @@ namespace {
 
 using Unary = Tensor (*)(const Tensor&);
 
-Case unary(std::string name, Unary f, Tensor x, bool second = true) {
-  return {"unary/" + name, {name}, {std::move(x)}, [f](std::span<const Tensor> a) { return f(a[0]); }, second};
+// The PyTorch spelling is torch.<name>(a) unless given.
+Case unary(std::string name, Unary f, Tensor x, bool second = true, std::string torch = "") {
+  Case c{"unary/" + name, {name}, {std::move(x)}, [f](std::span<const Tensor> a) { return f(a[0]); }, second};
+  c.torch = torch.empty() ? "torch." + name + "(a)" : torch;
+  return c;
 }
 
-Case binary(std::string name, Tensor (*f)(const Tensor&, const Tensor&), Tensor a, Tensor b, bool second = true) {
-  return {"binary/" + name, {name}, {std::move(a), std::move(b)},
-          [f](std::span<const Tensor> x) { return f(x[0], x[1]); }, second};
+Case binary(std::string name, Tensor (*f)(const Tensor&, const Tensor&), Tensor a, Tensor b, bool second = true,
+            std::string torch = "") {
+  Case c{"binary/" + name, {name}, {std::move(a), std::move(b)},
+         [f](std::span<const Tensor> x) { return f(x[0], x[1]); }, second};
+  c.torch = torch.empty() ? "torch." + name + "(a, b)" : torch;
+  return c;
 }
 
 const tl::Shape s23{2, 3};
@@ -42,16 +48,18 @@ const bool added = add({
     unary("acosh", tl::acosh, uniform(s23, 1.2, 3, 21)),
     unary("atanh", tl::atanh, uniform(s23, -0.8, 0.8, 22)),
     unary("sigmoid", tl::sigmoid, uniform(s23, -3, 3, 23)),
-    unary("relu", tl::relu, away_from_zero(s23, 24), false),
-    unary("silu", tl::silu, uniform(s23, -3, 3, 25)),
-    unary("softplus", tl::softplus, uniform(s23, -3, 3, 26)),
+    unary("relu", tl::relu, away_from_zero(s23, 24), false, "torch.relu(a)"),
+    unary("silu", tl::silu, uniform(s23, -3, 3, 25), true, "F.silu(a)"),
+    unary("softplus", tl::softplus, uniform(s23, -3, 3, 26), true, "F.softplus(a)"),
     unary("erf", tl::erf, uniform(s23, -2, 2, 27)),
-    {"unary/gelu", {"gelu"}, {uniform(s23, -3, 3, 28)}, [](std::span<const Tensor> a) { return tl::gelu(a[0]); }},
-    {"unary/gelu_tanh", {"gelu_tanh"}, {uniform(s23, -3, 3, 29)},
-     [](std::span<const Tensor> a) { return tl::gelu(a[0], true); }},
+    with_torch({"unary/gelu", {"gelu"}, {uniform(s23, -3, 3, 28)}, [](std::span<const Tensor> a) { return tl::gelu(a[0]); }},
+               "F.gelu(a)"),
+    with_torch({"unary/gelu_tanh", {"gelu_tanh"}, {uniform(s23, -3, 3, 29)},
+                [](std::span<const Tensor> a) { return tl::gelu(a[0], true); }},
+               "F.gelu(a, approximate='tanh')"),
     {"unary/convert", {"convert"}, {uniform(s23, -2, 2, 30)},
      [](std::span<const Tensor> a) { return tl::square(a[0].astype(a[0].dtype() == tl::DType::f64 ? tl::DType::f32 : tl::DType::f64)).astype(a[0].dtype()); },
-     true, true, 1e-2, 1e-3},  // through f32: a large step, exact for a square
+     true, true, 1e-2, 1e-3, "torch.square(a.float()).double()"},  // through f32: a large step, exact for a square
     binary("add", tl::add, uniform(s23, -2, 2, 40), uniform({3}, -2, 2, 41)),
     binary("sub", tl::sub, uniform({2, 1}, -2, 2, 42), uniform(s23, -2, 2, 43)),
     binary("mul", tl::mul, uniform(s23, -2, 2, 44), uniform({1, 3}, -2, 2, 45)),
@@ -60,10 +68,11 @@ const bool added = add({
     binary("maximum", tl::maximum, uniform(s23, -2, 2, 50), uniform(s23, -2, 2, 51), false),
     binary("minimum", tl::minimum, uniform(s23, -2, 2, 52), uniform(s23, -2, 2, 53), false),
     binary("atan2", tl::atan2, away_from_zero(s23, 54), away_from_zero(s23, 55)),
-    binary("remainder", tl::remainder, uniform(s23, 0.1, 0.9, 56) + tl::reshape(tl::arange(0, 6, 1, tl::DType::f64), s23), uniform(s23, 1.1, 1.3, 57), false),
-    {"select/where", {"select"},
-     {uniform(s23, -2, 2, 60), uniform({3}, -2, 2, 61)},
-     [](std::span<const Tensor> a) { return tl::where(a[0] > 0, a[0] * a[0], a[1]); }},
+    binary("remainder", tl::remainder, uniform(s23, 0.1, 0.9, 56) + tl::reshape(tl::arange(0, 6, 1, tl::DType::f64), s23),
+           uniform(s23, 1.1, 1.3, 57), false),
+    with_torch({"select/where", {"select"}, {uniform(s23, -2, 2, 60), uniform({3}, -2, 2, 61)},
+                [](std::span<const Tensor> a) { return tl::where(a[0] > 0, a[0] * a[0], a[1]); }},
+               "torch.where(a > 0, a * a, b)"),
 });
 
 }  // namespace

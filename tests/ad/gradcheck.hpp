@@ -34,8 +34,13 @@ struct Case {
   // The same function in PyTorch for the oracle lane (tests/oracle): an expression
   // over the inputs named a, b, c, ... (integer inputs arrive as int64 tensors),
   // e.g. "torch.tanh(a)". Empty: the row has no PyTorch counterpart.
-  std::string torch;
+  std::string torch = {};
 };
+
+inline Case with_torch(Case c, std::string expr) {
+  c.torch = std::move(expr);
+  return c;
+}
 
 std::vector<Case>& table();
 // For `static const bool added = gradcheck::add({...});` in a cases file.
