@@ -1,6 +1,7 @@
 // Tlaloc: differentiable programming for C++. Include this one header.
 #pragma once
 
+#include "tlaloc/control.hpp"
 #include "tlaloc/dtype.hpp"
 #include "tlaloc/error.hpp"
 #include "tlaloc/ops.hpp"

@@ -48,7 +48,7 @@ class VjpPass {
   // captures: replays r on args, seeds its results with `seeds`, and returns the
   // cotangents of r's arguments and of `captured` (undefined: zero). The maps are
   // restored afterwards, so it may run inside another region of the builder.
-  std::vector<Tensor> region(const Region& r, std::span<const Tensor> args, std::span<const bool> args_active,
+  std::vector<Tensor> region(const Region& r, std::span<const Tensor> args, const std::vector<bool>& args_active,
                              std::span<const Tensor> seeds, std::span<const ValueId> captured);
 };
 

@@ -68,7 +68,7 @@ void VjpPass::backward(const Region& r) {
   }
 }
 
-std::vector<Tensor> VjpPass::region(const Region& r, std::span<const Tensor> args, std::span<const bool> args_active,
+std::vector<Tensor> VjpPass::region(const Region& r, std::span<const Tensor> args, const std::vector<bool>& args_active,
                                     std::span<const Tensor> seeds, std::span<const ValueId> captured) {
   const auto saved_active = active;
   auto saved_ct = std::move(ct);
