@@ -2,6 +2,7 @@
 #pragma once
 
 #include "tlaloc/control.hpp"
+#include "tlaloc/custom.hpp"
 #include "tlaloc/dtype.hpp"
 #include "tlaloc/error.hpp"
 #include "tlaloc/ops.hpp"

@@ -5,6 +5,7 @@
 // recomputed, not stored, except for scan's carries, which are stacked).
 #include <fmt/format.h>
 
+#include "ad/custom.hpp"
 #include "ad/modes.hpp"
 #include "ops/rule.hpp"
 #include "tlaloc/ops.hpp"
@@ -261,11 +262,13 @@ bool control_jvp(JvpPass& p, const Op& op) {
   if (n == "if") return if_jvp(p, op), true;
   if (n == "while") return while_jvp(p, op), true;
   if (n == "scan") return scan_jvp(p, op), true;
+  if (n == "custom_rule") return custom_jvp_step(p, op), true;
   return false;
 }
 
 bool control_vjp_forward(VjpPass& p, const Op& op) {
   if (op.name() == "scan") return scan_vjp_forward(p, op), true;
+  if (op.name() == "custom_rule") return custom_vjp_forward(p, op), true;
   return false;
 }
 
@@ -273,6 +276,7 @@ bool control_vjp_backward(VjpPass& p, const Op& op) {
   const std::string& n = op.name();
   if (n == "if") return if_vjp(p, op), true;
   if (n == "scan") return scan_vjp_backward(p, op), true;
+  if (n == "custom_rule") return custom_vjp_backward(p, op), true;
   if (n == "while")
     refuse("vjp", p.rp.f, op,
            "reverse mode through a while loop with a data-dependent trip count is not supported yet; "

@@ -159,6 +159,11 @@ using DerivRule = std::function<std::vector<Tensor>(const Rule&)>;
 // symbolic and the ops it calls are recorded in place of the op.
 using LowerFn = std::function<std::vector<Tensor>(std::span<const Tensor>, const Attrs&)>;
 
+// A lowering that needs the op's regions (loops, custom rules): `inline_region(k,
+// args)` records region k applied to args in place and returns its results.
+using RegionInliner = std::function<std::vector<Tensor>(std::size_t, std::span<const Tensor>)>;
+using RegionLowerFn = std::function<std::vector<Tensor>(std::span<const Tensor>, const Attrs&, const RegionInliner&)>;
+
 class OpDef {
  public:
   explicit OpDef(std::string name) : name_(std::move(name)) {}
@@ -196,6 +201,10 @@ class OpDef {
     lower_ = std::move(f);
     return *this;
   }
+  OpDef& lower_with_regions(RegionLowerFn f) {
+    region_lower_ = std::move(f);
+    return *this;
+  }
   // Has no effect and no result a later op could depend on being recomputed
   // (never removed by CSE: random ops, check ops, custom calls).
   OpDef& side_effects() {
@@ -231,6 +240,7 @@ class OpDef {
   bool is_elementwise() const { return elementwise_; }
   bool has_side_effects() const { return side_effects_; }
   const LowerFn& lowering() const { return lower_; }
+  const RegionLowerFn& region_lowering() const { return region_lower_; }
   const DerivRule& jvp_rule() const { return jvp_; }
   const DerivRule& vjp_rule() const { return vjp_; }
   bool has_no_derivative() const { return no_derivative_; }
@@ -253,6 +263,7 @@ class OpDef {
   bool side_effects_ = false;
   bool no_derivative_ = false;
   LowerFn lower_;
+  RegionLowerFn region_lower_;
   DerivRule jvp_, vjp_;
 };
 

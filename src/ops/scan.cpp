@@ -6,6 +6,7 @@
 // (src/ad/control.cpp). Like `if`, its result types are declared by whoever builds
 // it; the region decides them.
 #include "core/check.hpp"
+#include "ir/builder.hpp"
 #include "ops/op.hpp"
 #include "tlaloc/ops.hpp"
 
@@ -50,7 +51,73 @@ std::vector<Tensor> run_scan(std::span<const Tensor> in, const Attrs& attrs, std
   return results;
 }
 
-[[maybe_unused]] const OpDef& scan_op = def_op("scan").region_kernel(1, run_scan);
+// StableHLO has no scan: a while loop over (counter, carry, xs, ys) that slices
+// xs and writes ys with dynamic_slice / dynamic_update_slice, as JAX lowers it.
+std::vector<Tensor> lower_scan(std::span<const Tensor> in, const Attrs& attrs, const RegionInliner& body) {
+  ir::Builder* b = ir::current_builder();
+  const std::int64_t length = attrs.get<std::int64_t>("length");
+  const auto nc = std::size_t(attrs.get<std::int64_t>("num_carry"));
+  const bool reverse = attrs.get<bool>("reverse");
+  const std::size_t nx = in.size() - nc;
+  // The ys' types: the body's results after the carry, found by tracing it once.
+  std::vector<TensorType> y_types;
+  std::vector<Tensor> state{scalar_tensor(0, DType::i64)};
+  state.insert(state.end(), in.begin(), in.end());
+  std::vector<TensorType> types;
+  for (const Tensor& t : state) types.push_back(type_of(t));
+  const OpDef& slice_op = *find_op("dynamic_slice");
+  const OpDef& update_op = *find_op("dynamic_update_slice");
+  const auto starts = [](const Tensor& i, std::size_t rank) {
+    std::vector<Tensor> s{i};
+    for (std::size_t d = 1; d < rank; ++d) s.push_back(scalar_tensor(0, DType::i64));
+    return s;
+  };
+  const auto step = [&](std::span<const Tensor> a, bool record_ys) {
+    const Tensor& i = a[0];
+    const Tensor at = reverse ? (length - 1) - i : i;
+    std::vector<Tensor> args(a.begin() + 1, a.begin() + 1 + std::ptrdiff_t(nc));
+    for (std::size_t k = 0; k < nx; ++k) {
+      const Tensor& x = a[1 + nc + k];
+      Shape size = x.shape();
+      size[0] = 1;
+      std::vector<Tensor> ops{x};
+      for (const Tensor& st : starts(at, size.size())) ops.push_back(st);
+      args.push_back(reshape(call1(slice_op, ops, {{"slice_sizes", size}}), Shape(size.begin() + 1, size.end())));
+    }
+    std::vector<Tensor> res = body(0, args);
+    std::vector<Tensor> next{i + 1};
+    next.insert(next.end(), res.begin(), res.begin() + std::ptrdiff_t(nc));
+    next.insert(next.end(), a.begin() + 1 + std::ptrdiff_t(nc), a.begin() + 1 + std::ptrdiff_t(nc + nx));
+    for (std::size_t k = 0; record_ys && k < res.size() - nc; ++k) {
+      const Tensor& y = res[nc + k];
+      Shape one{1};
+      one.insert(one.end(), y.shape().begin(), y.shape().end());
+      std::vector<Tensor> ops{a[1 + nc + nx + k], reshape(y, one)};
+      for (const Tensor& st : starts(at, one.size())) ops.push_back(st);
+      next.push_back(call1(update_op, ops, {}));
+    }
+    if (!record_ys)
+      for (std::size_t k = nc; k < res.size(); ++k) y_types.push_back(type_of(res[k]));
+    return next;
+  };
+  // Trace the body once, untaken, to learn the ys' types.
+  b->region(types, [&](std::span<const Tensor> a) { return step(a, false); });
+  for (const TensorType& t : y_types) {
+    Shape s{length};
+    s.insert(s.end(), t.shape.begin(), t.shape.end());
+    state.push_back(zeros(s, t.dtype));
+    types.push_back(type_of(state.back()));
+  }
+  std::vector<ir::Region> regions;
+  regions.push_back(b->region(types, [&](std::span<const Tensor> a) { return std::vector<Tensor>{a[0] < length}; }));
+  regions.push_back(b->region(types, [&](std::span<const Tensor> a) { return step(a, true); }));
+  const std::vector<Tensor> out = b->record(*find_op("while"), state, {}, types, std::move(regions));
+  std::vector<Tensor> results(out.begin() + 1, out.begin() + 1 + std::ptrdiff_t(nc));
+  results.insert(results.end(), out.begin() + 1 + std::ptrdiff_t(nc + nx), out.end());
+  return results;
+}
+
+[[maybe_unused]] const OpDef& scan_op = def_op("scan").region_kernel(1, run_scan).lower_with_regions(lower_scan);
 
 }  // namespace
 }  // namespace tlaloc::detail

@@ -101,6 +101,14 @@ class Rewriter {
     } else if (op.def->lowering()) {
       changed_ = true;
       out = op.def->lowering()(in, op.attrs);
+    } else if (op.def->region_lowering()) {
+      changed_ = true;
+      out = op.def->region_lowering()(in, op.attrs, [&](std::size_t k, std::span<const Tensor> args) {
+        const Region& r = op.regions.at(k);
+        for (std::size_t i = 0; i < args.size(); ++i) map_[std::size_t(r.args[i])] = args[i];
+        for (const Op& inner : r.ops) this->op(inner);
+        return mapped(r.results);
+      });
     } else if (op.def->is_elementwise() && op.def->stablehlo() != nullptr) {
       changed_ = true;
       out = b_->record(*op.def, legalized(op, in), op.attrs, out_types);
