@@ -21,6 +21,12 @@ Tensor checked(std::string_view mode, const Function& f, const Op& op, const Ten
   return d.dtype() == want.dtype ? d : d.astype(want.dtype);
 }
 
+std::vector<std::string_view> bodies(const Op& op) {
+  std::vector<std::string_view> b;
+  for (const Region& r : op.regions) b.push_back(ir::binary_body(r));
+  return b;
+}
+
 Tensor JvpPass::tangent_of(ValueId v) const {
   auto it = tangent.find(v);
   return it == tangent.end() ? Tensor() : it->second;
@@ -46,12 +52,12 @@ void JvpPass::step(const Op& op) {
     return;
   }
   if (control_jvp(*this, op)) return;
-  if (!op.regions.empty()) refuse("jvp", rp.f, op, "forward mode through this op with regions is not supported");
   const detail::DerivRule& rule = op.def->jvp_rule();
   if (!rule) refuse("jvp", rp.f, op, "it has no JVP rule");
   const std::vector<Tensor> in = rp.operands(op);
   const std::vector<Tensor> out = rp.op(op);
-  const detail::Rule r(*op.def, in, out, op.attrs, tin, {});
+  detail::Rule r(*op.def, in, out, op.attrs, tin, {});
+  r.set_bodies(bodies(op));
   const std::vector<Tensor> tout = rule(r);
   if (tout.size() != out.size()) refuse("jvp", rp.f, op, "its JVP rule returned the wrong number of tangents");
   for (std::size_t i = 0; i < out.size(); ++i) {

@@ -58,6 +58,8 @@ bool control_jvp(JvpPass& p, const Op& op);
 bool control_vjp_forward(VjpPass& p, const Op& op);
 bool control_vjp_backward(VjpPass& p, const Op& op);
 
+// What each region of an op applies to its two arguments ("add", ...), for rules.
+std::vector<std::string_view> bodies(const Op& op);
 // Zeros of a value's type, for places where a value must exist.
 Tensor zeros_of(const TensorType& t);
 // Checks what a rule returned against the value it is the derivative of.

@@ -50,7 +50,6 @@ void VjpPass::backward(const Region& r) {
       continue;
     }
     if (control_vjp_backward(*this, op)) continue;
-    if (!op.regions.empty()) refuse("vjp", rp.f, op, "reverse mode through this op with regions is not supported");
     const detail::DerivRule& rule = op.def->vjp_rule();
     if (!rule) refuse("vjp", rp.f, op, "it has no VJP rule");
     std::vector<Tensor> seeds;
@@ -60,7 +59,8 @@ void VjpPass::backward(const Region& r) {
     const std::vector<Tensor> in = rp.operands(op);
     std::vector<Tensor> out;
     for (ValueId v : op.results) out.push_back(rp.at(v));
-    const detail::Rule rule_args(*op.def, in, out, op.attrs, seeds, wanted);
+    detail::Rule rule_args(*op.def, in, out, op.attrs, seeds, wanted);
+    rule_args.set_bodies(bodies(op));
     const std::vector<Tensor> g = rule(rule_args);
     if (g.size() != in.size()) refuse("vjp", rp.f, op, "its VJP rule returned the wrong number of cotangents");
     for (std::size_t i = 0; i < in.size(); ++i)

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "ops/op.hpp"
@@ -21,6 +22,10 @@ class Rule {
       : op_(&op), in_(in), out_(out), attrs_(attrs), seeds_(seeds), wanted_(std::move(wanted)) {}
 
   const OpDef* op() const { return op_; }
+  // For ops with regions: the op region k applies to its two arguments when that is
+  // all it does ("add" for a summing scatter or reduce), else empty. Set by the engine.
+  std::string_view body(std::size_t k) const { return k < bodies_.size() ? bodies_[k] : std::string_view(); }
+  void set_bodies(std::vector<std::string_view> b) { bodies_ = std::move(b); }
   const Tensor& in(std::size_t i) const { return in_[i]; }
   const Tensor& out(std::size_t i = 0) const { return out_[i]; }
   std::size_t num_in() const { return in_.size(); }
@@ -47,6 +52,7 @@ class Rule {
   const Attrs& attrs_;
   std::span<const Tensor> seeds_;
   std::vector<bool> wanted_;
+  std::vector<std::string_view> bodies_;
 };
 
 // ---- helpers for rules (undefined means zero throughout) ------------------------
