@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "ops/elementwise_defs.hpp"
+#include "ops/rule.hpp"
 
 namespace tlaloc {
 namespace {
@@ -108,7 +109,13 @@ const OpDef& reduce_precision_op =
             for (std::int64_t i = 0; i < in[0].numel(); ++i) dst[i] = reduce_value(src[i], eb, mb);
           })
           return std::vector<Tensor>{y};
-        });
+        })
+        // Its true derivative is zero almost everywhere, which would stop training
+        // through it; as in JAX it is treated as the identity (straight through).
+        // Unlike JAX, which rounds the tangent as well, tangents and cotangents pass
+        // through unchanged, so the rule is exactly linear and its own transpose.
+        .jvp([](const detail::Rule& r) { return std::vector<Tensor>{r.tangent(0)}; })
+        .vjp([](const detail::Rule& r) { return std::vector<Tensor>{r.cotangent()}; });
 
 }  // namespace
 }  // namespace tlaloc

@@ -4,6 +4,8 @@
 #include <limits>
 
 #include "ops/elementwise_defs.hpp"
+#include "ops/rule.hpp"
+#include "tlaloc/ops.hpp"
 
 namespace tlaloc {
 namespace detail {
@@ -60,18 +62,58 @@ C fmod(C x, C y) {
   }
 }
 
-const OpDef& divide_op = def_spec_binary("divide", "stablehlo.divide", ResultType::same, detail::numeric_type,
-                                         [](auto x, auto y) { return divide(x, y); });
+// ---- derivatives (integer results have none: the engine skips them) ----------------
+using detail::Rule;
+
+// Rounding toward zero (no public op): its derivative is zero, as floor's and ceil's.
+Tensor round_toward_zero(const Tensor& x) { return where(x < 0, ceil(x), floor(x)); }
+
+// As div's: d(a/b) = da / b - db * y / b.
+Tensor divide_da(const Tensor&, const Tensor& b, const Tensor&) { return reciprocal(b); }
+Tensor divide_db(const Tensor&, const Tensor& b, const Tensor& y) { return -(y / b); }
+// fmod(a, b) = a - b trunc(a / b), and trunc is flat between its jumps.
+Tensor fmod_da(const Tensor&, const Tensor&, const Tensor& y) { return ones_like(y); }
+Tensor fmod_db(const Tensor& a, const Tensor& b, const Tensor&) { return -round_toward_zero(a / b); }
+
+// clamp's partials as masks (JAX's convention): the operand where it lies strictly
+// inside (min, max); min where it is above the operand (and below max); max where
+// it is below the operand. At a tie (operand equal to min or max) nobody gets it.
+Tensor clamp_mask(const Rule& r, std::size_t i) {
+  const Tensor &lo = r.in(0), &x = r.in(1), &hi = r.in(2);
+  if (i == 0) return logical_and(gt(lo, x), lt(lo, hi));
+  if (i == 1) return logical_and(gt(x, lo), lt(x, hi));
+  return lt(hi, x);
+}
+std::vector<Tensor> clamp_jvp(const Rule& r) {
+  Tensor t;
+  for (std::size_t i = 0; i < 3; ++i)
+    if (r.has_tangent(i)) t = detail::add_tangents(t, where(clamp_mask(r, i), r.tangent(i), 0.0));
+  return {detail::broadcast_to_shape_of(t, r.out(0))};
+}
+std::vector<Tensor> clamp_vjp(const Rule& r) {
+  std::vector<Tensor> g(3);
+  if (!r.has_cotangent()) return g;
+  for (std::size_t i = 0; i < 3; ++i)
+    if (r.wants(i)) g[i] = detail::sum_to_shape_of(where(clamp_mask(r, i), r.cotangent(), 0.0), r.in(i));
+  return g;
+}
+
+const OpDef& divide_op = detail::binary_derivative(
+    def_spec_binary("divide", "stablehlo.divide", ResultType::same, detail::numeric_type,
+                    [](auto x, auto y) { return divide(x, y); }),
+    divide_da, divide_db);
 // Named fmod: the library's `remainder` is Python's.
-const OpDef& fmod_op = def_spec_binary("fmod", "stablehlo.remainder", ResultType::same, detail::numeric_type,
-                                       [](auto x, auto y) { return fmod(x, y); });
+const OpDef& fmod_op = detail::binary_derivative(
+    def_spec_binary("fmod", "stablehlo.remainder", ResultType::same, detail::numeric_type,
+                    [](auto x, auto y) { return fmod(x, y); }),
+    fmod_da, fmod_db);
 
 const OpDef& cbrt_op = def_spec_unary("cbrt", "stablehlo.cbrt", detail::floating_type, [](auto x) {
   if constexpr (std::is_floating_point_v<decltype(x)>)
     return std::cbrt(x);
   else
     return x;
-});
+}).derivative([](const Tensor&, const Tensor& y) { return reciprocal(3.0 * square(y)); });
 // std::round rounds halfway cases away from zero and keeps -0.0 and NaN.
 const OpDef& afz_op =
     def_spec_unary("round_nearest_afz", "stablehlo.round_nearest_afz", detail::floating_type, [](auto x) {
@@ -79,7 +121,7 @@ const OpDef& afz_op =
         return std::round(x);
       else
         return x;
-    });
+    }).no_derivative();  // flat between its jumps, as round and floor
 
 // clamp(min, operand, max) = min(max(operand, min), max) with the NaN-propagating
 // maximum/minimum; min and max may be rank 0 (they broadcast).
@@ -92,7 +134,9 @@ const OpDef& clamp_op =
         .kernel([](std::span<const Tensor> in, const detail::Attrs&, std::span<const TensorType> out) {
           const Tensor lo = detail::call_op("maximum", {in[1], in[0]});
           return std::vector<Tensor>{detail::call_op("minimum", {lo, in[2]}).astype(out[0].dtype)};
-        });
+        })
+        .jvp(clamp_jvp)
+        .vjp(clamp_vjp);
 
 }  // namespace
 }  // namespace tlaloc

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ir/builder.hpp"
 #include "ops/gather_scatter.hpp"
+#include "ops/rule.hpp"
+#include "tlaloc/ops.hpp"
 
 namespace tlaloc {
 namespace {
@@ -102,6 +105,58 @@ Ints operand_index(const Ints& r, const GatherDims& g, const detail::IndexTable&
   return at;
 }
 
+// ---- derivatives ------------------------------------------------------------------
+// gather is linear in its operand (JVP: the gather of the tangent). Its transpose
+// is a scatter with an `add` update computation into zeros of the operand's shape,
+// with the dimension numbers renamed (offset dims are the update window dims,
+// collapsed dims the inserted ones, ...). gather clamps each start so the slice
+// fits while scatter would skip an update that does not fit, so the rule clamps
+// the starts first, as JAX's transpose does for its clamping mode.
+//
+// The scatter has a region, and the AD engine refuses every op with a region it
+// has no control-flow rule for, so this gradient cannot be differentiated again.
+
+// The start indices (as i64) clamped into [0, size - slice size] of the operand
+// axis each index vector component addresses.
+Tensor clamped_starts(const Tensor& idx, const Shape& x, const GatherDims& g) {
+  const Tensor i = idx.astype(DType::i64);
+  Ints bound;
+  for (const auto d : g.start_index_map) bound.push_back(x[std::size_t(d)] - g.slice_sizes[std::size_t(d)]);
+  Shape bound_shape(idx.shape().size(), 1);
+  if (std::size_t(g.index_vector_dim) < bound_shape.size())
+    bound_shape[std::size_t(g.index_vector_dim)] = std::int64_t(bound.size());
+  else
+    bound_shape = {};  // one component per index: a scalar bound
+  return minimum(maximum(i, 0), tensor(bound, bound_shape));
+}
+
+std::vector<Tensor> gather_vjp(const detail::Rule& r) {
+  std::vector<Tensor> out(2);
+  if (!r.has_cotangent() || !r.wants(0)) return out;
+  const Tensor &x = r.in(0), &ct = r.cotangent();
+  if (x.numel() == 0 || ct.numel() == 0) {
+    out[0] = zeros_like(x);
+    return out;
+  }
+  const GatherDims g = gather_dims(r.attrs());
+  const Tensor operands[] = {x, r.in(1), ct};
+  ir::Builder* b = ir::owner_of(operands);
+  if (b == nullptr) fail("gather", "its gradient is built only while tracing");
+  const Attrs attrs{{"update_window_dims", g.offset},
+                    {"inserted_window_dims", g.collapsed},
+                    {"input_batching_dims", g.operand_batching},
+                    {"scatter_indices_batching_dims", g.indices_batching},
+                    {"scatter_dims_to_operand_dims", g.start_index_map},
+                    {"index_vector_dim", g.index_vector_dim}};
+  const TensorType scalar{x.dtype(), {}};
+  const TensorType scalars[] = {scalar, scalar};
+  std::vector<ir::Region> regions;
+  regions.push_back(b->region(scalars, [](std::span<const Tensor> s) { return std::vector<Tensor>{add(s[0], s[1])}; }));
+  const Tensor in[] = {zeros_like(x), clamped_starts(r.in(1), x.shape(), g), ct};
+  out[0] = b->record(*detail::find_op("scatter"), in, attrs, {{x.dtype(), x.shape()}}, std::move(regions))[0];
+  return out;
+}
+
 const detail::OpDef& gather_op =
     detail::def_op("gather")
         .inputs(2)
@@ -125,6 +180,8 @@ const detail::OpDef& gather_op =
           } while (detail::next_index(r, out[0].shape));
           return std::vector<Tensor>{y};
         })
+        .jvp(detail::linear_jvp({0}))
+        .vjp(gather_vjp)
         .stablehlo({"stablehlo.gather",
                     {Hlo("dimension_numbers", Hlo::Kind::gather_dimension_numbers),
                      Hlo("slice_sizes", Hlo::Kind::i64_array),

@@ -20,6 +20,7 @@
 #include "core/wrapping.hpp"
 #include "ops/indexing_lower.hpp"
 #include "ops/op.hpp"
+#include "ops/rule.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc {
@@ -334,6 +335,41 @@ void check_updates(std::string_view op, const TensorType& x, const TensorType& u
     fail<ShapeError>(op, "updates have shape {}, expected {}", shape_string(u.shape), shape_string(expected));
 }
 
+// ---- derivatives ----------------------------------------------------------------------
+// All four are linear in their data operands (x, and the updates of the scatters);
+// the indices get no cotangent. Each pair is the other's transpose: the cotangent
+// of take is an index_add into zeros, whose updates' cotangent is a take, and so
+// on; duplicate indices add up, as the derivative of a repeated read must.
+using detail::Rule;
+
+std::int64_t axis_of(const Rule& r) { return r.attr<std::int64_t>("axis"); }
+
+std::vector<Tensor> take_vjp(const Rule& r) {
+  std::vector<Tensor> g(2);
+  if (r.has_cotangent() && r.wants(0)) g[0] = index_add(zeros_like(r.in(0)), r.in(1), r.cotangent(), axis_of(r));
+  return g;
+}
+std::vector<Tensor> take_along_axis_vjp(const Rule& r) {
+  std::vector<Tensor> g(2);
+  if (r.has_cotangent() && r.wants(0))
+    g[0] = scatter_add(zeros_like(r.in(0)), r.in(1), r.cotangent(), axis_of(r));
+  return g;
+}
+std::vector<Tensor> index_add_vjp(const Rule& r) {
+  std::vector<Tensor> g(3);
+  if (!r.has_cotangent()) return g;
+  if (r.wants(0)) g[0] = r.cotangent();
+  if (r.wants(2)) g[2] = take(r.cotangent(), r.in(1), axis_of(r));
+  return g;
+}
+std::vector<Tensor> scatter_add_vjp(const Rule& r) {
+  std::vector<Tensor> g(3);
+  if (!r.has_cotangent()) return g;
+  if (r.wants(0)) g[0] = r.cotangent();
+  if (r.wants(2)) g[2] = take_along_axis(r.cotangent(), r.in(1), axis_of(r));
+  return g;
+}
+
 const OpDef& take_op =
     def_op("take")
         .inputs(2)
@@ -345,6 +381,8 @@ const OpDef& take_op =
           return gather_kernel<false>("take", in[0], in[1], std::size_t(attrs.get<std::int64_t>("axis")),
                                       out[0]);
         })
+        .jvp(detail::linear_jvp({0}))
+        .vjp(take_vjp)
         .lower(detail::lower_take(false));
 
 const OpDef& take_along_axis_op =
@@ -359,6 +397,8 @@ const OpDef& take_along_axis_op =
           return gather_kernel<true>("take_along_axis", in[0], in[1],
                                      std::size_t(attrs.get<std::int64_t>("axis")), out[0]);
         })
+        .jvp(detail::linear_jvp({0}))
+        .vjp(take_along_axis_vjp)
         .lower(detail::lower_take(true));
 
 const OpDef& index_add_op =
@@ -373,6 +413,8 @@ const OpDef& index_add_op =
           return scatter_kernel<false>("index_add", in[0], in[1], in[2],
                                        std::size_t(attrs.get<std::int64_t>("axis")));
         })
+        .jvp(detail::linear_jvp({0, 2}))
+        .vjp(index_add_vjp)
         .lower(detail::lower_index_add(false));
 
 const OpDef& scatter_add_op =
@@ -388,6 +430,8 @@ const OpDef& scatter_add_op =
           return scatter_kernel<true>("scatter_add", in[0], in[1], in[2],
                                       std::size_t(attrs.get<std::int64_t>("axis")));
         })
+        .jvp(detail::linear_jvp({0, 2}))
+        .vjp(scatter_add_vjp)
         .lower(detail::lower_index_add(true));
 
 std::int64_t public_axis(std::string_view op, const Tensor& x, std::int64_t axis) {

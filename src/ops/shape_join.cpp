@@ -8,6 +8,7 @@
 #include "core/tensor_impl.hpp"
 #include "ops/elementwise_rules.hpp"
 #include "ops/op.hpp"
+#include "ops/rule.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc {
@@ -47,6 +48,34 @@ void concat_rows(std::span<const Tensor> in, const Tensor& y, std::size_t axis) 
   });
 }
 
+// Every operand's cotangent is its slice of g along the axis.
+std::vector<Tensor> concatenate_vjp(const detail::Rule& r) {
+  std::vector<Tensor> out(r.num_in());
+  if (!r.has_cotangent()) return out;
+  const Tensor& g = r.cotangent();
+  const auto axis = std::size_t(r.attr<std::int64_t>("dimension"));
+  Ints starts(g.shape().size(), 0), stops = g.shape();
+  for (std::size_t i = 0; i < r.num_in(); ++i) {
+    stops[axis] = starts[axis] + r.in(i).shape()[axis];
+    if (r.wants(i)) out[i] = slice(g, starts, stops);
+    starts[axis] = stops[axis];
+  }
+  return out;
+}
+
+// Linear in all its operands, however many: the tangents concatenated, zeros for
+// operands without one (unless none has one).
+std::vector<Tensor> concatenate_jvp(const detail::Rule& r) {
+  std::vector<Tensor> t(r.num_in());
+  bool any = false;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    any = any || r.has_tangent(i);
+    t[i] = r.has_tangent(i) ? r.tangent(i) : zeros_like(r.in(i));
+  }
+  if (!any) return std::vector<Tensor>(1);
+  return {detail::call1(*r.op(), t, r.attrs())};
+}
+
 // Inputs share a dtype and all dims but `dimension` (public concat promotes first).
 const OpDef& concatenate_op =
     def_op("concatenate")
@@ -77,6 +106,8 @@ const OpDef& concatenate_op =
           concat_rows(in, y, std::size_t(attrs.get<std::int64_t>("dimension")));
           return std::vector<Tensor>{y};
         })
+        .jvp(concatenate_jvp)
+        .vjp(concatenate_vjp)
         .stablehlo({"stablehlo.concatenate",
                     {detail::StableHloAttr("dimension", detail::StableHloAttr::Kind::i64).pretty("dim")},
                     "keywords"});

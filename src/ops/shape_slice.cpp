@@ -13,6 +13,7 @@
 #include "core/parallel.hpp"
 #include "core/tensor_impl.hpp"
 #include "ops/op.hpp"
+#include "ops/rule.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc {
@@ -27,6 +28,14 @@ using detail::TensorType;
 using Ints = std::vector<std::int64_t>;
 using Hlo = detail::StableHloAttr;
 using Kind = detail::StableHloAttr::Kind;
+using detail::Rule;
+
+// Derivative rules, defined after the ops (each uses ops declared further down).
+std::vector<Tensor> slice_vjp(const Rule& r);
+std::vector<Tensor> pad_vjp(const Rule& r);
+std::vector<Tensor> reverse_vjp(const Rule& r);
+std::vector<Tensor> dynamic_slice_vjp(const Rule& r);
+std::vector<Tensor> dynamic_update_slice_vjp(const Rule& r);
 
 // ---- the one copy loop --------------------------------------------------------
 
@@ -166,6 +175,8 @@ const OpDef& slice_op =
           return std::vector<Tensor>{
               strided_box(in[0], attrs.get<Ints>("start_indices"), attrs.get<Ints>("strides"), out[0].shape)};
         })
+        .jvp(detail::linear_jvp({0}))
+        .vjp(slice_vjp)
         .stablehlo({"stablehlo.slice",
                     {Hlo("start_indices", Kind::i64_array), Hlo("limit_indices", Kind::i64_array),
                      Hlo("strides", Kind::i64_array)},
@@ -241,6 +252,9 @@ const OpDef& pad_op =
           if (cropped) y = strided_box(y, crop, Ints(r, 1), out[0].shape);
           return std::vector<Tensor>{y};
         })
+        // Linear in the operand and the padding value together.
+        .jvp(detail::linear_jvp({0, 1}))
+        .vjp(pad_vjp)
         .stablehlo({"stablehlo.pad",
                     {Hlo("edge_padding_low", Kind::i64_array).pretty("low"),
                      Hlo("edge_padding_high", Kind::i64_array).pretty("high"),
@@ -275,6 +289,8 @@ const OpDef& reverse_op =
           copy_box(x, y, std::move(b));
           return std::vector<Tensor>{y};
         })
+        .jvp(detail::linear_jvp({0}))
+        .vjp(reverse_vjp)
         .stablehlo({"stablehlo.reverse", {Hlo("dimensions", Kind::i64_array).pretty("dims")}, "keywords"});
 
 // ---- dynamic_slice / dynamic_update_slice -----------------------------------------
@@ -326,6 +342,8 @@ const OpDef& dynamic_slice_op =
           const Ints start = clamped_starts(start_values(in, 1), x.shape(), out[0].shape);
           return std::vector<Tensor>{strided_box(x, start, Ints(start.size(), 1), out[0].shape)};
         })
+        .jvp(detail::linear_jvp({0}))
+        .vjp(dynamic_slice_vjp)
         .stablehlo(
             {"stablehlo.dynamic_slice", {Hlo("slice_sizes", Kind::i64_array).pretty("sizes")}, "keywords"});
 
@@ -353,6 +371,8 @@ const OpDef& dynamic_update_slice_op =
           copy_box(u, y, std::move(b));
           return std::vector<Tensor>{y};
         })
+        .jvp(detail::linear_jvp({0, 1}))
+        .vjp(dynamic_update_slice_vjp)
         .stablehlo({"stablehlo.dynamic_update_slice", {}, "elementwise"});
 
 // ---- iota -------------------------------------------------------------------------
@@ -399,6 +419,100 @@ const OpDef& iota_op =
                      Hlo("result_shape", Kind::result_shape).as("shape"),
                      Hlo("result_dtype", Kind::result_dtype).as("dtype")},
                     "keywords"});
+
+// ---- derivatives ------------------------------------------------------------------
+// All five ops only move elements, so they are linear in their data operands (the
+// start indices are integers and get no cotangent); each VJP puts the cotangent
+// back where its elements came from, with zeros elsewhere.
+
+Tensor zero_of(const Tensor& like) { return scalar_tensor(0, like.dtype()); }
+
+// The transpose of slice: g spread back to x's shape by a zero pad whose interior
+// padding leaves stride - 1 zeros between the elements that were taken.
+std::vector<Tensor> slice_vjp(const Rule& r) {
+  const Tensor &x = r.in(0), &g = r.cotangent();
+  if (!g.defined()) return {Tensor()};
+  const auto& start = r.attr<Ints>("start_indices");
+  const auto& stride = r.attr<Ints>("strides");
+  const std::size_t rank = start.size();
+  Ints lo = start, hi(rank), interior(rank);
+  for (std::size_t d = 0; d < rank; ++d) {
+    const std::int64_t n = g.shape()[d];
+    interior[d] = stride[d] - 1;
+    hi[d] = x.shape()[d] - start[d] - (n > 0 ? (n - 1) * stride[d] + 1 : 0);
+  }
+  return {call1(pad_op, {g, zero_of(g)},
+                {{"edge_padding_low", lo}, {"edge_padding_high", hi}, {"interior_padding", interior}})};
+}
+
+// The transpose of pad (as JAX's): negated edge widths crop what was padded and
+// put back, as zeros, what negative widths had cut; a slice with step interior + 1
+// then drops the interior padding. The padding value receives every other element,
+// i.e. the cotangent's total less what went to the operand.
+std::vector<Tensor> pad_vjp(const Rule& r) {
+  const Tensor& g = r.cotangent();
+  std::vector<Tensor> out(2);
+  if (!g.defined()) return out;
+  const auto& lo = r.attr<Ints>("edge_padding_low");
+  const auto& hi = r.attr<Ints>("edge_padding_high");
+  const auto& interior = r.attr<Ints>("interior_padding");
+  const std::size_t rank = lo.size();
+  Ints neg_lo(rank), neg_hi(rank), step(rank);
+  bool edges = false, strided = false;
+  for (std::size_t d = 0; d < rank; ++d) {
+    neg_lo[d] = -lo[d];
+    neg_hi[d] = -hi[d];
+    step[d] = interior[d] + 1;
+    edges = edges || lo[d] != 0 || hi[d] != 0;
+    strided = strided || interior[d] != 0;
+  }
+  Tensor gx = g;
+  if (edges)
+    gx = call1(pad_op, {gx, zero_of(g)},
+               {{"edge_padding_low", neg_lo}, {"edge_padding_high", neg_hi}, {"interior_padding", Ints(rank, 0)}});
+  if (strided)
+    gx = call1(slice_op, {gx}, {{"start_indices", Ints(rank, 0)}, {"limit_indices", gx.shape()}, {"strides", step}});
+  if (r.wants(1)) out[1] = sum(g) - sum(gx);
+  if (r.wants(0)) out[0] = gx;
+  return out;
+}
+
+std::vector<Tensor> reverse_vjp(const Rule& r) {
+  if (!r.has_cotangent()) return {Tensor()};
+  return {call1(reverse_op, {r.cotangent()}, r.attrs())};
+}
+
+// The window goes back where it was read, at the same (clamped) starts: the
+// update's window has the same size, so dynamic_update_slice clamps them alike.
+std::vector<Tensor> dynamic_slice_vjp(const Rule& r) {
+  std::vector<Tensor> out(r.num_in());
+  if (!r.has_cotangent() || !r.wants(0)) return out;
+  std::vector<Tensor> in{zeros_like(r.in(0)), r.cotangent()};
+  for (std::size_t i = 1; i < r.num_in(); ++i) in.push_back(r.in(i));
+  out[0] = call1(dynamic_update_slice_op, in);
+  return out;
+}
+
+// The operand gets g with the window zeroed (those elements were overwritten);
+// the update gets the window of g.
+std::vector<Tensor> dynamic_update_slice_vjp(const Rule& r) {
+  std::vector<Tensor> out(r.num_in());
+  if (!r.has_cotangent()) return out;
+  const Tensor& g = r.cotangent();
+  std::vector<Tensor> starts;
+  for (std::size_t i = 2; i < r.num_in(); ++i) starts.push_back(r.in(i));
+  if (r.wants(0)) {
+    std::vector<Tensor> in{g, zeros_like(r.in(1))};
+    in.insert(in.end(), starts.begin(), starts.end());
+    out[0] = call1(dynamic_update_slice_op, in);
+  }
+  if (r.wants(1)) {
+    std::vector<Tensor> in{g};
+    in.insert(in.end(), starts.begin(), starts.end());
+    out[1] = call1(dynamic_slice_op, in, {{"slice_sizes", r.in(1).shape()}});
+  }
+  return out;
+}
 
 // Python's rule for one slice bound: negative counts from the end, then clamp to [0, n].
 std::int64_t python_bound(std::int64_t v, std::int64_t n) {

@@ -1,0 +1,111 @@
+// Rows for the ops that move elements without computing on them: concatenate,
+// slice, pad, reverse, dynamic_slice and dynamic_update_slice, and the public
+// composites built from them (stack, split, tile, repeat, squeeze, expand_dims,
+// broadcast_to, edge padding, slices with negative bounds).
+#include "ad/gradcheck.hpp"
+#include "ops/op.hpp"
+
+namespace gradcheck {
+namespace {
+
+using Fn = std::function<Tensor(std::span<const Tensor>)>;
+using Ints = std::vector<std::int64_t>;
+
+// A registry op called directly, for attributes the public functions do not expose
+// (interior and negative padding, traced start indices).
+Tensor op(std::string_view name, std::vector<Tensor> in, tl::detail::Attrs attrs = {}) {
+  return tl::detail::call1(*tl::detail::find_op(name), in, attrs);
+}
+
+Case row(std::string name, std::vector<std::string> ops, std::vector<Tensor> in, Fn fn, std::string torch = "") {
+  Case c{"shape/" + std::move(name), std::move(ops), std::move(in), std::move(fn)};
+  c.torch = std::move(torch);
+  return c;
+}
+
+Tensor i64(std::int64_t v) { return tl::scalar_tensor(v, tl::DType::i64); }
+
+tl::detail::Attrs padding(Ints lo, Ints hi, Ints interior) {
+  return {{"edge_padding_low", lo}, {"edge_padding_high", hi}, {"interior_padding", interior}};
+}
+
+const bool added = add({
+    row("concatenate", {"concatenate"}, {uniform({2, 2}, -2, 2, 1), uniform({2, 1}, -2, 2, 2), uniform({2, 3}, -2, 2, 3)},
+        [](std::span<const Tensor> a) { return tl::concat({a[0], a[1], a[2]}, 1); }, "torch.cat([a, b, c], 1)"),
+    // A constant operand has no tangent: the JVP fills in its zeros.
+    row("concatenate_constant", {"concatenate"}, {uniform({2, 3}, -2, 2, 4)},
+        [](std::span<const Tensor> a) {
+          return tl::square(tl::concat({tl::full({1, 3}, 0.5, a[0].dtype()), a[0]}, -2));
+        },
+        "torch.square(torch.cat([torch.full((1, 3), 0.5, dtype=a.dtype), a], -2))"),
+    row("slice_steps", {"slice"}, {uniform({5, 6}, -2, 2, 5)},
+        [](std::span<const Tensor> a) { return tl::slice(a[0], {1, 0}, {5, 6}, {2, 3}); }, "a[1:5:2, 0:6:3]"),
+    // Python bounds: negative ones count from the end.
+    row("slice_negative", {"slice"}, {uniform({2, 6}, -2, 2, 6)},
+        [](std::span<const Tensor> a) { return tl::slice(a[0], 1, -4, -1) * tl::slice(a[0], 1, -5, 6, 2); },
+        "a[:, -4:-1] * a[:, -5::2]"),
+    row("pad_constant", {"pad"}, {uniform({2, 3}, -2, 2, 7)},
+        [](std::span<const Tensor> a) { return tl::square(tl::pad(a[0], {{1, 2}, {0, 1}}, tl::PadMode::constant, 0.5)); },
+        "torch.square(F.pad(a, (0, 1, 1, 2), value=0.5))"),
+    // Edge mode is a composite of slice, broadcast_in_dim and concatenate.
+    row("pad_edge", {"slice", "broadcast_in_dim", "concatenate"}, {uniform({2, 3}, -2, 2, 8)},
+        [](std::span<const Tensor> a) { return tl::square(tl::pad(a[0], {{1, 1}, {2, 0}}, tl::PadMode::edge)); },
+        "torch.square(F.pad(a[None, None], (2, 0, 1, 1), mode='replicate')[0, 0])"),
+    // The padding value is an operand and gets the cotangent of every padded element.
+    row("pad_value", {"pad"}, {uniform({2, 3}, -2, 2, 9), uniform({}, -2, 2, 10)},
+        [](std::span<const Tensor> a) { return tl::square(op("pad", {a[0], a[1]}, padding({1, 0}, {0, 2}, {0, 0}))); }),
+    // Interior padding, and negative edges that cut into the operand and into the
+    // interior padding.
+    row("pad_interior_negative", {"pad"}, {uniform({3, 4}, -2, 2, 11), uniform({}, -2, 2, 12)},
+        [](std::span<const Tensor> a) { return tl::square(op("pad", {a[0], a[1]}, padding({1, -1}, {-2, 2}, {1, 2}))); }),
+    row("reverse", {"reverse"}, {uniform({2, 3, 2}, -2, 2, 13)},
+        [](std::span<const Tensor> a) { return tl::reverse(a[0], {0, 2}) * a[0]; }, "torch.flip(a, [0, 2]) * a"),
+    row("dynamic_slice", {"dynamic_slice"}, {uniform({3, 5}, -2, 2, 14)},
+        [](std::span<const Tensor> a) { return tl::square(tl::dynamic_slice(a[0], {1, 2}, {2, 2})); },
+        "torch.square(a[1:3, 2:4])"),
+    // Traced starts; the second is past the end and is clamped to 5 - 3.
+    row("dynamic_slice_traced", {"dynamic_slice"}, {uniform({4, 5}, -2, 2, 15), i64(1), i64(7)},
+        [](std::span<const Tensor> a) {
+          return tl::square(op("dynamic_slice", {a[0], a[1], a[2]}, {{"slice_sizes", Ints{2, 3}}}));
+        },
+        "torch.square(a[b:b + 2, 2:5])"),
+    row("dynamic_update_slice", {"dynamic_update_slice"}, {uniform({4, 4}, -2, 2, 16), uniform({2, 3}, -2, 2, 17)},
+        [](std::span<const Tensor> a) { return tl::square(tl::dynamic_update_slice(a[0], a[1], {1, 1})); },
+        "torch.square(torch.cat([a[:1], torch.cat([a[1:3, :1], b, a[1:3, 4:]], 1), a[3:]], 0))"),
+    // Traced starts; the first is negative and is clamped to 0.
+    row("dynamic_update_slice_traced", {"dynamic_update_slice"},
+        {uniform({3, 4}, -2, 2, 18), uniform({2, 2}, -2, 2, 19), i64(-3), i64(2)},
+        [](std::span<const Tensor> a) { return tl::square(op("dynamic_update_slice", {a[0], a[1], a[2], a[3]})); },
+        "torch.square(torch.cat([torch.cat([a[:2, :2], b], 1), a[2:]], 0))"),
+    // ---- composites ----
+    row("stack", {"reshape", "concatenate"}, {uniform({2, 3}, -2, 2, 20), uniform({2, 3}, -2, 2, 21)},
+        [](std::span<const Tensor> a) { return tl::stack({a[0], a[1] * a[0]}, 1); }, "torch.stack([a, b * a], 1)"),
+    row("split", {"slice"}, {uniform({6, 2}, -2, 2, 22)},
+        [](std::span<const Tensor> a) {
+          const auto p = tl::split(a[0], 3, 0);
+          return p[0] * p[2] + p[1];
+        },
+        "torch.split(a, 2, 0)[0] * torch.split(a, 2, 0)[2] + torch.split(a, 2, 0)[1]"),
+    row("split_sizes", {"slice", "concatenate"}, {uniform({2, 5}, -2, 2, 23)},
+        [](std::span<const Tensor> a) {
+          const auto p = tl::split(a[0], Ints{1, 3, 1}, -1);
+          return tl::concat({tl::square(p[2]), p[0], p[1]}, 1);
+        },
+        "torch.cat([torch.square(a[:, 4:]), a[:, :1], a[:, 1:4]], 1)"),
+    row("tile", {"reshape", "broadcast_in_dim"}, {uniform({2, 3}, -2, 2, 24)},
+        [](std::span<const Tensor> a) { return tl::square(tl::tile(a[0], {2, 1, 2})); },
+        "torch.square(torch.tile(a, (2, 1, 2)))"),
+    row("repeat", {"reshape", "broadcast_in_dim"}, {uniform({2, 3}, -2, 2, 25)},
+        [](std::span<const Tensor> a) { return tl::square(tl::repeat(a[0], 2, 1)); },
+        "torch.square(torch.repeat_interleave(a, 2, 1))"),
+    row("squeeze", {"reshape"}, {uniform({2, 1, 3}, -2, 2, 26)},
+        [](std::span<const Tensor> a) { return tl::square(tl::squeeze(a[0], 1)); }, "torch.square(torch.squeeze(a, 1))"),
+    row("expand_dims", {"reshape"}, {uniform({2, 3}, -2, 2, 27), uniform({2, 4, 3}, -2, 2, 28)},
+        [](std::span<const Tensor> a) { return tl::expand_dims(a[0], 1) * a[1]; }, "torch.unsqueeze(a, 1) * b"),
+    row("broadcast_to", {"broadcast_in_dim"}, {uniform({3, 1}, -2, 2, 29)},
+        [](std::span<const Tensor> a) { return tl::square(tl::broadcast_to(a[0], {2, 3, 4})); },
+        "torch.square(torch.broadcast_to(a, (2, 3, 4)))"),
+});
+
+}  // namespace
+}  // namespace gradcheck
