@@ -98,6 +98,22 @@ void BM_mlp_grad_first_call(benchmark::State& state) {
   }
 }
 
+// The first call's own work without its run: trace, differentiate, optimize, plan.
+void BM_mlp_grad_compile(benchmark::State& state) {
+  tl::set_num_threads(int(state.range(0)));
+  const Data& d = data();
+  std::vector<Tensor> args = d.params;
+  args.push_back(d.x);
+  args.push_back(d.labels);
+  for (auto _ : state) {
+    const auto g = tl::grad(mlp_loss);
+    const tl::interp::Program prog = program_of(
+        [&g](std::span<const Tensor> a) { return g(std::vector<Tensor>(a.begin(), a.begin() + 6), a[6], a[7]); },
+        args);
+    benchmark::DoNotOptimize(&prog);
+  }
+}
+
 void BM_mlp_grad_cached_call(benchmark::State& state) {
   tl::set_num_threads(int(state.range(0)));
   const Data& d = data();
@@ -130,6 +146,7 @@ AD_BENCH(BM_mlp_loss_forward, kMicrosecond);
 AD_BENCH(BM_mlp_value_and_grad, kMicrosecond);
 AD_BENCH(BM_mlp_value_and_grad_program, kMicrosecond);
 AD_BENCH(BM_mlp_grad_first_call, kMillisecond);
+AD_BENCH(BM_mlp_grad_compile, kMillisecond);
 AD_BENCH(BM_mlp_grad_cached_call, kMicrosecond);
 AD_BENCH(BM_tiny_grad_cached_call, kNanosecond);
 AD_BENCH(BM_tiny_grad_program, kNanosecond);

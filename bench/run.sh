@@ -32,6 +32,7 @@ if [[ -x "$build/bench/ad_bench" ]]; then
   for r in $(seq "$rounds"); do
     "$build/bench/ad_bench" "${common[@]}" --benchmark_enable_random_interleaving=true \
       --benchmark_format=json >"$out/ad$r.json" 2>/dev/null
+    # 2 threads: ad_bench's benchmarks run with their argument /2.
     /usr/bin/python3 "$here/ad_torch_bench.py" 2 "$repeats" >"$out/ad_torch$r.json"
     ours+=("$out/ad$r.json") theirs+=("$out/ad_torch$r.json")
   done
