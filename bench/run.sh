@@ -25,6 +25,20 @@ if [[ -x "$build/bench/interp_bench" ]]; then
   /usr/bin/python3 "$here/interp_ratio.py" "$out/interp.json"
 fi
 
+if [[ -x "$build/bench/ad_bench" ]]; then
+  echo "== gradients: MLP value_and_grad against its forward and PyTorch's forward + backward, and the"
+  echo "   transforms' own costs ($rounds rounds run alternately with PyTorch, each the median of $repeats)"
+  ours=() theirs=()
+  for r in $(seq "$rounds"); do
+    "$build/bench/ad_bench" "${common[@]}" --benchmark_enable_random_interleaving=true \
+      --benchmark_format=json >"$out/ad$r.json" 2>/dev/null
+    # 2 threads: ad_bench's benchmarks run with their argument /2.
+    /usr/bin/python3 "$here/ad_torch_bench.py" 2 "$repeats" >"$out/ad_torch$r.json"
+    ours+=("$out/ad$r.json") theirs+=("$out/ad_torch$r.json")
+  done
+  /usr/bin/python3 "$here/ad_ratio.py" --ours "${ours[@]}" --theirs "${theirs[@]}"
+fi
+
 echo "== elementwise, sum and dispatch: Tlaloc against PyTorch $(/usr/bin/python3 -c 'import torch; print(torch.__version__)')"
 echo "   ($rounds rounds run alternately, each the median of $repeats; ratio = PyTorch time / Tlaloc time)"
 ours=() theirs=()

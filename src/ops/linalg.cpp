@@ -155,32 +155,45 @@ std::vector<Tensor> dot_kernel(std::span<const Tensor> in, const Attrs& attrs,
 // ---- derivatives (JAX's transposes of dot_general) ---------------------------------
 
 // The cotangent of one operand x of dot_general, whose other operand is `other`:
-// ct contracted with `other` over the other's free axes, then x's axes put back in
-// order. ct's axes are [batch, lhs free, rhs free].
+// ct contracted with `other` over the other's free axes. ct's axes are [batch, lhs
+// free, rhs free]. The product can be taken as (ct, other), giving [batch, x free,
+// other's contracted axes], or as (other, ct), giving [batch, other's contracted
+// axes, x free] (JAX's swap); the order that already has x's layout is chosen, so
+// that the usual cases (the lhs [m, k] and the rhs [k, n] of a matmul) need no
+// transpose copy; otherwise the product's axes are transposed into x's order.
 Tensor dot_transpose(const Tensor& ct, const Tensor& x, const Tensor& other, const Dims& x_batch,
                      const Dims& x_contract, const Dims& o_batch, const Dims& o_contract, bool x_is_lhs) {
-  const std::int64_t nb = std::int64_t(x_batch.size());
+  const std::int64_t nb = std::int64_t(x_batch.size()), nc = std::int64_t(x_contract.size());
   const Dims x_free = free_dims(x.rank(), x_batch, x_contract), o_free = free_dims(other.rank(), o_batch, o_contract);
   const std::int64_t nxf = std::int64_t(x_free.size()), nof = std::int64_t(o_free.size());
   Dims ct_batch, ct_contract;
   for (std::int64_t i = 0; i < nb; ++i) ct_batch.push_back(i);
   const std::int64_t o_start = x_is_lhs ? nb + nxf : nb;  // where the other's free axes are in ct
   for (std::int64_t j = 0; j < nof; ++j) ct_contract.push_back(o_start + j);
-  // Result axes: batch, ct's remaining (x's free) axes, other's remaining (its contracted) axes ascending.
-  const Tensor r = dot_general(ct, other, DotDims{ct_batch, o_batch, ct_contract, o_free});
   Dims sorted_oc = o_contract;
   std::sort(sorted_oc.begin(), sorted_oc.end());
-  Dims perm(std::size_t(x.rank()));
-  for (std::int64_t k = 0; k < nb; ++k) perm[std::size_t(x_batch[std::size_t(k)])] = k;
-  for (std::int64_t j = 0; j < nxf; ++j) perm[std::size_t(x_free[std::size_t(j)])] = nb + j;
-  for (std::size_t m = 0; m < x_contract.size(); ++m) {
-    const auto pos = std::find(sorted_oc.begin(), sorted_oc.end(), o_contract[m]) - sorted_oc.begin();
-    perm[std::size_t(x_contract[m])] = nb + nxf + pos;
-  }
-  // perm maps x's axes to r's; transpose wants, for each result axis, its source.
-  bool identity = true;
-  for (std::size_t i = 0; i < perm.size(); ++i) identity = identity && perm[i] == std::int64_t(i);
-  return (identity ? r : transpose(r, perm)).astype(x.dtype());
+  // perm[d]: the product's axis that becomes x's axis d, for either operand order.
+  const auto perm_for = [&](bool ct_first) {
+    Dims perm(std::size_t(x.rank()));
+    const std::int64_t free_at = ct_first ? nb : nb + nc, contract_at = ct_first ? nb + nxf : nb;
+    for (std::int64_t k = 0; k < nb; ++k) perm[std::size_t(x_batch[std::size_t(k)])] = k;
+    for (std::int64_t j = 0; j < nxf; ++j) perm[std::size_t(x_free[std::size_t(j)])] = free_at + j;
+    for (std::size_t m = 0; m < x_contract.size(); ++m) {
+      const auto pos = std::find(sorted_oc.begin(), sorted_oc.end(), o_contract[m]) - sorted_oc.begin();
+      perm[std::size_t(x_contract[m])] = contract_at + pos;
+    }
+    return perm;
+  };
+  const auto is_identity = [](const Dims& p) {
+    for (std::size_t i = 0; i < p.size(); ++i)
+      if (p[i] != std::int64_t(i)) return false;
+    return true;
+  };
+  const Dims ct_first = perm_for(true), other_first = perm_for(false);
+  if (!is_identity(ct_first) && is_identity(other_first))
+    return dot_general(other, ct, DotDims{o_batch, ct_batch, o_free, ct_contract}).astype(x.dtype());
+  const Tensor r = dot_general(ct, other, DotDims{ct_batch, o_batch, ct_contract, o_free});
+  return (is_identity(ct_first) ? r : transpose(r, ct_first)).astype(x.dtype());
 }
 
 std::vector<Tensor> dot_vjp(const detail::Rule& r) {

@@ -13,6 +13,13 @@ nlohmann::json float_json(double v) {
   return v;
 }
 
+tl::random::Key next_key() {
+  static std::uint32_t counter = 0;
+  return tl::random::fold_in(tl::random::key(20240613), counter++);
+}
+
+}  // namespace
+
 nlohmann::json tensor_json(const Tensor& x) {
   nlohmann::json data = nlohmann::json::array();
   if (tl::is_floating(x.dtype())) {
@@ -22,13 +29,6 @@ nlohmann::json tensor_json(const Tensor& x) {
   }
   return {{"dtype", name_of(x.dtype())}, {"shape", x.shape()}, {"data", std::move(data)}};
 }
-
-tl::random::Key next_key() {
-  static std::uint32_t counter = 0;
-  return tl::random::fold_in(tl::random::key(20240613), counter++);
-}
-
-}  // namespace
 
 void Table::add(const std::string& name, const std::string& expr, const Ins& inputs,
                 const std::function<std::vector<Tensor>(const Ins&)>& fn, std::int64_t terms) {

@@ -59,6 +59,9 @@ Tensor nonzero_ints(const Shape& shape, std::int64_t lo, std::int64_t hi, DType 
 // Literal values (NaN, infinities, signed zeros, halves) in dtype t.
 Tensor literal(const std::vector<double>& values, const Shape& shape, DType t);
 
+// {"dtype": "f32", "shape": [2, 3], "data": [...]}: non-finite floats as "nan", "inf", "-inf".
+nlohmann::json tensor_json(const Tensor& x);
+
 // ---- text for torch expressions ----------------------------------------------
 std::string py_tuple(const Ints& v);  // "(0, 2)", "(1,)", "()"
 std::string py_list(const Ints& v);   // "[0, 2]"
