@@ -2,9 +2,11 @@
 // normalization along every dim but feature_index, computed in f64 and converted
 // back. Training's variance is the biased one (divided by the element count), as
 // the spec says.
+#include <algorithm>
 #include <cmath>
 
 #include "ops/op.hpp"
+#include "ops/rule.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc {
@@ -52,6 +54,101 @@ Tensor normalize(const Tensor& x, std::int64_t f, const std::vector<double>& mea
   return tensor(v, x.shape()).astype(x.dtype());
 }
 
+// ---- derivatives --------------------------------------------------------------------
+// Written with the public ops over per-feature vectors ([F]) seen along
+// feature_index, so that they differentiate again. inv = 1 / sqrt(var + eps) and
+// x̂ = (x - mean) inv.
+struct Norm {
+  std::int64_t f;
+  double eps;
+  explicit Norm(const detail::Rule& r) : f(r.attr<std::int64_t>("feature_index")), eps(r.attr<double>("epsilon")) {}
+  // v [F] shaped to broadcast against x.
+  Tensor along(const Tensor& v, const Tensor& x) const {
+    Shape s(std::size_t(x.rank()), 1);
+    s[std::size_t(f)] = v.numel();
+    return reshape(v, s);
+  }
+  // t summed over every dim but the feature dim: [F].
+  Tensor per_feature(const Tensor& t) const {
+    std::vector<std::int64_t> axes;
+    for (std::int64_t d = 0; d < t.rank(); ++d)
+      if (d != f) axes.push_back(d);
+    return sum(t, Axes(axes));
+  }
+};
+
+// batch_norm_inference(x, scale, offset, mean, variance): y = x̂ scale + offset, linear in
+// x, scale, offset and mean; d y / d var = -x̂ scale inv^2 / 2.
+std::vector<Tensor> inference_jvp(const detail::Rule& r) {
+  const Norm n(r);
+  const Tensor &x = r.in(0), &scale = r.in(1);
+  const Tensor inv = rsqrt(r.in(4) + n.eps), xhat = (x - n.along(r.in(3), x)) * n.along(inv, x);
+  Tensor t;
+  if (r.has_tangent(0)) t = r.tangent(0) * n.along(scale * inv, x);
+  if (r.has_tangent(1)) t = detail::add_tangents(t, xhat * n.along(r.tangent(1), x));
+  if (r.has_tangent(2)) t = detail::add_tangents(t, n.along(r.tangent(2), x));
+  if (r.has_tangent(3)) t = detail::add_tangents(t, n.along(-(r.tangent(3) * scale * inv), x));
+  if (r.has_tangent(4)) t = detail::add_tangents(t, xhat * n.along(r.tangent(4) * scale * square(inv) * -0.5, x));
+  return {detail::broadcast_to_shape_of(t, x)};
+}
+
+std::vector<Tensor> inference_vjp(const detail::Rule& r) {
+  const Norm n(r);
+  const Tensor &x = r.in(0), &scale = r.in(1), &g = r.cotangent();
+  const Tensor inv = rsqrt(r.in(4) + n.eps), xhat = (x - n.along(r.in(3), x)) * n.along(inv, x);
+  std::vector<Tensor> out(5);
+  const Tensor g_sum = n.per_feature(g), gx_sum = n.per_feature(g * xhat);
+  if (r.wants(0)) out[0] = g * n.along(scale * inv, x);
+  if (r.wants(1)) out[1] = gx_sum;
+  if (r.wants(2)) out[2] = g_sum;
+  if (r.wants(3)) out[3] = -(g_sum * scale * inv);
+  if (r.wants(4)) out[4] = gx_sum * scale * square(inv) * -0.5;
+  return out;
+}
+
+// batch_norm_training(x, scale, offset) -> (y, mean, var), the statistics over the
+// n elements of each feature (var biased). d mean = sum(dx) / n and d var =
+// 2 sum((x - mean) dx) / n; reverse: the usual batch-norm gradient plus the
+// statistics' own cotangents.
+std::vector<Tensor> training_jvp(const detail::Rule& r) {
+  const Norm n(r);
+  const Tensor &x = r.in(0), &scale = r.in(1), &mean = r.out(1);
+  const double count = double(x.numel()) / double(std::max<std::int64_t>(mean.numel(), 1));
+  const Tensor inv = rsqrt(r.out(2) + n.eps), centered = x - n.along(mean, x), xhat = centered * n.along(inv, x);
+  std::vector<Tensor> t(3);
+  if (r.has_tangent(0)) {
+    const Tensor& tx = r.tangent(0);
+    t[1] = n.per_feature(tx) / count;
+    t[2] = n.per_feature(centered * tx) * (2.0 / count);
+    const Tensor txhat = (tx - n.along(t[1], x)) * n.along(inv, x) - xhat * n.along(square(inv) * t[2] * 0.5, x);
+    t[0] = txhat * n.along(scale, x);
+  }
+  if (r.has_tangent(1)) t[0] = detail::add_tangents(t[0], xhat * n.along(r.tangent(1), x));
+  if (r.has_tangent(2)) t[0] = detail::add_tangents(t[0], n.along(r.tangent(2), x));
+  t[0] = detail::broadcast_to_shape_of(t[0], x);
+  return t;
+}
+
+std::vector<Tensor> training_vjp(const detail::Rule& r) {
+  const Norm n(r);
+  const Tensor &x = r.in(0), &scale = r.in(1), &mean = r.out(1);
+  const double count = double(x.numel()) / double(std::max<std::int64_t>(mean.numel(), 1));
+  const Tensor inv = rsqrt(r.out(2) + n.eps), centered = x - n.along(mean, x), xhat = centered * n.along(inv, x);
+  std::vector<Tensor> out(3);
+  Tensor gx;
+  if (r.has_cotangent(0)) {
+    const Tensor& g = r.cotangent(0);
+    const Tensor g_sum = n.per_feature(g), gx_sum = n.per_feature(g * xhat);
+    gx = n.along(scale * inv / count, x) * (g * count - n.along(g_sum, x) - xhat * n.along(gx_sum, x));
+    if (r.wants(1)) out[1] = gx_sum;
+    if (r.wants(2)) out[2] = g_sum;
+  }
+  if (r.has_cotangent(1)) gx = detail::add_tangents(gx, n.along(r.cotangent(1) / count, x));
+  if (r.has_cotangent(2)) gx = detail::add_tangents(gx, centered * n.along(r.cotangent(2) * (2.0 / count), x));
+  if (r.wants(0)) out[0] = detail::broadcast_to_shape_of(gx, x);
+  return out;
+}
+
 const detail::OpDef& inference_op =
     detail::def_op("batch_norm_inference")
         .inputs(5)
@@ -64,6 +161,8 @@ const detail::OpDef& inference_op =
           return std::vector<Tensor>{normalize(in[0], f, in[3].to_vector<double>(), in[4].to_vector<double>(),
                                                in[1], in[2], a.get<double>("epsilon"))};
         })
+        .jvp(inference_jvp)
+        .vjp(inference_vjp)
         .stablehlo(
             {"stablehlo.batch_norm_inference", {{"epsilon", Kind::f32}, {"feature_index", Kind::i64}}, ""});
 
@@ -91,6 +190,8 @@ const detail::OpDef& training_op =
           return std::vector<TensorType>{in[0], in[1], in[1]};
         })
         .kernel(training_kernel)
+        .jvp(training_jvp)
+        .vjp(training_vjp)
         .stablehlo(
             {"stablehlo.batch_norm_training", {{"epsilon", Kind::f32}, {"feature_index", Kind::i64}}, ""});
 

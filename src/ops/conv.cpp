@@ -18,7 +18,9 @@
 #include "core/gemm.hpp"
 #include "core/parallel.hpp"
 #include "core/tensor_impl.hpp"
+#include "ops/conv_grad.hpp"
 #include "ops/op.hpp"
+#include "ops/rule.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc {
@@ -231,6 +233,25 @@ Tensor conv_kernel(const Tensor& x, const Tensor& w, const ConvGeom& g, const Te
   return out.astype(out_type.dtype);
 }
 
+// ---- derivatives (JAX's transposes of conv_general_dilated) -------------------------
+// Per spatial dim, with L, K, O the input, kernel and output sizes dilated by the
+// lhs dilation, rhs dilation and stride: output o reads input o * stride + k *
+// rhs_dil - pad_lo (in dilated input coordinates) for each tap k.
+
+std::vector<Tensor> conv_jvp(const detail::Rule& r) {
+  Tensor t;
+  if (r.has_tangent(0)) t = detail::call1(*r.op(), {r.tangent(0), r.in(1)}, r.attrs());
+  if (r.has_tangent(1)) t = detail::add_tangents(t, detail::call1(*r.op(), {r.in(0), r.tangent(1)}, r.attrs()));
+  return {t};
+}
+
+std::vector<Tensor> conv_vjp(const detail::Rule& r) {
+  std::vector<Tensor> g(2);
+  if (r.wants(0)) g[0] = detail::conv2d_input_grad(r.cotangent(), r.in(1), r.in(0).shape(), r.attrs());
+  if (r.wants(1)) g[1] = detail::conv2d_kernel_grad(r.cotangent(), r.in(0), r.in(1).shape(), r.attrs());
+  return g;
+}
+
 const detail::OpDef& conv_op =
     detail::def_op("conv2d")
         .inputs(2)
@@ -259,9 +280,66 @@ const detail::OpDef& conv_op =
           spec.set("kernel_input_feature_dimension", std::int64_t(1));
           spec.set("kernel_spatial_dimensions", I64s{2, 3});
           return detail::call(*detail::find_op("convolution"), in, spec);
-        });
+        })
+        .jvp(conv_jvp)
+        .vjp(conv_vjp);
 
 }  // namespace
+
+namespace detail {
+// The input's cotangent: g dilated by the strides (lhs dilation), read with the
+// forward's lhs dilation as the stride, padded so that every input position sees
+// the outputs it fed, convolved with the flipped, channel-swapped kernel.
+Tensor conv2d_input_grad(const Tensor& g, const Tensor& w, const Shape& x_shape, const Attrs& attrs) {
+  const ConvAttrs a = from_attrs(attrs);
+  const std::int64_t groups = a.groups, o = w.shape()[0], cg = w.shape()[1], og = o / groups;
+  const std::int64_t kh = w.shape()[2], kw = w.shape()[3];
+  Tensor k = reshape(w, {groups, og, cg, kh, kw});
+  k = reshape(transpose(k, {0, 2, 1, 3, 4}), {groups * cg, og, kh, kw});
+  k = reverse(k, Axes{2, 3});
+  ConvAttrs t;
+  t.groups = groups;
+  for (std::size_t d = 0; d < 2; ++d) {
+    const std::int64_t in = dilated(x_shape[d + 2], a.lhs_dil[d]), kd = dilated(w.shape()[d + 2], a.rhs_dil[d]),
+                       out = dilated(g.shape()[d + 2], a.stride[d]);
+    t.lhs_dil[d] = a.stride[d];
+    t.stride[d] = a.lhs_dil[d];
+    t.rhs_dil[d] = a.rhs_dil[d];
+    t.pad_lo[d] = kd - 1 - a.pad_lo[d];
+    t.pad_hi[d] = in + kd - 1 - out - t.pad_lo[d];
+  }
+  return call1(conv_op, {g, k}, to_attrs(t));
+}
+
+// The kernel's cotangent: a convolution of x (batch and feature dims swapped, so
+// that the batch is summed over) with g as the kernel, dilated by the strides. The
+// groups ride in the contracted feature dim: x as [C/G, G*N, H, W] and g as
+// [G*O/G, N, h, w] with G feature groups give exactly the per-group products.
+Tensor conv2d_kernel_grad(const Tensor& g, const Tensor& x, const Shape& w_shape, const Attrs& attrs) {
+  const ConvAttrs a = from_attrs(attrs);
+  const std::int64_t n = x.shape()[0], c = x.shape()[1], o = g.shape()[1], groups = a.groups;
+  const std::int64_t cg = c / groups, og = o / groups;
+  const Shape& xs = x.shape();
+  const Shape& gs = g.shape();
+  Tensor lhs = reshape(x, {n, groups, cg, xs[2], xs[3]});
+  lhs = reshape(transpose(lhs, {2, 1, 0, 3, 4}), {cg, groups * n, xs[2], xs[3]});
+  Tensor rhs = reshape(g, {n, groups, og, gs[2], gs[3]});
+  rhs = reshape(transpose(rhs, {1, 2, 0, 3, 4}), {groups * og, n, gs[2], gs[3]});
+  ConvAttrs t;
+  t.groups = groups;
+  for (std::size_t d = 0; d < 2; ++d) {
+    const std::int64_t in = dilated(xs[d + 2], a.lhs_dil[d]), k = dilated(w_shape[d + 2], a.rhs_dil[d]),
+                       out = dilated(gs[d + 2], a.stride[d]);
+    t.stride[d] = a.rhs_dil[d];
+    t.rhs_dil[d] = a.stride[d];
+    t.lhs_dil[d] = a.lhs_dil[d];
+    t.pad_lo[d] = a.pad_lo[d];
+    t.pad_hi[d] = k - 1 + out - in - a.pad_lo[d];
+  }
+  const Tensor r = call1(conv_op, {lhs, rhs}, to_attrs(t));  // [C/G, O, kH, kW]
+  return transpose(r, {1, 0, 2, 3});
+}
+}  // namespace detail
 
 Tensor conv2d(const Tensor& x, const Tensor& w, const Conv2dOptions& opt) {
   check_dtypes("conv2d", x.dtype(), w.dtype());

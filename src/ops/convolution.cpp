@@ -5,9 +5,13 @@
 // and run on conv2d's im2col + gemm kernel; everything else on the direct loop here.
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "core/dispatch_type.hpp"
 #include "core/tensor_impl.hpp"
+#include "ops/conv_grad.hpp"
 #include "ops/op.hpp"
+#include "ops/rule.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc {
@@ -201,6 +205,45 @@ std::vector<Tensor> conv_kernel(std::span<const Tensor> in, const Attrs& attrs,
   return {y.astype(out[0].dtype)};
 }
 
+// ---- derivatives ------------------------------------------------------------------
+// Forward mode: the op is bilinear, so its own calls on the tangents, for every
+// configuration. Reverse mode: the 2-D cases without batch groups or window
+// reversal (those conv2d covers) are transposed to NCHW / OIHW and take conv2d's
+// transposes; the others (1-D, 3-D, batch_group_count > 1, window_reversal) are
+// refused by name: their transposes need the general dimension-numbers
+// transposition, not written yet.
+std::vector<Tensor> convolution_jvp(const detail::Rule& r) {
+  Tensor t;
+  if (r.has_tangent(0)) t = detail::call1(*r.op(), {r.tangent(0), r.in(1)}, r.attrs());
+  if (r.has_tangent(1)) t = detail::add_tangents(t, detail::call1(*r.op(), {r.in(0), r.tangent(1)}, r.attrs()));
+  return {t};
+}
+
+Ints inverse(const Ints& perm) {
+  Ints inv(perm.size());
+  for (std::size_t i = 0; i < perm.size(); ++i) inv[std::size_t(perm[i])] = std::int64_t(i);
+  return inv;
+}
+
+std::vector<Tensor> convolution_vjp(const detail::Rule& r) {
+  const Conv c = read(r.attrs());
+  const bool reversed = std::any_of(c.reverse.begin(), c.reverse.end(), [](std::int64_t v) { return v != 0; });
+  if (c.n != 2 || c.bgc != 1 || reversed)
+    throw NotDifferentiableError(fmt::format(
+        "vjp: op 'convolution' with {} spatial dims, batch_group_count {} and window_reversal {}: reverse mode "
+        "covers 2 spatial dims, batch_group_count 1 and no reversal only",
+        c.n, c.bgc, c.reverse));
+  const Ints px{c.in_b, c.in_f, c.in_s[0], c.in_s[1]}, pw{c.k_o, c.k_i, c.k_s[0], c.k_s[1]},
+      pg{c.out_b, c.out_f, c.out_s[0], c.out_s[1]};
+  const Attrs a{{"window_strides", c.stride}, {"padding_low", c.pad_lo},   {"padding_high", c.pad_hi},
+                {"lhs_dilation", c.lhs_dil},  {"rhs_dilation", c.rhs_dil}, {"feature_group_count", c.fgc}};
+  const Tensor g = transpose(r.cotangent(), pg), x = transpose(r.in(0), px), w = transpose(r.in(1), pw);
+  std::vector<Tensor> out(2);
+  if (r.wants(0)) out[0] = transpose(detail::conv2d_input_grad(g, w, x.shape(), a), inverse(px));
+  if (r.wants(1)) out[1] = transpose(detail::conv2d_kernel_grad(g, x, w.shape(), a), inverse(pw));
+  return out;
+}
+
 using Kind = detail::StableHloAttr::Kind;
 using detail::StableHloAttr;
 
@@ -209,6 +252,8 @@ const detail::OpDef& convolution_op =
         .inputs(2)
         .shape_rule(conv_rule)
         .kernel(conv_kernel)
+        .jvp(convolution_jvp)
+        .vjp(convolution_vjp)
         .stablehlo(
             {"stablehlo.convolution",
              {StableHloAttr("window_strides", Kind::i64_array).optional(),

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "ops/op.hpp"
+#include "ops/rule.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc {
@@ -60,6 +61,65 @@ std::vector<Tensor> cholesky_kernel(std::span<const Tensor> in, const Attrs& att
   return {tensor(v, out[0].shape).astype(out[0].dtype)};
 }
 
+// ---- derivatives --------------------------------------------------------------------
+// Both ops read one triangle of a: the rules are the derivatives of exactly that
+// (the other triangle gets a zero cotangent).
+
+// x with its last two axes swapped.
+Tensor mT(const Tensor& x) {
+  std::vector<std::int64_t> perm(std::size_t(x.rank()));
+  for (std::size_t i = 0; i < perm.size(); ++i) perm[i] = std::int64_t(i);
+  std::swap(perm[perm.size() - 1], perm[perm.size() - 2]);
+  return transpose(x, perm);
+}
+
+// Row and column indices of an n x n matrix, to build triangle masks.
+struct Grid {
+  Tensor rows, cols;
+  explicit Grid(std::int64_t n) : rows(iota({n, n}, 0)), cols(iota({n, n}, 1)) {}
+  Tensor triangle(bool lower, bool strict) const {
+    return lower ? (strict ? rows > cols : rows >= cols) : (strict ? rows < cols : rows <= cols);
+  }
+  // Murray's Phi: the lower triangle with the diagonal halved.
+  Tensor phi(const Tensor& x) const { return where(rows > cols, x, where(rows == cols, x * 0.5, 0.0)); }
+};
+
+Tensor solve(const Tensor& a, const Tensor& b, bool left, bool lower, bool transpose_a, bool unit = false) {
+  static const detail::OpDef& op = *detail::find_op("triangular_solve");
+  return detail::call1(op, {a, b},
+                       {{"left_side", left},
+                        {"lower", lower},
+                        {"unit_diagonal", unit},
+                        {"transpose_a", std::string(transpose_a ? "TRANSPOSE" : "NO_TRANSPOSE")}});
+}
+
+// cholesky (Murray 2016, arXiv:1602.07527), for the factor L of the lower reading;
+// the upper reading is its transpose (U = L^T of a^T). With dS the symmetric matrix
+// the read triangle stands for, dL = L Phi(L^-1 dS L^-T). Reverse: with
+// M = L^-T Phi(L^T gL) L^-1, the symmetric gradient is (M + M^T) / 2, and the read
+// triangle collects it twice off the diagonal: Phi(M + M^T).
+bool cholesky_lower(const detail::Rule& r) { return r.attrs().has("lower") && r.attr<bool>("lower"); }
+
+std::vector<Tensor> cholesky_jvp(const detail::Rule& r) {
+  const bool lower = cholesky_lower(r);
+  const Tensor l = lower ? r.out(0) : mT(r.out(0)), da = lower ? r.tangent(0) : mT(r.tangent(0));
+  const Grid grid(l.shape().back());
+  const Tensor ds = where(grid.triangle(true, false), da, 0.0) + mT(where(grid.triangle(true, true), da, 0.0));
+  const Tensor x = solve(l, solve(l, ds, true, true, false), false, true, true);
+  const Tensor dl = matmul(l, grid.phi(x));
+  return {lower ? dl : mT(dl)};
+}
+
+std::vector<Tensor> cholesky_vjp(const detail::Rule& r) {
+  const bool lower = cholesky_lower(r);
+  const Tensor l = lower ? r.out(0) : mT(r.out(0)), gl = lower ? r.cotangent() : mT(r.cotangent());
+  const Grid grid(l.shape().back());
+  const Tensor y = solve(l, grid.phi(matmul(mT(l), gl)), true, true, true);
+  const Tensor m = solve(l, y, false, true, false);
+  const Tensor ga = grid.phi(m + mT(m));
+  return {lower ? ga : mT(ga)};
+}
+
 const detail::OpDef& cholesky_op =
     detail::def_op("cholesky")
         .inputs(1)
@@ -68,6 +128,8 @@ const detail::OpDef& cholesky_op =
           return std::vector<TensorType>{in[0]};
         })
         .kernel(cholesky_kernel)
+        .jvp(cholesky_jvp)
+        .vjp(cholesky_vjp)
         .stablehlo({"stablehlo.cholesky", {StableHloAttr("lower", Kind::boolean).optional()}, "keywords"});
 
 // ---- triangular_solve ----------------------------------------------------------------
@@ -130,11 +192,55 @@ std::vector<Tensor> solve_kernel(std::span<const Tensor> in, const Attrs& attrs,
   return {tensor(b, out[0].shape).astype(out[0].dtype)};
 }
 
+// triangular_solve: op(s) y = b (left) or y op(s) = b, s the read triangle of a (its
+// diagonal taken as ones when unit_diagonal). Then d y = solve(d b - op(d s) y) (or
+// d b - y op(d s)), the same op; reverse: g b = the solve with op transposed, and
+// g s = -g b y^T, -y g b^T, -y^T g b or -g b^T y (left or right, op or not),
+// kept to the read triangle.
+struct SolveAttrs {
+  bool left, lower, unit, trans;
+  explicit SolveAttrs(const detail::Rule& r)
+      : left(r.attr<bool>("left_side")),
+        lower(r.attr<bool>("lower")),
+        unit(r.attr<bool>("unit_diagonal")),
+        trans(r.attr<std::string>("transpose_a") != "NO_TRANSPOSE") {}
+};
+
+std::vector<Tensor> solve_jvp(const detail::Rule& r) {
+  const SolveAttrs s(r);
+  Tensor rhs = r.has_tangent(1) ? r.tangent(1) : Tensor();
+  if (r.has_tangent(0)) {
+    const Grid grid(r.in(0).shape().back());
+    Tensor ds = where(grid.triangle(s.lower, s.unit), r.tangent(0), 0.0);
+    if (s.trans) ds = mT(ds);
+    const Tensor m = s.left ? matmul(ds, r.out(0)) : matmul(r.out(0), ds);
+    rhs = rhs.defined() ? rhs - m : -m;
+  }
+  return {solve(r.in(0), rhs, s.left, s.lower, s.trans, s.unit)};
+}
+
+std::vector<Tensor> solve_vjp(const detail::Rule& r) {
+  const SolveAttrs s(r);
+  const Tensor gb = solve(r.in(0), r.cotangent(), s.left, s.lower, !s.trans, s.unit);
+  std::vector<Tensor> g(2);
+  if (r.wants(0)) {
+    const Tensor& y = r.out(0);
+    const Tensor gs = s.left ? (s.trans ? matmul(y, mT(gb)) : matmul(gb, mT(y)))
+                             : (s.trans ? matmul(mT(gb), y) : matmul(mT(y), gb));
+    const Grid grid(r.in(0).shape().back());
+    g[0] = where(grid.triangle(s.lower, s.unit), -gs, 0.0);
+  }
+  if (r.wants(1)) g[1] = gb;
+  return g;
+}
+
 const detail::OpDef& triangular_solve_op =
     detail::def_op("triangular_solve")
         .inputs(2)
         .shape_rule(solve_rule)
         .kernel(solve_kernel)
+        .jvp(solve_jvp)
+        .vjp(solve_vjp)
         .stablehlo({"stablehlo.triangular_solve",
                     {StableHloAttr("left_side", Kind::boolean), StableHloAttr("lower", Kind::boolean),
                      StableHloAttr("unit_diagonal", Kind::boolean),

@@ -5,6 +5,7 @@
 // stablehlo.reduce_window, whose one-op fast path shares the accumulators.
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <string>
 #include <type_traits>
 
@@ -15,6 +16,8 @@
 #include "core/reduce_kernels.hpp"
 #include "core/tensor_impl.hpp"
 #include "ir/builder.hpp"
+#include "ops/conv_grad.hpp"
+#include "ops/rule.hpp"
 #include "ops/window.hpp"
 #include "tlaloc/ops.hpp"
 
@@ -126,6 +129,99 @@ std::vector<Tensor> lower_pool(std::span<const Tensor> in, const Attrs& attrs) {
   return b->record(op, operands, window, op.infer(types, window), std::move(regions));
 }
 
+// ---- derivatives ------------------------------------------------------------------
+// Sum pooling is linear, and is the depthwise convolution of x with a kernel of
+// ones: its transpose is conv2d's input cotangent.
+Tensor sum_pool_vjp(const Tensor& g, const Tensor& x, const Attrs& attrs) {
+  const auto& window = attrs.get<I64s>("window_dimensions");
+  const auto& stride = attrs.get<I64s>("window_strides");
+  const auto& lo = attrs.get<I64s>("padding_low");
+  const auto& hi = attrs.get<I64s>("padding_high");
+  const std::int64_t c = x.shape()[1];
+  const Attrs conv{{"window_strides", I64s{stride[2], stride[3]}}, {"padding_low", I64s{lo[2], lo[3]}},
+                   {"padding_high", I64s{hi[2], hi[3]}},         {"lhs_dilation", I64s{1, 1}},
+                   {"rhs_dilation", I64s{1, 1}},                 {"feature_group_count", c}};
+  return detail::conv2d_input_grad(g, ones({c, 1, window[2], window[3]}, g.dtype()), x.shape(), conv);
+}
+
+// Max pooling routes each window's derivative to its maximum; on ties, to the first
+// maximal element of the window in row-major order (as XLA's select_and_scatter
+// with `ge`), not shared as reduce_max shares it. A window holding NaN passes
+// nothing. Written per window cell (tap) with pad and strided slices, so that the
+// rules are differentiable again: tap (i, j) of every window is a strided slice
+// of x padded with -inf.
+struct PoolTaps {
+  I64s window, stride, lo, hi;
+  Shape in, out;
+  // x (or a tangent) padded with `fill`, and the slice of tap (i, j).
+  Tensor padded(const Tensor& t, double fill) const {
+    static const detail::OpDef& pad = *detail::find_op("pad");
+    return detail::call1(pad, {t, scalar_tensor(fill, t.dtype())},
+                         {{"edge_padding_low", lo}, {"edge_padding_high", hi}, {"interior_padding", I64s(4, 0)}});
+  }
+  Tensor tap(const Tensor& padded_t, std::int64_t i, std::int64_t j) const {
+    return slice(padded_t, {0, 0, i, j},
+                 {in[0], in[1], i + (out[2] - 1) * stride[2] + 1, j + (out[3] - 1) * stride[3] + 1},
+                 {1, 1, stride[2], stride[3]});
+  }
+  // The transpose of tap(pad(., lo, hi), i, j): t spread back onto x's shape, with
+  // stride - 1 zeros between its elements (negative padding crops x's padding).
+  Tensor untap(const Tensor& t, std::int64_t i, std::int64_t j) const {
+    static const detail::OpDef& pad = *detail::find_op("pad");
+    I64s low{0, 0, i - lo[2], j - lo[3]}, high(4, 0);
+    for (std::size_t d = 2; d < 4; ++d) high[d] = in[d] - low[d] - ((out[d] - 1) * stride[d] + 1);
+    return detail::call1(pad, {t, scalar_tensor(0, t.dtype())},
+                         {{"edge_padding_low", low},
+                          {"edge_padding_high", high},
+                          {"interior_padding", I64s{0, 0, stride[2] - 1, stride[3] - 1}}});
+  }
+  // For each tap, whether it is the window's first maximum (bool, the result's shape).
+  std::vector<Tensor> first_max(const Tensor& x, const Tensor& y) const {
+    const Tensor xp = padded(x, -std::numeric_limits<double>::infinity());
+    std::vector<Tensor> hits;
+    Tensor taken;
+    for (std::int64_t i = 0; i < window[2]; ++i)
+      for (std::int64_t j = 0; j < window[3]; ++j) {
+        Tensor hit = tap(xp, i, j) == y;
+        if (taken.defined()) hit = hit & !taken;
+        taken = taken.defined() ? (taken | hit) : hit;
+        hits.push_back(hit);
+      }
+    return hits;
+  }
+};
+
+PoolTaps pool_taps(const detail::Rule& r) {
+  const Attrs& a = r.attrs();
+  return {a.get<I64s>("window_dimensions"), a.get<I64s>("window_strides"), a.get<I64s>("padding_low"),
+          a.get<I64s>("padding_high"),      r.in(0).shape(),                 r.out(0).shape()};
+}
+
+std::vector<Tensor> pool_jvp(const detail::Rule& r) {
+  if (r.attr<std::string>("reduction") == "sum") return detail::linear_jvp({0})(r);
+  const PoolTaps p = pool_taps(r);
+  const std::vector<Tensor> hits = p.first_max(r.in(0), r.out(0));
+  const Tensor tp = p.padded(r.tangent(0), 0.0);
+  Tensor t;
+  std::size_t k = 0;
+  for (std::int64_t i = 0; i < p.window[2]; ++i)
+    for (std::int64_t j = 0; j < p.window[3]; ++j)
+      t = detail::add_tangents(t, where(hits[k++], p.tap(tp, i, j), 0.0));
+  return {t};
+}
+
+std::vector<Tensor> pool_vjp(const detail::Rule& r) {
+  if (r.attr<std::string>("reduction") == "sum") return {sum_pool_vjp(r.cotangent(), r.in(0), r.attrs())};
+  const PoolTaps p = pool_taps(r);
+  const std::vector<Tensor> hits = p.first_max(r.in(0), r.out(0));
+  Tensor g;
+  std::size_t k = 0;
+  for (std::int64_t i = 0; i < p.window[2]; ++i)
+    for (std::int64_t j = 0; j < p.window[3]; ++j)
+      g = detail::add_tangents(g, p.untap(where(hits[k++], r.cotangent(), 0.0), i, j));
+  return {g};
+}
+
 const detail::OpDef& pool_op =
     detail::def_op("pool")
         .inputs(1)
@@ -146,7 +242,9 @@ const detail::OpDef& pool_op =
           })
           return std::vector<Tensor>{y};
         })
-        .lower(lower_pool);
+        .lower(lower_pool)
+        .jvp(pool_jvp)
+        .vjp(pool_vjp);
 
 // Validates with the public name and builds the canonical attributes.
 Attrs pool_attrs(std::string_view op, const Tensor& x, const Pool2dOptions& opt, const char* reduction) {

@@ -142,6 +142,99 @@ std::vector<Tensor> extreme_jvp(const Rule& r) {
 }
 std::vector<Tensor> extreme_vjp(const Rule& r) { return {spread(r.cotangent(), r) * extreme_share(r)}; }
 
+// x shifted one place along its last axis, the vacated place holding 1:
+// [1, x_0, ..., x_{R-2}]. One pad op (negative high padding drops the last element).
+Tensor shifted_in_one(const Tensor& x) {
+  static const OpDef& pad = *detail::find_op("pad");
+  const std::size_t rank = std::size_t(x.rank());
+  std::vector<std::int64_t> lo(rank, 0), hi(rank, 0);
+  lo.back() = 1;
+  hi.back() = -1;
+  return call1(pad, {x, scalar_tensor(1, x.dtype())},
+               {{"edge_padding_low", lo}, {"edge_padding_high", hi}, {"interior_padding", std::vector<std::int64_t>(rank, 0)}});
+}
+
+// reduce_prod: dy/dx_j is the product of all the other reduced elements. With the
+// reduced axes moved last and flattened, that is (x_0 ... x_{j-1}) (x_{j+1} ...
+// x_{R-1}): exclusive cumulative products from both ends, exact when elements are
+// zero (y / x_j would divide by zero).
+Tensor prod_of_others(const Rule& r) {
+  const Tensor& x = r.in(0);
+  const auto& axes = r.attr<std::vector<std::int64_t>>("axes");
+  if (axes.empty()) return ones_like(x);
+  std::vector<std::int64_t> perm;
+  Shape moved;
+  std::vector<bool> reduced(std::size_t(x.rank()), false);
+  for (auto a : axes) reduced[std::size_t(a)] = true;
+  for (std::int64_t d = 0; d < x.rank(); ++d)
+    if (!reduced[std::size_t(d)]) { perm.push_back(d); moved.push_back(x.shape()[std::size_t(d)]); }
+  Shape flat = moved;
+  flat.push_back(-1);
+  for (auto a : axes) { perm.push_back(a); moved.push_back(x.shape()[std::size_t(a)]); }
+  bool identity = true;
+  for (std::size_t i = 0; i < perm.size(); ++i) identity = identity && perm[i] == std::int64_t(i);
+  const Tensor xt = reshape(identity ? x : transpose(x, perm), flat);
+  const std::int64_t last = xt.rank() - 1;
+  const Tensor before = cumprod(shifted_in_one(xt), last);
+  const Tensor after = reverse(cumprod(shifted_in_one(reverse(xt, last)), last), last);
+  const Tensor others = reshape(before * after, moved);
+  if (identity) return others;
+  std::vector<std::int64_t> inverse(perm.size());
+  for (std::size_t i = 0; i < perm.size(); ++i) inverse[std::size_t(perm[i])] = std::int64_t(i);
+  return transpose(others, inverse);
+}
+std::vector<Tensor> prod_jvp(const Rule& r) {
+  return {sum(r.tangent(0) * prod_of_others(r), Axes(r.attr<std::vector<std::int64_t>>("axes")),
+              r.attr<bool>("keepdims"))};
+}
+std::vector<Tensor> prod_vjp(const Rule& r) { return {spread(r.cotangent(), r) * prod_of_others(r)}; }
+
+// Scans. cumsum is linear; its transpose sums each cotangent into every earlier
+// position: a cumsum running from the end.
+Tensor reverse_cumsum(const Tensor& g, std::int64_t axis) { return reverse(cumsum(reverse(g, axis), axis), axis); }
+std::vector<Tensor> cumsum_vjp(const Rule& r) {
+  return {reverse_cumsum(r.cotangent(), r.attr<std::int64_t>("axis"))};
+}
+
+// cumprod: y_k = x_0 ... x_k. Where no zero comes before or at j, dy_k/dx_j = y_k /
+// x_j is exact; once a lane meets its first zero z, only x_z still matters to the
+// later y_k, through the products with x_z taken as 1 (after z every y_k is zero,
+// whatever the other elements do). Restriction: at an exact zero the rules are
+// exact but not their own derivative (the elements after the first zero get a
+// constant zero cotangent), so second order holds only away from zeros.
+struct ScanZeros {
+  Tensor before;      // no zero at or before this position in its lane
+  Tensor first_zero;  // the lane's first zero
+  Tensor safe_x;      // x where `before`, 1 elsewhere
+  Tensor skip_zero;   // cumprod of x with the first zero taken as 1
+};
+ScanZeros scan_zeros(const Tensor& x, std::int64_t axis) {
+  const Tensor zero = x == 0.0;
+  const Tensor count = cumsum(zero.astype(DType::i64), axis);
+  ScanZeros s;
+  s.before = count == 0;
+  s.first_zero = zero & (count == 1);
+  s.safe_x = where(s.before, x, 1.0);
+  s.skip_zero = cumprod(where(s.first_zero, 1.0, x), axis);
+  return s;
+}
+std::vector<Tensor> cumprod_jvp(const Rule& r) {
+  const std::int64_t axis = r.attr<std::int64_t>("axis");
+  const ScanZeros z = scan_zeros(r.in(0), axis);
+  const Tensor& t = r.tangent(0);
+  const Tensor early = r.out(0) * cumsum(where(z.before, t, 0.0) / z.safe_x, axis);
+  const Tensor late = sum(where(z.first_zero, t, 0.0), axis, true) * z.skip_zero;
+  return {where(z.before, early, late)};
+}
+std::vector<Tensor> cumprod_vjp(const Rule& r) {
+  const std::int64_t axis = r.attr<std::int64_t>("axis");
+  const ScanZeros z = scan_zeros(r.in(0), axis);
+  const Tensor& g = r.cotangent();
+  const Tensor early = reverse_cumsum(g * r.out(0), axis) / z.safe_x;
+  const Tensor at_zero = reverse_cumsum(g * z.skip_zero, axis);
+  return {where(z.before, early, where(z.first_zero, at_zero, 0.0))};
+}
+
 #define TLALOC_DEF_REDUCE(var, name, Op, rule, body, rules)                                    \
   const OpDef& var = def_op(name).inputs(1).shape_rule(reduce_rule(name, rule)).kernel(       \
       [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {    \
@@ -149,7 +242,8 @@ std::vector<Tensor> extreme_vjp(const Rule& r) { return {spread(r.cotangent(), r
       }).lower(detail::lower_to_reduce(name, detail::ReduceBody::body)) rules;
 TLALOC_DEF_REDUCE(reduce_sum_op, "reduce_sum", detail::SumOp, ReduceDType::widen, add,
                   .jvp(detail::linear_jvp({0})).vjp(sum_vjp))
-TLALOC_DEF_REDUCE(reduce_prod_op, "reduce_prod", detail::ProdOp, ReduceDType::widen, mul, )
+TLALOC_DEF_REDUCE(reduce_prod_op, "reduce_prod", detail::ProdOp, ReduceDType::widen, mul,
+                  .jvp(prod_jvp).vjp(prod_vjp))
 TLALOC_DEF_REDUCE(reduce_max_op, "reduce_max", detail::MaxOp, ReduceDType::same, max,
                   .jvp(extreme_jvp).vjp(extreme_vjp))
 TLALOC_DEF_REDUCE(reduce_min_op, "reduce_min", detail::MinOp, ReduceDType::same, min,
@@ -237,11 +331,11 @@ detail::ShapeRule scan_rule(std::string op) {
 const OpDef& cumsum_op = def_op("cumsum").inputs(1).shape_rule(scan_rule("cumsum")).kernel(
     [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
       return scan_kernel<detail::SumOp>("cumsum", in[0], attrs, out[0]);
-    }).lower(detail::lower_scan("cumsum", detail::ReduceBody::add));
+    }).lower(detail::lower_scan("cumsum", detail::ReduceBody::add)).jvp(detail::linear_jvp({0})).vjp(cumsum_vjp);
 const OpDef& cumprod_op = def_op("cumprod").inputs(1).shape_rule(scan_rule("cumprod")).kernel(
     [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
       return scan_kernel<detail::ProdOp>("cumprod", in[0], attrs, out[0]);
-    }).lower(detail::lower_scan("cumprod", detail::ReduceBody::mul));
+    }).lower(detail::lower_scan("cumprod", detail::ReduceBody::mul)).jvp(cumprod_jvp).vjp(cumprod_vjp);
 
 std::vector<std::int64_t> axes_list(const Tensor& x, const Axes& axes) {
   if (!axes.all()) return axes.list();

@@ -1,0 +1,79 @@
+// Rows for the linear algebra: dot_general (its rules, and matmul and outer built
+// on it) and StableHLO's cholesky and triangular_solve.
+#include "ad/gradcheck.hpp"
+#include "ops/op.hpp"
+
+namespace gradcheck {
+namespace {
+
+using Fn = std::function<Tensor(std::span<const Tensor>)>;
+
+Case row(std::string name, std::vector<std::string> ops, std::vector<Tensor> xs, Fn fn, std::string torch) {
+  Case c{"linalg/" + std::move(name), std::move(ops), std::move(xs), std::move(fn)};
+  c.torch = std::move(torch);
+  return c;
+}
+
+Case product(std::string name, Tensor a, Tensor b, std::string torch = "torch.matmul(a, b)") {
+  return row(std::move(name), {"dot_general"}, {std::move(a), std::move(b)},
+             [](std::span<const Tensor> x) { return tl::matmul(x[0], x[1]); }, std::move(torch));
+}
+
+Tensor call(std::string_view op, std::vector<Tensor> in, const tl::detail::Attrs& attrs) {
+  return tl::detail::call1(*tl::detail::find_op(op), std::span<const Tensor>(in), attrs);
+}
+
+// A well-conditioned symmetric positive-definite n x n matrix.
+Tensor spd(std::int64_t n, std::uint64_t seed) {
+  const Tensor m = uniform({n, n}, -1, 1, seed);
+  return tl::matmul(m, tl::transpose(m)) + tl::eye(n, -1, 0, tl::DType::f64) * double(n);
+}
+
+// A triangular system that stays far from singular: a diagonal in [1.5, 2.5].
+Tensor well_posed(std::int64_t n, std::uint64_t seed) {
+  return uniform({n, n}, -0.5, 0.5, seed) + tl::eye(n, -1, 0, tl::DType::f64) * 2.0;
+}
+
+tl::detail::Attrs solve_attrs(bool left, bool lower, bool unit, const char* transpose) {
+  return {{"left_side", left}, {"lower", lower}, {"unit_diagonal", unit}, {"transpose_a", std::string(transpose)}};
+}
+
+const bool added = add({
+    product("matmul_1d_1d", uniform({4}, -2, 2, 400), uniform({4}, -2, 2, 401)),
+    product("matmul_1d_2d", uniform({3}, -2, 2, 402), uniform({3, 4}, -2, 2, 403)),
+    product("matmul_2d_1d", uniform({2, 3}, -2, 2, 404), uniform({3}, -2, 2, 405)),
+    product("matmul_2d", uniform({2, 3}, -2, 2, 406), uniform({3, 4}, -2, 2, 407)),
+    product("matmul_batched_broadcast", uniform({2, 1, 2, 3}, -2, 2, 408), uniform({3, 3, 2}, -2, 2, 409)),
+    product("matmul_shared_rhs", uniform({2, 2, 3}, -2, 2, 410), uniform({3, 2}, -2, 2, 411)),
+    row("dot_general_dims", {"dot_general"}, {uniform({3, 2, 4}, -2, 2, 412), uniform({4, 2, 3}, -2, 2, 413)},
+        [](std::span<const Tensor> x) { return tl::dot_general(x[0], x[1], {{1}, {1}, {2, 0}, {0, 2}}); },
+        "torch.einsum('kbi,ibk->b', a, b)"),
+    row("outer", {"mul"}, {uniform({3}, -2, 2, 414), uniform({4}, -2, 2, 415)},
+        [](std::span<const Tensor> x) { return tl::outer(x[0], x[1]); }, "torch.outer(a, b)"),
+    // Symmetrized, as PyTorch's gradient assumes; the op itself reads one triangle.
+    row("cholesky_symmetric", {"cholesky"}, {spd(3, 416)},
+        [](std::span<const Tensor> x) {
+          return call("cholesky", {(x[0] + tl::transpose(x[0])) * 0.5}, {{"lower", true}});
+        },
+        "torch.linalg.cholesky((a + a.mT) / 2)"),
+    // The upper reading, batched, straight on the op: the lower triangle gets zeros.
+    row("cholesky_upper_batched", {"cholesky"}, {tl::stack({spd(3, 417), spd(3, 418)})},
+        [](std::span<const Tensor> x) { return call("cholesky", {x[0]}, {{"lower", false}}); },
+        "torch.linalg.cholesky(a.triu() + a.triu(1).mT, upper=True)"),
+    row("triangular_solve_left_lower", {"triangular_solve"}, {well_posed(3, 419), uniform({3, 2}, -2, 2, 420)},
+        [](std::span<const Tensor> x) { return call("triangular_solve", {x[0], x[1]}, solve_attrs(true, true, false, "NO_TRANSPOSE")); },
+        "torch.linalg.solve_triangular(a.tril(), b, upper=False)"),
+    row("triangular_solve_left_upper_transpose", {"triangular_solve"}, {well_posed(3, 421), uniform({3, 2}, -2, 2, 422)},
+        [](std::span<const Tensor> x) { return call("triangular_solve", {x[0], x[1]}, solve_attrs(true, false, false, "TRANSPOSE")); },
+        "torch.linalg.solve_triangular(a.triu().mT, b, upper=False)"),
+    row("triangular_solve_right_lower_transpose", {"triangular_solve"}, {well_posed(3, 423), uniform({2, 3}, -2, 2, 424)},
+        [](std::span<const Tensor> x) { return call("triangular_solve", {x[0], x[1]}, solve_attrs(false, true, false, "TRANSPOSE")); },
+        "torch.linalg.solve_triangular(a.tril().mT, b, upper=True, left=False)"),
+    row("triangular_solve_right_upper_unit_batched", {"triangular_solve"},
+        {tl::stack({well_posed(3, 425), well_posed(3, 426)}), uniform({2, 2, 3}, -2, 2, 427)},
+        [](std::span<const Tensor> x) { return call("triangular_solve", {x[0], x[1]}, solve_attrs(false, false, true, "NO_TRANSPOSE")); },
+        "torch.linalg.solve_triangular(a, b, upper=True, left=False, unitriangular=True)"),
+});
+
+}  // namespace
+}  // namespace gradcheck
