@@ -5,6 +5,7 @@
 
 #include "core/check.hpp"
 #include "tlaloc/ops.hpp"
+#include "tlaloc/transforms.hpp"
 
 namespace tlaloc {
 namespace {
@@ -25,11 +26,12 @@ Tensor at_least_1d(std::string_view op, const Tensor& x, std::int64_t axis) {
 
 // Shifted by the maximum so exp never overflows. A row whose maximum is
 // infinite is all NaN (its max minus itself is NaN), as in PyTorch and JAX:
-// a row of -inf has no defined distribution.
+// a row of -inf has no defined distribution. The shift cancels in the value, so
+// stop_gradient keeps it out of derivatives (as JAX does).
 Tensor softmax(const Tensor& x, std::int64_t axis) {
   const Tensor xf = at_least_1d("softmax", as_floating(x), axis);
   const std::int64_t a = detail::normalize_axis("softmax", axis, xf.rank());
-  const Tensor e = exp(xf - max(xf, a, true));
+  const Tensor e = exp(xf - stop_gradient(max(xf, a, true)));
   return reshape(e / sum(e, a, true), x.shape());
 }
 
@@ -38,7 +40,7 @@ Tensor softmax(const Tensor& x, std::int64_t axis) {
 Tensor log_softmax(const Tensor& x, std::int64_t axis) {
   const Tensor xf = at_least_1d("log_softmax", as_floating(x), axis);
   const std::int64_t a = detail::normalize_axis("log_softmax", axis, xf.rank());
-  const Tensor shifted = xf - max(xf, a, true);
+  const Tensor shifted = xf - stop_gradient(max(xf, a, true));
   return reshape(shifted - log(sum(exp(shifted), a, true)), x.shape());
 }
 

@@ -2,7 +2,6 @@
 // conv_transpose2d built on it, StableHLO's convolution in another layout, max and average pooling, StableHLO's batch norms,
 // and the composites softmax, log_softmax, a layer norm and a cross-entropy.
 #include "ad/gradcheck.hpp"
-#include "ad/rules_available.hpp"
 #include "ops/op.hpp"
 
 namespace gradcheck {
@@ -18,15 +17,9 @@ Case row(std::string name, std::vector<std::string> ops, std::vector<Tensor> xs,
   return c;
 }
 
-// conv2d's input rule flips the kernel (reverse: second order needs its rules, unless
-// the kernel is a constant as in average pooling); max pooling's rules use pad and slice.
-const bool conv_twice = have_rules({"reverse"});
-const bool max_pool_twice = have_rules({"pad", "slice"});
-
 Case conv(std::string name, tl::Shape x, tl::Shape w, tl::Conv2dOptions opt, std::string torch, std::uint64_t seed) {
   return row("conv2d_" + std::move(name), {"conv2d"}, {uniform(x, -1, 1, seed), uniform(w, -1, 1, seed + 1)},
-             [opt](std::span<const Tensor> a) { return tl::conv2d(a[0], a[1], opt); }, "F.conv2d(a, b, " + torch + ")",
-             conv_twice);
+             [opt](std::span<const Tensor> a) { return tl::conv2d(a[0], a[1], opt); }, "F.conv2d(a, b, " + torch + ")");
 }
 
 Tensor layer_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta) {
@@ -71,22 +64,21 @@ const bool added = add({
                       {{"window_strides", I64s{1, 2}}, {"padding_low", I64s{1, 0}}, {"padding_high", I64s{2, 1}},
                        {"lhs_dilation", I64s{2, 2}}, {"rhs_dilation", I64s{1, 1}}, {"feature_group_count", std::int64_t(2)}});
         },
-        "", conv_twice),
+        ""),
     // StableHLO's convolution in NHWC / HWIO layout, asymmetric padding, two groups.
     row("convolution_nhwc", {"convolution"}, {uniform({1, 5, 5, 4}, -1, 1, 534), uniform({3, 3, 2, 4}, -1, 1, 535)},
         [](std::span<const Tensor> a) { return call("convolution", {a[0], a[1]}, nhwc_attrs); },
         "F.conv2d(F.pad(a.permute(0, 3, 1, 2), (0, 2, 1, 1)), b.permute(3, 2, 0, 1), stride=(2, 1), dilation=(1, 2),"
-        " groups=2).permute(0, 2, 3, 1)",
-        conv_twice),
+        " groups=2).permute(0, 2, 3, 1)"),
     row("max_pool2d", {"pool"}, {uniform({1, 2, 4, 4}, -2, 2, 512)},
-        [](std::span<const Tensor> a) { return tl::max_pool2d(a[0], {{2, 2}}); }, "F.max_pool2d(a, 2)", max_pool_twice),
+        [](std::span<const Tensor> a) { return tl::max_pool2d(a[0], {{2, 2}}); }, "F.max_pool2d(a, 2)"),
     // Overlapping windows with padding: an element may be the maximum of several.
     row("max_pool2d_overlap_pad", {"pool"}, {uniform({2, 1, 5, 5}, -2, 2, 513)},
         [](std::span<const Tensor> a) { return tl::max_pool2d(a[0], {{3, 3}, {2, 2}, {1, 1}}); },
-        "F.max_pool2d(a, 3, 2, 1)", max_pool_twice),
+        "F.max_pool2d(a, 3, 2, 1)"),
     row("max_pool2d_uneven", {"pool"}, {uniform({1, 2, 5, 4}, -2, 2, 514)},
         [](std::span<const Tensor> a) { return tl::max_pool2d(a[0], {{2, 3}, {2, 1}, {0, 1}}); },
-        "F.max_pool2d(a, (2, 3), (2, 1), (0, 1))", max_pool_twice),
+        "F.max_pool2d(a, (2, 3), (2, 1), (0, 1))"),
     row("avg_pool2d", {"pool"}, {uniform({2, 1, 5, 5}, -2, 2, 515)},
         [](std::span<const Tensor> a) { return tl::avg_pool2d(a[0], {{3, 3}, {2, 2}, {1, 1}}); },
         "F.avg_pool2d(a, 3, 2, 1)"),
@@ -125,10 +117,8 @@ const bool added = add({
         "F.cross_entropy(a, b)"),
 });
 
-// conv_transpose2d flips its kernel with reverse in the function itself: even its
-// first derivative needs reverse's rules.
+// conv_transpose2d flips its kernel with reverse in the function itself.
 const bool added_transpose =
-    !conv_twice ||
     add({row("conv_transpose2d", {"conv2d", "reverse"}, {uniform({1, 2, 3, 3}, -1, 1, 532), uniform({2, 2, 3, 3}, -1, 1, 533)},
              [](std::span<const Tensor> a) { return tl::conv_transpose2d(a[0], a[1], {{2, 2}, {1, 1}, {1, 1}, {1, 1}, 2}); },
              "F.conv_transpose2d(a, b, stride=2, padding=1, output_padding=1, groups=2)")});
