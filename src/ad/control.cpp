@@ -255,6 +255,72 @@ void scan_vjp_backward(VjpPass& p, const Op& op) {
   for (std::size_t k = 0; k < ax.size(); ++k) p.add_ct(op.operands[nc + ax[k]], out[n_carry + k]);
 }
 
+// Forward: while_stacked, the same loop also returning every iteration's incoming
+// carry (a leading axis of the trip count, known only at run time).
+void while_vjp_forward(VjpPass& p, const Op& op) {
+  const Function& f = p.rp.f;
+  std::vector<ir::Region> regions;
+  for (const Region& r : op.regions) regions.push_back(p.rp.clone(r));
+  std::vector<TensorType> types = types_of(f, op.results);
+  for (ValueId v : op.operands) {
+    TensorType t = f.type(v);
+    t.shape.insert(t.shape.begin(), ir::kDynamic);
+    types.push_back(t);
+  }
+  const std::vector<Tensor> out = p.rp.b.record(*detail::find_op("while_stacked"), p.rp.operands(op), {},
+                                                std::move(types), std::move(regions));
+  for (std::size_t i = 0; i < op.results.size(); ++i) p.rp.primal[op.results[i]] = out[i];
+  p.saved[&op] = std::vector<Tensor>(out.begin() + std::ptrdiff_t(op.results.size()), out.end());
+}
+
+// Backward: a while loop from the last iteration to the first, each step reading
+// that iteration's carry from the stacks and walking the body backward.
+void while_vjp_backward(VjpPass& p, const Op& op) {
+  const Function& f = p.rp.f;
+  const Region& body = op.regions[1];
+  const std::size_t n = op.operands.size();
+  const std::vector<ValueId> free = active_free(p, op);
+  const std::vector<Tensor>& stacks = p.saved.at(&op);
+  std::vector<std::size_t> fc;
+  for (std::size_t i = 0; i < n; ++i)
+    if (floating(f, op.operands[i])) fc.push_back(i);
+  const detail::OpDef& size_op = *detail::find_op("get_dimension_size");
+  const Tensor trips = detail::call1(size_op, {stacks.at(0)}, {{"dimension", std::int64_t(0)}}).astype(DType::i64);
+  std::vector<Tensor> state{trips - 1};
+  for (std::size_t i : fc) state.push_back(or_zeros(p.take_ct(op.results[i]), f, op.results[i]));
+  for (ValueId v : free) state.push_back(zeros_of(f.type(v)));
+  std::vector<TensorType> types;
+  for (const Tensor& t : state) types.push_back(detail::type_of(t));
+  std::vector<bool> active_args(n);
+  for (std::size_t i = 0; i < n; ++i) active_args[i] = floating(f, body.args[i]);
+  const detail::OpDef& slice_op = *detail::find_op("dynamic_slice");
+  std::vector<ir::Region> regions;
+  regions.push_back(p.rp.b.region(types, [&](std::span<const Tensor> a) { return std::vector<Tensor>{a[0] >= 0}; }));
+  regions.push_back(p.rp.b.region(types, [&](std::span<const Tensor> a) {
+    std::vector<Tensor> carry;
+    for (std::size_t i = 0; i < n; ++i) {
+      Shape size = f.type(body.args[i]).shape;
+      std::vector<Tensor> operands{stacks[i], a[0]};
+      for (std::size_t d = 0; d < size.size(); ++d) operands.push_back(scalar_tensor(0, DType::i64));
+      size.insert(size.begin(), 1);
+      // Recorded with its type given: the stack's leading size is known only at run time.
+      const Tensor row =
+          p.rp.b.record(slice_op, operands, {{"slice_sizes", size}}, {{f.type(body.args[i]).dtype, size}}).at(0);
+      carry.push_back(reshape(row, f.type(body.args[i]).shape));
+    }
+    std::vector<Tensor> seeds(n);
+    for (std::size_t k = 0; k < fc.size(); ++k) seeds[fc[k]] = a[1 + k];
+    const std::vector<Tensor> cts = p.region(body, carry, active_args, seeds, free);
+    std::vector<Tensor> next{a[0] - 1};
+    for (std::size_t i : fc) next.push_back(or_zeros(cts[i], f, body.args[i]));
+    for (std::size_t k = 0; k < free.size(); ++k) next.push_back(detail::add_tangents(a[1 + fc.size() + k], cts[n + k]));
+    return next;
+  }));
+  const std::vector<Tensor> out = p.rp.b.record(*op.def, state, {}, types, std::move(regions));
+  for (std::size_t k = 0; k < fc.size(); ++k) p.add_ct(op.operands[fc[k]], out[1 + k]);
+  for (std::size_t k = 0; k < free.size(); ++k) p.add_ct(free[k], out[1 + fc.size() + k]);
+}
+
 }  // namespace
 
 bool control_jvp(JvpPass& p, const Op& op) {
@@ -269,6 +335,7 @@ bool control_jvp(JvpPass& p, const Op& op) {
 bool control_vjp_forward(VjpPass& p, const Op& op) {
   if (op.name() == "scan") return scan_vjp_forward(p, op), true;
   if (op.name() == "custom_rule") return custom_vjp_forward(p, op), true;
+  if (op.name() == "while") return while_vjp_forward(p, op), true;
   return false;
 }
 
@@ -277,10 +344,7 @@ bool control_vjp_backward(VjpPass& p, const Op& op) {
   if (n == "if") return if_vjp(p, op), true;
   if (n == "scan") return scan_vjp_backward(p, op), true;
   if (n == "custom_rule") return custom_vjp_backward(p, op), true;
-  if (n == "while")
-    refuse("vjp", p.rp.f, op,
-           "reverse mode through a while loop with a data-dependent trip count is not supported yet; "
-           "use fori_loop or scan when the trip count is known");
+  if (n == "while") return while_vjp_backward(p, op), true;
   return false;
 }
 

@@ -71,8 +71,10 @@ class Planner {
     // (and checks them) even when the declared results are static.
     for (ValueId v : op.operands)
       if (!ir::is_static(fp_.f->type(v)) && op.def->has_shape_rule()) p.dynamic = true;
-    if (p.dynamic && !op.def->has_shape_rule())
+    // An op with regions and no shape rule (while_stacked) sizes its results itself.
+    if (p.dynamic && !op.def->has_shape_rule() && op.regions.empty())
       detail::fail(op.name(), "has results of unknown shape and no shape rule to compute them");
+    if (!op.def->has_shape_rule()) p.dynamic = false;
     if (is_fusion(op)) p.fusion = std::make_shared<FusionPlan>(*fp_.f, op);
     // A composite runs its decomposition as a call would.
     if (op.name() == "call" || op.name() == "composite") {

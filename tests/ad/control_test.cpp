@@ -5,6 +5,8 @@
 
 #include <tlaloc/tlaloc.hpp>
 
+#include "ir/builder.hpp"
+#include "stablehlo/stablehlo.hpp"
 #include "support/expect_error.hpp"
 
 namespace {
@@ -149,6 +151,43 @@ TEST(WhileLoop, ForwardModeThroughADataDependentLoop) {
   auto [y, t] = tl::jvp(f, vec({1, 2}), vec({1, 1}));
   EXPECT_DOUBLE_EQ(y.item<double>(), 12);
   EXPECT_DOUBLE_EQ(t.item<double>(), 8);
+}
+
+TEST(WhileLoop, ReverseModeSavesEveryIteration) {
+  // Newton's iteration for sqrt(a) until converged: a data-dependent trip count.
+  const auto f = [](const Tensor& a) {
+    const std::vector<Tensor> out = tl::while_loop(
+        [](const std::vector<Tensor>& s) { return tl::abs(s[0] * s[0] - s[1]) > 1e-12; },
+        [](const std::vector<Tensor>& s) { return std::vector<Tensor>{0.5 * (s[0] + s[1] / s[0]), s[1]}; },
+        std::vector<Tensor>{a * 0.0 + 1.0, a});
+    return tl::sum(out[0] * out[0] * out[0]);  // a^(3/2)
+  };
+  const Tensor a = tl::scalar_tensor(3.0, tl::DType::f64);
+  EXPECT_NEAR(f(a).item<double>(), std::pow(3.0, 1.5), 1e-12);
+  const Tensor g = tl::grad(f)(a);
+  // The loop's derivative, step by step, tends to the exact one (1.5 sqrt(a)).
+  EXPECT_NEAR(g.item<double>(), 1.5 * std::sqrt(3.0), 1e-6);
+  EXPECT_NEAR(tl::jit(tl::grad(f))(a).item<double>(), g.item<double>(), 1e-15);
+  // A loop that never runs passes the cotangent straight through.
+  const auto skip = [](const Tensor& x) {
+    return tl::sum(tl::while_loop([](const Tensor& v) { return tl::sum(v) > 100.0; },
+                                  [](const Tensor& v) { return v * 2.0; }, x));
+  };
+  EXPECT_EQ(tl::grad(skip)(vec({1, 2})).to_vector<double>(), (std::vector<double>{1, 1}));
+}
+
+TEST(WhileLoop, ItsGradientIsRefusedByStableHloWithTheReason) {
+  const auto g = tl::grad([](const Tensor& x) {
+    return tl::sum(tl::while_loop([](const Tensor& v) { return tl::sum(v) < 10.0; },
+                                  [](const Tensor& v) { return v * 2.0; }, x));
+  });
+  std::vector<tl::ir::TensorType> types{{tl::DType::f64, {2}}};
+  const tl::ir::Function f = tl::ir::trace("main", types, [&](std::span<const Tensor> a) {
+    return std::vector<Tensor>{g(a[0])};
+  });
+  tltest::expect_error_with<tl::ValueError>([&] { (void)tl::stablehlo::to_text(f); },
+                                            {"tl::while_loop: reverse mode through a while loop saves every "
+                                             "iteration's values on the host"});
 }
 
 }  // namespace
