@@ -26,7 +26,7 @@ std::vector<TensorType> types_of(const Function& f, std::span<const ValueId> vs)
 
 // ---- forward mode -----------------------------------------------------------------
 
-// Every floating result of a branch gets a tangent.
+// if and case: every floating result of a branch gets a tangent.
 void if_jvp(JvpPass& p, const Op& op) {
   const Function& f = p.rp.f;
   std::vector<ValueId> tangent_results;
@@ -143,7 +143,8 @@ std::vector<ValueId> active_free(const VjpPass& p, const Op& op) {
   return out;
 }
 
-// Each branch's backward pass gives the cotangents of what the branches capture.
+// if and case: each branch's backward pass gives the cotangents of what the
+// branches capture.
 void if_vjp(VjpPass& p, const Op& op) {
   const Function& f = p.rp.f;
   const std::vector<ValueId> free = active_free(p, op);
@@ -325,7 +326,7 @@ void while_vjp_backward(VjpPass& p, const Op& op) {
 
 bool control_jvp(JvpPass& p, const Op& op) {
   const std::string& n = op.name();
-  if (n == "if") return if_jvp(p, op), true;
+  if (n == "if" || n == "case") return if_jvp(p, op), true;
   if (n == "while") return while_jvp(p, op), true;
   if (n == "scan") return scan_jvp(p, op), true;
   if (n == "custom_rule") return custom_jvp_step(p, op), true;
@@ -341,7 +342,7 @@ bool control_vjp_forward(VjpPass& p, const Op& op) {
 
 bool control_vjp_backward(VjpPass& p, const Op& op) {
   const std::string& n = op.name();
-  if (n == "if") return if_vjp(p, op), true;
+  if (n == "if" || n == "case") return if_vjp(p, op), true;
   if (n == "scan") return scan_vjp_backward(p, op), true;
   if (n == "custom_rule") return custom_vjp_backward(p, op), true;
   if (n == "while") return while_vjp_backward(p, op), true;

@@ -4,6 +4,7 @@
 
 #include "core/check.hpp"
 #include "ops/op.hpp"
+#include "ops/rule.hpp"
 
 namespace tlaloc::detail {
 namespace {
@@ -88,7 +89,18 @@ const OpDef& optimization_barrier_op =
         .kernel([](std::span<const Tensor> in, const Attrs&, std::span<const TensorType>) {
           return std::vector<Tensor>(in.begin(), in.end());
         })
-        .stablehlo({"stablehlo.optimization_barrier", {}, "elementwise"});
+        .stablehlo({"stablehlo.optimization_barrier", {}, "elementwise"})
+        // The identity for derivatives too: tangents and cotangents pass unchanged.
+        .jvp([](const Rule& r) {
+          std::vector<Tensor> t;
+          for (std::size_t i = 0; i < r.num_in(); ++i) t.push_back(r.tangent(i));
+          return t;
+        })
+        .vjp([](const Rule& r) {
+          std::vector<Tensor> g;
+          for (std::size_t i = 0; i < r.num_out(); ++i) g.push_back(r.cotangent(i));
+          return g;
+        });
 
 }  // namespace
 }  // namespace tlaloc::detail

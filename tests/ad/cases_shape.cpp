@@ -30,6 +30,14 @@ tl::detail::Attrs padding(Ints lo, Ints hi, Ints interior) {
 }
 
 const bool added = add({
+    row("transpose", {"transpose"}, {uniform({2, 3, 4}, -1, 1, 901)},
+        [](std::span<const Tensor> a) { return tl::sin(tl::transpose(a[0], {2, 0, 1})); }, "torch.sin(a.permute(2, 0, 1))"),
+    row("optimization_barrier", {"optimization_barrier"}, {uniform({2, 3}, -1, 1, 902), uniform({3}, -1, 1, 903)},
+        [](std::span<const Tensor> a) {
+          const std::vector<Tensor> both = tl::detail::call(*tl::detail::find_op("optimization_barrier"), {a[0], a[1]});
+          return both[0] * both[1];
+        },
+        "a * b"),
     row("concatenate", {"concatenate"}, {uniform({2, 2}, -2, 2, 1), uniform({2, 1}, -2, 2, 2), uniform({2, 3}, -2, 2, 3)},
         [](std::span<const Tensor> a) { return tl::concat({a[0], a[1], a[2]}, 1); }, "torch.cat([a, b, c], 1)"),
     // A constant operand has no tangent: the JVP fills in its zeros.

@@ -1,0 +1,70 @@
+// Every op of the registry is accounted for by the AD engine: it has JVP and VJP
+// rules and a row of the gradient-check table, or its results carry no derivative,
+// or the engine handles it (control flow), or it is refused by name for a reason
+// written here (docs/CAPABILITIES.md repeats the list).
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "ad/gradcheck.hpp"
+#include "ops/op.hpp"
+
+namespace {
+
+// Results are integers or booleans only: nothing to differentiate.
+const std::set<std::string> kNoFloatingResults = {
+    "and", "argmax", "argmin", "compare", "count_leading_zeros", "eq", "ge", "get_dimension_size", "gt", "iota",
+    "dynamic_iota", "isfinite", "isnan", "le", "logical_and", "logical_not", "logical_or", "logical_xor", "lt", "ne",
+    "not", "or", "popcnt", "rng_bit_generator", "shift_left", "shift_right_arithmetic", "shift_right_logical", "xor",
+    "check.expect_almost_eq", "check.expect_almost_eq_const", "check.expect_close", "check.expect_eq",
+    "check.expect_eq_const", "constant"};
+
+// Handled by the engine itself (src/ad/control.cpp, src/ad/custom.cpp).
+const std::set<std::string> kEngine = {"if", "case", "while", "scan", "custom_rule"};
+
+// Refused by name when a derivative flows through them, and why.
+const std::map<std::string, std::string> kRefused = {
+    {"batch_norm_grad", "itself a derivative; differentiate batch_norm_training instead"},
+    {"bitcast_convert", "reinterprets bits: no meaningful derivative"},
+    {"call", "calls another function of a parsed module; inline it first"},
+    {"composite", "a parsed composite; its decomposition is a call"},
+    {"custom_call", "an opaque external function"},
+    {"dynamic_broadcast_in_dim", "shapes known only at run time: not yet (source transformation)"},
+    {"dynamic_conv", "shapes known only at run time: not yet"},
+    {"dynamic_gather", "shapes known only at run time: not yet"},
+    {"dynamic_pad", "shapes known only at run time: not yet"},
+    {"dynamic_reshape", "shapes known only at run time: not yet"},
+    {"fusion", "made by the interpreter after differentiation"},
+    {"map", "applies a region per element: not yet"},
+    {"reduce", "rules pending"},
+    {"reduce_window", "rules pending"},
+    {"rng", "random numbers: no derivative with respect to the bounds is defined"},
+    {"scatter", "rules pending"},
+    {"select_and_scatter", "itself the derivative of a max pooling"},
+    {"sort", "rules pending"},
+    {"while_stacked", "made by reverse mode through while_loop; a second reverse pass through it is not supported"},
+};
+
+TEST(Coverage, EveryOpIsDifferentiatedOrAccountedFor) {
+  std::set<std::string> in_table;
+  for (const gradcheck::Case& c : gradcheck::table())
+    for (const std::string& op : c.ops) in_table.insert(op);
+  for (const tlaloc::detail::OpDef* op : tlaloc::detail::all_ops()) {
+    const std::string& n = op->name();
+    if (n.rfind("test.", 0) == 0) continue;  // declared by tests
+    const bool rules = op->jvp_rule() && op->vjp_rule();
+    const bool listed = kNoFloatingResults.count(n) + kEngine.count(n) + kRefused.count(n) != 0;
+    if (rules || op->has_no_derivative()) {
+      EXPECT_FALSE(listed) << n << " has rules (or no derivative) and is also listed as handled elsewhere";
+      if (rules) {
+        EXPECT_TRUE(in_table.count(n)) << n << " has rules but no row of the gradient-check table";
+      }
+    } else {
+      EXPECT_TRUE(listed) << n << " has no derivative rules and is not accounted for";
+      EXPECT_FALSE(op->jvp_rule() || op->vjp_rule()) << n << " has only one of its two rules";
+    }
+  }
+}
+
+}  // namespace
