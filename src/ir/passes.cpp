@@ -271,17 +271,20 @@ std::optional<std::vector<ValueId>> simplified(Function& fn, const Op& op,
     if (it != defs.end() && it->second.name == "neg" && same_type(it->second.operands[0]))
       return std::vector<ValueId>{it->second.operands[0]};
   }
-  if (op.operands.size() == 2 && same_type(op.operands[0])) {
-    auto it = defs.find(op.operands[1]);
+  // x op c, and c op x for the commutative ones.
+  for (std::size_t k = 0; k < 2 && op.operands.size() == 2; ++k) {
+    if (k == 1 && n != "mul" && n != "add") break;
+    const ValueId x = op.operands[k], other = op.operands[1 - k];
+    if (!same_type(x)) continue;
+    auto it = defs.find(other);
     const Tensor* c = it != defs.end() && it->second.name == "constant" ? &it->second.value : nullptr;
-    if (c != nullptr) {
-      const bool ints = !is_floating(out.dtype);
-      // Exact in IEEE arithmetic for every x (x + 0 is not: -0 + 0 = +0).
-      if ((n == "sub" && all_equal_to(*c, 0)) || (n == "mul" && all_equal_to(*c, 1)) ||
-          (n == "div" && all_equal_to(*c, 1)) ||
-          (n == "add" && (ints ? all_equal_to(*c, 0) : all_equal_to(*c, 0, true))))
-        return std::vector<ValueId>{op.operands[0]};
-    }
+    if (c == nullptr) continue;
+    const bool ints = !is_floating(out.dtype);
+    // Exact in IEEE arithmetic for every x (x + 0 is not: -0 + 0 = +0).
+    if ((n == "sub" && all_equal_to(*c, 0)) || (n == "mul" && all_equal_to(*c, 1)) ||
+        (n == "div" && all_equal_to(*c, 1)) ||
+        (n == "add" && (ints ? all_equal_to(*c, 0) : all_equal_to(*c, 0, true))))
+      return std::vector<ValueId>{x};
   }
   return std::nullopt;
 }

@@ -3,6 +3,8 @@
 
 #include <tlaloc/tlaloc.hpp>
 
+#include "ad/engine.hpp"
+#include "ir/passes.hpp"
 #include "ops/op.hpp"
 #include "support/expect_error.hpp"
 
@@ -80,6 +82,27 @@ TEST(Nesting, JvpOfGradIsAHessianVectorProduct) {
   const auto e = values(tl::exp(x));
   EXPECT_NEAR(values(hv)[0], e[0] * 2.1, 1e-12);
   EXPECT_NEAR(values(hv)[1], -e[1] * 2.2, 1e-12);
+}
+
+TEST(Jvp, SeveralArgumentsAsAList) {
+  const auto f = [](const std::vector<Tensor>& a) { return a[0] * a[1]; };
+  auto [y, t] = tl::jvp(f, {vec({1, 2}), vec({3, 4})}, {vec({1, 0}), vec({0, 1})});
+  EXPECT_EQ(values(y), (std::vector<double>{3, 8}));
+  EXPECT_EQ(values(t), (std::vector<double>{3, 2}));
+}
+
+TEST(Gradients, ComeOutSmall) {
+  // d/dx sum(x * x) is 2x: after simplification, one op and nothing else (no zeros,
+  // no broadcast of the seed left over).
+  std::vector<tl::ir::TensorType> types{{tl::DType::f64, {3}}};
+  const tl::ir::Function f = tl::ir::trace("f", types, [](std::span<const Tensor> a) {
+    return std::vector<Tensor>{tl::sum(a[0] * a[0])};
+  });
+  tl::ir::Function g = tlaloc::ad::vjp(f, {true}, true);
+  g.body.results.erase(g.body.results.begin());  // the gradient only, as tl::grad
+  g = tl::ir::optimize(g);
+  ASSERT_EQ(g.body.ops.size(), 1u) << tl::ir::to_string(g);  // x + x: the seed's ones multiply away
+  EXPECT_EQ(g.body.ops[0].name(), "add");
 }
 
 TEST(Jacobian, ForwardAndReverseAgree) {
