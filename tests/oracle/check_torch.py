@@ -22,19 +22,11 @@ Needs Debian's python3-torch (PyTorch 1.13), which only Debian's /usr/bin/python
 can import: `./dev.sh test` installs it.
 """
 
-import json
 import math
 import sys
 import time
 
-try:
-    import torch
-    import torch.nn.functional as F
-except ImportError as error:
-    print(f"check_torch.py: {sys.executable} cannot import torch ({error}).\n"
-          "The oracle lane needs Debian's python3-torch for /usr/bin/python3: run ./dev.sh test, "
-          "which installs it.", file=sys.stderr)
-    sys.exit(1)
+from oracle_torch import F, parse_args, tensor_from_json, torch  # noqa: F401 (F: the expressions)
 
 DTYPES = {
     "f32": torch.float32, "f64": torch.float64, "bf16": torch.bfloat16, "f16": torch.float16,
@@ -48,7 +40,6 @@ TOLERANCES = {
     torch.bfloat16: (1e-2, 1e-2),
     torch.float16: (1e-3, 1e-3),
 }
-SPECIAL = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
 
 
 # ---- helpers the expressions may use (torch has no single call for these) --------
@@ -98,11 +89,7 @@ HELPERS = {"torch": torch, "F": F, "over": over, "edge_pad": edge_pad, "dyn_slic
 # ---- comparison ------------------------------------------------------------------
 
 def to_torch(t):
-    data = [SPECIAL.get(v, v) if isinstance(v, str) else v for v in t["data"]]
-    dtype = DTYPES[t["dtype"]]
-    if not data:
-        return torch.empty(t["shape"], dtype=dtype)
-    return torch.tensor(data, dtype=dtype).reshape(t["shape"])
+    return tensor_from_json(t, DTYPES[t["dtype"]])
 
 
 def compare(got_json, want, terms):
@@ -179,15 +166,9 @@ def describe(case, limit=24):
 
 
 def main(argv):
-    if len(argv) < 2:
-        print(__doc__, file=sys.stderr)
-        return 2
-    verbose = "--verbose" in argv
-    only = argv[argv.index("--filter") + 1] if "--filter" in argv else ""
-    torch.set_num_threads(1)
+    data, verbose, only = parse_args(argv, __doc__)
     start = time.monotonic()
-    with open(argv[1], encoding="utf-8") as f:
-        cases = [c for c in json.load(f)["cases"] if only in c["name"]]
+    cases = [c for c in data["cases"] if only in c["name"]]
     per_family = {}
     failures = 0
     for case in cases:

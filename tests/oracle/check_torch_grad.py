@@ -24,35 +24,23 @@ Needs Debian's python3-torch (PyTorch 1.13), which only Debian's /usr/bin/python
 can import: `./dev.sh test` installs it.
 """
 
-import json
 import math
 import sys
 import time
 import traceback
 
-try:
-    import torch
-    import torch.nn.functional as F
-except ImportError as error:
-    print(f"check_torch_grad.py: {sys.executable} cannot import torch ({error}).\n"
-          "The oracle lane needs Debian's python3-torch for /usr/bin/python3: run ./dev.sh test, "
-          "which installs it.", file=sys.stderr)
-    sys.exit(1)
+from oracle_torch import F, parse_args, tensor_from_json, torch  # noqa: F401 (F: the expressions)
 
 RTOL = 1e-7
 ATOL = 1e-9
-SPECIAL = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
 FLOATS = {"f64", "f32", "bf16", "f16"}
 NAMES = "abcdefgh"
 
 
 def to_torch(t):
     """A float64 tensor for floating data, int64 for integers (as the table promises), bool for bools."""
-    data = [SPECIAL.get(v, v) if isinstance(v, str) else v for v in t["data"]]
     dtype = torch.float64 if t["dtype"] in FLOATS else torch.bool if t["dtype"] == "bool" else torch.int64
-    if not data:
-        return torch.empty(t["shape"], dtype=dtype)
-    return torch.tensor(data, dtype=dtype).reshape(t["shape"])
+    return tensor_from_json(t, dtype)
 
 
 def compare(what, got_json, want):
@@ -153,15 +141,8 @@ def describe(row, limit=12):
 
 
 def main(argv):
-    if len(argv) < 2:
-        print(__doc__, file=sys.stderr)
-        return 2
-    verbose = "--verbose" in argv
-    only = argv[argv.index("--filter") + 1] if "--filter" in argv else ""
-    torch.set_num_threads(1)
+    data, verbose, only = parse_args(argv, __doc__)
     start = time.monotonic()
-    with open(argv[1], encoding="utf-8") as f:
-        data = json.load(f)
     rows = [r for r in data["rows"] if only in r["name"]]
     if not rows and not only:
         print("FAILED: the table has no row with a PyTorch expression")
