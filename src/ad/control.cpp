@@ -49,25 +49,34 @@ void if_jvp(JvpPass& p, const Op& op) {
 }
 
 // Loops carry a tangent beside every floating carried value (zero where it starts
-// at zero: a later iteration may make it nonzero).
+// at zero: a later iteration may make it nonzero). while_stacked (a while loop's
+// forward pass in reverse mode) also stacks each iteration's carry: the tangents'
+// stacks come out beside the values' stacks.
 void while_jvp(JvpPass& p, const Op& op) {
   const Function& f = p.rp.f;
   const Region &cond = op.regions[0], &body = op.regions[1];
+  const bool stacked = op.name() == "while_stacked";
+  const std::size_t n = op.operands.size();
   std::vector<std::size_t> tc;  // carries with tangents
-  for (std::size_t i = 0; i < op.operands.size(); ++i)
+  for (std::size_t i = 0; i < n; ++i)
     if (floating(f, op.operands[i])) tc.push_back(i);
   std::vector<Tensor> operands = p.rp.operands(op);
-  std::vector<TensorType> types = types_of(f, op.results);
+  std::vector<TensorType> carry_types = types_of(f, std::span<const ValueId>(op.results).first(n));
   for (std::size_t i : tc) {
     operands.push_back(or_zeros(p.tangent_of(op.operands[i]), f, op.operands[i]));
-    types.push_back(f.type(op.results[i]));
+    carry_types.push_back(f.type(op.results[i]));
   }
-  const std::size_t n = op.operands.size();
+  std::vector<TensorType> types = carry_types;
+  if (stacked)
+    for (TensorType t : carry_types) {
+      t.shape.insert(t.shape.begin(), ir::kDynamic);
+      types.push_back(t);
+    }
   std::vector<ir::Region> regions;
-  regions.push_back(p.rp.b.region(types, [&](std::span<const Tensor> a) {
+  regions.push_back(p.rp.b.region(carry_types, [&](std::span<const Tensor> a) {
     return p.rp.inline_region(cond, a.first(n));
   }));
-  regions.push_back(p.rp.b.region(types, [&](std::span<const Tensor> a) {
+  regions.push_back(p.rp.b.region(carry_types, [&](std::span<const Tensor> a) {
     std::vector<Tensor> t(n);
     for (std::size_t k = 0; k < tc.size(); ++k) t[tc[k]] = a[n + k];
     auto [vals, tans] = p.region(body, a.first(n), t);
@@ -75,8 +84,13 @@ void while_jvp(JvpPass& p, const Op& op) {
     return vals;
   }));
   const std::vector<Tensor> out = p.rp.b.record(*op.def, operands, op.attrs, std::move(types), std::move(regions));
+  const std::size_t m = n + tc.size();  // carried values of the new loop
   for (std::size_t i = 0; i < n; ++i) p.rp.primal[op.results[i]] = out[i];
   for (std::size_t k = 0; k < tc.size(); ++k) p.tangent[op.results[tc[k]]] = out[n + k];
+  if (stacked) {
+    for (std::size_t i = 0; i < n; ++i) p.rp.primal[op.results[n + i]] = out[m + i];
+    for (std::size_t k = 0; k < tc.size(); ++k) p.tangent[op.results[n + tc[k]]] = out[m + n + k];
+  }
 }
 
 void scan_jvp(JvpPass& p, const Op& op) {
@@ -327,7 +341,7 @@ void while_vjp_backward(VjpPass& p, const Op& op) {
 bool control_jvp(JvpPass& p, const Op& op) {
   const std::string& n = op.name();
   if (n == "if" || n == "case") return if_jvp(p, op), true;
-  if (n == "while") return while_jvp(p, op), true;
+  if (n == "while" || n == "while_stacked") return while_jvp(p, op), true;
   if (n == "scan") return scan_jvp(p, op), true;
   if (n == "custom_rule") return custom_jvp_step(p, op), true;
   return false;

@@ -304,7 +304,8 @@ Ints clamped_starts(const Ints& start, const Shape& s, const Shape& window) {
 
 void check_window(std::string_view op, const Shape& s, const Shape& window) {
   bool ok = window.size() == s.size();
-  for (std::size_t d = 0; ok && d < s.size(); ++d) ok = window[d] >= 0 && window[d] <= s[d];
+  // A size known only at run time (negative) is checked when the op runs.
+  for (std::size_t d = 0; ok && d < s.size(); ++d) ok = window[d] >= 0 && (s[d] < 0 || window[d] <= s[d]);
   if (!ok) fail<ShapeError>(op, "a window of {} does not fit in {}", shape_string(window), shape_string(s));
 }
 

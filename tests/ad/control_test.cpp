@@ -168,6 +168,9 @@ TEST(WhileLoop, ReverseModeSavesEveryIteration) {
   // The loop's derivative, step by step, tends to the exact one (1.5 sqrt(a)).
   EXPECT_NEAR(g.item<double>(), 1.5 * std::sqrt(3.0), 1e-6);
   EXPECT_NEAR(tl::jit(tl::grad(f))(a).item<double>(), g.item<double>(), 1e-15);
+  // Forward over reverse: the second derivative, 0.75 / sqrt(a).
+  auto [g2, h] = tl::jvp([&](const Tensor& x) { return tl::grad(f)(x); }, a, tl::scalar_tensor(1.0, tl::DType::f64));
+  EXPECT_NEAR(h.item<double>(), 0.75 / std::sqrt(3.0), 1e-6);
   // A loop that never runs passes the cotangent straight through.
   const auto skip = [](const Tensor& x) {
     return tl::sum(tl::while_loop([](const Tensor& v) { return tl::sum(v) > 100.0; },
