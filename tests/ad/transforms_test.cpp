@@ -174,6 +174,17 @@ TEST(BadInput, WrongTangentAndCotangentTypes) {
   EXPECT_ERROR(pb(vec({1, 2, 3})), tl::ValueError, "cotangent 0 must have the result's type f64[2]");
 }
 
+TEST(BadInput, WrongArgumentCounts) {
+  const auto f = [](const std::vector<Tensor>& a) { return a[0] * a[1]; };
+  EXPECT_ERROR(tl::jvp(f, {vec({1}), vec({2})}, {vec({1})}), tl::ValueError, "jvp: 2 primals but 1 tangents");
+  const auto bwd_count = tl::custom_vjp(
+      [](const Tensor& x, const Tensor& y) { return x * y; },
+      [](const Tensor& x, const Tensor& y) { return std::pair{x * y, std::vector<Tensor>{x, y}}; },
+      [](const std::vector<Tensor>& r, const Tensor& ct) { return std::vector<Tensor>{ct * r[1]}; }, "one_short");
+  EXPECT_ERROR(tl::grad([&](const Tensor& x) { return tl::sum(bwd_count(x, x)); })(vec({1})),
+               tl::NotDifferentiableError, "the backward rule of 'one_short' returned 1 cotangents for 2 arguments");
+}
+
 TEST(BadInput, AnEscapedTracerIsRefusedByName) {
   Tensor leaked;
   const auto f = [&](const Tensor& x) {
