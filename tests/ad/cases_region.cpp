@@ -106,7 +106,7 @@ const bool added = add({
     row("sort_int_keys_desc", {"sort"},
         {tl::tensor(std::vector<std::int64_t>{2, 0, 2, 1, 1, 1, 0, 3, 5, 5, 5, 5}, {3, 4}), uniform({3, 4}, -2, 2, 608)},
         [](std::span<const Tensor> a) { return region_ops::sort({a[0], a[1]}, 1, "GT")[1] * ramp(a[1], 1); },
-        "torch.gather(b, 1, torch.sort(a, 1, descending=True, stable=True).indices) * torch.arange(1, 5, dtype=b.dtype)"),
+        "torch.gather(b, 1, torch.sort(a, dim=1, descending=True, stable=True).indices) * torch.arange(1, 5, dtype=b.dtype)"),
     // Both operands floating: each result's derivative reaches its own operand.
     row("sort_keys_and_values", {"sort"}, {uniform({2, 5}, -2, 2, 609), uniform({2, 5}, -2, 2, 610)},
         [](std::span<const Tensor> a) {
