@@ -155,9 +155,9 @@ bool empty_result(const Rule& r) { return r.in(0).numel() == 0 || r.out(0).numel
 std::vector<Tensor> reduce_window_jvp(const Rule& r) {
   const std::string_view body = checked_body(r, "forward");
   const Tensor& y = r.out(0);
-  if (body == "add" || empty_result(r)) {
-    if (empty_result(r) && body != "add")  // every result is init
-      return {r.has_tangent(1) ? broadcast_to_shape_of(r.tangent(1), y) : Tensor()};
+  if (body != "add" && empty_result(r))  // every result is init
+    return {r.has_tangent(1) ? broadcast_to_shape_of(r.tangent(1), y) : Tensor()};
+  if (body == "add") {
     const Tensor in[] = {r.has_tangent(0) ? r.tangent(0) : zeros_like(r.in(0)),
                          r.has_tangent(1) ? r.tangent(1) : zeros_like(r.in(1))};
     return record_with_body("reduce_window", in, r.attrs(), y.dtype(), "add");
