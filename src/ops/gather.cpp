@@ -111,10 +111,8 @@ Ints operand_index(const Ints& r, const GatherDims& g, const detail::IndexTable&
 // with the dimension numbers renamed (offset dims are the update window dims,
 // collapsed dims the inserted ones, ...). gather clamps each start so the slice
 // fits while scatter would skip an update that does not fit, so the rule clamps
-// the starts first, as JAX's transpose does for its clamping mode.
-//
-// The scatter has a region, and the AD engine refuses every op with a region it
-// has no control-flow rule for, so this gradient cannot be differentiated again.
+// the starts first, as JAX's transpose does for its clamping mode. The scatter's
+// own rules (scatter_rules.cpp) differentiate this gradient again.
 
 // The start indices (as i64) clamped into [0, size - slice size] of the operand
 // axis each index vector component addresses.

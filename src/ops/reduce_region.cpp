@@ -7,6 +7,7 @@
 #include "core/layout.hpp"
 #include "core/tensor_impl.hpp"
 #include "ops/op.hpp"
+#include "ops/region_rules.hpp"
 
 namespace tlaloc::detail {
 namespace {
@@ -130,6 +131,8 @@ const OpDef& reduce_op =
                          }
                          return general_reduce(in, dims, out, regions);
                        })
+        .jvp(reduce_jvp)  // reduce_region_rules.cpp: one input, add / maximum / minimum
+        .vjp(reduce_vjp)
         .stablehlo({"stablehlo.reduce", {StableHloAttr("dimensions", Kind::i64_array)}, "reduce"});
 
 }  // namespace

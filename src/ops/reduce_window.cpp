@@ -7,6 +7,7 @@
 
 #include "core/dispatch_type.hpp"
 #include "core/tensor_impl.hpp"
+#include "ops/region_rules.hpp"
 #include "ops/window.hpp"
 
 namespace tlaloc::detail {
@@ -107,6 +108,8 @@ const OpDef& reduce_window_op =
     def_op("reduce_window")
         .shape_rule(reduce_window_rule)
         .region_kernel(1, reduce_window_kernel)
+        .jvp(reduce_window_jvp)  // reduce_window_rules.cpp: one input, add / maximum / minimum
+        .vjp(reduce_window_vjp)
         .stablehlo({"stablehlo.reduce_window",
                     {StableHloAttr("window_dimensions", Kind::i64_array),
                      StableHloAttr("window_strides", Kind::i64_array).optional(),

@@ -8,6 +8,7 @@
 #include "core/dispatch_type.hpp"
 #include "core/wrapping.hpp"
 #include "ops/gather_scatter.hpp"
+#include "ops/region_rules.hpp"
 
 namespace tlaloc {
 namespace {
@@ -164,6 +165,8 @@ const detail::OpDef& scatter_op =
         })
         .region_kernel(1, [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>,
                              const detail::RegionCalls& r) { return scatter_kernel(in, attrs, r); })
+        .jvp(detail::scatter_jvp)  // scatter_rules.cpp: add regions only
+        .vjp(detail::scatter_vjp)
         .stablehlo({"stablehlo.scatter",
                     {Hlo("scatter_dimension_numbers", Hlo::Kind::scatter_dimension_numbers),
                      Hlo("indices_are_sorted", Hlo::Kind::boolean).optional(),

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "core/tensor_impl.hpp"
+#include "ops/region_rules.hpp"
 #include "ops/window.hpp"
 
 namespace tlaloc::detail {
@@ -80,11 +81,23 @@ std::vector<Tensor> select_and_scatter_kernel(std::span<const Tensor> in, const 
   return {y};
 }
 
+// No derivative rules: with an add scatter region the op is linear in source and
+// init, but rebuilding it (its JVP) or finding each window's pick (its VJP) needs
+// the select region's comparison direction, and a rule sees only that the region
+// is a `compare`. Max pooling's gradient does not need it: reduce_window's rules
+// pick the cells themselves (reduce_window_rules.cpp).
+std::vector<Tensor> refuse(const Rule&) {
+  refuse_rule("select_and_scatter",
+              "has no derivative rules: they need the select region's comparison direction, which rules cannot see");
+}
+
 const OpDef& select_and_scatter_op =
     def_op("select_and_scatter")
         .inputs(3)
         .shape_rule(select_and_scatter_rule)
         .region_kernel(2, select_and_scatter_kernel)
+        .jvp(refuse)
+        .vjp(refuse)
         .stablehlo({"stablehlo.select_and_scatter",
                     {StableHloAttr("window_dimensions", Kind::i64_array).optional(),
                      StableHloAttr("window_strides", Kind::i64_array).optional(),

@@ -11,6 +11,7 @@
 #include "core/layout.hpp"
 #include "core/tensor_impl.hpp"
 #include "ops/op.hpp"
+#include "ops/region_rules.hpp"
 
 namespace tlaloc::detail {
 namespace {
@@ -116,6 +117,8 @@ const OpDef& sort_op = def_op("sort")
                              return std::vector<TensorType>(in.begin(), in.end());
                            })
                            .region_kernel(1, sort_kernel)
+                           .jvp(sort_jvp)  // sort_rules.cpp
+                           .vjp(sort_vjp)
                            .stablehlo({"stablehlo.sort",
                                        {StableHloAttr("dimension", Kind::i64),
                                         StableHloAttr("is_stable", Kind::boolean).optional()},

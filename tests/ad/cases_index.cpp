@@ -1,7 +1,9 @@
 // Rows for the indexing ops: take, take_along_axis, index_add, scatter_add (each
-// the transpose of another), embedding, and StableHLO's general gather. Indices
-// repeat on purpose: the cotangent of a repeated read is the sum of its parts.
+// the transpose of another), embedding, and StableHLO's general gather and
+// scatter (with an add region). Indices repeat on purpose: the cotangent of a
+// repeated read is the sum of its parts.
 #include "ad/gradcheck.hpp"
+#include "ad/region_ops.hpp"
 #include "ops/op.hpp"
 
 namespace gradcheck {
@@ -22,6 +24,11 @@ Tensor ints(std::vector<std::int64_t> v, tl::Shape s, tl::DType t = tl::DType::i
 
 Tensor gather(const Tensor& x, const Tensor& idx, tl::detail::Attrs attrs) {
   return tl::detail::call1(*tl::detail::find_op("gather"), {x, idx}, attrs);
+}
+
+// StableHLO scatter with an add update region.
+Tensor scatter_add(const Tensor& x, const Tensor& idx, const Tensor& updates, tl::detail::Attrs attrs) {
+  return region_ops::with_body("scatter", {x, idx, updates}, attrs, "add");
 }
 
 const bool added = add({
@@ -51,8 +58,8 @@ const bool added = add({
         [](std::span<const Tensor> a) { return tl::square(tl::embedding(a[0], a[1])); },
         "torch.square(F.embedding(b, a))"),
     // General gather: windows of 1 x 2 at (row, col) starts; the last start (col 4)
-    // is clamped to 3 so the window fits, and windows overlap. Its VJP is a scatter,
-    // which the engine cannot differentiate again (an op with a region).
+    // is clamped to 3 so the window fits, and windows overlap. Its VJP is a scatter
+    // with an add region, whose own rules make the second order.
     {"index/gather_windows",
      {"gather"},
      {uniform({4, 5}, -2, 2, 10), ints({0, 1, 2, 3, 2, 2, 3, 4}, {4, 2})},
@@ -63,8 +70,7 @@ const bool added = add({
                                  {"start_index_map", Ints{0, 1}},
                                  {"index_vector_dim", std::int64_t(1)},
                                  {"slice_sizes", Ints{1, 2}}}));
-     },
-     false},
+     }},
     // Batching dims: out[b, k] = x[b, idx[b, k]] (take_along_axis as a gather).
     {"index/gather_batching",
      {"gather"},
@@ -78,8 +84,42 @@ const bool added = add({
                                  {"start_index_map", Ints{1}},
                                  {"index_vector_dim", std::int64_t(2)},
                                  {"slice_sizes", Ints{1, 1}}}));
-     },
-     false},
+     }},
+    // Scatter with an add region: rows of updates added at repeated row indices
+    // (index_add's form).
+    row("scatter_rows", {"scatter"}, {uniform({4, 3}, -2, 2, 12), ints({1, 3, 1}, {3, 1}), uniform({3, 3}, -2, 2, 13)},
+        [](std::span<const Tensor> a) {
+          return tl::square(scatter_add(a[0], a[1], a[2],
+                                        {{"update_window_dims", Ints{1}},
+                                         {"inserted_window_dims", Ints{0}},
+                                         {"scatter_dims_to_operand_dims", Ints{0}},
+                                         {"index_vector_dim", std::int64_t(1)}}));
+        },
+        "torch.square(a.index_add(0, b[:, 0], c))"),
+    // 2 x 2 windows, some partly or wholly outside x: the kernel skips each element
+    // that falls outside (starts (3, 4) and (-1, 0) keep one and two elements), and
+    // a skipped element's update gets a zero cotangent.
+    row("scatter_windows_out_of_bounds", {"scatter"},
+        {uniform({4, 5}, -2, 2, 14), ints({0, 1, 2, 3, 3, 4, -1, 0, 7, -9}, {5, 2}), uniform({5, 2, 2}, -2, 2, 15)},
+        [](std::span<const Tensor> a) {
+          return tl::square(scatter_add(a[0], a[1], a[2],
+                                        {{"update_window_dims", Ints{1, 2}},
+                                         {"inserted_window_dims", Ints{}},
+                                         {"scatter_dims_to_operand_dims", Ints{0, 1}},
+                                         {"index_vector_dim", std::int64_t(1)}}));
+        }),
+    // Batching dims: x[b, idx[b, k]] += u[b, k] (scatter_add's form).
+    row("scatter_batching", {"scatter"}, {uniform({2, 4}, -2, 2, 16), ints({3, 0, 3, 1, 2, 1}, {2, 3}), uniform({2, 3}, -2, 2, 17)},
+        [](std::span<const Tensor> a) {
+          return tl::square(scatter_add(a[0], a[1], a[2],
+                                        {{"update_window_dims", Ints{}},
+                                         {"inserted_window_dims", Ints{1}},
+                                         {"input_batching_dims", Ints{0}},
+                                         {"scatter_indices_batching_dims", Ints{0}},
+                                         {"scatter_dims_to_operand_dims", Ints{1}},
+                                         {"index_vector_dim", std::int64_t(2)}}));
+        },
+        "torch.square(a.scatter_add(1, b, c))"),
 });
 
 }  // namespace
