@@ -44,7 +44,7 @@ class Rule {
   bool has_cotangent(std::size_t i = 0) const { return seeds_[i].defined(); }
   // VJP rules: whether operand i needs a cotangent (it depends on what is being
   // differentiated); others may be left undefined.
-  bool wants(std::size_t i) const { return wanted_[i]; }
+  bool wants(std::size_t i) const { return i < wanted_.size() && wanted_[i]; }
 
  private:
   const OpDef* op_;
