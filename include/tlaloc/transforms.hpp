@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "tlaloc/nn/params.hpp"
 #include "tlaloc/tensor.hpp"
 
 namespace tlaloc {
@@ -81,6 +82,13 @@ inline void flatten_arg(const std::vector<Tensor>& v, FlatCall& c) {
   c.args.insert(c.args.end(), v.begin(), v.end());
   append_static_key(c.static_key, static_cast<long long>(v.size()));
 }
+// Parameters: their tensors in order; the names are part of the signature.
+inline void flatten_arg(const nn::Params& p, FlatCall& c) {
+  for (const auto& [name, t] : p) {
+    c.args.push_back(t);
+    append_static_key(c.static_key, name);
+  }
+}
 template <class S>
   requires is_static_arg_v<S>
 void flatten_arg(const S& s, FlatCall& c) {
@@ -101,6 +109,11 @@ inline std::vector<Tensor> rebuild_arg(const std::vector<Tensor>& v, std::span<c
   pos += v.size();
   return out;
 }
+inline nn::Params rebuild_arg(const nn::Params& p, std::span<const Tensor> syms, std::size_t& pos) {
+  std::vector<Tensor> t(syms.begin() + std::ptrdiff_t(pos), syms.begin() + std::ptrdiff_t(pos + p.size()));
+  pos += p.size();
+  return p.with_tensors(t);
+}
 template <class S>
   requires is_static_arg_v<S>
 const S& rebuild_arg(const S& s, std::span<const Tensor>, std::size_t&) {
@@ -109,6 +122,7 @@ const S& rebuild_arg(const S& s, std::span<const Tensor>, std::size_t&) {
 
 inline std::size_t tensor_count(const Tensor&) { return 1; }
 inline std::size_t tensor_count(const std::vector<Tensor>& v) { return v.size(); }
+inline std::size_t tensor_count(const nn::Params& p) { return p.size(); }
 template <class S>
   requires is_static_arg_v<S>
 std::size_t tensor_count(const S&) {
@@ -209,27 +223,32 @@ class GradFn {
   auto operator()(const A&... args) const {
     static_assert(sizeof...(A) > 0, "tl::grad: the function needs an argument to differentiate");
     const std::size_t counts[] = {tensor_count(args)...};
-    const bool is_tensor[] = {!is_static_arg_v<std::decay_t<A>>...};
+    // argnums lists Tensor arguments; the one-argument form also takes a list of
+    // tensors or Params.
+    const bool is_tensor[] = {(Listed ? std::is_same_v<A, Tensor> : !is_static_arg_v<std::decay_t<A>>)...};
     check_argnums(which_, counts, is_tensor);
     const FlatCall call = make_call(f_, args...);
     std::vector<Tensor> r = run_grad(*cache_, call, wrt_mask(which_, args...), WithValue);
+    const auto& first = std::get<0>(std::forward_as_tuple(args...));
     if constexpr (WithValue) {
       Tensor value = r.front();
       r.erase(r.begin());
-      return std::pair{value, shape_grads<A...>(std::move(r))};
+      return std::pair{value, shape_grads(first, std::move(r))};
     } else {
-      return shape_grads<A...>(std::move(r));
+      return shape_grads(first, std::move(r));
     }
   }
   std::size_t traces() const { return cache_traces(*cache_); }
 
  private:
-  // One argument: its own type (Tensor, or vector<Tensor> for a list of parameters);
+  // One argument: its own type (a Tensor, a vector<Tensor> or Params of gradients);
   // several (argnums): one Tensor per listed argument.
-  template <class A0, class... Rest>
-  auto shape_grads(std::vector<Tensor> g) const {
-    if constexpr (!Listed && std::is_same_v<std::decay_t<A0>, Tensor>)
+  template <class A0>
+  auto shape_grads(const A0& first, std::vector<Tensor> g) const {
+    if constexpr (!Listed && std::is_same_v<A0, Tensor>)
       return g.front();
+    else if constexpr (!Listed && std::is_same_v<A0, nn::Params>)
+      return first.with_tensors(g);
     else
       return g;
   }
@@ -264,7 +283,7 @@ class JitFn {
 }  // namespace detail
 
 // d f / d x for f returning a floating-point scalar. The gradient has the type of the
-// argument: a Tensor, or a std::vector<Tensor> for a list of parameters.
+// argument: a Tensor, a std::vector<Tensor>, or nn::Params with the same names.
 template <class F>
 auto grad(F f) {
   return detail::GradFn<F, false, false>(std::move(f), {0});

@@ -1,6 +1,7 @@
 // The public transforms: forms, caching, nesting, captures and bad input.
 #include <gtest/gtest.h>
 
+#include <tlaloc/nn.hpp>
 #include <tlaloc/tlaloc.hpp>
 
 #include "ad/engine.hpp"
@@ -45,6 +46,17 @@ TEST(Grad, AListOfParametersGetsAListOfGradients) {
   const std::vector<Tensor> g = tl::grad(loss)(params, vec({5, 7}));
   EXPECT_EQ(values(g[0]), (std::vector<double>{5, 7}));
   EXPECT_EQ(values(g[1]), (std::vector<double>{1, 1}));
+}
+
+TEST(Grad, ParamsGetParamsOfGradientsWithTheSameNames) {
+  const tl::nn::Params p{{"layer.weight", vec({1, 2})}, {"layer.bias", vec({3})}};
+  const auto loss = [](const tl::nn::Params& q, const Tensor& x) {
+    return tl::sum(q.at("layer.weight") * x) + tl::sum(q.at("layer.bias") * q.at("layer.bias"));
+  };
+  const tl::nn::Params g = tl::grad(loss)(p, vec({5, 7}));
+  EXPECT_EQ(g.names(), p.names());
+  EXPECT_EQ(values(g.at("layer.weight")), (std::vector<double>{5, 7}));
+  EXPECT_EQ(values(g.at("layer.bias")), (std::vector<double>{6}));
 }
 
 TEST(Grad, CachesPerSignatureAndRetracesOnANewOne) {

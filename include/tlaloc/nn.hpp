@@ -1,0 +1,4 @@
+// tl::nn: functional layers, losses, optimizers and checkpoints (issue 6, in progress).
+#pragma once
+
+#include "tlaloc/nn/params.hpp"
