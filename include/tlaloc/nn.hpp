@@ -1,4 +1,5 @@
 // tl::nn: functional layers, losses, optimizers and checkpoints (issue 6, in progress).
 #pragma once
 
+#include "tlaloc/nn/optim.hpp"
 #include "tlaloc/nn/params.hpp"
