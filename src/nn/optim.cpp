@@ -110,17 +110,23 @@ void check_lr(std::string_view who, const Schedule& lr) {
 
 // ---- SGD ------------------------------------------------------------------------
 
-OptimizerState SGD::init(const Params& params) const {
-  check_lr("SGD", lr);
-  if (nesterov && (momentum <= 0.0 || dampening != 0.0))
+namespace {
+void check_sgd(const SGD& o) {
+  check_lr("SGD", o.lr);
+  if (o.nesterov && (o.momentum <= 0.0 || o.dampening != 0.0))
     throw ValueError("tl::nn::SGD: nesterov needs momentum > 0 and dampening = 0");
+}
+}  // namespace
+
+OptimizerState SGD::init(const Params& params) const {
+  check_sgd(*this);
   if (momentum != 0.0) return zero_state("SGD", params, frozen, {"momentum_buffer"});
   return zero_state("SGD", params, frozen, {});
 }
 
 std::pair<Params, OptimizerState> SGD::update(const Params& params, const Params& grads,
                                               const OptimizerState& state) const {
-  check_lr("SGD", lr);
+  check_sgd(*this);
   const Checked check("SGD", params, frozen);
   check.check_step(state);
   const Tensor rate = lr(state.step);
