@@ -118,9 +118,10 @@ std::vector<std::vector<char>> bytes(const std::vector<Tensor>& ts) {
 
 template <class Opt>
 void expect_traced_equals_eager(const Opt& opt) {
-  // The update as a function of flat tensors: tl::jit takes and gives Params' tensors.
+  // Clipping then the update, as a function of flat tensors: tl::jit takes Params and
+  // gives a vector of tensors (parameters, then the state).
   const auto step = [&opt](const nn::Params& p, const nn::Params& g, const nn::Params& s) {
-    auto [np, ns] = opt.update(p, g, nn::OptimizerState::from_params(s));
+    auto [np, ns] = opt.update(p, nn::clip_grad_norm(g, 2.0).first, nn::OptimizerState::from_params(s));
     std::vector<Tensor> out = np.tensors();
     for (const Tensor& t : ns.to_params().tensors()) out.push_back(t);
     return out;
@@ -138,7 +139,7 @@ void expect_traced_equals_eager(const Opt& opt) {
   EXPECT_EQ(traced.traces(), 1u);  // the step count is an input, not a constant
 }
 
-TEST(OptimJit, TracedUpdatesEqualEagerOnesBitForBit) {
+TEST(OptimJit, TracedClippingAndUpdatesEqualEagerOnesBitForBit) {
   expect_traced_equals_eager(
       nn::SGD{.lr = nn::step_lr(0.1, 2, 0.5), .momentum = 0.9, .weight_decay = 0.01, .nesterov = true});
   expect_traced_equals_eager(nn::RMSprop{.lr = nn::exponential_lr(0.01, 0.9), .weight_decay = 0.1,

@@ -3,6 +3,8 @@
 // gradients, and writes the cases with every step's parameters and the final state
 // for check_torch_optim.py to replay with torch.optim (the ctest test oracle.optim).
 // A case is described once, in JSON, and both sides build their optimizer from it.
+// `optim_cases OUT.json --mismatch` runs the "adam" case at a slightly different rate
+// than it writes down, for the test that the checker catches it (oracle.optim_mismatch).
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -81,11 +83,13 @@ Optimizer optimizer(const json& c) {
 json data(const tl::Tensor& t) { return t.to_vector<float>(); }
 
 // Runs the case described by `c` and adds its inputs and results.
-json run(json c, std::uint64_t seed) {
+json run(json c, std::uint64_t seed, bool mismatch) {
   Lcg rng{seed};
   const nn::Params init{{"layer.weight", rng.tensor({3, 4}, 1.0f)}, {"layer.bias", rng.tensor({4}, 0.5f)}};
   const float grad_scale = c.value("grad_scale", 1.0f);
-  const Optimizer opt = optimizer(c);
+  json ran = c;
+  if (mismatch && c["name"] == "adam") ran["optimizer"]["lr"] = 0.0101;
+  const Optimizer opt = optimizer(ran);
   json params = json::array();
   for (const auto& [name, t] : init) params.push_back({{"name", name}, {"shape", t.shape()}, {"data", data(t)}});
   c["params"] = params;
@@ -123,8 +127,9 @@ json describe(std::string name, json optimizer, json schedule = {{"kind", "const
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s OUT.json\n", argv[0]);
+  const bool mismatch = argc == 3 && std::string(argv[2]) == "--mismatch";
+  if (argc != 2 && !mismatch) {
+    std::fprintf(stderr, "usage: %s OUT.json [--mismatch]\n", argv[0]);
     return 2;
   }
   tl::set_num_threads(1);
@@ -162,7 +167,7 @@ int main(int argc, char** argv) {
   }
   json out = json::array();
   std::uint64_t seed = 1;
-  for (const json& c : cases) out.push_back(run(c, seed++));
+  for (const json& c : cases) out.push_back(run(c, seed++, mismatch));
 
   std::ofstream file(argv[1]);
   file << json{{"cases", out}}.dump() << '\n';
