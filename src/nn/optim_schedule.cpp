@@ -21,12 +21,15 @@ Tensor Schedule::operator()(const Tensor& step) const {
   return f_(step);
 }
 
-double Schedule::at(std::int64_t step) const { return (*this)(scalar_tensor(step, DType::i64)).item<double>(); }
+double Schedule::at(std::int64_t step) const {
+  return (*this)(scalar_tensor(step, DType::i64)).item<double>();
+}
 
 Schedule constant_lr(double lr) { return Schedule(lr); }
 
 Schedule step_lr(double lr, std::int64_t step_size, double gamma) {
-  if (step_size <= 0) throw ValueError(fmt::format("tl::nn::step_lr: step_size must be positive, got {}", step_size));
+  if (step_size <= 0)
+    throw ValueError(fmt::format("tl::nn::step_lr: step_size must be positive, got {}", step_size));
   return Schedule([=](const Tensor& step) {
     return lr * pow(gamma, floor(as_f64(step) / static_cast<double>(step_size)));
   });
@@ -45,16 +48,17 @@ Schedule cosine_lr(double lr, std::int64_t t_max, double eta_min) {
 }
 
 Schedule warmup_cosine_lr(double lr, std::int64_t warmup, std::int64_t total_steps, double eta_min) {
-  if (warmup < 0) throw ValueError(fmt::format("tl::nn::warmup_cosine_lr: warmup must be >= 0, got {}", warmup));
+  if (warmup < 0)
+    throw ValueError(fmt::format("tl::nn::warmup_cosine_lr: warmup must be >= 0, got {}", warmup));
   if (total_steps <= warmup)
-    throw ValueError(fmt::format("tl::nn::warmup_cosine_lr: total_steps ({}) must exceed warmup ({})", total_steps,
-                                 warmup));
+    throw ValueError(fmt::format("tl::nn::warmup_cosine_lr: total_steps ({}) must exceed warmup ({})",
+                                 total_steps, warmup));
   return Schedule([=](const Tensor& step) {
     const Tensor t = as_f64(step);
     const auto span = static_cast<double>(total_steps - warmup);
     // Past total_steps the rate stays at eta_min rather than climbing the cosine again.
     const Tensor progress = minimum(t - static_cast<double>(warmup), span) / span;
-    const Tensor decay = eta_min + (lr - eta_min) * (0.5 * (1.0 + cos(std::numbers::pi * progress)));
+    Tensor decay = eta_min + (lr - eta_min) * (0.5 * (1.0 + cos(std::numbers::pi * progress)));
     if (warmup == 0) return decay;
     return where(t < static_cast<double>(warmup), lr * t / static_cast<double>(warmup), decay);
   });

@@ -17,7 +17,7 @@ namespace tl = tlaloc;
 namespace nn = tlaloc::nn;
 using tl::Tensor;
 
-Tensor f32(std::vector<float> v) { return tl::tensor(v); }
+Tensor f32(const std::vector<float>& v) { return tl::tensor(v); }
 std::vector<float> values(const Tensor& t) { return t.to_vector<float>(); }
 
 const nn::Params kParams{{"w", f32({1.0f, -2.0f, 0.5f})}, {"b", f32({0.25f})}};
@@ -42,7 +42,8 @@ TEST(Optim, AdamsFirstStepMovesEachParameterByTheRateAgainstItsGradient) {
   EXPECT_NEAR(w[0], 0.9f, 1e-6);
   EXPECT_NEAR(w[1], -1.9f, 1e-6);
   EXPECT_NEAR(w[2], 0.4f, 1e-6);
-  EXPECT_EQ(s.slots.names(), (std::vector<std::string>{"exp_avg.w", "exp_avg.b", "exp_avg_sq.w", "exp_avg_sq.b"}));
+  EXPECT_EQ(s.slots.names(),
+            (std::vector<std::string>{"exp_avg.w", "exp_avg.b", "exp_avg_sq.w", "exp_avg_sq.b"}));
 }
 
 TEST(Optim, AdamWDecaysTheWeightsApartFromTheGradient) {
@@ -142,8 +143,11 @@ void expect_traced_equals_eager(const Opt& opt) {
 TEST(OptimJit, TracedClippingAndUpdatesEqualEagerOnesBitForBit) {
   expect_traced_equals_eager(
       nn::SGD{.lr = nn::step_lr(0.1, 2, 0.5), .momentum = 0.9, .weight_decay = 0.01, .nesterov = true});
-  expect_traced_equals_eager(nn::RMSprop{.lr = nn::exponential_lr(0.01, 0.9), .weight_decay = 0.1,
-                                         .momentum = 0.5, .centered = true, .frozen = {"b"}});
+  expect_traced_equals_eager(nn::RMSprop{.lr = nn::exponential_lr(0.01, 0.9),
+                                         .weight_decay = 0.1,
+                                         .momentum = 0.5,
+                                         .centered = true,
+                                         .frozen = {"b"}});
   expect_traced_equals_eager(nn::Adam{.lr = nn::cosine_lr(0.01, 3), .weight_decay = 0.1, .amsgrad = true});
   expect_traced_equals_eager(nn::AdamW{.lr = nn::warmup_cosine_lr(0.01, 2, 4)});
 }
@@ -156,20 +160,28 @@ TEST(OptimErrors, NameTheOptimizerAndWhatIsWrong) {
   expect_error<tl::ValueError>([] { (void)nn::Adam{.frozen = {"c"}}.init(kParams); }, "nn::Adam", "'c'");
   const nn::Adam adam;
   const nn::OptimizerState s = adam.init(kParams);
-  expect_error<tl::ValueError>([&] { (void)adam.update(kParams, nn::Params{{"w", kGrads.at("w")}}, s); },
-                               "nn::Adam::update", "no gradient for parameter 'b'");
+  expect_error<tl::ValueError>(
+      [&] {
+        (void)adam.update(kParams, nn::Params{{"w", kGrads.at("w")}}, s);
+      },
+      "nn::Adam::update", "no gradient for parameter 'b'");
   expect_error<tl::ShapeError>(
-      [&] { (void)adam.update(kParams, kGrads.with_tensors({f32({1, 2}), kGrads.at("b")}), s); },
+      [&] {
+        (void)adam.update(kParams, kGrads.with_tensors({f32({1, 2}), kGrads.at("b")}), s);
+      },
       "nn::Adam::update", "gradient 'w'", "[2]", "[3]");
   expect_error<tl::ValueError>([&] { (void)nn::Adam{.amsgrad = true}.update(kParams, kGrads, s); },
                                "nn::Adam::update", "'max_exp_avg_sq.w'");
-  expect_error<tl::ValueError>([] { (void)nn::AdamW{}.update(kParams, kGrads, nn::SGD{.lr = 0.1}.init(kParams)); },
-                               "nn::AdamW::update", "'exp_avg.w'");
+  expect_error<tl::ValueError>(
+      [] { (void)nn::AdamW{}.update(kParams, kGrads, nn::SGD{.lr = 0.1}.init(kParams)); },
+      "nn::AdamW::update", "'exp_avg.w'");
   expect_error<tl::ValueError>([] { (void)nn::OptimizerState::from_params(kParams); },
                                "nn::OptimizerState::from_params", "'step'");
   expect_error<tl::ValueError>([] { (void)nn::step_lr(0.1, 0); }, "nn::step_lr", "step_size");
-  expect_error<tl::ValueError>([] { (void)nn::warmup_cosine_lr(0.1, 5, 5); }, "nn::warmup_cosine_lr", "total_steps");
-  expect_error<tl::ValueError>([] { (void)nn::clip_grad_norm(kGrads, -1.0); }, "nn::clip_grad_norm", "max_norm");
+  expect_error<tl::ValueError>([] { (void)nn::warmup_cosine_lr(0.1, 5, 5); }, "nn::warmup_cosine_lr",
+                               "total_steps");
+  expect_error<tl::ValueError>([] { (void)nn::clip_grad_norm(kGrads, -1.0); }, "nn::clip_grad_norm",
+                               "max_norm");
 }
 
 }  // namespace

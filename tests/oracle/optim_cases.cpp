@@ -49,7 +49,8 @@ nn::Schedule schedule(const json& s, double lr) {
   if (kind == "step") return nn::step_lr(lr, s.at("step_size"), s.at("gamma"));
   if (kind == "exponential") return nn::exponential_lr(lr, s.at("gamma"));
   if (kind == "cosine") return nn::cosine_lr(lr, s.at("t_max"), s.at("eta_min"));
-  if (kind == "warmup_cosine") return nn::warmup_cosine_lr(lr, s.at("warmup"), s.at("total"), s.at("eta_min"));
+  if (kind == "warmup_cosine")
+    return nn::warmup_cosine_lr(lr, s.at("warmup"), s.at("total"), s.at("eta_min"));
   throw std::runtime_error("unknown schedule " + kind);
 }
 
@@ -61,21 +62,36 @@ Optimizer optimizer(const json& c) {
   const nn::Schedule lr = schedule(c.at("schedule"), o.at("lr"));
   const std::set<std::string> frozen = c.at("frozen");
   if (kind == "sgd")
-    return nn::SGD{.lr = lr, .momentum = o.value("momentum", 0.0), .dampening = o.value("dampening", 0.0),
-                   .weight_decay = o.value("weight_decay", 0.0), .nesterov = o.value("nesterov", false),
+    return nn::SGD{.lr = lr,
+                   .momentum = o.value("momentum", 0.0),
+                   .dampening = o.value("dampening", 0.0),
+                   .weight_decay = o.value("weight_decay", 0.0),
+                   .nesterov = o.value("nesterov", false),
                    .frozen = frozen};
   if (kind == "rmsprop")
-    return nn::RMSprop{.lr = lr, .alpha = o.value("alpha", 0.99), .eps = o.value("eps", 1e-8),
-                       .weight_decay = o.value("weight_decay", 0.0), .momentum = o.value("momentum", 0.0),
-                       .centered = o.value("centered", false), .frozen = frozen};
+    return nn::RMSprop{.lr = lr,
+                       .alpha = o.value("alpha", 0.99),
+                       .eps = o.value("eps", 1e-8),
+                       .weight_decay = o.value("weight_decay", 0.0),
+                       .momentum = o.value("momentum", 0.0),
+                       .centered = o.value("centered", false),
+                       .frozen = frozen};
   const auto betas = o.value("betas", std::vector<double>{0.9, 0.999});
   if (kind == "adam")
-    return nn::Adam{.lr = lr, .beta1 = betas[0], .beta2 = betas[1], .eps = o.value("eps", 1e-8),
-                    .weight_decay = o.value("weight_decay", 0.0), .amsgrad = o.value("amsgrad", false),
+    return nn::Adam{.lr = lr,
+                    .beta1 = betas[0],
+                    .beta2 = betas[1],
+                    .eps = o.value("eps", 1e-8),
+                    .weight_decay = o.value("weight_decay", 0.0),
+                    .amsgrad = o.value("amsgrad", false),
                     .frozen = frozen};
   if (kind == "adamw")
-    return nn::AdamW{.lr = lr, .beta1 = betas[0], .beta2 = betas[1], .eps = o.value("eps", 1e-8),
-                     .weight_decay = o.value("weight_decay", 1e-2), .amsgrad = o.value("amsgrad", false),
+    return nn::AdamW{.lr = lr,
+                     .beta1 = betas[0],
+                     .beta2 = betas[1],
+                     .eps = o.value("eps", 1e-8),
+                     .weight_decay = o.value("weight_decay", 1e-2),
+                     .amsgrad = o.value("amsgrad", false),
                      .frozen = frozen};
   throw std::runtime_error("unknown optimizer " + kind);
 }
@@ -91,7 +107,8 @@ json run(json c, std::uint64_t seed, bool mismatch) {
   if (mismatch && c["name"] == "adam") ran["optimizer"]["lr"] = 0.0101;
   const Optimizer opt = optimizer(ran);
   json params = json::array();
-  for (const auto& [name, t] : init) params.push_back({{"name", name}, {"shape", t.shape()}, {"data", data(t)}});
+  for (const auto& [name, t] : init)
+    params.push_back({{"name", name}, {"shape", t.shape()}, {"data", data(t)}});
   c["params"] = params;
 
   nn::Params p = init;
@@ -120,41 +137,43 @@ json run(json c, std::uint64_t seed, bool mismatch) {
 
 // name, optimizer, schedule, and optionally frozen, clip_norm, clip_value, grad_scale.
 json describe(std::string name, json optimizer, json schedule = {{"kind", "constant"}}) {
-  return {{"name", std::move(name)}, {"optimizer", std::move(optimizer)}, {"schedule", std::move(schedule)},
+  return {{"name", std::move(name)},
+          {"optimizer", std::move(optimizer)},
+          {"schedule", std::move(schedule)},
           {"frozen", json::array()}};
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  const bool mismatch = argc == 3 && std::string(argv[2]) == "--mismatch";
-  if (argc != 2 && !mismatch) {
-    std::fprintf(stderr, "usage: %s OUT.json [--mismatch]\n", argv[0]);
-    return 2;
-  }
-  tl::set_num_threads(1);
+int write_cases(const char* path, bool mismatch) {
   std::vector<json> cases{
       describe("sgd", {{"kind", "sgd"}, {"lr", 0.1}}),
       describe("sgd_momentum_nesterov_weight_decay",
                {{"kind", "sgd"}, {"lr", 0.05}, {"momentum", 0.9}, {"nesterov", true}, {"weight_decay", 0.01}},
                {{"kind", "step"}, {"step_size", 3}, {"gamma", 0.5}}),
-      describe("sgd_momentum_dampening", {{"kind", "sgd"}, {"lr", 0.1}, {"momentum", 0.8}, {"dampening", 0.3}},
+      describe("sgd_momentum_dampening",
+               {{"kind", "sgd"}, {"lr", 0.1}, {"momentum", 0.8}, {"dampening", 0.3}},
                {{"kind", "exponential"}, {"gamma", 0.9}}),
       describe("rmsprop", {{"kind", "rmsprop"}, {"lr", 0.01}}),
       describe("rmsprop_centered_momentum_weight_decay",
-               {{"kind", "rmsprop"}, {"lr", 0.01}, {"centered", true}, {"momentum", 0.5}, {"weight_decay", 0.1},
+               {{"kind", "rmsprop"},
+                {"lr", 0.01},
+                {"centered", true},
+                {"momentum", 0.5},
+                {"weight_decay", 0.1},
                 {"alpha", 0.9}},
                {{"kind", "cosine"}, {"t_max", 6}, {"eta_min", 0.001}}),
       describe("adam", {{"kind", "adam"}, {"lr", 0.01}}),
-      describe("adam_amsgrad_weight_decay",
-               {{"kind", "adam"}, {"lr", 0.01}, {"amsgrad", true}, {"weight_decay", 0.05}, {"betas", {0.8, 0.99}}},
-               {{"kind", "warmup_cosine"}, {"warmup", 3}, {"total", 8}, {"eta_min", 0.0005}}),
-      describe("adamw", {{"kind", "adamw"}, {"lr", 0.01}}, {{"kind", "cosine"}, {"t_max", 10}, {"eta_min", 0.0}}),
+      describe(
+          "adam_amsgrad_weight_decay",
+          {{"kind", "adam"}, {"lr", 0.01}, {"amsgrad", true}, {"weight_decay", 0.05}, {"betas", {0.8, 0.99}}},
+          {{"kind", "warmup_cosine"}, {"warmup", 3}, {"total", 8}, {"eta_min", 0.0005}}),
+      describe("adamw", {{"kind", "adamw"}, {"lr", 0.01}},
+               {{"kind", "cosine"}, {"t_max", 10}, {"eta_min", 0.0}}),
       describe("adamw_amsgrad", {{"kind", "adamw"}, {"lr", 0.02}, {"amsgrad", true}, {"weight_decay", 0.1}},
                {{"kind", "exponential"}, {"gamma", 0.95}}),
       describe("adam_frozen_bias", {{"kind", "adam"}, {"lr", 0.01}}),
       describe("sgd_clip_norm", {{"kind", "sgd"}, {"lr", 0.1}, {"momentum", 0.9}}),
-      describe("adamw_clip_norm", {{"kind", "adamw"}, {"lr", 0.01}}, {{"kind", "step"}, {"step_size", 4}, {"gamma", 0.3}}),
+      describe("adamw_clip_norm", {{"kind", "adamw"}, {"lr", 0.01}},
+               {{"kind", "step"}, {"step_size", 4}, {"gamma", 0.3}}),
       describe("sgd_clip_value", {{"kind", "sgd"}, {"lr", 0.1}}),
   };
   for (json& c : cases) {
@@ -169,12 +188,29 @@ int main(int argc, char** argv) {
   std::uint64_t seed = 1;
   for (const json& c : cases) out.push_back(run(c, seed++, mismatch));
 
-  std::ofstream file(argv[1]);
+  std::ofstream file(path);
   file << json{{"cases", out}}.dump() << '\n';
   if (!file) {
-    std::fprintf(stderr, "optim_cases: cannot write %s\n", argv[1]);
+    std::fprintf(stderr, "optim_cases: cannot write %s\n", path);
     return 1;
   }
-  std::printf("optim_cases: %zu cases written to %s\n", out.size(), argv[1]);
+  std::printf("optim_cases: %zu cases written to %s\n", out.size(), path);
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const bool mismatch = argc == 3 && std::string(argv[2]) == "--mismatch";
+  if (argc != 2 && !mismatch) {
+    std::fprintf(stderr, "usage: %s OUT.json [--mismatch]\n", argv[0]);
+    return 2;
+  }
+  tl::set_num_threads(1);
+  try {
+    return write_cases(argv[1], mismatch);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "optim_cases: %s\n", e.what());
+    return 1;
+  }
 }
