@@ -2,3 +2,5 @@
 #pragma once
 
 #include "tlaloc/nn/params.hpp"
+#include "tlaloc/nn/safetensors.hpp"
+#include "tlaloc/nn/checkpoint.hpp"
