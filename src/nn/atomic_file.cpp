@@ -47,7 +47,7 @@ void write_all(int fd, std::span<const std::byte> bytes, std::string_view who, c
 }  // namespace
 
 std::string temporary_prefix(const std::filesystem::path& path) {
-  return "." + path.filename().string() + ".tmp-";
+  return fmt::format(".{}.tmp-", path.filename().string());  // not "." + s: GCC 12's -Wrestrict misfires on it
 }
 
 void write_file_atomically(const std::filesystem::path& path, const std::vector<std::span<const std::byte>>& pieces,

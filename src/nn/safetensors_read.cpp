@@ -116,8 +116,9 @@ SafeTensors parse(std::span<const std::uint8_t> bytes, const Reporter& r) {
   if (n > bytes.size() - 8) r.fail("the header size {} runs past the end of the file ({} bytes)", n, bytes.size());
   const std::string_view text(reinterpret_cast<const char*>(bytes.data()) + 8, std::size_t(n));
   if (auto at = detail::invalid_utf8_at(text)) r.fail("the header is not valid UTF-8 (byte {} of it)", *at);
+  // The format requires '{' first (no leading whitespace), so the header is an object.
+  if (text.empty() || text.front() != '{') r.fail("the header does not begin with '{{'");
   const json header = parse_header(text, r);
-  if (!header.is_object()) r.fail("the header is {}, not a JSON object", header.type_name());
 
   SafeTensors out;
   std::vector<Entry> entries;

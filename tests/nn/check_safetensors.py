@@ -42,6 +42,7 @@ def read(path):
     assert len(data) >= 8, "shorter than 8 bytes"
     (n,) = struct.unpack("<Q", data[:8])
     assert n <= 100_000_000 and 8 + n <= len(data), f"bad header size {n}"
+    assert data[8:9] == b"{", "the header does not begin with '{'"
     header = json.loads(data[8:8 + n].decode("utf-8"), object_pairs_hook=no_duplicates)
     metadata = header.pop("__metadata__", {})
     assert all(isinstance(k, str) and isinstance(v, str) for k, v in metadata.items())
@@ -86,7 +87,7 @@ def check_tlaloc_file(program, work):
 
 def check_foreign_file(program, work):
     """A file written here, unpadded, names in no particular order: tlaloc reads it."""
-    tensors = [("b.weight", "F32", [2, 2], [1.5, -2.0, 3.0, 1e-3]), ("a.bias", "I64", [3], [-1, 0, 2**40]),
+    tensors = [("b.weight", "F32", [2, 2], [1.5, -2.0, 3.0, 2.0**-10]), ("a.bias", "I64", [3], [-1, 0, 2**40]),
                ("c", "BF16", [2], [1.0, -0.5]), ("d", "U8", [], [255])]
     header, buffer = {"__metadata__": {"format": "pt"}}, b""
     for name, dtype, shape, values in tensors:

@@ -23,7 +23,7 @@ tl::nn::Params sample() {
   for (tl::DType t : tl::all_dtypes) {
     const tl::Tensor x = t == tl::DType::boolean ? tl::tensor(std::vector<bool>{false, true, false, true, false, true}, {2, 3})
                                                  : base.astype(t);
-    p.set("x." + std::string(tl::nn::detail::safetensors_name(t)), x);
+    p.set(std::string("x.").append(tl::nn::detail::safetensors_name(t)), x);
   }
   p.set("scalar", tl::scalar_tensor(-2.5, tl::DType::f32));
   p.set("empty", tl::zeros({0, 4}, tl::DType::f64));
