@@ -1,5 +1,6 @@
 // Reading safetensors, checking every rule of the format before any tensor is made:
-// the header size (at most 100 MB, inside the file), UTF-8 JSON without duplicate
+// the header size (at most 100 MB, inside the file), UTF-8 JSON object (starting
+// with '{', trailing whitespace allowed, as the reference reader) without duplicate
 // keys, well-formed entries with known dtypes, shapes whose byte size fits in 64 bits
 // and matches the entry's byte range, and byte ranges that tile the data exactly
 // (no overlap, no gap, nothing past the end, nothing after the last tensor).
