@@ -238,6 +238,20 @@ TEST(Safetensors, RefusesWhatItCannotWrite) {
   EXPECT_THROW(tl::nn::to_safetensors(Params{}, {{"k", "\xc3"}}), tl::ValueError);
 }
 
+TEST(Safetensors, RefusesTracedValues) {
+  // Inside tl::grad the argument is symbolic: there are no bytes to write.
+  auto f = [](const tl::Tensor& x) {
+    tl::nn::to_safetensors(Params{{"x", x}});
+    return tl::sum(x);
+  };
+  try {
+    tl::grad(f)(tl::ones({2}));
+    ADD_FAILURE();
+  } catch (const tl::ValueError& e) {
+    EXPECT_NE(std::string(e.what()).find("tensor 'x' is a traced value"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Safetensors, SavesAndLoadsFiles) {
   const auto dir = fresh_dir("safetensors_files");
   const auto path = dir / "p.safetensors";
