@@ -3,3 +3,5 @@
 
 #include "tlaloc/nn/optim.hpp"
 #include "tlaloc/nn/params.hpp"
+#include "tlaloc/nn/safetensors.hpp"
+#include "tlaloc/nn/checkpoint.hpp"
