@@ -15,19 +15,16 @@
 
 #include <fmt/format.h>
 
+#include "support/nn_files.hpp"
 #include "tlaloc/nn.hpp"
 #include "tlaloc/tlaloc.hpp"
 
 namespace {
 namespace tl = tlaloc;
+using tltest::expect_same;
+using tltest::fresh_dir;
 using tl::nn::Params;
 
-std::filesystem::path fresh_dir(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("tlaloc_" + name + "_" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
 
 std::string bytes_of(const std::filesystem::path& path) {
   std::ifstream f(path, std::ios::binary);
@@ -44,15 +41,6 @@ Params optim() {
                 {"m.layers.0.bias", tl::zeros({2})}};
 }
 
-void expect_same(const Params& a, const Params& b) {
-  ASSERT_EQ(a.names(), b.names());
-  for (const auto& [name, t] : a) {
-    const tl::Tensor& u = b.at(name);
-    EXPECT_EQ(t.dtype(), u.dtype()) << name;
-    EXPECT_EQ(t.shape(), u.shape()) << name;
-    EXPECT_EQ(std::memcmp(t.raw_data(), u.raw_data(), std::size_t(t.numel()) * tl::itemsize(t.dtype())), 0) << name;
-  }
-}
 
 TEST(Checkpoint, RoundTrips) {
   const auto dir = fresh_dir("ckpt_roundtrip");

@@ -10,11 +10,14 @@
 #include <string>
 #include <unistd.h>
 
+#include "support/nn_files.hpp"
 #include "tlaloc/nn.hpp"
 #include "tlaloc/tlaloc.hpp"
 
 namespace {
 namespace tl = tlaloc;
+using tltest::expect_same;
+using tltest::fresh_dir;
 using tl::nn::Params;
 
 // A safetensors file from its header text and a data buffer of `data_bytes` bytes.
@@ -47,22 +50,7 @@ Params every_dtype() {
   return p;
 }
 
-void expect_same(const Params& a, const Params& b) {
-  ASSERT_EQ(a.names(), b.names());
-  for (const auto& [name, t] : a) {
-    const tl::Tensor& u = b.at(name);
-    EXPECT_EQ(t.dtype(), u.dtype()) << name;
-    EXPECT_EQ(t.shape(), u.shape()) << name;
-    EXPECT_EQ(std::memcmp(t.raw_data(), u.raw_data(), std::size_t(t.numel()) * tl::itemsize(t.dtype())), 0) << name;
-  }
-}
 
-std::filesystem::path fresh_dir(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("tlaloc_" + name + "_" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
 
 TEST(Safetensors, RoundTripsEveryDTypeInOrder) {
   const Params p = every_dtype();
