@@ -43,21 +43,28 @@ class TransformCache;
 std::shared_ptr<TransformCache> make_cache(std::string name);
 std::size_t cache_traces(const TransformCache& c);
 
+// How flat results group back into the function's result type: the sizes of its
+// vectors and Params, and the Params' names.
+struct ResultLayout {
+  std::vector<std::size_t> sizes;
+  std::vector<std::string> names;
+};
+
 // One call: the flattened function, its tensor arguments, and a key for the
 // arguments that are not tensors.
 struct FlatCall {
   FlatFn fn;
   std::vector<Tensor> args;
   std::string static_key;
-  // Filled by fn: the sizes of the vector results, to regroup the flat results.
-  std::shared_ptr<std::vector<std::size_t>> result_sizes = std::make_shared<std::vector<std::size_t>>();
+  // Filled by fn: how to regroup the flat results.
+  std::shared_ptr<ResultLayout> result_layout = std::make_shared<ResultLayout>();
 };
 
 // grad/value_and_grad: [value if with_value, then the cotangent of each wrt argument].
 std::vector<Tensor> run_grad(TransformCache& c, const FlatCall& call, const std::vector<bool>& wrt,
                              bool with_value);
-// jit: the results, and their grouping (the sizes of vector results) through `sizes`.
-std::vector<Tensor> run_jit(TransformCache& c, const FlatCall& call, std::vector<std::size_t>& sizes);
+// jit: the results, and how they group, through `layout`.
+std::vector<Tensor> run_jit(TransformCache& c, const FlatCall& call, ResultLayout& layout);
 // jvp of a function of flat tensors: results, then their tangents.
 std::vector<Tensor> run_jvp(const FlatFn& fn, std::span<const Tensor> primals, std::span<const Tensor> tangents);
 // The pullback of a vjp: keeps the program and its arguments.
@@ -129,56 +136,71 @@ std::size_t tensor_count(const S&) {
   return 0;
 }
 
-inline void flatten_result(const Tensor& t, std::vector<Tensor>& out, std::vector<std::size_t>&) {
-  out.push_back(t);
-}
-inline void flatten_result(const std::vector<Tensor>& v, std::vector<Tensor>& out, std::vector<std::size_t>& sizes) {
+inline void flatten_result(const Tensor& t, std::vector<Tensor>& out, ResultLayout&) { out.push_back(t); }
+inline void flatten_result(const std::vector<Tensor>& v, std::vector<Tensor>& out, ResultLayout& l) {
   out.insert(out.end(), v.begin(), v.end());
-  sizes.push_back(v.size());
+  l.sizes.push_back(v.size());
+}
+inline void flatten_result(const nn::Params& p, std::vector<Tensor>& out, ResultLayout& l) {
+  for (const auto& [name, t] : p) {
+    out.push_back(t);
+    l.names.push_back(name);
+  }
+  l.sizes.push_back(p.size());
 }
 template <class... T>
-void flatten_result(const std::tuple<T...>& t, std::vector<Tensor>& out, std::vector<std::size_t>& sizes) {
-  std::apply([&](const auto&... e) { (flatten_result(e, out, sizes), ...); }, t);
+void flatten_result(const std::tuple<T...>& t, std::vector<Tensor>& out, ResultLayout& l) {
+  std::apply([&](const auto&... e) { (flatten_result(e, out, l), ...); }, t);
 }
 template <class A, class B>
-void flatten_result(const std::pair<A, B>& p, std::vector<Tensor>& out, std::vector<std::size_t>& sizes) {
-  flatten_result(p.first, out, sizes);
-  flatten_result(p.second, out, sizes);
+void flatten_result(const std::pair<A, B>& p, std::vector<Tensor>& out, ResultLayout& l) {
+  flatten_result(p.first, out, l);
+  flatten_result(p.second, out, l);
 }
+
+// Reading flat results back: where the next tensor, size and name are.
+struct Cursor {
+  std::span<const Tensor> flat;
+  const ResultLayout& layout;
+  std::size_t tensor = 0, size = 0, name = 0;
+  std::vector<Tensor> take(std::size_t n) {
+    std::vector<Tensor> v(flat.begin() + std::ptrdiff_t(tensor), flat.begin() + std::ptrdiff_t(tensor + n));
+    tensor += n;
+    return v;
+  }
+};
 
 template <class R>
 struct Unflatten;
 template <>
 struct Unflatten<Tensor> {
-  static Tensor get(std::span<const Tensor> f, std::span<const std::size_t>, std::size_t& pos, std::size_t&) {
-    return f[pos++];
-  }
+  static Tensor get(Cursor& c) { return c.flat[c.tensor++]; }
 };
 template <>
 struct Unflatten<std::vector<Tensor>> {
-  static std::vector<Tensor> get(std::span<const Tensor> f, std::span<const std::size_t> sizes, std::size_t& pos,
-                                 std::size_t& spos) {
-    const std::size_t n = sizes[spos++];
-    std::vector<Tensor> v(f.begin() + std::ptrdiff_t(pos), f.begin() + std::ptrdiff_t(pos + n));
-    pos += n;
-    return v;
+  static std::vector<Tensor> get(Cursor& c) { return c.take(c.layout.sizes[c.size++]); }
+};
+template <>
+struct Unflatten<nn::Params> {
+  static nn::Params get(Cursor& c) {
+    const std::size_t n = c.layout.sizes[c.size++];
+    const std::vector<std::string> names(c.layout.names.begin() + std::ptrdiff_t(c.name),
+                                         c.layout.names.begin() + std::ptrdiff_t(c.name + n));
+    c.name += n;
+    return nn::Params::from(names, c.take(n));
   }
 };
 template <class A, class B>
 struct Unflatten<std::pair<A, B>> {
-  static std::pair<A, B> get(std::span<const Tensor> f, std::span<const std::size_t> s, std::size_t& pos,
-                             std::size_t& spos) {
-    A a = Unflatten<A>::get(f, s, pos, spos);
-    B b = Unflatten<B>::get(f, s, pos, spos);
+  static std::pair<A, B> get(Cursor& c) {
+    A a = Unflatten<A>::get(c);
+    B b = Unflatten<B>::get(c);
     return {std::move(a), std::move(b)};
   }
 };
 template <class... T>
 struct Unflatten<std::tuple<T...>> {
-  static std::tuple<T...> get(std::span<const Tensor> f, std::span<const std::size_t> s, std::size_t& pos,
-                              std::size_t& spos) {
-    return std::tuple<T...>{Unflatten<T>::get(f, s, pos, spos)...};
-  }
+  static std::tuple<T...> get(Cursor& c) { return std::tuple<T...>{Unflatten<T>::get(c)...}; }
 };
 
 // The flat call of f on args: tensors replaced by the trace's symbols, the rest kept.
@@ -186,13 +208,13 @@ template <class F, class... A>
 FlatCall make_call(const F& f, const A&... args) {
   FlatCall c;
   (flatten_arg(args, c), ...);
-  c.fn = [&f, &args..., sizes = c.result_sizes](std::span<const Tensor> syms) {
+  c.fn = [&f, &args..., layout = c.result_layout](std::span<const Tensor> syms) {
     std::size_t pos = 0;
     // Braced initialization evaluates the rebuilt arguments left to right.
     auto rebuilt = std::tuple<decltype(rebuild_arg(args, syms, pos))...>{rebuild_arg(args, syms, pos)...};
     std::vector<Tensor> out;
-    sizes->clear();
-    flatten_result(std::apply(f, rebuilt), out, *sizes);
+    *layout = {};
+    flatten_result(std::apply(f, rebuilt), out, *layout);
     return out;
   };
   return c;
@@ -267,10 +289,10 @@ class JitFn {
                                                               args, std::span<const Tensor>{},
                                                               std::declval<std::size_t&>()))...>>;
     const FlatCall call = make_call(f_, args...);
-    std::vector<std::size_t> sizes;
-    const std::vector<Tensor> flat = run_jit(*cache_, call, sizes);
-    std::size_t pos = 0, spos = 0;
-    return Unflatten<R>::get(flat, sizes, pos, spos);
+    ResultLayout layout;
+    const std::vector<Tensor> flat = run_jit(*cache_, call, layout);
+    Cursor cursor{flat, layout};
+    return Unflatten<R>::get(cursor);
   }
   // How many times the function was traced: once per new input signature.
   std::size_t traces() const { return cache_traces(*cache_); }

@@ -19,7 +19,7 @@ namespace tlaloc::detail {
 struct CacheEntry {
   ir::Function f;
   std::unique_ptr<interp::Program> program;
-  std::vector<std::size_t> sizes;
+  ResultLayout layout;
   std::once_flag once;
 };
 
@@ -93,7 +93,7 @@ std::vector<Tensor> with_captures(std::span<const Tensor> args, const std::vecto
 // function into the program to run.
 std::vector<Tensor> cached_run(TransformCache& c, const std::string& key, const FlatCall& call,
                                const std::function<ir::Function(const ad::Traced&)>& make,
-                               std::vector<std::size_t>* sizes) {
+                               ResultLayout* layout) {
   std::shared_ptr<CacheEntry> e;
   {
     std::lock_guard lock(c.mu);
@@ -108,16 +108,16 @@ std::vector<Tensor> cached_run(TransformCache& c, const std::string& key, const 
     ad::Traced t = ad::trace(c.name, types, call.fn);
     auto fresh = std::make_shared<CacheEntry>();
     fresh->f = ir::optimize(make(t));
-    fresh->sizes = *call.result_sizes;
+    fresh->layout = *call.result_layout;
     if (!t.captures.empty()) {
       // It closes over symbols of an enclosing trace: only valid for this call.
-      if (sizes != nullptr) *sizes = fresh->sizes;
+      if (layout != nullptr) *layout = fresh->layout;
       return ad::apply(fresh->f, with_captures(call.args, t.captures));
     }
     std::lock_guard lock(c.mu);
     e = c.entries.try_emplace(key, fresh).first->second;
   }
-  if (sizes != nullptr) *sizes = e->sizes;
+  if (layout != nullptr) *layout = e->layout;
   if (ir::owner_of(call.args) != nullptr) return ad::apply(e->f, call.args);
   std::call_once(e->once, [&] { e->program = std::make_unique<interp::Program>(e->f); });
   return e->program->run(call.args);
@@ -144,8 +144,8 @@ std::vector<Tensor> run_grad(TransformCache& c, const FlatCall& call, const std:
       nullptr);
 }
 
-std::vector<Tensor> run_jit(TransformCache& c, const FlatCall& call, std::vector<std::size_t>& sizes) {
-  return cached_run(c, signature("jit", call, {}), call, [](const ad::Traced& t) { return t.f; }, &sizes);
+std::vector<Tensor> run_jit(TransformCache& c, const FlatCall& call, ResultLayout& layout) {
+  return cached_run(c, signature("jit", call, {}), call, [](const ad::Traced& t) { return t.f; }, &layout);
 }
 
 std::vector<Tensor> run_jvp(const FlatFn& fn, std::span<const Tensor> primals, std::span<const Tensor> tangents) {

@@ -148,6 +148,19 @@ TEST(Jit, RunsTheTracedProgramAndCountsTraces) {
   EXPECT_EQ(f.traces(), 2u);
 }
 
+TEST(Jit, ReturnsParams) {
+  const tl::nn::Params p{{"w", vec({1, 2})}, {"b", vec({3})}};
+  const auto step = tl::jit([](const tl::nn::Params& q, double lr) {
+    const tl::nn::Params g = tl::grad([](const tl::nn::Params& r) { return tl::sum(r.at("w") * r.at("w")) + tl::sum(r.at("b")); })(q);
+    return std::pair{q.with_tensors({q.at("w") - lr * g.at("w"), q.at("b") - lr * g.at("b")}), tl::sum(g.at("w"))};
+  });
+  auto [next, total] = step(p, 0.5);
+  EXPECT_EQ(next.names(), p.names());
+  EXPECT_EQ(values(next.at("w")), (std::vector<double>{0, 0}));
+  EXPECT_EQ(values(next.at("b")), (std::vector<double>{2.5}));
+  EXPECT_EQ(total.item<double>(), 6);
+}
+
 TEST(Jit, OfGradInsideGrad) {
   const auto g = tl::jit(tl::grad([](const Tensor& x) { return tl::sum(x * x * x); }));
   const auto f = [&](const Tensor& x) { return tl::sum(g(x)); };
