@@ -1,6 +1,7 @@
 // tl::nn: functional layers, losses, optimizers and checkpoints (issue 6, in progress).
 #pragma once
 
+#include "tlaloc/nn/losses.hpp"
 #include "tlaloc/nn/optim.hpp"
 #include "tlaloc/nn/params.hpp"
 #include "tlaloc/nn/safetensors.hpp"
