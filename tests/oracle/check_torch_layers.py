@@ -1,12 +1,14 @@
 #!/usr/bin/python3
 """The oracle lane's layer check: loads each case's Params (from tlaloc's init) into
 the matching torch.nn module with load_state_dict, so tlaloc's names and shapes must
-be PyTorch's, applies it to the same input and compares the output with tlaloc's.
+be PyTorch's, applies it to the same input and compares the output with tlaloc's,
+and the gradient of sum(output^2) with respect to each parameter (torch.autograd
+against tl::grad).
 
     /usr/bin/python3 check_torch_layers.py CASES.json [--verbose] [--filter SUBSTRING]
 
 Both sides compute in f32 but sum in different orders (matmul, mean, variance), so an
-element passes within ULPS units of the f32 spacing at the output's largest magnitude;
+element passes within ULPS units of the f32 spacing at the tensor's largest magnitude;
 a wrong formula, transposed weight or misplaced activation is far more. Exits 1 on
 any failure.
 """
@@ -77,15 +79,27 @@ def check_case(c):
     state = {n: tensor(t) for n, t in c["params"]["tensors"].items()}
     module.load_state_dict(state, strict=True)  # also checks every shape
     x = tensor(c["input"], torch.int64 if c["kind"] == "embedding" else torch.float32)
-    with torch.no_grad():
-        theirs = module(x)
-    ours = np.asarray(c["output"]["data"], dtype=np.float32)
+    theirs = module(x)
     if list(theirs.shape) != c["output"]["shape"]:
         return [f"output shape {c['output']['shape']} is not torch's {list(theirs.shape)}"], 0.0
-    b = theirs.numpy().reshape(-1).astype(np.float32)
+    theirs.pow(2).sum().backward()
+    failures, worst = [], 0.0
+    compared = [("output", c["output"]["data"], theirs)]
+    compared += [(f"grad of '{n}'", c["grads"][n]["data"], p.grad) for n, p in module.named_parameters()]
+    for what, ours, t in compared:
+        off = ulps_off(ours, t)
+        worst = max(worst, off)
+        if off > ULPS:
+            failures.append(f"{what} is {off:.1f} ulps from torch")
+    return failures, worst
+
+
+def ulps_off(ours, theirs):
+    """The largest difference in units of the f32 spacing at torch's largest magnitude."""
+    a = np.asarray(ours, dtype=np.float64)
+    b = theirs.detach().numpy().reshape(-1).astype(np.float64)
     scale = np.float32(np.max(np.abs(b)))
-    off = float(np.max(np.abs(ours.astype(np.float64) - b.astype(np.float64)) / np.float64(np.spacing(scale))))
-    return ([f"output is {off:.1f} ulps from torch"] if off > ULPS else []), off
+    return float(np.max(np.abs(a - b) / np.float64(np.spacing(scale))))
 
 
 def main():
