@@ -4,5 +4,6 @@
 #include "tlaloc/nn/losses.hpp"
 #include "tlaloc/nn/optim.hpp"
 #include "tlaloc/nn/params.hpp"
+#include "tlaloc/nn/layers.hpp"
 #include "tlaloc/nn/safetensors.hpp"
 #include "tlaloc/nn/checkpoint.hpp"

@@ -1,0 +1,125 @@
+#!/usr/bin/python3
+"""The oracle lane's layer check: loads each case's Params (from tlaloc's init) into
+the matching torch.nn module with load_state_dict, so tlaloc's names and shapes must
+be PyTorch's, applies it to the same input and compares the output with tlaloc's,
+and the gradient of sum(output^2) with respect to each parameter (torch.autograd
+against tl::grad).
+
+    /usr/bin/python3 check_torch_layers.py CASES.json [--verbose] [--filter SUBSTRING]
+
+Both sides compute in f32 but sum in different orders (matmul, mean, variance), so an
+element passes within ULPS units of the f32 spacing at the tensor's largest magnitude;
+a wrong formula, transposed weight or misplaced activation is far more. Exits 1 on
+any failure.
+"""
+
+import sys
+
+import numpy as np
+
+from oracle_torch import parse_args, torch
+
+ULPS = 16
+USAGE = "usage: check_torch_layers.py CASES.json [--verbose] [--filter SUBSTRING]"
+
+
+class MLP(torch.nn.Module):
+    """Linear layers in a ModuleList named `layers`, ReLU between: tlaloc's names."""
+
+    def __init__(self, sizes):
+        super().__init__()
+        self.layers = torch.nn.ModuleList(torch.nn.Linear(a, b) for a, b in zip(sizes, sizes[1:]))
+
+    def forward(self, x):
+        for i, layer in enumerate(self.layers):
+            x = layer(x)
+            if i + 1 < len(self.layers):
+                x = torch.relu(x)
+        return x
+
+
+class RMSNorm(torch.nn.Module):
+    """x * rsqrt(mean(x^2) + eps) * weight over the last axes (not in PyTorch 1.13)."""
+
+    def __init__(self, shape, eps):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.ones(shape))
+        self.dims = tuple(range(-len(shape), 0))
+        self.eps = eps
+
+    def forward(self, x):
+        return x * torch.rsqrt(x.pow(2).mean(self.dims, keepdim=True) + self.eps) * self.weight
+
+
+def make_module(c):
+    kind = c["kind"]
+    if kind == "linear":
+        return torch.nn.Linear(c["in"], c["out"])
+    if kind == "mlp":
+        return MLP(c["sizes"])
+    if kind == "layer_norm":
+        return torch.nn.LayerNorm(c["shape"], eps=c["eps"])
+    if kind == "embedding":
+        return torch.nn.Embedding(c["num"], c["dim"])
+    if kind == "rms_norm":
+        return RMSNorm(c["shape"], c["eps"])
+    raise ValueError(f"unknown layer kind {kind}")
+
+
+def tensor(t, dtype=torch.float32):
+    return torch.tensor(t["data"], dtype=dtype).reshape(t["shape"])
+
+
+def check_case(c):
+    """The failures of one case, as strings, and the largest ulps seen."""
+    module = make_module(c)
+    names = list(module.state_dict().keys())
+    if names != c["params"]["order"]:
+        return [f"names {c['params']['order']} are not torch's {names}"], 0.0
+    state = {n: tensor(t) for n, t in c["params"]["tensors"].items()}
+    module.load_state_dict(state, strict=True)  # also checks every shape
+    x = tensor(c["input"], torch.int64 if c["kind"] == "embedding" else torch.float32)
+    theirs = module(x)
+    if list(theirs.shape) != c["output"]["shape"]:
+        return [f"output shape {c['output']['shape']} is not torch's {list(theirs.shape)}"], 0.0
+    theirs.pow(2).sum().backward()
+    failures, worst = [], 0.0
+    compared = [("output", c["output"]["data"], theirs)]
+    compared += [(f"grad of '{n}'", c["grads"][n]["data"], p.grad) for n, p in module.named_parameters()]
+    for what, ours, t in compared:
+        off = ulps_off(ours, t)
+        worst = max(worst, off)
+        if off > ULPS:
+            failures.append(f"{what} is {off:.1f} ulps from torch")
+    return failures, worst
+
+
+def ulps_off(ours, theirs):
+    """The largest difference in units of the f32 spacing at torch's largest magnitude."""
+    a = np.asarray(ours, dtype=np.float64)
+    b = theirs.detach().numpy().reshape(-1).astype(np.float64)
+    scale = np.float32(np.max(np.abs(b)))
+    return float(np.max(np.abs(a - b) / np.float64(np.spacing(scale))))
+
+
+def main():
+    data, verbose, only = parse_args(sys.argv, USAGE)
+    failed = 0
+    for c in data["cases"]:
+        if only not in c["name"]:
+            continue
+        try:
+            failures, off = check_case(c)
+        except Exception as error:  # noqa: BLE001 (a case's error is its failure, named)
+            failures, off = [f"{type(error).__name__}: {error}"], 0.0
+        for f in failures:
+            print(f"FAIL layers/{c['name']}: {f}")
+        failed += bool(failures)
+        if verbose and not failures:
+            print(f"ok layers/{c['name']} ({off:.1f} ulps)")
+    print(f"{len(data['cases']) - failed} of {len(data['cases'])} layer cases agree with torch")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
