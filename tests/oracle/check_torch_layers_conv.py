@@ -1,0 +1,107 @@
+#!/usr/bin/python3
+"""The oracle lane's check of tl::nn's convolutional layers: loads each case's Params
+(and BatchNorm2d's running statistics, under PyTorch's buffer names) into the
+matching torch.nn module with load_state_dict, applies it in the case's mode to the
+same input, and compares the output, the gradient of sum(output^2) (with respect to
+each parameter, or to the input for the parameterless pools) and, for BatchNorm2d in
+training, the updated running_mean, running_var and num_batches_tracked.
+
+    /usr/bin/python3 check_torch_layers_conv.py CASES.json [--verbose] [--filter SUBSTRING]
+
+Both sides compute in f32 but sum in different orders, so an element passes within
+ULPS units of the f32 spacing at the tensor's largest magnitude; a wrong formula,
+layout or statistic is far more. Integer tensors must be equal. Exits 1 on any failure.
+"""
+
+import sys
+
+import numpy as np
+
+from oracle_torch import parse_args, torch
+
+ULPS = 16
+USAGE = "usage: check_torch_layers_conv.py CASES.json [--verbose] [--filter SUBSTRING]"
+
+
+def make_module(c):
+    kind = c["kind"]
+    if kind == "conv2d":
+        return torch.nn.Conv2d(c["in"], c["out"], c["kernel"], stride=c["stride"], padding=c["padding"],
+                               dilation=c["dilation"], groups=c["groups"], bias=c["bias"])
+    if kind == "max_pool2d":
+        return torch.nn.MaxPool2d(c["kernel"], stride=c["stride"], padding=c["padding"])
+    if kind == "avg_pool2d":
+        return torch.nn.AvgPool2d(c["kernel"], stride=c["stride"], padding=c["padding"])
+    if kind == "batch_norm2d":
+        return torch.nn.BatchNorm2d(c["num"], eps=c["eps"], momentum=c["momentum"])
+    raise ValueError(f"unknown layer kind {kind}")
+
+
+def tensor(t):
+    dtype = torch.int64 if t["int"] else torch.float32
+    return torch.tensor(t["data"], dtype=dtype).reshape(t["shape"])
+
+
+def ulps_off(ours, theirs):
+    """The largest difference in units of the f32 spacing at torch's largest magnitude."""
+    a = np.asarray(ours, dtype=np.float64)
+    b = theirs.detach().numpy().reshape(-1).astype(np.float64)
+    scale = np.float32(np.max(np.abs(b)))
+    return float(np.max(np.abs(a - b) / np.float64(np.spacing(scale))))
+
+
+def check_case(c):
+    """The failures of one case, as strings, and the largest ulps seen."""
+    module = make_module(c)
+    names = list(module.state_dict().keys())
+    if names != c["params"]["order"]:
+        return [f"names {c['params']['order']} are not torch's {names}"], 0.0
+    state = {n: tensor(t) for n, t in c["params"]["tensors"].items()}
+    module.load_state_dict(state, strict=True)  # also checks every shape
+    module.train(c.get("train", True))
+    x = tensor(c["input"]).requires_grad_(True)
+    theirs = module(x)
+    if list(theirs.shape) != c["output"]["shape"]:
+        return [f"output shape {c['output']['shape']} is not torch's {list(theirs.shape)}"], 0.0
+    theirs.pow(2).sum().backward()
+    compared = [("output", c["output"]["data"], theirs)]
+    if "input_grad" in c:
+        compared.append(("grad of the input", c["input_grad"]["data"], x.grad))
+    compared += [(f"grad of '{n}'", c["grads"][n]["data"], p.grad) for n, p in module.named_parameters()]
+    failures, worst = [], 0.0
+    for n, t in c.get("new_state", {}).items():
+        buffer = dict(module.named_buffers())[n]
+        if t["int"]:
+            if t["data"] != buffer.reshape(-1).tolist():
+                failures.append(f"new {n} {t['data']} is not torch's {buffer.tolist()}")
+        else:
+            compared.append((f"new {n}", t["data"], buffer))
+    for what, ours, t in compared:
+        off = ulps_off(ours, t)
+        worst = max(worst, off)
+        if off > ULPS:
+            failures.append(f"{what} is {off:.1f} ulps from torch")
+    return failures, worst
+
+
+def main():
+    data, verbose, only = parse_args(sys.argv, USAGE)
+    failed = 0
+    for c in data["cases"]:
+        if only not in c["name"]:
+            continue
+        try:
+            failures, off = check_case(c)
+        except Exception as error:  # noqa: BLE001 (a case's error is its failure, named)
+            failures, off = [f"{type(error).__name__}: {error}"], 0.0
+        for f in failures:
+            print(f"FAIL layers_conv/{c['name']}: {f}")
+        failed += bool(failures)
+        if verbose and not failures:
+            print(f"ok layers_conv/{c['name']} ({off:.1f} ulps)")
+    print(f"{len(data['cases']) - failed} of {len(data['cases'])} convolutional layer cases agree with torch")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
