@@ -23,15 +23,20 @@ ULPS = 16
 USAGE = "usage: check_torch_layers_conv.py CASES.json [--verbose] [--filter SUBSTRING]"
 
 
+def pool_stride(c):
+    """tlaloc's stride 0 means the kernel's size, as torch's default stride=None."""
+    return [s or k for s, k in zip(c["stride"], c["kernel"])]
+
+
 def make_module(c):
     kind = c["kind"]
     if kind == "conv2d":
         return torch.nn.Conv2d(c["in"], c["out"], c["kernel"], stride=c["stride"], padding=c["padding"],
                                dilation=c["dilation"], groups=c["groups"], bias=c["bias"])
     if kind == "max_pool2d":
-        return torch.nn.MaxPool2d(c["kernel"], stride=c["stride"], padding=c["padding"])
+        return torch.nn.MaxPool2d(c["kernel"], stride=pool_stride(c), padding=c["padding"])
     if kind == "avg_pool2d":
-        return torch.nn.AvgPool2d(c["kernel"], stride=c["stride"], padding=c["padding"])
+        return torch.nn.AvgPool2d(c["kernel"], stride=pool_stride(c), padding=c["padding"])
     if kind == "batch_norm2d":
         return torch.nn.BatchNorm2d(c["num"], eps=c["eps"], momentum=c["momentum"])
     raise ValueError(f"unknown layer kind {kind}")
