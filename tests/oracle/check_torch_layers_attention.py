@@ -9,7 +9,8 @@ sum(output^2) with respect to each parameter with tlaloc's.
 
 Both sides compute in f32 but sum in different orders (matmul, softmax, mean), so an
 element passes within ULPS units of the f32 spacing at the tensor's largest
-magnitude; a wrong rotary convention, mask, head grouping or scale is far more.
+magnitude (a gradient that is zero in exact arithmetic is checked to be ~0 instead);
+a wrong rotary convention, mask, head grouping or scale is far more.
 Exits 1 on any failure.
 """
 
@@ -20,7 +21,8 @@ import numpy as np
 
 from oracle_torch import parse_args, torch
 
-ULPS = 64
+ULPS = 16
+ZERO = 1e-6  # relative size below which a gradient counts as zero
 USAGE = "usage: check_torch_layers_attention.py CASES.json [--verbose] [--filter SUBSTRING]"
 
 
@@ -139,7 +141,16 @@ def check_case(c):
     failures, worst = [], 0.0
     compared = [("output", c["output"]["data"], theirs)]
     compared += [(f"grad of '{n}'", c["grads"][n]["data"], p.grad) for n, p in module.named_parameters()]
+    # k_proj's bias adds the same q.b_k to every score of a row, which the softmax
+    # cancels: its gradient is zero in exact arithmetic and both sides hold rounding
+    # noise. A tensor that small next to the case's largest gradient passes when ours
+    # is as small.
+    zero = ZERO * max(float(p.grad.abs().max()) for p in module.parameters())
     for what, ours, t in compared:
+        if what != "output" and float(t.abs().max()) < zero:
+            if np.max(np.abs(ours)) >= zero:
+                failures.append(f"{what} is not ~0 as torch's is")
+            continue
         off = ulps_off(ours, t)
         worst = max(worst, off)
         if off > ULPS:

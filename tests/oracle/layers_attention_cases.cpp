@@ -46,10 +46,9 @@ json record(json c, const Layer& layer, const nn::Params& p, const tl::Tensor& x
 // Norm weights of ones would hide a missing or misplaced scale: draw them instead.
 nn::Params with_random_norms(nn::Params p, tl::random::Key key) {
   const std::vector<tl::random::Key> k = tl::random::split(key, 2);
-  for (const char* name : {"attn_norm.weight", "mlp_norm.weight"}) {
-    const tl::Shape s = p.at(name).shape();
-    p.set(name, 1.0f + 0.5f * tl::random::normal(k[name[0] == 'a' ? 0 : 1], s));
-  }
+  const std::vector<std::string> names{"attn_norm.weight", "mlp_norm.weight"};
+  for (std::size_t i = 0; i < names.size(); ++i)
+    p.set(names[i], 1.0f + 0.5f * tl::random::normal(k[i], p.at(names[i]).shape()));
   return p;
 }
 
