@@ -5,6 +5,7 @@
 #include "tlaloc/nn/optim.hpp"
 #include "tlaloc/nn/params.hpp"
 #include "tlaloc/nn/layers.hpp"
+#include "tlaloc/nn/layers_attention.hpp"
 #include "tlaloc/nn/layers_conv.hpp"
 #include "tlaloc/nn/safetensors.hpp"
 #include "tlaloc/nn/checkpoint.hpp"
