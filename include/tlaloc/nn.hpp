@@ -7,5 +7,6 @@
 #include "tlaloc/nn/layers.hpp"
 #include "tlaloc/nn/layers_attention.hpp"
 #include "tlaloc/nn/layers_conv.hpp"
+#include "tlaloc/nn/layers_sequence.hpp"
 #include "tlaloc/nn/safetensors.hpp"
 #include "tlaloc/nn/checkpoint.hpp"

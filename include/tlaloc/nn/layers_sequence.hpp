@@ -1,0 +1,55 @@
+// Sequence models of tl::nn: a GRU (PyTorch's torch.nn.GRU, one layer, batch first)
+// and a small decoder-only language model built from the attention layers.
+#pragma once
+
+#include <cstdint>
+
+#include "tlaloc/nn/layers_attention.hpp"
+#include "tlaloc/nn/params.hpp"
+#include "tlaloc/random.hpp"
+#include "tlaloc/tensor.hpp"
+
+namespace tlaloc::nn {
+
+// One-layer GRU with torch.nn.GRU's names and layout, so a torch GRU loads our Params
+// with load_state_dict: weight_ih_l0 [3H, I], weight_hh_l0 [3H, H], bias_ih_l0 [3H],
+// bias_hh_l0 [3H], the three row blocks being the r, z, n gates; all U(±1/sqrt(H)).
+//   r = sigmoid(W_ir x + b_ir + W_hr h + b_hr)
+//   z = sigmoid(W_iz x + b_iz + W_hz h + b_hz)
+//   n = tanh(W_in x + b_in + r * (W_hn h + b_hn))
+//   h' = (1 - z) * n + z * h
+struct GRU {
+  std::int64_t input_size = 0;
+  std::int64_t hidden_size = 0;
+  bool bias = true;
+
+  struct Result {
+    Tensor outputs;  // [B, T, H]: the hidden state after each step
+    Tensor h_last;   // [B, H]: the hidden state after the last step
+  };
+
+  Params init(random::Key key) const;
+  // x [B, T, I], h0 [B, H]. The time loop is a tl::scan, so a traced program holds
+  // one step, and reverse mode stacks the carries instead of unrolling T steps.
+  Result apply(const Params& p, const Tensor& x, const Tensor& h0) const;
+};
+
+// Decoder-only language model (LLaMA layout): token embedding "embed.weight",
+// num_layers TransformerBlocks "blocks.<i>.*", a final RMSNorm "norm.weight" and an
+// output Linear without bias "lm_head.weight". Attention is causal, so the logits at
+// position t depend on tokens 0..t only.
+struct DecoderLM {
+  std::int64_t vocab = 0;
+  std::int64_t d_model = 0;
+  std::int64_t num_layers = 1;
+  std::int64_t num_heads = 1;
+  std::int64_t num_kv_heads = 0;
+  std::int64_t d_ff = 0;
+
+  TransformerBlock block() const;
+  Params init(random::Key key) const;
+  // Integer token ids [B, T] -> logits [B, T, vocab].
+  Tensor operator()(const Params& p, const Tensor& tokens) const;
+};
+
+}  // namespace tlaloc::nn

@@ -1,0 +1,94 @@
+// GRU and DecoderLM (tl::nn).
+#include <fmt/format.h>
+
+#include <cmath>
+#include <utility>
+#include <vector>
+
+#include "tlaloc/control.hpp"
+#include "tlaloc/error.hpp"
+#include "tlaloc/nn/layers_sequence.hpp"
+#include "tlaloc/ops.hpp"
+
+namespace tlaloc::nn {
+
+Params GRU::init(random::Key key) const {
+  if (input_size <= 0 || hidden_size <= 0)
+    throw ValueError(fmt::format("tl::nn::GRU: sizes must be positive (input_size = {}, hidden_size = {})",
+                                 input_size, hidden_size));
+  // torch.nn.RNNBase.reset_parameters: every parameter ~ U(-1/sqrt(H), 1/sqrt(H)).
+  const double bound = 1.0 / std::sqrt(static_cast<double>(hidden_size));
+  const std::int64_t h3 = 3 * hidden_size;
+  const std::vector<random::Key> k = random::split(key, 4);
+  Params p;
+  p.set("weight_ih_l0", random::uniform(k[0], {h3, input_size}, DType::f32, -bound, bound));
+  p.set("weight_hh_l0", random::uniform(k[1], {h3, hidden_size}, DType::f32, -bound, bound));
+  if (bias) {
+    p.set("bias_ih_l0", random::uniform(k[2], {h3}, DType::f32, -bound, bound));
+    p.set("bias_hh_l0", random::uniform(k[3], {h3}, DType::f32, -bound, bound));
+  }
+  return p;
+}
+
+GRU::Result GRU::apply(const Params& p, const Tensor& x, const Tensor& h0) const {
+  const std::int64_t hs = hidden_size;
+  if (x.rank() != 3 || x.size(2) != input_size)
+    throw ShapeError(fmt::format("tl::nn::GRU: input of shape {} is not [B, T, input_size = {}]",
+                                 fmt::join(x.shape(), "x"), input_size));
+  if (h0.rank() != 2 || h0.size(0) != x.size(0) || h0.size(1) != hs)
+    throw ShapeError(fmt::format("tl::nn::GRU: h0 of shape {} is not [B = {}, hidden_size = {}]",
+                                 fmt::join(h0.shape(), "x"), x.size(0), hs));
+  // The input projections do not depend on h, so they are one matmul over all steps
+  // before the loop; only the h-dependent part runs T times.
+  Tensor gi = matmul(permute(x, {1, 0, 2}), transpose(p.at("weight_ih_l0")));  // [T, B, 3H]
+  if (bias) gi = gi + p.at("bias_ih_l0");
+  const Tensor w_hh_t = transpose(p.at("weight_hh_l0"));
+  const Tensor b_hh = bias ? p.at("bias_hh_l0") : Tensor();
+  const bool has_bias = bias;
+  auto step = [&w_hh_t, &b_hh, has_bias, hs](const Tensor& h, const Tensor& g) {
+    Tensor gh = matmul(h, w_hh_t);  // [B, 3H]
+    if (has_bias) gh = gh + b_hh;
+    const Tensor r = sigmoid(slice(g, 1, 0, hs) + slice(gh, 1, 0, hs));
+    const Tensor z = sigmoid(slice(g, 1, hs, 2 * hs) + slice(gh, 1, hs, 2 * hs));
+    const Tensor n = tanh(slice(g, 1, 2 * hs, 3 * hs) + r * slice(gh, 1, 2 * hs, 3 * hs));
+    Tensor h2 = (1.0f - z) * n + z * h;
+    return std::pair<Tensor, Tensor>{h2, h2};
+  };
+  auto [h_last, ys] = scan(step, h0, gi);
+  return Result{permute(ys, {1, 0, 2}), h_last};
+}
+
+TransformerBlock DecoderLM::block() const {
+  return TransformerBlock{.d_model = d_model, .num_heads = num_heads, .num_kv_heads = num_kv_heads, .d_ff = d_ff};
+}
+
+Params DecoderLM::init(random::Key key) const {
+  if (vocab <= 0 || d_model <= 0 || num_layers <= 0)
+    throw ValueError(fmt::format("tl::nn::DecoderLM: sizes must be positive (vocab = {}, d_model = {}, num_layers = {})",
+                                 vocab, d_model, num_layers));
+  const std::vector<random::Key> k = random::split(key, num_layers + 3);
+  Params p;
+  const auto add = [&p](const Params& sub, const std::string& name) {
+    for (const Params::Entry& e : sub.prefixed(name)) p.set(e.first, e.second);
+  };
+  add(Embedding{vocab, d_model}.init(k[0]), "embed");
+  const TransformerBlock b = block();
+  for (std::int64_t i = 0; i < num_layers; ++i)
+    add(b.init(k[static_cast<std::size_t>(i + 1)]), fmt::format("blocks.{}", i));
+  add(RMSNorm{.normalized_shape = {d_model}, .eps = b.eps}.init(k[static_cast<std::size_t>(num_layers + 1)]), "norm");
+  add(Linear{d_model, vocab, false}.init(k[static_cast<std::size_t>(num_layers + 2)]), "lm_head");
+  return p;
+}
+
+Tensor DecoderLM::operator()(const Params& p, const Tensor& tokens) const {
+  if (tokens.rank() != 2)
+    throw ShapeError(fmt::format("tl::nn::DecoderLM: tokens of shape {} are not [B, T]",
+                                 fmt::join(tokens.shape(), "x")));
+  const TransformerBlock b = block();
+  Tensor h = Embedding{vocab, d_model}(p.sub("embed"), tokens);
+  for (std::int64_t i = 0; i < num_layers; ++i) h = b(p.sub(fmt::format("blocks.{}", i)), h);
+  h = RMSNorm{.normalized_shape = {d_model}, .eps = b.eps}(p.sub("norm"), h);
+  return Linear{d_model, vocab, false}(p.sub("lm_head"), h);
+}
+
+}  // namespace tlaloc::nn

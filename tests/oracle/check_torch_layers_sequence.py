@@ -1,0 +1,81 @@
+#!/usr/bin/python3
+"""The oracle lane's GRU check: loads each case's Params (from tlaloc's init) with
+load_state_dict into torch.nn.GRU(batch_first=True), runs it on the same input and
+initial state, and compares the outputs, h_T and the gradient of sum(outputs^2)
+with respect to each parameter with tlaloc's.
+
+    /usr/bin/python3 check_torch_layers_sequence.py CASES.json [--verbose] [--filter SUBSTRING]
+
+Both sides compute in f32 but sum in different orders (matmul), and the rounding
+differences are carried through the time steps, so an element passes within ULPS
+units of the f32 spacing at the tensor's largest magnitude; a wrong gate order or
+equation is far more. Exits 1 on any failure.
+"""
+
+import sys
+
+import numpy as np
+
+from oracle_torch import parse_args, torch
+
+ULPS = 16
+USAGE = "usage: check_torch_layers_sequence.py CASES.json [--verbose] [--filter SUBSTRING]"
+
+
+def tensor(t):
+    return torch.tensor(t["data"], dtype=torch.float32).reshape(t["shape"])
+
+
+def ulps_off(ours, theirs):
+    """The largest difference in units of the f32 spacing at torch's largest magnitude."""
+    a = np.asarray(ours, dtype=np.float64)
+    b = theirs.detach().numpy().reshape(-1).astype(np.float64)
+    scale = np.float32(np.max(np.abs(b)))
+    return float(np.max(np.abs(a - b) / np.float64(np.spacing(scale))))
+
+
+def check_case(c):
+    """The failures of one case, as strings, and the largest ulps seen."""
+    module = torch.nn.GRU(c["input_size"], c["hidden_size"], bias=c["bias"], batch_first=True)
+    names = list(module.state_dict().keys())
+    if names != c["params"]["order"]:
+        return [f"names {c['params']['order']} are not torch's {names}"], 0.0
+    module.load_state_dict({n: tensor(t) for n, t in c["params"]["tensors"].items()}, strict=True)
+    out, h_last = module(tensor(c["input"]), tensor(c["h0"]).unsqueeze(0))
+    h_last = h_last.squeeze(0)
+    for what, ours, t in (("output", c["output"], out), ("h_T", c["h_last"], h_last)):
+        if list(t.shape) != ours["shape"]:
+            return [f"{what} shape {ours['shape']} is not torch's {list(t.shape)}"], 0.0
+    out.pow(2).sum().backward()
+    compared = [("output", c["output"]["data"], out), ("h_T", c["h_last"]["data"], h_last)]
+    compared += [(f"grad of '{n}'", c["grads"][n]["data"], p.grad) for n, p in module.named_parameters()]
+    failures, worst = [], 0.0
+    for what, ours, t in compared:
+        off = ulps_off(ours, t)
+        worst = max(worst, off)
+        if off > ULPS:
+            failures.append(f"{what} is {off:.1f} ulps from torch")
+    return failures, worst
+
+
+def main():
+    data, verbose, only = parse_args(sys.argv, USAGE)
+    failed = 0
+    for c in data["cases"]:
+        if only not in c["name"]:
+            continue
+        try:
+            failures, off = check_case(c)
+        except Exception as error:  # noqa: BLE001 (a case's error is its failure, named)
+            failures, off = [f"{type(error).__name__}: {error}"], 0.0
+        for f in failures:
+            print(f"FAIL layers_sequence/{c['name']}: {f}")
+        failed += bool(failures)
+        if verbose and not failures:
+            print(f"ok layers_sequence/{c['name']} ({off:.1f} ulps)")
+    print(f"{len(data['cases']) - failed} of {len(data['cases'])} sequence cases agree with torch")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
