@@ -19,7 +19,7 @@ import sys
 
 import numpy as np
 
-from oracle_torch import parse_args, torch
+from oracle_torch import run_cases, torch, ulps_off
 
 ULPS = 16
 ZERO = 1e-6  # relative size below which a gradient counts as zero
@@ -119,14 +119,6 @@ def tensor(t):
     return torch.tensor(t["data"], dtype=torch.float32).reshape(t["shape"])
 
 
-def ulps_off(ours, theirs):
-    """The largest difference in units of the f32 spacing at torch's largest magnitude."""
-    a = np.asarray(ours, dtype=np.float64)
-    b = theirs.detach().numpy().reshape(-1).astype(np.float64)
-    scale = np.float32(np.max(np.abs(b)))
-    return float(np.max(np.abs(a - b) / np.float64(np.spacing(scale))))
-
-
 def check_case(c):
     """The failures of one case, as strings, and the largest ulps seen."""
     module = make_module(c)
@@ -158,24 +150,5 @@ def check_case(c):
     return failures, worst
 
 
-def main():
-    data, verbose, only = parse_args(sys.argv, USAGE)
-    failed = 0
-    for c in data["cases"]:
-        if only not in c["name"]:
-            continue
-        try:
-            failures, off = check_case(c)
-        except Exception as error:  # noqa: BLE001 (a case's error is its failure, named)
-            failures, off = [f"{type(error).__name__}: {error}"], 0.0
-        for f in failures:
-            print(f"FAIL layers_attention/{c['name']}: {f}")
-        failed += bool(failures)
-        if verbose and not failures:
-            print(f"ok layers_attention/{c['name']} ({off:.1f} ulps)")
-    print(f"{len(data['cases']) - failed} of {len(data['cases'])} attention cases agree with torch")
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_cases(sys.argv, USAGE, "layers_attention", "attention cases", check_case))

@@ -15,9 +15,7 @@ layout or statistic is far more. Integer tensors must be equal. Exits 1 on any f
 
 import sys
 
-import numpy as np
-
-from oracle_torch import parse_args, torch
+from oracle_torch import run_cases, torch, ulps_off
 
 ULPS = 16
 USAGE = "usage: check_torch_layers_conv.py CASES.json [--verbose] [--filter SUBSTRING]"
@@ -45,14 +43,6 @@ def make_module(c):
 def tensor(t):
     dtype = torch.int64 if t["int"] else torch.float32
     return torch.tensor(t["data"], dtype=dtype).reshape(t["shape"])
-
-
-def ulps_off(ours, theirs):
-    """The largest difference in units of the f32 spacing at torch's largest magnitude."""
-    a = np.asarray(ours, dtype=np.float64)
-    b = theirs.detach().numpy().reshape(-1).astype(np.float64)
-    scale = np.float32(np.max(np.abs(b)))
-    return float(np.max(np.abs(a - b) / np.float64(np.spacing(scale))))
 
 
 def check_case(c):
@@ -89,24 +79,5 @@ def check_case(c):
     return failures, worst
 
 
-def main():
-    data, verbose, only = parse_args(sys.argv, USAGE)
-    failed = 0
-    for c in data["cases"]:
-        if only not in c["name"]:
-            continue
-        try:
-            failures, off = check_case(c)
-        except Exception as error:  # noqa: BLE001 (a case's error is its failure, named)
-            failures, off = [f"{type(error).__name__}: {error}"], 0.0
-        for f in failures:
-            print(f"FAIL layers_conv/{c['name']}: {f}")
-        failed += bool(failures)
-        if verbose and not failures:
-            print(f"ok layers_conv/{c['name']} ({off:.1f} ulps)")
-    print(f"{len(data['cases']) - failed} of {len(data['cases'])} convolutional layer cases agree with torch")
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_cases(sys.argv, USAGE, "layers_conv", "convolutional layer cases", check_case))

@@ -1,10 +1,12 @@
-"""What both oracle checkers share: importing Debian's PyTorch (with a clear error
-when /usr/bin/python3 cannot), reading tensors from the cases' JSON, and the
-command line."""
+"""What the oracle checkers share: importing Debian's PyTorch (with a clear error
+when /usr/bin/python3 cannot), reading tensors from the cases' JSON, the command
+line, and for the layer checkers the ulps measure and the loop over cases."""
 
 import json
 import math
 import sys
+
+import numpy as np
 
 try:
     import torch
@@ -36,3 +38,32 @@ def parse_args(argv, usage):
     torch.set_num_threads(1)
     with open(argv[1], encoding="utf-8") as f:
         return json.load(f), verbose, only
+
+
+def ulps_off(ours, theirs):
+    """The largest difference in units of the f32 spacing at torch's largest magnitude."""
+    a = np.asarray(ours, dtype=np.float64)
+    b = theirs.detach().numpy().reshape(-1).astype(np.float64)
+    scale = np.float32(np.max(np.abs(b)))
+    return float(np.max(np.abs(a - b) / np.float64(np.spacing(scale))))
+
+
+def run_cases(argv, usage, family, what, check_case):
+    """Runs check_case (-> (failures, worst ulps)) on every case of the JSON named in
+    argv, printing each failure under `family/name`; returns the exit status."""
+    data, verbose, only = parse_args(argv, usage)
+    failed = 0
+    for c in data["cases"]:
+        if only not in c["name"]:
+            continue
+        try:
+            failures, off = check_case(c)
+        except Exception as error:  # noqa: BLE001 (a case's error is its failure, named)
+            failures, off = [f"{type(error).__name__}: {error}"], 0.0
+        for f in failures:
+            print(f"FAIL {family}/{c['name']}: {f}")
+        failed += bool(failures)
+        if verbose and not failures:
+            print(f"ok {family}/{c['name']} ({off:.1f} ulps)")
+    print(f"{len(data['cases']) - failed} of {len(data['cases'])} {what} agree with torch")
+    return 1 if failed else 0
