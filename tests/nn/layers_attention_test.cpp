@@ -24,11 +24,7 @@ using tl::Tensor;
 
 std::vector<float> values(const Tensor& t) { return t.to_vector<float>(); }
 
-void expect_bit_equal(const Tensor& a, const Tensor& b) {
-  ASSERT_EQ(a.shape(), b.shape());
-  ASSERT_EQ(a.dtype(), b.dtype());
-  EXPECT_EQ(values(a), values(b));
-}
+using tltest::expect_bit_equal;
 
 void expect_near(const Tensor& a, const Tensor& b, float tol) {
   ASSERT_EQ(a.shape(), b.shape());

@@ -24,11 +24,7 @@ using tl::Tensor;
 
 std::vector<float> values(const Tensor& t) { return t.to_vector<float>(); }
 
-void expect_bit_equal(const Tensor& a, const Tensor& b) {
-  ASSERT_EQ(a.shape(), b.shape());
-  ASSERT_EQ(a.dtype(), b.dtype());
-  EXPECT_EQ(values(a), values(b));
-}
+using tltest::expect_bit_equal;
 
 TEST(LayersConv, Conv2dHasTorchsNamesShapesAndBound) {
   const nn::Conv2d conv{.in_channels = 8, .out_channels = 12, .kernel = {3, 5}, .groups = 2};

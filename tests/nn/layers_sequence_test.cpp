@@ -12,6 +12,7 @@
 #include <tlaloc/tlaloc.hpp>
 
 #include "support/expect_error.hpp"
+#include "support/params_check.hpp"
 
 namespace {
 
@@ -21,11 +22,7 @@ using tl::Tensor;
 
 std::vector<float> values(const Tensor& t) { return t.to_vector<float>(); }
 
-void expect_bit_equal(const Tensor& a, const Tensor& b) {
-  ASSERT_EQ(a.shape(), b.shape());
-  ASSERT_EQ(a.dtype(), b.dtype());
-  EXPECT_EQ(values(a), values(b));
-}
+using tltest::expect_bit_equal;
 
 TEST(LayersSequence, NamesAndShapes) {
   const nn::GRU gru{.input_size = 3, .hidden_size = 5};

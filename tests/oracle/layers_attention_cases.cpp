@@ -15,33 +15,16 @@
 #include <tlaloc/nn.hpp>
 #include <tlaloc/tlaloc.hpp>
 
+#include "layer_json.hpp"
+
 namespace {
 
 namespace tl = tlaloc;
 namespace nn = tlaloc::nn;
 using nlohmann::json;
-
-json tensor_json(const tl::Tensor& t) { return json{{"shape", t.shape()}, {"data", t.to_vector<float>()}}; }
-
-json params_json(const nn::Params& p) {
-  json j = json::object();
-  json order = json::array();
-  for (const auto& [name, t] : p) {
-    j[name] = tensor_json(t);
-    order.push_back(name);
-  }
-  return json{{"order", order}, {"tensors", j}};
-}
-
-template <class Layer>
-json record(json c, const Layer& layer, const nn::Params& p, const tl::Tensor& x) {
-  c["params"] = params_json(p);
-  c["input"] = tensor_json(x);
-  c["output"] = tensor_json(layer(p, x));
-  const nn::Params g = tl::grad([&](const nn::Params& q) { return tl::sum(tl::square(layer(q, x))); })(p);
-  c["grads"] = params_json(g)["tensors"];
-  return c;
-}
+using layer_json::params_json;
+using layer_json::tensor_json;
+using layer_json::record;
 
 // Norm weights of ones would hide a missing or misplaced scale: draw them instead.
 nn::Params with_random_norms(nn::Params p, tl::random::Key key) {

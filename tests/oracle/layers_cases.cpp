@@ -13,43 +13,16 @@
 #include <tlaloc/nn.hpp>
 #include <tlaloc/tlaloc.hpp>
 
+#include "layer_json.hpp"
+
 namespace {
 
 namespace tl = tlaloc;
 namespace nn = tlaloc::nn;
 using nlohmann::json;
-
-json tensor_json(const tl::Tensor& t) {
-  json j{{"shape", t.shape()}};
-  if (t.dtype() == tl::DType::f32)
-    j["data"] = t.to_vector<float>();
-  else
-    j["data"] = t.astype(tl::DType::i64).to_vector<std::int64_t>();
-  return j;
-}
-
-json params_json(const nn::Params& p) {
-  json j = json::object();
-  // An array keeps PyTorch's order visible in the file; the checker checks it.
-  json order = json::array();
-  for (const auto& [name, t] : p) {
-    j[name] = tensor_json(t);
-    order.push_back(name);
-  }
-  return json{{"order", order}, {"tensors", j}};
-}
-
-// The case with its Params, input, output, and the gradient of sum(output^2) with
-// respect to the Params (tl::grad through the layer, checked against torch.autograd).
-template <class Layer>
-json record(json c, const Layer& layer, const nn::Params& p, const tl::Tensor& x) {
-  c["params"] = params_json(p);
-  c["input"] = tensor_json(x);
-  c["output"] = tensor_json(layer(p, x));
-  const nn::Params g = tl::grad([&](const nn::Params& q) { return tl::sum(tl::square(layer(q, x))); })(p);
-  c["grads"] = params_json(g)["tensors"];
-  return c;
-}
+using layer_json::params_json;
+using layer_json::tensor_json;
+using layer_json::record;
 
 }  // namespace
 

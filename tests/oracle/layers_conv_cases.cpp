@@ -15,31 +15,15 @@
 #include <tlaloc/nn.hpp>
 #include <tlaloc/tlaloc.hpp>
 
+#include "layer_json.hpp"
+
 namespace {
 
 namespace tl = tlaloc;
 namespace nn = tlaloc::nn;
 using nlohmann::json;
-
-json tensor_json(const tl::Tensor& t) {
-  json j{{"shape", t.shape()}, {"int", t.dtype() != tl::DType::f32}};
-  if (t.dtype() == tl::DType::f32)
-    j["data"] = t.to_vector<float>();
-  else
-    j["data"] = t.astype(tl::DType::i64).to_vector<std::int64_t>();
-  return j;
-}
-
-// Names in order (the checker compares them with the module's state_dict) and tensors.
-json params_json(const nn::Params& p) {
-  json tensors = json::object();
-  json order = json::array();
-  for (const auto& [name, t] : p) {
-    tensors[name] = tensor_json(t);
-    order.push_back(name);
-  }
-  return json{{"order", order}, {"tensors", tensors}};
-}
+using layer_json::params_json;
+using layer_json::tensor_json;
 
 json conv_case(const std::string& name, const nn::Conv2d& conv, tl::random::Key key, const tl::Shape& xshape) {
   const auto k = tl::random::split(key, 2);

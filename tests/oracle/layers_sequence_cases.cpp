@@ -13,23 +13,15 @@
 #include <tlaloc/nn.hpp>
 #include <tlaloc/tlaloc.hpp>
 
+#include "layer_json.hpp"
+
 namespace {
 
 namespace tl = tlaloc;
 namespace nn = tlaloc::nn;
 using nlohmann::json;
-
-json tensor_json(const tl::Tensor& t) { return json{{"shape", t.shape()}, {"data", t.to_vector<float>()}}; }
-
-json params_json(const nn::Params& p) {
-  json j = json::object();
-  json order = json::array();
-  for (const auto& [name, t] : p) {
-    j[name] = tensor_json(t);
-    order.push_back(name);
-  }
-  return json{{"order", order}, {"tensors", j}};
-}
+using layer_json::params_json;
+using layer_json::tensor_json;
 
 json gru_case(const char* name, const nn::GRU& gru, tl::random::Key key, std::int64_t b, std::int64_t t) {
   const std::vector<tl::random::Key> k = tl::random::split(key, 3);

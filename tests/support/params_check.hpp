@@ -1,6 +1,6 @@
-// Shared by the tl::nn layer tests: a gradient of f32 parameters against central
-// differences of the same loss in f64, on three elements (first, middle, last) of
-// each parameter.
+// Shared by the tl::nn layer tests: equal f32 results, and a gradient of f32
+// parameters against central differences of the same loss in f64, on three elements
+// (first, middle, last) of each parameter.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -13,6 +13,12 @@
 #include "tlaloc/nn.hpp"
 
 namespace tltest {
+
+inline void expect_bit_equal(const tlaloc::Tensor& a, const tlaloc::Tensor& b) {
+  ASSERT_EQ(a.shape(), b.shape());
+  ASSERT_EQ(a.dtype(), b.dtype());
+  EXPECT_EQ(a.to_vector<float>(), b.to_vector<float>());
+}
 
 // loss64 evaluates the loss on f64 copies of the parameters (and of any input).
 inline void expect_grad_matches_differences(const tlaloc::nn::Params& p, const tlaloc::nn::Params& g,
