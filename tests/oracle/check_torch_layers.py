@@ -15,7 +15,7 @@ any failure.
 
 import sys
 
-from oracle_torch import run_cases, torch, ulps_off
+from oracle_torch import compare_all, run_cases, torch
 
 ULPS = 16
 USAGE = "usage: check_torch_layers.py CASES.json [--verbose] [--filter SUBSTRING]"
@@ -81,15 +81,10 @@ def check_case(c):
     if list(theirs.shape) != c["output"]["shape"]:
         return [f"output shape {c['output']['shape']} is not torch's {list(theirs.shape)}"], 0.0
     theirs.pow(2).sum().backward()
-    failures, worst = [], 0.0
+    failures = []
     compared = [("output", c["output"]["data"], theirs)]
     compared += [(f"grad of '{n}'", c["grads"][n]["data"], p.grad) for n, p in module.named_parameters()]
-    for what, ours, t in compared:
-        off = ulps_off(ours, t)
-        worst = max(worst, off)
-        if off > ULPS:
-            failures.append(f"{what} is {off:.1f} ulps from torch")
-    return failures, worst
+    return compare_all(compared, ULPS, failures)
 
 
 if __name__ == "__main__":

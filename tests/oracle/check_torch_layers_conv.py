@@ -15,7 +15,7 @@ layout or statistic is far more. Integer tensors must be equal. Exits 1 on any f
 
 import sys
 
-from oracle_torch import run_cases, torch, ulps_off
+from oracle_torch import compare_all, run_cases, torch
 
 ULPS = 16
 USAGE = "usage: check_torch_layers_conv.py CASES.json [--verbose] [--filter SUBSTRING]"
@@ -63,7 +63,7 @@ def check_case(c):
     if "input_grad" in c:
         compared.append(("grad of the input", c["input_grad"]["data"], x.grad))
     compared += [(f"grad of '{n}'", c["grads"][n]["data"], p.grad) for n, p in module.named_parameters()]
-    failures, worst = [], 0.0
+    failures = []
     for n, t in c.get("new_state", {}).items():
         buffer = dict(module.named_buffers())[n]
         if t["int"]:
@@ -71,12 +71,7 @@ def check_case(c):
                 failures.append(f"new {n} {t['data']} is not torch's {buffer.tolist()}")
         else:
             compared.append((f"new {n}", t["data"], buffer))
-    for what, ours, t in compared:
-        off = ulps_off(ours, t)
-        worst = max(worst, off)
-        if off > ULPS:
-            failures.append(f"{what} is {off:.1f} ulps from torch")
-    return failures, worst
+    return compare_all(compared, ULPS, failures)
 
 
 if __name__ == "__main__":

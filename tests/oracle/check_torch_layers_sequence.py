@@ -14,7 +14,7 @@ equation is far more. Exits 1 on any failure.
 
 import sys
 
-from oracle_torch import run_cases, torch, ulps_off
+from oracle_torch import compare_all, run_cases, torch
 
 ULPS = 16
 USAGE = "usage: check_torch_layers_sequence.py CASES.json [--verbose] [--filter SUBSTRING]"
@@ -39,13 +39,8 @@ def check_case(c):
     out.pow(2).sum().backward()
     compared = [("output", c["output"]["data"], out), ("h_T", c["h_last"]["data"], h_last)]
     compared += [(f"grad of '{n}'", c["grads"][n]["data"], p.grad) for n, p in module.named_parameters()]
-    failures, worst = [], 0.0
-    for what, ours, t in compared:
-        off = ulps_off(ours, t)
-        worst = max(worst, off)
-        if off > ULPS:
-            failures.append(f"{what} is {off:.1f} ulps from torch")
-    return failures, worst
+    failures = []
+    return compare_all(compared, ULPS, failures)
 
 
 if __name__ == "__main__":

@@ -67,3 +67,16 @@ def run_cases(argv, usage, family, what, check_case):
             print(f"ok {family}/{c['name']} ({off:.1f} ulps)")
     print(f"{len(data['cases']) - failed} of {len(data['cases'])} {what} agree with torch")
     return 1 if failed else 0
+
+
+def compare_all(compared, limit, failures=None):
+    """(failures, worst ulps) over (what, our data, torch tensor) triples; each one
+    more than `limit` ulps from torch is a failure, added to `failures`."""
+    failures = [] if failures is None else failures
+    worst = 0.0
+    for what, ours, t in compared:
+        off = ulps_off(ours, t)
+        worst = max(worst, off)
+        if off > limit:
+            failures.append(f"{what} is {off:.1f} ulps from torch")
+    return failures, worst
