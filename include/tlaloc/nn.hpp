@@ -10,3 +10,4 @@
 #include "tlaloc/nn/layers_sequence.hpp"
 #include "tlaloc/nn/safetensors.hpp"
 #include "tlaloc/nn/checkpoint.hpp"
+#include "tlaloc/nn/capture.hpp"

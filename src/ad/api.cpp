@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "ad/engine.hpp"
+#include "ad/programs.hpp"
 #include "core/tensor_impl.hpp"
 #include "interp/interpreter.hpp"
 #include "ir/passes.hpp"
@@ -89,39 +90,77 @@ std::vector<Tensor> with_captures(std::span<const Tensor> args, const std::vecto
   return all;
 }
 
-// Traces (or finds) the program for this call and runs it. `make` turns the traced
-// function into the program to run.
-std::vector<Tensor> cached_run(TransformCache& c, const std::string& key, const FlatCall& call,
-                               const std::function<ir::Function(const ad::Traced&)>& make,
-                               ResultLayout* layout) {
-  std::shared_ptr<CacheEntry> e;
+// The cached program for this call, traced and made by `make` on a miss. A function
+// that closes over symbols of an enclosing trace gets a fresh entry, never cached (it
+// is only valid for this call); `captures` then receives the symbols it closes over.
+std::shared_ptr<CacheEntry> entry_for(TransformCache& c, const std::string& key, const FlatCall& call,
+                                      const std::function<ir::Function(const ad::Traced&)>& make,
+                                      std::vector<Tensor>& captures) {
   {
     std::lock_guard lock(c.mu);
     auto it = c.entries.find(key);
-    if (it != c.entries.end()) e = it->second;
+    if (it != c.entries.end()) return it->second;
   }
-  if (e == nullptr) {
-    const std::vector<TensorType> types = types_of(call.args);
-    const std::size_t n = ++c.traces;
-    if (const char* log = std::getenv("TLALOC_LOG_TRACES"); log != nullptr && std::string_view(log) == "1")
-      std::fprintf(stderr, "tlaloc: tracing %s (trace %zu) for %s\n", c.name.c_str(), n, key.c_str());
-    ad::Traced t = ad::trace(c.name, types, call.fn);
-    auto fresh = std::make_shared<CacheEntry>();
-    fresh->f = ir::optimize(make(t));
-    fresh->layout = *call.result_layout;
-    if (!t.captures.empty()) {
-      // It closes over symbols of an enclosing trace: only valid for this call.
-      if (layout != nullptr) *layout = fresh->layout;
-      return ad::apply(fresh->f, with_captures(call.args, t.captures));
-    }
-    std::lock_guard lock(c.mu);
-    e = c.entries.try_emplace(key, fresh).first->second;
+  const std::vector<TensorType> types = types_of(call.args);
+  const std::size_t n = ++c.traces;
+  if (const char* log = std::getenv("TLALOC_LOG_TRACES"); log != nullptr && std::string_view(log) == "1")
+    std::fprintf(stderr, "tlaloc: tracing %s (trace %zu) for %s\n", c.name.c_str(), n, key.c_str());
+  ad::Traced t = ad::trace(c.name, types, call.fn);
+  auto fresh = std::make_shared<CacheEntry>();
+  fresh->f = ir::optimize(make(t));
+  fresh->layout = *call.result_layout;
+  if (!t.captures.empty()) {
+    captures = std::move(t.captures);
+    return fresh;
   }
+  std::lock_guard lock(c.mu);
+  return c.entries.try_emplace(key, fresh).first->second;
+}
+
+// Traces (or finds) the program for this call and runs it.
+std::vector<Tensor> cached_run(TransformCache& c, const std::string& key, const FlatCall& call,
+                               const std::function<ir::Function(const ad::Traced&)>& make,
+                               ResultLayout* layout) {
+  std::vector<Tensor> captures;
+  const std::shared_ptr<CacheEntry> e = entry_for(c, key, call, make, captures);
   if (layout != nullptr) *layout = e->layout;
+  if (!captures.empty()) return ad::apply(e->f, with_captures(call.args, captures));
   if (ir::owner_of(call.args) != nullptr) return ad::apply(e->f, call.args);
   std::call_once(e->once, [&] { e->program = std::make_unique<interp::Program>(e->f); });
   return e->program->run(call.args);
 }
+
+// The cached program for a call made outside any trace.
+const ir::Function& program_for(TransformCache& c, const std::string& key, const FlatCall& call,
+                                const std::function<ir::Function(const ad::Traced&)>& make) {
+  if (ir::owner_of(call.args) != nullptr)
+    throw ValueError(fmt::format("{}: the program's text is only available outside a trace", c.name));
+  std::vector<Tensor> captures;
+  const std::shared_ptr<CacheEntry> e = entry_for(c, key, call, make, captures);
+  if (!captures.empty())
+    throw ValueError(fmt::format("{}: the function closes over a value of an enclosing trace", c.name));
+  return e->f;
+}
+
+}  // namespace
+
+namespace {
+
+std::function<ir::Function(const ad::Traced&)> make_grad(const std::vector<bool>& wrt, bool with_value) {
+  return [wrt, with_value](const ad::Traced& t) {
+    const std::string_view mode = with_value ? "value_and_grad" : "grad";
+    if (t.f.body.results.size() != 1)
+      throw ValueError(fmt::format("{}: the function must return one scalar tensor, it returns {} values", mode,
+                                   t.f.body.results.size()));
+    std::vector<bool> all = wrt;
+    all.resize(t.f.body.args.size(), false);
+    ir::Function g = ad::vjp(t.f, all, true);
+    if (!with_value) g.body.results.erase(g.body.results.begin());
+    return g;
+  };
+}
+
+ir::Function same_function(const ad::Traced& t) { return t.f; }
 
 }  // namespace
 
@@ -129,23 +168,22 @@ std::vector<Tensor> run_grad(TransformCache& c, const FlatCall& call, const std:
                              bool with_value) {
   const std::string_view mode = with_value ? "value_and_grad" : "grad";
   check_wrt(mode, call.args, wrt);
-  return cached_run(
-      c, signature(mode, call, wrt), call,
-      [&](const ad::Traced& t) {
-        if (t.f.body.results.size() != 1)
-          throw ValueError(fmt::format("{}: the function must return one scalar tensor, it returns {} values", mode,
-                                       t.f.body.results.size()));
-        std::vector<bool> all = wrt;
-        all.resize(t.f.body.args.size(), false);
-        ir::Function g = ad::vjp(t.f, all, true);
-        if (!with_value) g.body.results.erase(g.body.results.begin());
-        return g;
-      },
-      nullptr);
+  return cached_run(c, signature(mode, call, wrt), call, make_grad(wrt, with_value), nullptr);
 }
 
 std::vector<Tensor> run_jit(TransformCache& c, const FlatCall& call, ResultLayout& layout) {
-  return cached_run(c, signature("jit", call, {}), call, [](const ad::Traced& t) { return t.f; }, &layout);
+  return cached_run(c, signature("jit", call, {}), call, same_function, &layout);
+}
+
+const ir::Function& grad_program(TransformCache& c, const FlatCall& call, const std::vector<bool>& wrt,
+                                 bool with_value) {
+  const std::string_view mode = with_value ? "value_and_grad" : "grad";
+  check_wrt(mode, call.args, wrt);
+  return program_for(c, signature(mode, call, wrt), call, make_grad(wrt, with_value));
+}
+
+const ir::Function& jit_program(TransformCache& c, const FlatCall& call) {
+  return program_for(c, signature("jit", call, {}), call, same_function);
 }
 
 std::vector<Tensor> run_jvp(const FlatFn& fn, std::span<const Tensor> primals, std::span<const Tensor> tangents) {
