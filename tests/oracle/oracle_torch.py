@@ -48,9 +48,10 @@ def ulps_off(ours, theirs):
     return float(np.max(np.abs(a - b) / np.float64(np.spacing(scale))))
 
 
-def run_cases(argv, usage, family, what, check_case):
+def run_cases(argv, usage, family, what, check_case, unit="ulps"):
     """Runs check_case (-> (failures, worst ulps)) on every case of the JSON named in
-    argv, printing each failure under `family/name`; returns the exit status."""
+    argv, printing each failure under `family/name`; returns the exit status. The
+    worst difference is reported in `unit`."""
     data, verbose, only = parse_args(argv, usage)
     failed = 0
     for c in data["cases"]:
@@ -64,7 +65,7 @@ def run_cases(argv, usage, family, what, check_case):
             print(f"FAIL {family}/{c['name']}: {f}")
         failed += bool(failures)
         if verbose and not failures:
-            print(f"ok {family}/{c['name']} ({off:.1f} ulps)")
+            print(f"ok {family}/{c['name']} ({off:.3g} {unit})")
     print(f"{len(data['cases']) - failed} of {len(data['cases'])} {what} agree with torch")
     return 1 if failed else 0
 
