@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "ad/engine.hpp"
+#include "ad/programs.hpp"
 #include "core/tensor_impl.hpp"
 #include "interp/interpreter.hpp"
 #include "ir/passes.hpp"
@@ -135,11 +136,7 @@ std::vector<Tensor> run_grad(TransformCache& c, const FlatCall& call, const std:
         if (t.f.body.results.size() != 1)
           throw ValueError(fmt::format("{}: the function must return one scalar tensor, it returns {} values", mode,
                                        t.f.body.results.size()));
-        std::vector<bool> all = wrt;
-        all.resize(t.f.body.args.size(), false);
-        ir::Function g = ad::vjp(t.f, all, true);
-        if (!with_value) g.body.results.erase(g.body.results.begin());
-        return g;
+        return ad::grad_program(t.f, wrt, with_value);
       },
       nullptr);
 }
