@@ -74,6 +74,9 @@ std::pair<std::vector<Tensor>, std::shared_ptr<PullbackState>> run_vjp(const Fla
 std::vector<Tensor> run_pullback(const PullbackState& s, std::span<const Tensor> cotangents);
 // Jacobians of a one-tensor function: out.shape + x.shape.
 Tensor run_jacobian(const FlatFn& fn, const Tensor& x, bool forward);
+// The derivative program of a call printed as C++ (src/cppgen).
+enum class SourceForm { gradient, jvp, hessian_vector_product };
+std::string derivative_source(const FlatCall& call, const std::vector<bool>& wrt, SourceForm form);
 
 // ---- flattening arguments and results ----------------------------------------
 template <class T>
@@ -402,6 +405,38 @@ auto jacobian(F f) {
 template <class F>
 auto hessian(F f) {
   return jacfwd(jacrev(std::move(f)));
+}
+
+// ---- derivatives as readable C++ (docs/READABLE_REVERSE.md) -----------------------
+// Each returns a complete C++ source text (#include <tlaloc/tlaloc.hpp> and one
+// function over the public API) that compiles on its own and, run on arguments of
+// the traced types, gives the same bits as the transform. The arguments fix the
+// types; a captured host tensor becomes a constant of the printed code.
+//
+// gradient_source: `gradient(x0, x1, ...)`, the gradient of scalar f with respect
+// to its first argument, the program tl::grad(f) runs.
+template <class F, class... A>
+std::string gradient_source(const F& f, const A&... args) {
+  static_assert(sizeof...(A) > 0, "tl::gradient_source: the function needs an argument to differentiate");
+  const detail::FlatCall call = detail::make_call(f, args...);
+  return detail::derivative_source(call, detail::wrt_mask({0}, args...), detail::SourceForm::gradient);
+}
+// jvp_source: `jvp(x0, ..., t0, ...)` with a tangent for each floating tensor
+// argument, returning {f, its derivative along the tangents}, as tl::jvp.
+template <class F, class... A>
+std::string jvp_source(const F& f, const A&... args) {
+  const detail::FlatCall call = detail::make_call(f, args...);
+  std::vector<bool> wrt;
+  for (const Tensor& t : call.args) wrt.push_back(is_floating(t.dtype()));
+  return detail::derivative_source(call, wrt, detail::SourceForm::jvp);
+}
+// hessian_source: `hessian_vector_product(x0, ..., v)`, the Hessian of scalar f
+// with respect to its first argument applied to v (forward over reverse); the
+// Hessian tl::hessian returns is this product over the basis vectors.
+template <class F, class... A>
+std::string hessian_source(const F& f, const A&... args) {
+  const detail::FlatCall call = detail::make_call(f, args...);
+  return detail::derivative_source(call, detail::wrt_mask({0}, args...), detail::SourceForm::hessian_vector_product);
 }
 
 // The identity whose derivative is zero.

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "ad/engine.hpp"
+#include "ad/cached_programs.hpp"
 #include "ad/programs.hpp"
 #include "core/tensor_impl.hpp"
 #include "interp/interpreter.hpp"
@@ -152,11 +153,7 @@ std::function<ir::Function(const ad::Traced&)> make_grad(const std::vector<bool>
     if (t.f.body.results.size() != 1)
       throw ValueError(fmt::format("{}: the function must return one scalar tensor, it returns {} values", mode,
                                    t.f.body.results.size()));
-    std::vector<bool> all = wrt;
-    all.resize(t.f.body.args.size(), false);
-    ir::Function g = ad::vjp(t.f, all, true);
-    if (!with_value) g.body.results.erase(g.body.results.begin());
-    return g;
+    return ad::grad_program(t.f, wrt, with_value);
   };
 }
 
@@ -175,14 +172,14 @@ std::vector<Tensor> run_jit(TransformCache& c, const FlatCall& call, ResultLayou
   return cached_run(c, signature("jit", call, {}), call, same_function, &layout);
 }
 
-const ir::Function& grad_program(TransformCache& c, const FlatCall& call, const std::vector<bool>& wrt,
-                                 bool with_value) {
+const ir::Function& cached_grad_program(TransformCache& c, const FlatCall& call, const std::vector<bool>& wrt,
+                                        bool with_value) {
   const std::string_view mode = with_value ? "value_and_grad" : "grad";
   check_wrt(mode, call.args, wrt);
   return program_for(c, signature(mode, call, wrt), call, make_grad(wrt, with_value));
 }
 
-const ir::Function& jit_program(TransformCache& c, const FlatCall& call) {
+const ir::Function& cached_jit_program(TransformCache& c, const FlatCall& call) {
   return program_for(c, signature("jit", call, {}), call, same_function);
 }
 

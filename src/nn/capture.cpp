@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "ad/programs.hpp"
+#include "ad/cached_programs.hpp"
 #include "nn/capture_impl.hpp"
 #include "stablehlo/stablehlo.hpp"
 #include "tlaloc/error.hpp"
@@ -43,7 +43,7 @@ Captured capture(LossOf loss, const Params& params, const Batch& example) {
   impl->params = params;
   impl->batch = example;
   with_loss_call("capture", impl->loss, params, example, [&](const td::FlatCall& call, const std::vector<bool>& wrt) {
-    (void)td::grad_program(*impl->grads, call, wrt, true);
+    (void)td::cached_grad_program(*impl->grads, call, wrt, true);
   });
   return Captured(std::move(impl));
 }
@@ -69,7 +69,7 @@ Tensor Captured::loss(const Params& params, const Batch& batch) const {
 std::string Captured::stablehlo() const {
   return with_loss_call("Captured::stablehlo", impl_->loss, impl_->params, impl_->batch,
                         [&](const td::FlatCall& call, const std::vector<bool>& wrt) {
-                          return tlaloc::stablehlo::to_text(td::grad_program(*impl_->grads, call, wrt, true));
+                          return tlaloc::stablehlo::to_text(td::cached_grad_program(*impl_->grads, call, wrt, true));
                         });
 }
 

@@ -4,7 +4,7 @@
 
 #include <tuple>
 
-#include "ad/programs.hpp"
+#include "ad/cached_programs.hpp"
 #include "nn/capture_impl.hpp"
 #include "stablehlo/stablehlo.hpp"
 #include "tlaloc/error.hpp"
@@ -93,7 +93,7 @@ std::string TrainStep::stablehlo() const {
 
 std::string TrainStep::stablehlo(const Params& params, const OptimizerState& state, const Batch& batch) const {
   return with_step_call(*impl_, params, state, batch, [&](const td::FlatCall& call) {
-    return tlaloc::stablehlo::to_text(td::jit_program(*impl_->cache, call));
+    return tlaloc::stablehlo::to_text(td::cached_jit_program(*impl_->cache, call));
   });
 }
 

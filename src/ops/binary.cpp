@@ -4,6 +4,7 @@
 
 #include "core/elementwise.hpp"
 #include "core/wrapping.hpp"
+#include "ops/cpp_spelling.hpp"
 #include "ops/elementwise_defs.hpp"
 #include "ops/elementwise_lowering.hpp"
 #include "ops/elementwise_rules.hpp"
@@ -22,10 +23,12 @@ using detail::TensorType;
 // Declares an op computing f(x, y) on the operands converted to their promoted
 // type (the compute type of it); the result is converted to the rule's dtype. The
 // rule is a template argument so that each op instantiates only the loops it can
-// run: comparisons write bool, float ops see floating types only.
+// run: comparisons write bool, float ops see floating types only. The op is the
+// public function tl::<name>, or the operator given.
 template <ResultType rule, class F>
-OpDef& def_binary(const char* name, F f) {
+OpDef& def_binary(const char* name, F f, const char* infix = nullptr) {
   return def_op(name)
+      .cpp(infix != nullptr ? detail::cpp_infix(infix) : detail::cpp_fn(std::string("tl::") + name))
       .inputs(2)
       .elementwise()
       .shape_rule(detail::broadcast_rule(name, rule))
@@ -122,22 +125,22 @@ std::vector<Tensor> add_sub_jvp(const Rule& r, bool is_sub) {
 
 // Arithmetic on bool follows PyTorch: + is or, * is and, - is refused.
 const OpDef& add_op = spelled(
-    def_binary<ResultType::same_or_bool>("add", [](auto x, auto y) { return detail::wrapping_add(x, y); }),
+    def_binary<ResultType::same_or_bool>("add", [](auto x, auto y) { return detail::wrapping_add(x, y); }, "+"),
     "stablehlo.add")
     .jvp([](const Rule& r) { return add_sub_jvp(r, false); })
     .vjp(add_vjp);
 const OpDef& sub_op = spelled(
-    def_binary<ResultType::same>("sub", [](auto x, auto y) { return detail::wrapping_sub(x, y); }),
+    def_binary<ResultType::same>("sub", [](auto x, auto y) { return detail::wrapping_sub(x, y); }, "-"),
     "stablehlo.subtract")
     .jvp([](const Rule& r) { return add_sub_jvp(r, true); })
     .vjp(sub_vjp);
 const OpDef& mul_op = detail::binary_derivative(
-    spelled(def_binary<ResultType::same_or_bool>("mul", [](auto x, auto y) { return detail::wrapping_mul(x, y); }),
+    spelled(def_binary<ResultType::same_or_bool>("mul", [](auto x, auto y) { return detail::wrapping_mul(x, y); }, "*"),
             "stablehlo.multiply"),
     [](const Tensor&, const Tensor& b, const Tensor&) { return b; },
     [](const Tensor& a, const Tensor&, const Tensor&) { return a; });
 const OpDef& div_op = detail::binary_derivative(
-    def_binary<ResultType::floating>("div", [](auto x, auto y) { return x / y; }).lower(detail::lower_div), div_da,
+    def_binary<ResultType::floating>("div", [](auto x, auto y) { return x / y; }, "/").lower(detail::lower_div), div_da,
     div_db);
 const OpDef& pow_op = detail::binary_derivative(spelled(def_binary<ResultType::same>("pow",
                                                            [](auto x, auto y) {
@@ -182,12 +185,12 @@ const OpDef& remainder_op = detail::binary_derivative(
     def_binary<ResultType::same>("remainder", [](auto x, auto y) { return remainder_of(x, y); })
         .lower(detail::lower_remainder),
     [](const Tensor& a, const Tensor&, const Tensor&) { return ones_like(a); }, remainder_db);
-const OpDef& eq_op = def_binary<ResultType::boolean>("eq", [](auto x, auto y) { return x == y; }).lower(detail::lower_eq);
-const OpDef& ne_op = def_binary<ResultType::boolean>("ne", [](auto x, auto y) { return x != y; }).lower(detail::lower_ne);
-const OpDef& lt_op = def_binary<ResultType::boolean>("lt", [](auto x, auto y) { return x < y; }).lower(detail::lower_lt);
-const OpDef& le_op = def_binary<ResultType::boolean>("le", [](auto x, auto y) { return x <= y; }).lower(detail::lower_le);
-const OpDef& gt_op = def_binary<ResultType::boolean>("gt", [](auto x, auto y) { return x > y; }).lower(detail::lower_gt);
-const OpDef& ge_op = def_binary<ResultType::boolean>("ge", [](auto x, auto y) { return x >= y; }).lower(detail::lower_ge);
+const OpDef& eq_op = def_binary<ResultType::boolean>("eq", [](auto x, auto y) { return x == y; }, "==").lower(detail::lower_eq);
+const OpDef& ne_op = def_binary<ResultType::boolean>("ne", [](auto x, auto y) { return x != y; }, "!=").lower(detail::lower_ne);
+const OpDef& lt_op = def_binary<ResultType::boolean>("lt", [](auto x, auto y) { return x < y; }, "<").lower(detail::lower_lt);
+const OpDef& le_op = def_binary<ResultType::boolean>("le", [](auto x, auto y) { return x <= y; }, "<=").lower(detail::lower_le);
+const OpDef& gt_op = def_binary<ResultType::boolean>("gt", [](auto x, auto y) { return x > y; }, ">").lower(detail::lower_gt);
+const OpDef& ge_op = def_binary<ResultType::boolean>("ge", [](auto x, auto y) { return x >= y; }, ">=").lower(detail::lower_ge);
 const OpDef& logical_and_op =
     def_binary<ResultType::boolean>("logical_and", [](auto x, auto y) { return bool(x) && bool(y); })
         .lower(detail::lower_logical_and);
@@ -201,7 +204,7 @@ const OpDef& logical_xor_op =
 // select(pred, on_true, on_false): pred is bool; the others promote together.
 const OpDef& select_op =
     def_op("select")
-        .stablehlo({"stablehlo.select", {}, "select"})
+        .cpp(detail::cpp_fn("tl::where"))
         .inputs(3)
         .elementwise()
         .stablehlo({"stablehlo.select", {}, "select"})

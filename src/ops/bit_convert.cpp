@@ -1,11 +1,15 @@
 // Ops on the bits of floats: bitcast_convert (same-width reinterpretation) and
 // reduce_precision (rounding to a narrower float format, kept in the same type).
+#include <fmt/format.h>
+
 #include <bit>
 #include <cmath>
 #include <cstring>
 
+#include "ops/cpp_spelling.hpp"
 #include "ops/elementwise_defs.hpp"
 #include "ops/rule.hpp"
+#include "tlaloc/lax.hpp"
 
 namespace tlaloc {
 namespace {
@@ -115,7 +119,17 @@ const OpDef& reduce_precision_op =
         // Unlike JAX, which rounds the tangent as well, tangents and cotangents pass
         // through unchanged, so the rule is exactly linear and its own transpose.
         .jvp([](const detail::Rule& r) { return std::vector<Tensor>{r.tangent(0)}; })
-        .vjp([](const detail::Rule& r) { return std::vector<Tensor>{r.cotangent()}; });
+        .vjp([](const detail::Rule& r) { return std::vector<Tensor>{r.cotangent()}; })
+        .cpp([](detail::CppOp& op) {
+          return detail::cpp_call("tl::lax::reduce_precision", op,
+                                  {fmt::format("{}", op.attrs().get<std::int64_t>("exponent_bits")),
+                                   fmt::format("{}", op.attrs().get<std::int64_t>("mantissa_bits"))});
+        });
 
 }  // namespace
+
+Tensor lax::reduce_precision(const Tensor& x, std::int64_t exponent_bits, std::int64_t mantissa_bits) {
+  return detail::call1(reduce_precision_op, {x}, {{"exponent_bits", exponent_bits}, {"mantissa_bits", mantissa_bits}});
+}
+
 }  // namespace tlaloc

@@ -2,10 +2,14 @@
 // compare_type: FLOAT (IEEE: NaN is unordered, so only NE holds), TOTALORDER
 // (-NaN < -Inf < ... < -0 < +0 < ... < Inf < NaN), SIGNED or UNSIGNED. Without a
 // compare_type the element type picks one (floats FLOAT, i1 and ui UNSIGNED).
+#include <fmt/format.h>
+
 #include <bit>
 #include <cmath>
 
+#include "ops/cpp_spelling.hpp"
 #include "ops/elementwise_defs.hpp"
+#include "tlaloc/lax.hpp"
 
 namespace tlaloc {
 namespace {
@@ -66,6 +70,11 @@ std::int64_t total_key(double v) {
 
 const OpDef& compare_op =
     detail::def_op("compare")
+        .cpp([](detail::CppOp& op) {
+          std::vector<std::string> extra{detail::cpp_string(op.attrs().get<std::string>("comparison_direction"))};
+          if (op.attrs().has("compare_type")) extra.push_back(detail::cpp_string(op.attrs().get<std::string>("compare_type")));
+          return detail::cpp_call("tl::lax::compare", op, extra);
+        })
         .inputs(2)
         .elementwise()
         .stablehlo({"stablehlo.compare",
@@ -98,4 +107,11 @@ const OpDef& compare_op =
         });
 
 }  // namespace
+
+Tensor lax::compare(const Tensor& a, const Tensor& b, const std::string& direction, const std::string& compare_type) {
+  detail::Attrs attrs{{"comparison_direction", direction}};
+  if (!compare_type.empty()) attrs.set("compare_type", compare_type);
+  return detail::call1(compare_op, {a, b}, attrs);
+}
+
 }  // namespace tlaloc

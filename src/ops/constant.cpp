@@ -1,4 +1,7 @@
 // Constants and calls: the two ops every program has.
+#include <fmt/format.h>
+
+#include "ops/cpp_spelling.hpp"
 #include "ops/op.hpp"
 
 namespace tlaloc {
@@ -21,6 +24,7 @@ const OpDef& constant_op =
         .kernel([](std::span<const Tensor>, const Attrs& a, std::span<const TensorType>) {
           return std::vector<Tensor>{a.get<Tensor>("value")};
         })
+        .cpp([](detail::CppOp& op) { return detail::cpp_value(op.attrs().get<Tensor>("value")); })
         .stablehlo({"stablehlo.constant", {{"value", StableHloAttr::Kind::elements}}, "constant"});
 
 // A call of another function of the module (`callee`); the interpreter runs it.

@@ -1,10 +1,14 @@
 // Control flow: while, if, case and optimization_barrier (StableHLO's ops of the
 // same names). Their kernels run the op's regions through RegionCalls.
+#include <fmt/format.h>
+
 #include <cstring>
 
 #include "core/check.hpp"
+#include "ops/cpp_spelling.hpp"
 #include "ops/op.hpp"
 #include "ops/rule.hpp"
+#include "tlaloc/lax.hpp"
 
 namespace tlaloc::detail {
 namespace {
@@ -35,6 +39,53 @@ std::vector<Tensor> check_branch(std::string_view op, std::vector<Tensor> out,
   return out;
 }
 
+// Printed as `while (true)`: the condition's statements, a break, the body's.
+std::string while_spelling(CppOp& op) {
+  const std::vector<std::string> carry = cpp_carry(op, 0, op.num_operands());
+  op.open("while (true)");
+  const std::string p = op.region(0, carry).at(0);
+  op.line(fmt::format("if (!{}.item<bool>()) break;", p));
+  cpp_assign(op, carry, op.region(1, carry));
+  op.close("}");
+  return "";
+}
+
+// The branches as the two blocks of a C++ if on the predicate's value.
+std::string if_spelling(CppOp& op) {
+  cpp_declare_results(op);
+  std::vector<std::string> results;
+  for (std::size_t i = 0; i < op.num_results(); ++i) results.push_back(op.result(i));
+  op.open(fmt::format("if ({}.item<bool>())", op.operand(0)));
+  cpp_assign(op, results, op.region(0, {}));
+  op.reopen("} else {");
+  cpp_assign(op, results, op.region(1, {}));
+  op.close("}");
+  return "";
+}
+
+// if / else if on the index; out-of-range indices take the last branch.
+std::string case_spelling(CppOp& op) {
+  cpp_declare_results(op);
+  std::vector<std::string> results;
+  for (std::size_t i = 0; i < op.num_results(); ++i) results.push_back(op.result(i));
+  const std::string index = op.fresh("branch");
+  op.line(fmt::format("const std::int32_t {} = {}.item<std::int32_t>();", index, op.operand(0)));
+  const std::size_t n = op.num_regions();
+  // The last branch also takes the indices outside [0, n).
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::string test = fmt::format("if ({} == {})", index, k);
+    if (n == 1)
+      op.open("");
+    else if (k == 0)
+      op.open(test);
+    else
+      op.reopen(k + 1 == n ? "} else {" : fmt::format("}} else {} {{", test));
+    cpp_assign(op, results, op.region(k, {}));
+  }
+  op.close("}");
+  return "";
+}
+
 // cond decides, body maps the loop-carried values to their next values.
 const OpDef& while_op =
     def_op("while")
@@ -47,7 +98,8 @@ const OpDef& while_op =
                            vals = check_branch("stablehlo.while", regions.call(1, vals), out);
                          return vals;
                        })
-        .stablehlo({"stablehlo.while", {}, "while"});
+        .stablehlo({"stablehlo.while", {}, "while"})
+        .cpp(while_spelling);
 
 // No shape rule: the results are declared by the text (or the builder).
 const OpDef& if_op =
@@ -59,7 +111,8 @@ const OpDef& if_op =
                          const bool pred = scalar_bool("stablehlo.if", in[0]);
                          return check_branch("stablehlo.if", regions.call(pred ? 0 : 1, {}), out);
                        })
-        .stablehlo({"stablehlo.if", {}, ""});
+        .stablehlo({"stablehlo.if", {}, ""})
+        .cpp(if_spelling);
 
 // The spec sends an index outside [0, n) to the last branch.
 const OpDef& case_op =
@@ -80,7 +133,8 @@ const OpDef& case_op =
                          const std::size_t branch = i < 0 || std::size_t(i) >= n ? n - 1 : std::size_t(i);
                          return check_branch("stablehlo.case", regions.call(branch, {}), out);
                        })
-        .stablehlo({"stablehlo.case", {}, ""});
+        .stablehlo({"stablehlo.case", {}, ""})
+        .cpp(case_spelling);
 
 // An identity the compiler may not look through; on the host it is just that.
 const OpDef& optimization_barrier_op =
@@ -100,7 +154,18 @@ const OpDef& optimization_barrier_op =
           std::vector<Tensor> g;
           for (std::size_t i = 0; i < r.num_out(); ++i) g.push_back(r.cotangent(i));
           return g;
+        })
+        .cpp([](CppOp& op) {
+          std::vector<std::string> xs;
+          for (std::size_t i = 0; i < op.num_operands(); ++i) xs.push_back(op.operand(i));
+          return fmt::format("tl::lax::optimization_barrier({{{}}})", cpp_list(xs));
         });
 
 }  // namespace
 }  // namespace tlaloc::detail
+
+namespace tlaloc {
+std::vector<Tensor> lax::optimization_barrier(const std::vector<Tensor>& xs) {
+  return detail::call(detail::optimization_barrier_op, xs);
+}
+}  // namespace tlaloc

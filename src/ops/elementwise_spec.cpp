@@ -1,10 +1,14 @@
 // StableHLO elementwise ops whose semantics no library op has: C division and
 // remainder of integers, cbrt, round half away from zero, and clamp.
+#include <fmt/format.h>
+
 #include <cmath>
 #include <limits>
 
+#include "ops/cpp_spelling.hpp"
 #include "ops/elementwise_defs.hpp"
 #include "ops/rule.hpp"
+#include "tlaloc/lax.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc {
@@ -101,19 +105,19 @@ std::vector<Tensor> clamp_vjp(const Rule& r) {
 const OpDef& divide_op = detail::binary_derivative(
     def_spec_binary("divide", "stablehlo.divide", ResultType::same, detail::numeric_type,
                     [](auto x, auto y) { return divide(x, y); }),
-    divide_da, divide_db);
+    divide_da, divide_db).cpp(detail::cpp_fn("tl::lax::div"));
 // Named fmod: the library's `remainder` is Python's.
 const OpDef& fmod_op = detail::binary_derivative(
     def_spec_binary("fmod", "stablehlo.remainder", ResultType::same, detail::numeric_type,
                     [](auto x, auto y) { return fmod(x, y); }),
-    fmod_da, fmod_db);
+    fmod_da, fmod_db).cpp(detail::cpp_fn("tl::lax::rem"));
 
 const OpDef& cbrt_op = def_spec_unary("cbrt", "stablehlo.cbrt", detail::floating_type, [](auto x) {
   if constexpr (std::is_floating_point_v<decltype(x)>)
     return std::cbrt(x);
   else
     return x;
-}).derivative([](const Tensor&, const Tensor& y) { return reciprocal(3.0 * square(y)); });
+}).derivative([](const Tensor&, const Tensor& y) { return reciprocal(3.0 * square(y)); }).cpp(detail::cpp_fn("tl::lax::cbrt"));
 // std::round rounds halfway cases away from zero and keeps -0.0 and NaN.
 const OpDef& afz_op =
     def_spec_unary("round_nearest_afz", "stablehlo.round_nearest_afz", detail::floating_type, [](auto x) {
@@ -121,7 +125,7 @@ const OpDef& afz_op =
         return std::round(x);
       else
         return x;
-    }).no_derivative();  // flat between its jumps, as round and floor
+    }).no_derivative().cpp(detail::cpp_fn("tl::lax::round_nearest_afz"));  // flat between its jumps, as round and floor
 
 // clamp(min, operand, max) = min(max(operand, min), max) with the NaN-propagating
 // maximum/minimum; min and max may be rank 0 (they broadcast).
@@ -136,7 +140,15 @@ const OpDef& clamp_op =
           return std::vector<Tensor>{detail::call_op("minimum", {lo, in[2]}).astype(out[0].dtype)};
         })
         .jvp(clamp_jvp)
-        .vjp(clamp_vjp);
+        .vjp(clamp_vjp)
+        .cpp(detail::cpp_fn("tl::lax::clamp"));
 
 }  // namespace
+
+Tensor lax::div(const Tensor& a, const Tensor& b) { return detail::call1(divide_op, {a, b}); }
+Tensor lax::rem(const Tensor& a, const Tensor& b) { return detail::call1(fmod_op, {a, b}); }
+Tensor lax::cbrt(const Tensor& x) { return detail::call1(cbrt_op, {x}); }
+Tensor lax::round_nearest_afz(const Tensor& x) { return detail::call1(afz_op, {x}); }
+Tensor lax::clamp(const Tensor& lo, const Tensor& x, const Tensor& hi) { return detail::call1(clamp_op, {lo, x, hi}); }
+
 }  // namespace tlaloc

@@ -9,6 +9,8 @@
 // refused with an AxisError naming it (no clamping as JAX does, no dropping): a
 // silent wrong answer is worse than an error here. Duplicate indices add up, in
 // index order, so results do not depend on the thread count.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -19,6 +21,7 @@
 #include "core/tensor_impl.hpp"
 #include "core/wrapping.hpp"
 #include "ops/indexing_lower.hpp"
+#include "ops/cpp_spelling.hpp"
 #include "ops/op.hpp"
 #include "ops/rule.hpp"
 #include "tlaloc/ops.hpp"
@@ -372,6 +375,7 @@ std::vector<Tensor> scatter_add_vjp(const Rule& r) {
 
 const OpDef& take_op =
     def_op("take")
+        .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::take", op, {fmt::format("{}", op.attrs().get<std::int64_t>("axis"))}); })
         .inputs(2)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
           const std::size_t axis = rule_axis("take", attrs, in[0], in[1]);
@@ -387,6 +391,7 @@ const OpDef& take_op =
 
 const OpDef& take_along_axis_op =
     def_op("take_along_axis")
+        .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::take_along_axis", op, {fmt::format("{}", op.attrs().get<std::int64_t>("axis"))}); })
         .inputs(2)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
           const std::size_t axis = rule_axis("take_along_axis", attrs, in[0], in[1]);
@@ -403,6 +408,7 @@ const OpDef& take_along_axis_op =
 
 const OpDef& index_add_op =
     def_op("index_add")
+        .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::index_add", op, {fmt::format("{}", op.attrs().get<std::int64_t>("axis"))}); })
         .inputs(3)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
           const std::size_t axis = rule_axis("index_add", attrs, in[0], in[1]);
@@ -419,6 +425,7 @@ const OpDef& index_add_op =
 
 const OpDef& scatter_add_op =
     def_op("scatter_add")
+        .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::scatter_add", op, {fmt::format("{}", op.attrs().get<std::int64_t>("axis"))}); })
         .inputs(3)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
           const std::size_t axis = rule_axis("scatter_add", attrs, in[0], in[1]);

@@ -1,6 +1,8 @@
 // Matrix products. One primitive, StableHLO's dot_general; matmul and outer are
 // composites. dot_general hands BLAS the operands' own buffers whenever they are
 // already laid out as [batch, rows, cols] or its per-batch transpose.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <type_traits>
 
@@ -9,6 +11,7 @@
 #include "core/layout.hpp"
 #include "core/tensor_impl.hpp"
 #include "ops/elementwise_rules.hpp"
+#include "ops/cpp_spelling.hpp"
 #include "ops/op.hpp"
 #include "ops/rule.hpp"
 #include "tlaloc/ops.hpp"
@@ -217,6 +220,12 @@ std::vector<Tensor> dot_jvp(const detail::Rule& r) {
 using Kind = detail::StableHloAttr::Kind;
 const OpDef& dot_general_op =
     def_op("dot_general")
+        .cpp([](detail::CppOp& op) {
+          return detail::cpp_call("tl::dot_general", op, {fmt::format(
+              "tl::DotDims{{.lhs_batch = {}, .rhs_batch = {}, .lhs_contract = {}, .rhs_contract = {}}}",
+              detail::cpp_ints(op.attrs().get<std::vector<std::int64_t>>("lhs_batching_dimensions")), detail::cpp_ints(op.attrs().get<std::vector<std::int64_t>>("rhs_batching_dimensions")),
+              detail::cpp_ints(op.attrs().get<std::vector<std::int64_t>>("lhs_contracting_dimensions")), detail::cpp_ints(op.attrs().get<std::vector<std::int64_t>>("rhs_contracting_dimensions")))});
+        })
         .inputs(2)
         .shape_rule(dot_rule)
         .kernel(dot_kernel)

@@ -150,6 +150,11 @@ struct StableHloSpelling {
 
 class OpDef;
 class Rule;  // src/ops/rule.hpp
+class CppOp;  // src/ops/cpp_spelling.hpp
+// How an op is written in printed C++ (src/cppgen): the expression that computes
+// it over the public API, or "" when the spelling wrote statements itself
+// (control flow). docs/READABLE_REVERSE.md.
+using CppSpelling = std::function<std::string(CppOp&)>;
 // A derivative rule (src/ops/rule.hpp): a JVP rule returns one tangent per result,
 // a VJP rule one cotangent per operand; an undefined Tensor is a zero.
 using DerivRule = std::function<std::vector<Tensor>(const Rule&)>;
@@ -205,6 +210,11 @@ class OpDef {
     region_lower_ = std::move(f);
     return *this;
   }
+  // Its spelling in printed C++ (src/ops/cpp_spelling.hpp has the common ones).
+  OpDef& cpp(CppSpelling s) {
+    cpp_ = std::move(s);
+    return *this;
+  }
   // Has no effect and no result a later op could depend on being recomputed
   // (never removed by CSE: random ops, check ops, custom calls).
   OpDef& side_effects() {
@@ -240,6 +250,7 @@ class OpDef {
   bool is_elementwise() const { return elementwise_; }
   bool has_side_effects() const { return side_effects_; }
   const LowerFn& lowering() const { return lower_; }
+  const CppSpelling& cpp_spelling() const { return cpp_; }
   const RegionLowerFn& region_lowering() const { return region_lower_; }
   const DerivRule& jvp_rule() const { return jvp_; }
   const DerivRule& vjp_rule() const { return vjp_; }
@@ -265,6 +276,7 @@ class OpDef {
   LowerFn lower_;
   RegionLowerFn region_lower_;
   DerivRule jvp_, vjp_;
+  CppSpelling cpp_;
 };
 
 // Registers a new op; the returned reference stays valid for the program's life.

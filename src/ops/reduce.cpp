@@ -1,6 +1,8 @@
 // Reductions over any set of axes, arg-reductions and scans. Primitive reductions
 // (sum, prod, max, min) have kernels; mean, var, std, logsumexp, any and all are
 // composites of them.
+#include <fmt/format.h>
+
 #include <cmath>
 #include <memory>
 #include <type_traits>
@@ -10,6 +12,7 @@
 #include "core/layout.hpp"
 #include "core/reduce_kernels.hpp"
 #include "core/tensor_impl.hpp"
+#include "ops/cpp_spelling.hpp"
 #include "ops/elementwise_rules.hpp"
 #include "ops/reduce_lower.hpp"
 #include "ops/rule.hpp"
@@ -235,19 +238,36 @@ std::vector<Tensor> cumprod_vjp(const Rule& r) {
   return {where(z.before, early, where(z.first_zero, at_zero, 0.0))};
 }
 
+// Printed as tl::sum(x) over all axes, else tl::sum(x, {axes}, keepdims).
+detail::CppSpelling reduce_spelling(std::string fn) {
+  return [fn = std::move(fn)](detail::CppOp& op) {
+    const auto& axes = op.attrs().get<std::vector<std::int64_t>>("axes");
+    const bool keep = op.attrs().get<bool>("keepdims");
+    if (!keep && std::int64_t(axes.size()) == std::int64_t(op.operand_type(0).shape.size())) return detail::cpp_call(fn, op);
+    return detail::cpp_call(fn, op, {detail::cpp_axes(axes), detail::cpp_bool(keep)});
+  };
+}
+detail::CppSpelling axis_spelling(std::string fn) {
+  return [fn = std::move(fn)](detail::CppOp& op) {
+    std::vector<std::string> extra{fmt::format("{}", op.attrs().get<std::int64_t>("axis"))};
+    if (op.attrs().has("keepdims")) extra.push_back(detail::cpp_bool(op.attrs().get<bool>("keepdims")));
+    return detail::cpp_call(fn, op, extra);
+  };
+}
+
 #define TLALOC_DEF_REDUCE(var, name, Op, rule, body, rules)                                    \
   const OpDef& var = def_op(name).inputs(1).shape_rule(reduce_rule(name, rule)).kernel(       \
       [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {    \
         return reduce_kernel<Op>(name, in[0], attrs, out[0]);                                   \
       }).lower(detail::lower_to_reduce(name, detail::ReduceBody::body)) rules;
 TLALOC_DEF_REDUCE(reduce_sum_op, "reduce_sum", detail::SumOp, ReduceDType::widen, add,
-                  .jvp(detail::linear_jvp({0})).vjp(sum_vjp))
+                  .cpp(reduce_spelling("tl::sum")).jvp(detail::linear_jvp({0})).vjp(sum_vjp))
 TLALOC_DEF_REDUCE(reduce_prod_op, "reduce_prod", detail::ProdOp, ReduceDType::widen, mul,
-                  .jvp(prod_jvp).vjp(prod_vjp))
+                  .cpp(reduce_spelling("tl::prod")).jvp(prod_jvp).vjp(prod_vjp))
 TLALOC_DEF_REDUCE(reduce_max_op, "reduce_max", detail::MaxOp, ReduceDType::same, max,
-                  .jvp(extreme_jvp).vjp(extreme_vjp))
+                  .cpp(reduce_spelling("tl::max")).jvp(extreme_jvp).vjp(extreme_vjp))
 TLALOC_DEF_REDUCE(reduce_min_op, "reduce_min", detail::MinOp, ReduceDType::same, min,
-                  .jvp(extreme_jvp).vjp(extreme_vjp))
+                  .cpp(reduce_spelling("tl::min")).jvp(extreme_jvp).vjp(extreme_vjp))
 #undef TLALOC_DEF_REDUCE
 
 // argmax / argmin over one axis: the first extreme index; NaN counts as the extreme.
@@ -288,11 +308,11 @@ detail::ShapeRule arg_rule(std::string op) {
 const OpDef& argmax_op = def_op("argmax").inputs(1).shape_rule(arg_rule("argmax")).kernel(
     [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
       return arg_kernel<true>(in[0], attrs, out[0]);
-    }).lower(detail::lower_arg_reduce(true));
+    }).lower(detail::lower_arg_reduce(true)).cpp(axis_spelling("tl::argmax"));
 const OpDef& argmin_op = def_op("argmin").inputs(1).shape_rule(arg_rule("argmin")).kernel(
     [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
       return arg_kernel<false>(in[0], attrs, out[0]);
-    }).lower(detail::lower_arg_reduce(false));
+    }).lower(detail::lower_arg_reduce(false)).cpp(axis_spelling("tl::argmin"));
 
 // Inclusive scans along one axis, accumulating in the result type.
 template <template <class> class Op> std::vector<Tensor> scan_kernel(std::string_view name, const Tensor& x,
@@ -331,11 +351,11 @@ detail::ShapeRule scan_rule(std::string op) {
 const OpDef& cumsum_op = def_op("cumsum").inputs(1).shape_rule(scan_rule("cumsum")).kernel(
     [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
       return scan_kernel<detail::SumOp>("cumsum", in[0], attrs, out[0]);
-    }).lower(detail::lower_scan("cumsum", detail::ReduceBody::add)).jvp(detail::linear_jvp({0})).vjp(cumsum_vjp);
+    }).lower(detail::lower_scan("cumsum", detail::ReduceBody::add)).jvp(detail::linear_jvp({0})).vjp(cumsum_vjp).cpp(axis_spelling("tl::cumsum"));
 const OpDef& cumprod_op = def_op("cumprod").inputs(1).shape_rule(scan_rule("cumprod")).kernel(
     [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
       return scan_kernel<detail::ProdOp>("cumprod", in[0], attrs, out[0]);
-    }).lower(detail::lower_scan("cumprod", detail::ReduceBody::mul)).jvp(cumprod_jvp).vjp(cumprod_vjp);
+    }).lower(detail::lower_scan("cumprod", detail::ReduceBody::mul)).jvp(cumprod_jvp).vjp(cumprod_vjp).cpp(axis_spelling("tl::cumprod"));
 
 std::vector<std::int64_t> axes_list(const Tensor& x, const Axes& axes) {
   if (!axes.all()) return axes.list();

@@ -5,8 +5,11 @@
 // with the loop index as its sequence, so reverse mode can stack residuals
 // (src/ad/control.cpp). Like `if`, its result types are declared by whoever builds
 // it; the region decides them.
+#include <fmt/format.h>
+
 #include "core/check.hpp"
 #include "ir/builder.hpp"
+#include "ops/cpp_spelling.hpp"
 #include "ops/op.hpp"
 #include "tlaloc/ops.hpp"
 
@@ -117,7 +120,42 @@ std::vector<Tensor> lower_scan(std::span<const Tensor> in, const Attrs& attrs, c
   return results;
 }
 
-[[maybe_unused]] const OpDef& scan_op = def_op("scan").region_kernel(1, run_scan).lower_with_regions(lower_scan);
+// A C++ for over the steps, as run_scan: each x sliced at i, each y kept and
+// stacked at the end.
+std::string scan_spelling(CppOp& op) {
+  const std::int64_t length = op.attrs().get<std::int64_t>("length");
+  const auto nc = std::size_t(op.attrs().get<std::int64_t>("num_carry"));
+  const std::size_t nx = op.num_operands() - nc, ny = op.num_results() - nc;
+  const std::vector<std::string> carry = cpp_carry(op, 0, nc);
+  std::vector<std::string> ys;
+  for (std::size_t k = 0; k < ny; ++k) {
+    ys.push_back(op.fresh("ys"));
+    op.line(fmt::format("std::vector<tl::Tensor> {}({});", ys.back(), length));
+  }
+  const std::string i = op.fresh("i");
+  op.open(op.attrs().get<bool>("reverse") ? fmt::format("for (std::int64_t {0} = {1} - 1; {0} >= 0; --{0})", i, length)
+                                          : fmt::format("for (std::int64_t {0} = 0; {0} < {1}; ++{0})", i, length));
+  std::vector<std::string> args = carry;
+  for (std::size_t k = 0; k < nx; ++k) {
+    const Shape& s = op.operand_type(nc + k).shape;
+    args.push_back(op.fresh("x"));
+    op.line(fmt::format("const tl::Tensor {} = tl::reshape(tl::slice({}, 0, {}, {} + 1), {});", args.back(),
+                        op.operand(nc + k), i, i, cpp_shape(Shape(s.begin() + 1, s.end()))));
+  }
+  const std::vector<std::string> res = op.region(0, args);
+  for (std::size_t k = 0; k < ny; ++k) op.line(fmt::format("{}[std::size_t({})] = {};", ys[k], i, res[nc + k]));
+  cpp_assign(op, carry, std::vector<std::string>(res.begin(), res.begin() + std::ptrdiff_t(nc)));
+  op.close("}");
+  for (std::size_t k = 0; k < ny; ++k) {
+    const TensorType& t = op.result_type(nc + k);
+    op.line(length == 0 ? fmt::format("const tl::Tensor {} = tl::zeros({}, {});", op.result(nc + k), cpp_shape(t.shape), cpp_dtype(t.dtype))
+                        : fmt::format("const tl::Tensor {} = tl::stack({}, 0);", op.result(nc + k), ys[k]));
+  }
+  return "";
+}
+
+[[maybe_unused]] const OpDef& scan_op =
+    def_op("scan").region_kernel(1, run_scan).lower_with_regions(lower_scan).cpp(scan_spelling);
 
 }  // namespace
 }  // namespace tlaloc::detail

@@ -1,11 +1,15 @@
 // Ops that rearrange elements without computing on them: reshape (a view),
 // transpose, broadcast_in_dim, and the public helpers built on them.
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "core/elementwise.hpp"
 #include "core/layout.hpp"
+#include "ops/cpp_spelling.hpp"
 #include "ops/op.hpp"
 #include "ops/rule.hpp"
+#include "tlaloc/lax.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc {
@@ -22,6 +26,7 @@ using Kind = detail::StableHloAttr::Kind;
 
 const OpDef& reshape_op =
     def_op("reshape")
+        .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::reshape", op, {detail::cpp_shape(op.result_type(0).shape)}); })
         .inputs(1)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
           const auto& shape = attrs.get<std::vector<std::int64_t>>("shape");
@@ -50,6 +55,7 @@ void check_permutation(std::string_view op, const std::vector<std::int64_t>& per
 
 const OpDef& transpose_op =
     def_op("transpose")
+        .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::transpose", op, {detail::cpp_ints(op.attrs().get<std::vector<std::int64_t>>("permutation"))}); })
         .inputs(1)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
           const auto& perm = attrs.get<std::vector<std::int64_t>>("permutation");
@@ -100,9 +106,21 @@ Tensor unbroadcast(const Tensor& g, const Tensor& x, const std::vector<std::int6
   return r.astype(x.dtype());
 }
 
+// NumPy-style (trailing axes) is tl::broadcast_to, the rest tl::lax::broadcast_in_dim.
+std::string broadcast_spelling(detail::CppOp& op) {
+  const auto& dims = op.attrs().get<std::vector<std::int64_t>>("dims");
+  const Shape& shape = op.result_type(0).shape;
+  bool trailing = true;
+  for (std::size_t i = 0; i < dims.size(); ++i)
+    trailing = trailing && dims[i] == std::int64_t(shape.size() - dims.size() + i);
+  if (trailing) return detail::cpp_call("tl::broadcast_to", op, {detail::cpp_shape(shape)});
+  return detail::cpp_call("tl::lax::broadcast_in_dim", op, {detail::cpp_shape(shape), detail::cpp_ints(dims)});
+}
+
 // StableHLO's broadcast_in_dim: operand axis i becomes result axis dims[i].
 const OpDef& broadcast_in_dim_op =
     def_op("broadcast_in_dim")
+        .cpp(broadcast_spelling)
         .inputs(1)
         .stablehlo({"stablehlo.broadcast_in_dim",
                     {detail::StableHloAttr("broadcast_dimensions", detail::StableHloAttr::Kind::i64_array).as("dims").pretty("dims"),
@@ -216,6 +234,10 @@ Tensor expand_dims(const Tensor& x, std::int64_t axis) {
   Shape s = x.shape();
   s.insert(s.begin() + a, 1);
   return reshape(x, s);
+}
+
+Tensor lax::broadcast_in_dim(const Tensor& x, const Shape& shape, const std::vector<std::int64_t>& dims) {
+  return call1(broadcast_in_dim_op, {x}, {{"shape", shape}, {"dims", dims}});
 }
 
 Tensor broadcast_to(const Tensor& x, const Shape& shape) {

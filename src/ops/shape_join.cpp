@@ -1,5 +1,7 @@
 // Joining and repeating: concat is the StableHLO primitive "concatenate"; stack,
 // split, tile and repeat are composites of it, slice, reshape and broadcast_to.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstring>
 
@@ -7,6 +9,7 @@
 #include "core/parallel.hpp"
 #include "core/tensor_impl.hpp"
 #include "ops/elementwise_rules.hpp"
+#include "ops/cpp_spelling.hpp"
 #include "ops/op.hpp"
 #include "ops/rule.hpp"
 #include "tlaloc/ops.hpp"
@@ -79,6 +82,11 @@ std::vector<Tensor> concatenate_jvp(const detail::Rule& r) {
 // Inputs share a dtype and all dims but `dimension` (public concat promotes first).
 const OpDef& concatenate_op =
     def_op("concatenate")
+        .cpp([](detail::CppOp& op) {
+          std::vector<std::string> xs;
+          for (std::size_t i = 0; i < op.num_operands(); ++i) xs.push_back(op.operand(i));
+          return fmt::format("tl::concat({{{}}}, {})", detail::cpp_list(xs), op.attrs().get<std::int64_t>("dimension"));
+        })
         .inputs(-1)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
           if (in.empty()) fail<ValueError>("concat", "needs at least one tensor");

@@ -1,5 +1,9 @@
 // get_dimension_size: the size of one axis as a rank-0 i32, as StableHLO defines it.
+#include <fmt/format.h>
+
+#include "ops/cpp_spelling.hpp"
 #include "ops/op.hpp"
+#include "tlaloc/lax.hpp"
 
 namespace tlaloc {
 namespace {
@@ -24,7 +28,15 @@ const detail::OpDef& get_dimension_size_op =
           return std::vector<Tensor>{scalar_tensor(n, DType::i32)};
         })
         .stablehlo(
-            {"stablehlo.get_dimension_size", {Hlo("dimension", Hlo::Kind::i64).pretty("dim")}, "keywords"});
+            {"stablehlo.get_dimension_size", {Hlo("dimension", Hlo::Kind::i64).pretty("dim")}, "keywords"})
+        .cpp([](detail::CppOp& op) {
+          return detail::cpp_call("tl::lax::get_dimension_size", op,
+                                  {fmt::format("{}", op.attrs().get<std::int64_t>("dimension"))});
+        });
 
 }  // namespace
+
+Tensor lax::get_dimension_size(const Tensor& x, std::int64_t dimension) {
+  return detail::call1(get_dimension_size_op, {x}, {{"dimension", dimension}});
+}
 }  // namespace tlaloc

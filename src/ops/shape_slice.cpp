@@ -2,6 +2,8 @@
 // reverse, dynamic_slice, dynamic_update_slice; and iota. All are StableHLO ops of
 // the same names and attributes. Data movement ignores the element type: kernels
 // copy elements of the dtype's size, so every dtype works.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -12,8 +14,10 @@
 #include "core/layout.hpp"
 #include "core/parallel.hpp"
 #include "core/tensor_impl.hpp"
+#include "ops/cpp_spelling.hpp"
 #include "ops/op.hpp"
 #include "ops/rule.hpp"
+#include "tlaloc/lax.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc {
@@ -152,6 +156,9 @@ void check_count(std::string_view op, const char* what, const Ints& v, std::size
 // StableHLO slice: result axis d holds x[start_d, start_d + stride_d, ...] below limit_d.
 const OpDef& slice_op =
     def_op("slice")
+        .cpp([](detail::CppOp& op) {
+          return detail::cpp_call("tl::slice", op, {detail::cpp_ints(op.attrs().get<std::vector<std::int64_t>>("start_indices")), detail::cpp_ints(op.attrs().get<std::vector<std::int64_t>>("limit_indices")), detail::cpp_ints(op.attrs().get<std::vector<std::int64_t>>("strides"))});
+        })
         .inputs(1)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
           const Shape& s = in[0].shape;
@@ -201,6 +208,9 @@ void fill_bytes(const Tensor& dst, const void* value) {
 // Negative edge padding removes elements from the padded result, as in StableHLO.
 const OpDef& pad_op =
     def_op("pad")
+        .cpp([](detail::CppOp& op) {
+          return detail::cpp_call("tl::lax::pad", op, {detail::cpp_ints(op.attrs().get<std::vector<std::int64_t>>("edge_padding_low")), detail::cpp_ints(op.attrs().get<std::vector<std::int64_t>>("edge_padding_high")), detail::cpp_ints(op.attrs().get<std::vector<std::int64_t>>("interior_padding"))});
+        })
         .inputs(2)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
           const Shape& s = in[0].shape;
@@ -265,6 +275,7 @@ const OpDef& pad_op =
 
 const OpDef& reverse_op =
     def_op("reverse")
+        .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::reverse", op, {detail::cpp_axes(op.attrs().get<std::vector<std::int64_t>>("dimensions"))}); })
         .inputs(1)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
           Ints dims = attrs.get<Ints>("dimensions");
@@ -296,6 +307,15 @@ const OpDef& reverse_op =
 // ---- dynamic_slice / dynamic_update_slice -----------------------------------------
 
 // Starts are moved into [0, size - window] so the window fits, as StableHLO defines it.
+// `fn(lead operands..., {starts...}, extra...)`: the starts as one list.
+std::string dynamic_spelling(std::string_view fn, detail::CppOp& op, std::size_t lead, const std::vector<std::string>& extra) {
+  std::vector<std::string> args, starts;
+  for (std::size_t i = 0; i < op.num_operands(); ++i) (i < lead ? args : starts).push_back(op.operand(i));
+  args.push_back(fmt::format("{{{}}}", detail::cpp_list(starts)));
+  args.insert(args.end(), extra.begin(), extra.end());
+  return fmt::format("{}({})", fn, detail::cpp_list(args));
+}
+
 Ints clamped_starts(const Ints& start, const Shape& s, const Shape& window) {
   Ints c(start.size());
   for (std::size_t d = 0; d < c.size(); ++d) c[d] = std::clamp<std::int64_t>(start[d], 0, s[d] - window[d]);
@@ -330,6 +350,7 @@ Ints start_values(std::span<const Tensor> in, std::size_t lead) {
 
 const OpDef& dynamic_slice_op =
     def_op("dynamic_slice")
+        .cpp([](detail::CppOp& op) { return dynamic_spelling("tl::lax::dynamic_slice", op, 1, {detail::cpp_shape(op.attrs().get<std::vector<std::int64_t>>("slice_sizes"))}); })
         .inputs(-1)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
           if (in.empty()) fail<ValueError>("dynamic_slice", "needs an operand");
@@ -350,6 +371,7 @@ const OpDef& dynamic_slice_op =
 
 const OpDef& dynamic_update_slice_op =
     def_op("dynamic_update_slice")
+        .cpp([](detail::CppOp& op) { return dynamic_spelling("tl::lax::dynamic_update_slice", op, 2, {}); })
         .inputs(-1)
         .shape_rule([](std::span<const TensorType> in, const Attrs&) {
           if (in.size() < 2) fail<ValueError>("dynamic_update_slice", "needs an operand and an update");
@@ -380,6 +402,9 @@ const OpDef& dynamic_update_slice_op =
 
 const OpDef& iota_op =
     def_op("iota")
+        .cpp([](detail::CppOp& op) {
+          return fmt::format("tl::iota({}, {}, {})", detail::cpp_shape(op.result_type(0).shape), op.attrs().get<std::int64_t>("iota_dimension"), detail::cpp_dtype(op.result_type(0).dtype));
+        })
         .inputs(0)
         .shape_rule([](std::span<const TensorType>, const Attrs& attrs) {
           const auto& shape = attrs.get<Ints>("shape");
@@ -616,6 +641,22 @@ Tensor dynamic_slice(const Tensor& x, const Ints& starts, const Shape& sizes) {
 // The update takes x's dtype, as an assignment into x would.
 Tensor dynamic_update_slice(const Tensor& x, const Tensor& update, const Ints& starts) {
   return call1(dynamic_update_slice_op, with_starts({x, update.astype(x.dtype())}, starts), {});
+}
+
+Tensor lax::pad(const Tensor& x, const Tensor& value, const Ints& low, const Ints& high, const Ints& interior) {
+  return call1(pad_op, {x, value}, {{"edge_padding_low", low}, {"edge_padding_high", high}, {"interior_padding", interior}});
+}
+
+Tensor lax::dynamic_slice(const Tensor& x, const std::vector<Tensor>& starts, const Shape& sizes) {
+  std::vector<Tensor> in{x};
+  in.insert(in.end(), starts.begin(), starts.end());
+  return call1(dynamic_slice_op, in, {{"slice_sizes", sizes}});
+}
+
+Tensor lax::dynamic_update_slice(const Tensor& x, const Tensor& update, const std::vector<Tensor>& starts) {
+  std::vector<Tensor> in{x, update};
+  in.insert(in.end(), starts.begin(), starts.end());
+  return call1(dynamic_update_slice_op, in, {});
 }
 
 Tensor iota(const Shape& shape, std::int64_t axis, DType t) {

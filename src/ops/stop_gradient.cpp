@@ -1,5 +1,8 @@
 // stop_gradient: the identity whose derivative is zero (JAX's lax.stop_gradient).
 // Lowering drops it: StableHLO has no derivatives to stop.
+#include <fmt/format.h>
+
+#include "ops/cpp_spelling.hpp"
 #include "ops/op.hpp"
 #include "tlaloc/transforms.hpp"
 
@@ -16,6 +19,7 @@ const detail::OpDef& stop_gradient_op =
           return std::vector<Tensor>{in[0]};
         })
         .no_derivative()
+        .cpp(detail::cpp_fn("tl::stop_gradient"))
         .lower([](std::span<const Tensor> in, const detail::Attrs&) { return std::vector<Tensor>{in[0]}; });
 
 }  // namespace

@@ -1,10 +1,13 @@
 // Elementwise functions of one tensor: each op's rule and kernel side by side.
+#include <fmt/format.h>
+
 #include <cmath>
 
 #include "core/elementwise.hpp"
 #include "core/isa/float_math.hpp"
 #include "core/wrapping.hpp"
 #include "core/vmath.hpp"
+#include "ops/cpp_spelling.hpp"
 #include "ops/elementwise_defs.hpp"
 #include "ops/elementwise_lowering.hpp"
 #include "ops/elementwise_rules.hpp"
@@ -21,8 +24,11 @@ using detail::ResultType;
 
 // Declares an op computing f(v) with v of the result's compute type; inputs of
 // another type (integers for float functions) are converted first.
+// Each op declared here is the public function tl::<name> (its C++ spelling).
+OpDef& public_unary(const char* name) { return def_op(name).cpp(detail::cpp_fn(std::string("tl::") + name)); }
+
 template <class F, bool floating = false> OpDef& def_unary(const char* name, ResultType rule, F f) {
-  return def_op(name).inputs(1).elementwise().shape_rule(detail::unary_rule(name, rule)).kernel(
+  return public_unary(name).inputs(1).elementwise().shape_rule(detail::unary_rule(name, rule)).kernel(
       [name, f](std::span<const Tensor> in, const detail::Attrs&, std::span<const detail::TensorType> out) {
         const Tensor x = in[0].dtype() == out[0].dtype ? in[0] : in[0].astype(out[0].dtype);
         if constexpr (floating) return std::vector<Tensor>{detail::map_floating(name, x, f)};
@@ -37,7 +43,7 @@ template <class F> OpDef& def_float_unary(const char* name, F f) {
 // A float function whose f32 kernel is also built for AVX-512 (core/isa): f32
 // inputs go there, other types through f. Both compute vmath's function.
 template <class F> OpDef& def_vmath_unary(const char* name, detail::FloatFn fn, F f) {
-  return def_op(name).inputs(1).elementwise().shape_rule(detail::unary_rule(name, ResultType::floating)).kernel(
+  return public_unary(name).inputs(1).elementwise().shape_rule(detail::unary_rule(name, ResultType::floating)).kernel(
       [name, fn, f](std::span<const Tensor> in, const detail::Attrs&, std::span<const detail::TensorType> out) {
         const Tensor x = in[0].dtype() == out[0].dtype ? in[0] : in[0].astype(out[0].dtype);
         if (x.dtype() != DType::f32) return std::vector<Tensor>{detail::map_floating(name, x, f)};
@@ -53,7 +59,7 @@ template <class F> OpDef& def_vmath_unary(const char* name, detail::FloatFn fn, 
 
 // A predicate: any input type, bool result.
 template <class F> OpDef& def_predicate(const char* name, F f) {
-  return def_op(name).inputs(1).elementwise().shape_rule(detail::unary_rule(name, ResultType::boolean)).kernel(
+  return public_unary(name).inputs(1).elementwise().shape_rule(detail::unary_rule(name, ResultType::boolean)).kernel(
       [name, f](std::span<const Tensor> in, const detail::Attrs&, std::span<const detail::TensorType>) {
         return std::vector<Tensor>{detail::map_to<bool>(name, in[0], f)};
       });
@@ -118,7 +124,7 @@ const OpDef& relu_op = def_unary("relu", ResultType::same, [](auto v) {
 // build for them).
 template <class F>
 OpDef& def_rounding(const char* name, F f) {
-  return def_op(name)
+  return public_unary(name)
       .inputs(1)
       .elementwise()
       .shape_rule(detail::unary_rule(name, ResultType::same))
@@ -174,7 +180,9 @@ TLALOC_VMATH_UNARY(erf, erf, TLALOC_LOWERED(erf) D(kTwoOverSqrtPi * exp(-(x * x)
 const OpDef& gelu_op =
     def_vmath_unary("gelu", detail::FloatFn::gelu_erf, [](auto v) { return vmath::gelu_erf(v); })
         .lower(detail::lower_gelu) D(gelu_derivative(x));
-TLALOC_VMATH_UNARY(gelu_tanh, gelu_tanh, TLALOC_LOWERED(gelu_tanh) D(gelu_tanh_derivative(x)))
+TLALOC_VMATH_UNARY(gelu_tanh, gelu_tanh,
+                   TLALOC_LOWERED(gelu_tanh) D(gelu_tanh_derivative(x))
+                       .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::gelu", op, {"true"}); }))
 #undef TLALOC_LOWERED
 #undef D
 #undef TLALOC_SPELLED
@@ -222,6 +230,9 @@ const OpDef& convert_op =
         .jvp(detail::linear_jvp({0}))
         .vjp([](const detail::Rule& r) {
           return std::vector<Tensor>{r.cotangent().astype(r.in(0).dtype())};
+        })
+        .cpp([](detail::CppOp& op) {
+          return fmt::format("{}.astype({})", op.operand(0), detail::cpp_dtype(op.attrs().get<DType>("dtype")));
         });
 
 }  // namespace

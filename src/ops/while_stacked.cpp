@@ -4,7 +4,10 @@
 // mode through tl::while_loop records it in place of the while (src/ad/control.cpp)
 // and walks the stacks backward. It runs on the host interpreter only: StableHLO
 // has no tensor whose size a loop decides.
+#include <fmt/format.h>
+
 #include "core/check.hpp"
+#include "ops/cpp_spelling.hpp"
 #include "ops/op.hpp"
 #include "tlaloc/ops.hpp"
 
@@ -44,8 +47,32 @@ std::vector<Tensor> run_while_stacked(std::span<const Tensor> in, const Attrs&, 
   return results;
 }
 
+// As the while loop, keeping each carry's value at the start of every iteration
+// in a vector, stacked after the loop (or an empty stack when it never ran).
+std::string while_stacked_spelling(CppOp& op) {
+  const std::size_t n = op.num_operands();
+  const std::vector<std::string> carry = cpp_carry(op, 0, n);
+  std::vector<std::string> history;
+  for (std::size_t i = 0; i < n; ++i) history.push_back(op.fresh("history"));
+  op.line(fmt::format("std::vector<tl::Tensor> {};", cpp_list(history)));
+  op.open("while (true)");
+  const std::string p = op.region(0, carry).at(0);
+  op.line(fmt::format("if (!{}.item<bool>()) break;", p));
+  for (std::size_t i = 0; i < n; ++i) op.line(fmt::format("{}.push_back({});", history[i], carry[i]));
+  cpp_assign(op, carry, op.region(1, carry));
+  op.close("}");
+  for (std::size_t i = 0; i < n; ++i) {
+    Shape empty = op.result_type(n + i).shape;
+    empty[0] = 0;
+    op.line(fmt::format("const tl::Tensor {} = {}.empty() ? tl::zeros({}, {}) : tl::stack({}, 0);", op.result(n + i),
+                        history[i], cpp_shape(empty), cpp_dtype(op.result_type(n + i).dtype), history[i]));
+  }
+  return "";
+}
+
 [[maybe_unused]] const OpDef& while_stacked_op =
     def_op("while_stacked")
+        .cpp(while_stacked_spelling)
         .region_kernel(2, run_while_stacked)
         .lower_with_regions([](std::span<const Tensor>, const Attrs&, const RegionInliner&) -> std::vector<Tensor> {
           fail<ValueError>("while_loop",
