@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 BUILD_PACKAGES=(cmake ninja-build g++ clang-14 libclang-rt-14-dev ccache pkg-config libopenblas-dev libfmt-dev
-                nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev)
+                nlohmann-json3-dev libssl-dev libgtest-dev libgmock-dev libbenchmark-dev)
 # The oracle lane compares with PyTorch, run by Debian's own interpreter.
 ORACLE_PACKAGES=(python3 python3-torch python3-numpy)
 # ctest stablehlo.mlir_opt_generic checks the generic output with MLIR's own parser.

@@ -91,4 +91,27 @@ Tensor DecoderLM::operator()(const Params& p, const Tensor& tokens) const {
   return Linear{d_model, vocab, false}(p.sub("lm_head"), h);
 }
 
+std::vector<KVCache> DecoderLM::empty_cache(std::int64_t batch, std::int64_t capacity) const {
+  return std::vector<KVCache>(static_cast<std::size_t>(num_layers), block().attention().empty_cache(batch, capacity));
+}
+
+std::pair<Tensor, std::vector<KVCache>> DecoderLM::cached(const Params& p, const Tensor& tokens, const Tensor& start,
+                                                          const std::vector<KVCache>& caches) const {
+  if (tokens.rank() != 2)
+    throw ShapeError(fmt::format("tl::nn::DecoderLM::cached: tokens of shape {} are not [B, T]",
+                                 fmt::join(tokens.shape(), "x")));
+  if (caches.size() != static_cast<std::size_t>(num_layers))
+    throw ValueError(fmt::format("tl::nn::DecoderLM::cached: {} caches for {} blocks", caches.size(), num_layers));
+  const TransformerBlock b = block();
+  Tensor h = Embedding{vocab, d_model}(p.sub("embed"), tokens);
+  std::vector<KVCache> next;
+  for (std::int64_t i = 0; i < num_layers; ++i) {
+    auto [out, cache] = b.cached(p.sub(fmt::format("blocks.{}", i)), h, start, caches[static_cast<std::size_t>(i)]);
+    h = std::move(out);
+    next.push_back(std::move(cache));
+  }
+  h = RMSNorm{.normalized_shape = {d_model}, .eps = b.eps}(p.sub("norm"), h);
+  return {Linear{d_model, vocab, false}(p.sub("lm_head"), h), std::move(next)};
+}
+
 }  // namespace tlaloc::nn

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 
 #include "tlaloc/nn/layers.hpp"
 #include "tlaloc/nn/params.hpp"
@@ -25,6 +26,15 @@ namespace tlaloc::nn {
 // `offset` uses offset, offset + 1, ..., offset + T - 1.
 Tensor apply_rotary(const Tensor& x, const Tensor& positions, double base = 10000.0);
 Tensor apply_rotary(const Tensor& x, std::int64_t offset = 0, double base = 10000.0);
+
+// Keys and values of the positions seen so far, for decoding one step at a time:
+// k and v are [B, capacity, kv_heads, d_head]. Entries at or past the position being
+// decoded are never read (the causal mask hides them), so a fixed-size cache serves
+// every prompt length up to its capacity.
+struct KVCache {
+  Tensor k;
+  Tensor v;
+};
 
 // Multi-head scaled dot-product attention over x [B, T, d_model]:
 //   softmax(Q K^T / sqrt(d_head) [+ causal mask]) V, then o_proj.
@@ -48,6 +58,16 @@ struct MultiHeadAttention {
   std::int64_t head_dim() const;  // d_model / num_heads, after checking the sizes
   Params init(random::Key key) const;
   Tensor operator()(const Params& p, const Tensor& x) const;
+
+  // A zero cache of `capacity` positions (causal attention only).
+  KVCache empty_cache(std::int64_t batch, std::int64_t capacity, DType t = DType::f32) const;
+  // x [B, T, d_model] at positions start .. start + T - 1 (`start` an integer scalar
+  // tensor, which may be traced): writes x's keys and values into the cache at
+  // `start`, and each query attends to the cache positions up to its own. Prefill
+  // (start 0) and decoding (T = 1) are one computation; the outputs equal operator()
+  // on the whole sequence to rounding.
+  std::pair<Tensor, KVCache> cached(const Params& p, const Tensor& x, const Tensor& start,
+                                    const KVCache& cache) const;
 };
 
 // Pre-norm decoder block (LLaMA style), x [B, T, d_model] -> [B, T, d_model]:
@@ -66,6 +86,9 @@ struct TransformerBlock {
   MultiHeadAttention attention() const;
   Params init(random::Key key) const;
   Tensor operator()(const Params& p, const Tensor& x) const;
+  // The block with its attention reading and writing a KV cache (MultiHeadAttention::cached).
+  std::pair<Tensor, KVCache> cached(const Params& p, const Tensor& x, const Tensor& start,
+                                    const KVCache& cache) const;
 };
 
 }  // namespace tlaloc::nn

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "tlaloc/nn/layers_attention.hpp"
 #include "tlaloc/nn/params.hpp"
@@ -50,6 +52,14 @@ struct DecoderLM {
   Params init(random::Key key) const;
   // Integer token ids [B, T] -> logits [B, T, vocab].
   Tensor operator()(const Params& p, const Tensor& tokens) const;
+
+  // One KV cache per block, of `capacity` positions.
+  std::vector<KVCache> empty_cache(std::int64_t batch, std::int64_t capacity) const;
+  // Tokens [B, T] at positions start .. start + T - 1 with the caches of the earlier
+  // positions: the logits [B, T, vocab] and the caches with these positions added.
+  // Prefill is start 0; each decode step is T = 1 at the next position.
+  std::pair<Tensor, std::vector<KVCache>> cached(const Params& p, const Tensor& tokens, const Tensor& start,
+                                                 const std::vector<KVCache>& caches) const;
 };
 
 }  // namespace tlaloc::nn

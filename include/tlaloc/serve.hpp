@@ -1,0 +1,120 @@
+// tl::serve: a model as an artifact directory that runs without the training stack.
+//
+//   dir/manifest.json         schema version, entry points (their weights, inputs and
+//                             outputs with dtypes and shapes), and SHA-256 hashes
+//   dir/programs/<entry>.mlir StableHLO text of each entry point
+//   dir/weights.safetensors   the weights, shared by every entry point
+//
+// docs/SERVING.md describes the format. Exporting traces functions of (weights,
+// inputs...); loading verifies the schema version and every hash before anything
+// runs, compiles each program on a runtime::Session and keeps the weights there.
+//
+//   tl::serve::Exporter ex(params);
+//   ex.add("logits", [&](const tl::nn::Params& p, const tl::Tensor& tokens) { return lm(p, tokens); },
+//          {.inputs = {"tokens"}, .outputs = {"logits"}}, example_tokens);
+//   ex.save("model");
+//   tl::serve::Model m = tl::serve::Model::load("model");
+//   tl::Tensor logits = m.run("logits", {tokens}).at(0);
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tlaloc/nn/params.hpp"
+#include "tlaloc/runtime.hpp"
+#include "tlaloc/tensor.hpp"
+#include "tlaloc/transforms.hpp"
+
+namespace tlaloc::serve {
+
+inline constexpr int schema_version = 1;
+
+// A damaged, incomplete or foreign artifact: the message names the file and what is
+// wrong with it.
+class ArtifactError : public Error {
+ public:
+  using Error::Error;
+};
+
+struct TensorSpec {
+  std::string name;
+  DType dtype = DType::f32;
+  Shape shape = {};
+};
+
+struct EntryPoint {
+  std::string name;
+  std::vector<std::string> weights;  // passed first, in this order
+  std::vector<TensorSpec> inputs;    // then these, from the caller
+  std::vector<TensorSpec> outputs;
+};
+
+// Names for an entry point's inputs and outputs; "input<i>" / "output<i>" when empty.
+struct EntryNames {
+  std::vector<std::string> inputs = {};
+  std::vector<std::string> outputs = {};
+};
+
+class Exporter {
+ public:
+  explicit Exporter(nn::Params weights);
+
+  // Traces f(weights, inputs...) at the example inputs' dtypes and shapes; f returns
+  // a Tensor, a std::vector<Tensor> or a tuple of them.
+  template <class F, class... In>
+  void add(const std::string& name, const F& f, const EntryNames& names, const In&... examples) {
+    const tlaloc::detail::FlatCall call = tlaloc::detail::make_call(f, weights_, examples...);
+    add_traced(name, call, names);
+  }
+  // An entry point already in StableHLO text, taking all the weights first.
+  void add_program(const std::string& name, std::string stablehlo_text, const EntryNames& names = {});
+
+  const std::vector<EntryPoint>& entry_points() const { return entries_; }
+  // Writes the directory (created if missing); the manifest goes last, so an
+  // interrupted export leaves no loadable artifact behind.
+  void save(const std::filesystem::path& dir) const;
+
+ private:
+  void add_traced(const std::string& name, const tlaloc::detail::FlatCall& call, const EntryNames& names);
+
+  nn::Params weights_;
+  std::vector<EntryPoint> entries_;
+  std::map<std::string, std::string> programs_;
+};
+
+class Model {
+ public:
+  static Model load(const std::filesystem::path& dir, const runtime::SessionOptions& options = {});
+  ~Model();
+  Model(Model&&) noexcept;
+  Model& operator=(Model&&) noexcept;
+
+  std::vector<std::string> entry_point_names() const;
+  const EntryPoint& entry_point(std::string_view name) const;
+  // The manifest's content hash (hex SHA-256 over programs and weights).
+  const std::string& content_hash() const;
+
+  // Host tensors in and out; inputs are checked against the entry point's specs.
+  std::vector<Tensor> run(std::string_view entry, std::span<const Tensor> inputs) const;
+  std::vector<Tensor> run(std::string_view entry, std::initializer_list<Tensor> inputs) const {
+    return run(entry, std::span<const Tensor>(inputs.begin(), inputs.size()));
+  }
+  // Device buffers in and out (a KV cache stays on the device between steps);
+  // `donate` counts the caller's inputs, not the bound weights.
+  std::vector<runtime::Buffer> run(std::string_view entry, std::span<const runtime::Buffer> inputs,
+                                   const runtime::RunOptions& options = {}) const;
+  const runtime::Session& session() const;
+
+  struct Impl;
+
+ private:
+  explicit Model(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tlaloc::serve

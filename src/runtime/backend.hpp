@@ -1,0 +1,53 @@
+// What a Session needs from a backend (the interpreter, a PJRT plugin): buffers on
+// its device, programs compiled for it. Argument checking, donation and the compile
+// cache live in src/runtime/session.cpp, once for every backend.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tlaloc/runtime.hpp"
+
+namespace tlaloc::runtime::detail {
+
+class DeviceBuffer {
+ public:
+  virtual ~DeviceBuffer() = default;
+  virtual BufferType type() const = 0;
+  virtual Tensor to_host() const = 0;
+};
+
+class DeviceExecutable {
+ public:
+  virtual ~DeviceExecutable() = default;
+  virtual const std::vector<BufferType>& input_types() const = 0;
+  virtual const std::vector<BufferType>& output_types() const = 0;
+  // args are checked against input_types; donated[i]: the run may consume args[i]
+  // (the Session drops every other handle to it).
+  virtual std::vector<std::shared_ptr<DeviceBuffer>> run(std::span<const std::shared_ptr<DeviceBuffer>> args,
+                                                         const std::vector<bool>& donated) const = 0;
+};
+
+class DeviceBackend {
+ public:
+  virtual ~DeviceBackend() = default;
+  virtual std::string platform_name() const = 0;
+  virtual std::string platform_version() const = 0;
+  virtual std::unique_ptr<DeviceExecutable> compile(std::string_view stablehlo_text) = 0;
+  virtual std::shared_ptr<DeviceBuffer> to_device(const Tensor& t) = 0;
+};
+
+std::unique_ptr<DeviceBackend> make_interpreter_backend();
+
+// A backend shared by its session, executables and buffers, so that it outlives
+// every handle into it (PJRT buffers and executables must go before their client).
+struct Device {
+  std::unique_ptr<DeviceBackend> backend;
+  std::mutex mu;  // calls into the backend that are not runs
+};
+
+}  // namespace tlaloc::runtime::detail

@@ -1,0 +1,96 @@
+// Exporter: entry points traced (or given) as StableHLO text, written with the
+// weights and the manifest into an artifact directory.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "ad/cached_programs.hpp"
+#include "nn/atomic_file.hpp"
+#include "serve/manifest.hpp"
+#include "serve/sha256.hpp"
+#include "stablehlo/stablehlo.hpp"
+#include "tlaloc/nn/safetensors.hpp"
+#include "tlaloc/serve.hpp"
+
+namespace tlaloc::serve {
+
+namespace {
+
+constexpr const char* kWeightsFile = "weights.safetensors";
+
+std::vector<TensorSpec> specs(const std::vector<ir::TensorType>& types, std::size_t skip,
+                              const std::vector<std::string>& names, const char* stem, const std::string& entry) {
+  if (!names.empty() && names.size() != types.size() - skip)
+    throw ValueError(fmt::format("tl::serve::Exporter::add: entry point '{}' has {} {}s but {} names", entry,
+                                 types.size() - skip, stem, names.size()));
+  std::vector<TensorSpec> out;
+  for (std::size_t i = skip; i < types.size(); ++i) {
+    if (std::find(types[i].shape.begin(), types[i].shape.end(), ir::kDynamic) != types[i].shape.end())
+      throw ValueError(fmt::format("tl::serve::Exporter::add: entry point '{}': {} {} has a dynamic shape", entry,
+                                   stem, i - skip));
+    out.push_back({names.empty() ? fmt::format("{}{}", stem, i - skip) : names[i - skip], types[i].dtype,
+                   types[i].shape});
+  }
+  return out;
+}
+
+void write(const std::filesystem::path& path, std::span<const std::byte> bytes) {
+  nn::detail::write_file_atomically(path, {bytes}, "tl::serve::Exporter::save");
+}
+
+}  // namespace
+
+Exporter::Exporter(nn::Params weights) : weights_(std::move(weights)) {}
+
+void Exporter::add_traced(const std::string& name, const tlaloc::detail::FlatCall& call, const EntryNames& names) {
+  detail::check_entry_name(name, "tl::serve::Exporter::add");
+  const auto cache = tlaloc::detail::make_cache("export." + name);
+  add_program(name, stablehlo::to_text(tlaloc::detail::cached_jit_program(*cache, call)), names);
+}
+
+void Exporter::add_program(const std::string& name, std::string text, const EntryNames& names) {
+  detail::check_entry_name(name, "tl::serve::Exporter::add");
+  if (programs_.count(name) != 0)
+    throw ValueError(fmt::format("tl::serve::Exporter::add: entry point '{}' is already there", name));
+  const ir::Module m = stablehlo::parse(text, name);
+  const ir::Function& f = m.entry();
+  const std::vector<ir::TensorType> params = f.param_types();
+  if (params.size() < weights_.size())
+    throw ValueError(fmt::format("tl::serve::Exporter::add: entry point '{}' takes {} arguments, fewer than the {} "
+                                 "weights",
+                                 name, params.size(), weights_.size()));
+  std::size_t i = 0;
+  for (const auto& [w, t] : weights_) {
+    if (params[i].dtype != t.dtype() || params[i].shape != t.shape())
+      throw ValueError(fmt::format("tl::serve::Exporter::add: entry point '{}' takes argument {} as {}{}, but weight "
+                                   "'{}' is {}{}",
+                                   name, i, dtype_name(params[i].dtype), shape_string(params[i].shape), w,
+                                   dtype_name(t.dtype()), shape_string(t.shape())));
+    ++i;
+  }
+  entries_.push_back(EntryPoint{name, weights_.names(), specs(params, weights_.size(), names.inputs, "input", name),
+                                specs(f.result_types(), 0, names.outputs, "output", name)});
+  programs_.emplace(name, std::move(text));
+}
+
+void Exporter::save(const std::filesystem::path& dir) const {
+  if (entries_.empty()) throw ValueError("tl::serve::Exporter::save: no entry points");
+  std::filesystem::create_directories(dir / "programs");
+  detail::Manifest m;
+  const std::vector<std::uint8_t> weights = nn::to_safetensors(weights_);
+  const std::span<const std::byte> wbytes = std::as_bytes(std::span(weights));
+  write(dir / kWeightsFile, wbytes);
+  m.weights = {kWeightsFile, detail::sha256_hex(wbytes)};
+  for (const EntryPoint& e : entries_) {
+    const std::string& text = programs_.at(e.name);
+    const std::string path = detail::program_path(e.name);
+    write(dir / path, std::as_bytes(std::span(text)));
+    m.programs.push_back({path, detail::sha256_hex(text)});
+    m.entries.push_back(e);
+  }
+  m.content_hash = detail::content_hash(m);
+  const std::string manifest = detail::to_json(m);
+  write(dir / "manifest.json", std::as_bytes(std::span(manifest)));
+}
+
+}  // namespace tlaloc::serve

@@ -1,0 +1,131 @@
+#include "serve/manifest.hpp"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "serve/sha256.hpp"
+
+namespace tlaloc::serve::detail {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kFormat = "tlaloc-artifact";
+
+[[noreturn]] void bad(const std::string& file, const std::string& what) {
+  throw ArtifactError(fmt::format("tl::serve::Model::load: {}: {}", file, what));
+}
+
+// The member `key` of `j`, which must exist and have the JSON type `is`.
+template <class Is>
+const json& field(const json& j, const char* key, Is is, const char* kind, const std::string& file,
+                  const std::string& where) {
+  if (!j.is_object() || !j.contains(key)) bad(file, fmt::format("{}has no \"{}\"", where, key));
+  const json& v = j.at(key);
+  if (!(v.*is)()) bad(file, fmt::format("{}\"{}\" is not {}", where, key, kind));
+  return v;
+}
+
+DType dtype_named(const std::string& name, const std::string& file, const std::string& where) {
+  for (DType t : all_dtypes)
+    if (dtype_name(t) == name) return t;
+  bad(file, fmt::format("{}unknown dtype \"{}\"", where, name));
+}
+
+json spec_json(const TensorSpec& s) { return {{"name", s.name}, {"dtype", dtype_name(s.dtype)}, {"shape", s.shape}}; }
+
+std::vector<TensorSpec> specs_from(const json& list, const std::string& file, const std::string& where) {
+  std::vector<TensorSpec> out;
+  for (const json& s : list) {
+    TensorSpec t;
+    t.name = field(s, "name", &json::is_string, "a string", file, where).get<std::string>();
+    const std::string at = fmt::format("{}{} '{}': ", where, "tensor", t.name);
+    t.dtype = dtype_named(field(s, "dtype", &json::is_string, "a string", file, at).get<std::string>(), file, at);
+    for (const json& d : field(s, "shape", &json::is_array, "an array", file, at)) {
+      if (!d.is_number_integer() || d.get<std::int64_t>() < 0) bad(file, at + "shape holds a non-size");
+      t.shape.push_back(d.get<std::int64_t>());
+    }
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+HashedFile hashed_from(const json& j, const char* path_key, const std::string& file, const std::string& where) {
+  HashedFile h{field(j, path_key, &json::is_string, "a string", file, where).get<std::string>(),
+               field(j, "sha256", &json::is_string, "a string", file, where).get<std::string>()};
+  const std::filesystem::path p(h.path);
+  if (p.is_absolute() || h.path.find("..") != std::string::npos || h.path.empty())
+    bad(file, fmt::format("{}path \"{}\" leaves the artifact directory", where, h.path));
+  if (h.sha256.size() != 64 || h.sha256.find_first_not_of("0123456789abcdef") != std::string::npos)
+    bad(file, fmt::format("{}\"{}\" is not a hex SHA-256", where, h.sha256));
+  return h;
+}
+
+}  // namespace
+
+std::string program_path(const std::string& entry) { return "programs/" + entry + ".mlir"; }
+
+void check_entry_name(const std::string& name, const char* who) {
+  if (name.empty() || name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
+                          std::string::npos)
+    throw ValueError(fmt::format("{}: entry point name \"{}\" must be letters, digits, '_' or '-'", who, name));
+}
+
+std::string content_hash(const Manifest& m) {
+  std::string lines = m.weights.path + " " + m.weights.sha256 + "\n";
+  for (const HashedFile& p : m.programs) lines += p.path + " " + p.sha256 + "\n";
+  return sha256_hex(lines);
+}
+
+std::string to_json(const Manifest& m) {
+  json entries = json::array();
+  for (std::size_t i = 0; i < m.entries.size(); ++i) {
+    const EntryPoint& e = m.entries[i];
+    json inputs = json::array(), outputs = json::array();
+    for (const TensorSpec& s : e.inputs) inputs.push_back(spec_json(s));
+    for (const TensorSpec& s : e.outputs) outputs.push_back(spec_json(s));
+    entries.push_back({{"name", e.name}, {"program", m.programs[i].path}, {"sha256", m.programs[i].sha256},
+                       {"weights", e.weights}, {"inputs", inputs}, {"outputs", outputs}});
+  }
+  const json j{{"format", kFormat},
+               {"schema_version", m.version},
+               {"content_hash", m.content_hash},
+               {"weights", {{"file", m.weights.path}, {"sha256", m.weights.sha256}}},
+               {"entry_points", entries}};
+  return j.dump(2) + "\n";
+}
+
+Manifest manifest_from_json(const std::string& text, const std::string& file) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::exception& e) {
+    bad(file, fmt::format("not valid JSON ({})", e.what()));
+  }
+  if (field(j, "format", &json::is_string, "a string", file, "") != kFormat)
+    bad(file, fmt::format("\"format\" is not \"{}\"", kFormat));
+  Manifest m;
+  m.version = field(j, "schema_version", &json::is_number_integer, "an integer", file, "").get<int>();
+  if (m.version != schema_version)
+    bad(file, fmt::format("unknown schema version {} (this build reads version {})", m.version, schema_version));
+  m.content_hash = field(j, "content_hash", &json::is_string, "a string", file, "").get<std::string>();
+  m.weights = hashed_from(field(j, "weights", &json::is_object, "an object", file, ""), "file", file, "weights: ");
+  for (const json& e : field(j, "entry_points", &json::is_array, "an array", file, "")) {
+    EntryPoint ep;
+    ep.name = field(e, "name", &json::is_string, "a string", file, "entry point: ").get<std::string>();
+    const std::string where = fmt::format("entry point '{}': ", ep.name);
+    m.programs.push_back(hashed_from(e, "program", file, where));
+    for (const json& w : field(e, "weights", &json::is_array, "an array", file, where)) {
+      if (!w.is_string()) bad(file, where + "\"weights\" holds a non-string");
+      ep.weights.push_back(w.get<std::string>());
+    }
+    ep.inputs = specs_from(field(e, "inputs", &json::is_array, "an array", file, where), file, where);
+    ep.outputs = specs_from(field(e, "outputs", &json::is_array, "an array", file, where), file, where);
+    m.entries.push_back(std::move(ep));
+  }
+  return m;
+}
+
+}  // namespace tlaloc::serve::detail

@@ -1,0 +1,37 @@
+// manifest.json of an artifact (docs/SERVING.md): reading with every field checked,
+// writing, and the content hash that covers programs and weights.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "tlaloc/serve.hpp"
+
+namespace tlaloc::serve::detail {
+
+struct HashedFile {
+  std::string path;  // relative to the artifact directory
+  std::string sha256;
+};
+
+struct Manifest {
+  int version = tlaloc::serve::schema_version;
+  HashedFile weights;
+  std::vector<EntryPoint> entries;
+  std::vector<HashedFile> programs;  // one per entry, in the same order
+  std::string content_hash;
+};
+
+// SHA-256 of "<path> <sha256>\n" for the weights, then each program in order.
+std::string content_hash(const Manifest& m);
+
+std::string to_json(const Manifest& m);
+// `file` names the manifest in errors (ArtifactError).
+Manifest manifest_from_json(const std::string& text, const std::string& file);
+
+// "programs/<entry>.mlir"; entry names are letters, digits, '_' and '-'.
+std::string program_path(const std::string& entry);
+void check_entry_name(const std::string& name, const char* who);
+
+}  // namespace tlaloc::serve::detail

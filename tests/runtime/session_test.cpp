@@ -1,0 +1,156 @@
+// tl::runtime::Session on the embedded interpreter backend: compiling StableHLO
+// text once, running on host tensors and on device buffers, donation, the compile
+// cache, threads, training with the state kept on the device, and bad input.
+#include <gtest/gtest.h>
+
+#include <thread>
+#include <tlaloc/nn.hpp>
+#include <tlaloc/runtime.hpp>
+#include <tlaloc/tlaloc.hpp>
+
+#include "support/expect_error.hpp"
+#include "support/training_runs.hpp"
+
+namespace {
+
+namespace tl = tlaloc;
+namespace rt = tlaloc::runtime;
+using tl::Tensor;
+
+// (x + y) * x and x - y.
+constexpr const char* kProgram = R"(func.func @main(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>)
+    -> (tensor<2x3xf32>, tensor<2x3xf32>) {
+  %0 = stablehlo.add %x, %y : tensor<2x3xf32>
+  %1 = stablehlo.multiply %0, %x : tensor<2x3xf32>
+  %2 = stablehlo.subtract %x, %y : tensor<2x3xf32>
+  return %1, %2 : tensor<2x3xf32>, tensor<2x3xf32>
+})";
+
+const Tensor kX = tl::tensor({1.f, 2.f, 3.f, 4.f, 5.f, 6.f}, {2, 3});
+const Tensor kY = tl::tensor({0.5f, -1.f, 2.f, 0.f, 3.f, -6.f}, {2, 3});
+
+TEST(Session, RunsStableHloOnHostTensors) {
+  const rt::Session s;
+  EXPECT_EQ(s.platform_name(), "interpreter");
+  const rt::Executable e = s.compile(kProgram);
+  EXPECT_EQ(e.input_types().size(), 2u);
+  EXPECT_EQ(e.output_types().at(0), (rt::BufferType{tl::DType::f32, {2, 3}}));
+  const Tensor args[] = {kX, kY};
+  const std::vector<Tensor> out = e.run(args);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].to_vector<float>(), (std::vector<float>{1.5f, 2.f, 15.f, 16.f, 40.f, 0.f}));
+  EXPECT_EQ(out[1].to_vector<float>(), (std::vector<float>{0.5f, 3.f, 1.f, 4.f, 2.f, 12.f}));
+}
+
+TEST(Session, CompilesEachProgramOnce) {
+  const rt::Session s;
+  (void)s.compile(kProgram);
+  (void)s.compile(kProgram);
+  EXPECT_EQ(s.cache_stats().hits, 1u);
+  EXPECT_EQ(s.cache_stats().misses, 1u);
+  (void)s.compile(std::string(kProgram) + "\n");  // another text is another program
+  EXPECT_EQ(s.cache_stats().misses, 2u);
+}
+
+TEST(Session, BuffersStayOnTheDeviceAndDonatedOnesAreConsumed) {
+  const rt::Session s;
+  const rt::Executable e = s.compile(kProgram);
+  const std::vector<Tensor> host{kX, kY};
+  std::vector<rt::Buffer> in = s.to_device(host);
+  const std::vector<rt::Buffer> out = e.run(in, {.donate = {0}});
+  EXPECT_FALSE(in[0].valid());
+  EXPECT_TRUE(in[1].valid());
+  tltest::expect_error<rt::RuntimeError>([&] { (void)in[0].to_host(); }, "runtime::Buffer::to_host", "donated");
+  tltest::expect_error<rt::RuntimeError>([&] { (void)e.run(in); }, "runtime::Executable::run: argument 0",
+                                         "donated");
+  // Results feed the next run without leaving the device.
+  const std::vector<rt::Buffer> again = e.run(out);
+  const Tensor sum = out[0].to_host() + out[1].to_host();
+  EXPECT_EQ(again[0].to_host().to_vector<float>(), (sum * out[0].to_host()).to_vector<float>());
+}
+
+TEST(Session, RefusesBadArguments) {
+  const rt::Session s;
+  const rt::Executable e = s.compile(kProgram);
+  const rt::Buffer x = s.to_device(kX), y = s.to_device(kY);
+  const rt::Buffer one[] = {x};
+  tltest::expect_error<tl::ValueError>([&] { (void)e.run(one); }, "runtime::Executable::run", "takes 2 arguments",
+                                       "got 1");
+  const rt::Buffer wrong[] = {x, s.to_device(tl::zeros({3, 2}, tl::DType::f32))};
+  tltest::expect_error<tl::ValueError>([&] { (void)e.run(wrong); }, "runtime::Executable::run", "argument 1 is f32[3,2]",
+                                       "takes f32[2,3]");
+  const rt::Buffer ints[] = {x, s.to_device(tl::zeros({2, 3}, tl::DType::i32))};
+  tltest::expect_error<tl::ValueError>([&] { (void)e.run(ints); }, "runtime::Executable::run", "i32[2,3]");
+  const rt::Buffer both[] = {x, y};
+  tltest::expect_error<tl::ValueError>([&] { (void)e.run(both, {.donate = {2}}); }, "runtime::Executable::run",
+                                       "donate names argument 2");
+  tltest::expect_error<tl::ValueError>([&] { (void)e.run(both, {.donate = {1, 1}}); }, "runtime::Executable::run",
+                                       "donated twice");
+  const rt::Buffer same[] = {x, x};
+  tltest::expect_error<tl::ValueError>([&] { (void)e.run(same, {.donate = {0, 1}}); }, "runtime::Executable::run",
+                                       "donates a buffer twice");
+  EXPECT_TRUE(x.valid());  // a refused run consumes nothing
+  const rt::Session other;
+  const rt::Buffer foreign[] = {x, other.to_device(kY)};
+  tltest::expect_error<tl::ValueError>([&] { (void)e.run(foreign); }, "runtime::Executable::run",
+                                       "argument 1 lives in another session");
+  EXPECT_THROW((void)s.compile("func.func @main( {"), tl::Error);
+  EXPECT_THROW(rt::Session({.backend = rt::Backend::pjrt}), rt::RuntimeError);
+}
+
+TEST(Session, RunsFromSeveralThreadsAtOnce) {
+  const rt::Session s;
+  std::vector<std::thread> threads;
+  std::vector<std::vector<float>> results(8);
+  for (std::size_t t = 0; t < results.size(); ++t)
+    threads.emplace_back([&, t] {
+      const rt::Executable e = s.compile(kProgram);
+      const Tensor args[] = {kX * float(t), kY};
+      results[t] = e.run(args)[1].to_vector<float>();
+    });
+  for (std::thread& t : threads) t.join();
+  for (std::size_t t = 0; t < results.size(); ++t)
+    EXPECT_EQ(results[t], (kX * float(t) - kY).to_vector<float>()) << "thread " << t;
+  EXPECT_EQ(s.cache_stats().misses, 1u);
+  EXPECT_EQ(s.cache_stats().hits, results.size() - 1);
+}
+
+// The captured training step with parameters and optimizer state kept as device
+// buffers and donated each step: only the batch goes in and the loss comes out.
+// The interpreter runs the same text the PJRT backends will, so the run equals
+// TrainStep's own within the rounding of ops StableHLO spells out (none here: the
+// MLP run is bit-identical).
+TEST(Session, TrainsWithTheStateOnTheDevice) {
+  const tltest::TrainingRun run = tltest::mlp_run(5);
+  const tl::nn::TrainStep step =
+      tl::nn::capture(run.loss, run.params, run.batches.front()).train_step(run.optimizer, run.clipping);
+  tl::nn::Params p = run.params;
+  tl::nn::OptimizerState state = step.init(p);
+  const std::size_t n_state = step.output_names(state).size() - 1;
+
+  const rt::Session s;
+  const rt::Executable e = s.compile(step.stablehlo());
+  std::vector<Tensor> initial = p.tensors();
+  for (const Tensor& t : state.slots.tensors()) initial.push_back(t);
+  initial.push_back(state.step);
+  std::vector<rt::Buffer> on_device = s.to_device(initial);
+  std::vector<std::size_t> donate(n_state);
+  for (std::size_t i = 0; i < n_state; ++i) donate[i] = i;
+
+  for (const tl::nn::Batch& b : run.batches) {
+    std::vector<rt::Buffer> args = on_device;
+    args.push_back(s.to_device(b.inputs));
+    args.push_back(s.to_device(b.targets));
+    std::vector<rt::Buffer> out = e.run(args, {.donate = donate});
+    const tl::nn::StepResult expected = step(p, state, b);
+    p = expected.params, state = expected.state;
+    EXPECT_EQ(out.back().to_host().item<float>(), expected.loss.item<float>());
+    out.pop_back();
+    on_device = std::move(out);
+  }
+  for (std::size_t i = 0; i < p.size(); ++i)
+    EXPECT_EQ(on_device[i].to_host().to_vector<float>(), p.tensors()[i].to_vector<float>()) << p.names()[i];
+  EXPECT_EQ(on_device.back().to_host().item<std::int64_t>(), 5);
+}
+
+}  // namespace

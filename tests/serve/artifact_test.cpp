@@ -1,0 +1,156 @@
+// Artifacts (tl::serve): exported entry points run after loading with the results of
+// the functions they came from; the hashes are SHA-256 as sha256sum computes them;
+// every kind of damage is refused by name before anything runs.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <tlaloc/nn.hpp>
+#include <tlaloc/serve.hpp>
+#include <tlaloc/tlaloc.hpp>
+
+#include "support/expect_error.hpp"
+#include "support/nn_files.hpp"
+
+namespace {
+
+namespace tl = tlaloc;
+namespace nn = tlaloc::nn;
+namespace serve = tlaloc::serve;
+using tl::Tensor;
+
+const nn::MLP kMlp{.sizes = {4, 8, 3}};
+
+std::string read(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+void write(const std::filesystem::path& p, const std::string& s) { std::ofstream(p, std::ios::binary) << s; }
+
+// The MLP's logits, and its logits and softmax as a second entry point.
+std::filesystem::path export_mlp(const std::string& name, const nn::Params& p) {
+  const std::filesystem::path dir = tltest::fresh_dir(name);
+  serve::Exporter ex(p);
+  ex.add("logits", [](const nn::Params& q, const Tensor& x) { return kMlp(q, x); },
+         {.inputs = {"x"}, .outputs = {"logits"}}, tl::zeros({2, 4}));
+  ex.add("probs",
+         [](const nn::Params& q, const Tensor& x) {
+           const Tensor z = kMlp(q, x);
+           return std::vector<Tensor>{z, tl::softmax(z)};
+         },
+         {}, tl::zeros({5, 4}));
+  ex.save(dir);
+  return dir;
+}
+
+TEST(Artifact, EntryPointsGiveTheFunctionsResults) {
+  const nn::Params p = kMlp.init(tl::random::key(1));
+  const std::filesystem::path dir = export_mlp("artifact_run", p);
+  const serve::Model m = serve::Model::load(dir);
+  EXPECT_EQ(m.entry_point_names(), (std::vector<std::string>{"logits", "probs"}));
+  EXPECT_EQ(m.entry_point("logits").inputs.at(0).name, "x");
+  EXPECT_EQ(m.entry_point("probs").outputs.at(1).name, "output1");
+  EXPECT_EQ(m.entry_point("logits").weights, p.names());
+
+  const Tensor x = tl::random::normal(tl::random::key(2), {2, 4});
+  EXPECT_EQ(m.run("logits", {x}).at(0).to_vector<float>(), kMlp(p, x).to_vector<float>());
+  const Tensor x5 = tl::random::normal(tl::random::key(3), {5, 4});
+  const std::vector<Tensor> r = m.run("probs", {x5});
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[1].to_vector<float>(), tl::softmax(kMlp(p, x5)).to_vector<float>());
+
+  // Device buffers in and out; a donated input is consumed.
+  const tl::runtime::Buffer in[] = {m.session().to_device(x)};
+  const std::vector<tl::runtime::Buffer> out = m.run("logits", in, {.donate = {0}});
+  EXPECT_FALSE(in[0].valid());
+  EXPECT_EQ(out.at(0).to_host().to_vector<float>(), kMlp(p, x).to_vector<float>());
+  std::filesystem::remove_all(dir);
+}
+
+// sha256sum (coreutils) is an implementation of its own.
+std::string sha256sum(const std::filesystem::path& file) {
+  const std::string cmd = "sha256sum '" + file.string() + "'";
+  std::FILE* pipe = ::popen(cmd.c_str(), "r");
+  char buf[65] = {};
+  const std::size_t n = pipe ? std::fread(buf, 1, 64, pipe) : 0;
+  if (pipe) ::pclose(pipe);
+  return std::string(buf, n);
+}
+
+TEST(Artifact, ManifestHashesAreTheFilesSha256) {
+  const std::filesystem::path dir = export_mlp("artifact_hash", kMlp.init(tl::random::key(1)));
+  const std::string manifest = read(dir / "manifest.json");
+  EXPECT_NE(manifest.find("\"schema_version\": 1"), std::string::npos);
+  for (const char* file : {"weights.safetensors", "programs/logits.mlir", "programs/probs.mlir"}) {
+    const std::string hash = sha256sum(dir / file);
+    ASSERT_EQ(hash.size(), 64u);
+    EXPECT_NE(manifest.find(hash), std::string::npos) << file;
+  }
+  // The weights open as plain safetensors.
+  EXPECT_EQ(nn::load_safetensors(dir / "weights.safetensors").tensors.names(), kMlp.init(tl::random::key(1)).names());
+  std::filesystem::remove_all(dir);
+}
+
+// Damage to a fresh copy of an exported artifact, and the words its error must hold.
+void expect_refused(const std::string& name, const std::function<void(const std::filesystem::path&)>& damage,
+                    const std::vector<std::string>& words) {
+  const std::filesystem::path dir = export_mlp("artifact_" + name, kMlp.init(tl::random::key(1)));
+  damage(dir);
+  SCOPED_TRACE(name);
+  tltest::expect_error_with<serve::ArtifactError>([&] { (void)serve::Model::load(dir); }, words);
+  std::filesystem::remove_all(dir);
+}
+
+void replace_in(const std::filesystem::path& file, const std::string& from, const std::string& to) {
+  std::string s = read(file);
+  const std::size_t at = s.find(from);
+  ASSERT_NE(at, std::string::npos) << from;
+  write(file, s.replace(at, from.size(), to));
+}
+
+TEST(Artifact, RefusesDamagedArtifacts) {
+  expect_refused("no_manifest", [](const auto& d) { std::filesystem::remove(d / "manifest.json"); },
+                 {"manifest.json", "missing"});
+  expect_refused("bad_json", [](const auto& d) { write(d / "manifest.json", "{\"format\": "); },
+                 {"manifest.json", "not valid JSON"});
+  expect_refused("schema", [](const auto& d) { replace_in(d / "manifest.json", "\"schema_version\": 1", "\"schema_version\": 7"); },
+                 {"unknown schema version 7", "reads version 1"});
+  expect_refused("program_changed",
+                 [](const auto& d) { replace_in(d / "programs/probs.mlir", "stablehlo.", "stablehlo. "); },
+                 {"programs/probs.mlir", "SHA-256", "does not match"});
+  expect_refused("weights_changed",
+                 [](const auto& d) {
+                   std::string w = read(d / "weights.safetensors");
+                   w.back() = char(w.back() ^ 1);
+                   write(d / "weights.safetensors", w);
+                 },
+                 {"weights.safetensors", "does not match"});
+  expect_refused("no_program", [](const auto& d) { std::filesystem::remove(d / "programs/logits.mlir"); },
+                 {"programs/logits.mlir", "missing"});
+  expect_refused("hash_list", [](const auto& d) { replace_in(d / "manifest.json", "\"content_hash\": \"", "\"content_hash\": \"0"); },
+                 {"content hash does not match"});
+  expect_refused("no_tensor", [](const auto& d) { replace_in(d / "manifest.json", "\"layers.1.bias\"", "\"layers.9.bias\""); },
+                 {"weight 'layers.9.bias'", "not in the file"});
+  expect_refused("escape", [](const auto& d) { replace_in(d / "manifest.json", "\"programs/logits.mlir\"", "\"../logits.mlir\""); },
+                 {"leaves the artifact directory"});
+}
+
+TEST(Artifact, RefusesWrongInputs) {
+  const std::filesystem::path dir = export_mlp("artifact_inputs", kMlp.init(tl::random::key(1)));
+  const serve::Model m = serve::Model::load(dir);
+  tltest::expect_error<tl::ValueError>([&] { (void)m.run("logits", {tl::zeros({3, 4})}); }, "serve::Model::run",
+                                       "input 'x' is f32[3, 4], expected f32[2, 4]");
+  tltest::expect_error<tl::ValueError>([&] { (void)m.run("logits", {tl::zeros({2, 4}, tl::DType::f64)}); },
+                                       "serve::Model::run", "f64[2, 4]");
+  tltest::expect_error<tl::ValueError>([&] { (void)m.run("logits", {}); }, "serve::Model::run", "takes 1 inputs, got 0");
+  tltest::expect_error<tl::ValueError>([&] { (void)m.run("decode", {tl::zeros({2, 4})}); }, "serve::Model",
+                                       "no entry point 'decode'", "logits, probs");
+  serve::Exporter ex(kMlp.init(tl::random::key(1)));
+  tltest::expect_error<tl::ValueError>(
+      [&] { ex.add("a/b", [](const nn::Params& q, const Tensor& x) { return kMlp(q, x); }, {}, tl::zeros({1, 4})); },
+      "serve::Exporter::add", "letters, digits");
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace

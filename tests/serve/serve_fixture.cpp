@@ -1,0 +1,36 @@
+// serve_fixture DIR: exports a small MLP's logits as an artifact into DIR and writes
+// an input (DIR/x.bin) and the MLP's own output on it, computed eagerly
+// (DIR/expected.bin), raw f32, for the C and Python runtimes' tests.
+#include <cstdio>
+#include <fstream>
+#include <tlaloc/nn.hpp>
+#include <tlaloc/serve.hpp>
+#include <tlaloc/tlaloc.hpp>
+
+namespace tl = tlaloc;
+
+namespace {
+
+void write_raw(const std::string& path, const tl::Tensor& t) {
+  const std::vector<float> v = t.to_vector<float>();
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(v.data()), std::streamsize(v.size() * 4));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: serve_fixture DIR\n");
+    return 2;
+  }
+  const tl::nn::MLP mlp{.sizes = {6, 16, 4}, .activation = [](const tl::Tensor& x) { return tl::tanh(x); }};
+  const tl::nn::Params p = mlp.init(tl::random::key(7));
+  tl::serve::Exporter ex(p);
+  ex.add("logits", [&mlp](const tl::nn::Params& q, const tl::Tensor& x) { return mlp(q, x); },
+         {.inputs = {"x"}, .outputs = {"logits"}}, tl::zeros({3, 6}));
+  ex.save(argv[1]);
+  const tl::Tensor x = tl::random::normal(tl::random::key(8), {3, 6});
+  write_raw(std::string(argv[1]) + "/x.bin", x);
+  write_raw(std::string(argv[1]) + "/expected.bin", mlp(p, x));
+  return 0;
+}
