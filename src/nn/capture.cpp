@@ -5,7 +5,10 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+
 #include "ad/cached_programs.hpp"
+#include "cppgen/cppgen.hpp"
 #include "nn/capture_impl.hpp"
 #include "stablehlo/stablehlo.hpp"
 #include "tlaloc/error.hpp"
@@ -70,6 +73,27 @@ std::string Captured::stablehlo() const {
   return with_loss_call("Captured::stablehlo", impl_->loss, impl_->params, impl_->batch,
                         [&](const td::FlatCall& call, const std::vector<bool>& wrt) {
                           return tlaloc::stablehlo::to_text(td::cached_grad_program(*impl_->grads, call, wrt, true));
+                        });
+}
+
+std::string Captured::grad_source() const {
+  std::vector<std::string> names;
+  for (const std::string& n : impl_->params.names()) {
+    std::string id = n;
+    for (char& c : id)
+      if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    names.push_back(id);
+  }
+  names.insert(names.end(), {"inputs", "targets"});
+  const cppgen::PrintOptions options{
+      .name = "loss_and_grad",
+      .param_names = names,
+      .comment = {"The loss of a batch and its gradient with respect to each parameter, as tl::nn::capture",
+                  "differentiated it: returns {loss, then one gradient per parameter in order}."},
+      .standalone = true};
+  return with_loss_call("Captured::grad_source", impl_->loss, impl_->params, impl_->batch,
+                        [&](const td::FlatCall& call, const std::vector<bool>& wrt) {
+                          return cppgen::print(td::cached_grad_program(*impl_->grads, call, wrt, true), options);
                         });
 }
 

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include <tlaloc/nn.hpp>
 #include <tlaloc/tlaloc.hpp>
 
 namespace {
@@ -72,6 +73,18 @@ TEST(CppgenGolden, JvpAndHessian) {
   const Tensor v = tl::tensor({1.0f, -2.0f, 0.5f}, {3});
   expect_golden("jvp_exp.cpp", tl::jvp_source(f, v));
   expect_golden("hessian_exp.cpp", tl::hessian_source(f, v));
+}
+
+// tl::nn::capture's loss and gradient of a small classifier, parameters named after
+// the model's ("layers_0_weight").
+TEST(CppgenGolden, CapturedClassifier) {
+  const tl::nn::MLP mlp{.sizes = {3, 4, 2}, .activation = [](const Tensor& h) { return tl::tanh(h); }};
+  const Tensor labels = tl::tensor(std::vector<std::int64_t>{1, 0}, {2});
+  const tl::nn::Captured c = tl::nn::capture(mlp, mlp.init(tl::random::key(3)), {x, labels},
+                                             [](const Tensor& logits, const Tensor& y) {
+                                               return tl::nn::cross_entropy(logits, y);
+                                             });
+  expect_golden("captured_classifier.cpp", c.grad_source());
 }
 
 TEST(CppgenGolden, RefusesNonScalarGradient) {

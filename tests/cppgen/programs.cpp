@@ -6,6 +6,7 @@
 #include "ad/gradcheck.hpp"
 #include "ad/programs.hpp"
 #include "ir/passes.hpp"
+#include "support/training_runs.hpp"
 
 namespace cppgen_table {
 namespace {
@@ -119,6 +120,20 @@ void add_extras(std::vector<Program>& out) {
     const Tensor y = tl::exp(tl::tanh(a[0]) * 0.5) * a[0] + tl::sigmoid(a[0] * a[0] - 0.25);
     return tl::sum(y * y);
   });
+  // The small language model's next-token loss (tl::nn::capture's grad_source prints
+  // this program): embedding, rotary attention with grouped-query heads, SwiGLU.
+  {
+    const tl::nn::DecoderLM lm = tltest::small_lm();
+    const tl::nn::Params p = lm.init(tl::random::key(21));
+    const Tensor tokens = tl::random::randint(tl::random::key(22), {2, 7}, 0, lm.vocab);
+    std::vector<Tensor> in = p.tensors();
+    in.insert(in.end(), {tl::slice(tokens, 1, 0, 6), tl::slice(tokens, 1, 1, 7)});
+    add_grad(out, "extra/decoder_lm", in, [lm, names = p.names()](std::span<const Tensor> a) {
+      const std::size_t n = names.size();
+      const tl::nn::Params q = tl::nn::Params::from(names, std::vector<Tensor>(a.begin(), a.begin() + std::ptrdiff_t(n)));
+      return tl::nn::cross_entropy(tl::reshape(lm(q, a[n]), {-1, lm.vocab}), tl::reshape(a[n + 1], {-1}));
+    });
+  }
   const tl::ir::Function f = traced("extra/hvp", {x}, [](std::span<const Tensor> a) {
     return tl::sum(tl::tanh(a[0]) * tl::exp(a[0] * 0.5));
   });

@@ -1,6 +1,6 @@
 // tl::nn::capture: a model's loss traced once, and what is made of it: the loss and
 // gradients for a batch, a whole training step (forward, backward, clipping and the
-// optimizer's update) as one program, and the programs as StableHLO text.
+// optimizer's update) as one program, and the programs as text (StableHLO, C++).
 //
 //   tl::nn::MLP mlp{{784, 512, 10}};
 //   tl::nn::Params params = mlp.init(tl::random::key(0));
@@ -111,8 +111,11 @@ class Captured {
   Tensor loss(const Params& params, const Batch& batch) const;
   TrainStep train_step(AnyOptimizer optimizer, Clipping clipping = {}) const;
 
-  // The loss-and-gradient program for the example batch, as StableHLO text.
+  // The loss-and-gradient program for the example batch, as StableHLO text, and as a
+  // readable C++ function `loss_and_grad(<parameters>..., inputs, targets)` over the
+  // public API returning {loss, the gradient of each parameter} (docs/READABLE_REVERSE.md).
   std::string stablehlo() const;
+  std::string grad_source() const;
 
   const Params& example_params() const;
   const Batch& example_batch() const;
