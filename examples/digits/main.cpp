@@ -80,16 +80,17 @@ Options parse(int argc, char** argv) {
       o.out = value;
     } else if (flag == "--epochs") {
       const double n = parse_number(flag, value);
-      if (n < 1 || n > 10000 || n != static_cast<int>(n))
+      if (!(n >= 1 && n <= 10000) || n != std::floor(n))
         usage_error("--epochs needs a whole number in 1..10000");
       o.epochs = static_cast<int>(n);
     } else if (flag == "--seed") {
       const double n = parse_number(flag, value);
-      if (n < 0 || n > 4294967295.0 || n != std::floor(n))
+      if (!(n >= 0 && n <= 4294967295.0) || n != std::floor(n))
         usage_error("--seed needs a whole number in 0..2^32-1");
       o.seed = static_cast<std::uint32_t>(n);
     } else if (flag == "--check") {
       o.check = parse_number(flag, value);
+      if (!(*o.check >= 0 && *o.check <= 1)) usage_error("--check needs an accuracy in 0..1");
     } else {
       usage_error("unknown option '" + flag + "'");
     }
@@ -122,8 +123,8 @@ int run(const Options& o) {
     std::printf("%s: %s\n", model.name.c_str(), model.description.c_str());
     std::fflush(stdout);
     const digits::History h = digits::train(model, split, {.epochs = o.epochs, .key = keys[2]}, progress);
-    std::printf("%s: held-out accuracy %.4f after %d epoch%s, %.2f s\n", model.name.c_str(), h.accuracy.back(),
-                o.epochs, o.epochs == 1 ? "" : "s", h.seconds);
+    std::printf("%s: held-out accuracy %.4f after %d epoch%s, %.2f s\n", model.name.c_str(),
+                h.accuracy.back(), o.epochs, o.epochs == 1 ? "" : "s", h.seconds);
     panels[0].series.push_back({model.name, color, h.loss});
     panels[1].series.push_back({model.name, color, h.accuracy});
     runs.emplace_back(model.name, h);
