@@ -29,6 +29,17 @@ install_missing() {
   fi
 }
 
+# The digits example (examples/digits) takes its data set from Debian's python3-sklearn
+# with `apt-get download`, which needs apt's package lists: where they were cleaned away
+# (container images do that), fetch them once.
+apt_lists_know() {
+  apt-cache show "$1" >/dev/null 2>&1 && return
+  echo "== apt has no lists naming $1: apt-get update"
+  local sudo=""
+  [[ $(id -u) -ne 0 ]] && sudo="sudo"
+  $sudo apt-get update -qq
+}
+
 build() {
   local preset=$1
   shift
@@ -44,6 +55,7 @@ case "${1:-}" in
     ;;
   test)
     install_missing "${BUILD_PACKAGES[@]}" "${ORACLE_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+    apt_lists_know python3-sklearn
     build release
     ctest --preset release -j"$(nproc)"
     # The same suite built by Clang under AddressSanitizer and UndefinedBehaviorSanitizer.
