@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <memory>
@@ -88,7 +89,7 @@ struct tlp_executable {
 struct tlp_loaded_executable {
   tlp_client* client = nullptr;
   std::shared_ptr<const tlaloc::pjrt_cpu::Compiled> compiled;
-  bool deleted = false;
+  std::atomic<bool> deleted = false;
 };
 
 struct tlp_serialized_executable {
