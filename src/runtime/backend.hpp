@@ -3,6 +3,7 @@
 // cache live in src/runtime/session.cpp, once for every backend.
 #pragma once
 
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -10,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "runtime/pjrt/client.hpp"
 #include "tlaloc/runtime.hpp"
 
 namespace tlaloc::runtime::detail {
@@ -42,6 +44,10 @@ class DeviceBackend {
 };
 
 std::unique_ptr<DeviceBackend> make_interpreter_backend();
+// The plugin at `plugin_path` (loaded once per process), a client made with
+// `options` (none for Tlaloc's CPU plugin) and its first addressable device.
+std::unique_ptr<DeviceBackend> make_pjrt_backend(const std::filesystem::path& plugin_path,
+                                                 const std::vector<pjrt::ClientOption>& options);
 
 // A backend shared by its session, executables and buffers, so that it outlives
 // every handle into it (PJRT buffers and executables must go before their client).

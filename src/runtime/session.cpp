@@ -147,8 +147,14 @@ Session::Session(const SessionOptions& options) : impl_(std::make_unique<Impl>()
     case Backend::interpreter:
       impl_->device->backend = detail::make_interpreter_backend();
       break;
-    case Backend::pjrt:
-      throw RuntimeError("tl::runtime::Session: the PJRT backend is not built yet (docs/CAPABILITIES.md)");
+    case Backend::pjrt: {
+      // An empty path makes Plugin::load say that none was given, and how to give one.
+      const std::filesystem::path path =
+          options.plugin_path.empty() ? pjrt::Plugin::path_from_env().value_or("")
+                                      : std::filesystem::path(options.plugin_path);
+      impl_->device->backend = detail::make_pjrt_backend(path, {});
+      break;
+    }
   }
 }
 Session::~Session() = default;

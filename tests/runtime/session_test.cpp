@@ -1,8 +1,11 @@
-// tl::runtime::Session on the embedded interpreter backend: compiling StableHLO
-// text once, running on host tensors and on device buffers, donation, the compile
-// cache, threads, training with the state kept on the device, and bad input.
+// tl::runtime::Session on both backends (the embedded interpreter, and PJRT with
+// Tlaloc's own plugin libtlaloc_pjrt_cpu.so): compiling StableHLO text once,
+// running on host tensors and on device buffers, donation, the compile cache,
+// threads, training with the state kept on the device, and bad input. Every test
+// runs on each backend and asserts the same values, bit for bit.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <thread>
 #include <tlaloc/nn.hpp>
 #include <tlaloc/runtime.hpp>
@@ -29,9 +32,24 @@ constexpr const char* kProgram = R"(func.func @main(%x: tensor<2x3xf32>, %y: ten
 const Tensor kX = tl::tensor({1.f, 2.f, 3.f, 4.f, 5.f, 6.f}, {2, 3});
 const Tensor kY = tl::tensor({0.5f, -1.f, 2.f, 0.f, 3.f, -6.f}, {2, 3});
 
-TEST(Session, RunsStableHloOnHostTensors) {
-  const rt::Session s;
-  EXPECT_EQ(s.platform_name(), "interpreter");
+class SessionOn : public ::testing::TestWithParam<rt::Backend> {
+ protected:
+  static rt::SessionOptions options() {
+    if (GetParam() == rt::Backend::interpreter) return {};
+    return {.backend = rt::Backend::pjrt, .plugin_path = TLALOC_PJRT_CPU_PLUGIN};
+  }
+  static std::string platform() { return GetParam() == rt::Backend::interpreter ? "interpreter" : "tlaloc_cpu"; }
+};
+
+INSTANTIATE_TEST_SUITE_P(Backends, SessionOn, ::testing::Values(rt::Backend::interpreter, rt::Backend::pjrt),
+                         [](const ::testing::TestParamInfo<rt::Backend>& p) {
+                           return p.param == rt::Backend::interpreter ? std::string("interpreter")
+                                                                         : std::string("pjrt");
+                         });
+
+TEST_P(SessionOn, RunsStableHloOnHostTensors) {
+  const rt::Session s(options());
+  EXPECT_EQ(s.platform_name(), platform());
   const rt::Executable e = s.compile(kProgram);
   EXPECT_EQ(e.input_types().size(), 2u);
   EXPECT_EQ(e.output_types().at(0), (rt::BufferType{tl::DType::f32, {2, 3}}));
@@ -42,8 +60,8 @@ TEST(Session, RunsStableHloOnHostTensors) {
   EXPECT_EQ(out[1].to_vector<float>(), (std::vector<float>{0.5f, 3.f, 1.f, 4.f, 2.f, 12.f}));
 }
 
-TEST(Session, CompilesEachProgramOnce) {
-  const rt::Session s;
+TEST_P(SessionOn, CompilesEachProgramOnce) {
+  const rt::Session s(options());
   (void)s.compile(kProgram);
   (void)s.compile(kProgram);
   EXPECT_EQ(s.cache_stats().hits, 1u);
@@ -52,8 +70,8 @@ TEST(Session, CompilesEachProgramOnce) {
   EXPECT_EQ(s.cache_stats().misses, 2u);
 }
 
-TEST(Session, BuffersStayOnTheDeviceAndDonatedOnesAreConsumed) {
-  const rt::Session s;
+TEST_P(SessionOn, BuffersStayOnTheDeviceAndDonatedOnesAreConsumed) {
+  const rt::Session s(options());
   const rt::Executable e = s.compile(kProgram);
   const std::vector<Tensor> host{kX, kY};
   std::vector<rt::Buffer> in = s.to_device(host);
@@ -69,8 +87,8 @@ TEST(Session, BuffersStayOnTheDeviceAndDonatedOnesAreConsumed) {
   EXPECT_EQ(again[0].to_host().to_vector<float>(), (sum * out[0].to_host()).to_vector<float>());
 }
 
-TEST(Session, RefusesBadArguments) {
-  const rt::Session s;
+TEST_P(SessionOn, RefusesBadArguments) {
+  const rt::Session s(options());
   const rt::Executable e = s.compile(kProgram);
   const rt::Buffer x = s.to_device(kX), y = s.to_device(kY);
   const rt::Buffer one[] = {x};
@@ -90,16 +108,15 @@ TEST(Session, RefusesBadArguments) {
   tltest::expect_error<tl::ValueError>([&] { (void)e.run(same, {.donate = {0, 1}}); }, "runtime::Executable::run",
                                        "donates a buffer twice");
   EXPECT_TRUE(x.valid());  // a refused run consumes nothing
-  const rt::Session other;
+  const rt::Session other(options());
   const rt::Buffer foreign[] = {x, other.to_device(kY)};
   tltest::expect_error<tl::ValueError>([&] { (void)e.run(foreign); }, "runtime::Executable::run",
                                        "argument 1 lives in another session");
   EXPECT_THROW((void)s.compile("func.func @main( {"), tl::Error);
-  EXPECT_THROW(rt::Session({.backend = rt::Backend::pjrt}), rt::RuntimeError);
 }
 
-TEST(Session, RunsFromSeveralThreadsAtOnce) {
-  const rt::Session s;
+TEST_P(SessionOn, RunsFromSeveralThreadsAtOnce) {
+  const rt::Session s(options());
   std::vector<std::thread> threads;
   std::vector<std::vector<float>> results(8);
   for (std::size_t t = 0; t < results.size(); ++t)
@@ -120,7 +137,7 @@ TEST(Session, RunsFromSeveralThreadsAtOnce) {
 // The interpreter runs the same text the PJRT backends will, so the run equals
 // TrainStep's own within the rounding of ops StableHLO spells out (none here: the
 // MLP run is bit-identical).
-TEST(Session, TrainsWithTheStateOnTheDevice) {
+TEST_P(SessionOn, TrainsWithTheStateOnTheDevice) {
   const tltest::TrainingRun run = tltest::mlp_run(5);
   const tl::nn::TrainStep step =
       tl::nn::capture(run.loss, run.params, run.batches.front()).train_step(run.optimizer, run.clipping);
@@ -128,7 +145,7 @@ TEST(Session, TrainsWithTheStateOnTheDevice) {
   tl::nn::OptimizerState state = step.init(p);
   const std::size_t n_state = step.output_names(state).size() - 1;
 
-  const rt::Session s;
+  const rt::Session s(options());
   const rt::Executable e = s.compile(step.stablehlo());
   std::vector<Tensor> initial = p.tensors();
   for (const Tensor& t : state.slots.tensors()) initial.push_back(t);
@@ -151,6 +168,38 @@ TEST(Session, TrainsWithTheStateOnTheDevice) {
   for (std::size_t i = 0; i < p.size(); ++i)
     EXPECT_EQ(on_device[i].to_host().to_vector<float>(), p.tensors()[i].to_vector<float>()) << p.names()[i];
   EXPECT_EQ(on_device.back().to_host().item<std::int64_t>(), 5);
+}
+
+// The plugin's own refusal reaches the caller as a RuntimeError with its message
+// and code (INVALID_ARGUMENT = 3), whatever the Session would say.
+TEST(SessionOnPjrt, ReportsThePluginsErrorsWithTheirCodes) {
+  const rt::Session s({.backend = rt::Backend::pjrt, .plugin_path = TLALOC_PJRT_CPU_PLUGIN});
+  try {
+    (void)s.compile("func.func @main( {");
+    ADD_FAILURE() << "compiled";
+  } catch (const rt::RuntimeError& e) {
+    EXPECT_EQ(e.code(), 3);
+    const std::string message = e.what();
+    EXPECT_NE(message.find("PJRT_Client_Compile failed in the PJRT plugin"), std::string::npos) << message;
+    EXPECT_NE(message.find("(INVALID_ARGUMENT): PJRT_Client_Compile: <program>:1"), std::string::npos) << message;
+  }
+  tltest::expect_error<rt::PluginError>(
+      [] { rt::Session({.backend = rt::Backend::pjrt, .plugin_path = "no/such/plugin.so"}); },
+      "runtime::pjrt::Plugin::load", "no such file");
+}
+
+// Executables and buffers keep the plugin's client alive after their Session goes.
+TEST(SessionOnPjrt, HandlesOutliveTheirSession) {
+  std::optional<rt::Executable> e;
+  std::optional<rt::Buffer> x, y;
+  {
+    const rt::Session s({.backend = rt::Backend::pjrt, .plugin_path = TLALOC_PJRT_CPU_PLUGIN});
+    e = s.compile(kProgram);
+    x = s.to_device(kX);
+    y = s.to_device(kY);
+  }
+  const rt::Buffer args[] = {*x, *y};
+  EXPECT_EQ(e->run(args)[1].to_host().to_vector<float>(), (kX - kY).to_vector<float>());
 }
 
 }  // namespace

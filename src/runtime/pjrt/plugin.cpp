@@ -118,26 +118,25 @@ std::optional<fs::path> Plugin::path_from_env() {
   return fs::path(value);
 }
 
-std::string Plugin::consume_error(tlp_error* error) const {
-  if (error == nullptr) return "OK";
-  std::string code = "UNKNOWN";
+Plugin::Failure Plugin::take_error(tlp_error* error) const {
+  if (error == nullptr) return {TLP_OK, "OK"};
+  Failure f{TLP_UNKNOWN, "(the plugin gave no message)"};
   if (has(&tlp_api::error_get_code)) {
     tlp_error_get_code_args args{};
     args.struct_size = TLP_ERROR_GET_CODE_ARGS_SIZE;
     args.error = error;
     if (tlp_error* failed = api_->error_get_code(&args)) {
-      consume_error(failed);  // the code stays unknown; the message below still helps
+      take_error(failed);  // the code stays unknown; the message below still helps
     } else {
-      code = error_code_name(args.code);
+      f.code = args.code;
     }
   }
-  std::string message = "(the plugin gave no message)";
   if (has(&tlp_api::error_message)) {
     tlp_error_message_args args{};
     args.struct_size = TLP_ERROR_MESSAGE_ARGS_SIZE;
     args.error = error;
     api_->error_message(&args);
-    if (args.message != nullptr) message.assign(args.message, args.message_size);
+    if (args.message != nullptr) f.message.assign(args.message, args.message_size);
   }
   if (has(&tlp_api::error_destroy)) {
     tlp_error_destroy_args args{};
@@ -145,7 +144,13 @@ std::string Plugin::consume_error(tlp_error* error) const {
     args.error = error;
     api_->error_destroy(&args);
   }
-  return code + ": " + message;
+  return f;
+}
+
+std::string Plugin::consume_error(tlp_error* error) const {
+  if (error == nullptr) return "OK";
+  const Failure f = take_error(error);
+  return error_code_name(f.code) + ": " + f.message;
 }
 
 std::string error_code_name(int code) {

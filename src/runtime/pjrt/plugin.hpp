@@ -51,7 +51,14 @@ class Plugin {
     return end <= api_->struct_size && api_->*slot != nullptr;
   }
 
-  // Turns an error the plugin returned into "CODE: message" and frees it.
+  // An error the plugin returned: its code (TLP_UNKNOWN when the plugin cannot say)
+  // and message; the error is freed.
+  struct Failure {
+    int code = 0;
+    std::string message;
+  };
+  Failure take_error(tlp_error* error) const;
+  // The same as "CODE: message".
   std::string consume_error(tlp_error* error) const;
 
  private:

@@ -1,0 +1,52 @@
+// A PJRT client of a loaded plugin, with the one device Tlaloc runs on, and the
+// rules for calling into it: every error the plugin returns becomes a
+// tl::runtime::RuntimeError with the plugin's message and code; events are awaited
+// and freed. Buffers and executables hold the Client, so it goes last.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "runtime/pjrt/plugin.hpp"
+
+namespace tlaloc::runtime::pjrt {
+
+// An option for PJRT_Client_Create, by name: the CUDA plugin reads memory_fraction
+// (float), preallocate (bool), allocator (string), ... (docs/PJRT.md).
+struct ClientOption {
+  std::string name;
+  std::variant<std::string, std::int64_t, float, bool> value;
+};
+
+class Client {
+ public:
+  Client(Plugin plugin, const std::vector<ClientOption>& options);
+  ~Client();
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  const Plugin& plugin() const { return plugin_; }
+  const tlp_api& api() const { return plugin_.api(); }
+  tlp_client* handle() const { return client_; }
+  tlp_device* device() const { return device_; }
+  const std::string& platform_name() const { return platform_name_; }
+  const std::string& platform_version() const { return platform_version_; }
+
+  // Throws RuntimeError naming `what` when the plugin returned an error.
+  void check(tlp_error* error, std::string_view what) const;
+  // Waits for the event (none: nothing to wait for), frees it, reports its error.
+  void await(tlp_event* event, std::string_view what) const;
+
+ private:
+  std::string client_string(tlp_client_platform_name_fn* fn, std::string_view what) const;
+
+  Plugin plugin_;
+  tlp_client* client_ = nullptr;
+  tlp_device* device_ = nullptr;
+  std::string platform_name_, platform_version_;
+};
+
+}  // namespace tlaloc::runtime::pjrt

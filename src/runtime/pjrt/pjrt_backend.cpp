@@ -1,0 +1,231 @@
+// The PJRT backend of tl::runtime::Session: a plugin's client and its first
+// addressable device. Programs go to the plugin as StableHLO text with the
+// hand-encoded CompileOptionsProto of docs/PJRT.md; their signature, which the
+// Session checks arguments against, is read from the same text by Tlaloc's parser.
+#include <fmt/format.h>
+
+#include <array>
+#include <string>
+
+#include "core/tensor_impl.hpp"
+#include "runtime/backend.hpp"
+#include "runtime/pjrt/client.hpp"
+#include "runtime/pjrt/element_types.hpp"
+#include "stablehlo/stablehlo.hpp"
+
+namespace tlaloc::runtime::detail {
+namespace {
+
+using pjrt::Client;
+
+// CompileOptionsProto { executable_build_options { device_ordinal: -1,
+// num_replicas: 1, num_partitions: 1 } } (docs/PJRT.md derives the bytes).
+constexpr std::array<char, 17> kCompileOptions = {
+    '\x1A', '\x0F', '\x08', '\xFF', '\xFF', '\xFF', '\xFF', '\xFF', '\xFF',
+    '\xFF', '\xFF', '\xFF', '\x01', '\x20', '\x01', '\x28', '\x01'};
+
+std::size_t byte_size(const BufferType& t) {
+  std::size_t n = itemsize(t.dtype);
+  for (std::int64_t d : t.shape) n *= static_cast<std::size_t>(d);
+  return n;
+}
+
+class PjrtBuffer final : public DeviceBuffer {
+ public:
+  PjrtBuffer(std::shared_ptr<const Client> client, tlp_buffer* buffer) : client_(std::move(client)), buffer_(buffer) {}
+  ~PjrtBuffer() override {
+    tlp_buffer_args args{TLP_BUFFER_ARGS_SIZE, nullptr, buffer_};
+    client_->plugin().take_error(client_->api().buffer_destroy(&args));
+  }
+  PjrtBuffer(const PjrtBuffer&) = delete;
+  PjrtBuffer& operator=(const PjrtBuffer&) = delete;
+
+  // The type as the plugin reports it (results are typed by the plugin).
+  void read_type() {
+    tlp_buffer_element_type_args et{};
+    et.struct_size = TLP_BUFFER_ELEMENT_TYPE_ARGS_SIZE;
+    et.buffer = buffer_;
+    client_->check(client_->api().buffer_element_type(&et), "PJRT_Buffer_ElementType");
+    const std::optional<DType> dtype = pjrt::dtype_of(et.type);
+    if (!dtype)
+      throw RuntimeError(fmt::format("tl::runtime: the PJRT plugin returned a buffer of element type {}, which "
+                                     "Tlaloc does not have",
+                                     int(et.type)));
+    tlp_buffer_dimensions_args dims{};
+    dims.struct_size = TLP_BUFFER_DIMENSIONS_ARGS_SIZE;
+    dims.buffer = buffer_;
+    client_->check(client_->api().buffer_dimensions(&dims), "PJRT_Buffer_Dimensions");
+    type_ = {*dtype, Shape(dims.dims, dims.dims + dims.num_dims)};
+  }
+  void set_type(BufferType t) { type_ = std::move(t); }
+  tlp_buffer* handle() const { return buffer_; }
+
+  BufferType type() const override { return type_; }
+
+  Tensor to_host() const override {
+    Tensor t = tlaloc::detail::empty(type_.shape, type_.dtype);
+    tlp_buffer_to_host_args args{};
+    args.struct_size = TLP_BUFFER_TO_HOST_ARGS_SIZE;
+    args.src = buffer_;
+    args.dst = t.impl().data();
+    args.dst_size = byte_size(type_);
+    client_->check(client_->api().buffer_to_host(&args), "PJRT_Buffer_ToHostBuffer");
+    client_->await(args.event, "PJRT_Buffer_ToHostBuffer (its event)");
+    return t;
+  }
+
+ private:
+  std::shared_ptr<const Client> client_;
+  tlp_buffer* buffer_;
+  BufferType type_;
+};
+
+class PjrtExecutable final : public DeviceExecutable {
+ public:
+  PjrtExecutable(std::shared_ptr<const Client> client, tlp_loaded_executable* exe)
+      : client_(std::move(client)), exe_(exe) {}
+  ~PjrtExecutable() override {
+    tlp_loaded_args args{TLP_LOADED_ARGS_SIZE, nullptr, exe_};
+    client_->plugin().take_error(client_->api().loaded_destroy(&args));
+  }
+  PjrtExecutable(const PjrtExecutable&) = delete;
+  PjrtExecutable& operator=(const PjrtExecutable&) = delete;
+
+  void set_signature(std::vector<BufferType> inputs, std::vector<BufferType> outputs) {
+    inputs_ = std::move(inputs);
+    outputs_ = std::move(outputs);
+  }
+  std::size_t plugin_outputs() const;
+
+  const std::vector<BufferType>& input_types() const override { return inputs_; }
+  const std::vector<BufferType>& output_types() const override { return outputs_; }
+  std::vector<std::shared_ptr<DeviceBuffer>> run(std::span<const std::shared_ptr<DeviceBuffer>> args,
+                                                 const std::vector<bool>& donated) const override;
+
+ private:
+  std::shared_ptr<const Client> client_;
+  tlp_loaded_executable* exe_;
+  std::vector<BufferType> inputs_, outputs_;
+};
+
+std::size_t PjrtExecutable::plugin_outputs() const {
+  tlp_loaded_get_executable_args get{};
+  get.struct_size = TLP_LOADED_GET_EXECUTABLE_ARGS_SIZE;
+  get.loaded = exe_;
+  client_->check(client_->api().loaded_get_executable(&get), "PJRT_LoadedExecutable_GetExecutable");
+  tlp_executable_count_args count{};
+  count.struct_size = TLP_EXECUTABLE_COUNT_ARGS_SIZE;
+  count.executable = get.executable;
+  tlp_error* error = client_->api().executable_num_outputs(&count);
+  tlp_executable_args destroy{TLP_EXECUTABLE_ARGS_SIZE, nullptr, get.executable};
+  client_->plugin().take_error(client_->api().executable_destroy(&destroy));
+  client_->check(error, "PJRT_Executable_NumOutputs");
+  return count.count;
+}
+
+// The plugin learns which arguments it may consume from the complement: the
+// non-donatable indices of the execute options.
+std::vector<std::shared_ptr<DeviceBuffer>> PjrtExecutable::run(std::span<const std::shared_ptr<DeviceBuffer>> args,
+                                                               const std::vector<bool>& donated) const {
+  std::vector<tlp_buffer*> in;
+  std::vector<std::int64_t> keep;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    in.push_back(static_cast<const PjrtBuffer&>(*args[i]).handle());
+    if (!donated[i]) keep.push_back(static_cast<std::int64_t>(i));
+  }
+  tlp_execute_options options{};
+  options.struct_size = TLP_EXECUTE_OPTIONS_SIZE;
+  options.non_donatable_input_indices = keep.data();
+  options.num_non_donatable_input_indices = keep.size();
+  std::vector<tlp_buffer*> out(outputs_.size(), nullptr);
+  tlp_buffer* const* argument_lists[1] = {in.data()};
+  tlp_buffer** output_lists[1] = {out.data()};
+  tlp_event* done[1] = {nullptr};
+  tlp_execute_args execute{};
+  execute.struct_size = TLP_EXECUTE_ARGS_SIZE;
+  execute.executable = exe_;
+  execute.options = &options;
+  execute.argument_lists = argument_lists;
+  execute.num_devices = 1;
+  execute.num_args = in.size();
+  execute.output_lists = output_lists;
+  execute.device_complete_events = done;
+  client_->check(client_->api().loaded_execute(&execute), "PJRT_LoadedExecutable_Execute");
+  std::vector<std::shared_ptr<DeviceBuffer>> results;
+  for (tlp_buffer* b : out) results.push_back(std::make_shared<PjrtBuffer>(client_, b));  // owned from here on
+  client_->await(done[0], "PJRT_LoadedExecutable_Execute (its completion event)");
+  for (auto& r : results) static_cast<PjrtBuffer&>(*r).read_type();
+  return results;
+}
+
+class PjrtBackend final : public DeviceBackend {
+ public:
+  PjrtBackend(const std::filesystem::path& path, const std::vector<pjrt::ClientOption>& options)
+      : client_(std::make_shared<const Client>(pjrt::Plugin::load(path), options)) {}
+
+  std::string platform_name() const override { return client_->platform_name(); }
+  std::string platform_version() const override { return client_->platform_version(); }
+
+  std::unique_ptr<DeviceExecutable> compile(std::string_view text) override {
+    std::string code(text);
+    tlp_program program{};
+    program.struct_size = TLP_PROGRAM_SIZE;
+    program.code = code.data();
+    program.code_size = code.size();
+    program.format = "mlir";
+    program.format_size = 4;
+    tlp_client_compile_args args{};
+    args.struct_size = TLP_CLIENT_COMPILE_ARGS_SIZE;
+    args.client = client_->handle();
+    args.program = &program;
+    args.compile_options = kCompileOptions.data();
+    args.compile_options_size = kCompileOptions.size();
+    client_->check(client_->api().client_compile(&args), "PJRT_Client_Compile");
+    auto exe = std::make_unique<PjrtExecutable>(client_, args.executable);
+    set_signature(*exe, text);
+    return exe;
+  }
+
+  std::shared_ptr<DeviceBuffer> to_device(const Tensor& t) override {
+    const Shape& shape = t.shape();
+    tlp_buffer_from_host_args args{};
+    args.struct_size = TLP_BUFFER_FROM_HOST_ARGS_SIZE;
+    args.client = client_->handle();
+    args.data = t.raw_data();
+    args.type = pjrt::element_type_of(t.dtype());
+    args.dims = shape.data();
+    args.num_dims = shape.size();
+    args.host_buffer_semantics = TLP_HOST_ONLY_DURING_CALL;
+    args.device = client_->device();
+    client_->check(client_->api().client_buffer_from_host(&args), "PJRT_Client_BufferFromHostBuffer");
+    auto buffer = std::make_shared<PjrtBuffer>(client_, args.buffer);
+    buffer->set_type({t.dtype(), shape});
+    client_->await(args.done_with_host_buffer, "PJRT_Client_BufferFromHostBuffer (its event)");
+    return buffer;
+  }
+
+ private:
+  // The program's parameter and result types, from the text the plugin accepted.
+  void set_signature(PjrtExecutable& exe, std::string_view text) const {
+    const ir::Module m = stablehlo::parse(text, "<program>");
+    std::vector<BufferType> inputs, outputs;
+    for (const ir::TensorType& t : m.entry().param_types()) inputs.push_back({t.dtype, t.shape});
+    for (const ir::TensorType& t : m.entry().result_types()) outputs.push_back({t.dtype, t.shape});
+    if (const std::size_t n = exe.plugin_outputs(); n != outputs.size())
+      throw RuntimeError(fmt::format("tl::runtime: the PJRT plugin '{}' compiled a program of {} results into "
+                                     "one of {}",
+                                     client_->plugin().path().string(), outputs.size(), n));
+    exe.set_signature(std::move(inputs), std::move(outputs));
+  }
+
+  std::shared_ptr<const Client> client_;
+};
+
+}  // namespace
+
+std::unique_ptr<DeviceBackend> make_pjrt_backend(const std::filesystem::path& plugin_path,
+                                                 const std::vector<pjrt::ClientOption>& options) {
+  return std::make_unique<PjrtBackend>(plugin_path, options);
+}
+
+}  // namespace tlaloc::runtime::detail
