@@ -68,6 +68,20 @@ TEST(Artifact, EntryPointsGiveTheFunctionsResults) {
   std::filesystem::remove_all(dir);
 }
 
+// The same artifact served through Tlaloc's PJRT plugin: the same bits.
+TEST(Artifact, RunsOnThePjrtPlugin) {
+  const nn::Params p = kMlp.init(tl::random::key(1));
+  const std::filesystem::path dir = export_mlp("artifact_pjrt", p);
+  const serve::Model m =
+      serve::Model::load(dir, {.backend = tl::runtime::Backend::pjrt, .plugin_path = TLALOC_PJRT_CPU_PLUGIN});
+  EXPECT_EQ(m.session().platform_name(), "tlaloc_cpu");
+  const Tensor x5 = tl::random::normal(tl::random::key(3), {5, 4});
+  const std::vector<Tensor> r = m.run("probs", {x5});
+  EXPECT_EQ(r.at(0).to_vector<float>(), kMlp(p, x5).to_vector<float>());
+  EXPECT_EQ(r.at(1).to_vector<float>(), tl::softmax(kMlp(p, x5)).to_vector<float>());
+  std::filesystem::remove_all(dir);
+}
+
 // sha256sum (coreutils) is an implementation of its own.
 std::string sha256sum(const std::filesystem::path& file) {
   const std::string cmd = "sha256sum '" + file.string() + "'";
