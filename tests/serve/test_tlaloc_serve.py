@@ -189,8 +189,8 @@ class BadArtifacts(unittest.TestCase):
         a.set_manifest(m)
         self.refused(a, 'manifest.json: has no "entry_points"')
 
-    def test_field_of_the_wrong_type(self):
-        a = Artifact("shape_string")
+    def test_unknown_dtype(self):
+        a = Artifact("unknown_dtype")
         m = a.manifest()
         m["entry_points"][0]["inputs"][0]["dtype"] = "f31"
         a.set_manifest(m)
