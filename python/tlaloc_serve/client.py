@@ -7,14 +7,43 @@ from ctypes import POINTER, c_void_p
 
 from . import pjrt_abi as abi
 from .dtypes import BY_PJRT
-from .errors import PluginError
+from .errors import InputError, PluginError
 from .pjrt import COMPILE_OPTIONS, int64s
 
 
+def named_values(options):
+    """PJRT_NamedValues of {name: str, int, float or bool}; the array keeps the bytes alive."""
+    values = (abi.NamedValue * len(options))()
+    keep = []
+    for v, (name, value) in zip(values, options.items()):
+        encoded = name.encode("utf-8")
+        keep.append(encoded)
+        v.struct_size = abi.filled_size(abi.NamedValue)
+        v.name, v.name_size, v.value_size = encoded, len(encoded), 1
+        if isinstance(value, bool):
+            v.kind, v.bool_value = abi.VALUE_BOOL, value
+        elif isinstance(value, int):
+            v.kind, v.int64_value = abi.VALUE_INT64, value
+        elif isinstance(value, float):
+            v.kind, v.float_value = abi.VALUE_FLOAT, value
+        elif isinstance(value, str):
+            text = value.encode("utf-8")
+            keep.append(text)
+            v.kind, v.string_value, v.value_size = abi.VALUE_STRING, text, len(text)
+        else:
+            raise InputError(f"tlaloc_serve: client option '{name}' is a {type(value).__name__}; "
+                             f"options are str, int, float or bool")
+    return values, keep
+
+
 class Client:
-    def __init__(self, plugin):
+    """`options` go to PJRT_Client_Create as named values (the CUDA plugin reads
+    memory_fraction, preallocate, allocator, ...: docs/PJRT.md)."""
+
+    def __init__(self, plugin, options=None):
         self.plugin = plugin
-        self.handle = plugin.call("PJRT_Client_Create").client
+        values, _alive = named_values(options or {})  # the names and strings live through the call
+        self.handle = plugin.call("PJRT_Client_Create", create_options=values, num_options=len(values)).client
         try:
             devices = plugin.call("PJRT_Client_AddressableDevices", client=self.handle)
             if devices.num_devices == 0:

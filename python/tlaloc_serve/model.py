@@ -33,15 +33,17 @@ def _spec_text(dtype, shape):
 
 
 class Model:
-    """A served artifact. Model.load(dir, plugin_path=None) reads and checks it, compiles
-    each program on the plugin's device and copies the weights there once."""
+    """A served artifact. Model.load(dir, plugin_path=None, client_options=None) reads and
+    checks it, compiles each program on the plugin's device and copies the weights there once."""
 
     def __init__(self, client, m, executables, weights):
         self._client, self._manifest = client, m
         self._executables, self._weights = executables, weights
 
     @classmethod
-    def load(cls, directory, plugin_path=None):
+    def load(cls, directory, plugin_path=None, client_options=None):
+        """`plugin_path` defaults to TLALOC_PJRT_PLUGIN_PATH; `client_options`, a dict of
+        str, int, float or bool, goes to PJRT_Client_Create."""
         directory = os.fspath(directory)
         m = mf.load(directory)
         wfile = os.path.join(directory, m.weights.path)
@@ -58,7 +60,7 @@ class Model:
                     mf.bad(wfile, f"weight '{w}' of entry point '{e.name}' is not in the file")
             _check_signature(pfile, e, texts[e.name], weights)
         plugin = Plugin(plugin_path if plugin_path is not None else os.environ.get(ENV, ""))
-        client = Client(plugin)
+        client = Client(plugin, client_options)
         model = cls(client, m, {}, {})
         try:
             for e in m.entries:

@@ -85,8 +85,25 @@ ErrorGetCodeArgs = _args("tlp_error_get_code_args", ("error", c_void_p), ("code"
 PluginInitializeArgs = _args("tlp_plugin_initialize_args")
 EventArgs = _args("tlp_event_args", ("event", c_void_p))
 
+
+
+class _Value(ctypes.Union):
+    _fields_ = [("string_value", c_char_p), ("int64_value", c_int64), ("int64_list_value", POINTER(c_int64)),
+                ("float_value", ctypes.c_float), ("bool_value", c_bool)]
+
+
+class NamedValue(ctypes.Structure):
+    """PJRT_NamedValue: one client option (kind says which member of the union is set)."""
+    c_name = "tlp_named_value"
+    _anonymous_ = ("value",)
+    _fields_ = [("struct_size", c_size_t), ("extension_start", c_void_p), ("name", c_char_p),
+                ("name_size", c_size_t), ("kind", c_int), ("value", _Value), ("value_size", c_size_t)]
+
+
+VALUE_STRING, VALUE_INT64, VALUE_FLOAT, VALUE_BOOL = 0, 1, 3, 4
+
 # Clients and devices (pjrt_abi_client.h)
-ClientCreateArgs = _args("tlp_client_create_args", ("create_options", c_void_p), ("num_options", c_size_t),
+ClientCreateArgs = _args("tlp_client_create_args", ("create_options", POINTER(NamedValue)), ("num_options", c_size_t),
                          ("kv_get_callback", c_void_p), ("kv_get_user_arg", c_void_p),
                          ("kv_put_callback", c_void_p), ("kv_put_user_arg", c_void_p),
                          ("client", c_void_p), ("kv_try_get_callback", c_void_p),

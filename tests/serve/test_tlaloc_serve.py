@@ -282,6 +282,18 @@ class BadPlugins(unittest.TestCase):
                 os.environ["TLALOC_PJRT_PLUGIN_PATH"] = saved
         self.assertIsNone(caught.exception.code)
 
+    def test_client_options_reach_the_plugin(self):
+        # Tlaloc's CPU plugin takes no client options and names the first it is given:
+        # the name crossed the ABI in a PJRT_NamedValue of each kind.
+        for name, value in (("allocator", "bfc"), ("memory_fraction", 0.5), ("preallocate", False),
+                            ("collective_memory_size", 1 << 20)):
+            with self.subTest(name=name), self.assertRaisesRegex(
+                    PluginError, f"PJRT_Client_Create failed .*INVALID_ARGUMENT.*unknown option '{name}'") as c:
+                Model.load(ARTIFACT, plugin_path=PLUGIN, client_options={name: value})
+            self.assertEqual(c.exception.code, 3)
+        with self.assertRaisesRegex(InputError, "client option 'fraction' is a list"):
+            Model.load(ARTIFACT, plugin_path=PLUGIN, client_options={"fraction": [0.5]})
+
     def test_no_plugin_path(self):
         self.refused(None, r"no plugin path given \(set TLALOC_PJRT_PLUGIN_PATH or pass one\)")
 
@@ -352,7 +364,7 @@ class AbiLayout(unittest.TestCase):
         cls.headers = {n: read(os.path.join(base, n)).decode() for n in os.listdir(base) if n.endswith(".h")}
         text = "\n".join(cls.headers.values())
         cls.text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
-        cls.structs = {s.c_name: s for s in pjrt_abi.ARG_STRUCTS}
+        cls.structs = {s.c_name: s for s in pjrt_abi.ARG_STRUCTS + (pjrt_abi.NamedValue,)}
 
     def c_fields(self, c_name):
         body = re.search(r"typedef struct %s \{(.*?)\} %s;" % (c_name, c_name), self.text, re.S).group(1)
@@ -365,7 +377,8 @@ class AbiLayout(unittest.TestCase):
         return fields
 
     def test_fields_match_the_c_declaration(self):
-        for c_name, cls in self.structs.items():
+        for cls in pjrt_abi.ARG_STRUCTS:
+            c_name = cls.c_name
             with self.subTest(struct=c_name):
                 mine = [(name, getattr(cls, name).size) for name, _ in cls._fields_]
                 self.assertEqual(mine, self.c_fields(c_name))
@@ -387,6 +400,15 @@ class AbiLayout(unittest.TestCase):
             if c_name in self.structs:
                 last = re.search(r"TLP_FILLED_SIZE\(%s, (\w+)\)" % c_name, self.text).group(1)
                 self.assertEqual(self.structs[c_name]._fields_[-1][0], last, macro)
+
+    def test_named_value_union(self):
+        # tlp_named_value holds a union the field comparison above does not parse; the
+        # header asserts kind, int64_value and the size (checked above); every member
+        # of the union starts where int64_value does.
+        value = pjrt_abi.NamedValue
+        for member in ("string_value", "int64_value", "int64_list_value", "float_value", "bool_value"):
+            self.assertEqual(getattr(value, member).offset, 40, member)
+        self.assertEqual((value.value_size.offset, pjrt_abi.filled_size(value)), (48, 56))
 
     def test_slots_follow_the_tables_order(self):
         table = self.headers["pjrt_abi_table.h"]
