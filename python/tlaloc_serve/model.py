@@ -125,11 +125,12 @@ class Model:
             raise InputError("tlaloc_serve.Model.run: the model is closed")
         e = self.entry_point(entry)
         data = [_checked_input(e, spec, x) for spec, x in zip(e.inputs, _in_order(e, inputs))]
-        device = [self._client.to_device(d, BY_NAME[s.dtype], s.shape) for d, s in zip(data, e.inputs)]
-        args = [self._weights[w] for w in e.weights] + device
-        donated = [False] * len(e.weights) + [True] * len(device)
-        outputs = self._executables[e.name].run(args, donated, len(e.outputs))
+        device, outputs = [], []
         try:
+            device = [self._client.to_device(d, BY_NAME[s.dtype], s.shape) for d, s in zip(data, e.inputs)]
+            args = [self._weights[w] for w in e.weights] + device
+            donated = [False] * len(e.weights) + [True] * len(device)
+            outputs = self._executables[e.name].run(args, donated, len(e.outputs))
             return [_fetch(e, spec, b) for spec, b in zip(e.outputs, outputs)]
         finally:
             for b in outputs + device:

@@ -16,13 +16,13 @@ import json
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import unittest
 
 import _ctypes
 
-import tlaloc_serve
 from tlaloc_serve import ArtifactError, InputError, Model, PluginError, Tensor, TlalocServeError
 from tlaloc_serve import pjrt_abi
 
@@ -247,7 +247,7 @@ class BadArtifacts(unittest.TestCase):
         write(a.path("weights.safetensors"), data + b"\0\0\0\0")  # trailing bytes after the last tensor
         a.rehash()
         self.refused(a, "weights.safetensors: 4 bytes after the last tensor's data")
-        (n,) = __import__("struct").unpack_from("<Q", data)
+        (n,) = struct.unpack_from("<Q", data)
         header = data[8:8 + n].replace(b'"data_offsets":[704,720]', b'"data_offsets":[704,721]')
         write(a.path("weights.safetensors"), data[:8] + header + data[8 + n:])
         a.rehash()
