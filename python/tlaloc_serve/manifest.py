@@ -1,0 +1,128 @@
+"""manifest.json of an artifact (docs/SERVING.md), read with every field checked, and
+the hashes that tie it to the files. The checks and wording follow the C++ loader
+(src/serve/manifest.cpp, src/serve/model.cpp)."""
+
+import hashlib
+import json
+import os
+from collections import namedtuple
+
+from .dtypes import BY_NAME
+from .errors import ArtifactError
+
+FORMAT = "tlaloc-artifact"
+SCHEMA_VERSION = 1
+WHO = "tlaloc_serve.Model.load"
+
+TensorSpec = namedtuple("TensorSpec", "name dtype shape")  # dtype: a name ("f32"); shape: a tuple
+HashedFile = namedtuple("HashedFile", "path sha256")  # path relative to the artifact
+EntryPoint = namedtuple("EntryPoint", "name program weights inputs outputs")  # program: a HashedFile
+Manifest = namedtuple("Manifest", "version content_hash weights entries")
+
+
+def bad(file, what):
+    raise ArtifactError(f"{WHO}: {file}: {what}")
+
+
+_KINDS = {
+    "a string": lambda v: isinstance(v, str),
+    "an integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "an array": lambda v: isinstance(v, list),
+    "an object": lambda v: isinstance(v, dict),
+}
+
+
+def _field(obj, key, kind, file, where=""):
+    """The member `key` of `obj`, which must exist and be of `kind` (a key of _KINDS)."""
+    if not isinstance(obj, dict) or key not in obj:
+        bad(file, f'{where}has no "{key}"')
+    value = obj[key]
+    if not _KINDS[kind](value):
+        bad(file, f'{where}"{key}" is not {kind}')
+    return value
+
+
+def _specs(items, file, where):
+    out = []
+    for item in items:
+        name = _field(item, "name", "a string", file, where)
+        at = f"{where}tensor '{name}': "
+        dtype = _field(item, "dtype", "a string", file, at)
+        if dtype not in BY_NAME:
+            bad(file, f'{at}unknown dtype "{dtype}"')
+        shape = _field(item, "shape", "an array", file, at)
+        if not all(_KINDS["an integer"](d) and d >= 0 for d in shape):
+            bad(file, at + "shape holds a non-size")
+        out.append(TensorSpec(name, dtype, tuple(shape)))
+    return out
+
+
+def _hashed(obj, path_key, file, where):
+    path = _field(obj, path_key, "a string", file, where)
+    digest = _field(obj, "sha256", "a string", file, where)
+    if not path or os.path.isabs(path) or ".." in path:
+        bad(file, f'{where}path "{path}" leaves the artifact directory')
+    if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+        bad(file, f'{where}"{digest}" is not a hex SHA-256')
+    return HashedFile(path, digest)
+
+
+def parse(text, file):
+    """The manifest in `text` (bytes or str); `file` names it in errors."""
+    try:
+        j = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as e:
+        bad(file, f"not valid JSON ({e})")
+    if _field(j, "format", "a string", file) != FORMAT:
+        bad(file, f'"format" is not "{FORMAT}"')
+    version = _field(j, "schema_version", "an integer", file)
+    if version != SCHEMA_VERSION:
+        bad(file, f"unknown schema version {version} (this build reads version {SCHEMA_VERSION})")
+    content_hash = _field(j, "content_hash", "a string", file)
+    weights = _hashed(_field(j, "weights", "an object", file), "file", file, "weights: ")
+    entries = []
+    for e in _field(j, "entry_points", "an array", file):
+        name = _field(e, "name", "a string", file, "entry point: ")
+        where = f"entry point '{name}': "
+        program = _hashed(e, "program", file, where)
+        names = _field(e, "weights", "an array", file, where)
+        if not all(isinstance(w, str) for w in names):
+            bad(file, where + '"weights" holds a non-string')
+        inputs = _specs(_field(e, "inputs", "an array", file, where), file, where)
+        outputs = _specs(_field(e, "outputs", "an array", file, where), file, where)
+        if any(x.name == name for x in entries):
+            bad(file, f"entry point '{name}' is listed twice")
+        entries.append(EntryPoint(name, program, tuple(names), tuple(inputs), tuple(outputs)))
+    return Manifest(version, content_hash, weights, tuple(entries))
+
+
+def content_hash(m):
+    """SHA-256 of "<path> <sha256>\\n" for the weights file, then each program in order."""
+    lines = f"{m.weights.path} {m.weights.sha256}\n"
+    lines += "".join(f"{e.program.path} {e.program.sha256}\n" for e in m.entries)
+    return hashlib.sha256(lines.encode("utf-8")).hexdigest()
+
+
+def read_file(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        bad(path, "missing")
+    except OSError as e:
+        bad(path, f"cannot be read ({e.strerror})")
+
+
+def check_hash(path, data, expected):
+    got = hashlib.sha256(data).hexdigest()
+    if got != expected:
+        bad(path, f"SHA-256 {got} does not match the manifest's {expected}")
+
+
+def load(directory):
+    """The manifest of the artifact in `directory`, its content hash checked."""
+    file = os.path.join(directory, "manifest.json")
+    m = parse(read_file(file), file)
+    if content_hash(m) != m.content_hash:
+        bad(file, "the content hash does not match the files' hashes it lists")
+    return m
