@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every benchmark in one go and prints ratios: Tlaloc against OpenBLAS (matmul)
-# and against PyTorch (elementwise, sum, dispatch). Usage: bench/run.sh BUILD_DIR [repeats] [rounds]
+# and against PyTorch (elementwise, sum, dispatch, gradients, training steps).
+# Usage: bench/run.sh BUILD_DIR [repeats] [rounds]
 set -euo pipefail
 build=${1:-build/release}
 repeats=${2:-5}
@@ -37,6 +38,19 @@ if [[ -x "$build/bench/ad_bench" ]]; then
     ours+=("$out/ad$r.json") theirs+=("$out/ad_torch$r.json")
   done
   /usr/bin/python3 "$here/ad_ratio.py" --ours "${ours[@]}" --theirs "${theirs[@]}"
+fi
+
+if [[ -x "$build/bench/train_bench" ]]; then
+  echo "== training steps: value_and_grad + Adam as one jit program against PyTorch's forward, backward"
+  echo "   and torch.optim.Adam(foreach=True).step() ($rounds rounds run alternately, each the median of $repeats)"
+  ours=() theirs=()
+  for r in $(seq "$rounds"); do
+    "$build/bench/train_bench" "${common[@]}" --benchmark_format=json >"$out/train$r.json" 2>/dev/null
+    # 2 threads: train_bench's benchmarks run with their argument /2.
+    /usr/bin/python3 "$here/train_torch_bench.py" 2 "$repeats" >"$out/train_torch$r.json"
+    ours+=("$out/train$r.json") theirs+=("$out/train_torch$r.json")
+  done
+  /usr/bin/python3 "$here/train_ratio.py" --ours "${ours[@]}" --theirs "${theirs[@]}"
 fi
 
 echo "== elementwise, sum and dispatch: Tlaloc against PyTorch $(/usr/bin/python3 -c 'import torch; print(torch.__version__)')"

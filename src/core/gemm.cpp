@@ -15,13 +15,17 @@
 namespace tlaloc::detail {
 namespace {
 
-// OpenBLAS keeps its own thread pool; it should use as many threads as tlaloc does.
-// Setting it is not free, so only a change is passed on.
-void sync_blas_threads() {
-  static std::atomic<int> last{0};
-  const int n = num_threads();
-  if (last.exchange(n) != n) openblas_set_num_threads(n);
+// OpenBLAS runs single-threaded, inside tlaloc's threads: two thread pools on the
+// same cores fight (OpenBLAS's idle workers spin on sched_yield for a long while
+// after each product, right when tlaloc's next op wants the cores). A program that
+// calls cblas itself may have changed the count, so it is checked on every call.
+void blas_single_threaded() {
+  if (openblas_get_num_threads() != 1) openblas_set_num_threads(1);
 }
+// Multiply-adds below which a part is not worth a thread, and the row or column
+// block a product is cut in (a multiple of the BLAS kernels' register tiles).
+constexpr std::int64_t kMinWork = std::int64_t(1) << 18;
+constexpr std::int64_t kCutBlock = 32;
 
 // Empty products: nothing to do, or zeros when only k is 0 (BLAS refuses lda = 0).
 template <class T>
@@ -34,8 +38,11 @@ bool trivial(const GemmShape& s, T* c) {
 
 constexpr std::int64_t kBlasMax = std::numeric_limits<blasint>::max();
 
-// One BLAS call per batch entry: BLAS threads each product itself. Sizes are
-// 32-bit there, so rows of A and C go in chunks; the other sizes must fit.
+// Products on tlaloc's threads: batch entries split between them when there are
+// enough, otherwise each product cut along the longer of m and n. The cuts depend
+// only on the shape and the thread count, and a cut changes no element's sum (each
+// element is one row times one column, in OpenBLAS's k order). Sizes are 32-bit in
+// BLAS, so rows of A and C go in chunks; the other sizes must fit.
 template <class T, class Fn>
 void blas_gemm(const GemmShape& s, const T* a, const T* b, T* c, Fn fn) {
   if (trivial(s, c)) return;
@@ -43,19 +50,36 @@ void blas_gemm(const GemmShape& s, const T* a, const T* b, T* c, Fn fn) {
   if (lda > kBlasMax || ldb > kBlasMax || s.n > kBlasMax || s.k > kBlasMax)
     fail<ValueError>("dot_general", "a [{}, {}] x [{}, {}] product exceeds the BLAS size limit", s.m, s.k,
                      s.k, s.n);
-  sync_blas_threads();
+  blas_single_threaded();
   const auto ta = s.trans_a ? CblasTrans : CblasNoTrans, tb = s.trans_b ? CblasTrans : CblasNoTrans;
-  const std::int64_t chunk = std::min(s.m, kBlasMax), row_step = s.trans_a ? 1 : lda;
-  for (std::int64_t i = 0; i < s.batch; ++i) {
-    const T* ai = a + i * s.m * s.k;
-    const T* bi = b + i * s.k * s.n;
-    T* ci = c + i * s.m * s.n;
-    for (std::int64_t r = 0; r < s.m; r += chunk) {
-      const std::int64_t rows = std::min(chunk, s.m - r);
-      fn(CblasRowMajor, ta, tb, blasint(rows), blasint(s.n), blasint(s.k), T(1), ai + r * row_step,
-         blasint(lda), bi, blasint(ldb), T(0), ci + r * s.n, blasint(s.n));
+  // Rows [r0, r1) and columns [c0, c1) of C[i].
+  const auto block = [&](std::int64_t i, std::int64_t r0, std::int64_t r1, std::int64_t c0, std::int64_t c1) {
+    const T* bi = b + i * s.k * s.n + c0 * (s.trans_b ? ldb : 1);
+    for (std::int64_t r = r0; r < r1; r += kBlasMax) {
+      const std::int64_t rows = std::min(kBlasMax, r1 - r);
+      fn(CblasRowMajor, ta, tb, blasint(rows), blasint(c1 - c0), blasint(s.k), T(1),
+         a + i * s.m * s.k + r * (s.trans_a ? 1 : lda), blasint(lda), bi, blasint(ldb), T(0),
+         c + i * s.m * s.n + r * s.n + c0, blasint(s.n));
     }
+  };
+  const std::int64_t work = s.m * s.n * s.k;
+  if (s.batch >= num_threads()) {
+    parallel_for(s.batch, std::max<std::int64_t>(1, kMinWork / work), [&](std::int64_t lo, std::int64_t hi) {
+      for (std::int64_t i = lo; i < hi; ++i) block(i, 0, s.m, 0, s.n);
+    });
+    return;
   }
+  const bool by_rows = s.m >= s.n;
+  const std::int64_t len = by_rows ? s.m : s.n, blocks = (len + kCutBlock - 1) / kCutBlock;
+  const std::int64_t grain = std::max<std::int64_t>(1, kMinWork / (work / len * kCutBlock));
+  for (std::int64_t i = 0; i < s.batch; ++i)
+    parallel_for(blocks, grain, [&](std::int64_t lo, std::int64_t hi) {
+      const std::int64_t from = lo * kCutBlock, to = std::min(len, hi * kCutBlock);
+      if (by_rows)
+        block(i, from, to, 0, s.n);
+      else
+        block(i, 0, s.m, from, to);
+    });
 }
 
 // Integer products accumulate in a wide unsigned type: it wraps where the signed

@@ -4,13 +4,17 @@
 // 2-D cases on this kernel), the public conv2d on top of it, and conv_transpose2d as a
 // composite (lhs dilation plus a flipped, channel-swapped kernel).
 //
-// Kernel: im2col + OpenBLAS gemm (detail::gemm), one product per (chunk of batch
-// items, group). The parallelism is OpenBLAS's own threading inside each gemm;
-// gemm is never called from inside detail::parallel_for (im2col and the final
-// copy use it, between gemm calls).
+// Kernel: im2col + gemm (detail::gemm), one product per (chunk of batch items,
+// group). Chunks go to the threads whole, each thread with its own buffers, so
+// the products of a chunk run single-threaded; a single chunk threads inside (im2col,
+// gemm and the final copy). Which of the two happens depends only on the shape and
+// the thread count.
 #include <algorithm>
 #include <array>
+#include <cstdint>
+#include <limits>
 #include <memory>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -126,7 +130,9 @@ Taps make_taps(const ConvGeom& g, std::size_t d) {
   return t;
 }
 
-// One output row of im2col: row[o] = src[input index of tap j at output o].
+// One output row of im2col: row[o] = src[input index of tap j at output o]. Rows
+// are often a few elements long (small images, and the kernel-gradient
+// convolutions whose outputs are the kernel's size), so the loops are plain.
 template <class T>
 void copy_row(const T* src, T* row, const Taps& tw, std::int64_t j, std::int64_t ow, std::int64_t stride) {
   const std::int64_t* idx = tw.idx.data() + j * ow;
@@ -134,34 +140,73 @@ void copy_row(const T* src, T* row, const Taps& tw, std::int64_t j, std::int64_t
     for (std::int64_t o = 0; o < ow; ++o) row[o] = idx[o] >= 0 ? src[idx[o]] : T(0);
     return;
   }
-  const std::int64_t a = tw.first[std::size_t(j)], b = tw.last[std::size_t(j)];
-  std::fill(row, row + a, T(0));
+  const std::int64_t a = tw.first[std::size_t(j)], b = std::max(a, tw.last[std::size_t(j)]);
+  for (std::int64_t o = 0; o < a; ++o) row[o] = T(0);
   if (a < b) {
     const T* s = src + idx[a];
-    if (stride == 1)
+    if (stride == 1 && b - a >= 16)
       std::copy(s, s + (b - a), row + a);
     else
       for (std::int64_t o = a; o < b; ++o) row[o] = s[(o - a) * stride];
   }
-  std::fill(row + std::max(a, b), row + ow, T(0));
+  for (std::int64_t o = b; o < ow; ++o) row[o] = T(0);
+}
+
+// Where each output position of each kernel tap reads in an input plane (-1: a
+// padding or dilation hole), when that table is small: the im2col of small images
+// and of the kernel-gradient convolutions (whose outputs are the kernel's size)
+// then copies a plane's P values in one loop instead of oh rows of a few values.
+constexpr std::int64_t kMaxOffsets = std::int64_t(1) << 16;
+
+std::vector<std::int32_t> plane_offsets(const ConvGeom& g, const Taps& th, const Taps& tw) {
+  const std::int64_t oh = g.out[0], ow = g.out[1], taps = g.k[0] * g.k[1];
+  if (taps * oh * ow > kMaxOffsets || g.in[0] * g.in[1] > std::numeric_limits<std::int32_t>::max()) return {};
+  std::vector<std::int32_t> off(std::size_t(taps * oh * ow));
+  std::size_t n = 0;
+  for (std::int64_t i = 0; i < g.k[0]; ++i)
+    for (std::int64_t j = 0; j < g.k[1]; ++j)
+      for (std::int64_t y = 0; y < oh; ++y)
+        for (std::int64_t x = 0; x < ow; ++x) {
+          const std::int64_t iy = th.idx[std::size_t(i * oh + y)], ix = tw.idx[std::size_t(j * ow + x)];
+          off[n++] = iy < 0 || ix < 0 ? -1 : std::int32_t(iy * g.in[1] + ix);
+        }
+  return off;
+}
+
+// dst[p] = src[off[p]], 0 for a hole; branch-free (a hole reads element 0 and
+// drops it) and on unaliased pointers, so the compilers vectorize it with gathers.
+template <class T>
+void gather_plane(const T* __restrict src, const std::int32_t* __restrict off, T* __restrict dst, std::int64_t n) {
+  for (std::int64_t p = 0; p < n; ++p) {
+    const std::int32_t q = off[p];
+    const T v = src[q < 0 ? 0 : q];
+    dst[p] = q < 0 ? T(0) : v;
+  }
 }
 
 // col[k, b * P + p] for nb batch items starting at x, with k = (c * kH + i) * kW + j
 // over all channels: for groups that is [groups, C/groups * kH * kW, nb * P].
 template <class T>
-void im2col(const T* x, std::int64_t nb, const ConvGeom& g, const Taps& th, const Taps& tw, T* col) {
+void im2col(const T* x, std::int64_t nb, const ConvGeom& g, const Taps& th, const Taps& tw,
+            const std::vector<std::int32_t>& offsets, T* col) {
   const std::int64_t kk = g.k[0] * g.k[1], rows = g.c * kk, P = g.out[0] * g.out[1];
   const std::int64_t plane = g.in[0] * g.in[1], oh = g.out[0], ow = g.out[1];
-  detail::parallel_for(rows, 1, [&](std::int64_t b, std::int64_t e) {
+  const std::int64_t grain = std::max<std::int64_t>(1, 4096 / std::max<std::int64_t>(nb * P, 1));
+  detail::parallel_for(rows, grain, [&](std::int64_t b, std::int64_t e) {
     for (std::int64_t k = b; k < e; ++k) {
       const std::int64_t c = k / kk, i = (k / g.k[1]) % g.k[0], j = k % g.k[1];
+      const std::int32_t* off = offsets.empty() ? nullptr : offsets.data() + (k % kk) * P;
       for (std::int64_t item = 0; item < nb; ++item) {
         const T* src = x + (item * g.c + c) * plane;
         T* dst = col + (k * nb + item) * P;
+        if (off != nullptr) {
+          gather_plane(src, off, dst, P);
+          continue;
+        }
         for (std::int64_t y = 0; y < oh; ++y) {
           const std::int64_t iy = th.idx[std::size_t(i * oh + y)];
           if (iy < 0)
-            std::fill(dst + y * ow, dst + (y + 1) * ow, T(0));
+            for (std::int64_t o = 0; o < ow; ++o) dst[y * ow + o] = T(0);
           else
             copy_row(src + iy * g.in[1], dst + y * ow, tw, j, ow, g.a.stride[1]);
         }
@@ -201,24 +246,27 @@ void conv_host(const T* x, const T* w, T* out, const ConvGeom& g) {
   const bool pointwise = is_pointwise(g);
   const std::int64_t rows = g.c * g.k[0] * g.k[1], chunk = batch_chunk(g, rows, P);
   const Taps th = make_taps(g, 0), tw = make_taps(g, 1);
-  std::unique_ptr<T[]> col, tmp;
-  if (!pointwise) col = std::make_unique_for_overwrite<T[]>(std::size_t(rows * chunk * P));
-  if (chunk > 1) tmp = std::make_unique_for_overwrite<T[]>(std::size_t(g.o * chunk * P));
-  for (std::int64_t n0 = 0; n0 < g.n; n0 += chunk) {
-    const std::int64_t nb = std::min(chunk, g.n - n0);
-    const T* xn = x + n0 * g.c * g.in[0] * g.in[1];
-    if (!pointwise) im2col(xn, nb, g, th, tw, col.get());
-    T* dst = nb == 1 ? out + n0 * g.o * P : tmp.get();
-    detail::gemm(detail::GemmShape{g.groups, g.og, nb * P, K}, w, pointwise ? xn : col.get(), dst);
-    if (nb == 1) continue;
-    // tmp is [o, nb, P]; out wants [nb, o, P].
-    detail::parallel_for(g.o * nb, 16, [&](std::int64_t s, std::int64_t e) {
-      for (std::int64_t r = s; r < e; ++r) {
-        const T* src = tmp.get() + r * P;
-        std::copy(src, src + P, out + ((n0 + r % nb) * g.o + r / nb) * P);
-      }
-    });
-  }
+  const std::vector<std::int32_t> offsets = pointwise ? std::vector<std::int32_t>{} : plane_offsets(g, th, tw);
+  detail::parallel_for((g.n + chunk - 1) / chunk, 1, [&](std::int64_t c0, std::int64_t c1) {
+    std::unique_ptr<T[]> col, tmp;
+    if (!pointwise) col = std::make_unique_for_overwrite<T[]>(std::size_t(rows * chunk * P));
+    if (chunk > 1) tmp = std::make_unique_for_overwrite<T[]>(std::size_t(g.o * chunk * P));
+    for (std::int64_t n0 = c0 * chunk; n0 < std::min(g.n, c1 * chunk); n0 += chunk) {
+      const std::int64_t nb = std::min(chunk, g.n - n0);
+      const T* xn = x + n0 * g.c * g.in[0] * g.in[1];
+      if (!pointwise) im2col(xn, nb, g, th, tw, offsets, col.get());
+      T* dst = nb == 1 ? out + n0 * g.o * P : tmp.get();
+      detail::gemm(detail::GemmShape{g.groups, g.og, nb * P, K}, w, pointwise ? xn : col.get(), dst);
+      if (nb == 1) continue;
+      // tmp is [o, nb, P]; out wants [nb, o, P].
+      detail::parallel_for(g.o * nb, 16, [&](std::int64_t s, std::int64_t e) {
+        for (std::int64_t r = s; r < e; ++r) {
+          const T* src = tmp.get() + r * P;
+          std::copy(src, src + P, out + ((n0 + r % nb) * g.o + r / nb) * P);
+        }
+      });
+    }
+  });
 }
 
 Tensor conv_kernel(const Tensor& x, const Tensor& w, const ConvGeom& g, const TensorType& out_type) {

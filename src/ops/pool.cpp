@@ -1,10 +1,13 @@
 // 2-D pooling: the primitive "pool" (StableHLO's reduce_window with a max or sum
 // body; its init value and padding value are the reduction's identity, -inf /
-// lowest for max and 0 for sum), and max_pool2d / avg_pool2d. The host kernel
+// lowest for max and 0 for sum), max pooling's input cotangent "max_pool_grad",
+// and max_pool2d / avg_pool2d. The host kernel
 // handles windows over the last two axes of a rank-4 tensor; the lowering emits
 // stablehlo.reduce_window, whose one-op fast path shares the accumulators.
 #include <algorithm>
 #include <array>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -191,35 +194,226 @@ struct PoolTaps {
   }
 };
 
-PoolTaps pool_taps(const detail::Rule& r) {
-  const Attrs& a = r.attrs();
+PoolTaps pool_taps(const Attrs& a, const Shape& in, const Shape& out) {
   return {a.get<I64s>("window_dimensions"), a.get<I64s>("window_strides"), a.get<I64s>("padding_low"),
-          a.get<I64s>("padding_high"),      r.in(0).shape(),                 r.out(0).shape()};
+          a.get<I64s>("padding_high"), in, out};
 }
 
-std::vector<Tensor> pool_jvp(const detail::Rule& r) {
-  if (r.attr<std::string>("reduction") == "sum") return detail::linear_jvp({0})(r);
-  const PoolTaps p = pool_taps(r);
-  const std::vector<Tensor> hits = p.first_max(r.in(0), r.out(0));
-  const Tensor tp = p.padded(r.tangent(0), 0.0);
-  Tensor t;
+// t (x's shape) read at each window's first maximum: max pooling's tangent.
+Tensor route_to_windows(const PoolTaps& p, const Tensor& x, const Tensor& y, const Tensor& t) {
+  const std::vector<Tensor> hits = p.first_max(x, y);
+  const Tensor tp = p.padded(t, 0.0);
+  Tensor out;
   std::size_t k = 0;
   for (std::int64_t i = 0; i < p.window[2]; ++i)
     for (std::int64_t j = 0; j < p.window[3]; ++j)
-      t = detail::add_tangents(t, where(hits[k++], p.tap(tp, i, j), 0.0));
-  return {t};
+      out = detail::add_tangents(out, where(hits[k++], p.tap(tp, i, j), 0.0));
+  return out;
+}
+
+// The transpose: each window's g sent back to its first maximum, the taps' parts
+// added in row-major tap order. What max_pool_grad computes, in ops that lower.
+Tensor route_to_inputs(const PoolTaps& p, const Tensor& x, const Tensor& y, const Tensor& g) {
+  const std::vector<Tensor> hits = p.first_max(x, y);
+  Tensor out;
+  std::size_t k = 0;
+  for (std::int64_t i = 0; i < p.window[2]; ++i)
+    for (std::int64_t j = 0; j < p.window[3]; ++j)
+      out = detail::add_tangents(out, p.untap(where(hits[k++], g, 0.0), i, j));
+  return out;
+}
+
+// ---- max_pool_grad: max pooling's input cotangent as one op ----------------------
+// Operands x, y = pool(x), g (y's cotangent); the pool's attributes. The kernel
+// computes route_to_inputs directly: per window the first tap equal to y (padding
+// reads -inf), then per input element the sum, in tap order, of the windows' g it
+// is the first maximum of, with the decomposition's +0 for the other taps (so that
+// signed zeros come out the same): the lowered program gives the same bits.
+
+// hit ? v : +0, without a branch: the hits follow the data, and a branch on them
+// mispredicts a quarter of the time or more.
+template <class T>
+T keep_if(bool hit, T v) {
+  using U = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint16_t>>;
+  static_assert(sizeof(U) == sizeof(T));
+  U bits;
+  std::memcpy(&bits, static_cast<const void*>(&v), sizeof(T));
+  bits = U(bits & U(U(0) - U(hit)));
+  std::memcpy(static_cast<void*>(&v), &bits, sizeof(T));
+  return v;
+}
+
+// For each window, the index of its first maximum's tap, or -1.
+template <class T>
+std::vector<std::int32_t> first_max_taps(const T* x, const T* y, const PoolGeom& g) {
+  const std::int64_t oh = g.out[0], ow = g.out[1], h = g.in[0], w = g.in[1];
+  std::vector<std::int32_t> first(std::size_t(g.planes * oh * ow));
+  using C = detail::compute_t<T>;
+  const C pad = -std::numeric_limits<C>::infinity();
+  detail::parallel_for(g.planes * oh, std::max<std::int64_t>(1, 4096 / std::max<std::int64_t>(ow, 1)),
+                       [&](std::int64_t b, std::int64_t e) {
+    for (std::int64_t r = b; r < e; ++r) {
+      const T* src = x + (r / oh) * h * w;
+      const std::int64_t y0 = (r % oh) * g.stride[0] - g.pad[0];
+      for (std::int64_t ox = 0; ox < ow; ++ox) {
+        const std::int64_t x0 = ox * g.stride[1] - g.pad[1];
+        const C m = C(y[r * ow + ox]);
+        // Taps from the last to the first, each equal one taking the place: the
+        // first equal tap remains, with selects rather than branches.
+        std::int32_t hit = -1;
+        const bool inside = y0 >= 0 && y0 + g.window[0] <= h && x0 >= 0 && x0 + g.window[1] <= w;
+        for (std::int64_t i = g.window[0]; i-- > 0;)
+          for (std::int64_t j = g.window[1]; j-- > 0;) {
+            const std::int64_t yy = y0 + i, xx = x0 + j;
+            C v;
+            if (inside)  // the usual case, and the same for a whole row of windows
+              v = C(src[yy * w + xx]);
+            else
+              v = yy >= 0 && yy < h && xx >= 0 && xx < w ? C(src[yy * w + xx]) : pad;
+            const std::int32_t mask = -std::int32_t(v == m);  // a mask, so that no branch follows the data
+            hit = (std::int32_t(i * g.window[1] + j) & mask) | (hit & ~mask);
+          }
+        first[std::size_t(r * ow + ox)] = hit;
+      }
+    }
+  });
+  return first;
+}
+
+// Along one axis: for input index v and tap t, the window that has v at tap t, or -1.
+std::vector<std::int64_t> window_at(std::int64_t in, std::int64_t taps, std::int64_t stride, std::int64_t pad,
+                                    std::int64_t out) {
+  std::vector<std::int64_t> at(std::size_t(in * taps), -1);
+  for (std::int64_t o = 0; o < out; ++o)
+    for (std::int64_t t = 0; t < taps; ++t) {
+      const std::int64_t v = o * stride - pad + t;
+      if (v >= 0 && v < in) at[std::size_t(v * taps + t)] = o;
+    }
+  return at;
+}
+
+// Windows that do not overlap (stride >= window): each element is at one tap of at
+// most one window, so the sum of the taps' parts is that part plus zeros (which
+// turns -0 into +0 when there are other taps).
+template <class T>
+void max_pool_grad_disjoint(const std::int32_t* first, const T* g, T* dx, const PoolGeom& geo,
+                            const std::vector<std::int64_t>& rows, const std::vector<std::int64_t>& cols) {
+  const std::int64_t oh = geo.out[0], ow = geo.out[1], h = geo.in[0], w = geo.in[1];
+  const std::int64_t kh = geo.window[0], kw = geo.window[1];
+  // Per input row / column: its window and tap, or -1.
+  std::vector<std::int64_t> rwin(std::size_t(h), -1), rtap(std::size_t(h), 0), cwin(std::size_t(w), -1),
+      ctap(std::size_t(w), 0);
+  for (std::int64_t v = 0; v < h; ++v)
+    for (std::int64_t t = 0; t < kh; ++t)
+      if (rows[std::size_t(v * kh + t)] >= 0) rwin[std::size_t(v)] = rows[std::size_t(v * kh + t)], rtap[std::size_t(v)] = t;
+  for (std::int64_t v = 0; v < w; ++v)
+    for (std::int64_t t = 0; t < kw; ++t)
+      if (cols[std::size_t(v * kw + t)] >= 0) cwin[std::size_t(v)] = cols[std::size_t(v * kw + t)], ctap[std::size_t(v)] = t;
+  using C = detail::compute_t<T>;
+  const C zero = kh * kw > 1 ? C(0) : C(-0.0);  // x + (-0) is x, even for x = -0
+  detail::parallel_for(geo.planes * h, std::max<std::int64_t>(1, 16384 / std::max<std::int64_t>(w, 1)),
+                       [&](std::int64_t b, std::int64_t e) {
+    for (std::int64_t r = b; r < e; ++r) {
+      const std::int64_t plane = r / h, iy = r % h, oy = rwin[std::size_t(iy)];
+      T* out = dx + r * w;
+      if (oy < 0) {
+        std::fill(out, out + w, T(0));
+        continue;
+      }
+      const std::int32_t* fp = first + (plane * oh + oy) * ow;
+      const T* gp = g + (plane * oh + oy) * ow;
+      const std::int64_t tap_row = rtap[std::size_t(iy)] * kw;
+      for (std::int64_t ix = 0; ix < w; ++ix) {
+        const std::int64_t ox = cwin[std::size_t(ix)], at = ox < 0 ? 0 : ox;
+        const bool hit = (ox >= 0) & (fp[at] == std::int32_t(tap_row + ctap[std::size_t(ix)]));
+        out[ix] = keep_if(hit, detail::convert_value<T>(C(gp[at]) + zero));
+      }
+    }
+  });
+}
+
+template <class T>
+void max_pool_grad_host(const T* x, const T* y, const T* g, T* dx, const PoolGeom& geo) {
+  const std::vector<std::int32_t> first = first_max_taps(x, y, geo);
+  const std::int64_t oh = geo.out[0], ow = geo.out[1], h = geo.in[0], w = geo.in[1];
+  const std::int64_t kh = geo.window[0], kw = geo.window[1];
+  const std::vector<std::int64_t> rows = window_at(h, kh, geo.stride[0], geo.pad[0], oh),
+                                  cols = window_at(w, kw, geo.stride[1], geo.pad[1], ow);
+  if (geo.stride[0] >= kh && geo.stride[1] >= kw) return max_pool_grad_disjoint(first.data(), g, dx, geo, rows, cols);
+  using C = detail::compute_t<T>;
+  detail::parallel_for(geo.planes * h, std::max<std::int64_t>(1, 4096 / std::max<std::int64_t>(w * kh * kw, 1)),
+                       [&](std::int64_t b, std::int64_t e) {
+    for (std::int64_t r = b; r < e; ++r) {
+      const std::int64_t plane = r / h, iy = r % h;
+      const std::int32_t* fp = first.data() + plane * oh * ow;
+      const T* gp = g + plane * oh * ow;
+      for (std::int64_t ix = 0; ix < w; ++ix) {
+        T acc = T(0);
+        for (std::int64_t i = 0; i < kh; ++i)
+          for (std::int64_t j = 0; j < kw; ++j) {
+            const std::int64_t oy = rows[std::size_t(iy * kh + i)], ox = cols[std::size_t(ix * kw + j)];
+            const std::int64_t at = oy < 0 || ox < 0 ? 0 : oy * ow + ox;
+            const bool hit = (oy >= 0) & (ox >= 0) & (fp[at] == std::int32_t(i * kw + j));
+            const T part = keep_if(hit, gp[at]);
+            acc = i == 0 && j == 0 ? part : detail::convert_value<T>(C(acc) + C(part));
+          }
+        dx[r * w + ix] = acc;
+      }
+    }
+  });
+}
+
+const detail::OpDef& max_pool_grad_op =
+    detail::def_op("max_pool_grad")
+        .inputs(3)
+        .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
+          const PoolGeom g = pool_geometry(in[0].shape, attrs);
+          const Shape& s = in[0].shape;
+          const Shape out{s[0], s[1], g.out[0], g.out[1]};
+          if (attrs.get<std::string>("reduction") != "max")
+            fail<ValueError>("max_pool_grad", "needs the attributes of a max pool, not a {} pool",
+                             attrs.get<std::string>("reduction"));
+          if (!is_floating(in[0].dtype) || in[1].dtype != in[0].dtype || in[2].dtype != in[0].dtype)
+            fail<DTypeError>("max_pool_grad", "needs x, y and g of one floating dtype, got {}, {} and {}",
+                             in[0].dtype, in[1].dtype, in[2].dtype);
+          if (in[1].shape != out || in[2].shape != out)
+            fail<ShapeError>("max_pool_grad", "x {} pools to {}, but y is {} and g is {}", shape_string(s),
+                             shape_string(out), shape_string(in[1].shape), shape_string(in[2].shape));
+          return std::vector<TensorType>{in[0]};
+        })
+        .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
+          const PoolGeom g = pool_geometry(in[0].shape(), attrs);
+          Tensor dx = detail::empty(out[0].shape, out[0].dtype);
+          TLALOC_SWITCH_FLOATING(in[0].dtype(), "max_pool_grad", {
+            max_pool_grad_host<T>(in[0].data<T>(), in[1].data<T>(), in[2].data<T>(), detail::mutable_data<T>(dx), g);
+          })
+          return std::vector<Tensor>{dx};
+        })
+        .lower([](std::span<const Tensor> in, const Attrs& attrs) {
+          const PoolTaps p = pool_taps(attrs, in[0].shape(), in[1].shape());
+          return std::vector<Tensor>{route_to_inputs(p, in[0], in[1], in[2])};
+        })
+        // Linear in g; the routing is piecewise constant in x (and y), as the
+        // comparisons that choose it are.
+        .jvp(detail::linear_jvp({2}))
+        .vjp([](const detail::Rule& r) {
+          std::vector<Tensor> ct(3);
+          if (r.wants(2)) {
+            const PoolTaps p = pool_taps(r.attrs(), r.in(0).shape(), r.in(1).shape());
+            ct[2] = route_to_windows(p, r.in(0), r.in(1), r.cotangent());
+          }
+          return ct;
+        });
+
+std::vector<Tensor> pool_jvp(const detail::Rule& r) {
+  if (r.attr<std::string>("reduction") == "sum") return detail::linear_jvp({0})(r);
+  const PoolTaps p = pool_taps(r.attrs(), r.in(0).shape(), r.out(0).shape());
+  return {route_to_windows(p, r.in(0), r.out(0), r.tangent(0))};
 }
 
 std::vector<Tensor> pool_vjp(const detail::Rule& r) {
   if (r.attr<std::string>("reduction") == "sum") return {sum_pool_vjp(r.cotangent(), r.in(0), r.attrs())};
-  const PoolTaps p = pool_taps(r);
-  const std::vector<Tensor> hits = p.first_max(r.in(0), r.out(0));
-  Tensor g;
-  std::size_t k = 0;
-  for (std::int64_t i = 0; i < p.window[2]; ++i)
-    for (std::int64_t j = 0; j < p.window[3]; ++j)
-      g = detail::add_tangents(g, p.untap(where(hits[k++], r.cotangent(), 0.0), i, j));
-  return {g};
+  return {detail::call1(max_pool_grad_op, {r.in(0), r.out(0), r.cotangent()}, r.attrs())};
 }
 
 const detail::OpDef& pool_op =

@@ -79,6 +79,16 @@ const bool added = add({
     row("max_pool2d_uneven", {"pool"}, {uniform({1, 2, 5, 4}, -2, 2, 514)},
         [](std::span<const Tensor> a) { return tl::max_pool2d(a[0], {{2, 3}, {2, 1}, {0, 1}}); },
         "F.max_pool2d(a, (2, 3), (2, 1), (0, 1))"),
+    // Max pooling's input cotangent as an op: linear in g, piecewise constant in x
+    // (overlapping windows with padding, so an element can collect several windows).
+    row("max_pool_grad", {"max_pool_grad"}, {uniform({2, 1, 5, 5}, -2, 2, 536), uniform({2, 1, 3, 3}, -1, 1, 537)},
+        [](std::span<const Tensor> a) {
+          const tl::detail::Attrs attrs{{"window_dimensions", I64s{1, 1, 3, 3}}, {"window_strides", I64s{1, 1, 2, 2}},
+                                        {"padding_low", I64s{0, 0, 1, 1}},      {"padding_high", I64s{0, 0, 1, 1}},
+                                        {"reduction", std::string("max")}};
+          return call("max_pool_grad", {a[0], call("pool", {a[0]}, attrs), a[1]}, attrs);
+        },
+        ""),
     row("avg_pool2d", {"pool"}, {uniform({2, 1, 5, 5}, -2, 2, 515)},
         [](std::span<const Tensor> a) { return tl::avg_pool2d(a[0], {{3, 3}, {2, 2}, {1, 1}}); },
         "F.avg_pool2d(a, 3, 2, 1)"),

@@ -46,6 +46,18 @@ TEST(GradLowering, Pooling) {
   tltest::expect_round_trip(gradient_of(favg), {x, uniform(favg(x).shape(), 7)}, "stablehlo.convolution");
 }
 
+// Ties inside windows, overlapping windows and cotangents of both signs of zero:
+// max_pool_grad's kernel adds in the order, and with the zeros, of the ops it lowers to.
+TEST(GradLowering, MaxPoolTiesAndSignedZeros) {
+  const Tensor x = tl::floor(tl::random::uniform(tl::random::key(16), {2, 3, 7, 6}, tl::DType::f32, 0.0f, 3.0f));
+  const tl::Pool2dOptions opt{{3, 3}, {2, 1}, {1, 1}};
+  Tensor u = tl::round(tl::random::normal(tl::random::key(17), tl::max_pool2d(x, opt).shape()));
+  const Tensor neg_zero = tl::zeros(u.shape()) * -1.0f;
+  u = tl::where(u == 0.0f, tl::where(tl::random::uniform(tl::random::key(18), u.shape()) < 0.5f, neg_zero, 0.0), u);
+  const auto fmax = [&](const Tensor& v) { return tl::max_pool2d(v, opt); };
+  tltest::expect_round_trip(gradient_of(fmax), {x, u}, "stablehlo.pad");
+}
+
 TEST(GradLowering, ProductsAndScans) {
   const Tensor x = uniform({3, 4}, 8);
   const auto f = [](const Tensor& v) { return tl::prod(v, 1, true) * tl::cumprod(v, 1) + tl::cumsum(v, 0); };

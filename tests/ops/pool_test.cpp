@@ -206,4 +206,22 @@ TEST(PoolPrimitive, RuleErrorsNameThePrimitive) {
   expect_error<tl::ShapeError>([&] { tl::detail::call1(*op, {tl::zeros({3, 3})}, attrs); }, "pool");
 }
 
+TEST(PoolPrimitive, MaxPoolGradErrorsNameTheOpAndShapes) {
+  const tl::detail::OpDef* op = tl::detail::find_op("max_pool_grad");
+  ASSERT_NE(op, nullptr);
+  using V = std::vector<std::int64_t>;
+  tl::detail::Attrs attrs{{"window_dimensions", V{1, 1, 2, 2}},
+                          {"window_strides", V{1, 1, 2, 2}},
+                          {"padding_low", V{0, 0, 0, 0}},
+                          {"padding_high", V{0, 0, 0, 0}},
+                          {"reduction", std::string("max")}};
+  const tl::Tensor x = tl::zeros({2, 1, 4, 4}), y = tl::zeros({2, 1, 2, 2});
+  expect_error<tl::ShapeError>([&] { tl::detail::call1(*op, {x, y, tl::zeros({2, 1, 3, 2})}, attrs); },
+                               "max_pool_grad", "[2, 1, 2, 2]", "[2, 1, 3, 2]");
+  expect_error<tl::DTypeError>([&] { tl::detail::call1(*op, {x, y, tl::zeros({2, 1, 2, 2}, tl::DType::f64)}, attrs); },
+                               "max_pool_grad", "f64");
+  attrs.set("reduction", std::string("sum"));
+  expect_error<tl::ValueError>([&] { tl::detail::call1(*op, {x, y, y}, attrs); }, "max_pool_grad", "sum");
+}
+
 }  // namespace
