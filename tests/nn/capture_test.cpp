@@ -139,7 +139,9 @@ void expect_close_ulps(const Tensor& a, const Tensor& b, float ulps) {
 // The small language model (attention, rotary, SwiGLU) as text: its gradient, and
 // its whole step with clipping and AdamW. StableHLO has no silu: the text computes
 // x * logistic(x), rounding twice where tlaloc's kernel rounds once, so results
-// agree to rounding, not bit for bit. AdamW's first step moves each parameter by
+// agree to rounding, not bit for bit; the one-ulp differences of the forward pass
+// pass through two blocks and back (measured up to 5 ulps of a tensor's scale), and
+// the bound is the layer oracle's for attention blocks (16 ulps). AdamW's first step moves each parameter by
 // about lr * g / |g|, which magnifies the rounding of the smallest gradients: the
 // parameters are held to a thousandth of the step instead.
 TEST(Capture, LanguageModelRunsFromItsStableHloText) {
@@ -151,8 +153,8 @@ TEST(Capture, LanguageModelRunsFromItsStableHloText) {
   const std::vector<Tensor> r = tl::interp::Program(tl::stablehlo::parse(c.stablehlo())).run(args);
   const auto [loss, g] = c.loss_and_grad(run.params, b);
   ASSERT_EQ(r.size(), 1 + g.size());
-  expect_close_ulps(r[0], loss, 4);
-  for (std::size_t i = 0; i < g.size(); ++i) expect_close_ulps(r[i + 1], g.tensors()[i], 4);
+  expect_close_ulps(r[0], loss, 16);
+  for (std::size_t i = 0; i < g.size(); ++i) expect_close_ulps(r[i + 1], g.tensors()[i], 16);
 
   const nn::TrainStep step = c.train_step(run.optimizer, run.clipping);
   const nn::OptimizerState s = step.init(run.params);
@@ -164,7 +166,7 @@ TEST(Capture, LanguageModelRunsFromItsStableHloText) {
   ASSERT_EQ(out.size(), step.output_names(s).size());
   for (std::size_t i = 0; i < run.params.size(); ++i)
     EXPECT_TRUE(tl::allclose(out[i], expected.params.tensors()[i], 0.0, 3e-3 * 1e-3)) << run.params.names()[i];
-  expect_close_ulps(out[out.size() - 2], expected.loss, 4);
+  expect_close_ulps(out[out.size() - 2], expected.loss, 16);
 }
 
 // grad_source prints the language model's gradient with the parameters' names; the
