@@ -53,6 +53,11 @@ if [[ -x "$build/bench/train_bench" ]]; then
   /usr/bin/python3 "$here/train_ratio.py" --ours "${ours[@]}" --theirs "${theirs[@]}"
 fi
 
+if [[ -x "$build/bench/device_resident_bench" ]]; then
+  echo "== training with the state on a PJRT device against a host round trip every step"
+  "$build/bench/device_resident_bench" "" $((repeats + 2)) 50
+fi
+
 echo "== elementwise, sum and dispatch: Tlaloc against PyTorch $(/usr/bin/python3 -c 'import torch; print(torch.__version__)')"
 echo "   ($rounds rounds run alternately, each the median of $repeats; ratio = PyTorch time / Tlaloc time)"
 ours=() theirs=()

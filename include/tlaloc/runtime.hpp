@@ -9,7 +9,7 @@
 // A Session owns a backend: the embedded interpreter (the default) or a PJRT plugin
 // (docs/PJRT.md). Programs compile once per text and options; the in-memory cache
 // is keyed by the program text, the compile options and the backend's platform name
-// and version. A Buffer lives on the session's device until the last handle to it
+// and version, and so is the optional on-disk cache (PJRT only; docs/RUNTIME.md). A Buffer lives on the session's device until the last handle to it
 // goes, or until it is donated to a run. Sessions, executables and buffers may be
 // used from several threads at once.
 #pragma once
@@ -51,6 +51,12 @@ struct SessionOptions {
   Backend backend = Backend::interpreter;
   // For pjrt: the plugin's path; empty means the TLALOC_PJRT_PLUGIN_PATH variable.
   std::string plugin_path = {};
+  // For pjrt: the directory of the on-disk compile cache; empty means the
+  // TLALOC_PJRT_CACHE_DIR variable; neither: no disk cache. Another process (or
+  // session) compiling the same program with the same plugin loads it from there
+  // instead of compiling. The interpreter backend has nothing to store and
+  // ignores it.
+  std::string cache_dir = {};
 };
 
 // The type of a program's argument or result.
@@ -101,9 +107,19 @@ class Executable {
   std::shared_ptr<const Impl> impl_;
 };
 
+// hits and misses: the session's in-memory cache. Each miss with a disk cache is
+// also one of disk_hits (loaded, not compiled), disk_misses (no entry) or
+// disk_rejected (an entry that failed a check or that the plugin refused);
+// the last two compile, then write the entry (disk_writes, or
+// disk_write_failures when it cannot be written: the compile still succeeds).
 struct CacheStats {
   std::size_t hits = 0;
   std::size_t misses = 0;
+  std::size_t disk_hits = 0;
+  std::size_t disk_misses = 0;
+  std::size_t disk_rejected = 0;
+  std::size_t disk_writes = 0;
+  std::size_t disk_write_failures = 0;
 };
 
 class Session {

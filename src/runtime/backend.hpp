@@ -41,6 +41,16 @@ class DeviceBackend {
   virtual std::string platform_version() const = 0;
   virtual std::unique_ptr<DeviceExecutable> compile(std::string_view stablehlo_text) = 0;
   virtual std::shared_ptr<DeviceBuffer> to_device(const Tensor& t) = 0;
+
+  // Executable serialization, for the on-disk compile cache. A backend without it
+  // (the interpreter: its "compiled" program is the parsed text) is never cached on disk.
+  virtual bool serializes() const { return false; }
+  // The compile options the backend sends with every program (part of the cache key).
+  virtual std::string compile_options() const { return {}; }
+  virtual std::string serialize(const DeviceExecutable& e) const;
+  // An executable from serialize()'s bytes; `stablehlo_text` is the program they
+  // were compiled from (its signature is read from it, as compile does).
+  virtual std::unique_ptr<DeviceExecutable> deserialize(std::string_view bytes, std::string_view stablehlo_text);
 };
 
 std::unique_ptr<DeviceBackend> make_interpreter_backend();
@@ -48,6 +58,14 @@ std::unique_ptr<DeviceBackend> make_interpreter_backend();
 // `options` (none for Tlaloc's CPU plugin) and its first addressable device.
 std::unique_ptr<DeviceBackend> make_pjrt_backend(const std::filesystem::path& plugin_path,
                                                  const std::vector<pjrt::ClientOption>& options);
+
+class DiskCache;
+// `text` compiled by `backend`, or loaded from `disk` where a valid entry of the
+// same key is there (one that fails any check, or that the backend refuses, is
+// recompiled and overwritten); counts in stats' disk_* fields. A failure to write
+// the entry is counted, not thrown: the cache only ever saves time.
+std::unique_ptr<DeviceExecutable> compile_through(DeviceBackend& backend, const DiskCache& disk,
+                                                  std::string_view text, CacheStats& stats);
 
 // A backend shared by its session, executables and buffers, so that it outlives
 // every handle into it (PJRT buffers and executables must go before their client).

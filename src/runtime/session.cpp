@@ -5,10 +5,12 @@
 
 #include <atomic>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "runtime/backend.hpp"
+#include "runtime/disk_cache.hpp"
 #include "tlaloc/runtime.hpp"
 
 namespace tlaloc::runtime {
@@ -34,6 +36,7 @@ struct Session::Impl {
   std::shared_ptr<detail::Device> device = std::make_shared<detail::Device>();
   std::mutex mu;  // the cache
   std::unordered_map<std::string, std::shared_ptr<const Executable::Impl>> cache;
+  std::optional<detail::DiskCache> disk;  // PJRT only
   CacheStats stats;
 };
 
@@ -153,6 +156,8 @@ Session::Session(const SessionOptions& options) : impl_(std::make_unique<Impl>()
           options.plugin_path.empty() ? pjrt::Plugin::path_from_env().value_or("")
                                       : std::filesystem::path(options.plugin_path);
       impl_->device->backend = detail::make_pjrt_backend(path, {});
+      if (auto dir = detail::cache_dir_from(options.cache_dir); dir && impl_->device->backend->serializes())
+        impl_->disk.emplace(*dir);
       break;
     }
   }
@@ -175,7 +180,9 @@ Executable Session::compile(std::string_view text) const {
   auto e = std::make_shared<Executable::Impl>();
   {
     std::lock_guard device_lock(impl_->device->mu);
-    e->program = impl_->device->backend->compile(text);
+    detail::DeviceBackend& backend = *impl_->device->backend;
+    e->program = impl_->disk ? detail::compile_through(backend, *impl_->disk, text, impl_->stats)
+                             : backend.compile(text);
   }
   e->owner = impl_->device;
   impl_->cache.emplace(key, e);

@@ -96,6 +96,7 @@ class PjrtExecutable final : public DeviceExecutable {
     outputs_ = std::move(outputs);
   }
   std::size_t plugin_outputs() const;
+  std::string serialize() const;
 
   const std::vector<BufferType>& input_types() const override { return inputs_; }
   const std::vector<BufferType>& output_types() const override { return outputs_; }
@@ -121,6 +122,27 @@ std::size_t PjrtExecutable::plugin_outputs() const {
   client_->plugin().take_error(client_->api().executable_destroy(&destroy));
   client_->check(error, "PJRT_Executable_NumOutputs");
   return count.count;
+}
+
+// The bytes of PJRT_Executable_Serialize, copied out before the plugin frees them.
+std::string PjrtExecutable::serialize() const {
+  tlp_loaded_get_executable_args get{};
+  get.struct_size = TLP_LOADED_GET_EXECUTABLE_ARGS_SIZE;
+  get.loaded = exe_;
+  client_->check(client_->api().loaded_get_executable(&get), "PJRT_LoadedExecutable_GetExecutable");
+  tlp_executable_serialize_args args{};
+  args.struct_size = TLP_EXECUTABLE_SERIALIZE_ARGS_SIZE;
+  args.executable = get.executable;
+  tlp_error* error = client_->api().executable_serialize(&args);
+  std::string bytes;
+  if (error == nullptr) {
+    bytes.assign(args.bytes, args.bytes_size);
+    if (args.deleter != nullptr) args.deleter(args.serialized);
+  }
+  tlp_executable_args destroy{TLP_EXECUTABLE_ARGS_SIZE, nullptr, get.executable};
+  client_->plugin().take_error(client_->api().executable_destroy(&destroy));
+  client_->check(error, "PJRT_Executable_Serialize");
+  return bytes;
 }
 
 // The plugin learns which arguments it may consume from the complement: the
@@ -165,6 +187,26 @@ class PjrtBackend final : public DeviceBackend {
 
   std::string platform_name() const override { return client_->platform_name(); }
   std::string platform_version() const override { return client_->platform_version(); }
+
+  bool serializes() const override { return true; }
+  std::string compile_options() const override { return {kCompileOptions.begin(), kCompileOptions.end()}; }
+  std::string serialize(const DeviceExecutable& e) const override {
+    return static_cast<const PjrtExecutable&>(e).serialize();
+  }
+
+  std::unique_ptr<DeviceExecutable> deserialize(std::string_view bytes, std::string_view text) override {
+    tlp_deserialize_and_load_args args{};
+    args.struct_size = TLP_DESERIALIZE_AND_LOAD_ARGS_SIZE;
+    args.client = client_->handle();
+    args.bytes = bytes.data();
+    args.bytes_size = bytes.size();
+    args.compile_options = kCompileOptions.data();
+    args.compile_options_size = kCompileOptions.size();
+    client_->check(client_->api().executable_deserialize_and_load(&args), "PJRT_Executable_DeserializeAndLoad");
+    auto exe = std::make_unique<PjrtExecutable>(client_, args.loaded);
+    set_signature(*exe, text);
+    return exe;
+  }
 
   std::unique_ptr<DeviceExecutable> compile(std::string_view text) override {
     std::string code(text);
