@@ -17,9 +17,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "tlaloc/error.hpp"
@@ -47,6 +49,13 @@ class PluginError : public RuntimeError {
 
 enum class Backend { interpreter, pjrt };
 
+// An option for a PJRT plugin's client, by name (a PJRT named value): the CUDA
+// plugin reads memory_fraction (float), preallocate (bool), allocator (string), ...
+struct ClientOption {
+  std::string name;
+  std::variant<std::string, std::int64_t, float, bool> value;
+};
+
 struct SessionOptions {
   Backend backend = Backend::interpreter;
   // For pjrt: the plugin's path; empty means the TLALOC_PJRT_PLUGIN_PATH variable.
@@ -57,6 +66,10 @@ struct SessionOptions {
   // instead of compiling. The interpreter backend has nothing to store and
   // ignores it.
   std::string cache_dir = {};
+  // For pjrt: the client's options. Unset: chosen by plugin, so that a session does
+  // not take a whole GPU: for a CUDA plugin (a file name containing "cuda"),
+  // memory_fraction 0.75 and preallocate false; for any other, none.
+  std::optional<std::vector<ClientOption>> client_options = std::nullopt;
 };
 
 // The type of a program's argument or result.

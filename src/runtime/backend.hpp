@@ -56,6 +56,8 @@ class DeviceBackend {
 std::unique_ptr<DeviceBackend> make_interpreter_backend();
 // The plugin at `plugin_path` (loaded once per process), a client made with
 // `options` (none for Tlaloc's CPU plugin) and its first addressable device.
+// SessionOptions::client_options, or the defaults for the plugin at `path`.
+std::vector<ClientOption> client_options_for(const SessionOptions& options, const std::filesystem::path& path);
 std::unique_ptr<DeviceBackend> make_pjrt_backend(const std::filesystem::path& plugin_path,
                                                  const std::vector<pjrt::ClientOption>& options);
 

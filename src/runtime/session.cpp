@@ -145,6 +145,17 @@ std::vector<Tensor> Executable::run(std::span<const Tensor> args) const {
   return out;
 }
 
+namespace detail {
+
+std::vector<ClientOption> client_options_for(const SessionOptions& options, const std::filesystem::path& path) {
+  if (options.client_options) return *options.client_options;
+  if (path.filename().string().find("cuda") != std::string::npos)
+    return {{"memory_fraction", 0.75f}, {"preallocate", false}};
+  return {};
+}
+
+}  // namespace detail
+
 Session::Session(const SessionOptions& options) : impl_(std::make_unique<Impl>()) {
   switch (options.backend) {
     case Backend::interpreter:
@@ -155,7 +166,7 @@ Session::Session(const SessionOptions& options) : impl_(std::make_unique<Impl>()
       const std::filesystem::path path =
           options.plugin_path.empty() ? pjrt::Plugin::path_from_env().value_or("")
                                       : std::filesystem::path(options.plugin_path);
-      impl_->device->backend = detail::make_pjrt_backend(path, {});
+      impl_->device->backend = detail::make_pjrt_backend(path, detail::client_options_for(options, path));
       if (auto dir = detail::cache_dir_from(options.cache_dir); dir && impl_->device->backend->serializes())
         impl_->disk.emplace(*dir);
       break;
@@ -170,7 +181,8 @@ std::string Session::platform_name() const { return impl_->device->backend->plat
 std::string Session::platform_version() const { return impl_->device->backend->platform_version(); }
 
 Executable Session::compile(std::string_view text) const {
-  const std::string key = fmt::format("{}\n{}\n{}", platform_name(), platform_version(), text);
+  const std::string key = fmt::format("{}\n{}\n{}\n{}", platform_name(), platform_version(),
+                                      impl_->device->backend->compile_options(), text);
   std::lock_guard lock(impl_->mu);
   if (auto it = impl_->cache.find(key); it != impl_->cache.end()) {
     ++impl_->stats.hits;

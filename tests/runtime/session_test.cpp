@@ -11,6 +11,7 @@
 #include <tlaloc/runtime.hpp>
 #include <tlaloc/tlaloc.hpp>
 
+#include "runtime/backend.hpp"
 #include "support/expect_error.hpp"
 #include "support/training_runs.hpp"
 
@@ -172,6 +173,34 @@ TEST_P(SessionOn, TrainsWithTheStateOnTheDevice) {
 
 // The plugin's own refusal reaches the caller as a RuntimeError with its message
 // and code (INVALID_ARGUMENT = 3), whatever the Session would say.
+// The client's options reach the plugin: Tlaloc's CPU plugin takes none and names
+// any it is given.
+TEST(SessionOnPjrt, PassesClientOptionsToThePlugin) {
+  const std::vector<rt::ClientOption> options{{"memory_fraction", 0.5f}};
+  tltest::expect_error_with<rt::RuntimeError>(
+      [&] {
+        (void)rt::Session(
+            {.backend = rt::Backend::pjrt, .plugin_path = TLALOC_PJRT_CPU_PLUGIN, .client_options = options});
+      },
+      {"memory_fraction"});
+  EXPECT_EQ(rt::Session({.backend = rt::Backend::pjrt, .plugin_path = TLALOC_PJRT_CPU_PLUGIN}).platform_name(),
+            "tlaloc_cpu");
+}
+
+// Unset options are chosen by plugin: a CUDA plugin gets a share of the GPU and no
+// preallocation; others get none; options given are passed as they are.
+TEST(SessionOnPjrt, ChoosesClientOptionsByPlugin) {
+  const auto cuda = rt::detail::client_options_for({}, "/site-packages/jax_plugins/xla_cuda13/xla_cuda_plugin.so");
+  ASSERT_EQ(cuda.size(), 2u);
+  EXPECT_EQ(cuda[0].name, "memory_fraction");
+  EXPECT_EQ(std::get<float>(cuda[0].value), 0.75f);
+  EXPECT_EQ(cuda[1].name, "preallocate");
+  EXPECT_EQ(std::get<bool>(cuda[1].value), false);
+  EXPECT_TRUE(rt::detail::client_options_for({}, TLALOC_PJRT_CPU_PLUGIN).empty());
+  const rt::SessionOptions none{.client_options = std::vector<rt::ClientOption>{}};
+  EXPECT_TRUE(rt::detail::client_options_for(none, "xla_cuda_plugin.so").empty());
+}
+
 TEST(SessionOnPjrt, ReportsThePluginsErrorsWithTheirCodes) {
   const rt::Session s({.backend = rt::Backend::pjrt, .plugin_path = TLALOC_PJRT_CPU_PLUGIN});
   try {

@@ -11,15 +11,12 @@
 #include <vector>
 
 #include "runtime/pjrt/plugin.hpp"
+#include "tlaloc/runtime.hpp"
 
 namespace tlaloc::runtime::pjrt {
 
-// An option for PJRT_Client_Create, by name: the CUDA plugin reads memory_fraction
-// (float), preallocate (bool), allocator (string), ... (docs/PJRT.md).
-struct ClientOption {
-  std::string name;
-  std::variant<std::string, std::int64_t, float, bool> value;
-};
+// An option for PJRT_Client_Create (include/tlaloc/runtime.hpp; docs/PJRT.md).
+using runtime::ClientOption;
 
 class Client {
  public:
