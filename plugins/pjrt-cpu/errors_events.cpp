@@ -90,25 +90,20 @@ tlp_error* event_is_ready(tlp_event_is_ready_args* args) {
   });
 }
 
-tlp_error* event_error(tlp_event_args* args) {
+// Every event is ready when it is returned, so Error and Await both give its outcome.
+tlp_error* outcome_of(tlp_event_args* args, const char* fn, const char* args_name) {
   tlp_error* outcome = nullptr;
-  if (tlp_error* e = guarded("PJRT_Event_Error", [&] {
-        need(args, TLP_EVENT_ARGS_SIZE, "PJRT_Event_Error_Args");
+  if (tlp_error* e = guarded(fn, [&] {
+        need(args, TLP_EVENT_ARGS_SIZE, args_name);
         outcome = event_outcome(*non_null(args->event, "the event"));
       }))
     return e;
   return outcome;
 }
 
-tlp_error* event_await(tlp_event_args* args) {
-  tlp_error* outcome = nullptr;
-  if (tlp_error* e = guarded("PJRT_Event_Await", [&] {
-        need(args, TLP_EVENT_ARGS_SIZE, "PJRT_Event_Await_Args");
-        outcome = event_outcome(*non_null(args->event, "the event"));
-      }))
-    return e;
-  return outcome;
-}
+tlp_error* event_error(tlp_event_args* args) { return outcome_of(args, "PJRT_Event_Error", "PJRT_Event_Error_Args"); }
+
+tlp_error* event_await(tlp_event_args* args) { return outcome_of(args, "PJRT_Event_Await", "PJRT_Event_Await_Args"); }
 
 // The event is ready already: the callback runs now, on the caller's thread.
 tlp_error* event_on_ready(tlp_event_on_ready_args* args) {

@@ -6,7 +6,7 @@
 #include <exception>
 #include <tlaloc/runtime.hpp>
 
-#include "runtime/compile_cache_program.hpp"
+#include "runtime/sample_program.hpp"
 
 int main(int argc, char** argv) {
   if (argc != 2) {
@@ -16,8 +16,8 @@ int main(int argc, char** argv) {
   try {
     namespace rt = tlaloc::runtime;
     const rt::Session s({.backend = rt::Backend::pjrt, .plugin_path = argv[1]});
-    const rt::Executable e = s.compile(tltest::cache::kProgram);
-    const tlaloc::Tensor args[] = {tltest::cache::x(), tltest::cache::y()};
+    const rt::Executable e = s.compile(tltest::sample::kProgram);
+    const tlaloc::Tensor args[] = {tltest::sample::x(), tltest::sample::y()};
     const std::vector<float> out = e.run(args).at(0).to_vector<float>();
     const rt::CacheStats c = s.cache_stats();
     std::printf("misses=%zu disk_hits=%zu disk_misses=%zu disk_rejected=%zu disk_writes=%zu disk_write_failures=%zu\n",

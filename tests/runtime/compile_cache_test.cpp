@@ -17,7 +17,7 @@
 #include <thread>
 #include <tlaloc/runtime.hpp>
 
-#include "runtime/compile_cache_program.hpp"
+#include "runtime/sample_program.hpp"
 #include "serve/sha256.hpp"
 
 extern char** environ;
@@ -26,9 +26,9 @@ namespace {
 
 namespace fs = std::filesystem;
 namespace rt = tlaloc::runtime;
-using tltest::cache::kProgram;
+using tltest::sample::kProgram;
 
-std::vector<float> expected() { return ((tltest::cache::x() + tltest::cache::y()) * tltest::cache::x()).to_vector<float>(); }
+std::vector<float> expected() { return ((tltest::sample::x() + tltest::sample::y()) * tltest::sample::x()).to_vector<float>(); }
 
 // A fresh, empty directory per test.
 fs::path fresh_dir(const std::string& name) {
@@ -113,7 +113,7 @@ rt::Session pjrt_session(const fs::path& dir) {
 // Compiles and runs the program in a new session; returns its counters.
 rt::CacheStats compile_and_check(const fs::path& dir) {
   const rt::Session s = pjrt_session(dir);
-  const tlaloc::Tensor args[] = {tltest::cache::x(), tltest::cache::y()};
+  const tlaloc::Tensor args[] = {tltest::sample::x(), tltest::sample::y()};
   EXPECT_EQ(s.compile(kProgram).run(args).at(0).to_vector<float>(), expected());
   return s.cache_stats();
 }

@@ -13,6 +13,7 @@
 
 #include "interp/interpreter.hpp"
 #include "runtime/pjrt/plugin.hpp"
+#include "runtime/sample_program.hpp"
 #include "stablehlo/stablehlo.hpp"
 #include "tlaloc/tlaloc.hpp"
 
@@ -21,16 +22,9 @@ namespace {
 namespace tl = tlaloc;
 using tl::runtime::pjrt::Plugin;
 
-constexpr const char* kProgram = R"(func.func @main(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>)
-    -> (tensor<2x3xf32>, tensor<2x3xf32>) {
-  %0 = stablehlo.add %x, %y : tensor<2x3xf32>
-  %1 = stablehlo.multiply %0, %x : tensor<2x3xf32>
-  %2 = stablehlo.subtract %x, %y : tensor<2x3xf32>
-  return %1, %2 : tensor<2x3xf32>, tensor<2x3xf32>
-})";
-
-const std::vector<float> kX = {1.f, 2.f, 3.f, 4.f, 5.f, 6.f};
-const std::vector<float> kY = {0.5f, -1.f, 2.f, 0.f, 3.f, -6.f};
+using tltest::sample::kProgram;
+const std::vector<float>& kX = tltest::sample::kXValues;
+const std::vector<float>& kY = tltest::sample::kYValues;
 const std::vector<std::int64_t> kDims = {2, 3};
 
 // One client of the plugin, and the calls the tests make through it.

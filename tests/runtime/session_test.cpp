@@ -14,6 +14,7 @@
 #include "runtime/backend.hpp"
 #include "support/expect_error.hpp"
 #include "support/training_runs.hpp"
+#include "runtime/sample_program.hpp"
 
 namespace {
 
@@ -21,17 +22,9 @@ namespace tl = tlaloc;
 namespace rt = tlaloc::runtime;
 using tl::Tensor;
 
-// (x + y) * x and x - y.
-constexpr const char* kProgram = R"(func.func @main(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>)
-    -> (tensor<2x3xf32>, tensor<2x3xf32>) {
-  %0 = stablehlo.add %x, %y : tensor<2x3xf32>
-  %1 = stablehlo.multiply %0, %x : tensor<2x3xf32>
-  %2 = stablehlo.subtract %x, %y : tensor<2x3xf32>
-  return %1, %2 : tensor<2x3xf32>, tensor<2x3xf32>
-})";
-
-const Tensor kX = tl::tensor({1.f, 2.f, 3.f, 4.f, 5.f, 6.f}, {2, 3});
-const Tensor kY = tl::tensor({0.5f, -1.f, 2.f, 0.f, 3.f, -6.f}, {2, 3});
+using tltest::sample::kProgram;
+const Tensor kX = tltest::sample::x();
+const Tensor kY = tltest::sample::y();
 
 class SessionOn : public ::testing::TestWithParam<rt::Backend> {
  protected:
