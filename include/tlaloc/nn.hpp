@@ -1,4 +1,4 @@
-// tl::nn: functional layers, losses, optimizers and checkpoints (issue 6, in progress).
+// tl::nn: functional layers, losses, optimizers, checkpoints and capture (docs/TRAINING.md).
 #pragma once
 
 #include "tlaloc/nn/losses.hpp"
