@@ -5,7 +5,7 @@
 // sequence through the model for each token, must give the same ids.
 //
 //   lm [--text FILE] [--out DIR] [--steps N] [--prompt TEXT] [--tokens N] [--load]
-//      [--check LOSS]
+//      [--plugin PATH] [--check LOSS]
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -30,11 +30,13 @@ struct Options {
   std::string prompt = "This program is ";
   std::int64_t tokens = 60;
   bool load = false;
+  std::string plugin;  // empty: the interpreter backend
   std::optional<double> check;
 };
 
 constexpr std::string_view kUsage =
-    "usage: lm [--text FILE] [--out DIR] [--steps N] [--prompt TEXT] [--tokens N] [--load] [--check LOSS]\n"
+    "usage: lm [--text FILE] [--out DIR] [--steps N] [--prompt TEXT] [--tokens N] [--load]\n"
+    "          [--plugin PATH] [--check LOSS]\n"
     "  --text FILE    the training text (default: /usr/share/common-licenses/GPL-3)\n"
     "  --out DIR      where the checkpoint (DIR/checkpoint.safetensors) and the artifact\n"
     "                 (DIR/artifact) go (default: lm-out)\n"
@@ -42,6 +44,7 @@ constexpr std::string_view kUsage =
     "  --prompt TEXT  where generation starts (default: 'This program is ')\n"
     "  --tokens N     bytes to generate (default: 60)\n"
     "  --load         skip training: generate from DIR's checkpoint and artifact\n"
+    "  --plugin PATH  run the artifact on this PJRT plugin (default: Tlaloc's interpreter)\n"
     "  --check LOSS   exit with status 1 unless the final training loss (mean of the last\n"
     "                 10 steps) is below LOSS; with or without it, the status is 1 when the\n"
     "                 artifact's ids differ from either eager generation's\n";
@@ -78,13 +81,14 @@ Options parse(int argc, char** argv) {
       continue;
     }
     const bool known = flag == "--text" || flag == "--out" || flag == "--steps" || flag == "--prompt" ||
-                       flag == "--tokens" || flag == "--check";
+                       flag == "--tokens" || flag == "--check" || flag == "--plugin";
     if (!known) usage_error("unknown option '" + flag + "'");
     if (i + 1 >= argc) usage_error(flag + " needs a value");
     const std::string value = argv[++i];
     if (flag == "--text") o.text = value;
     if (flag == "--out") o.out = value;
     if (flag == "--prompt") o.prompt = value;
+    if (flag == "--plugin") o.plugin = value;
     if (flag == "--steps")
       o.train.steps = static_cast<std::int64_t>(parse_number(flag, value, 1, 100000, true));
     if (flag == "--tokens") o.tokens = static_cast<std::int64_t>(parse_number(flag, value, 1, 100000, true));
@@ -134,7 +138,10 @@ int run(const Options& o) {
     lm::export_artifact(kModel, t.params, shape, artifact);
     params = t.params;
   }
-  const tlaloc::serve::Model model = tlaloc::serve::Model::load(artifact);
+  namespace tr = tlaloc::runtime;
+  const tlaloc::serve::Model model = tlaloc::serve::Model::load(
+      artifact, o.plugin.empty() ? tr::SessionOptions{}
+                                 : tr::SessionOptions{.backend = tr::Backend::pjrt, .plugin_path = o.plugin});
   const lm::ArtifactGenerator generator(model);
   const lm::Ids prompt = lm::byte_tokens(o.prompt).to_vector<std::int32_t>();
   const lm::Ids ids = generator.generate(prompt, o.tokens);
