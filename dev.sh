@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set-up, build and run for a fresh Debian 12 machine (see README.md).
-#   ./dev.sh demo    install what is missing, build, run the quickstart demo
+#   ./dev.sh demo    install what is missing, build, run the quickstart demo, then train
+#                    the small language model (examples/lm) and generate a line with it
 #   ./dev.sh test    install what is missing, build, run the whole test suite (GCC release,
 #                    then Clang with sanitizers)
 #   ./dev.sh bench   build and run the benchmarks against OpenBLAS and PyTorch
@@ -50,8 +51,10 @@ build() {
 case "${1:-}" in
   demo)
     install_missing "${BUILD_PACKAGES[@]}"
-    build release quickstart
+    build release quickstart lm
     ./build/release/examples/quickstart
+    echo "== examples/lm: a byte-level language model, trained, exported, generating"
+    ./build/release/examples/lm --out build/release/lm-demo
     ;;
   test)
     install_missing "${BUILD_PACKAGES[@]}" "${ORACLE_PACKAGES[@]}" "${TEST_PACKAGES[@]}"

@@ -1,0 +1,68 @@
+#include "artifact.hpp"
+
+#include <string>
+#include <tlaloc/lax.hpp>
+#include <tlaloc/serve.hpp>
+
+namespace lm {
+
+std::vector<tl::Tensor> flatten(const std::vector<nn::KVCache>& caches) {
+  std::vector<tl::Tensor> flat;
+  for (const nn::KVCache& c : caches) flat.insert(flat.end(), {c.k, c.v});
+  return flat;
+}
+
+std::vector<nn::KVCache> unflatten(const std::vector<tl::Tensor>& flat) {
+  std::vector<nn::KVCache> caches;
+  for (std::size_t i = 0; i + 1 < flat.size(); i += 2) caches.push_back({flat[i], flat[i + 1]});
+  return caches;
+}
+
+namespace {
+
+// The entry points' input and output names: the caches as cache.<block>.k / .v.
+std::vector<std::string> with_caches(std::vector<std::string> names, std::int64_t blocks) {
+  for (std::int64_t b = 0; b < blocks; ++b)
+    for (const char* kv : {".k", ".v"}) names.push_back("cache." + std::to_string(b) + kv);
+  return names;
+}
+
+}  // namespace
+
+void export_artifact(const nn::DecoderLM& model, const nn::Params& params, const ServeShape& shape,
+                     const std::filesystem::path& dir) {
+  const tl::Tensor position = tl::scalar_tensor(0, tl::DType::i32);
+  const std::vector<tl::Tensor> empty = flatten(model.empty_cache(1, shape.capacity));
+  const std::int64_t blocks = model.num_layers;
+  tl::serve::Exporter ex(params);
+  for (std::int64_t bucket : shape.buckets) {
+    // The logits at the last real position, picked at run time: one program serves
+    // every prompt length in the bucket.
+    const auto prefill = [&model, &empty](const nn::Params& p, const tl::Tensor& tokens,
+                                          const tl::Tensor& length) {
+      auto [logits, caches] = model.cached(p, tokens, tl::scalar_tensor(0, tl::DType::i32), unflatten(empty));
+      const tl::Tensor zero = tl::scalar_tensor(0, tl::DType::i32);
+      const tl::Tensor last = length - tl::scalar_tensor(1, tl::DType::i32);
+      std::vector<tl::Tensor> out{tl::reshape(
+          tl::lax::dynamic_slice(logits, {zero, last, zero}, {1, 1, model.vocab}), {1, model.vocab})};
+      for (const tl::Tensor& c : flatten(caches)) out.push_back(c);
+      return out;
+    };
+    ex.add("prefill_" + std::to_string(bucket), prefill,
+           {.inputs = {"tokens", "length"}, .outputs = with_caches({"logits"}, blocks)},
+           tl::zeros({1, bucket}, tl::DType::i32), position);
+  }
+  const auto decode = [&model](const nn::Params& p, const tl::Tensor& token, const tl::Tensor& pos,
+                               const std::vector<tl::Tensor>& caches) {
+    auto [logits, next] = model.cached(p, token, pos, unflatten(caches));
+    std::vector<tl::Tensor> out{tl::reshape(logits, {1, model.vocab})};
+    for (const tl::Tensor& c : flatten(next)) out.push_back(c);
+    return out;
+  };
+  ex.add("decode", decode,
+         {.inputs = with_caches({"token", "position"}, blocks), .outputs = with_caches({"logits"}, blocks)},
+         tl::zeros({1, 1}, tl::DType::i32), position, empty);
+  ex.save(dir);
+}
+
+}  // namespace lm
