@@ -5,11 +5,12 @@
 // sequence through the model for each token, must give the same ids.
 //
 //   lm [--text FILE] [--out DIR] [--steps N] [--prompt TEXT] [--tokens N] [--load]
-//      [--plugin PATH] [--check LOSS]
+//      [--plugin PATH] [--check LOSS] [--ids FILE]
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <fstream>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -32,11 +33,12 @@ struct Options {
   bool load = false;
   std::string plugin;  // empty: the interpreter backend
   std::optional<double> check;
+  fs::path ids;  // empty: the ids are only printed
 };
 
 constexpr std::string_view kUsage =
     "usage: lm [--text FILE] [--out DIR] [--steps N] [--prompt TEXT] [--tokens N] [--load]\n"
-    "          [--plugin PATH] [--check LOSS]\n"
+    "          [--plugin PATH] [--check LOSS] [--ids FILE]\n"
     "  --text FILE    the training text (default: /usr/share/common-licenses/GPL-3)\n"
     "  --out DIR      where the checkpoint (DIR/checkpoint.safetensors) and the artifact\n"
     "                 (DIR/artifact) go (default: lm-out)\n"
@@ -47,7 +49,9 @@ constexpr std::string_view kUsage =
     "  --plugin PATH  run the artifact on this PJRT plugin (default: Tlaloc's interpreter)\n"
     "  --check LOSS   exit with status 1 unless the final training loss (mean of the last\n"
     "                 10 steps) is below LOSS; with or without it, the status is 1 when the\n"
-    "                 artifact's ids differ from either eager generation's\n";
+    "                 artifact's ids differ from either eager generation's\n"
+    "  --ids FILE     also write the artifact's ids (prompt, then generated) to FILE, one\n"
+    "                 line of decimal numbers: what the C and Python loops are compared with\n";
 
 [[noreturn]] void usage_error(const std::string& what) {
   std::cerr << "lm: " << what << "\n" << kUsage;
@@ -81,7 +85,7 @@ Options parse(int argc, char** argv) {
       continue;
     }
     const bool known = flag == "--text" || flag == "--out" || flag == "--steps" || flag == "--prompt" ||
-                       flag == "--tokens" || flag == "--check" || flag == "--plugin";
+                       flag == "--tokens" || flag == "--check" || flag == "--plugin" || flag == "--ids";
     if (!known) usage_error("unknown option '" + flag + "'");
     if (i + 1 >= argc) usage_error(flag + " needs a value");
     const std::string value = argv[++i];
@@ -89,6 +93,7 @@ Options parse(int argc, char** argv) {
     if (flag == "--out") o.out = value;
     if (flag == "--prompt") o.prompt = value;
     if (flag == "--plugin") o.plugin = value;
+    if (flag == "--ids") o.ids = value;
     if (flag == "--steps")
       o.train.steps = static_cast<std::int64_t>(parse_number(flag, value, 1, 100000, true));
     if (flag == "--tokens") o.tokens = static_cast<std::int64_t>(parse_number(flag, value, 1, 100000, true));
@@ -111,6 +116,13 @@ void print_ids(const char* label, const lm::Ids& ids) {
   std::printf("%s", label);
   for (std::int32_t id : ids) std::printf(" %d", id);
   std::printf("\n");
+}
+
+void write_ids(const fs::path& file, const lm::Ids& ids) {
+  std::ofstream f(file);
+  for (std::size_t i = 0; i < ids.size(); ++i) f << (i ? " " : "") << ids[i];
+  f << "\n";
+  if (!f) throw tlaloc::ValueError("lm: cannot write the ids to " + file.string());
 }
 
 int run(const Options& o) {
@@ -148,6 +160,7 @@ int run(const Options& o) {
   const lm::Ids eager = lm::generate_eager(kModel, params, prompt, o.tokens, generator.shape().capacity);
   const lm::Ids uncached = lm::generate_uncached(kModel, params, prompt, o.tokens);
   print_ids("ids:", ids);
+  if (!o.ids.empty()) write_ids(o.ids, ids);
   for (const auto& [name, other] :
        {std::pair{"eager (cached)", &eager}, std::pair{"eager (no cache)", &uncached}})
     if (ids != *other) {
