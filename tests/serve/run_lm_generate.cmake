@@ -3,7 +3,8 @@
 # Greedy generation over examples/lm's artifact from C (RUNNER: c-generate) or from the
 # bare-Python runtime (python3 -m tlaloc_serve.generate on PLUGIN) must give exactly the
 # ids the C++ example writes (lm --load --ids, itself checked against eager generation),
-# for a prompt in each bucket; a prompt past the largest bucket must be refused by name.
+# for a prompt in each bucket; a prompt past the largest bucket, an empty one and a
+# cache overflow must be refused by name.
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 if(KIND STREQUAL "c")
@@ -49,4 +50,14 @@ execute_process(COMMAND ${generate} ${ARTIFACT_OUT}/artifact "${long_prompt}x" 4
                 RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
 if(rc EQUAL 0 OR NOT err MATCHES "a prompt of 65 tokens is longer than the largest prefill bucket \\(buckets: 16, 64\\)")
   message(FATAL_ERROR "the ${KIND} loop did not refuse a 65-token prompt by name: rc ${rc}, stderr: ${err}")
+endif()
+# The other refusals, in the C++ loop's words: an empty prompt, a cache overflow.
+execute_process(COMMAND ${generate} ${ARTIFACT_OUT}/artifact "" 4 RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+if(rc EQUAL 0 OR NOT err MATCHES "the prompt is empty; prefill needs at least one token")
+  message(FATAL_ERROR "the ${KIND} loop did not refuse an empty prompt by name: rc ${rc}, stderr: ${err}")
+endif()
+execute_process(COMMAND ${generate} ${ARTIFACT_OUT}/artifact "This program is " 113
+                RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+if(rc EQUAL 0 OR NOT err MATCHES "a prompt of 16 tokens and 113 generated do not fit the KV cache of 128 positions")
+  message(FATAL_ERROR "the ${KIND} loop did not refuse a cache overflow by name: rc ${rc}, stderr: ${err}")
 endif()
