@@ -5,11 +5,12 @@
 // sequence through the model for each token, must give the same ids.
 //
 //   lm [--text FILE] [--out DIR] [--steps N] [--prompt TEXT] [--tokens N] [--load]
-//      [--plugin PATH] [--check LOSS]
+//      [--plugin PATH] [--check LOSS] [--trace FILE]
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <fstream>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -32,11 +33,12 @@ struct Options {
   bool load = false;
   std::string plugin;  // empty: the interpreter backend
   std::optional<double> check;
+  fs::path trace;  // empty: none
 };
 
 constexpr std::string_view kUsage =
     "usage: lm [--text FILE] [--out DIR] [--steps N] [--prompt TEXT] [--tokens N] [--load]\n"
-    "          [--plugin PATH] [--check LOSS]\n"
+    "          [--plugin PATH] [--check LOSS] [--trace FILE]\n"
     "  --text FILE    the training text (default: /usr/share/common-licenses/GPL-3)\n"
     "  --out DIR      where the checkpoint (DIR/checkpoint.safetensors) and the artifact\n"
     "                 (DIR/artifact) go (default: lm-out)\n"
@@ -47,7 +49,9 @@ constexpr std::string_view kUsage =
     "  --plugin PATH  run the artifact on this PJRT plugin (default: Tlaloc's interpreter)\n"
     "  --check LOSS   exit with status 1 unless the final training loss (mean of the last\n"
     "                 10 steps) is below LOSS; with or without it, the status is 1 when the\n"
-    "                 artifact's ids differ from either eager generation's\n";
+    "                 artifact's ids differ from either eager generation's\n"
+    "  --trace FILE   write the model's sizes, the weights' file, the prompt, the artifact's\n"
+    "                 ids and each generation step's logits as JSON (for an outside check)\n";
 
 [[noreturn]] void usage_error(const std::string& what) {
   std::cerr << "lm: " << what << "\n" << kUsage;
@@ -81,7 +85,7 @@ Options parse(int argc, char** argv) {
       continue;
     }
     const bool known = flag == "--text" || flag == "--out" || flag == "--steps" || flag == "--prompt" ||
-                       flag == "--tokens" || flag == "--check" || flag == "--plugin";
+                       flag == "--tokens" || flag == "--check" || flag == "--plugin" || flag == "--trace";
     if (!known) usage_error("unknown option '" + flag + "'");
     if (i + 1 >= argc) usage_error(flag + " needs a value");
     const std::string value = argv[++i];
@@ -89,6 +93,7 @@ Options parse(int argc, char** argv) {
     if (flag == "--out") o.out = value;
     if (flag == "--prompt") o.prompt = value;
     if (flag == "--plugin") o.plugin = value;
+    if (flag == "--trace") o.trace = value;
     if (flag == "--steps")
       o.train.steps = static_cast<std::int64_t>(parse_number(flag, value, 1, 100000, true));
     if (flag == "--tokens") o.tokens = static_cast<std::int64_t>(parse_number(flag, value, 1, 100000, true));
@@ -111,6 +116,37 @@ void print_ids(const char* label, const lm::Ids& ids) {
   std::printf("%s", label);
   for (std::int32_t id : ids) std::printf(" %d", id);
   std::printf("\n");
+}
+
+// What an independent implementation needs to repeat the generation: the model's
+// sizes (the norms' eps and the rotary base of its blocks), the weights the artifact
+// serves, the prompt, and the artifact's ids and logits of each step.
+void write_trace(const fs::path& path, const fs::path& weights, const lm::Ids& prompt, const lm::Ids& ids,
+                 const std::vector<std::vector<float>>& logits) {
+  std::ofstream f(path);
+  if (!f) throw tlaloc::ValueError("lm: cannot write the trace " + path.string());
+  const tlaloc::nn::TransformerBlock b = kModel.block();
+  f << "{\"vocab\": " << kModel.vocab << ", \"d_model\": " << kModel.d_model
+    << ", \"num_layers\": " << kModel.num_layers << ", \"num_heads\": " << kModel.num_heads
+    << ", \"num_kv_heads\": " << kModel.num_kv_heads << ", \"d_ff\": " << kModel.d_ff << ",\n \"eps\": " << b.eps
+    << ", \"base\": " << b.rotary_base << ", \"weights\": \"" << weights.string() << "\",\n";
+  const auto list = [&f](const auto& v) {
+    f << "[";
+    for (std::size_t i = 0; i < v.size(); ++i) f << (i ? ", " : "") << v[i];
+    f << "]";
+  };
+  f << " \"prompt\": ";
+  list(prompt);
+  f << ",\n \"ids\": ";
+  list(ids);
+  f << ",\n \"logits\": [";
+  f.precision(9);  // round-trips f32
+  for (std::size_t i = 0; i < logits.size(); ++i) {
+    f << (i ? ",\n  " : "\n  ");
+    list(logits[i]);
+  }
+  f << "]}\n";
+  if (!f) throw tlaloc::ValueError("lm: writing the trace " + path.string() + " failed");
 }
 
 int run(const Options& o) {
@@ -144,7 +180,9 @@ int run(const Options& o) {
                                  : tr::SessionOptions{.backend = tr::Backend::pjrt, .plugin_path = o.plugin});
   const lm::ArtifactGenerator generator(model);
   const lm::Ids prompt = lm::byte_tokens(o.prompt).to_vector<std::int32_t>();
-  const lm::Ids ids = generator.generate(prompt, o.tokens);
+  std::vector<std::vector<float>> logits;
+  const lm::Ids ids = generator.generate(prompt, o.tokens, o.trace.empty() ? nullptr : &logits);
+  if (!o.trace.empty()) write_trace(o.trace, fs::absolute(artifact / "weights.safetensors"), prompt, ids, logits);
   const lm::Ids eager = lm::generate_eager(kModel, params, prompt, o.tokens, generator.shape().capacity);
   const lm::Ids uncached = lm::generate_uncached(kModel, params, prompt, o.tokens);
   print_ids("ids:", ids);
