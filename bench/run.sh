@@ -58,6 +58,19 @@ if [[ -x "$build/bench/device_resident_bench" ]]; then
   "$build/bench/device_resident_bench" "" $((repeats + 2)) 50
 fi
 
+if [[ -x "$build/bench/lm_decode_bench" && -x "$build/examples/lm" ]]; then
+  echo "== decode tokens/s of examples/lm's model: its artifact through a PJRT Session on Tlaloc's CPU plugin"
+  echo "   (caches donated) against PyTorch eager with a KV cache, 2 threads each ($rounds rounds run"
+  echo "   alternately, each the median of $repeats runs of 100 tokens; ratio = Tlaloc / PyTorch)"
+  "$build/examples/lm" --steps 20 --tokens 4 --out "$out/lm" --trace "$out/lm/trace.json" >/dev/null
+  ours=() theirs=()
+  for r in $(seq "$rounds"); do
+    ours+=("$(TLALOC_NUM_THREADS=2 "$build/bench/lm_decode_bench" "$out/lm/artifact" "" "$repeats" 100)")
+    theirs+=("$(/usr/bin/python3 "$here/lm_decode_torch.py" "$out/lm/trace.json" 2 "$repeats" 100)")
+  done
+  /usr/bin/python3 "$here/lm_decode_ratio.py" --ours "${ours[@]}" --theirs "${theirs[@]}"
+fi
+
 echo "== elementwise, sum and dispatch: Tlaloc against PyTorch $(/usr/bin/python3 -c 'import torch; print(torch.__version__)')"
 echo "   ($rounds rounds run alternately, each the median of $repeats; ratio = PyTorch time / Tlaloc time)"
 ours=() theirs=()

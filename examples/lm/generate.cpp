@@ -37,7 +37,8 @@ ArtifactGenerator::ArtifactGenerator(const tl::serve::Model& model) : model_(mod
   shape_.capacity = decode.inputs[2].shape.at(1);  // k of block 0: [1, capacity, kv_heads, d_head]
 }
 
-Ids ArtifactGenerator::generate(const Ids& prompt, std::int64_t count) const {
+Ids ArtifactGenerator::generate(const Ids& prompt, std::int64_t count,
+                                std::vector<std::vector<float>>* logits) const {
   check_fits(shape_, prompt.size(), count);
   const auto n = static_cast<std::int64_t>(prompt.size());
   const std::int64_t bucket =
@@ -52,7 +53,9 @@ Ids ArtifactGenerator::generate(const Ids& prompt, std::int64_t count) const {
   std::vector<std::size_t> donate;  // the caches: the decode inputs after token and position
   for (std::size_t i = 2; i < out.size() + 1; ++i) donate.push_back(i);
   for (std::int64_t t = 0; t < count; ++t) {
-    ids.push_back(greedy(out[0].to_host()));
+    const tl::Tensor step_logits = out[0].to_host();
+    ids.push_back(greedy(step_logits));
+    if (logits) logits->push_back(step_logits.to_vector<float>());
     if (t + 1 == count) break;
     std::vector<tr::Buffer> in{s.to_device(tl::tensor(Ids{ids.back()}, {1, 1})),
                                s.to_device(tl::scalar_tensor(n + t, tl::DType::i32))};

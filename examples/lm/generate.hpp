@@ -24,8 +24,10 @@ class ArtifactGenerator {
   explicit ArtifactGenerator(const tl::serve::Model& model);
   const ServeShape& shape() const { return shape_; }
   // The prompt then `count` greedy tokens' ids. Refused by name: an empty prompt, one
-  // longer than the largest bucket, more tokens than the caches hold.
-  Ids generate(const Ids& prompt, std::int64_t count) const;
+  // longer than the largest bucket, more tokens than the caches hold. With `logits`,
+  // each step's logits [vocab] (the artifact's, from which that step's id was taken)
+  // are appended to it.
+  Ids generate(const Ids& prompt, std::int64_t count, std::vector<std::vector<float>>* logits = nullptr) const;
 
  private:
   const tl::serve::Model& model_;

@@ -5,7 +5,7 @@
 // sequence through the model for each token, must give the same ids.
 //
 //   lm [--text FILE] [--out DIR] [--steps N] [--prompt TEXT] [--tokens N] [--load]
-//      [--plugin PATH] [--check LOSS] [--ids FILE]
+//      [--plugin PATH] [--check LOSS] [--ids FILE] [--trace FILE]
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -34,11 +34,12 @@ struct Options {
   std::string plugin;  // empty: the interpreter backend
   std::optional<double> check;
   fs::path ids;  // empty: the ids are only printed
+  fs::path trace;  // empty: none
 };
 
 constexpr std::string_view kUsage =
     "usage: lm [--text FILE] [--out DIR] [--steps N] [--prompt TEXT] [--tokens N] [--load]\n"
-    "          [--plugin PATH] [--check LOSS] [--ids FILE]\n"
+    "          [--plugin PATH] [--check LOSS] [--ids FILE] [--trace FILE]\n"
     "  --text FILE    the training text (default: /usr/share/common-licenses/GPL-3)\n"
     "  --out DIR      where the checkpoint (DIR/checkpoint.safetensors) and the artifact\n"
     "                 (DIR/artifact) go (default: lm-out)\n"
@@ -51,7 +52,9 @@ constexpr std::string_view kUsage =
     "                 10 steps) is below LOSS; with or without it, the status is 1 when the\n"
     "                 artifact's ids differ from either eager generation's\n"
     "  --ids FILE     also write the artifact's ids (prompt, then generated) to FILE, one\n"
-    "                 line of decimal numbers: what the C and Python loops are compared with\n";
+    "                 line of decimal numbers: what the C and Python loops are compared with\n"
+    "  --trace FILE   write the model's sizes, the weights' file, the prompt, the artifact's\n"
+    "                 ids and each generation step's logits as JSON (for an outside check)\n";
 
 [[noreturn]] void usage_error(const std::string& what) {
   std::cerr << "lm: " << what << "\n" << kUsage;
@@ -85,7 +88,8 @@ Options parse(int argc, char** argv) {
       continue;
     }
     const bool known = flag == "--text" || flag == "--out" || flag == "--steps" || flag == "--prompt" ||
-                       flag == "--tokens" || flag == "--check" || flag == "--plugin" || flag == "--ids";
+                       flag == "--tokens" || flag == "--check" || flag == "--plugin" || flag == "--ids" ||
+                       flag == "--trace";
     if (!known) usage_error("unknown option '" + flag + "'");
     if (i + 1 >= argc) usage_error(flag + " needs a value");
     const std::string value = argv[++i];
@@ -125,6 +129,37 @@ void write_ids(const fs::path& file, const lm::Ids& ids) {
   if (!f) throw tlaloc::ValueError("lm: cannot write the ids to " + file.string());
 }
 
+// What an independent implementation needs to repeat the generation: the model's
+// sizes (the norms' eps and the rotary base of its blocks), the weights the artifact
+// serves, the prompt, and the artifact's ids and logits of each step.
+void write_trace(const fs::path& path, const fs::path& weights, const lm::Ids& prompt, const lm::Ids& ids,
+                 const std::vector<std::vector<float>>& logits) {
+  std::ofstream f(path);
+  if (!f) throw tlaloc::ValueError("lm: cannot write the trace " + path.string());
+  const tlaloc::nn::TransformerBlock b = kModel.block();
+  f << "{\"vocab\": " << kModel.vocab << ", \"d_model\": " << kModel.d_model
+    << ", \"num_layers\": " << kModel.num_layers << ", \"num_heads\": " << kModel.num_heads
+    << ", \"num_kv_heads\": " << kModel.num_kv_heads << ", \"d_ff\": " << kModel.d_ff << ",\n \"eps\": " << b.eps
+    << ", \"base\": " << b.rotary_base << ", \"weights\": \"" << weights.string() << "\",\n";
+  const auto list = [&f](const auto& v) {
+    f << "[";
+    for (std::size_t i = 0; i < v.size(); ++i) f << (i ? ", " : "") << v[i];
+    f << "]";
+  };
+  f << " \"prompt\": ";
+  list(prompt);
+  f << ",\n \"ids\": ";
+  list(ids);
+  f << ",\n \"logits\": [";
+  f.precision(9);  // round-trips f32
+  for (std::size_t i = 0; i < logits.size(); ++i) {
+    f << (i ? ",\n  " : "\n  ");
+    list(logits[i]);
+  }
+  f << "]}\n";
+  if (!f) throw tlaloc::ValueError("lm: writing the trace " + path.string() + " failed");
+}
+
 int run(const Options& o) {
   const fs::path checkpoint = o.out / "checkpoint.safetensors", artifact = o.out / "artifact";
   const lm::ServeShape shape;
@@ -156,7 +191,9 @@ int run(const Options& o) {
                                  : tr::SessionOptions{.backend = tr::Backend::pjrt, .plugin_path = o.plugin});
   const lm::ArtifactGenerator generator(model);
   const lm::Ids prompt = lm::byte_tokens(o.prompt).to_vector<std::int32_t>();
-  const lm::Ids ids = generator.generate(prompt, o.tokens);
+  std::vector<std::vector<float>> logits;
+  const lm::Ids ids = generator.generate(prompt, o.tokens, o.trace.empty() ? nullptr : &logits);
+  if (!o.trace.empty()) write_trace(o.trace, fs::absolute(artifact / "weights.safetensors"), prompt, ids, logits);
   const lm::Ids eager = lm::generate_eager(kModel, params, prompt, o.tokens, generator.shape().capacity);
   const lm::Ids uncached = lm::generate_uncached(kModel, params, prompt, o.tokens);
   print_ids("ids:", ids);
