@@ -98,6 +98,7 @@ Options parse(int argc, char** argv) {
     if (flag == "--prompt") o.prompt = value;
     if (flag == "--plugin") o.plugin = value;
     if (flag == "--ids") o.ids = value;
+    if (flag == "--trace") o.trace = value;
     if (flag == "--steps")
       o.train.steps = static_cast<std::int64_t>(parse_number(flag, value, 1, 100000, true));
     if (flag == "--tokens") o.tokens = static_cast<std::int64_t>(parse_number(flag, value, 1, 100000, true));
