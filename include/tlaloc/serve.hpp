@@ -87,6 +87,16 @@ class Exporter {
   std::map<std::string, std::string> programs_;
 };
 
+// The one-call form: an artifact in `dir` with one entry point traced from
+// f(weights, inputs...) at the examples' dtypes and shapes.
+template <class F, class... In>
+void export_function(const std::filesystem::path& dir, const std::string& name, const nn::Params& weights,
+                     const F& f, const EntryNames& names, const In&... examples) {
+  Exporter ex(weights);
+  ex.add(name, f, names, examples...);
+  ex.save(dir);
+}
+
 class Model {
  public:
   static Model load(const std::filesystem::path& dir, const runtime::SessionOptions& options = {});

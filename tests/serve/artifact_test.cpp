@@ -68,6 +68,17 @@ TEST(Artifact, EntryPointsGiveTheFunctionsResults) {
   std::filesystem::remove_all(dir);
 }
 
+// One call exports a function; loading it gives the function's results.
+TEST(Artifact, OneCallExportsAFunction) {
+  const nn::Params p = kMlp.init(tl::random::key(4));
+  const std::filesystem::path dir = tltest::fresh_dir("artifact_one_call");
+  serve::export_function(dir, "logits", p, [](const nn::Params& q, const Tensor& x) { return kMlp(q, x); },
+                         {.inputs = {"x"}}, tl::zeros({3, 4}));
+  const Tensor x = tl::random::normal(tl::random::key(5), {3, 4});
+  EXPECT_EQ(serve::Model::load(dir).run("logits", {x}).at(0).to_vector<float>(), kMlp(p, x).to_vector<float>());
+  std::filesystem::remove_all(dir);
+}
+
 // The same artifact served through Tlaloc's PJRT plugin: the same bits.
 TEST(Artifact, RunsOnThePjrtPlugin) {
   const nn::Params p = kMlp.init(tl::random::key(1));
