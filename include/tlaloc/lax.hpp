@@ -9,6 +9,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -54,5 +56,29 @@ Tensor get_dimension_size(const Tensor& x, std::int64_t dimension);
 
 // The identity, which a compiler may not look through (a scheduling fence).
 std::vector<Tensor> optimization_barrier(const std::vector<Tensor>& xs);
+
+// ---- ops with a region ---------------------------------------------------------------
+// A region: a C++ callable from scalars (rank-0 tensors) to scalars, traced once
+// into the op (on host tensors the op runs a one-op program of it; inside a
+// trace the op is recorded with the traced region). It may use tensors it
+// captures as constants.
+using Region = std::function<std::vector<Tensor>(std::span<const Tensor>)>;
+
+// inputs reduced over `dimensions` by `body`, starting from `inits` (one scalar
+// per input): body(a) takes the accumulators a[0..n) (the inits' dtypes), then one
+// element of each input a[n..2n), and returns the n new accumulators
+// (stablehlo.reduce). The elements are combined in an unspecified order.
+std::vector<Tensor> reduce(const std::vector<Tensor>& inputs, const std::vector<Tensor>& inits,
+                           const std::vector<std::int64_t>& dimensions, const Region& body);
+
+// inputs (of one shape) sorted together along `dimension`, ordered by
+// `comparator`: it takes two elements of each input (a[2i] and a[2i+1] of input
+// i) and returns a boolean scalar, true when the first goes before the second
+// (stablehlo.sort). The sort is stable.
+std::vector<Tensor> sort(const std::vector<Tensor>& inputs, std::int64_t dimension, const Region& comparator);
+
+// `body` applied at each position to one element of each input (of one shape);
+// it returns one scalar, whose dtype is the result's (stablehlo.map over all axes).
+Tensor map(const std::vector<Tensor>& inputs, const Region& body);
 
 }  // namespace tlaloc::lax

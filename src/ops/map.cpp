@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/tensor_impl.hpp"
+#include "ops/cpp_spelling.hpp"
 #include "ops/region_rules.hpp"
 
 namespace tlaloc::detail {
@@ -94,7 +95,12 @@ const OpDef& map_op = def_op("map")
                           .stablehlo({"stablehlo.map",
                                       {StableHloAttr("dimensions", Kind::i64_array),
                                        StableHloAttr("result_dtype", Kind::result_dtype)},
-                                      ""});
+                                      ""})
+                          .cpp([](CppOp& op) {
+                            std::vector<std::string> inputs;
+                            for (std::size_t i = 0; i < op.num_operands(); ++i) inputs.push_back(op.operand(i));
+                            return fmt::format("tl::lax::map({{{}}}, {})", cpp_list(inputs), op.lambda(0));
+                          });
 
 }  // namespace
 }  // namespace tlaloc::detail

@@ -4,8 +4,11 @@
 #include <algorithm>
 #include <cstring>
 
+#include <fmt/format.h>
+
 #include "core/layout.hpp"
 #include "core/tensor_impl.hpp"
+#include "ops/cpp_spelling.hpp"
 #include "ops/op.hpp"
 #include "ops/region_rules.hpp"
 
@@ -133,7 +136,15 @@ const OpDef& reduce_op =
                        })
         .jvp(reduce_jvp)  // reduce_region_rules.cpp: one input, add / maximum / minimum
         .vjp(reduce_vjp)
-        .stablehlo({"stablehlo.reduce", {StableHloAttr("dimensions", Kind::i64_array)}, "reduce"});
+        .stablehlo({"stablehlo.reduce", {StableHloAttr("dimensions", Kind::i64_array)}, "reduce"})
+        .cpp([](CppOp& op) {
+          const std::size_t n = op.num_operands() / 2;
+          std::vector<std::string> inputs, inits;
+          for (std::size_t i = 0; i < n; ++i) inputs.push_back(op.operand(i));
+          for (std::size_t i = n; i < 2 * n; ++i) inits.push_back(op.operand(i));
+          return fmt::format("tl::lax::reduce({{{}}}, {{{}}}, {}, {}){}", cpp_list(inputs), cpp_list(inits),
+                             cpp_ints(op.attrs().get<I64s>("dimensions")), op.lambda(0), n == 1 ? "[0]" : "");
+        });
 
 }  // namespace
 }  // namespace tlaloc::detail

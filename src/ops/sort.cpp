@@ -7,9 +7,12 @@
 #include <numeric>
 #include <type_traits>
 
+#include <fmt/format.h>
+
 #include "core/dispatch_type.hpp"
 #include "core/layout.hpp"
 #include "core/tensor_impl.hpp"
+#include "ops/cpp_spelling.hpp"
 #include "ops/op.hpp"
 #include "ops/region_rules.hpp"
 
@@ -122,7 +125,15 @@ const OpDef& sort_op = def_op("sort")
                            .stablehlo({"stablehlo.sort",
                                        {StableHloAttr("dimension", Kind::i64),
                                         StableHloAttr("is_stable", Kind::boolean).optional()},
-                                       ""});
+                                       ""})
+                           // is_stable is not spelled: the sort is always stable.
+                           .cpp([](CppOp& op) {
+                             std::vector<std::string> inputs;
+                             for (std::size_t i = 0; i < op.num_operands(); ++i) inputs.push_back(op.operand(i));
+                             return fmt::format("tl::lax::sort({{{}}}, {}, {}){}", cpp_list(inputs),
+                                                op.attrs().get<std::int64_t>("dimension"), op.lambda(0),
+                                                inputs.size() == 1 ? "[0]" : "");
+                           });
 
 }  // namespace
 }  // namespace tlaloc::detail
