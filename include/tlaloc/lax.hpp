@@ -57,6 +57,67 @@ Tensor get_dimension_size(const Tensor& x, std::int64_t dimension);
 // The identity, which a compiler may not look through (a scheduling fence).
 std::vector<Tensor> optimization_barrier(const std::vector<Tensor>& xs);
 
+// The factor of a = L L^T (lower) or a = U^T U (upper) of each matrix of a batch
+// [..., N, N], read from that triangle of a; the other triangle of the result is
+// zero and a matrix that is not positive definite gives NaN (stablehlo.cholesky).
+Tensor cholesky(const Tensor& a, bool lower);
+// x with op(a) x = b (left_side) or x op(a) = b, a triangular [..., N, N] read from
+// its lower or upper triangle (its diagonal taken as ones when unit_diagonal).
+// transpose_a: "NO_TRANSPOSE", "TRANSPOSE" or "ADJOINT" (stablehlo.triangular_solve).
+Tensor triangular_solve(const Tensor& a, const Tensor& b, bool left_side, bool lower, bool unit_diagonal,
+                        const std::string& transpose_a);
+
+// Normalization along every axis but feature_index; scale, offset, mean and
+// variance have one element per feature. Training normalizes with the batch's
+// mean and biased variance and returns {result, mean, variance}
+// (stablehlo.batch_norm_inference / batch_norm_training).
+Tensor batch_norm_inference(const Tensor& x, const Tensor& scale, const Tensor& offset, const Tensor& mean,
+                            const Tensor& variance, double epsilon, std::int64_t feature_index);
+std::vector<Tensor> batch_norm_training(const Tensor& x, const Tensor& scale, const Tensor& offset, double epsilon,
+                                        std::int64_t feature_index);
+
+// The max or sum (reduction "max" or "sum") of each window of x [N, C, H, W], the
+// padding filling with the reduction's identity (a reduce_window over the last two
+// axes). Window sizes, strides and paddings are given for all four axes, those of
+// N and C being 1, 1 and 0.
+Tensor pool(const Tensor& x, const std::string& reduction, const std::vector<std::int64_t>& window_dimensions,
+            const std::vector<std::int64_t>& window_strides, const std::vector<std::int64_t>& padding_low,
+            const std::vector<std::int64_t>& padding_high);
+// The cotangent of x for y = pool(x, "max", ...) and y's cotangent g: each element
+// of g goes to the first maximum of its window (the pool's windows, given alike).
+Tensor max_pool_grad(const Tensor& x, const Tensor& y, const Tensor& g,
+                     const std::vector<std::int64_t>& window_dimensions, const std::vector<std::int64_t>& window_strides,
+                     const std::vector<std::int64_t>& padding_low, const std::vector<std::int64_t>& padding_high);
+
+// The 2-D convolution of x [N, C, H, W] with w [O, C / feature_group_count, kH,
+// kW] (NCHW, OIHW; cross-correlation, as tl::conv2d) with two values per spatial
+// axis for each of: window strides, low and high padding (negative crops), lhs
+// dilation (holes between input elements, as a transposed convolution has) and
+// rhs dilation (holes between kernel taps).
+Tensor conv2d(const Tensor& x, const Tensor& w, const std::vector<std::int64_t>& window_strides,
+              const std::vector<std::int64_t>& padding_low, const std::vector<std::int64_t>& padding_high,
+              const std::vector<std::int64_t>& lhs_dilation, const std::vector<std::int64_t>& rhs_dilation,
+              std::int64_t feature_group_count);
+
+// stablehlo.gather's dimension numbers: which result axes are the slice's
+// (offset_dims), which operand axes the slices drop (collapsed_slice_dims), the
+// batching axes the operand and the indices share, which operand axis each index
+// component starts (start_index_map) and the indices' axis holding the components
+// (index_vector_dim; the indices' rank for scalar indices).
+struct GatherDimensionNumbers {
+  std::vector<std::int64_t> offset_dims = {};
+  std::vector<std::int64_t> collapsed_slice_dims = {};
+  std::vector<std::int64_t> operand_batching_dims = {};
+  std::vector<std::int64_t> start_indices_batching_dims = {};
+  std::vector<std::int64_t> start_index_map = {};
+  std::int64_t index_vector_dim = 0;
+};
+// Slices of x of size slice_sizes starting at the indices, each start clamped so
+// its slice fits (stablehlo.gather). indices_are_sorted is a promise a compiler
+// may use; the host ignores it.
+Tensor gather(const Tensor& x, const Tensor& start_indices, const GatherDimensionNumbers& dims,
+              const std::vector<std::int64_t>& slice_sizes, bool indices_are_sorted = false);
+
 // ---- ops with a region ---------------------------------------------------------------
 // A region: a C++ callable from scalars (rank-0 tensors) to scalars, traced once
 // into the op (on host tensors the op runs a one-op program of it; inside a

@@ -5,8 +5,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
+#include "ops/cpp_spelling.hpp"
 #include "ops/op.hpp"
 #include "ops/rule.hpp"
+#include "tlaloc/lax.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc {
@@ -149,6 +153,13 @@ std::vector<Tensor> training_vjp(const detail::Rule& r) {
   return out;
 }
 
+detail::CppSpelling norm_spelling(const char* fn) {
+  return [fn](detail::CppOp& op) {
+    return detail::cpp_call(fn, op, {detail::cpp_double(op.attrs().get<double>("epsilon")),
+                                     fmt::format("{}", op.attrs().get<std::int64_t>("feature_index"))});
+  };
+}
+
 const detail::OpDef& inference_op =
     detail::def_op("batch_norm_inference")
         .inputs(5)
@@ -164,7 +175,8 @@ const detail::OpDef& inference_op =
         .jvp(inference_jvp)
         .vjp(inference_vjp)
         .stablehlo(
-            {"stablehlo.batch_norm_inference", {{"epsilon", Kind::f32}, {"feature_index", Kind::i64}}, ""});
+            {"stablehlo.batch_norm_inference", {{"epsilon", Kind::f32}, {"feature_index", Kind::i64}}, ""})
+        .cpp(norm_spelling("tl::lax::batch_norm_inference"));
 
 std::vector<Tensor> training_kernel(std::span<const Tensor> in, const Attrs& a, std::span<const TensorType>) {
   const std::int64_t f = a.get<std::int64_t>("feature_index");
@@ -193,7 +205,8 @@ const detail::OpDef& training_op =
         .jvp(training_jvp)
         .vjp(training_vjp)
         .stablehlo(
-            {"stablehlo.batch_norm_training", {{"epsilon", Kind::f32}, {"feature_index", Kind::i64}}, ""});
+            {"stablehlo.batch_norm_training", {{"epsilon", Kind::f32}, {"feature_index", Kind::i64}}, ""})
+        .cpp(norm_spelling("tl::lax::batch_norm_training"));
 
 // The spec's formula: with x̂ = (x - mean) / stddev and per-feature means over the
 // N elements of each feature, grad_operand = scale / stddev (g - mean(g) -
@@ -241,4 +254,16 @@ const detail::OpDef& grad_op =
         .stablehlo({"stablehlo.batch_norm_grad", {{"epsilon", Kind::f32}, {"feature_index", Kind::i64}}, ""});
 
 }  // namespace
+
+Tensor lax::batch_norm_inference(const Tensor& x, const Tensor& scale, const Tensor& offset, const Tensor& mean,
+                                 const Tensor& variance, double epsilon, std::int64_t feature_index) {
+  return detail::call1(inference_op, {x, scale, offset, mean, variance},
+                       {{"epsilon", epsilon}, {"feature_index", feature_index}});
+}
+
+std::vector<Tensor> lax::batch_norm_training(const Tensor& x, const Tensor& scale, const Tensor& offset,
+                                             double epsilon, std::int64_t feature_index) {
+  return detail::call(training_op, {x, scale, offset}, {{"epsilon", epsilon}, {"feature_index", feature_index}});
+}
+
 }  // namespace tlaloc

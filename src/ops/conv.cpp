@@ -23,8 +23,10 @@
 #include "core/parallel.hpp"
 #include "core/tensor_impl.hpp"
 #include "ops/conv_grad.hpp"
+#include "ops/cpp_spelling.hpp"
 #include "ops/op.hpp"
 #include "ops/rule.hpp"
+#include "tlaloc/lax.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc {
@@ -330,7 +332,15 @@ const detail::OpDef& conv_op =
           return detail::call(*detail::find_op("convolution"), in, spec);
         })
         .jvp(conv_jvp)
-        .vjp(conv_vjp);
+        .vjp(conv_vjp)
+        .cpp([](detail::CppOp& op) {
+          const Attrs& a = op.attrs();
+          std::vector<std::string> extra;
+          for (const char* name : {"window_strides", "padding_low", "padding_high", "lhs_dilation", "rhs_dilation"})
+            extra.push_back(detail::cpp_ints(a.get<I64s>(name)));
+          extra.push_back(fmt::format("{}", a.get<std::int64_t>("feature_group_count")));
+          return detail::cpp_call("tl::lax::conv2d", op, extra);
+        });
 
 }  // namespace
 
@@ -441,6 +451,19 @@ Tensor conv_transpose2d(const Tensor& x, const Tensor& w, const ConvTranspose2dO
   k = reshape(transpose(k, {0, 2, 1, 3, 4}), {groups * og, cg, kh, kw});
   k = reverse(k, Axes{2, 3});
   return detail::call1(conv_op, {x, k}, to_attrs(a));
+}
+
+Tensor lax::conv2d(const Tensor& x, const Tensor& w, const std::vector<std::int64_t>& window_strides,
+                   const std::vector<std::int64_t>& padding_low, const std::vector<std::int64_t>& padding_high,
+                   const std::vector<std::int64_t>& lhs_dilation, const std::vector<std::int64_t>& rhs_dilation,
+                   std::int64_t feature_group_count) {
+  return detail::call1(conv_op, {x, w},
+                       {{"window_strides", window_strides},
+                        {"padding_low", padding_low},
+                        {"padding_high", padding_high},
+                        {"lhs_dilation", lhs_dilation},
+                        {"rhs_dilation", rhs_dilation},
+                        {"feature_group_count", feature_group_count}});
 }
 
 }  // namespace tlaloc

@@ -3,9 +3,13 @@
 #include <algorithm>
 #include <cstring>
 
+#include <fmt/format.h>
+
 #include "ir/builder.hpp"
+#include "ops/cpp_spelling.hpp"
 #include "ops/gather_scatter.hpp"
 #include "ops/rule.hpp"
+#include "tlaloc/lax.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc {
@@ -155,6 +159,19 @@ std::vector<Tensor> gather_vjp(const detail::Rule& r) {
   return out;
 }
 
+// tl::lax::gather with the dimension numbers as a designated initializer.
+std::string gather_spelling(detail::CppOp& op) {
+  const Attrs& a = op.attrs();
+  const GatherDims g = gather_dims(a);
+  const std::string dims = fmt::format(
+      "tl::lax::GatherDimensionNumbers{{.offset_dims = {}, .collapsed_slice_dims = {}, .operand_batching_dims = {}, "
+      ".start_indices_batching_dims = {}, .start_index_map = {}, .index_vector_dim = {}}}",
+      detail::cpp_ints(g.offset), detail::cpp_ints(g.collapsed), detail::cpp_ints(g.operand_batching),
+      detail::cpp_ints(g.indices_batching), detail::cpp_ints(g.start_index_map), g.index_vector_dim);
+  const bool sorted = a.has("indices_are_sorted") && a.get<bool>("indices_are_sorted");
+  return detail::cpp_call("tl::lax::gather", op, {dims, detail::cpp_axes(g.slice_sizes), detail::cpp_bool(sorted)});
+}
+
 const detail::OpDef& gather_op =
     detail::def_op("gather")
         .inputs(2)
@@ -184,7 +201,22 @@ const detail::OpDef& gather_op =
                     {Hlo("dimension_numbers", Hlo::Kind::gather_dimension_numbers),
                      Hlo("slice_sizes", Hlo::Kind::i64_array),
                      Hlo("indices_are_sorted", Hlo::Kind::boolean).optional()},
-                    ""});
+                    ""})
+        .cpp(gather_spelling);
 
 }  // namespace
+
+Tensor lax::gather(const Tensor& x, const Tensor& start_indices, const GatherDimensionNumbers& dims,
+                   const std::vector<std::int64_t>& slice_sizes, bool indices_are_sorted) {
+  return detail::call1(gather_op, {x, start_indices},
+                       {{"offset_dims", dims.offset_dims},
+                        {"collapsed_slice_dims", dims.collapsed_slice_dims},
+                        {"operand_batching_dims", dims.operand_batching_dims},
+                        {"start_indices_batching_dims", dims.start_indices_batching_dims},
+                        {"start_index_map", dims.start_index_map},
+                        {"index_vector_dim", dims.index_vector_dim},
+                        {"slice_sizes", slice_sizes},
+                        {"indices_are_sorted", indices_are_sorted}});
+}
+
 }  // namespace tlaloc

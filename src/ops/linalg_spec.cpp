@@ -5,8 +5,10 @@
 // gives NaN (never an error: the input's values are data, not a program fault).
 #include <cmath>
 
+#include "ops/cpp_spelling.hpp"
 #include "ops/op.hpp"
 #include "ops/rule.hpp"
+#include "tlaloc/lax.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc {
@@ -130,7 +132,11 @@ const detail::OpDef& cholesky_op =
         .kernel(cholesky_kernel)
         .jvp(cholesky_jvp)
         .vjp(cholesky_vjp)
-        .stablehlo({"stablehlo.cholesky", {StableHloAttr("lower", Kind::boolean).optional()}, "keywords"});
+        .stablehlo({"stablehlo.cholesky", {StableHloAttr("lower", Kind::boolean).optional()}, "keywords"})
+        .cpp([](detail::CppOp& op) {
+          const bool lower = op.attrs().has("lower") && op.attrs().get<bool>("lower");
+          return detail::cpp_call("tl::lax::cholesky", op, {detail::cpp_bool(lower)});
+        });
 
 // ---- triangular_solve ----------------------------------------------------------------
 
@@ -245,7 +251,26 @@ const detail::OpDef& triangular_solve_op =
                     {StableHloAttr("left_side", Kind::boolean), StableHloAttr("lower", Kind::boolean),
                      StableHloAttr("unit_diagonal", Kind::boolean),
                      StableHloAttr("transpose_a", Kind::enum_value).of_enum("transpose")},
-                    ""});
+                    ""})
+        .cpp([](detail::CppOp& op) {
+          const Attrs& a = op.attrs();
+          return detail::cpp_call("tl::lax::triangular_solve", op,
+                                  {detail::cpp_bool(a.get<bool>("left_side")), detail::cpp_bool(a.get<bool>("lower")),
+                                   detail::cpp_bool(a.get<bool>("unit_diagonal")),
+                                   detail::cpp_string(a.get<std::string>("transpose_a"))});
+        });
 
 }  // namespace
+
+Tensor lax::cholesky(const Tensor& a, bool lower) { return detail::call1(cholesky_op, {a}, {{"lower", lower}}); }
+
+Tensor lax::triangular_solve(const Tensor& a, const Tensor& b, bool left_side, bool lower, bool unit_diagonal,
+                             const std::string& transpose_a) {
+  return detail::call1(triangular_solve_op, {a, b},
+                       {{"left_side", left_side},
+                        {"lower", lower},
+                        {"unit_diagonal", unit_diagonal},
+                        {"transpose_a", transpose_a}});
+}
+
 }  // namespace tlaloc

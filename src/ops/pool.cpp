@@ -20,8 +20,10 @@
 #include "core/tensor_impl.hpp"
 #include "ir/builder.hpp"
 #include "ops/conv_grad.hpp"
+#include "ops/cpp_spelling.hpp"
 #include "ops/rule.hpp"
 #include "ops/window.hpp"
+#include "tlaloc/lax.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc {
@@ -363,6 +365,23 @@ void max_pool_grad_host(const T* x, const T* y, const T* g, T* dx, const PoolGeo
   });
 }
 
+// The window attributes after the operands; `reduction` first for pool itself.
+std::vector<std::string> window_args(const Attrs& a) {
+  std::vector<std::string> args;
+  for (const char* name : {"window_dimensions", "window_strides", "padding_low", "padding_high"})
+    args.push_back(detail::cpp_ints(a.get<I64s>(name)));
+  return args;
+}
+
+Attrs window_attrs(const std::string& reduction, const I64s& window_dimensions, const I64s& window_strides,
+                   const I64s& padding_low, const I64s& padding_high) {
+  return {{"window_dimensions", window_dimensions},
+          {"window_strides", window_strides},
+          {"padding_low", padding_low},
+          {"padding_high", padding_high},
+          {"reduction", reduction}};
+}
+
 const detail::OpDef& max_pool_grad_op =
     detail::def_op("max_pool_grad")
         .inputs(3)
@@ -403,7 +422,8 @@ const detail::OpDef& max_pool_grad_op =
             ct[2] = route_to_windows(p, r.in(0), r.in(1), r.cotangent());
           }
           return ct;
-        });
+        })
+        .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::lax::max_pool_grad", op, window_args(op.attrs())); });
 
 std::vector<Tensor> pool_jvp(const detail::Rule& r) {
   if (r.attr<std::string>("reduction") == "sum") return detail::linear_jvp({0})(r);
@@ -438,7 +458,12 @@ const detail::OpDef& pool_op =
         })
         .lower(lower_pool)
         .jvp(pool_jvp)
-        .vjp(pool_vjp);
+        .vjp(pool_vjp)
+        .cpp([](detail::CppOp& op) {
+          std::vector<std::string> args = window_args(op.attrs());
+          args.insert(args.begin(), detail::cpp_string(op.attrs().get<std::string>("reduction")));
+          return detail::cpp_call("tl::lax::pool", op, args);
+        });
 
 // Validates with the public name and builds the canonical attributes.
 Attrs pool_attrs(std::string_view op, const Tensor& x, const Pool2dOptions& opt, const char* reduction) {
@@ -478,6 +503,21 @@ Tensor avg_pool2d(const Tensor& x, const Pool2dOptions& opt) {
   const Attrs attrs = pool_attrs("avg_pool2d", xf, opt, "sum");
   const double count = double(opt.kernel[0] * opt.kernel[1]);
   return detail::call1(pool_op, {xf}, attrs) / count;
+}
+
+Tensor lax::pool(const Tensor& x, const std::string& reduction, const std::vector<std::int64_t>& window_dimensions,
+               const std::vector<std::int64_t>& window_strides, const std::vector<std::int64_t>& padding_low,
+               const std::vector<std::int64_t>& padding_high) {
+  return detail::call1(pool_op, {x},
+                       window_attrs(reduction, window_dimensions, window_strides, padding_low, padding_high));
+}
+
+Tensor lax::max_pool_grad(const Tensor& x, const Tensor& y, const Tensor& g,
+                          const std::vector<std::int64_t>& window_dimensions,
+                          const std::vector<std::int64_t>& window_strides,
+                          const std::vector<std::int64_t>& padding_low, const std::vector<std::int64_t>& padding_high) {
+  return detail::call1(max_pool_grad_op, {x, y, g},
+                       window_attrs("max", window_dimensions, window_strides, padding_low, padding_high));
 }
 
 }  // namespace tlaloc
