@@ -5,6 +5,11 @@ install(TARGETS tlaloc tlaloc_serve EXPORT TlalocTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+if(TARGET tlaloc_grad)
+  set_target_properties(tlaloc_grad PROPERTIES INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
+  install(TARGETS tlaloc_grad EXPORT TlalocTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(FILES cmake/TlalocGradients.cmake DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Tlaloc)
+endif()
 install(DIRECTORY include/tlaloc DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT TlalocTargets NAMESPACE Tlaloc:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Tlaloc)
 configure_package_config_file(cmake/TlalocConfig.cmake.in

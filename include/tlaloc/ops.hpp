@@ -122,6 +122,9 @@ Tensor operator!(const Tensor& x);
 
 // ---- reductions ---------------------------------------------------------------
 Tensor sum(const Tensor& x, Axes axes = {}, bool keepdims = false);
+// x summed over the axes along which `shape` would broadcast to x's shape (PyTorch's
+// sum_to_size): the reverse of broadcast_to, and how gradients undo broadcasting.
+Tensor sum_to_size(const Tensor& x, const Shape& shape);
 Tensor mean(const Tensor& x, Axes axes = {}, bool keepdims = false);
 Tensor prod(const Tensor& x, Axes axes = {}, bool keepdims = false);
 Tensor max(const Tensor& x, Axes axes = {}, bool keepdims = false);

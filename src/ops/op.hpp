@@ -233,9 +233,11 @@ class OpDef {
     return *this;
   }
   // For unary elementwise ops: dy/dx as a function of the operand and the result;
-  // sets both rules (tangent * d and cotangent * d). Defined in rule.cpp.
+  // sets both rules (tangent * d and cotangent * d). Defined in rule.cpp. `text` is
+  // d spelled as C++ over the public ops in x and y (what tlaloc-grad writes into
+  // build-time gradients, so both paths compute the same expression).
   using UnaryDerivative = Tensor (*)(const Tensor& x, const Tensor& y);
-  OpDef& derivative(UnaryDerivative d);
+  OpDef& derivative(UnaryDerivative d, std::string text = {});
   // The results carry no derivative (comparisons, integer results, floor, sign):
   // every tangent and cotangent through the op is zero.
   OpDef& no_derivative() {
@@ -255,6 +257,7 @@ class OpDef {
   const DerivRule& jvp_rule() const { return jvp_; }
   const DerivRule& vjp_rule() const { return vjp_; }
   bool has_no_derivative() const { return no_derivative_; }
+  const std::string& derivative_text() const { return derivative_text_; }
 
   std::vector<TensorType> infer(std::span<const TensorType> in, const Attrs& attrs) const;
   std::vector<Tensor> run(std::span<const Tensor> in, const Attrs& attrs,
@@ -276,6 +279,7 @@ class OpDef {
   LowerFn lower_;
   RegionLowerFn region_lower_;
   DerivRule jvp_, vjp_;
+  std::string derivative_text_;
   CppSpelling cpp_;
 };
 

@@ -393,6 +393,22 @@ Tensor var_impl(std::string_view op, const Tensor& x, const Axes& axes, bool kee
 }  // namespace
 
 Tensor sum(const Tensor& x, Axes axes, bool keepdims) { return call1(reduce_sum_op, {x}, reduce_attrs("sum", x, axes, keepdims)); }
+Tensor sum_to_size(const Tensor& x, const Shape& shape) {
+  if (x.shape() == shape) return x;
+  const std::size_t rank = x.shape().size();
+  if (shape.size() > rank) detail::fail<ShapeError>("sum_to_size", "{} has fewer axes than {}", shape_string(x.shape()), shape_string(shape));
+  const std::size_t lead = rank - shape.size();
+  std::vector<std::int64_t> axes;
+  for (std::size_t i = 0; i < rank; ++i) {
+    if (i < lead || (shape[i - lead] == 1 && x.shape()[i] != 1)) {
+      axes.push_back(std::int64_t(i));
+    } else if (shape[i - lead] != x.shape()[i]) {
+      detail::fail<ShapeError>("sum_to_size", "{} does not broadcast to {}", shape_string(shape), shape_string(x.shape()));
+    }
+  }
+  const Tensor r = axes.empty() ? x : sum(x, Axes(axes), true);
+  return r.shape() == shape ? r : reshape(r, shape);
+}
 Tensor prod(const Tensor& x, Axes axes, bool keepdims) { return call1(reduce_prod_op, {x}, reduce_attrs("prod", x, axes, keepdims)); }
 Tensor max(const Tensor& x, Axes axes, bool keepdims) { return call1(reduce_max_op, {x}, reduce_attrs("max", x, axes, keepdims)); }
 Tensor min(const Tensor& x, Axes axes, bool keepdims) { return call1(reduce_min_op, {x}, reduce_attrs("min", x, axes, keepdims)); }

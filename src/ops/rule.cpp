@@ -8,16 +8,7 @@ bool differentiable(DType t) { return is_floating(t); }
 
 Tensor sum_to_shape_of(const Tensor& g, const Tensor& x) {
   if (!g.defined()) return g;
-  Tensor r = g;
-  const Shape& want = x.shape();
-  if (r.shape() != want) {
-    const std::size_t lead = r.shape().size() - want.size();
-    std::vector<std::int64_t> axes;
-    for (std::size_t i = 0; i < r.shape().size(); ++i)
-      if (i < lead || (want[i - lead] == 1 && r.shape()[i] != 1)) axes.push_back(std::int64_t(i));
-    if (!axes.empty()) r = sum(r, Axes(axes), true);
-    if (r.shape() != want) r = reshape(r, want);
-  }
+  const Tensor r = sum_to_size(g, x.shape());
   return r.dtype() == x.dtype() ? r : r.astype(x.dtype());
 }
 
@@ -35,7 +26,8 @@ Tensor add_tangents(const Tensor& a, const Tensor& b) {
 
 Tensor scale(const Tensor& t, const Tensor& factor) { return t.defined() ? mul(t, factor) : t; }
 
-OpDef& OpDef::derivative(UnaryDerivative d) {
+OpDef& OpDef::derivative(UnaryDerivative d, std::string text) {
+  derivative_text_ = std::move(text);
   return (*this)
       .jvp([d](const Rule& r) {
         std::vector<Tensor> t(1);

@@ -105,7 +105,7 @@ const OpDef& abs_op = spelled(def_unary("abs", ResultType::same, [](auto v) {
   using C = decltype(v);
   if constexpr (std::is_unsigned_v<C>) return v;
   else return v < C(0) ? detail::wrapping_neg(v) : v;
-}), "stablehlo.abs").derivative([](const Tensor& x, const Tensor&) { return sign(x); });
+}), "stablehlo.abs").derivative([](const Tensor& x, const Tensor&) { return sign(x); }, "sign(x)");
 // sign(±0) = ±0 and sign(NaN) = NaN, as JAX.
 const OpDef& sign_op = float_spelled(def_unary("sign", ResultType::same, [](auto v) {
   using C = decltype(v);
@@ -114,12 +114,13 @@ const OpDef& sign_op = float_spelled(def_unary("sign", ResultType::same, [](auto
 const OpDef& square_op =
     def_unary("square", ResultType::same, [](auto v) { return detail::wrapping_mul(v, v); })
         .lower(detail::lower_square)
-        .derivative([](const Tensor& x, const Tensor&) { return 2.0 * x; });
+        .derivative([](const Tensor& x, const Tensor&) { return 2.0 * x; }, "2.0 * x");
 // relu(NaN) = NaN: the comparison is false for NaN and v passes through.
 const OpDef& relu_op = def_unary("relu", ResultType::same, [](auto v) {
   using C = decltype(v);
   return v <= C(0) ? C(0) : v;
-}).lower(detail::lower_relu).derivative([](const Tensor& x, const Tensor&) { return (x > 0).astype(x.dtype()); });
+}).lower(detail::lower_relu).derivative([](const Tensor& x, const Tensor&) { return (x > 0).astype(x.dtype()); },
+                                       "(x > 0).astype(x.dtype())");
 // Rounding to an integer value: integers are returned as they are (no kernel to
 // build for them).
 template <class F>
@@ -153,7 +154,8 @@ const OpDef& round_op =
   const OpDef& name##_op = def_vmath_unary(#name, detail::FloatFn::fn, [](auto v) { return vmath::fn(v); }) how;
 #define TLALOC_SPELLED(spec) .elementwise().stablehlo(detail::elementwise_spelling("stablehlo." #spec))
 #define TLALOC_LOWERED(name) .lower(detail::lower_##name)
-#define D(expr) .derivative([]([[maybe_unused]] const Tensor& x, [[maybe_unused]] const Tensor& y) { return expr; })
+#define D(expr) \
+  .derivative([]([[maybe_unused]] const Tensor& x, [[maybe_unused]] const Tensor& y) { return expr; }, #expr)
 TLALOC_VMATH_UNARY(exp, exp, TLALOC_SPELLED(exponential) D(y))
 TLALOC_VMATH_UNARY(expm1, expm1, TLALOC_SPELLED(exponential_minus_one) D(y + 1.0))
 TLALOC_VMATH_UNARY(log, log, TLALOC_SPELLED(log) D(reciprocal(x)))

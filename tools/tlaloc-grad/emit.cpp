@@ -1,0 +1,347 @@
+#include "emit.hpp"
+
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include "rules.hpp"
+
+namespace tlaloc_grad {
+namespace {
+
+// Whether a cotangent variable holds a value at a point of the reverse sweep; an
+// undefined tl::Tensor stands for zero, as in the AD engine.
+enum class Has { none, yes, maybe };
+
+std::string shorten(const std::string& s) { return s.size() <= 72 ? s : s.substr(0, 69) + "..."; }
+
+class Writer {
+ public:
+  explicit Writer(const Program& p) : p_(p) {}
+
+  std::string function(bool with_value) {
+    const std::string wrt = name(p_.params[p_.wrt].value);
+    out_ += "// The gradient of " + p_.what + " with respect to `" + wrt + "`,\n";
+    out_ += "// written by tlaloc-grad at build time: the function's own ops, then their\n";
+    out_ += "// derivatives in reverse order (an undefined tensor is a zero cotangent).\n";
+    out_ += "#include <tlaloc/tlaloc.hpp>\n\nnamespace tlaloc_generated {\nnamespace tl = ::tlaloc;\n\n";
+    out_ += "inline " + std::string(with_value ? "std::pair<tl::Tensor, tl::Tensor>" : "tl::Tensor") + " " + p_.name + "(";
+    for (std::size_t i = 0; i < p_.params.size(); ++i)
+      out_ += (i ? ", " : "") + p_.params[i].type + " " + p_.params[i].name;
+    out_ += ") {\n";
+    depth_ = 1;
+    forward(p_.body);
+    const std::string y = name(p_.result);
+    line("if (" + y + ".rank() != 0)");
+    line("  throw tl::ValueError(\"tlaloc-grad: " + escape(p_.what) + " must return a scalar, got \" + tl::shape_string(" + y +
+         ".shape()));");
+    line("");
+    line("// Reverse: d_v is the derivative of the result with respect to v.");
+    declare_cotangents(p_.body, true);
+    if (active(p_.result)) {
+      line("d_" + y + " = tl::scalar_tensor(1, " + y + ".dtype());");
+      has_[p_.result] = Has::yes;
+    }
+    reverse(p_.body);
+    const ValueId w = p_.params[p_.wrt].value;
+    const std::string zero = "tl::zeros_like(" + name(w) + ")";
+    std::string g;
+    switch (state(w)) {
+      case Has::none: g = zero; break;
+      case Has::yes: g = "d_" + name(w); break;
+      case Has::maybe: g = "d_" + name(w) + ".defined() ? d_" + name(w) + " : " + zero; break;
+    }
+    line(with_value ? "return {" + y + ", " + g + "};" : "return " + g + ";");
+    out_ += "}\n\n}  // namespace tlaloc_generated\n";
+    return out_;
+  }
+
+ private:
+  const Program& p_;
+  std::string out_;
+  int depth_ = 0;
+  std::map<ValueId, Has> has_;
+
+  const std::string& name(ValueId v) const { return p_.values[std::size_t(v)].name; }
+  bool active(ValueId v) const { return v >= 0 && p_.values[std::size_t(v)].active; }
+  Has state(ValueId v) const {
+    const auto it = has_.find(v);
+    return it == has_.end() ? Has::none : it->second;
+  }
+  static std::string escape(const std::string& s) {
+    std::string r;
+    for (char c : s) r += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+    return r;
+  }
+  void line(const std::string& s) {
+    if (s.empty()) {
+      out_ += "\n";
+      return;
+    }
+    out_ += std::string(std::size_t(depth_) * 2, ' ') + s + "\n";
+  }
+
+  // ---- forward ----------------------------------------------------------------
+
+  std::string spelled(const Node& s, Names& n) const {
+    for (const Arg& a : s.args) {
+      n.args.push_back(a.is_tensor() ? name(a.value) : a.text);
+      n.tensor.push_back(a.is_tensor());
+    }
+    n.y = name(s.result);
+    n.g = "d_" + n.y;
+    if (s.fn.empty()) return s.text;
+    const Rule& r = *find_rule(s.fn);
+    return r.spell(r, n);
+  }
+
+  // Values a branch defines (hoisted before it, so the reverse sweep sees them).
+  void branch_values(const Block& b, std::vector<ValueId>& vals, std::vector<int>& conds) const {
+    for (const Node& s : b) {
+      if (s.kind == Node::Kind::op) vals.push_back(s.result);
+      if (s.kind != Node::Kind::branch) continue;
+      conds.push_back(s.id);
+      for (const Phi& ph : s.phis) vals.push_back(ph.out);
+      branch_values(s.body, vals, conds);
+      branch_values(s.orelse, vals, conds);
+    }
+  }
+
+  void forward(const Block& b, bool hoisted = false) {
+    for (const Node& s : b) {
+      switch (s.kind) {
+        case Node::Kind::scalar: line(s.text); break;
+        case Node::Kind::op: forward_op(s, hoisted); break;
+        case Node::Kind::branch: forward_branch(s, hoisted); break;
+        case Node::Kind::loop: forward_loop(s); break;
+      }
+    }
+  }
+
+  void forward_op(const Node& s, bool hoisted) {
+    Names n;
+    const std::string rhs = spelled(s, n);
+    const std::string comment = "  // " + (s.fn.empty() ? "" : s.fn + ", ") + "line " + std::to_string(s.loc.line) + ": " +
+                                shorten(s.source);
+    line((hoisted ? "" : "const tl::Tensor ") + n.y + " = " + rhs + ";" + comment);
+    if (!s.fn.empty())
+      if (const Rule* r = find_rule(s.fn); r->check != nullptr && active(s.result)) line(r->check(n));
+  }
+
+  void forward_branch(const Node& s, bool hoisted) {
+    const std::string cond = "cond_" + std::to_string(s.id);
+    if (!hoisted) {
+      std::vector<ValueId> vals;
+      std::vector<int> conds;
+      branch_values({s}, vals, conds);
+      for (ValueId v : vals) line("tl::Tensor " + name(v) + ";");
+      for (int c : conds) line("bool cond_" + std::to_string(c) + " = false;");
+    }
+    line(cond + " = " + s.text + ";  // line " + std::to_string(s.loc.line));
+    line("if (" + cond + ") {");
+    ++depth_;
+    forward(s.body, true);
+    for (const Phi& ph : s.phis) line(name(ph.out) + " = " + name(ph.first) + ";");
+    --depth_;
+    line("} else {");
+    ++depth_;
+    forward(s.orelse, true);
+    for (const Phi& ph : s.phis) line(name(ph.out) + " = " + name(ph.second) + ";");
+    --depth_;
+    line("}");
+  }
+
+  // Every value a loop body defines, saved per iteration for the reverse sweep.
+  std::vector<ValueId> loop_values(const Node& s) const {
+    std::vector<ValueId> vals;
+    for (const Phi& ph : s.phis) vals.push_back(ph.in);
+    std::vector<int> conds;
+    branch_values(s.body, vals, conds);
+    return vals;
+  }
+  std::vector<int> loop_conds(const Node& s) const {
+    std::vector<ValueId> vals;
+    std::vector<int> conds;
+    branch_values(s.body, vals, conds);
+    return conds;
+  }
+
+  void forward_loop(const Node& s) {
+    const std::string id = std::to_string(s.id), steps = "steps_" + id;
+    line("// The loop at line " + std::to_string(s.loc.line) + ", saving what the reverse sweep needs.");
+    for (const Phi& ph : s.phis) line("tl::Tensor " + name(ph.out) + " = " + name(ph.first) + ";");
+    for (ValueId v : loop_values(s)) line("std::vector<tl::Tensor> saved_" + name(v) + ";");
+    for (int c : loop_conds(s)) line("std::vector<bool> saved_cond_" + std::to_string(c) + ";");
+    for (const auto& [var, type] : s.scalars) line("std::vector<" + type + "> saved_" + var + ";");
+    line("std::size_t " + steps + " = 0;");
+    line(s.init.empty() && s.step.empty() ? "while (" + s.text + ") {"
+                                          : "for (" + s.init + "; " + s.text + "; " + s.step + ") {");
+    ++depth_;
+    for (const Phi& ph : s.phis) line("const tl::Tensor " + name(ph.in) + " = " + name(ph.out) + ";");
+    forward(s.body);
+    for (ValueId v : loop_values(s)) line("saved_" + name(v) + ".push_back(" + name(v) + ");");
+    for (int c : loop_conds(s)) line("saved_cond_" + std::to_string(c) + ".push_back(cond_" + std::to_string(c) + ");");
+    for (const auto& [var, type] : s.scalars) line("saved_" + var + ".push_back(" + var + ");");
+    for (const Phi& ph : s.phis) line(name(ph.out) + " = " + name(ph.second) + ";");
+    line("++" + steps + ";");
+    --depth_;
+    line("}");
+  }
+
+  // ---- reverse ----------------------------------------------------------------
+
+  // d_v for the active values block b defines (phi outs of its branches and loops
+  // included; what a branch's blocks define is declared in the branch's reverse).
+  void declare_cotangents(const Block& b, bool with_params) {
+    std::vector<ValueId> vals;
+    if (with_params)
+      for (const Param& prm : p_.params)
+        if (prm.value >= 0) vals.push_back(prm.value);
+    for (const Node& s : b) {
+      if (s.kind == Node::Kind::op) vals.push_back(s.result);
+      for (const Phi& ph : s.phis) vals.push_back(ph.out);
+    }
+    for (ValueId v : vals)
+      if (active(v)) line("tl::Tensor d_" + name(v) + ";");
+  }
+
+  // d_v += contribution, as the engine's add_tangents: existing + new.
+  void accumulate(ValueId v, const std::string& c) {
+    if (!active(v)) return;
+    const std::string d = "d_" + name(v);
+    const bool simple = c.find(' ') == std::string::npos;
+    const std::string pc = simple ? c : "(" + c + ")";
+    switch (state(v)) {
+      case Has::none: line(d + " = " + c + ";"); break;
+      case Has::yes: line(d + " = " + d + " + " + pc + ";"); break;
+      case Has::maybe: line(d + " = " + d + ".defined() ? " + d + " + " + pc + " : " + pc + ";"); break;
+    }
+    has_[v] = Has::yes;
+  }
+  // Flows d_from into d_to, when d_from may hold something.
+  void pass(ValueId from, ValueId to) {
+    if (!active(from) || !active(to)) return;
+    const Has h = state(from);
+    if (h == Has::none) return;
+    if (h == Has::yes) return accumulate(to, "d_" + name(from));
+    guarded("d_" + name(from), [&] { accumulate(to, "d_" + name(from)); });
+  }
+  // Code run only when `cotangent` is defined: what it adds is "maybe" after it.
+  template <class F>
+  void guarded(const std::string& cotangent, F body) {
+    const auto before = has_;
+    line("if (" + cotangent + ".defined()) {");
+    ++depth_;
+    body();
+    --depth_;
+    line("}");
+    join(before, has_);
+  }
+  void join(const std::map<ValueId, Has>& a, const std::map<ValueId, Has>& b) {
+    std::map<ValueId, Has> r;
+    std::set<ValueId> keys;
+    for (const auto& kv : a) keys.insert(kv.first);
+    for (const auto& kv : b) keys.insert(kv.first);
+    for (ValueId k : keys) {
+      const Has x = a.count(k) ? a.at(k) : Has::none, y = b.count(k) ? b.at(k) : Has::none;
+      r[k] = x == y ? x : Has::maybe;
+    }
+    has_ = std::move(r);
+  }
+
+  void reverse(const Block& b) {
+    for (auto it = b.rbegin(); it != b.rend(); ++it) {
+      switch (it->kind) {
+        case Node::Kind::scalar: break;
+        case Node::Kind::op: reverse_op(*it); break;
+        case Node::Kind::branch: reverse_branch(*it); break;
+        case Node::Kind::loop: reverse_loop(*it); break;
+      }
+    }
+  }
+
+  void reverse_op(const Node& s) {
+    if (s.fn.empty() || !active(s.result) || state(s.result) == Has::none) return;
+    Names n;
+    spelled(s, n);
+    const Rule& r = *find_rule(s.fn);
+    const auto apply = [&] {
+      line("// " + s.fn + ", line " + std::to_string(s.loc.line));
+      for (std::size_t i = 0; i < s.args.size(); ++i) {
+        if (!s.args[i].is_tensor() || !active(s.args[i].value)) continue;
+        std::string c;
+        try {
+          c = r.vjp(r, i, n);
+        } catch (const std::invalid_argument& e) {
+          refuse(Code::not_differentiable, s.loc, "tl::" + s.fn + ": " + e.what());
+        }
+        if (!c.empty()) accumulate(s.args[i].value, c);
+      }
+    };
+    if (state(s.result) == Has::yes) apply();
+    else guarded(n.g, apply);
+  }
+
+  void scalars_of(const Block& b) {
+    for (const Node& s : b)
+      if (s.kind == Node::Kind::scalar) line(s.text);
+  }
+
+  void reverse_branch(const Node& s) {
+    const auto before = has_;
+    const auto side = [&](const Block& blk, bool first) {
+      has_ = before;
+      ++depth_;
+      scalars_of(blk);
+      declare_cotangents(blk, false);
+      for (const Phi& ph : s.phis) pass(ph.out, first ? ph.first : ph.second);
+      reverse(blk);
+      --depth_;
+      return has_;
+    };
+    line("if (cond_" + std::to_string(s.id) + ") {");
+    const auto then_state = side(s.body, true);
+    line("} else {");
+    const auto else_state = side(s.orelse, false);
+    line("}");
+    join(then_state, else_state);
+  }
+
+  void reverse_loop(const Node& s) {
+    // Inside the loop anything outside it may or may not have received a share yet,
+    // and each phi's d_out is the next iteration's d_in, possibly undefined.
+    for (ValueId v = 0; v < ValueId(p_.values.size()); ++v)
+      if (active(v) && state(v) == Has::none) has_[v] = Has::maybe;
+    for (const Phi& ph : s.phis) has_[ph.out] = Has::maybe;
+    std::vector<ValueId> body = loop_values(s);
+    for (ValueId v : body) has_.erase(v);
+    const auto outside = has_;
+    const std::string id = std::to_string(s.id);
+    line("// Reverse of the loop at line " + std::to_string(s.loc.line) + ", last iteration first.");
+    const std::string k = "k" + id;  // the iteration, last first
+    line("for (std::size_t " + k + " = steps_" + id + "; " + k + "-- > 0;) {");
+    ++depth_;
+    for (const auto& [var, type] : s.scalars) line("[[maybe_unused]] const " + type + " " + var + " = saved_" + var + "[" + k + "];");
+    for (ValueId v : body) line("[[maybe_unused]] const tl::Tensor& " + name(v) + " = saved_" + name(v) + "[" + k + "];");
+    for (int c : loop_conds(s))
+      line("[[maybe_unused]] const bool cond_" + std::to_string(c) + " = saved_cond_" + std::to_string(c) + "[" + k + "];");
+    scalars_of(s.body);
+    for (const Phi& ph : s.phis)
+      if (active(ph.in)) line("tl::Tensor d_" + name(ph.in) + ";");
+    declare_cotangents(s.body, false);
+    for (const Phi& ph : s.phis) pass(ph.out, ph.second);
+    reverse(s.body);
+    for (const Phi& ph : s.phis)
+      if (active(ph.out)) line("d_" + name(ph.out) + " = d_" + name(ph.in) + ";");
+    --depth_;
+    line("}");
+    has_ = outside;
+    for (const Phi& ph : s.phis) pass(ph.out, ph.first);
+  }
+};
+
+}  // namespace
+
+std::string emit_gradient(const Program& p, bool with_value) { return Writer(p).function(with_value); }
+
+}  // namespace tlaloc_grad

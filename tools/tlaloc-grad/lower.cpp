@@ -1,0 +1,613 @@
+#include "lower.hpp"
+
+#include <clang/AST/QualTypeNames.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Lex/Lexer.h>
+
+#include <map>
+#include <optional>
+#include <set>
+
+#include "rules.hpp"
+
+namespace tlaloc_grad {
+
+using namespace clang;
+
+Loc location(const SourceManager& sm, SourceLocation l) {
+  const PresumedLoc p = sm.getPresumedLoc(sm.getExpansionLoc(l));
+  if (p.isInvalid()) return {};
+  return {p.getFilename(), p.getLine(), p.getColumn()};
+}
+
+namespace {
+
+bool is_tensor(QualType t) {
+  const auto* r = t.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
+  return r != nullptr && r->getQualifiedNameAsString() == "tlaloc::Tensor";
+}
+
+const Expr* strip(const Expr* e) {
+  for (;;) {
+    e = e->IgnoreParens();
+    if (const auto* c = dyn_cast<ExprWithCleanups>(e)) e = c->getSubExpr();
+    else if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
+    else if (const auto* b = dyn_cast<CXXBindTemporaryExpr>(e)) e = b->getSubExpr();
+    else if (const auto* i = dyn_cast<ImplicitCastExpr>(e)) e = i->getSubExpr();
+    else if (const auto* k = dyn_cast<CXXConstructExpr>(e); k && k->getNumArgs() == 1 && is_tensor(k->getType()))
+      e = k->getArg(0);
+    else return e;
+  }
+}
+
+// Whether a statement contains a `return` (not counting nested lambdas).
+bool has_return(const Stmt* s) {
+  if (s == nullptr) return false;
+  if (isa<ReturnStmt>(s)) return true;
+  if (isa<LambdaExpr>(s)) return false;
+  for (const Stmt* c : s->children())
+    if (has_return(c)) return true;
+  return false;
+}
+
+// The tensor variables a statement assigns to (loop-carried values).
+void assigned_tensors(const Stmt* s, std::set<const ValueDecl*>& out) {
+  if (s == nullptr) return;
+  if (const auto* op = dyn_cast<CXXOperatorCallExpr>(s); op && op->isAssignmentOp() && op->getNumArgs() == 2)
+    if (const auto* ref = dyn_cast<DeclRefExpr>(op->getArg(0)->IgnoreParenImpCasts()); ref && is_tensor(ref->getType()))
+      out.insert(ref->getDecl());
+  for (const Stmt* c : s->children()) assigned_tensors(c, out);
+}
+
+std::vector<const Stmt*> statements(const Stmt* s) {
+  if (s == nullptr) return {};
+  if (const auto* c = dyn_cast<CompoundStmt>(s)) return {c->body_begin(), c->body_end()};
+  return {s};
+}
+
+const char* operator_rule(OverloadedOperatorKind k, unsigned args) {
+  switch (k) {
+    case OO_Plus: return args == 2 ? "add" : nullptr;
+    case OO_Minus: return args == 2 ? "sub" : "neg";
+    case OO_Star: return "mul";
+    case OO_Slash: return "div";
+    default: return nullptr;
+  }
+}
+const char* compound_rule(OverloadedOperatorKind k) {
+  switch (k) {
+    case OO_PlusEqual: return "add";
+    case OO_MinusEqual: return "sub";
+    case OO_StarEqual: return "mul";
+    case OO_SlashEqual: return "div";
+    default: return nullptr;
+  }
+}
+
+class Lowerer {
+ public:
+  Lowerer(ASTContext& ctx, Program& p) : ctx_(ctx), sm_(ctx.getSourceManager()), p_(p) {}
+
+  void function(const FunctionDecl& fn, const LambdaExpr* lambda) {
+    reserve_names(fn.getBody());
+    for (const ParmVarDecl* pd : fn.parameters()) param(pd, pd->getType());
+    p_.explicit_params = p_.params.size();
+    if (lambda != nullptr)
+      for (const LambdaCapture& c : lambda->captures()) {
+        if (!c.capturesVariable())
+          refuse(Code::unsupported_construct, loc(c.getLocation()), "capturing `this` (capture the members you need)");
+        const auto* var = cast<VarDecl>(c.getCapturedVar());
+        param(var, var->getType());
+      }
+    if (p_.wrt >= p_.explicit_params || p_.params[p_.wrt].value < 0)
+      refuse(Code::not_differentiable, p_.loc, "parameter " + std::to_string(p_.wrt) + " is not a tl::Tensor");
+    const auto r = block(statements(fn.getBody()), 0, p_.body);
+    if (!r) refuse(Code::unsupported_construct, loc(fn.getEndLoc()), "the function ends without returning a tensor");
+    p_.result = *r;
+  }
+
+ private:
+  ASTContext& ctx_;
+  const SourceManager& sm_;
+  Program& p_;
+  std::map<const ValueDecl*, ValueId> tensors_;      // each tensor variable's current value
+  std::map<const ValueDecl*, std::string> renamed_;  // variables of inlined functions
+  std::set<std::string> names_, reserved_;
+  std::vector<const FunctionDecl*> inlining_;
+  int structured_ = 0;  // depth of branches and loops
+  int next_id_ = 0;
+
+  Loc loc(SourceLocation l) const { return location(sm_, l); }
+
+  // Generated names avoid the user's (scalar text refers to them by name); a user
+  // name keeps its spelling unless an inlined function already took it.
+  void reserve_names(const Stmt* s) {
+    if (s == nullptr) return;
+    if (const auto* d = dyn_cast<DeclStmt>(s))
+      for (const Decl* decl : d->decls())
+        if (const auto* v = dyn_cast<VarDecl>(decl)) reserved_.insert(v->getNameAsString());
+    for (const Stmt* c : s->children()) reserve_names(c);
+  }
+  std::string unique(const std::string& base) {
+    std::string n = base;
+    for (int k = 1; names_.count(n) != 0 || reserved_.count(n) != 0; ++k) n = base + "_" + std::to_string(k);
+    names_.insert(n);
+    return n;
+  }
+  std::string claim(const std::string& user) {
+    if (names_.insert(user).second) return user;
+    return unique(user);
+  }
+
+  void param(const ValueDecl* d, QualType t) {
+    const std::string name = claim(d->getNameAsString());
+    if (is_tensor(t)) {
+      const ValueId v = p_.add_value(name, p_.params.size() == p_.wrt);
+      tensors_[d] = v;
+      p_.params.push_back({"const tl::Tensor&", name, v});
+      return;
+    }
+    const QualType plain = t.getNonReferenceType().getUnqualifiedType();
+    if (!plain->isArithmeticType())
+      refuse(Code::unsupported_construct, loc(d->getLocation()),
+             "parameter or capture '" + name + "' of type " + t.getAsString() + ": only tl::Tensor and arithmetic types");
+    p_.params.push_back({"const " + TypeName::getFullyQualifiedName(plain, ctx_, ctx_.getPrintingPolicy()), name, -1});
+  }
+
+  // An expression's source as written, on one line.
+  std::string raw(const Expr* e) const {
+    std::string src(Lexer::getSourceText(CharSourceRange::getTokenRange(e->getSourceRange()), sm_, ctx_.getLangOpts()));
+    std::string out;
+    for (char c : src)
+      if (!(c == '\n' || ((c == ' ' || c == '\t') && !out.empty() && out.back() == ' '))) out += c == '\t' ? ' ' : c;
+    return out;
+  }
+
+  // An expression's source with the variables renamed to the generated function's.
+  std::string text(const Expr* e) {
+    if (e->getBeginLoc().isMacroID() || e->getEndLoc().isMacroID())
+      refuse(Code::unsupported_construct, loc(e->getBeginLoc()), "a macro inside a differentiated function");
+    const CharSourceRange range = CharSourceRange::getTokenRange(e->getSourceRange());
+    const unsigned begin = sm_.getFileOffset(range.getBegin());
+    std::string src(Lexer::getSourceText(range, sm_, ctx_.getLangOpts()));
+    std::vector<std::pair<unsigned, std::pair<unsigned, std::string>>> edits;
+    collect_renames(e, begin, edits);
+    std::sort(edits.rbegin(), edits.rend());
+    for (const auto& [at, what] : edits) src.replace(at, what.first, what.second);
+    return src;
+  }
+  void collect_renames(const Stmt* s, unsigned begin, std::vector<std::pair<unsigned, std::pair<unsigned, std::string>>>& out) {
+    if (s == nullptr) return;
+    if (const auto* ref = dyn_cast<DeclRefExpr>(s)) {
+      std::string to;
+      if (auto it = tensors_.find(ref->getDecl()); it != tensors_.end()) to = p_.values[std::size_t(it->second)].name;
+      else if (auto r = renamed_.find(ref->getDecl()); r != renamed_.end()) to = r->second;
+      if (!to.empty()) {
+        const unsigned at = sm_.getFileOffset(ref->getBeginLoc());
+        const unsigned end = sm_.getFileOffset(Lexer::getLocForEndOfToken(ref->getEndLoc(), 0, sm_, ctx_.getLangOpts()));
+        out.push_back({at - begin, {end - at, to}});
+      }
+    }
+    for (const Stmt* c : s->children()) collect_renames(c, begin, out);
+  }
+
+  ValueId op(Block& out, const Expr* e, std::string fn, std::vector<Arg> args, std::string spelled) {
+    bool active = false;
+    for (const Arg& a : args) active = active || (a.is_tensor() && p_.values[std::size_t(a.value)].active);
+    if (fn.empty()) active = false;
+    Node s;
+    s.kind = Node::Kind::op;
+    s.loc = loc(e->getBeginLoc());
+    s.source = raw(e);
+    s.fn = std::move(fn);
+    s.args = std::move(args);
+    s.text = std::move(spelled);
+    // Temporaries are named after their op and numbered, never a bare function name.
+    s.result = p_.add_value(unique((s.fn.empty() ? "t" : s.fn) + "_" + std::to_string(p_.values.size())), active);
+    out.push_back(std::move(s));
+    return out.back().result;
+  }
+
+  Arg arg(const Expr* e, Block& out) {
+    if (is_tensor(e->getType())) return {expr(e, out), {}};
+    return {-1, text(e)};
+  }
+
+  ValueId expr(const Expr* e, Block& out) {
+    e = strip(e);
+    if (const auto* ref = dyn_cast<DeclRefExpr>(e)) {
+      if (auto it = tensors_.find(ref->getDecl()); it != tensors_.end()) return it->second;
+      return op(out, e, {}, {}, text(e));  // a tensor from outside (a global): a constant
+    }
+    if (const auto* c = dyn_cast<ConditionalOperator>(e)) return conditional(c, out);
+    if (const auto* oc = dyn_cast<CXXOperatorCallExpr>(e)) return operator_call(oc, out);
+    if (const auto* mc = dyn_cast<CXXMemberCallExpr>(e)) return member_call(mc, out);
+    if (const auto* c = dyn_cast<CallExpr>(e)) return call(c, out);
+    refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
+           std::string("a tensor expression of kind ") + e->getStmtClassName());
+  }
+
+  ValueId operator_call(const CXXOperatorCallExpr* e, Block& out) {
+    std::vector<Arg> args;
+    for (const Expr* a : e->arguments()) args.push_back(arg(a, out));
+    if (const char* rule = operator_rule(e->getOperator(), e->getNumArgs())) return op(out, e, rule, args, {});
+    // Comparisons and logical operators: bool results, no derivative.
+    return inactive(out, e, args);
+  }
+
+  // An op with no derivative, spelled as written with the renamed arguments.
+  ValueId inactive(Block& out, const Expr* e, const std::vector<Arg>& args) {
+    for (const Arg& a : args)
+      if (a.is_tensor() && p_.values[std::size_t(a.value)].active && is_floating_result(e))
+        refuse(Code::not_differentiable, loc(e->getBeginLoc()),
+               "'" + text(e) + "' has no build-time derivative rule (tools/tlaloc-grad/rules.cpp lists them); "
+               "take it out of the differentiated function or use the traced tl::grad");
+    return op(out, e, {}, args, text(e));
+  }
+  // Results that would carry a derivative: anything but bool and integer tensors is
+  // assumed floating, since the dtype is known only at run time.
+  static bool is_floating_result(const Expr* e) {
+    if (const auto* oc = dyn_cast<CXXOperatorCallExpr>(e)) {
+      switch (oc->getOperator()) {
+        case OO_Less: case OO_Greater: case OO_LessEqual: case OO_GreaterEqual: case OO_EqualEqual:
+        case OO_ExclaimEqual: case OO_AmpAmp: case OO_PipePipe: case OO_Exclaim: return false;
+        default: return true;
+      }
+    }
+    return true;
+  }
+
+  ValueId member_call(const CXXMemberCallExpr* e, Block& out) {
+    std::vector<Arg> args{arg(e->getImplicitObjectArgument(), out)};
+    return inactive(out, e, args);
+  }
+
+  ValueId call(const CallExpr* e, Block& out) {
+    const FunctionDecl* fd = e->getDirectCallee();
+    if (fd == nullptr)
+      refuse(Code::unsupported_construct, loc(e->getBeginLoc()), "a call through a pointer or function object");
+    const std::string qualified = fd->getQualifiedNameAsString();
+    if (qualified.rfind("tlaloc::", 0) == 0 && qualified.find("::", 8) == std::string::npos) {
+      std::vector<Arg> args;
+      for (const Expr* a : e->arguments())
+        if (!isa<CXXDefaultArgExpr>(a)) args.push_back(arg(a, out));
+      const std::string name = fd->getNameAsString();
+      if (name == "stop_gradient" || find_rule(name) == nullptr) return inactive(out, e, args);
+      return op(out, e, name, args, {});
+    }
+    const FunctionDecl* def = nullptr;
+    if (fd->hasBody(def) && !sm_.isInSystemHeader(def->getLocation())) return inline_call(e, *def, out);
+    std::vector<Arg> args;
+    for (const Expr* a : e->arguments()) args.push_back(arg(a, out));
+    for (const Arg& a : args)
+      if (a.is_tensor() && p_.values[std::size_t(a.value)].active)
+        refuse(Code::not_differentiable, loc(e->getBeginLoc()),
+               "'" + qualified + "' has no visible body to differentiate (define it in this file or a header)");
+    return op(out, e, {}, args, text(e));
+  }
+
+  // A call of a function with a visible body: its body lowered in place.
+  ValueId inline_call(const CallExpr* e, const FunctionDecl& def, Block& out) {
+    if (std::find(inlining_.begin(), inlining_.end(), &def) != inlining_.end())
+      refuse(Code::unsupported_construct, loc(e->getBeginLoc()), "a recursive call of '" + def.getNameAsString() + "'");
+    if (!is_tensor(def.getReturnType()))
+      refuse(Code::unsupported_construct, loc(e->getBeginLoc()), "a call of '" + def.getNameAsString() + "', which does not return a tl::Tensor");
+    const auto saved = tensors_;
+    const auto saved_renamed = renamed_;
+    for (unsigned i = 0; i < def.getNumParams(); ++i) {
+      const ParmVarDecl* pd = def.getParamDecl(i);
+      if (is_tensor(pd->getType())) {
+        tensors_[pd] = expr(e->getArg(i), out);
+      } else {
+        const std::string name = unique(def.getNameAsString() + "_" + pd->getNameAsString());
+        const QualType plain = pd->getType().getNonReferenceType().getUnqualifiedType();
+        scalar(out, e->getArg(i)->getBeginLoc(), "const " + TypeName::getFullyQualifiedName(plain, ctx_, ctx_.getPrintingPolicy()) + " " +
+                                      name + " = " + text(e->getArg(i)) + ";");
+        renamed_[pd] = name;
+      }
+    }
+    inlining_.push_back(&def);
+    const auto r = block(statements(def.getBody()), 0, out);
+    inlining_.pop_back();
+    if (!r) refuse(Code::unsupported_construct, loc(def.getEndLoc()), "'" + def.getNameAsString() + "' ends without returning");
+    tensors_ = saved;
+    renamed_ = saved_renamed;
+    return *r;
+  }
+
+  void scalar(Block& out, SourceLocation at, std::string statement) {
+    Node s;
+    s.kind = Node::Kind::scalar;
+    s.loc = loc(at);
+    s.text = std::move(statement);
+    out.push_back(std::move(s));
+  }
+
+  ValueId conditional(const ConditionalOperator* c, Block& out) {
+    if (is_tensor(c->getCond()->getType()))
+      refuse(Code::unsupported_construct, loc(c->getBeginLoc()), "a tensor used as a condition (use tl::where)");
+    Node s;
+    s.kind = Node::Kind::branch;
+    s.loc = loc(c->getBeginLoc());
+    s.text = text(c->getCond());
+    s.id = next_id_++;
+    ++structured_;
+    const ValueId a = expr(c->getTrueExpr(), s.body), b = expr(c->getFalseExpr(), s.orelse);
+    --structured_;
+    const ValueId v = p_.add_value(unique("select"), active(a) || active(b));
+    s.phis.push_back({v, -1, a, b});
+    out.push_back(std::move(s));
+    return v;
+  }
+  bool active(ValueId v) const { return p_.values[std::size_t(v)].active; }
+
+  // Lowers stmts[from...]; returns the returned value when the statements return.
+  std::optional<ValueId> block(const std::vector<const Stmt*>& stmts, std::size_t from, Block& out) {
+    for (std::size_t i = from; i < stmts.size(); ++i) {
+      const Stmt* s = stmts[i];
+      if (const auto* r = dyn_cast<ReturnStmt>(s)) {
+        if (r->getRetValue() == nullptr) refuse(Code::unsupported_construct, loc(r->getBeginLoc()), "a return without a value");
+        return expr(r->getRetValue(), out);
+      }
+      if (const auto* c = dyn_cast<CompoundStmt>(s)) {
+        std::vector<const Stmt*> inner(c->body_begin(), c->body_end());
+        inner.insert(inner.end(), stmts.begin() + std::ptrdiff_t(i) + 1, stmts.end());
+        return block(inner, 0, out);
+      }
+      if (const auto* f = dyn_cast<IfStmt>(s)) {
+        if (has_return(f)) return returning_if(f, stmts, i + 1, out);
+        plain_if(f, out);
+        continue;
+      }
+      statement(s, out);
+    }
+    return std::nullopt;
+  }
+
+  void statement(const Stmt* s, Block& out) {
+    if (isa<NullStmt>(s)) return;
+    if (const auto* d = dyn_cast<DeclStmt>(s)) return declaration(d, out);
+    if (const auto* f = dyn_cast<ForStmt>(s)) return loop(f, f->getInit(), f->getCond(), f->getInc(), f->getBody(), out);
+    if (const auto* w = dyn_cast<WhileStmt>(s)) return loop(w, nullptr, w->getCond(), nullptr, w->getBody(), out);
+    if (const auto* e = dyn_cast<Expr>(s)) return expression_statement(strip(e), out);
+    refuse(Code::unsupported_construct, loc(s->getBeginLoc()),
+           std::string("a statement of kind ") + s->getStmtClassName() + " in a differentiated function");
+  }
+
+  void declaration(const DeclStmt* d, Block& out) {
+    for (const Decl* decl : d->decls()) {
+      const auto* v = dyn_cast<VarDecl>(decl);
+      if (v == nullptr) continue;  // local types and using-declarations need nothing
+      if (is_tensor(v->getType())) {
+        if (!v->hasInit()) refuse(Code::unsupported_construct, loc(v->getLocation()), "a tensor declared without a value");
+        const std::size_t before = p_.values.size();
+        bind(v, expr(v->getInit(), out), before);
+        continue;
+      }
+      if (v->getType()->isReferenceType() || !v->getType().getNonReferenceType()->isArithmeticType())
+        refuse(Code::unsupported_construct, loc(v->getLocation()),
+               "local '" + v->getNameAsString() + "' of type " + v->getType().getAsString() +
+                   ": a differentiated function's locals are tl::Tensor or arithmetic");
+      if (!v->getType().isConstQualified() && changed_later(v))
+        refuse(Code::unsupported_construct, loc(v->getLocation()),
+               "scalar '" + v->getNameAsString() + "' is assigned after its declaration; scalars are single-assignment "
+               "in a differentiated function (declare a new one)");
+      const std::string type = TypeName::getFullyQualifiedName(v->getType().getUnqualifiedType(), ctx_, ctx_.getPrintingPolicy());
+      std::string name = v->getNameAsString();
+      if (!inlining_.empty()) {
+        name = unique(inlining_.back()->getNameAsString() + "_" + name);
+        renamed_[v] = name;
+      } else {
+        name = claim(name);
+        if (name != v->getNameAsString()) renamed_[v] = name;
+      }
+      std::string decl_text = "const " + type + " " + name;
+      if (v->hasInit()) decl_text += " = " + text(v->getInit());
+      scalar(out, v->getBeginLoc(), decl_text + ";");
+    }
+  }
+  // A declared tensor: the op computed for it takes the variable's name.
+  void bind(const VarDecl* v, ValueId value, std::size_t values_before) {
+    if (std::size_t(value) >= values_before) {
+      names_.erase(p_.values[std::size_t(value)].name);
+      p_.values[std::size_t(value)].name = claim(v->getNameAsString());
+    }
+    tensors_[v] = value;
+  }
+
+  // Whether a scalar is assigned anywhere after its declaration (not tracked yet).
+  bool changed_later(const VarDecl* v) {
+    struct Finder : RecursiveASTVisitor<Finder> {
+      const VarDecl* var;
+      bool found = false;
+      bool VisitBinaryOperator(BinaryOperator* b) {
+        if (b->isAssignmentOp()) check(b->getLHS());
+        return true;
+      }
+      bool VisitUnaryOperator(UnaryOperator* u) {
+        if (u->isIncrementDecrementOp()) check(u->getSubExpr());
+        return true;
+      }
+      void check(const Expr* e) {
+        if (const auto* r = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()); r && r->getDecl() == var) found = true;
+      }
+    } finder;
+    finder.var = v;
+    for (const auto* fn : inlining_) finder.TraverseStmt(fn->getBody());
+    const auto* parent = dyn_cast<FunctionDecl>(v->getDeclContext());
+    if (parent != nullptr) finder.TraverseStmt(parent->getBody());
+    return finder.found;
+  }
+
+  void expression_statement(const Expr* e, Block& out) {
+    if (const auto* oc = dyn_cast<CXXOperatorCallExpr>(e); oc && oc->isAssignmentOp() && oc->getNumArgs() == 2) {
+      const auto* ref = dyn_cast<DeclRefExpr>(oc->getArg(0)->IgnoreParenImpCasts());
+      if (ref == nullptr || tensors_.count(ref->getDecl()) == 0)
+        refuse(Code::unsupported_construct, loc(e->getBeginLoc()), "an assignment to something other than a local tensor");
+      if (oc->getOperator() == OO_Equal) {
+        tensors_[ref->getDecl()] = expr(oc->getArg(1), out);
+        return;
+      }
+      const char* rule = compound_rule(oc->getOperator());
+      if (rule == nullptr) refuse(Code::unsupported_construct, loc(e->getBeginLoc()), "the assignment '" + text(e) + "'");
+      const ValueId lhs = tensors_.at(ref->getDecl());
+      tensors_[ref->getDecl()] = op(out, e, rule, {{lhs, {}}, arg(oc->getArg(1), out)}, {});
+      return;
+    }
+    refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
+           "the statement '" + text(e) + "' (a differentiated function may only compute tensors and scalars)");
+  }
+
+  std::string condition(const Expr* c) {
+    if (is_tensor(c->getType()))
+      refuse(Code::unsupported_construct, loc(c->getBeginLoc()), "a tensor used as a condition (use tl::where, or .item())");
+    return text(c);
+  }
+
+  // `if` without returns: the tensors it assigns meet after it.
+  void plain_if(const IfStmt* f, Block& out) {
+    if (f->getInit() != nullptr || f->getConditionVariable() != nullptr)
+      refuse(Code::unsupported_construct, loc(f->getBeginLoc()), "an if with an initializer or a condition variable");
+    Node s;
+    s.kind = Node::Kind::branch;
+    s.loc = loc(f->getBeginLoc());
+    s.text = condition(f->getCond());
+    s.id = next_id_++;
+    const auto before = tensors_;
+    ++structured_;
+    block(statements(f->getThen()), 0, s.body);
+    const auto after_then = tensors_;
+    tensors_ = before;
+    block(statements(f->getElse()), 0, s.orelse);
+    --structured_;
+    const auto after_else = tensors_;
+    tensors_ = before;
+    for (const auto& [var, v0] : before) {
+      const ValueId a = after_then.at(var), b = after_else.at(var);
+      if (a == b) {
+        tensors_[var] = a;
+        continue;
+      }
+      const ValueId v = p_.add_value(unique(var->getNameAsString()), active(a) || active(b));
+      s.phis.push_back({v, -1, a, b});
+      tensors_[var] = v;
+    }
+    out.push_back(std::move(s));
+  }
+
+  // `if` with a return in a branch: the rest of the block runs on the other path,
+  // and the function's result is met after the if.
+  std::optional<ValueId> returning_if(const IfStmt* f, const std::vector<const Stmt*>& stmts, std::size_t rest,
+                                      Block& out) {
+    if (structured_ > 0 && !inlining_.empty())
+      refuse(Code::unsupported_construct, loc(f->getBeginLoc()), "an early return inside a loop");
+    Node s;
+    s.kind = Node::Kind::branch;
+    s.loc = loc(f->getBeginLoc());
+    s.text = condition(f->getCond());
+    s.id = next_id_++;
+    const auto path = [&](const Stmt* branch, Block& into) {
+      std::vector<const Stmt*> list = statements(branch);
+      if (!has_return(branch)) list.insert(list.end(), stmts.begin() + std::ptrdiff_t(rest), stmts.end());
+      const auto saved = tensors_;
+      const auto r = block(list, 0, into);
+      tensors_ = saved;
+      if (!r) refuse(Code::unsupported_construct, loc(f->getBeginLoc()), "a path through this if ends without returning");
+      return *r;
+    };
+    ++structured_;
+    const ValueId a = path(f->getThen(), s.body), b = path(f->getElse(), s.orelse);
+    --structured_;
+    const ValueId v = p_.add_value(unique("result"), active(a) || active(b));
+    s.phis.push_back({v, -1, a, b});
+    out.push_back(std::move(s));
+    return v;
+  }
+
+  void loop(const Stmt* at, const Stmt* init, const Expr* cond, const Expr* inc, const Stmt* body, Block& out) {
+    if (structured_ > 0)
+      refuse(Code::unsupported_construct, loc(at->getBeginLoc()), "a loop inside a loop or a branch (not yet supported)");
+    if (has_return(body)) refuse(Code::unsupported_construct, loc(at->getBeginLoc()), "a return inside a loop");
+    if (cond == nullptr) refuse(Code::unsupported_construct, loc(at->getBeginLoc()), "a loop without a condition");
+    Node s;
+    s.kind = Node::Kind::loop;
+    s.loc = loc(at->getBeginLoc());
+    s.id = next_id_++;
+    if (init != nullptr) {
+      const auto* d = dyn_cast<DeclStmt>(init);
+      if (d == nullptr) refuse(Code::unsupported_construct, loc(init->getBeginLoc()), "a loop initializer that is not a declaration");
+      for (const Decl* decl : d->decls()) {
+        const auto* v = cast<VarDecl>(decl);
+        if (!v->getType()->isArithmeticType() || !v->hasInit())
+          refuse(Code::unsupported_construct, loc(v->getLocation()), "a loop variable that is not an initialized arithmetic scalar");
+        const std::string type = TypeName::getFullyQualifiedName(v->getType(), ctx_, ctx_.getPrintingPolicy());
+        s.init += (s.init.empty() ? type + " " : ", ") + v->getNameAsString() + " = " + text(v->getInit());
+        s.scalars.push_back({v->getNameAsString(), type});
+      }
+    }
+    s.text = condition(cond);
+    if (inc != nullptr) s.step = text(inc);
+    std::set<const ValueDecl*> carried;
+    assigned_tensors(body, carried);
+    // Lowered once, and again when a carried value turns out to depend on the
+    // differentiated parameter through the body.
+    std::set<const ValueDecl*> active_carried;
+    for (const ValueDecl* var : carried)
+      if (tensors_.count(var) && active(tensors_.at(var))) active_carried.insert(var);
+    const std::size_t values_before = p_.values.size();
+    const auto names_before = names_;
+    const auto scalars_before = s.scalars;
+    for (;;) {
+      std::vector<Phi> phis;
+      const auto before = tensors_;
+      for (const ValueDecl* var : carried) {
+        if (!tensors_.count(var)) continue;  // declared inside the body
+        const ValueId out_v = p_.add_value(unique(var->getNameAsString()), active_carried.count(var) != 0);
+        const ValueId in_v = p_.add_value(unique(var->getNameAsString() + "_in"), active_carried.count(var) != 0);
+        phis.push_back({out_v, in_v, tensors_.at(var), -1});
+        tensors_[var] = in_v;
+      }
+      Block lowered;
+      ++structured_;
+      block(statements(body), 0, lowered);
+      --structured_;
+      bool again = false;
+      std::size_t k = 0;
+      for (const ValueDecl* var : carried) {
+        if (!before.count(var)) continue;
+        Phi& ph = phis[k++];
+        ph.second = tensors_.at(var);
+        if (active(ph.second) && !active(ph.in) && active_carried.insert(var).second) again = true;
+      }
+      tensors_ = before;
+      if (again) {
+        p_.values.resize(values_before);
+        names_ = names_before;
+        s.scalars = scalars_before;
+        continue;
+      }
+      k = 0;
+      for (const ValueDecl* var : carried)
+        if (before.count(var)) tensors_[var] = phis[k++].out;
+      s.body = std::move(lowered);
+      s.phis = std::move(phis);
+      break;
+    }
+    out.push_back(std::move(s));
+  }
+};
+
+}  // namespace
+
+Program lower(ASTContext& ctx, const FunctionDecl& fn, const LambdaExpr* lambda, std::string name, std::size_t wrt) {
+  Program p;
+  p.name = std::move(name);
+  p.wrt = wrt;
+  p.loc = location(ctx.getSourceManager(), lambda != nullptr ? lambda->getBeginLoc() : fn.getLocation());
+  p.what = (lambda != nullptr ? "the lambda at " : "'" + fn.getNameAsString() + "' at ") + p.loc.file + ":" +
+           std::to_string(p.loc.line);
+  Lowerer(ctx, p).function(fn, lambda);
+  return p;
+}
+
+}  // namespace tlaloc_grad

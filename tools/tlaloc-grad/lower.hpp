@@ -1,0 +1,21 @@
+// Lowers the body of a differentiated function (a lambda or a function with a
+// visible body) from clang's AST to tlaloc-grad's program (program.hpp), refusing
+// what it cannot differentiate with a Diagnostic at the construct.
+#pragma once
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/ExprCXX.h>
+
+#include "program.hpp"
+
+namespace tlaloc_grad {
+
+Loc location(const clang::SourceManager& sm, clang::SourceLocation l);
+
+// fn: the function (a lambda's call operator, or a named function); lambda: the
+// lambda, whose captures become the generated function's last parameters.
+Program lower(clang::ASTContext& ctx, const clang::FunctionDecl& fn, const clang::LambdaExpr* lambda, std::string name,
+              std::size_t wrt);
+
+}  // namespace tlaloc_grad

@@ -1,0 +1,115 @@
+// tlaloc-grad: writes the gradients of a C++ file's tl::grad calls as C++ at build
+// time (docs/BUILD_TIME_GRADIENTS.md).
+//
+//   tlaloc-grad INPUT -o OUTPUT --dump-dir DIR [-- compiler flags]
+//
+// OUTPUT is INPUT with each generated call replaced (and #line directives back to
+// INPUT); DIR receives one readable .grad.cpp per gradient. Exit status 1 with
+// `file:line:col: error: [CODE] ...` when a differentiated body cannot be lowered.
+#include <clang/Frontend/ASTUnit.h>
+#include <clang/Tooling/Tooling.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "program.hpp"
+#include "rewrite.hpp"
+
+#ifndef TLALOC_GRAD_RESOURCE_DIR
+#error "TLALOC_GRAD_RESOURCE_DIR: clang's resource directory (its builtin headers)"
+#endif
+
+namespace tlaloc_grad {
+
+std::string_view code_name(Code c) {
+  switch (c) {
+    case Code::not_differentiable: return "NOT_DIFFERENTIABLE";
+    case Code::unsupported_construct: return "UNSUPPORTED_CONSTRUCT";
+    case Code::shape_mismatch: return "SHAPE_MISMATCH";
+  }
+  return "?";
+}
+
+void refuse(Code c, const Loc& where, const std::string& message) { throw Diagnostic(c, where, message); }
+
+namespace {
+
+int usage() {
+  std::cerr << "usage: tlaloc-grad INPUT -o OUTPUT --dump-dir DIR [-- compiler flags]\n";
+  return 2;
+}
+
+// Writes only when the text changed, so that unchanged outputs do not rebuild.
+void write_if_changed(const std::string& path, const std::string& text) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream old;
+  old << in.rdbuf();
+  if (in && old.str() == text) return;
+  const std::filesystem::path p(path);
+  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
+  const std::string tmp = path + ".tmp";
+  std::ofstream(tmp, std::ios::binary) << text;
+  std::filesystem::rename(tmp, path);
+}
+
+int run(int argc, char** argv) {
+  std::string input, output, dump_dir;
+  std::vector<std::string> flags{"-std=c++20"};
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--") {
+      flags.assign(argv + i + 1, argv + argc);
+      break;
+    }
+    if (a == "-o" && i + 1 < argc) output = argv[++i];
+    else if (a == "--dump-dir" && i + 1 < argc) dump_dir = argv[++i];
+    else if (input.empty() && a[0] != '-') input = a;
+    else return usage();
+  }
+  if (input.empty() || output.empty()) return usage();
+  if (dump_dir.empty()) dump_dir = std::filesystem::path(output).parent_path().string();
+  std::ifstream in(input, std::ios::binary);
+  if (!in) {
+    std::cerr << "tlaloc-grad: cannot read " << input << "\n";
+    return 1;
+  }
+  std::stringstream buf;
+  buf << in.rdbuf();
+  const std::string source = buf.str();
+  const std::string abs_input = std::filesystem::absolute(input).lexically_normal().string();
+  flags.push_back("-resource-dir=" TLALOC_GRAD_RESOURCE_DIR);
+  flags.push_back("-Wno-unknown-warning-option");
+  flags.push_back("-fsyntax-only");
+  std::unique_ptr<clang::ASTUnit> ast = clang::tooling::buildASTFromCodeWithArgs(source, flags, abs_input, "tlaloc-grad");
+  if (!ast || ast->getDiagnostics().hasErrorOccurred()) {
+    std::cerr << "tlaloc-grad: " << input << " does not compile (errors above)\n";
+    return 1;
+  }
+  Options opt{std::filesystem::absolute(dump_dir).lexically_normal().string(),
+              std::filesystem::path(input).filename().string()};
+  try {
+    const Rewritten r = rewrite(ast->getASTContext(), source, abs_input, opt);
+    for (const auto& note : r.notes) std::cerr << note << "\n";
+    for (const auto& g : r.gradients) write_if_changed(g.path, g.text);
+    write_if_changed(output, r.text);
+  } catch (const Diagnostic& d) {
+    std::cerr << d.loc.file << ":" << d.loc.line << ":" << d.loc.col << ": error: [" << code_name(d.code) << "] "
+              << d.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace tlaloc_grad
+
+int main(int argc, char** argv) {
+  try {
+    return tlaloc_grad::run(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "tlaloc-grad: " << e.what() << "\n";
+    return 1;
+  }
+}

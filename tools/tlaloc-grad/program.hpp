@@ -1,0 +1,98 @@
+// What tlaloc-grad lowers a differentiated function's body to: a structured program
+// of tensor ops (each a public tlaloc function or operator), scalar statements copied
+// as written, branches and loops. Shapes stay unknown until run time: every rule
+// reads them from the tensors (`x.shape()`), as the AD engine's rules do.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tlaloc_grad {
+
+// Where a construct is in the user's file (line and column from 1).
+struct Loc {
+  std::string file;
+  unsigned line = 0, col = 0;
+};
+
+// The diagnostic codes a build can fail with (docs/BUILD_TIME_GRADIENTS.md).
+enum class Code { not_differentiable, unsupported_construct, shape_mismatch };
+std::string_view code_name(Code c);
+
+// A refusal: printed as `file:line:col: error: [CODE] message`, and the build fails.
+struct Diagnostic : std::runtime_error {
+  Diagnostic(Code c, Loc l, const std::string& message) : std::runtime_error(message), code(c), loc(std::move(l)) {}
+  Code code;
+  Loc loc;
+};
+[[noreturn]] void refuse(Code c, const Loc& where, const std::string& message);
+
+using ValueId = int;
+
+// An op's argument: a tensor value, or C++ text (a scalar, axes, a shape) whose
+// names already refer to the generated function's variables.
+struct Arg {
+  ValueId value = -1;
+  std::string text;
+  bool is_tensor() const { return value >= 0; }
+};
+
+struct Node;
+using Block = std::vector<Node>;
+
+struct Phi {
+  ValueId out = -1;            // the value after the branch or loop
+  ValueId in = -1;             // loops: the carried value at the start of an iteration
+  ValueId first = -1;          // branch: the `then` value; loop: the initial value
+  ValueId second = -1;         // branch: the `else` value; loop: the value at the end of the body
+};
+
+struct Node {
+  enum class Kind { op, scalar, branch, loop } kind = Kind::op;
+  Loc loc;
+  std::string source;          // the user's text, for a comment
+  // op: result = rule `fn` applied to args; `text` spells an op with no rule
+  // (a call none of whose tensor arguments is differentiated).
+  std::string fn;
+  std::vector<Arg> args;
+  ValueId result = -1;
+  // scalar: a statement copied as written (names substituted); branch and loop: the
+  // condition; loop: its init and step (empty for while).
+  std::string text, init, step;
+  int id = 0;                  // branch and loop: a number for their saved conditions and counters
+  Block body, orelse;
+  std::vector<Phi> phis;
+  // loop: the scalars the loop and its body declare, saved per iteration (name, type)
+  std::vector<std::pair<std::string, std::string>> scalars;
+};
+
+struct Value {
+  std::string name;
+  bool active = false;         // depends on the differentiated parameter
+};
+
+struct Param {
+  std::string type;            // as written in the generated signature
+  std::string name;
+  ValueId value = -1;          // -1: not a tensor
+};
+
+struct Program {
+  std::string name;            // the generated function's name
+  std::string what;            // "the lambda at file:12:14", for comments
+  Loc loc;
+  std::vector<Value> values;
+  std::vector<Param> params;   // the function's parameters, then what it captures
+  std::size_t explicit_params = 0;
+  std::size_t wrt = 0;         // the differentiated parameter
+  Block body;
+  ValueId result = -1;
+  ValueId add_value(std::string value_name, bool is_active) {
+    values.push_back({std::move(value_name), is_active});
+    return ValueId(values.size() - 1);
+  }
+};
+
+}  // namespace tlaloc_grad

@@ -1,0 +1,187 @@
+#include "rewrite.hpp"
+
+#include <clang/AST/ParentMapContext.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Lex/Lexer.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+
+#include "emit.hpp"
+#include "lower.hpp"
+
+namespace tlaloc_grad {
+
+using namespace clang;
+
+namespace {
+
+// The transforms tlaloc-grad writes out; the others keep tracing at run time.
+bool generated(const std::string& transform) { return transform == "grad" || transform == "value_and_grad"; }
+
+struct Found {
+  const CallExpr* call;
+  std::string transform;
+};
+
+struct Finder : RecursiveASTVisitor<Finder> {
+  const SourceManager* sm = nullptr;
+  std::vector<Found> found;
+  bool VisitCallExpr(CallExpr* c) {
+    const FunctionDecl* fd = c->getDirectCallee();
+    if (fd == nullptr || !sm->isInMainFile(sm->getExpansionLoc(c->getBeginLoc()))) return true;
+    const std::string q = fd->getQualifiedNameAsString();
+    for (const char* t : {"grad", "value_and_grad", "jvp", "vjp", "hessian"})
+      if (q == std::string("tlaloc::") + t) found.push_back({c, t});
+    return true;
+  }
+};
+
+// The function a transform was given: a lambda (inline, or a variable initialized
+// with one) or a named function, with a visible body.
+struct Target {
+  const FunctionDecl* fn = nullptr;
+  const LambdaExpr* lambda = nullptr;
+  std::string label;     // for the generated name
+  std::string variable;  // the variable holding the lambda, if one does
+};
+
+std::optional<Target> target_of(const Expr* e) {
+  for (;;) {
+    e = e->IgnoreParenImpCasts();
+    if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
+    else if (const auto* c = dyn_cast<CXXConstructExpr>(e); c && c->getNumArgs() == 1) e = c->getArg(0);
+    else if (const auto* b = dyn_cast<CXXBindTemporaryExpr>(e)) e = b->getSubExpr();
+    else if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_AddrOf) e = u->getSubExpr();
+    else break;
+  }
+  if (const auto* l = dyn_cast<LambdaExpr>(e)) return Target{l->getCallOperator(), l, "lambda"};
+  const auto* ref = dyn_cast<DeclRefExpr>(e);
+  if (ref == nullptr) return std::nullopt;
+  if (const auto* fd = dyn_cast<FunctionDecl>(ref->getDecl())) {
+    const FunctionDecl* def = nullptr;
+    if (!fd->hasBody(def)) return std::nullopt;
+    return Target{def, nullptr, fd->getNameAsString()};
+  }
+  if (const auto* v = dyn_cast<VarDecl>(ref->getDecl()); v && v->hasInit()) {
+    auto t = target_of(v->getInit());
+    if (t && t->lambda != nullptr) t->label = t->variable = v->getNameAsString();
+    return t;
+  }
+  return std::nullopt;
+}
+
+// The declaration at namespace scope that contains a call: generated functions are
+// included just before it.
+const Decl* enclosing_top_decl(ASTContext& ctx, const Stmt* s) {
+  DynTypedNodeList parents = ctx.getParents(*s);
+  const Decl* last = nullptr;
+  while (!parents.empty()) {
+    const DynTypedNode n = parents[0];
+    if (const auto* d = n.get<Decl>()) {
+      const DeclContext* dc = d->getDeclContext();
+      if (isa<FunctionDecl>(d) || isa<VarDecl>(d) || isa<CXXRecordDecl>(d)) last = d;
+      if (dc != nullptr && (dc->isFileContext())) return d;
+    }
+    parents = ctx.getParents(n);
+  }
+  return last;
+}
+
+std::size_t argnum_of(const CallExpr* c, const SourceManager& sm, const LangOptions& lo) {
+  if (c->getNumArgs() < 2) return 0;
+  const std::string text(Lexer::getSourceText(CharSourceRange::getTokenRange(c->getArg(1)->getSourceRange()), sm, lo));
+  std::string digits;
+  for (char ch : text)
+    if (std::isdigit(static_cast<unsigned char>(ch))) digits += ch;
+    else if (ch == ',') refuse(Code::unsupported_construct, location(sm, c->getBeginLoc()),
+                               "tl::argnums with several arguments (tlaloc-grad differentiates one)");
+  if (digits.empty())
+    refuse(Code::unsupported_construct, location(sm, c->getBeginLoc()), "argnums '" + text + "' is not a literal");
+  return std::stoul(digits);
+}
+
+}  // namespace
+
+Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string& input_name, const Options& opt) {
+  const SourceManager& sm = ctx.getSourceManager();
+  Finder finder;
+  finder.sm = &sm;
+  finder.TraverseDecl(ctx.getTranslationUnitDecl());
+  Rewritten result;
+  // Edits to the source: offset, length replaced, text.
+  std::map<std::size_t, std::pair<std::size_t, std::string>, std::greater<>> edits;
+  std::map<std::size_t, std::string> includes;  // at a line start: #include lines
+  for (const Found& f : finder.found) {
+    const Loc at = location(sm, f.call->getBeginLoc());
+    const std::string where = at.file + ":" + std::to_string(at.line);
+    if (!generated(f.transform)) {
+      result.notes.push_back(where + ": note: tl::" + f.transform + " is left to trace at run time (tlaloc-grad writes grad and value_and_grad)");
+      continue;
+    }
+    const auto target = target_of(f.call->getArg(0));
+    if (!target) {
+      result.notes.push_back(where + ": note: tl::" + f.transform +
+                             " is left to trace at run time: its function has no body tlaloc-grad can see");
+      continue;
+    }
+    const std::size_t wrt = argnum_of(f.call, sm, ctx.getLangOpts());
+    const std::string name = f.transform + "_" + target->label + "_" + std::to_string(at.line);
+    const Program p = lower(ctx, *target->fn, target->lambda, name, wrt);
+    const std::string file = opt.stem + "." + name + ".grad.cpp";
+    const std::string path = (std::filesystem::path(opt.dump_dir) / file).string();
+    result.gradients.push_back({path, emit_gradient(p, f.transform == "value_and_grad")});
+
+    // The call becomes a lambda calling the generated function, with the same
+    // parameters; captured variables are passed by name from the call's scope.
+    std::string params, args;
+    for (std::size_t i = 0; i < p.params.size(); ++i) {
+      const Param& prm = p.params[i];
+      if (i < p.explicit_params) {
+        params += (params.empty() ? "" : ", ") +
+                  (prm.value >= 0 ? std::string("const ::tlaloc::Tensor&") : prm.type) + " " + prm.name;
+      }
+      args += (i ? ", " : "") + prm.name;
+    }
+    // The lambda variable is named so that it stays used.
+    const std::string keep = target->variable.empty() ? "" : "(void)" + target->variable + "; ";
+    const std::string replacement =
+        "[&](" + params + ") { " + keep + "return tlaloc_generated::" + name + "(" + args + "); }";
+    const CharSourceRange range = CharSourceRange::getTokenRange(f.call->getSourceRange());
+    const std::size_t b = sm.getFileOffset(sm.getExpansionLoc(range.getBegin()));
+    const std::size_t e = sm.getFileOffset(Lexer::getLocForEndOfToken(sm.getExpansionLoc(range.getEnd()), 0, sm, ctx.getLangOpts()));
+    edits[b] = {e - b, replacement};
+    const Decl* top = enclosing_top_decl(ctx, f.call);
+    std::size_t line_start = sm.getFileOffset(sm.getExpansionLoc(top->getBeginLoc()));
+    while (line_start > 0 && source[line_start - 1] != '\n') --line_start;
+    const unsigned line = sm.getExpansionLineNumber(top->getBeginLoc());
+    includes[line_start] += "#include \"" + path + "\"\n#line " + std::to_string(line) + " \"" + input_name + "\"\n";
+  }
+  if (result.gradients.empty()) {
+    result.text = source;
+    return result;
+  }
+  std::string text = source;
+  for (const auto& [at, edit] : edits) text.replace(at, edit.first, edit.second);
+  // Insertions at line starts, from the end so that earlier offsets stay valid;
+  // every insertion is before its line, and the edits above are on later lines or
+  // the same line after it.
+  std::string out;
+  std::size_t done = 0;
+  std::map<std::size_t, std::size_t> shifted;
+  for (const auto& [at, edit] : edits) shifted[at] = edit.second.size() - edit.first;
+  for (const auto& [at, inc] : includes) {
+    std::size_t pos = at;
+    for (const auto& [e_at, delta] : shifted)
+      if (e_at < at) pos += delta;
+    out += text.substr(done, pos - done) + inc;
+    done = pos;
+  }
+  out += text.substr(done);
+  result.text = "#line 1 \"" + input_name + "\"\n" + out;
+  return result;
+}
+
+}  // namespace tlaloc_grad

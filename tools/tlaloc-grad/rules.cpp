@@ -1,0 +1,163 @@
+#include "rules.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <stdexcept>
+#include <map>
+#include <memory>
+
+namespace tlaloc_grad {
+namespace {
+
+// A scalar's text as an operand of a binary operator.
+std::string paren(const std::string& s) {
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.')) return "(" + s + ")";
+  return s;
+}
+
+std::string call(const std::string& fn, const std::vector<std::string>& args) {
+  std::string s = "tl::" + fn + "(";
+  for (std::size_t i = 0; i < args.size(); ++i) s += (i ? ", " : "") + args[i];
+  return s + ")";
+}
+std::string spell_call(const Rule& r, const Names& n) { return call(r.name, n.args); }
+std::string shape_of(const std::string& t) { return t + ".shape()"; }
+// g summed back to operand i's shape (the engine's sum_to_shape_of); a scalar
+// partner cannot have broadcast it.
+std::string summed_to(const std::string& g, std::size_t i, const Names& n) {
+  for (std::size_t j = 0; j < n.args.size(); ++j)
+    if (j != i && n.tensor[j]) return call("sum_to_size", {g, shape_of(n.args[i])});
+  return g;
+}
+// A scalar operand as a rank-0 tensor of the tensor operand's dtype (weak typing).
+std::string as_tensor(const Names& n, std::size_t i, std::size_t like) {
+  return n.tensor[i] ? n.args[i] : call("scalar_tensor", {n.args[i], n.args[like] + ".dtype()"});
+}
+
+// A reduction's cotangent with the reduced axes put back as size 1 (the engine's
+// with_kept_axes); the axes must be integer literals unless keepdims is true.
+std::string kept(const std::string& g, const Names& n) {
+  if (n.args.size() < 2 || (n.args.size() > 2 && n.args[2] == "true")) return g;
+  std::vector<long> axes;
+  std::string digits;
+  for (char c : n.args[1] + ",") {
+    if (std::isdigit(static_cast<unsigned char>(c)) || c == '-') {
+      digits += c;
+    } else if (c == ',' || c == '}') {
+      if (!digits.empty()) axes.push_back(std::stol(digits));
+      digits.clear();
+    } else if (c != ' ' && c != '{') {
+      throw std::invalid_argument("the reduced axes '" + n.args[1] +
+                                  "' are not integer literals: write them out, or pass keepdims = true");
+    }
+  }
+  std::sort(axes.begin(), axes.end());
+  if (axes.size() > 1 && axes.front() < 0)
+    throw std::invalid_argument("several reduced axes '" + n.args[1] + "' with negative ones: write them as non-negative");
+  std::string r = g;
+  for (long a : axes) r = call("expand_dims", {r, std::to_string(a)});
+  return r;
+}
+
+std::string spell_infix(const std::string& op, const Names& n) {
+  return paren(n.args[0]) + " " + op + " " + paren(n.args[1]);
+}
+
+std::string unary_vjp(const Rule& r, std::size_t, const Names& n) {
+  return n.g + " * " + paren(qualify(r.derivative, n.args[0], n.y));
+}
+
+std::map<std::string, Rule, std::less<>> make_rules() {
+  std::map<std::string, Rule, std::less<>> t;
+  const auto add = [&t](Rule r) { t.emplace(r.name, std::move(r)); };
+  add({"add", [](const Rule&, const Names& n) { return spell_infix("+", n); },
+       [](const Rule&, std::size_t i, const Names& n) { return summed_to(n.g, i, n); }});
+  add({"sub", [](const Rule&, const Names& n) { return spell_infix("-", n); },
+       [](const Rule&, std::size_t i, const Names& n) { return summed_to(i == 0 ? n.g : "-" + n.g, i, n); }});
+  add({"mul", [](const Rule&, const Names& n) { return spell_infix("*", n); },
+       [](const Rule&, std::size_t i, const Names& n) { return summed_to(n.g + " * " + paren(n.args[1 - i]), i, n); }});
+  add({"div", [](const Rule&, const Names& n) { return spell_infix("/", n); },
+       [](const Rule&, std::size_t i, const Names& n) {
+         if (i == 0) return summed_to(n.g + " * " + call("reciprocal", {as_tensor(n, 1, 0)}), 0, n);
+         return summed_to(n.g + " * -(" + n.y + " / " + n.args[1] + ")", 1, n);
+       }});
+  add({"neg", [](const Rule&, const Names& n) { return "-" + paren(n.args[0]); },
+       [](const Rule&, std::size_t, const Names& n) { return "-" + n.g; }});
+  add({"sum", spell_call, [](const Rule&, std::size_t, const Names& n) {
+         return call("broadcast_to", {kept(n.g, n), shape_of(n.args[0])});
+       }});
+  add({"mean", spell_call, [](const Rule&, std::size_t, const Names& n) {
+         // The engine's mean is a sum divided by the reduced count, and the division's
+         // rule multiplies by the count's reciprocal.
+         const std::string count = "double(" + n.args[0] + ".numel() / " + n.y + ".numel())";
+         const std::string scaled = n.g + " * " + call("reciprocal", {call("scalar_tensor", {count, n.y + ".dtype()"})});
+         return call("broadcast_to", {kept(scaled, n), shape_of(n.args[0])});
+       }});
+  add({"matmul", spell_call,
+       [](const Rule&, std::size_t i, const Names& n) {
+         // The engine's transposes of a [m, k] x [k, n] dot_general (JAX's).
+         return i == 0 ? call("dot_general", {n.g, n.args[1], "tl::DotDims{.lhs_batch = {}, .rhs_batch = {}, .lhs_contract = {1}, .rhs_contract = {1}}"})
+                       : call("dot_general", {n.args[0], n.g, "tl::DotDims{.lhs_batch = {}, .rhs_batch = {}, .lhs_contract = {0}, .rhs_contract = {0}}"});
+       },
+       [](const Names& n) {
+         return "if (" + n.args[0] + ".rank() != 2 || " + n.args[1] +
+                ".rank() != 2) throw tl::ShapeError(\"tlaloc-grad: this gradient's matmul takes matrices, got \" + "
+                "tl::shape_string(" + n.args[0] + ".shape()) + \" and \" + tl::shape_string(" + n.args[1] + ".shape()));";
+       }});
+  add({"transpose", spell_call, [](const Rule&, std::size_t, const Names& n) { return call("transpose", {n.g}); }});
+  add({"reshape", spell_call,
+       [](const Rule&, std::size_t i, const Names& n) { return i == 0 ? call("reshape", {n.g, shape_of(n.args[0])}) : ""; }});
+  add({"broadcast_to", spell_call, [](const Rule&, std::size_t i, const Names& n) {
+         return i == 0 ? call("sum_to_size", {n.g, shape_of(n.args[0])}) : "";
+       }});
+  add({"where", spell_call, [](const Rule&, std::size_t i, const Names& n) {
+         if (i == 0) return std::string();
+         const std::string picked = i == 1 ? call("where", {n.args[0], n.g, "0.0"}) : call("where", {n.args[0], "0.0", n.g});
+         return call("sum_to_size", {picked, shape_of(n.args[i])});
+       }});
+  for (const char* op : {"exp", "expm1", "log", "log1p", "sqrt", "rsqrt", "reciprocal", "sin", "cos", "tan", "tanh",
+                         "sinh", "cosh", "asin", "acos", "atan", "asinh", "acosh", "atanh", "sigmoid", "softplus", "abs",
+                         "square", "relu"}) {
+    Rule r{op, spell_call, unary_vjp};
+    r.derivative = registry_derivative(op);
+    if (!r.derivative.empty()) add(std::move(r));
+  }
+  return t;
+}
+
+}  // namespace
+
+const Rule* find_rule(std::string_view name) {
+  static const auto rules = make_rules();
+  const auto it = rules.find(name);
+  return it == rules.end() ? nullptr : &it->second;
+}
+
+std::string qualify(std::string_view expr, const std::string& x, const std::string& y) {
+  std::string out;
+  for (std::size_t i = 0; i < expr.size();) {
+    const auto ident = [&](std::size_t k) { return std::isalnum(static_cast<unsigned char>(expr[k])) || expr[k] == '_'; };
+    if (!ident(i) || std::isdigit(static_cast<unsigned char>(expr[i]))) {
+      // Numbers are copied whole (1.0, 2e-3), and so is anything else.
+      std::size_t j = i + 1;
+      if (std::isdigit(static_cast<unsigned char>(expr[i])))
+        while (j < expr.size() && (ident(j) || expr[j] == '.')) ++j;
+      out.append(expr.substr(i, j - i));
+      i = j;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < expr.size() && ident(j)) ++j;
+    const std::string word(expr.substr(i, j - i));
+    const bool member = i > 0 && expr[i - 1] == '.';
+    if (!member && word == "x") out += x;
+    else if (!member && word == "y") out += y;
+    else if (!member && j < expr.size() && expr[j] == '(') out += "tl::" + word;
+    else out += word;
+    i = j;
+  }
+  return out;
+}
+
+}  // namespace tlaloc_grad

@@ -1,0 +1,46 @@
+// The build-time gradient rules: for each public function or operator tlaloc-grad
+// differentiates, how the forward call is spelled and what each tensor operand's
+// cotangent is, as C++ text over the public API. They write out what the AD engine's
+// rules for the same ops compute, op for op, so a build-time gradient gives the
+// traced gradient's bits (tests/grad_tool); unary elementwise derivatives are not
+// repeated here but read from the op registry (OpDef::derivative_text).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tlaloc_grad {
+
+// The names a rule writes with: the operands as spelled in the generated function
+// (a tensor's variable, or a scalar's C++ text), which of them are tensors, the
+// result, and the result's cotangent.
+struct Names {
+  std::vector<std::string> args;
+  std::vector<bool> tensor;
+  std::string y, g;
+};
+
+struct Rule {
+  std::string name;
+  // The forward call.
+  std::string (*spell)(const Rule& r, const Names& n) = nullptr;
+  // Operand i's share of the cotangent, or empty when it has none.
+  std::string (*vjp)(const Rule& r, std::size_t i, const Names& n) = nullptr;
+  // A check written after the forward call (shape conditions of the rule), or empty.
+  std::string (*check)(const Names& n) = nullptr;
+  std::string derivative;  // unary elementwise ops: dy/dx in x and y
+};
+
+// The rule for a public function (`tanh`, `sum`) or operator (`add`, `neg`), or null.
+const Rule* find_rule(std::string_view name);
+
+// `expr` written for the generated file: names of public functions qualified with
+// `tl::`, and the identifiers x and y replaced.
+std::string qualify(std::string_view expr, const std::string& x, const std::string& y);
+
+// The op registry's derivative text for a unary elementwise op (empty if none);
+// defined in registry.cpp, which links the library.
+std::string registry_derivative(const std::string& op);
+
+}  // namespace tlaloc_grad
