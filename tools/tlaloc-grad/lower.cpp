@@ -272,7 +272,8 @@ class Lowerer {
       for (const Expr* a : e->arguments())
         if (!isa<CXXDefaultArgExpr>(a)) args.push_back(arg(a, out));
       const std::string name = fd->getNameAsString();
-      if (name == "stop_gradient" || find_rule(name) == nullptr) return inactive(out, e, args);
+      if (zero_derivative(name)) return op(out, e, {}, args, text(e));
+      if (find_rule(name) == nullptr) return inactive(out, e, args);
       return op(out, e, name, args, {});
     }
     const FunctionDecl* def = nullptr;

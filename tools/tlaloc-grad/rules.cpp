@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <map>
 #include <memory>
+#include <set>
 
 namespace tlaloc_grad {
 namespace {
@@ -132,6 +133,13 @@ const Rule* find_rule(std::string_view name) {
   static const auto rules = make_rules();
   const auto it = rules.find(name);
   return it == rules.end() ? nullptr : &it->second;
+}
+
+bool zero_derivative(std::string_view name) {
+  static const std::set<std::string_view> names{"zeros_like", "ones_like", "full_like", "empty_like", "stop_gradient",
+                                                "sign", "floor", "ceil", "round", "argmax", "argmin", "isfinite",
+                                                "isnan", "logical_not", "one_hot", "any", "all"};
+  return names.count(name) != 0;
 }
 
 std::string qualify(std::string_view expr, const std::string& x, const std::string& y) {

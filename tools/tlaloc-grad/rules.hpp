@@ -35,6 +35,10 @@ struct Rule {
 // The rule for a public function (`tanh`, `sum`) or operator (`add`, `neg`), or null.
 const Rule* find_rule(std::string_view name);
 
+// Public functions whose result does not change with their tensor arguments' values
+// (zeros_like, argmax, floor, stop_gradient, ...): their derivative is zero.
+bool zero_derivative(std::string_view name);
+
 // `expr` written for the generated file: names of public functions qualified with
 // `tl::`, and the identifiers x and y replaced.
 std::string qualify(std::string_view expr, const std::string& x, const std::string& y);

@@ -1,0 +1,2 @@
+// functions.cpp as written: tl::grad traces at run time.
+#include "functions.cpp"
