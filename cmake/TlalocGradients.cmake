@@ -4,7 +4,9 @@
 # target's include directories and definitions, and compiles its output in the
 # file's place: each tl::grad / tl::value_and_grad of a function with a visible body
 # becomes a call of C++ written for it. The readable gradients land in DUMP_DIR
-# (default: <build dir>/<target>.gradients). docs/BUILD_TIME_GRADIENTS.md.
+# (default: <build dir>/<target>.gradients). The generated ops follow the order in
+# which the target's compiler evaluates call arguments (unspecified in C++), as a
+# traced tl::grad would record them. docs/BUILD_TIME_GRADIENTS.md.
 function(tlaloc_generate_gradients target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "DUMP_DIR" "FILES")
   if(NOT arg_FILES)
@@ -20,6 +22,11 @@ function(tlaloc_generate_gradients target)
   else()
     message(FATAL_ERROR "tlaloc_generate_gradients: tlaloc-grad was not built (TLALOC_BUILD_GRAD_TOOL)")
   endif()
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    set(order right-to-left)
+  else()
+    set(order left-to-right)
+  endif()
   set(includes "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
   set(defines "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
   foreach(file IN LISTS arg_FILES)
@@ -28,7 +35,8 @@ function(tlaloc_generate_gradients target)
     get_filename_component(source_dir ${source} DIRECTORY)
     set(out ${CMAKE_CURRENT_BINARY_DIR}/${target}.tlaloc-grad/${name})
     add_custom_command(OUTPUT ${out}
-      COMMAND $<TARGET_FILE:${tool}> ${source} -o ${out} --dump-dir ${arg_DUMP_DIR} -- -std=c++20
+      COMMAND $<TARGET_FILE:${tool}> ${source} -o ${out} --dump-dir ${arg_DUMP_DIR}
+              --arguments ${order} -- -std=c++20
               "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>" "$<$<BOOL:${defines}>:-D$<JOIN:${defines},;-D>>"
       DEPENDS ${source} ${tool}
       COMMENT "tlaloc-grad: gradients of ${name}"

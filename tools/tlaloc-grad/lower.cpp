@@ -86,7 +86,8 @@ const char* compound_rule(OverloadedOperatorKind k) {
 
 class Lowerer {
  public:
-  Lowerer(ASTContext& ctx, Program& p) : ctx_(ctx), sm_(ctx.getSourceManager()), p_(p) {}
+  Lowerer(ASTContext& ctx, Program& p, bool right_to_left)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), p_(p), right_to_left_(right_to_left) {}
 
   void function(const FunctionDecl& fn, const LambdaExpr* lambda) {
     reserve_names(fn.getBody());
@@ -110,6 +111,7 @@ class Lowerer {
   ASTContext& ctx_;
   const SourceManager& sm_;
   Program& p_;
+  bool right_to_left_;
   std::map<const ValueDecl*, ValueId> tensors_;      // each tensor variable's current value
   std::map<const ValueDecl*, std::string> renamed_;  // variables of inlined functions
   std::set<std::string> names_, reserved_;
@@ -208,6 +210,22 @@ class Lowerer {
     return out.back().result;
   }
 
+  // A call's arguments (defaults left out), lowered in the order the compiler of the
+  // traced build evaluates them: C++ leaves it unspecified, and it decides the order
+  // of the ops and so of the sums of cotangents (GCC goes right to left, Clang left
+  // to right), which bit-identity with the traced gradient needs.
+  std::vector<Arg> arguments(const CallExpr* e, Block& out) {
+    std::vector<const Expr*> given;
+    for (const Expr* a : e->arguments())
+      if (!isa<CXXDefaultArgExpr>(a)) given.push_back(a);
+    std::vector<Arg> args(given.size());
+    for (std::size_t k = 0; k < given.size(); ++k) {
+      const std::size_t i = right_to_left_ ? given.size() - 1 - k : k;
+      args[i] = arg(given[i], out);
+    }
+    return args;
+  }
+
   Arg arg(const Expr* e, Block& out) {
     if (is_tensor(e->getType())) return {expr(e, out), {}};
     return {-1, text(e)};
@@ -228,8 +246,7 @@ class Lowerer {
   }
 
   ValueId operator_call(const CXXOperatorCallExpr* e, Block& out) {
-    std::vector<Arg> args;
-    for (const Expr* a : e->arguments()) args.push_back(arg(a, out));
+    std::vector<Arg> args = arguments(e, out);
     if (const char* rule = operator_rule(e->getOperator(), e->getNumArgs())) return op(out, e, rule, args, {});
     // Comparisons and logical operators: bool results, no derivative.
     return inactive(out, e, args);
@@ -268,9 +285,7 @@ class Lowerer {
       refuse(Code::unsupported_construct, loc(e->getBeginLoc()), "a call through a pointer or function object");
     const std::string qualified = fd->getQualifiedNameAsString();
     if (qualified.rfind("tlaloc::", 0) == 0 && qualified.find("::", 8) == std::string::npos) {
-      std::vector<Arg> args;
-      for (const Expr* a : e->arguments())
-        if (!isa<CXXDefaultArgExpr>(a)) args.push_back(arg(a, out));
+      std::vector<Arg> args = arguments(e, out);
       const std::string name = fd->getNameAsString();
       if (zero_derivative(name)) return op(out, e, {}, args, text(e));
       if (find_rule(name) == nullptr) return inactive(out, e, args);
@@ -278,8 +293,7 @@ class Lowerer {
     }
     const FunctionDecl* def = nullptr;
     if (fd->hasBody(def) && !sm_.isInSystemHeader(def->getLocation())) return inline_call(e, *def, out);
-    std::vector<Arg> args;
-    for (const Expr* a : e->arguments()) args.push_back(arg(a, out));
+    const std::vector<Arg> args = arguments(e, out);
     for (const Arg& a : args)
       if (a.is_tensor() && p_.values[std::size_t(a.value)].active)
         refuse(Code::not_differentiable, loc(e->getBeginLoc()),
@@ -295,7 +309,8 @@ class Lowerer {
       refuse(Code::unsupported_construct, loc(e->getBeginLoc()), "a call of '" + def.getNameAsString() + "', which does not return a tl::Tensor");
     const auto saved = tensors_;
     const auto saved_renamed = renamed_;
-    for (unsigned i = 0; i < def.getNumParams(); ++i) {
+    for (unsigned k = 0; k < def.getNumParams(); ++k) {
+      const unsigned i = right_to_left_ ? def.getNumParams() - 1 - k : k;
       const ParmVarDecl* pd = def.getParamDecl(i);
       if (is_tensor(pd->getType())) {
         tensors_[pd] = expr(e->getArg(i), out);
@@ -600,14 +615,15 @@ class Lowerer {
 
 }  // namespace
 
-Program lower(ASTContext& ctx, const FunctionDecl& fn, const LambdaExpr* lambda, std::string name, std::size_t wrt) {
+Program lower(ASTContext& ctx, const FunctionDecl& fn, const LambdaExpr* lambda, std::string name, std::size_t wrt,
+              bool right_to_left) {
   Program p;
   p.name = std::move(name);
   p.wrt = wrt;
   p.loc = location(ctx.getSourceManager(), lambda != nullptr ? lambda->getBeginLoc() : fn.getLocation());
   p.what = (lambda != nullptr ? "the lambda at " : "'" + fn.getNameAsString() + "' at ") + p.loc.file + ":" +
            std::to_string(p.loc.line);
-  Lowerer(ctx, p).function(fn, lambda);
+  Lowerer(ctx, p, right_to_left).function(fn, lambda);
   return p;
 }
 

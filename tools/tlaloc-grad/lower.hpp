@@ -15,7 +15,8 @@ Loc location(const clang::SourceManager& sm, clang::SourceLocation l);
 
 // fn: the function (a lambda's call operator, or a named function); lambda: the
 // lambda, whose captures become the generated function's last parameters.
+// right_to_left: evaluate call arguments last to first, as GCC does.
 Program lower(clang::ASTContext& ctx, const clang::FunctionDecl& fn, const clang::LambdaExpr* lambda, std::string name,
-              std::size_t wrt);
+              std::size_t wrt, bool right_to_left);
 
 }  // namespace tlaloc_grad

@@ -1,11 +1,15 @@
 // tlaloc-grad: writes the gradients of a C++ file's tl::grad calls as C++ at build
 // time (docs/BUILD_TIME_GRADIENTS.md).
 //
-//   tlaloc-grad INPUT -o OUTPUT --dump-dir DIR [-- compiler flags]
+//   tlaloc-grad INPUT -o OUTPUT [--dump-dir DIR] [--arguments right-to-left|left-to-right]
+//               [-- compiler flags]
 //
 // OUTPUT is INPUT with each generated call replaced (and #line directives back to
 // INPUT); DIR receives one readable .grad.cpp per gradient. Exit status 1 with
 // `file:line:col: error: [CODE] ...` when a differentiated body cannot be lowered.
+// --arguments: the order in which the compiler that builds OUTPUT evaluates call
+// arguments (GCC: right-to-left, Clang: left-to-right, the default), which the
+// generated ops follow so that they match what tl::grad would have traced.
 #include <clang/Frontend/ASTUnit.h>
 #include <clang/Tooling/Tooling.h>
 
@@ -37,7 +41,8 @@ void refuse(Code c, const Loc& where, const std::string& message) { throw Diagno
 namespace {
 
 int usage() {
-  std::cerr << "usage: tlaloc-grad INPUT -o OUTPUT --dump-dir DIR [-- compiler flags]\n";
+  std::cerr << "usage: tlaloc-grad INPUT -o OUTPUT [--dump-dir DIR] [--arguments right-to-left|left-to-right]"
+               " [-- compiler flags]\n";
   return 2;
 }
 
@@ -55,7 +60,7 @@ void write_if_changed(const std::string& path, const std::string& text) {
 }
 
 int run(int argc, char** argv) {
-  std::string input, output, dump_dir;
+  std::string input, output, dump_dir, order = "left-to-right";
   std::vector<std::string> flags{"-std=c++20"};
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -65,10 +70,11 @@ int run(int argc, char** argv) {
     }
     if (a == "-o" && i + 1 < argc) output = argv[++i];
     else if (a == "--dump-dir" && i + 1 < argc) dump_dir = argv[++i];
+    else if (a == "--arguments" && i + 1 < argc) order = argv[++i];
     else if (input.empty() && a[0] != '-') input = a;
     else return usage();
   }
-  if (input.empty() || output.empty()) return usage();
+  if (input.empty() || output.empty() || (order != "left-to-right" && order != "right-to-left")) return usage();
   if (dump_dir.empty()) dump_dir = std::filesystem::path(output).parent_path().string();
   std::ifstream in(input, std::ios::binary);
   if (!in) {
@@ -88,7 +94,7 @@ int run(int argc, char** argv) {
     return 1;
   }
   Options opt{std::filesystem::absolute(dump_dir).lexically_normal().string(),
-              std::filesystem::path(input).filename().string()};
+              std::filesystem::path(input).filename().string(), order == "right-to-left"};
   try {
     const Rewritten r = rewrite(ast->getASTContext(), source, abs_input, opt);
     for (const auto& note : r.notes) std::cerr << note << "\n";

@@ -129,7 +129,7 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
     }
     const std::size_t wrt = argnum_of(f.call, sm, ctx.getLangOpts());
     const std::string name = f.transform + "_" + target->label + "_" + std::to_string(at.line);
-    const Program p = lower(ctx, *target->fn, target->lambda, name, wrt);
+    const Program p = lower(ctx, *target->fn, target->lambda, name, wrt, opt.right_to_left);
     const std::string file = opt.stem + "." + name + ".grad.cpp";
     const std::string path = (std::filesystem::path(opt.dump_dir) / file).string();
     result.gradients.push_back({path, emit_gradient(p, f.transform == "value_and_grad")});

@@ -12,6 +12,7 @@ namespace tlaloc_grad {
 struct Options {
   std::string dump_dir;  // where the .grad.cpp files go
   std::string stem;      // the input's file name, naming them
+  bool right_to_left = false;  // call arguments evaluated last to first (GCC)
 };
 
 struct Rewritten {
