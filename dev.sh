@@ -9,8 +9,10 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
+# libclang-14-dev and libclang-cpp14-dev: tlaloc-grad, the build step that writes gradients as C++.
 BUILD_PACKAGES=(cmake ninja-build g++ clang-14 libclang-rt-14-dev ccache pkg-config libopenblas-dev libfmt-dev
-                nlohmann-json3-dev libssl-dev libgtest-dev libgmock-dev libbenchmark-dev)
+                nlohmann-json3-dev libssl-dev libgtest-dev libgmock-dev libbenchmark-dev libclang-14-dev
+                libclang-cpp14-dev)
 # The oracle lane compares with PyTorch, run by Debian's own interpreter.
 ORACLE_PACKAGES=(python3 python3-torch python3-numpy)
 # ctest stablehlo.mlir_opt_generic checks the generic output with MLIR's own parser.

@@ -88,6 +88,20 @@ int main() {
   };
   report("physics", tl::grad(physics)(x), physics, x);
 
+  // A while loop, whose counter the reverse sweep restores per iteration.
+  auto settle = [](const tl::Tensor& a) {
+    tl::Tensor s = a;
+    int n = 0;
+    double t = 0.5;
+    while (n < 6) {
+      s = tl::cos(s) * a + t;
+      n += 1;
+      t = t * 0.5;
+    }
+    return tl::sum(s * s);
+  };
+  report("settle", tl::grad(settle)(w), settle, w);
+
   auto rows = [](const tl::Tensor& m) {
     const tl::Tensor r = tl::sum(m, {1});
     const tl::Tensor c = tl::mean(m, {0}, true);

@@ -24,7 +24,10 @@ class Writer {
     out_ += "// The gradient of " + p_.what + " with respect to `" + wrt + "`,\n";
     out_ += "// written by tlaloc-grad at build time: the function's own ops, then their\n";
     out_ += "// derivatives in reverse order (an undefined tensor is a zero cotangent).\n";
-    out_ += "#include <tlaloc/tlaloc.hpp>\n\nnamespace tlaloc_generated {\nnamespace tl = ::tlaloc;\n\n";
+    out_ += "#include <tlaloc/tlaloc.hpp>\n\n#include <cstddef>\n#include <utility>\n#include <vector>\n\n";
+    // A loop's reverse sweep restores each iteration's counters under their own names.
+    out_ += "#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Wshadow\"\n\n";
+    out_ += "namespace tlaloc_generated {\nnamespace tl = ::tlaloc;\n\n";
     out_ += "inline " + std::string(with_value ? "std::pair<tl::Tensor, tl::Tensor>" : "tl::Tensor") + " " + p_.name + "(";
     for (std::size_t i = 0; i < p_.params.size(); ++i)
       out_ += (i ? ", " : "") + p_.params[i].type + " " + p_.params[i].name;
@@ -52,7 +55,7 @@ class Writer {
       case Has::maybe: g = "d_" + name(w) + ".defined() ? d_" + name(w) + " : " + zero; break;
     }
     line(with_value ? "return {" + y + ", " + g + "};" : "return " + g + ";");
-    out_ += "}\n\n}  // namespace tlaloc_generated\n";
+    out_ += "}\n\n}  // namespace tlaloc_generated\n\n#pragma GCC diagnostic pop\n";
     return out_;
   }
 
@@ -178,10 +181,10 @@ class Writer {
                                           : "for (" + s.init + "; " + s.text + "; " + s.step + ") {");
     ++depth_;
     for (const Phi& ph : s.phis) line("const tl::Tensor " + name(ph.in) + " = " + name(ph.out) + ";");
+    for (const auto& [var, type] : s.scalars) line("saved_" + var + ".push_back(" + var + ");");
     forward(s.body);
     for (ValueId v : loop_values(s)) line("saved_" + name(v) + ".push_back(" + name(v) + ");");
     for (int c : loop_conds(s)) line("saved_cond_" + std::to_string(c) + ".push_back(cond_" + std::to_string(c) + ");");
-    for (const auto& [var, type] : s.scalars) line("saved_" + var + ".push_back(" + var + ");");
     for (const Phi& ph : s.phis) line(name(ph.out) + " = " + name(ph.second) + ";");
     line("++" + steps + ";");
     --depth_;
@@ -284,7 +287,7 @@ class Writer {
 
   void scalars_of(const Block& b) {
     for (const Node& s : b)
-      if (s.kind == Node::Kind::scalar) line(s.text);
+      if (s.kind == Node::Kind::scalar && !s.assignment) line(s.text);
   }
 
   void reverse_branch(const Node& s) {

@@ -115,6 +115,8 @@ class Lowerer {
   std::map<const ValueDecl*, ValueId> tensors_;      // each tensor variable's current value
   std::map<const ValueDecl*, std::string> renamed_;  // variables of inlined functions
   std::set<std::string> names_, reserved_;
+  std::set<const VarDecl*> carried_scalars_;  // scalars a loop changes
+  Node* loop_ = nullptr;                      // the loop being lowered
   std::vector<const FunctionDecl*> inlining_;
   int structured_ = 0;  // depth of branches and loops
   int next_id_ = 0;
@@ -404,10 +406,12 @@ class Lowerer {
         refuse(Code::unsupported_construct, loc(v->getLocation()),
                "local '" + v->getNameAsString() + "' of type " + v->getType().getAsString() +
                    ": a differentiated function's locals are tl::Tensor or arithmetic");
-      if (!v->getType().isConstQualified() && changed_later(v))
+      const Change change = v->getType().isConstQualified() ? Change::none : changes(v);
+      if (change == Change::elsewhere || (change == Change::in_loops && structured_ > 0))
         refuse(Code::unsupported_construct, loc(v->getLocation()),
                "scalar '" + v->getNameAsString() + "' is assigned after its declaration; scalars are single-assignment "
-               "in a differentiated function (declare a new one)");
+               "in a differentiated function (declare a new one), except counters a loop carries");
+      if (change == Change::in_loops) carried_scalars_.insert(v);
       const std::string type = TypeName::getFullyQualifiedName(v->getType().getUnqualifiedType(), ctx_, ctx_.getPrintingPolicy());
       std::string name = v->getNameAsString();
       if (!inlining_.empty()) {
@@ -417,7 +421,7 @@ class Lowerer {
         name = claim(name);
         if (name != v->getNameAsString()) renamed_[v] = name;
       }
-      std::string decl_text = "const " + type + " " + name;
+      std::string decl_text = (change == Change::in_loops ? "" : "const ") + type + " " + name;
       if (v->hasInit()) decl_text += " = " + text(v->getInit());
       scalar(out, v->getBeginLoc(), decl_text + ";");
     }
@@ -431,11 +435,26 @@ class Lowerer {
     tensors_[v] = value;
   }
 
-  // Whether a scalar is assigned anywhere after its declaration (not tracked yet).
-  bool changed_later(const VarDecl* v) {
+  // Where a scalar is assigned after its declaration: nowhere, only inside loops
+  // (a value carried across iterations, saved per iteration), or elsewhere.
+  enum class Change { none, in_loops, elsewhere };
+  Change changes(const VarDecl* v) {
     struct Finder : RecursiveASTVisitor<Finder> {
-      const VarDecl* var;
-      bool found = false;
+      const VarDecl* var = nullptr;
+      int loops = 0;
+      Change found = Change::none;
+      bool TraverseForStmt(ForStmt* f) {
+        ++loops;
+        const bool r = RecursiveASTVisitor::TraverseForStmt(f);
+        --loops;
+        return r;
+      }
+      bool TraverseWhileStmt(WhileStmt* w) {
+        ++loops;
+        const bool r = RecursiveASTVisitor::TraverseWhileStmt(w);
+        --loops;
+        return r;
+      }
       bool VisitBinaryOperator(BinaryOperator* b) {
         if (b->isAssignmentOp()) check(b->getLHS());
         return true;
@@ -445,17 +464,41 @@ class Lowerer {
         return true;
       }
       void check(const Expr* e) {
-        if (const auto* r = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()); r && r->getDecl() == var) found = true;
+        if (const auto* r = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()); !r || r->getDecl() != var) return;
+        if (loops == 0) found = Change::elsewhere;
+        else if (found == Change::none) found = Change::in_loops;
       }
     } finder;
     finder.var = v;
-    for (const auto* fn : inlining_) finder.TraverseStmt(fn->getBody());
     const auto* parent = dyn_cast<FunctionDecl>(v->getDeclContext());
     if (parent != nullptr) finder.TraverseStmt(parent->getBody());
     return finder.found;
   }
 
+  // `n += 1;` in a loop body, for a scalar carried by the loop.
+  const VarDecl* assigned_scalar(const Expr* e) const {
+    const Expr* target = nullptr;
+    if (const auto* b = dyn_cast<BinaryOperator>(e); b && b->isAssignmentOp()) target = b->getLHS();
+    if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->isIncrementDecrementOp()) target = u->getSubExpr();
+    const auto* ref = target ? dyn_cast<DeclRefExpr>(target->IgnoreParenImpCasts()) : nullptr;
+    const auto* v = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+    return v && carried_scalars_.count(v) ? v : nullptr;
+  }
+
   void expression_statement(const Expr* e, Block& out) {
+    if (const VarDecl* v = assigned_scalar(e)) {
+      if (loop_ == nullptr || structured_ != 1)
+        refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
+               "scalar '" + v->getNameAsString() + "' changes inside a branch (a loop's counters change in its body)");
+      scalar(out, e->getBeginLoc(), text(e) + ";");
+      out.back().assignment = true;
+      const std::string name = renamed_.count(v) ? renamed_.at(v) : v->getNameAsString();
+      const auto same = [&](const auto& kv) { return kv.first == name; };
+      if (std::none_of(loop_->scalars.begin(), loop_->scalars.end(), same))
+        loop_->scalars.push_back({name, TypeName::getFullyQualifiedName(v->getType().getUnqualifiedType(), ctx_,
+                                                                        ctx_.getPrintingPolicy())});
+      return;
+    }
     if (const auto* oc = dyn_cast<CXXOperatorCallExpr>(e); oc && oc->isAssignmentOp() && oc->getNumArgs() == 2) {
       const auto* ref = dyn_cast<DeclRefExpr>(oc->getArg(0)->IgnoreParenImpCasts());
       if (ref == nullptr || tensors_.count(ref->getDecl()) == 0)
@@ -585,8 +628,15 @@ class Lowerer {
       }
       Block lowered;
       ++structured_;
+      loop_ = &s;
       block(statements(body), 0, lowered);
+      loop_ = nullptr;
       --structured_;
+      // The reverse sweep sees each counter's value at the start of its iteration.
+      for (std::size_t i = 1; i < lowered.size(); ++i)
+        if (lowered[i - 1].assignment && !lowered[i].assignment)
+          refuse(Code::unsupported_construct, lowered[i - 1].loc,
+                 "a loop counter changes before the end of the loop body; move its update to the end");
       bool again = false;
       std::size_t k = 0;
       for (const ValueDecl* var : carried) {
