@@ -137,13 +137,17 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
     // The call becomes a lambda calling the generated function, with the same
     // parameters; captured variables are passed by name from the call's scope.
     std::string params, args;
+    // The lambda's parameters get names of their own, which no variable at the
+    // call can share (they would shadow it).
     for (std::size_t i = 0; i < p.params.size(); ++i) {
       const Param& prm = p.params[i];
+      std::string arg = prm.name;
       if (i < p.explicit_params) {
-        params += (params.empty() ? "" : ", ") +
-                  (prm.value >= 0 ? std::string("const ::tlaloc::Tensor&") : prm.type) + " " + prm.name;
+        arg = "tlaloc_arg" + std::to_string(i);
+        params += (params.empty() ? "" : ", ") + (prm.value >= 0 ? std::string("const ::tlaloc::Tensor&") : prm.type) +
+                  " " + arg;
       }
-      args += (i ? ", " : "") + prm.name;
+      args += (i ? ", " : "") + arg;
     }
     // The lambda variable is named so that it stays used.
     const std::string keep = target->variable.empty() ? "" : "(void)" + target->variable + "; ";
