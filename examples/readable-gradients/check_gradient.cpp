@@ -1,0 +1,48 @@
+// Runs the printed gradient (gradient.cpp, written at build time by print_gradient)
+// and tl::grad at several random points of the printed shapes, and checks that the
+// two agree bit for bit. Exit status 1 on any difference.
+#include "loss.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <iostream>
+#include <vector>
+
+// Defined in the printed file.
+tl::Tensor gradient(const tl::Tensor& x0, const tl::Tensor& x1, const tl::Tensor& x2, const tl::Tensor& x3,
+                    const tl::Tensor& x4, const tl::Tensor& x5);
+
+namespace {
+
+bool same_bits(const tl::Tensor& a, const tl::Tensor& b) {
+  if (a.dtype() != b.dtype() || a.shape() != b.shape()) return false;
+  const std::vector<float> va = a.to_vector<float>();
+  const std::vector<float> vb = b.to_vector<float>();
+  return std::memcmp(va.data(), vb.data(), va.size() * sizeof(float)) == 0;
+}
+
+double norm(const tl::Tensor& t) { return std::sqrt(tl::sum(t * t).item<double>()); }
+
+}  // namespace
+
+int main() {
+  const std::vector<std::uint64_t> seeds{1, 2, 3, 42, 2024};
+  int failures = 0;
+  for (const std::uint64_t seed : seeds) {
+    const readable::Point p = readable::random_point(seed);
+    const tl::Tensor printed = gradient(p.w1, p.b1, p.w2, p.b2, p.x, p.labels);
+    const tl::Tensor traced = tl::grad(&readable::loss)(p.w1, p.b1, p.w2, p.b2, p.x, p.labels);
+    const bool same = same_bits(printed, traced);
+    failures += same ? 0 : 1;
+    std::cout << "seed " << seed << ": loss "
+              << readable::loss(p.w1, p.b1, p.w2, p.b2, p.x, p.labels).item<float>() << ", gradient "
+              << tl::shape_string(printed.shape()) << " with norm " << norm(printed) << ": "
+              << (same ? "printed == tl::grad, bit for bit" : "DIFFERENT") << "\n";
+    if (!same) {
+      std::cout << "  printed:\n" << printed << "\n  tl::grad:\n" << traced << "\n";
+    }
+  }
+  std::cout << seeds.size() - std::size_t(failures) << " of " << seeds.size()
+            << " points: the printed gradient gives tl::grad's bits\n";
+  return failures == 0 ? 0 : 1;
+}
