@@ -5,7 +5,8 @@
 #
 # configures and builds <dir> with this build's compiler against this build installed
 # into one prefix, then runs each RUN command ("program arg ...", the program relative
-# to the project's build directory), each of which must exit 0. The install is the
+# to the project's build directory), each of which must exit 0 (1 for a command
+# written "! program arg ...": a check that must fail). The install is the
 # test `install.prefix`, a fixture shared by every such test, so that tests run in
 # parallel never write the same prefix at once.
 set(tlaloc_project_test_script ${CMAKE_CURRENT_LIST_DIR}/run_installed_project.cmake)

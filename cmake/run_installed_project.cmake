@@ -9,7 +9,8 @@
 #                   when the library was built with one)
 #   CONFIGURE_ARGS  optional list of extra arguments (-DNAME=VALUE) for the configure
 #   RUN             list of commands, each one string "program arg ...", run in order
-#                   in WORK_DIR/build; each must exit 0
+#                   in WORK_DIR/build; each must exit 0, or 1 when the string starts
+#                   with "! " (a check that must fail)
 # Lists given on the command line separate their items with `;` as usual.
 foreach(required SOURCE_DIR WORK_DIR COMPILER RUN)
   if(NOT DEFINED ${required})
@@ -22,14 +23,18 @@ endif()
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
 
-# step(DIR command ...): runs the command in DIR; a failure stops the script with its output.
-function(step dir)
+# expect(RC DIR command ...): runs the command in DIR; any other exit status stops the
+# script with the command's output.
+function(expect expected dir)
   execute_process(COMMAND ${ARGN} WORKING_DIRECTORY ${dir} RESULT_VARIABLE rc OUTPUT_VARIABLE out
                   ERROR_VARIABLE out)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}")
+  if(NOT rc STREQUAL expected)
+    message(FATAL_ERROR "exit status ${rc}, not ${expected}: ${ARGN}\n${out}")
   endif()
   message(STATUS "${out}")
+endfunction()
+function(step dir)
+  expect(0 ${dir} ${ARGN})
 endfunction()
 
 if(INSTALL_FROM)
@@ -41,8 +46,13 @@ step(${WORK_DIR} ${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 foreach(command IN LISTS RUN)
   separate_arguments(argv UNIX_COMMAND "${command}")
   list(POP_FRONT argv program)
+  set(status 0)
+  if(program STREQUAL "!")  # a check that must fail: exit status 1
+    set(status 1)
+    list(POP_FRONT argv program)
+  endif()
   if(NOT IS_ABSOLUTE ${program})
     set(program ${WORK_DIR}/build/${program})
   endif()
-  step(${WORK_DIR}/build ${program} ${argv})
+  expect(${status} ${WORK_DIR}/build ${program} ${argv})
 endforeach()

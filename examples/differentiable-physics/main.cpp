@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 namespace {
@@ -15,7 +16,6 @@ namespace {
 constexpr double target = 25.0;     // m, on the ground
 constexpr double tolerance = 1e-3;  // m: the landing must be this close
 constexpr double learning_rate = 0.2;
-constexpr int max_iterations = 200;
 constexpr double fd_step = 1e-5;   // m/s, for the central differences
 constexpr double fd_bound = 1e-6;  // the largest accepted |grad - fd|, relative to max(1, |grad|_inf)
 
@@ -50,7 +50,15 @@ double fd_gap(const tl::Tensor& grad, const std::vector<double>& fd) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  // `aim --iterations N` gives up after N iterations (default 200).
+  int max_iterations = 200;
+  if (argc == 3 && std::string(argv[1]) == "--iterations") {
+    max_iterations = std::stoi(argv[2]);
+  } else if (argc != 1) {
+    std::fprintf(stderr, "usage: aim [--iterations N]\n");
+    return 2;
+  }
   const physics::World world;
   // Half the squared miss: its gradient is miss * d(landing)/d(v0).
   const auto loss = [&](const tl::Tensor& v0) {

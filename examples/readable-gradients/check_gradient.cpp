@@ -1,11 +1,15 @@
 // Runs the printed gradient (gradient.cpp, written at build time by print_gradient)
 // and tl::grad at several random points of the printed shapes, and checks that the
-// two agree bit for bit. Exit status 1 on any difference.
+// two agree bit for bit. Exit status 1 on any difference. `check_gradient --perturb`
+// moves one element of each printed result by one ulp first, to show that the
+// comparison sees it.
 #include "loss.hpp"
 
 #include <cmath>
 #include <cstring>
 #include <iostream>
+#include <limits>
+#include <string>
 #include <vector>
 
 // Defined in the printed file.
@@ -21,16 +25,29 @@ bool same_bits(const tl::Tensor& a, const tl::Tensor& b) {
   return std::memcmp(va.data(), vb.data(), va.size() * sizeof(float)) == 0;
 }
 
+// t with its first element moved to the next float up.
+tl::Tensor one_ulp_off(const tl::Tensor& t) {
+  std::vector<float> v = t.to_vector<float>();
+  v[0] = std::nextafter(v[0], std::numeric_limits<float>::infinity());
+  return tl::tensor(v, t.shape());
+}
+
 double norm(const tl::Tensor& t) { return std::sqrt(tl::sum(t * t).item<double>()); }
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  const bool perturb = argc == 2 && std::string(argv[1]) == "--perturb";
+  if (argc > 2 || (argc == 2 && !perturb)) {
+    std::cerr << "usage: check_gradient [--perturb]\n";
+    return 2;
+  }
   const std::vector<std::uint64_t> seeds{1, 2, 3, 42, 2024};
   int failures = 0;
   for (const std::uint64_t seed : seeds) {
     const readable::Point p = readable::random_point(seed);
-    const tl::Tensor printed = gradient(p.w1, p.b1, p.w2, p.b2, p.x, p.labels);
+    tl::Tensor printed = gradient(p.w1, p.b1, p.w2, p.b2, p.x, p.labels);
+    if (perturb) printed = one_ulp_off(printed);
     const tl::Tensor traced = tl::grad(&readable::loss)(p.w1, p.b1, p.w2, p.b2, p.x, p.labels);
     const bool same = same_bits(printed, traced);
     failures += same ? 0 : 1;
