@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set-up, build and run for a fresh Debian 12 machine (see README.md).
-#   ./dev.sh demo    install what is missing, build, run the quickstart demo, then train
+#   ./dev.sh demo    install what is missing, build, install into build/release/installed, build
+#                    and run the quickstart against it (its gradient written by tlaloc-grad), then train
 #                    the small language model (examples/lm) and generate a line with it
 #   ./dev.sh test    install what is missing, build, run the whole test suite (GCC release,
 #                    then Clang with sanitizers)
@@ -53,8 +54,14 @@ build() {
 case "${1:-}" in
   demo)
     install_missing "${BUILD_PACKAGES[@]}"
-    build release quickstart lm
-    ./build/release/examples/quickstart
+    build release tlaloc tlaloc_serve tlaloc_grad lm
+    # The quickstart is a project of its own against the installed package, built with
+    # tlaloc-grad (examples/quickstart/CMakeLists.txt), as a user's project would be.
+    cmake --install build/release --prefix build/release/installed >/dev/null
+    cmake -S examples/quickstart -B build/release/quickstart -G Ninja \
+          -DCMAKE_PREFIX_PATH="$PWD/build/release/installed" >/dev/null
+    cmake --build build/release/quickstart
+    ./build/release/quickstart/quickstart
     echo "== examples/lm: a byte-level language model, trained, exported, generating"
     ./build/release/examples/lm --out build/release/lm-demo
     ;;

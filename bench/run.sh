@@ -71,6 +71,24 @@ if [[ -x "$build/bench/lm_decode_bench" && -x "$build/examples/lm" ]]; then
   /usr/bin/python3 "$here/lm_decode_ratio.py" --ours "${ours[@]}" --theirs "${theirs[@]}"
 fi
 
+if [[ -x "$build/bench/grad_tool_bench" ]]; then
+  echo "== tlaloc-grad: the MLP gradient written at build time against tl::jit(tl::grad(f)) (medians of"
+  echo "   alternating rounds; ratio = generated / jit, the bound is 1.1), and the tool's time on a"
+  echo "   309-line file (the bound is 2 s; median of 5 runs)"
+  "$build/bench/grad_tool_bench" $((rounds * 2 + 1)) 10
+  /usr/bin/python3 - "$build/tools/tlaloc-grad/tlaloc-grad" "$here/grad_tool/three_hundred_lines.cpp" "$out/grad300" \
+    "$here/../include" <<'PY'
+import statistics, subprocess, sys, time
+tool, source, out, include = sys.argv[1:]
+times = []
+for _ in range(5):
+    start = time.perf_counter()
+    subprocess.run([tool, source, "-o", out + "/out.cpp", "--", "-std=c++20", "-I" + include], check=True)
+    times.append(time.perf_counter() - start)
+print(f"tlaloc-grad on a 309-line file: median {statistics.median(times):.2f} s")
+PY
+fi
+
 echo "== elementwise, sum and dispatch: Tlaloc against PyTorch $(/usr/bin/python3 -c 'import torch; print(torch.__version__)')"
 echo "   ($rounds rounds run alternately, each the median of $repeats; ratio = PyTorch time / Tlaloc time)"
 ours=() theirs=()

@@ -17,8 +17,10 @@ function(tlaloc_generate_gradients target)
   endif()
   if(TARGET tlaloc_grad)
     set(tool tlaloc_grad)
+    set(tool_dependency tlaloc_grad)
   elseif(TARGET Tlaloc::tlaloc_grad)
     set(tool Tlaloc::tlaloc_grad)
+    set(tool_dependency $<TARGET_FILE:Tlaloc::tlaloc_grad>)
   else()
     message(FATAL_ERROR "tlaloc_generate_gradients: tlaloc-grad was not built (TLALOC_BUILD_GRAD_TOOL)")
   endif()
@@ -38,7 +40,7 @@ function(tlaloc_generate_gradients target)
       COMMAND $<TARGET_FILE:${tool}> ${source} -o ${out} --dump-dir ${arg_DUMP_DIR}
               --arguments ${order} -- -std=c++20
               "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>" "$<$<BOOL:${defines}>:-D$<JOIN:${defines},;-D>>"
-      DEPENDS ${source} ${tool}
+      DEPENDS ${source} ${tool_dependency}
       COMMENT "tlaloc-grad: gradients of ${name}"
       COMMAND_EXPAND_LISTS VERBATIM)
     # The original stays in the target for IDEs, but the output is what compiles;

@@ -1,10 +1,26 @@
 // Tlaloc quickstart: tensors, broadcasting, reductions, a matrix product, random
-// numbers and gradients.
+// numbers, and a gradient written as C++ at build time (tlaloc-grad, through
+// tlaloc_generate_gradients in CMakeLists.txt).
 #include <tlaloc/tlaloc.hpp>
 
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 
 namespace tl = tlaloc;
+
+namespace {
+
+// The gradients tlaloc-grad wrote for this file: plain C++ you can read and step through.
+void show_generated_gradients() {
+  for (const auto& entry : std::filesystem::directory_iterator(QUICKSTART_GRADIENTS)) {
+    std::cout << "== " << entry.path().filename().string() << " (written by tlaloc-grad at build time)\n";
+    std::ifstream in(entry.path());
+    std::cout << in.rdbuf() << "\n";
+  }
+}
+
+}  // namespace
 
 int main() {
   tl::Tensor a = tl::tensor({1.f, 2.f, 3.f, 4.f}, {2, 2});
@@ -21,21 +37,24 @@ int main() {
   tl::random::Key key = tl::random::key(0);
   auto keys = tl::random::split(key, 2);
   tl::Tensor w = tl::random::normal(keys[0], {3, 4});
-  tl::Tensor x = tl::random::uniform(keys[1], {4}, tl::DType::f32, -1.0, 1.0);
+  tl::Tensor x = tl::random::uniform(keys[1], {4, 5}, tl::DType::f32, -1.0, 1.0);
   tl::Tensor y = tl::relu(tl::matmul(w, x));
-  std::cout << "relu(W x) with W ~ N(0, 1), x ~ U(-1, 1): " << y << "\n";
+  std::cout << "relu(W X) with W ~ N(0, 1), X ~ U(-1, 1) =\n" << y << "\n";
   std::cout << "argmax = " << tl::argmax(y).item<std::int64_t>() << "\n\n";
 
-  // Gradients: d/dW of sum(tanh(W x)) is (1 - tanh(W x)^2) x^T.
+  // A gradient through matmul and sum: d/dW of sum(tanh(W X)) is (1 - tanh(W X)^2) X^T.
+  // tlaloc-grad replaced this call with the C++ printed below when the program was built.
   const auto loss = [&](const tl::Tensor& weights) { return tl::sum(tl::tanh(tl::matmul(weights, x))); };
   auto [value, dw] = tl::value_and_grad(loss)(w);
   const tl::Tensor t = tl::tanh(tl::matmul(w, x));
-  const tl::Tensor by_hand = tl::outer(1.0f - t * t, x);
+  const tl::Tensor by_hand = tl::matmul(1.0f - t * t, tl::transpose(x));
   std::cout << "loss = " << value.item<float>() << ", d loss / dW =\n" << dw << "\n";
-  std::cout << "agrees with the analytic gradient: " << std::boolalpha << tl::allclose(dw, by_hand, 1e-5, 1e-6)
-            << "\n";
-  // Second derivatives compose: d2/dx2 of sum(x^3) is 6x.
+  const bool agrees = tl::allclose(dw, by_hand, 1e-5, 1e-6);
+  std::cout << "agrees with the analytic gradient: " << std::boolalpha << agrees << "\n\n";
+  show_generated_gradients();
+  // Second derivatives compose (traced at run time: tlaloc-grad writes grad and value_and_grad).
   const auto cube = [](const tl::Tensor& v) { return tl::sum(v * v * v); };
-  std::cout << "hessian of sum(x^3) at x = " << x << " is\n" << tl::hessian(cube)(x) << "\n";
-  return 0;
+  const tl::Tensor v = tl::linspace(-1, 1, 3);
+  std::cout << "hessian of sum(v^3) at v = " << v << " (6 diag(v)) is\n" << tl::hessian(cube)(v) << "\n";
+  return agrees ? 0 : 1;
 }

@@ -4,6 +4,7 @@
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Lex/Lexer.h>
 
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <set>
@@ -671,7 +672,8 @@ Program lower(ASTContext& ctx, const FunctionDecl& fn, const LambdaExpr* lambda,
   p.name = std::move(name);
   p.wrt = wrt;
   p.loc = location(ctx.getSourceManager(), lambda != nullptr ? lambda->getBeginLoc() : fn.getLocation());
-  p.what = (lambda != nullptr ? "the lambda at " : "'" + fn.getNameAsString() + "' at ") + p.loc.file + ":" +
+  const std::string file = std::filesystem::path(p.loc.file).filename().string();
+  p.what = (lambda != nullptr ? "the lambda at " : "'" + fn.getNameAsString() + "' at ") + file + ":" +
            std::to_string(p.loc.line);
   Lowerer(ctx, p, right_to_left).function(fn, lambda);
   return p;
