@@ -13,6 +13,7 @@
 #include <clang/Frontend/ASTUnit.h>
 #include <clang/Tooling/Tooling.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -59,6 +60,18 @@ void write_if_changed(const std::string& path, const std::string& text) {
   std::filesystem::rename(tmp, path);
 }
 
+// Gradients this file no longer has (a call moved or went away) leave the dump directory.
+void remove_stale(const std::string& dir, const std::string& stem, const Rewritten& r) {
+  if (!std::filesystem::is_directory(dir)) return;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    const bool ours = name.rfind(stem + ".", 0) == 0 && name.size() > 9 && name.ends_with(".grad.cpp");
+    const bool current = std::any_of(r.gradients.begin(), r.gradients.end(),
+                                     [&](const auto& g) { return std::filesystem::path(g.path) == entry.path(); });
+    if (ours && !current) std::filesystem::remove(entry.path());
+  }
+}
+
 int run(int argc, char** argv) {
   std::string input, output, dump_dir, order = "left-to-right";
   std::vector<std::string> flags{"-std=c++20"};
@@ -99,6 +112,7 @@ int run(int argc, char** argv) {
     const Rewritten r = rewrite(ast->getASTContext(), source, abs_input, opt);
     for (const auto& note : r.notes) std::cerr << note << "\n";
     for (const auto& g : r.gradients) write_if_changed(g.path, g.text);
+    remove_stale(opt.dump_dir, opt.stem, r);
     write_if_changed(output, r.text);
   } catch (const Diagnostic& d) {
     std::cerr << d.loc.file << ":" << d.loc.line << ":" << d.loc.col << ": error: [" << code_name(d.code) << "] "
