@@ -109,6 +109,18 @@ int main() {
   };
   report("rows", tl::grad(rows)(w), rows, w);
 
+  // Forward mode: the derivative along a direction, against the gradient's projection.
+  const tl::Tensor direction = f64({1, -0.5, 0.25, 2, 0, -1}, {2, 3});
+  auto [y, dy] = tl::jvp(physics, x, direction);
+  std::printf("jvp: %a %a\n", y.item<double>(), dy.item<double>());
+  const double projected = tl::sum(tl::grad(physics)(x) * direction).item<double>();
+  if (std::abs(projected - dy.item<double>()) > 1e-12 * (1 + std::abs(projected))) {
+    std::printf("FAIL jvp: %.17g, the gradient's projection %.17g\n", dy.item<double>(), projected);
+    ++failures;
+  }
+  auto [ys, dys] = tl::jvp(settle, w, tl::ones_like(w));
+  std::printf("jvp settle: %a %a\n", ys.item<double>(), dys.item<double>());
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

@@ -21,18 +21,9 @@ class Writer {
 
   std::string function(bool with_value) {
     const std::string wrt = name(p_.params[p_.wrt].value);
-    out_ += "// The gradient of " + p_.what + " with respect to `" + wrt + "`,\n";
-    out_ += "// written by tlaloc-grad at build time: the function's own ops, then their\n";
-    out_ += "// derivatives in reverse order (an undefined tensor is a zero cotangent).\n";
-    out_ += "#include <tlaloc/tlaloc.hpp>\n\n#include <cstddef>\n#include <utility>\n#include <vector>\n\n";
-    // A loop's reverse sweep restores each iteration's counters under their own names.
-    out_ += "#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Wshadow\"\n\n";
-    out_ += "namespace tlaloc_generated {\nnamespace tl = ::tlaloc;\n\n";
-    out_ += "inline " + std::string(with_value ? "std::pair<tl::Tensor, tl::Tensor>" : "tl::Tensor") + " " + p_.name + "(";
-    for (std::size_t i = 0; i < p_.params.size(); ++i)
-      out_ += (i ? ", " : "") + p_.params[i].type + " " + p_.params[i].name;
-    out_ += ") {\n";
-    depth_ = 1;
+    header("The gradient of " + p_.what + " with respect to `" + wrt + "`,",
+           "derivatives in reverse order (an undefined tensor is a zero cotangent).");
+    signature(with_value ? "std::pair<tl::Tensor, tl::Tensor>" : "tl::Tensor", false);
     forward(p_.body);
     const std::string y = name(p_.result);
     line("if (" + y + ".rank() != 0)");
@@ -55,8 +46,19 @@ class Writer {
       case Has::maybe: g = "d_" + name(w) + ".defined() ? d_" + name(w) + " : " + zero; break;
     }
     line(with_value ? "return {" + y + ", " + g + "};" : "return " + g + ";");
-    out_ += "}\n\n}  // namespace tlaloc_generated\n\n#pragma GCC diagnostic pop\n";
-    return out_;
+    return footer();
+  }
+
+  // Forward mode: {f(x), the derivative of f at x along t_x}.
+  std::string jvp_function() {
+    const std::string wrt = name(p_.params[p_.wrt].value);
+    header("The derivative of " + p_.what + " at `" + wrt + "` along `t_" + wrt + "` (forward mode),",
+           "tangents beside them (t_v is the derivative of v along t_" + wrt + ").");
+    signature("std::pair<tl::Tensor, tl::Tensor>", true);
+    forward_tangents(p_.body, false);
+    const std::string y = name(p_.result);
+    line("return {" + y + ", " + tangent_or_zero(p_.result) + "};");
+    return footer();
   }
 
  private:
@@ -64,6 +66,33 @@ class Writer {
   std::string out_;
   int depth_ = 0;
   std::map<ValueId, Has> has_;
+
+  void header(const std::string& what, const std::string& how) {
+    out_ += "// " + what + "\n";
+    out_ += "// written by tlaloc-grad at build time: the function's own ops, then their\n// " + how + "\n";
+    out_ += "#include <tlaloc/tlaloc.hpp>\n\n#include <cstddef>\n#include <utility>\n#include <vector>\n\n";
+    // A loop's reverse sweep restores each iteration's counters under their own names.
+    out_ += "#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Wshadow\"\n\n";
+    out_ += "namespace tlaloc_generated {\nnamespace tl = ::tlaloc;\n\n";
+  }
+  // The parameters, then (forward mode) the tangent, then the captures.
+  void signature(const std::string& result, bool tangent) {
+    out_ += "inline " + result + " " + p_.name + "(";
+    for (std::size_t i = 0; i < p_.params.size(); ++i) {
+      if (tangent && i == p_.explicit_params) out_ += ", const tl::Tensor& t_" + name(p_.params[p_.wrt].value);
+      out_ += (i ? ", " : "") + p_.params[i].type + " " + p_.params[i].name;
+    }
+    if (tangent && p_.params.size() == p_.explicit_params) out_ += ", const tl::Tensor& t_" + name(p_.params[p_.wrt].value);
+    out_ += ") {\n";
+    depth_ = 1;
+  }
+  std::string footer() {
+    out_ += "}\n\n}  // namespace tlaloc_generated\n\n#pragma GCC diagnostic pop\n";
+    return out_;
+  }
+  std::string tangent_or_zero(ValueId v) const {
+    return active(v) ? "t_" + name(v) : "tl::zeros_like(" + name(v) + ")";
+  }
 
   const std::string& name(ValueId v) const { return p_.values[std::size_t(v)].name; }
   bool active(ValueId v) const { return v >= 0 && p_.values[std::size_t(v)].active; }
@@ -187,6 +216,83 @@ class Writer {
     for (int c : loop_conds(s)) line("saved_cond_" + std::to_string(c) + ".push_back(cond_" + std::to_string(c) + ");");
     for (const Phi& ph : s.phis) line(name(ph.out) + " = " + name(ph.second) + ";");
     line("++" + steps + ";");
+    --depth_;
+    line("}");
+  }
+
+  // ---- forward mode -------------------------------------------------------------
+
+  void forward_tangents(const Block& b, bool hoisted) {
+    for (const Node& s : b) {
+      switch (s.kind) {
+        case Node::Kind::scalar: line(s.text); break;
+        case Node::Kind::op: tangent_op(s, hoisted); break;
+        case Node::Kind::branch: tangent_branch(s, hoisted); break;
+        case Node::Kind::loop: tangent_loop(s); break;
+      }
+    }
+  }
+
+  void tangent_op(const Node& s, bool hoisted) {
+    forward_op(s, hoisted);
+    if (!active(s.result)) return;
+    Names n;
+    spelled(s, n);
+    std::vector<std::string> t;
+    for (const Arg& a : s.args) t.push_back(a.is_tensor() && active(a.value) ? "t_" + name(a.value) : "");
+    const Rule& r = *find_rule(s.fn);
+    if (r.jvp == nullptr) refuse(Code::not_differentiable, s.loc, "tl::" + s.fn + " has no build-time forward rule");
+    line((hoisted ? "" : "const tl::Tensor ") + std::string("t_") + n.y + " = " + r.jvp(r, n, t) + ";");
+  }
+
+  void tangent_branch(const Node& s, bool hoisted) {
+    const std::string cond = "cond_" + std::to_string(s.id);
+    if (!hoisted) {
+      std::vector<ValueId> vals;
+      std::vector<int> conds;
+      branch_values({s}, vals, conds);
+      for (ValueId v : vals) {
+        line("tl::Tensor " + name(v) + ";");
+        if (active(v)) line("tl::Tensor t_" + name(v) + ";");
+      }
+      for (int c : conds) line("bool cond_" + std::to_string(c) + " = false;");
+    }
+    line(cond + " = " + s.text + ";  // line " + std::to_string(s.loc.line));
+    const auto side = [&](const Block& blk, bool first) {
+      ++depth_;
+      forward_tangents(blk, true);
+      for (const Phi& ph : s.phis) {
+        const ValueId from = first ? ph.first : ph.second;
+        line(name(ph.out) + " = " + name(from) + ";");
+        if (active(ph.out)) line("t_" + name(ph.out) + " = " + tangent_or_zero(from) + ";");
+      }
+      --depth_;
+    };
+    line("if (" + cond + ") {");
+    side(s.body, true);
+    line("} else {");
+    side(s.orelse, false);
+    line("}");
+  }
+
+  void tangent_loop(const Node& s) {
+    line("// The loop at line " + std::to_string(s.loc.line) + ", tangents carried beside the values.");
+    for (const Phi& ph : s.phis) {
+      line("tl::Tensor " + name(ph.out) + " = " + name(ph.first) + ";");
+      if (active(ph.out)) line("tl::Tensor t_" + name(ph.out) + " = " + tangent_or_zero(ph.first) + ";");
+    }
+    line(s.init.empty() && s.step.empty() ? "while (" + s.text + ") {"
+                                          : "for (" + s.init + "; " + s.text + "; " + s.step + ") {");
+    ++depth_;
+    for (const Phi& ph : s.phis) {
+      line("const tl::Tensor " + name(ph.in) + " = " + name(ph.out) + ";");
+      if (active(ph.in)) line("const tl::Tensor t_" + name(ph.in) + " = t_" + name(ph.out) + ";");
+    }
+    forward_tangents(s.body, false);
+    for (const Phi& ph : s.phis) {
+      line(name(ph.out) + " = " + name(ph.second) + ";");
+      if (active(ph.out)) line("t_" + name(ph.out) + " = " + tangent_or_zero(ph.second) + ";");
+    }
     --depth_;
     line("}");
   }
@@ -346,5 +452,6 @@ class Writer {
 }  // namespace
 
 std::string emit_gradient(const Program& p, bool with_value) { return Writer(p).function(with_value); }
+std::string emit_jvp(const Program& p) { return Writer(p).jvp_function(); }
 
 }  // namespace tlaloc_grad

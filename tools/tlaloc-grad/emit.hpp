@@ -12,4 +12,8 @@ namespace tlaloc_grad {
 // program's wrt parameter, or (with_value) std::pair{value, gradient}.
 std::string emit_gradient(const Program& p, bool with_value);
 
+// `inline std::pair<tl::Tensor, tl::Tensor> NAME(params..., t_<wrt>, captures...)`:
+// the value and its derivative along the tangent t_<wrt> (tl::jvp).
+std::string emit_jvp(const Program& p);
+
 }  // namespace tlaloc_grad

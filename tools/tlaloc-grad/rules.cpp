@@ -69,6 +69,65 @@ std::string unary_vjp(const Rule& r, std::size_t, const Names& n) {
   return n.g + " * " + paren(qualify(r.derivative, n.args[0], n.y));
 }
 
+// ---- forward mode (the engine's JVP rules) -----------------------------------
+
+// The engine's broadcast_to_shape_of: a tangent broadcast to the result's shape
+// (tl::broadcast_to returns it unchanged when the shapes already agree).
+std::string to_result(const std::string& t, const Names& n) { return call("broadcast_to", {t, shape_of(n.y)}); }
+// add_tangents(a, b) of two optional terms.
+std::string plus(const std::string& a, const std::string& b) {
+  if (a.empty()) return b;
+  if (b.empty()) return a;
+  return a + " + " + paren(b);
+}
+// Ops linear in operand 0: the op applied to its tangent, the other operands as they are.
+std::string linear_jvp(const Rule& r, const Names& n, const std::vector<std::string>& t) {
+  std::vector<std::string> args = n.args;
+  args[0] = t[0];
+  return call(r.name, args);
+}
+// binary_derivative's JVP: t_a * da + t_b * db, broadcast to the result.
+std::string product_jvp(const std::string& da, const std::string& db, const Names& n, const std::vector<std::string>& t) {
+  return to_result(plus(t[0].empty() ? "" : t[0] + " * " + paren(da), t[1].empty() ? "" : t[1] + " * " + paren(db)), n);
+}
+
+void set_jvps(std::map<std::string, Rule, std::less<>>& t) {
+  const auto set = [&t](const char* name, auto f) {
+    if (auto it = t.find(name); it != t.end()) it->second.jvp = f;
+  };
+  set("add", [](const Rule&, const Names& n, const std::vector<std::string>& tg) { return to_result(plus(tg[0], tg[1]), n); });
+  set("sub", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
+    if (tg[1].empty()) return to_result(tg[0], n);
+    return to_result(tg[0].empty() ? "-" + tg[1] : tg[0] + " - " + tg[1], n);
+  });
+  set("mul", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
+    return product_jvp(n.args[1], n.args[0], n, tg);
+  });
+  set("div", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
+    return product_jvp(call("reciprocal", {as_tensor(n, 1, 0)}), "-(" + n.y + " / " + n.args[1] + ")", n, tg);
+  });
+  set("neg", [](const Rule&, const Names&, const std::vector<std::string>& tg) { return "-" + tg[0]; });
+  for (const char* linear : {"sum", "transpose", "reshape", "broadcast_to"}) set(linear, linear_jvp);
+  set("mean", [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
+    Rule sum = r;
+    sum.name = "sum";
+    const std::string count = "double(" + n.args[0] + ".numel() / " + n.y + ".numel())";
+    return linear_jvp(sum, n, tg) + " * " + call("reciprocal", {call("scalar_tensor", {count, n.y + ".dtype()"})});
+  });
+  set("matmul", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
+    return plus(tg[0].empty() ? "" : call("matmul", {tg[0], n.args[1]}), tg[1].empty() ? "" : call("matmul", {n.args[0], tg[1]}));
+  });
+  set("where", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
+    const std::string zero = call("zeros_like", {n.y});
+    return to_result(call("where", {n.args[0], tg[1].empty() ? zero : tg[1], tg[2].empty() ? zero : tg[2]}), n);
+  });
+  for (auto& [name, r] : t)
+    if (!r.derivative.empty())
+      r.jvp = [](const Rule& u, const Names& n, const std::vector<std::string>& tg) {
+        return tg[0] + " * " + paren(qualify(u.derivative, n.args[0], n.y));
+      };
+}
+
 std::map<std::string, Rule, std::less<>> make_rules() {
   std::map<std::string, Rule, std::less<>> t;
   const auto add = [&t](Rule r) { t.emplace(r.name, std::move(r)); };
@@ -124,6 +183,7 @@ std::map<std::string, Rule, std::less<>> make_rules() {
     r.derivative = registry_derivative(op);
     if (!r.derivative.empty()) add(std::move(r));
   }
+  set_jvps(t);
   return t;
 }
 
