@@ -154,7 +154,8 @@ Tensor gather(const Tensor& x, const Tensor& start_indices, const GatherDimensio
 
 // ---- bits --------------------------------------------------------------------------
 // Integers as their two's-complement bit patterns, bool as one bit (logical);
-// operands of one shape and dtype (stablehlo.and, or, xor, not). Shifts by an
+// two operands broadcast and promote as tl's binary ops do (stablehlo.and, or,
+// xor, not; StableHLO itself takes one shape and dtype). Shifts by an
 // amount outside [0, bit width) give 0 (the arithmetic right shift the sign fill);
 // counts are of an integer's bits (stablehlo.shift_left, shift_right_logical,
 // shift_right_arithmetic, count_leading_zeros, popcnt).
