@@ -14,9 +14,15 @@
 #include <string>
 #include <vector>
 
+#include "tlaloc/ops.hpp"
 #include "tlaloc/tensor.hpp"
 
 namespace tlaloc::lax {
+
+// tl::dot_general whose result has element type preferred_element_type, which may
+// differ from the operands' (i8 x i8 -> i32, bf16 x bf16 -> f32), as
+// stablehlo.dot_general's result type allows.
+Tensor dot_general(const Tensor& a, const Tensor& b, const DotDims& dims, DType preferred_element_type);
 
 // Operand axis i becomes result axis dims[i]; the operand's sizes are 1 or the
 // result's size on that axis (stablehlo.broadcast_in_dim).
@@ -99,6 +105,34 @@ Tensor conv2d(const Tensor& x, const Tensor& w, const std::vector<std::int64_t>&
               const std::vector<std::int64_t>& lhs_dilation, const std::vector<std::int64_t>& rhs_dilation,
               std::int64_t feature_group_count);
 
+// stablehlo.convolution's dimension numbers: where the batch, feature and spatial
+// axes are in the input (lhs), the kernel (rhs) and the result. The defaults are
+// NCHW / OIHW / NCHW for two spatial axes.
+struct ConvDimensionNumbers {
+  std::int64_t input_batch_dimension = 0;
+  std::int64_t input_feature_dimension = 1;
+  std::vector<std::int64_t> input_spatial_dimensions = {2, 3};
+  std::int64_t kernel_input_feature_dimension = 1;
+  std::int64_t kernel_output_feature_dimension = 0;
+  std::vector<std::int64_t> kernel_spatial_dimensions = {2, 3};
+  std::int64_t output_batch_dimension = 0;
+  std::int64_t output_feature_dimension = 1;
+  std::vector<std::int64_t> output_spatial_dimensions = {2, 3};
+};
+// StableHLO's general convolution (cross-correlation) of lhs with rhs, any number
+// of spatial axes and any layout, one value per spatial axis for each of: window
+// strides, low and high padding (negative crops), lhs and rhs dilation, and
+// window_reversal (nonzero flips the kernel on that axis). The result has dtype
+// result_element_type (stablehlo.convolution).
+Tensor convolution(const Tensor& lhs, const Tensor& rhs, const ConvDimensionNumbers& dims,
+                   const std::vector<std::int64_t>& window_strides,
+                   const std::vector<std::int64_t>& padding_low,
+                   const std::vector<std::int64_t>& padding_high,
+                   const std::vector<std::int64_t>& lhs_dilation,
+                   const std::vector<std::int64_t>& rhs_dilation,
+                   const std::vector<std::int64_t>& window_reversal, std::int64_t feature_group_count,
+                   std::int64_t batch_group_count, DType result_element_type);
+
 // stablehlo.gather's dimension numbers: which result axes are the slice's
 // (offset_dims), which operand axes the slices drop (collapsed_slice_dims), the
 // batching axes the operand and the indices share, which operand axis each index
@@ -117,6 +151,81 @@ struct GatherDimensionNumbers {
 // may use; the host ignores it.
 Tensor gather(const Tensor& x, const Tensor& start_indices, const GatherDimensionNumbers& dims,
               const std::vector<std::int64_t>& slice_sizes, bool indices_are_sorted = false);
+
+// ---- bits --------------------------------------------------------------------------
+// Integers as their two's-complement bit patterns, bool as one bit (logical);
+// two operands broadcast and promote as tl's binary ops do (stablehlo.and, or,
+// xor, not; StableHLO itself takes one shape and dtype). Shifts by an
+// amount outside [0, bit width) give 0 (the arithmetic right shift the sign fill);
+// counts are of an integer's bits (stablehlo.shift_left, shift_right_logical,
+// shift_right_arithmetic, count_leading_zeros, popcnt).
+Tensor bitwise_and(const Tensor& a, const Tensor& b);
+Tensor bitwise_or(const Tensor& a, const Tensor& b);
+Tensor bitwise_xor(const Tensor& a, const Tensor& b);
+Tensor bitwise_not(const Tensor& x);
+Tensor shift_left(const Tensor& x, const Tensor& n);
+Tensor shift_right_logical(const Tensor& x, const Tensor& n);
+Tensor shift_right_arithmetic(const Tensor& x, const Tensor& n);
+Tensor count_leading_zeros(const Tensor& x);
+Tensor popcnt(const Tensor& x);
+// x's bits read as `dtype`, of the same width (stablehlo.bitcast_convert).
+Tensor bitcast_convert(const Tensor& x, DType dtype);
+
+// ---- random numbers ------------------------------------------------------------------
+// Values of result_shape (the 1-D integer `shape` holds the same sizes), drawn
+// from a fixed key, so equal calls give equal values (stablehlo.rng):
+// distribution "UNIFORM" on [a, b), or "NORMAL" with mean a and deviation b.
+Tensor rng(const Tensor& a, const Tensor& b, const Tensor& shape, const std::string& distribution,
+           const Shape& result_shape);
+// {the next state, random bits as a `dtype` tensor of `shape`} from a ui64[2] state
+// (stablehlo.rng_bit_generator; algorithm "DEFAULT" or "THREE_FRY").
+std::vector<Tensor> rng_bit_generator(const Tensor& state, const std::string& algorithm, const Shape& shape,
+                                      DType dtype);
+
+// {grad_operand, grad_scale, grad_offset} of batch_norm_training's result for its
+// cotangent grad_output, at the given mean and variance (stablehlo.batch_norm_grad).
+std::vector<Tensor> batch_norm_grad(const Tensor& x, const Tensor& scale, const Tensor& mean,
+                                    const Tensor& variance, const Tensor& grad_output, double epsilon,
+                                    std::int64_t feature_index);
+
+// ---- shapes known at run time ----------------------------------------------------------
+// Each is its static op with sizes (or paddings) read from a 1-D integer operand;
+// result_shape is the result's declared dims, -1 where a size is known only when
+// the op runs (stablehlo.dynamic_broadcast_in_dim, dynamic_reshape, dynamic_iota,
+// dynamic_pad, dynamic_gather, dynamic_conv).
+Tensor dynamic_broadcast_in_dim(const Tensor& x, const Tensor& output_dimensions,
+                                const std::vector<std::int64_t>& broadcast_dimensions,
+                                const Shape& result_shape,
+                                const std::vector<std::int64_t>& known_expanding_dimensions = {},
+                                const std::vector<std::int64_t>& known_nonexpanding_dimensions = {});
+Tensor dynamic_reshape(const Tensor& x, const Tensor& output_shape, const Shape& result_shape);
+Tensor dynamic_iota(const Tensor& output_shape, std::int64_t iota_dimension, DType dtype,
+                    const Shape& result_shape);
+Tensor dynamic_pad(const Tensor& x, const Tensor& value, const Tensor& edge_padding_low,
+                   const Tensor& edge_padding_high, const Tensor& interior_padding,
+                   const Shape& result_shape);
+Tensor dynamic_gather(const Tensor& x, const Tensor& start_indices, const Tensor& slice_sizes,
+                      const GatherDimensionNumbers& dims, bool indices_are_sorted, const Shape& result_shape);
+// padding: an integer [spatial dims, 2] tensor of [low, high] rows.
+Tensor dynamic_conv(const Tensor& lhs, const Tensor& rhs, const Tensor& padding,
+                    const ConvDimensionNumbers& dims, const std::vector<std::int64_t>& window_strides,
+                    const std::vector<std::int64_t>& lhs_dilation,
+                    const std::vector<std::int64_t>& rhs_dilation,
+                    const std::vector<std::int64_t>& window_reversal, std::int64_t feature_group_count,
+                    std::int64_t batch_group_count, DType result_element_type, const Shape& result_shape);
+
+// ---- checks ------------------------------------------------------------------------
+// The assertions of StableHLO's conformance tests (check.expect_eq, ...; also met
+// as custom_call @check.expect_eq): each throws tlaloc::Error naming the check and
+// the first elements that differ. expect_eq compares exactly (NaN equals NaN);
+// almost_eq floats within `tolerance`; close floats within [min, max] units in
+// the last place. The _const forms compare with a constant `value`.
+void check_expect_eq(const Tensor& actual, const Tensor& expected);
+void check_expect_eq_const(const Tensor& actual, const Tensor& value);
+void check_expect_almost_eq(const Tensor& actual, const Tensor& expected, double tolerance = 1e-4);
+void check_expect_almost_eq_const(const Tensor& actual, const Tensor& value, double tolerance = 1e-4);
+void check_expect_close(const Tensor& actual, const Tensor& expected, std::int64_t min_ulp_difference = 0,
+                        std::int64_t max_ulp_difference = 3);
 
 // ---- ops with a region ---------------------------------------------------------------
 // A region: a C++ callable from scalars (rank-0 tensors) to scalars, traced once
@@ -141,5 +250,55 @@ std::vector<Tensor> sort(const std::vector<Tensor>& inputs, std::int64_t dimensi
 // `body` applied at each position to one element of each input (of one shape);
 // it returns one scalar, whose dtype is the result's (stablehlo.map over all axes).
 Tensor map(const std::vector<Tensor>& inputs, const Region& body);
+
+// inputs reduced window by window, as stablehlo.reduce_window: each result element
+// combines, by `body` (as reduce's), the init values and the cells of one window of
+// the inputs dilated by base_dilations (holes between elements) and padded
+// (padding_low / padding_high per axis; holes and padding hold the init values).
+// Windows of window_dimensions, window_dilations apart inside, window_strides apart.
+std::vector<Tensor> reduce_window(const std::vector<Tensor>& inputs, const std::vector<Tensor>& inits,
+                                  const std::vector<std::int64_t>& window_dimensions,
+                                  const std::vector<std::int64_t>& window_strides,
+                                  const std::vector<std::int64_t>& base_dilations,
+                                  const std::vector<std::int64_t>& window_dilations,
+                                  const std::vector<std::int64_t>& padding_low,
+                                  const std::vector<std::int64_t>& padding_high, const Region& body);
+
+// stablehlo.scatter's dimension numbers (gather's, seen from the updates): the
+// updates' axes that index within a window (update_window_dims), the operand axes
+// the windows leave out (inserted_window_dims), the batching axes the operand and
+// the indices share, which operand axis each index component addresses
+// (scatter_dims_to_operand_dims) and the indices' axis holding the components.
+struct ScatterDimensionNumbers {
+  std::vector<std::int64_t> update_window_dims = {};
+  std::vector<std::int64_t> inserted_window_dims = {};
+  std::vector<std::int64_t> input_batching_dims = {};
+  std::vector<std::int64_t> scatter_indices_batching_dims = {};
+  std::vector<std::int64_t> scatter_dims_to_operand_dims = {};
+  std::int64_t index_vector_dim = 0;
+};
+// inputs with each element of updates combined into the element the indices name:
+// update_computation(a) takes the current elements a[0..n) and the updates'
+// a[n..2n) and returns the n new ones. Updates apply in the updates' row-major
+// order; one whose target falls outside the operand is skipped
+// (stablehlo.scatter; indices_are_sorted and unique_indices are promises a
+// compiler may use, the host ignores them).
+std::vector<Tensor> scatter(const std::vector<Tensor>& inputs, const Tensor& scatter_indices,
+                            const std::vector<Tensor>& updates, const ScatterDimensionNumbers& dims,
+                            const Region& update_computation, bool indices_are_sorted = false,
+                            bool unique_indices = false);
+
+// The scatter half of a max pool's gradient, as stablehlo.select_and_scatter: in
+// each window of operand (window_dimensions, window_strides, padding_low /
+// padding_high) `select` picks one cell (it takes the running pick and a cell,
+// operand scalars, and returns true to keep the pick; the first cell starts it),
+// and that source element is combined by `scatter` (two scalars to one) into a
+// result of operand's shape filled with init_value.
+Tensor select_and_scatter(const Tensor& operand, const Tensor& source, const Tensor& init_value,
+                          const std::vector<std::int64_t>& window_dimensions,
+                          const std::vector<std::int64_t>& window_strides,
+                          const std::vector<std::int64_t>& padding_low,
+                          const std::vector<std::int64_t>& padding_high, const Region& select,
+                          const Region& scatter);
 
 }  // namespace tlaloc::lax

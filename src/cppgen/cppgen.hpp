@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ir/ir.hpp"
@@ -26,6 +27,13 @@ struct PrintOptions {
 // The function as C++ text. It returns a tl::Tensor when f has one result, else a
 // std::vector<tl::Tensor>. Throws tlaloc::Error naming an op that has no spelling.
 std::string print(const ir::Function& f, const PrintOptions& options = {});
+
+// Every function of a module: the entry (Module::entry(entry)) under options.name,
+// the others under detail::cpp_function_name (fn_ and the IR name), which is what
+// `call` and `composite` print. Declarations come first, so each function may call
+// any other. (A function with calls printed on its own names functions it does not
+// define.)
+std::string print(const ir::Module& m, std::string_view entry, const PrintOptions& options = {});
 
 // The #include lines and namespace alias printed functions need.
 std::string prelude();

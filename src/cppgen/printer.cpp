@@ -219,6 +219,17 @@ std::vector<std::string> OpView::region(std::size_t k, const std::vector<std::st
 }
 std::string OpView::fresh(std::string_view stem) { return p_.fresh(stem); }
 
+// Whether some call or composite in r (its regions included) names `callee`.
+bool calls(const Region& r, const std::string& callee) {
+  for (const Op& op : r.ops) {
+    const char* key = op.name() == "call" ? "callee" : op.name() == "composite" ? "decomposition" : nullptr;
+    if (key != nullptr && op.attrs.get<std::string>(key) == callee) return true;
+    for (const Region& inner : op.regions)
+      if (calls(inner, callee)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string prelude() {
@@ -229,6 +240,24 @@ std::string prelude() {
 std::string print(const ir::Function& f, const PrintOptions& options) {
   Printer p(f);
   std::string body = p.function(options);
+  return options.standalone ? prelude() + "\n" + body : body;
+}
+
+std::string print(const ir::Module& m, std::string_view entry, const PrintOptions& options) {
+  const ir::Function& main = m.entry(entry);
+  bool main_called = false;
+  for (const ir::Function& f : m.functions) main_called = main_called || calls(f.body, main.name);
+  std::string declarations, definitions;
+  for (const ir::Function& f : m.functions) {
+    if (&f == &main && !main_called) continue;  // printed under options.name below
+    const std::string text = print(f, {.name = detail::cpp_function_name(f.name)});
+    declarations += text.substr(0, text.find(" {\n")) + ";\n";
+    definitions += text + "\n";
+  }
+  PrintOptions o = options;
+  o.standalone = false;
+  std::string body = print(main, o);
+  if (!definitions.empty()) body = declarations + "\n" + definitions + body;
   return options.standalone ? prelude() + "\n" + body : body;
 }
 

@@ -8,6 +8,7 @@
 
 #include "core/parallel.hpp"
 #include "core/tensor_impl.hpp"
+#include "ops/cpp_spelling.hpp"
 
 namespace tlaloc::interp {
 namespace {
@@ -20,10 +21,13 @@ using ir::ValueId;
 constexpr std::int64_t kChunk = std::int64_t(1) << 14;
 
 // Runs its region on the whole tensors when something other than a FusionPlan
-// meets it; the interpreter runs it chunk by chunk.
-const OpDef& fusion_def = detail::def_op("fusion").region_kernel(
-    1, [](std::span<const Tensor> in, const Attrs&, std::span<const TensorType>,
-          const detail::RegionCalls& r) { return r.call(0, in); });
+// meets it; the interpreter runs it chunk by chunk. Printed, it is its region's
+// ops in place: the chunks compute each element as the whole ops do.
+const OpDef& fusion_def =
+    detail::def_op("fusion")
+        .region_kernel(1, [](std::span<const Tensor> in, const Attrs&, std::span<const TensorType>,
+                             const detail::RegionCalls& r) { return r.call(0, in); })
+        .cpp(detail::cpp_inline_region);
 const OpDef& fusion_op() { return fusion_def; }
 
 bool is_scalar(const TensorType& t) { return ir::is_static(t) && detail::numel_of(t.shape) == 1; }

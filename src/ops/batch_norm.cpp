@@ -251,7 +251,8 @@ const detail::OpDef& grad_op =
           return std::vector<TensorType>{in[0], in[1], in[1]};
         })
         .kernel(grad_kernel)
-        .stablehlo({"stablehlo.batch_norm_grad", {{"epsilon", Kind::f32}, {"feature_index", Kind::i64}}, ""});
+        .stablehlo({"stablehlo.batch_norm_grad", {{"epsilon", Kind::f32}, {"feature_index", Kind::i64}}, ""})
+        .cpp(norm_spelling("tl::lax::batch_norm_grad"));
 
 }  // namespace
 
@@ -264,6 +265,13 @@ Tensor lax::batch_norm_inference(const Tensor& x, const Tensor& scale, const Ten
 std::vector<Tensor> lax::batch_norm_training(const Tensor& x, const Tensor& scale, const Tensor& offset,
                                              double epsilon, std::int64_t feature_index) {
   return detail::call(training_op, {x, scale, offset}, {{"epsilon", epsilon}, {"feature_index", feature_index}});
+}
+
+std::vector<Tensor> lax::batch_norm_grad(const Tensor& x, const Tensor& scale, const Tensor& mean,
+                                         const Tensor& variance, const Tensor& grad_output, double epsilon,
+                                         std::int64_t feature_index) {
+  return detail::call(grad_op, {x, scale, mean, variance, grad_output},
+                      {{"epsilon", epsilon}, {"feature_index", feature_index}});
 }
 
 }  // namespace tlaloc

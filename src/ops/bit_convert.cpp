@@ -42,6 +42,10 @@ const OpDef& bitcast_convert_op =
                           std::size_t(in[0].numel()) * itemsize(in[0].dtype()));
           })
           return std::vector<Tensor>{y};
+        })
+        .cpp([](detail::CppOp& op) {
+          return detail::cpp_call("tl::lax::bitcast_convert", op,
+                                  {detail::cpp_dtype(op.attrs().get<DType>("dtype"))});
         });
 
 // Rounds the bits of an IEEE value with E exponent and M mantissa bits (in an
@@ -127,6 +131,10 @@ const OpDef& reduce_precision_op =
         });
 
 }  // namespace
+
+Tensor lax::bitcast_convert(const Tensor& x, DType dtype) {
+  return detail::call1(bitcast_convert_op, {x}, {{"dtype", dtype}});
+}
 
 Tensor lax::reduce_precision(const Tensor& x, std::int64_t exponent_bits, std::int64_t mantissa_bits) {
   return detail::call1(reduce_precision_op, {x}, {{"exponent_bits", exponent_bits}, {"mantissa_bits", mantissa_bits}});

@@ -3,7 +3,9 @@
 #include <bit>
 #include <type_traits>
 
+#include "ops/cpp_spelling.hpp"
 #include "ops/elementwise_defs.hpp"
+#include "tlaloc/lax.hpp"
 
 namespace tlaloc {
 namespace {
@@ -12,6 +14,11 @@ using detail::def_spec_binary;
 using detail::def_spec_unary;
 using detail::OpDef;
 using detail::ResultType;
+
+// The op printed as its tl::lax function.
+const OpDef& as_lax(const char* fn, OpDef& op) {
+  return op.cpp(detail::cpp_fn(std::string("tl::lax::") + fn));
+}
 
 template <class C>
 using bits_t = std::make_unsigned_t<C>;
@@ -76,40 +83,56 @@ C bit_not(C x) {
     else                                        \
       return x;                                 \
   }
-const OpDef& and_op = def_spec_binary("and", "stablehlo.and", ResultType::same_or_bool,
-                                      detail::integer_or_bool, TLALOC_BITWISE(and, &));
-const OpDef& or_op = def_spec_binary("or", "stablehlo.or", ResultType::same_or_bool, detail::integer_or_bool,
-                                     TLALOC_BITWISE(or, |));
-const OpDef& xor_op = def_spec_binary("xor", "stablehlo.xor", ResultType::same_or_bool,
-                                      detail::integer_or_bool, TLALOC_BITWISE(xor, ^));
+const OpDef& and_op = as_lax("bitwise_and", def_spec_binary("and", "stablehlo.and", ResultType::same_or_bool,
+                                                            detail::integer_or_bool, TLALOC_BITWISE(and, &)));
+const OpDef& or_op = as_lax("bitwise_or", def_spec_binary("or", "stablehlo.or", ResultType::same_or_bool,
+                                                          detail::integer_or_bool, TLALOC_BITWISE(or, |)));
+const OpDef& xor_op = as_lax("bitwise_xor", def_spec_binary("xor", "stablehlo.xor", ResultType::same_or_bool,
+                                                            detail::integer_or_bool, TLALOC_BITWISE(xor, ^)));
 #undef TLALOC_BITWISE
-const OpDef& not_op =
-    def_spec_unary("not", "stablehlo.not", detail::integer_or_bool, [](auto x) { return bit_not(x); });
+const OpDef& not_op = as_lax("bitwise_not", def_spec_unary("not", "stablehlo.not", detail::integer_or_bool,
+                                                           [](auto x) { return bit_not(x); }));
 
-const OpDef& shl_op = def_spec_binary("shift_left", "stablehlo.shift_left", ResultType::same,
-                                      detail::integer_type, [](auto x, auto n) { return shift_left(x, n); });
+const OpDef& shl_op = as_lax(
+    "shift_left", def_spec_binary("shift_left", "stablehlo.shift_left", ResultType::same,
+                                  detail::integer_type, [](auto x, auto n) { return shift_left(x, n); }));
 const OpDef& shr_op =
-    def_spec_binary("shift_right_logical", "stablehlo.shift_right_logical", ResultType::same,
-                    detail::integer_type, [](auto x, auto n) { return shift_right_logical(x, n); });
-const OpDef& sar_op =
+    as_lax("shift_right_logical",
+           def_spec_binary("shift_right_logical", "stablehlo.shift_right_logical", ResultType::same,
+                           detail::integer_type, [](auto x, auto n) { return shift_right_logical(x, n); }));
+const OpDef& sar_op = as_lax(
+    "shift_right_arithmetic",
     def_spec_binary("shift_right_arithmetic", "stablehlo.shift_right_arithmetic", ResultType::same,
-                    detail::integer_type, [](auto x, auto n) { return shift_right_arithmetic(x, n); });
+                    detail::integer_type, [](auto x, auto n) { return shift_right_arithmetic(x, n); }));
 
-const OpDef& clz_op =
+const OpDef& clz_op = as_lax(
+    "count_leading_zeros",
     def_spec_unary("count_leading_zeros", "stablehlo.count_leading_zeros", detail::integer_type, [](auto x) {
       using C = decltype(x);
       if constexpr (std::is_integral_v<C> && !std::is_same_v<C, bool>)
         return C(std::countl_zero(bits_t<C>(x)));
       else
         return x;
-    });
-const OpDef& popcnt_op = def_spec_unary("popcnt", "stablehlo.popcnt", detail::integer_type, [](auto x) {
-  using C = decltype(x);
-  if constexpr (std::is_integral_v<C> && !std::is_same_v<C, bool>)
-    return C(std::popcount(bits_t<C>(x)));
-  else
-    return x;
-});
+    }));
+const OpDef& popcnt_op =
+    as_lax("popcnt", def_spec_unary("popcnt", "stablehlo.popcnt", detail::integer_type, [](auto x) {
+             using C = decltype(x);
+             if constexpr (std::is_integral_v<C> && !std::is_same_v<C, bool>)
+               return C(std::popcount(bits_t<C>(x)));
+             else
+               return x;
+           }));
 
 }  // namespace
+
+Tensor lax::bitwise_and(const Tensor& a, const Tensor& b) { return detail::call1(and_op, {a, b}); }
+Tensor lax::bitwise_or(const Tensor& a, const Tensor& b) { return detail::call1(or_op, {a, b}); }
+Tensor lax::bitwise_xor(const Tensor& a, const Tensor& b) { return detail::call1(xor_op, {a, b}); }
+Tensor lax::bitwise_not(const Tensor& x) { return detail::call1(not_op, {x}); }
+Tensor lax::shift_left(const Tensor& x, const Tensor& n) { return detail::call1(shl_op, {x, n}); }
+Tensor lax::shift_right_logical(const Tensor& x, const Tensor& n) { return detail::call1(shr_op, {x, n}); }
+Tensor lax::shift_right_arithmetic(const Tensor& x, const Tensor& n) { return detail::call1(sar_op, {x, n}); }
+Tensor lax::count_leading_zeros(const Tensor& x) { return detail::call1(clz_op, {x}); }
+Tensor lax::popcnt(const Tensor& x) { return detail::call1(popcnt_op, {x}); }
+
 }  // namespace tlaloc

@@ -7,6 +7,8 @@
 #include <cstring>
 
 #include "core/check.hpp"
+#include "ops/cpp_spelling.hpp"
+#include "tlaloc/lax.hpp"
 
 namespace tlaloc::detail {
 namespace {
@@ -117,6 +119,48 @@ namespace {
 
 std::vector<TensorType> no_results(std::span<const TensorType>, const Attrs&) { return {}; }
 
+// The tl::lax function of check `name` comparing two operands (the _const forms'
+// operand-only twins behave alike), and its tolerance or ULP bounds, defaults filled in.
+std::string check_function(std::string_view name) {
+  std::string fn(name.substr(name.find('.') + 1));
+  if (fn.ends_with("_const")) fn.resize(fn.size() - 6);
+  return "tl::lax::check_" + fn;
+}
+
+std::vector<std::string> check_bounds(std::string_view name, const Attrs& a) {
+  if (name.find("almost") != std::string_view::npos)
+    return {cpp_double(a.has("tolerance") ? a.get<double>("tolerance") : kDefaultTolerance)};
+  if (name == "check.expect_close")
+    return {fmt::format("{}", a.has("min_ulp_difference") ? a.get<std::int64_t>("min_ulp_difference") : 0),
+            fmt::format("{}", a.has("max_ulp_difference") ? a.get<std::int64_t>("max_ulp_difference")
+                                                          : kDefaultMaxUlp)};
+  return {};
+}
+
+CppSpelling check_spelling(const char* name) {
+  return [name](CppOp& op) {
+    std::vector<std::string> extra = check_bounds(name, op.attrs());
+    if (op.num_operands() == 1) {  // the _const forms: the expected value is an attribute
+      extra.insert(extra.begin(), cpp_value(op.attrs().get<Tensor>("value")));
+      return cpp_call(check_function(name) + "_const", op, extra);
+    }
+    return cpp_call(check_function(name), op, extra);
+  };
+}
+
+// A custom_call runs only as a check (two operands, no results); it prints as that
+// check's tl::lax function, which runs the same comparison.
+std::string custom_call_spelling(CppOp& op) {
+  const std::string& target = op.attrs().get<std::string>("call_target_name");
+  if (!is_check_name(target) || op.num_operands() != 2 || op.num_results() != 0)
+    fail(fmt::format("custom_call @{}", target),
+         "has no C++ spelling: the host runs only the check.* targets (two operands, no results), got {} "
+         "operands "
+         "and {} results",
+         op.num_operands(), op.num_results());
+  return cpp_call(check_function(target), op, check_bounds(target, op.attrs()));
+}
+
 OpDef& def_check(const char* name, int inputs, std::vector<StableHloAttr> attrs) {
   return def_op(name)
       .inputs(inputs)
@@ -126,7 +170,8 @@ OpDef& def_check(const char* name, int inputs, std::vector<StableHloAttr> attrs)
         run_check(name, in[0], in.size() > 1 ? in[1] : a.get<Tensor>("value"), a);
         return std::vector<Tensor>{};
       })
-      .stablehlo({name, std::move(attrs), "check"});
+      .stablehlo({name, std::move(attrs), "check"})
+      .cpp(check_spelling(name));
 }
 
 const OpDef& expect_eq = def_check("check.expect_eq", 2, {});
@@ -158,7 +203,30 @@ const OpDef& custom_call =
                      StableHloAttr("has_side_effect", Kind::boolean).optional(),
                      StableHloAttr("backend_config", Kind::string).optional(),
                      StableHloAttr("api_version", Kind::i64).optional()},
-                    "custom_call"});
+                    "custom_call"})
+        .cpp(custom_call_spelling);
 
 }  // namespace
 }  // namespace tlaloc::detail
+
+namespace tlaloc {
+
+void lax::check_expect_eq(const Tensor& actual, const Tensor& expected) {
+  detail::call(detail::expect_eq, {actual, expected});
+}
+void lax::check_expect_eq_const(const Tensor& actual, const Tensor& value) {
+  detail::call(detail::expect_eq_const, {actual}, {{"value", value}});
+}
+void lax::check_expect_almost_eq(const Tensor& actual, const Tensor& expected, double tolerance) {
+  detail::call(detail::expect_almost_eq, {actual, expected}, {{"tolerance", tolerance}});
+}
+void lax::check_expect_almost_eq_const(const Tensor& actual, const Tensor& value, double tolerance) {
+  detail::call(detail::expect_almost_eq_const, {actual}, {{"value", value}, {"tolerance", tolerance}});
+}
+void lax::check_expect_close(const Tensor& actual, const Tensor& expected, std::int64_t min_ulp_difference,
+                             std::int64_t max_ulp_difference) {
+  detail::call(detail::expect_close, {actual, expected},
+               {{"min_ulp_difference", min_ulp_difference}, {"max_ulp_difference", max_ulp_difference}});
+}
+
+}  // namespace tlaloc

@@ -1,6 +1,7 @@
 // StableHLO's composite: a named op whose meaning is its decomposition, a function
 // of the module. Like `call` it has no kernel; the interpreter runs the function
 // and the verifier checks the function's signature against the op.
+#include "ops/cpp_spelling.hpp"
 #include "ops/op.hpp"
 
 namespace tlaloc::detail {
@@ -14,7 +15,11 @@ const OpDef& composite_op =
                     {StableHloAttr("composite_attributes", Kind::dictionary).optional(),
                      StableHloAttr("decomposition", Kind::symbol), StableHloAttr("name", Kind::string),
                      StableHloAttr("version", Kind::i32).optional()},
-                    "composite"});
+                    "composite"})
+        // Printed, a call of the decomposition's printed function, as `call` is.
+        .cpp([](CppOp& op) {
+          return cpp_call(cpp_function_name(op.attrs().get<std::string>("decomposition")), op);
+        });
 
 }  // namespace
 }  // namespace tlaloc::detail

@@ -28,8 +28,13 @@ const OpDef& constant_op =
         .stablehlo({"stablehlo.constant", {{"value", StableHloAttr::Kind::elements}}, "constant"});
 
 // A call of another function of the module (`callee`); the interpreter runs it.
+// Printed, a call of the callee's printed function (cppgen::print of the module).
 const OpDef& call_op =
-    def_op("call").stablehlo({"func.call", {{"callee", StableHloAttr::Kind::symbol}}, "call"});
+    def_op("call")
+        .stablehlo({"func.call", {{"callee", StableHloAttr::Kind::symbol}}, "call"})
+        .cpp([](detail::CppOp& op) {
+          return detail::cpp_call(detail::cpp_function_name(op.attrs().get<std::string>("callee")), op);
+        });
 
 }  // namespace
 }  // namespace tlaloc

@@ -10,8 +10,10 @@
 #include "core/dispatch_type.hpp"
 #include "core/tensor_impl.hpp"
 #include "ops/conv_grad.hpp"
+#include "ops/cpp_spelling.hpp"
 #include "ops/op.hpp"
 #include "ops/rule.hpp"
+#include "tlaloc/lax.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc {
@@ -247,6 +249,12 @@ std::vector<Tensor> convolution_vjp(const detail::Rule& r) {
 using Kind = detail::StableHloAttr::Kind;
 using detail::StableHloAttr;
 
+std::string convolution_spelling(detail::CppOp& op) {
+  std::vector<std::string> args = detail::cpp_conv_arguments(op.attrs(), true);
+  args.push_back(detail::cpp_dtype(op.result_type(0).dtype));
+  return detail::cpp_call("tl::lax::convolution", op, args);
+}
+
 const detail::OpDef& convolution_op =
     detail::def_op("convolution")
         .inputs(2)
@@ -265,7 +273,57 @@ const detail::OpDef& convolution_op =
               StableHloAttr("feature_group_count", Kind::i64), StableHloAttr("batch_group_count", Kind::i64),
               StableHloAttr("precision_config", Kind::precision_list).optional(),
               StableHloAttr("result_element_type", Kind::result_dtype)},
-             "convolution"});
+             "convolution"})
+        .cpp(convolution_spelling);
 
 }  // namespace
+
+std::vector<std::string> detail::cpp_conv_arguments(const Attrs& a, bool padding) {
+  const Conv c = read(a);
+  std::vector<std::string> args{fmt::format(
+      "tl::lax::ConvDimensionNumbers{{.input_batch_dimension = {}, .input_feature_dimension = {}, "
+      ".input_spatial_dimensions = {}, .kernel_input_feature_dimension = {}, "
+      ".kernel_output_feature_dimension = {}, "
+      ".kernel_spatial_dimensions = {}, .output_batch_dimension = {}, .output_feature_dimension = {}, "
+      ".output_spatial_dimensions = {}}}",
+      c.in_b, c.in_f, cpp_ints(c.in_s), c.k_i, c.k_o, cpp_ints(c.k_s), c.out_b, c.out_f, cpp_ints(c.out_s))};
+  args.push_back(cpp_ints(c.stride));
+  if (padding) args.insert(args.end(), {cpp_ints(c.pad_lo), cpp_ints(c.pad_hi)});
+  args.insert(args.end(), {cpp_ints(c.lhs_dil), cpp_ints(c.rhs_dil), cpp_ints(c.reverse),
+                           fmt::format("{}", c.fgc), fmt::format("{}", c.bgc)});
+  return args;
+}
+
+Tensor lax::convolution(const Tensor& lhs, const Tensor& rhs, const ConvDimensionNumbers& dims,
+                        const Ints& window_strides, const Ints& padding_low, const Ints& padding_high,
+                        const Ints& lhs_dilation, const Ints& rhs_dilation, const Ints& window_reversal,
+                        std::int64_t feature_group_count, std::int64_t batch_group_count,
+                        DType result_element_type) {
+  if (padding_low.size() != padding_high.size())
+    fail<ShapeError>("lax::convolution",
+                     "padding_low {} and padding_high {} differ in length (lhs {}, rhs {})", padding_low,
+                     padding_high, shape_string(lhs.shape()), shape_string(rhs.shape()));
+  Ints padding;
+  for (std::size_t d = 0; d < padding_low.size(); ++d)
+    padding.insert(padding.end(), {padding_low[d], padding_high[d]});
+  return detail::call1(convolution_op, {lhs, rhs},
+                       {{"input_batch_dimension", dims.input_batch_dimension},
+                        {"input_feature_dimension", dims.input_feature_dimension},
+                        {"input_spatial_dimensions", dims.input_spatial_dimensions},
+                        {"kernel_input_feature_dimension", dims.kernel_input_feature_dimension},
+                        {"kernel_output_feature_dimension", dims.kernel_output_feature_dimension},
+                        {"kernel_spatial_dimensions", dims.kernel_spatial_dimensions},
+                        {"output_batch_dimension", dims.output_batch_dimension},
+                        {"output_feature_dimension", dims.output_feature_dimension},
+                        {"output_spatial_dimensions", dims.output_spatial_dimensions},
+                        {"window_strides", window_strides},
+                        {"padding", padding},
+                        {"lhs_dilation", lhs_dilation},
+                        {"rhs_dilation", rhs_dilation},
+                        {"window_reversal", window_reversal},
+                        {"feature_group_count", feature_group_count},
+                        {"batch_group_count", batch_group_count},
+                        {"result_element_type", result_element_type}});
+}
+
 }  // namespace tlaloc

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <cmath>
 #include <limits>
 
@@ -156,6 +157,21 @@ CppSpelling cpp_fn(std::string fn) {
 
 CppSpelling cpp_infix(std::string sym) {
   return [sym = std::move(sym)](CppOp& op) { return fmt::format("{} {} {}", op.operand(0), sym, op.operand(1)); };
+}
+
+std::string cpp_function_name(std::string_view name) {
+  std::string out = "fn_";
+  for (char c : name) out += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
+  return out;
+}
+
+std::string cpp_inline_region(CppOp& op) {
+  std::vector<std::string> args;
+  for (std::size_t i = 0; i < op.num_operands(); ++i) args.push_back(op.operand(i));
+  const std::vector<std::string> res = op.region(0, args);
+  for (std::size_t i = 0; i < res.size(); ++i)
+    op.line(fmt::format("const tl::Tensor {} = {};", op.result(i), res[i]));
+  return "";
 }
 
 }  // namespace tlaloc::detail

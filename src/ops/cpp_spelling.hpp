@@ -60,6 +60,19 @@ std::string cpp_value(const Tensor& t);
 std::string cpp_call(std::string_view name, const CppOp& op, const std::vector<std::string>& extra = {});
 std::string cpp_list(const std::vector<std::string>& items);  // a, b, c
 
+// The C++ name of module function `name` (src/cppgen prints a module's functions
+// under these names; `call` and `composite` call them): fn_ and the name, each
+// character outside [A-Za-z0-9_] written as _.
+std::string cpp_function_name(std::string_view name);
+
+// ---- arguments shared by a static op and its dynamic-shape twin ---------------------
+// tl::lax::ConvDimensionNumbers{...}, window strides, [padding low, padding high,]
+// lhs and rhs dilation, window reversal and the group counts, defaults filled in
+// (src/ops/convolution.cpp).
+std::vector<std::string> cpp_conv_arguments(const Attrs& a, bool padding);
+// tl::lax::GatherDimensionNumbers{...} (src/ops/gather.cpp).
+std::string cpp_gather_dimension_numbers(const Attrs& a);
+
 // ---- statements (control flow) ----------------------------------------------------
 // `tl::Tensor r0, r1;`: the op's results, assigned later.
 void cpp_declare_results(CppOp& op);
@@ -73,5 +86,8 @@ std::vector<std::string> cpp_carry(CppOp& op, std::size_t first, std::size_t cou
 CppSpelling cpp_fn(std::string fn);
 // `a op b` (operators of the public API: + - * / % < ...).
 CppSpelling cpp_infix(std::string op);
+// An op that runs its region 0 on its operands: the region's statements in place,
+// the results named after them.
+std::string cpp_inline_region(CppOp& op);
 
 }  // namespace tlaloc::detail

@@ -10,7 +10,9 @@
 #include <algorithm>
 
 #include "core/tensor_impl.hpp"
+#include "ops/cpp_spelling.hpp"
 #include "ops/op.hpp"
+#include "tlaloc/lax.hpp"
 
 namespace tlaloc {
 namespace {
@@ -151,7 +153,15 @@ const detail::OpDef& bcast_op =
                      StableHloAttr("known_expanding_dimensions", Kind::i64_array).optional(),
                      StableHloAttr("known_nonexpanding_dimensions", Kind::i64_array).optional(),
                      StableHloAttr("result_shape", Kind::result_shape).as("shape")},
-                    "keywords"});
+                    "keywords"})
+        .cpp([](detail::CppOp& op) {
+          const Attrs& a = op.attrs();
+          return detail::cpp_call(
+              "tl::lax::dynamic_broadcast_in_dim", op,
+              {detail::cpp_ints(a.get<I64s>("broadcast_dimensions")), detail::cpp_shape(declared(a)),
+               detail::cpp_ints(optional_dims(a, "known_expanding_dimensions")),
+               detail::cpp_ints(optional_dims(a, "known_nonexpanding_dimensions"))});
+        });
 
 // ---- dynamic_reshape -----------------------------------------------------------------
 
@@ -177,7 +187,10 @@ const detail::OpDef& reshape_op =
         })
         .stablehlo({"stablehlo.dynamic_reshape",
                     {StableHloAttr("result_shape", Kind::result_shape).as("shape")},
-                    "elementwise"});
+                    "elementwise"})
+        .cpp([](detail::CppOp& op) {
+          return detail::cpp_call("tl::lax::dynamic_reshape", op, {detail::cpp_shape(declared(op.attrs()))});
+        });
 
 // ---- dynamic_iota ----------------------------------------------------------------------
 
@@ -209,7 +222,13 @@ const detail::OpDef& iota_op =
                     {StableHloAttr("iota_dimension", Kind::i64).pretty("dim"),
                      StableHloAttr("result_shape", Kind::result_shape).as("shape"),
                      StableHloAttr("result_dtype", Kind::result_dtype).as("dtype")},
-                    "keywords"});
+                    "keywords"})
+        .cpp([](detail::CppOp& op) {
+          const Attrs& a = op.attrs();
+          return detail::cpp_call("tl::lax::dynamic_iota", op,
+                                  {fmt::format("{}", a.get<std::int64_t>("iota_dimension")),
+                                   detail::cpp_dtype(a.get<DType>("dtype")), detail::cpp_shape(declared(a))});
+        });
 
 // ---- dynamic_pad -------------------------------------------------------------------------
 
@@ -239,7 +258,10 @@ const detail::OpDef& pad_op =
         })
         .stablehlo({"stablehlo.dynamic_pad",
                     {StableHloAttr("result_shape", Kind::result_shape).as("shape")},
-                    "elementwise"});
+                    "elementwise"})
+        .cpp([](detail::CppOp& op) {
+          return detail::cpp_call("tl::lax::dynamic_pad", op, {detail::cpp_shape(declared(op.attrs()))});
+        });
 
 // ---- dynamic_gather ------------------------------------------------------------------------
 
@@ -263,7 +285,14 @@ const detail::OpDef& gather_op =
                     {StableHloAttr("dimension_numbers", Kind::gather_dimension_numbers),
                      StableHloAttr("indices_are_sorted", Kind::boolean).optional(),
                      StableHloAttr("result_shape", Kind::result_shape).as("shape")},
-                    ""});
+                    ""})
+        .cpp([](detail::CppOp& op) {
+          const Attrs& a = op.attrs();
+          const bool sorted = a.has("indices_are_sorted") && a.get<bool>("indices_are_sorted");
+          return detail::cpp_call("tl::lax::dynamic_gather", op,
+                                  {detail::cpp_gather_dimension_numbers(a), detail::cpp_bool(sorted),
+                                   detail::cpp_shape(declared(a))});
+        });
 
 // ---- dynamic_conv ----------------------------------------------------------------------------
 
@@ -297,7 +326,80 @@ const detail::OpDef& conv_op =
               StableHloAttr("precision_config", Kind::precision_list).optional(),
               StableHloAttr("result_element_type", Kind::result_dtype),
               StableHloAttr("result_shape", Kind::result_shape).as("shape")},
-             ""});
+             ""})
+        .cpp([](detail::CppOp& op) {
+          std::vector<std::string> args = detail::cpp_conv_arguments(op.attrs(), false);
+          args.insert(args.end(), {detail::cpp_dtype(op.attrs().get<DType>("result_element_type")),
+                                   detail::cpp_shape(declared(op.attrs()))});
+          return detail::cpp_call("tl::lax::dynamic_conv", op, args);
+        });
 
 }  // namespace
+Tensor lax::dynamic_broadcast_in_dim(const Tensor& x, const Tensor& output_dimensions,
+                                     const I64s& broadcast_dimensions, const Shape& result_shape,
+                                     const I64s& known_expanding_dimensions,
+                                     const I64s& known_nonexpanding_dimensions) {
+  return detail::call1(bcast_op, {x, output_dimensions},
+                       {{"broadcast_dimensions", broadcast_dimensions},
+                        {"known_expanding_dimensions", known_expanding_dimensions},
+                        {"known_nonexpanding_dimensions", known_nonexpanding_dimensions},
+                        {"shape", result_shape}});
+}
+
+Tensor lax::dynamic_reshape(const Tensor& x, const Tensor& output_shape, const Shape& result_shape) {
+  return detail::call1(reshape_op, {x, output_shape}, {{"shape", result_shape}});
+}
+
+Tensor lax::dynamic_iota(const Tensor& output_shape, std::int64_t iota_dimension, DType dtype,
+                         const Shape& result_shape) {
+  return detail::call1(iota_op, {output_shape},
+                       {{"iota_dimension", iota_dimension}, {"dtype", dtype}, {"shape", result_shape}});
+}
+
+Tensor lax::dynamic_pad(const Tensor& x, const Tensor& value, const Tensor& edge_padding_low,
+                        const Tensor& edge_padding_high, const Tensor& interior_padding,
+                        const Shape& result_shape) {
+  return detail::call1(pad_op, {x, value, edge_padding_low, edge_padding_high, interior_padding},
+                       {{"shape", result_shape}});
+}
+
+Tensor lax::dynamic_gather(const Tensor& x, const Tensor& start_indices, const Tensor& slice_sizes,
+                           const GatherDimensionNumbers& dims, bool indices_are_sorted,
+                           const Shape& result_shape) {
+  return detail::call1(gather_op, {x, start_indices, slice_sizes},
+                       {{"offset_dims", dims.offset_dims},
+                        {"collapsed_slice_dims", dims.collapsed_slice_dims},
+                        {"operand_batching_dims", dims.operand_batching_dims},
+                        {"start_indices_batching_dims", dims.start_indices_batching_dims},
+                        {"start_index_map", dims.start_index_map},
+                        {"index_vector_dim", dims.index_vector_dim},
+                        {"indices_are_sorted", indices_are_sorted},
+                        {"shape", result_shape}});
+}
+
+Tensor lax::dynamic_conv(const Tensor& lhs, const Tensor& rhs, const Tensor& padding,
+                         const ConvDimensionNumbers& dims, const I64s& window_strides,
+                         const I64s& lhs_dilation, const I64s& rhs_dilation, const I64s& window_reversal,
+                         std::int64_t feature_group_count, std::int64_t batch_group_count,
+                         DType result_element_type, const Shape& result_shape) {
+  return detail::call1(conv_op, {lhs, rhs, padding},
+                       {{"input_batch_dimension", dims.input_batch_dimension},
+                        {"input_feature_dimension", dims.input_feature_dimension},
+                        {"input_spatial_dimensions", dims.input_spatial_dimensions},
+                        {"kernel_input_feature_dimension", dims.kernel_input_feature_dimension},
+                        {"kernel_output_feature_dimension", dims.kernel_output_feature_dimension},
+                        {"kernel_spatial_dimensions", dims.kernel_spatial_dimensions},
+                        {"output_batch_dimension", dims.output_batch_dimension},
+                        {"output_feature_dimension", dims.output_feature_dimension},
+                        {"output_spatial_dimensions", dims.output_spatial_dimensions},
+                        {"window_strides", window_strides},
+                        {"lhs_dilation", lhs_dilation},
+                        {"rhs_dilation", rhs_dilation},
+                        {"window_reversal", window_reversal},
+                        {"feature_group_count", feature_group_count},
+                        {"batch_group_count", batch_group_count},
+                        {"result_element_type", result_element_type},
+                        {"shape", result_shape}});
+}
+
 }  // namespace tlaloc

@@ -162,14 +162,10 @@ std::vector<Tensor> gather_vjp(const detail::Rule& r) {
 // tl::lax::gather with the dimension numbers as a designated initializer.
 std::string gather_spelling(detail::CppOp& op) {
   const Attrs& a = op.attrs();
-  const GatherDims g = gather_dims(a);
-  const std::string dims = fmt::format(
-      "tl::lax::GatherDimensionNumbers{{.offset_dims = {}, .collapsed_slice_dims = {}, .operand_batching_dims = {}, "
-      ".start_indices_batching_dims = {}, .start_index_map = {}, .index_vector_dim = {}}}",
-      detail::cpp_ints(g.offset), detail::cpp_ints(g.collapsed), detail::cpp_ints(g.operand_batching),
-      detail::cpp_ints(g.indices_batching), detail::cpp_ints(g.start_index_map), g.index_vector_dim);
   const bool sorted = a.has("indices_are_sorted") && a.get<bool>("indices_are_sorted");
-  return detail::cpp_call("tl::lax::gather", op, {dims, detail::cpp_axes(g.slice_sizes), detail::cpp_bool(sorted)});
+  return detail::cpp_call("tl::lax::gather", op,
+                          {detail::cpp_gather_dimension_numbers(a),
+                           detail::cpp_axes(gather_dims(a).slice_sizes), detail::cpp_bool(sorted)});
 }
 
 const detail::OpDef& gather_op =
@@ -205,6 +201,18 @@ const detail::OpDef& gather_op =
         .cpp(gather_spelling);
 
 }  // namespace
+
+std::string detail::cpp_gather_dimension_numbers(const Attrs& a) {
+  // Not gather_dims: dynamic_gather's slice sizes are an operand, not an attribute.
+  return fmt::format(
+      "tl::lax::GatherDimensionNumbers{{.offset_dims = {}, .collapsed_slice_dims = {}, "
+      ".operand_batching_dims = {}, "
+      ".start_indices_batching_dims = {}, .start_index_map = {}, .index_vector_dim = {}}}",
+      cpp_ints(ints_or_empty(a, "offset_dims")), cpp_ints(ints_or_empty(a, "collapsed_slice_dims")),
+      cpp_ints(ints_or_empty(a, "operand_batching_dims")),
+      cpp_ints(ints_or_empty(a, "start_indices_batching_dims")),
+      cpp_ints(ints_or_empty(a, "start_index_map")), a.get<std::int64_t>("index_vector_dim"));
+}
 
 Tensor lax::gather(const Tensor& x, const Tensor& start_indices, const GatherDimensionNumbers& dims,
                    const std::vector<std::int64_t>& slice_sizes, bool indices_are_sorted) {

@@ -10,10 +10,11 @@
 #include "core/gemm.hpp"
 #include "core/layout.hpp"
 #include "core/tensor_impl.hpp"
-#include "ops/elementwise_rules.hpp"
 #include "ops/cpp_spelling.hpp"
+#include "ops/elementwise_rules.hpp"
 #include "ops/op.hpp"
 #include "ops/rule.hpp"
+#include "tlaloc/lax.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc {
@@ -221,10 +222,18 @@ using Kind = detail::StableHloAttr::Kind;
 const OpDef& dot_general_op =
     def_op("dot_general")
         .cpp([](detail::CppOp& op) {
-          return detail::cpp_call("tl::dot_general", op, {fmt::format(
+          const detail::Attrs& a = op.attrs();
+          const std::string dims = fmt::format(
               "tl::DotDims{{.lhs_batch = {}, .rhs_batch = {}, .lhs_contract = {}, .rhs_contract = {}}}",
-              detail::cpp_ints(op.attrs().get<std::vector<std::int64_t>>("lhs_batching_dimensions")), detail::cpp_ints(op.attrs().get<std::vector<std::int64_t>>("rhs_batching_dimensions")),
-              detail::cpp_ints(op.attrs().get<std::vector<std::int64_t>>("lhs_contracting_dimensions")), detail::cpp_ints(op.attrs().get<std::vector<std::int64_t>>("rhs_contracting_dimensions")))});
+              detail::cpp_ints(a.get<Dims>("lhs_batching_dimensions")),
+              detail::cpp_ints(a.get<Dims>("rhs_batching_dimensions")),
+              detail::cpp_ints(a.get<Dims>("lhs_contracting_dimensions")),
+              detail::cpp_ints(a.get<Dims>("rhs_contracting_dimensions")));
+          // A declared result element type (i8 x i8 -> i32) is tl::lax::dot_general's.
+          if (a.has("preferred_element_type"))
+            return detail::cpp_call("tl::lax::dot_general", op,
+                                    {dims, detail::cpp_dtype(a.get<DType>("preferred_element_type"))});
+          return detail::cpp_call("tl::dot_general", op, {dims});
         })
         .inputs(2)
         .shape_rule(dot_rule)
@@ -293,6 +302,15 @@ Tensor dot_general(const Tensor& a, const Tensor& b, const DotDims& dims) {
                 {"rhs_batching_dimensions", normalized(dims.rhs_batch, b.rank())},
                 {"lhs_contracting_dimensions", normalized(dims.lhs_contract, a.rank())},
                 {"rhs_contracting_dimensions", normalized(dims.rhs_contract, b.rank())}});
+}
+
+Tensor lax::dot_general(const Tensor& a, const Tensor& b, const DotDims& dims, DType preferred_element_type) {
+  return call1(dot_general_op, {a, b},
+               {{"lhs_batching_dimensions", dims.lhs_batch},
+                {"rhs_batching_dimensions", dims.rhs_batch},
+                {"lhs_contracting_dimensions", dims.lhs_contract},
+                {"rhs_contracting_dimensions", dims.rhs_contract},
+                {"preferred_element_type", preferred_element_type}});
 }
 
 Tensor matmul(const Tensor& a, const Tensor& b) {

@@ -5,8 +5,11 @@
 #include <cstring>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "core/dispatch_type.hpp"
 #include "core/tensor_impl.hpp"
+#include "ops/cpp_spelling.hpp"
 #include "ops/region_rules.hpp"
 #include "ops/window.hpp"
 
@@ -104,6 +107,19 @@ std::vector<Tensor> reduce_window_kernel(std::span<const Tensor> in, const Attrs
   return results;
 }
 
+// tl::lax::reduce_window with every window attribute spelled, defaults filled in.
+std::string reduce_window_spelling(CppOp& op) {
+  const std::size_t n = op.num_operands() / 2;
+  const WindowSpec w = read_window(kName, op.attrs(), op.operand_type(0).shape.size());
+  std::vector<std::string> inputs, inits;
+  for (std::size_t i = 0; i < n; ++i) inputs.push_back(op.operand(i));
+  for (std::size_t i = n; i < 2 * n; ++i) inits.push_back(op.operand(i));
+  return fmt::format("tl::lax::reduce_window({{{}}}, {{{}}}, {}, {}, {}, {}, {}, {}, {}){}", cpp_list(inputs),
+                     cpp_list(inits), cpp_ints(w.dims), cpp_ints(w.strides), cpp_ints(w.base_dilations),
+                     cpp_ints(w.window_dilations), cpp_ints(w.pad_lo), cpp_ints(w.pad_hi), op.lambda(0),
+                     n == 1 ? "[0]" : "");
+}
+
 const OpDef& reduce_window_op =
     def_op("reduce_window")
         .shape_rule(reduce_window_rule)
@@ -116,7 +132,8 @@ const OpDef& reduce_window_op =
                      StableHloAttr("base_dilations", Kind::i64_array).optional(),
                      StableHloAttr("window_dilations", Kind::i64_array).optional(),
                      StableHloAttr("padding", Kind::i64_matrix).optional()},
-                    ""});
+                    ""})
+        .cpp(reduce_window_spelling);
 
 }  // namespace
 }  // namespace tlaloc::detail

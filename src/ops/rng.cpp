@@ -4,10 +4,14 @@
 #include <cmath>
 #include <cstring>
 
+#include <fmt/format.h>
+
 #include "core/dispatch_type.hpp"
 #include "core/tensor_impl.hpp"
 #include "core/threefry.hpp"
+#include "ops/cpp_spelling.hpp"
 #include "ops/op.hpp"
+#include "tlaloc/lax.hpp"
 
 namespace tlaloc {
 namespace {
@@ -79,16 +83,22 @@ std::vector<TensorType> rng_rule(std::span<const TensorType> in, const Attrs& at
   return {{t, Shape(shape.begin(), shape.end())}};
 }
 
-const detail::OpDef& rng_op = detail::def_op("rng")
-                                  .inputs(3)
-                                  .shape_rule(rng_rule)
-                                  .kernel(rng_kernel)
-                                  .stablehlo({"stablehlo.rng",
-                                              {StableHloAttr("rng_distribution", Kind::enum_value)
-                                                   .of_enum("rng_distribution")
-                                                   .pretty("distribution"),
-                                               StableHloAttr("result_shape", Kind::result_shape).as("shape")},
-                                              "keywords"});
+const detail::OpDef& rng_op =
+    detail::def_op("rng")
+        .inputs(3)
+        .shape_rule(rng_rule)
+        .kernel(rng_kernel)
+        .stablehlo({"stablehlo.rng",
+                    {StableHloAttr("rng_distribution", Kind::enum_value)
+                         .of_enum("rng_distribution")
+                         .pretty("distribution"),
+                     StableHloAttr("result_shape", Kind::result_shape).as("shape")},
+                    "keywords"})
+        .cpp([](detail::CppOp& op) {
+          return detail::cpp_call("tl::lax::rng", op,
+                                  {detail::cpp_string(op.attrs().get<std::string>("rng_distribution")),
+                                   detail::cpp_shape(op.attrs().get<I64s>("shape"))});
+        });
 
 // ---- rng_bit_generator ------------------------------------------------------------
 
@@ -144,7 +154,25 @@ const detail::OpDef& bit_generator_op =
              {StableHloAttr("rng_algorithm", Kind::enum_value).of_enum("rng_algorithm").pretty("algorithm"),
               StableHloAttr("output_shape", Kind::result_shape).as("shape").of_result(1),
               StableHloAttr("output_dtype", Kind::result_dtype).as("dtype").of_result(1)},
-             "keywords"});
+             "keywords"})
+        .cpp([](detail::CppOp& op) {
+          const Attrs& a = op.attrs();
+          return detail::cpp_call(
+              "tl::lax::rng_bit_generator", op,
+              {detail::cpp_string(a.get<std::string>("rng_algorithm")),
+               detail::cpp_shape(a.get<I64s>("shape")), detail::cpp_dtype(a.get<DType>("dtype"))});
+        });
 
 }  // namespace
+Tensor lax::rng(const Tensor& a, const Tensor& b, const Tensor& shape, const std::string& distribution,
+                const Shape& result_shape) {
+  return detail::call1(rng_op, {a, b, shape}, {{"rng_distribution", distribution}, {"shape", result_shape}});
+}
+
+std::vector<Tensor> lax::rng_bit_generator(const Tensor& state, const std::string& algorithm,
+                                           const Shape& shape, DType dtype) {
+  return detail::call(bit_generator_op, {state},
+                      {{"rng_algorithm", algorithm}, {"shape", shape}, {"dtype", dtype}});
+}
+
 }  // namespace tlaloc

@@ -5,8 +5,11 @@
 #include <cmath>
 #include <cstring>
 
+#include <fmt/format.h>
+
 #include "core/dispatch_type.hpp"
 #include "core/wrapping.hpp"
+#include "ops/cpp_spelling.hpp"
 #include "ops/gather_scatter.hpp"
 #include "ops/region_rules.hpp"
 
@@ -157,6 +160,26 @@ std::vector<Tensor> scatter_kernel(std::span<const Tensor> in, const Attrs& attr
   return out;
 }
 
+// tl::lax::scatter with the dimension numbers as a designated initializer.
+std::string scatter_spelling(detail::CppOp& op) {
+  const Attrs& a = op.attrs();
+  const ScatterDims g = scatter_dims(a);
+  const std::size_t n = op.num_operands() / 2;
+  std::vector<std::string> inputs, updates;
+  for (std::size_t i = 0; i < n; ++i) inputs.push_back(op.operand(i));
+  for (std::size_t i = n + 1; i < 2 * n + 1; ++i) updates.push_back(op.operand(i));
+  const std::string dims = fmt::format(
+      "tl::lax::ScatterDimensionNumbers{{.update_window_dims = {}, .inserted_window_dims = {}, "
+      ".input_batching_dims = {}, .scatter_indices_batching_dims = {}, .scatter_dims_to_operand_dims = {}, "
+      ".index_vector_dim = {}}}",
+      detail::cpp_ints(g.window), detail::cpp_ints(g.inserted), detail::cpp_ints(g.input_batching),
+      detail::cpp_ints(g.indices_batching), detail::cpp_ints(g.to_operand), g.index_vector_dim);
+  const auto flag = [&a](const char* key) { return detail::cpp_bool(a.has(key) && a.get<bool>(key)); };
+  return fmt::format("tl::lax::scatter({{{}}}, {}, {{{}}}, {}, {}, {}, {}){}", detail::cpp_list(inputs),
+                     op.operand(n), detail::cpp_list(updates), dims, op.lambda(0), flag("indices_are_sorted"),
+                     flag("unique_indices"), n == 1 ? "[0]" : "");
+}
+
 const detail::OpDef& scatter_op =
     detail::def_op("scatter")
         .inputs(-1)
@@ -171,7 +194,8 @@ const detail::OpDef& scatter_op =
                     {Hlo("scatter_dimension_numbers", Hlo::Kind::scatter_dimension_numbers),
                      Hlo("indices_are_sorted", Hlo::Kind::boolean).optional(),
                      Hlo("unique_indices", Hlo::Kind::boolean).optional()},
-                    ""});
+                    ""})
+        .cpp(scatter_spelling);
 
 }  // namespace
 }  // namespace tlaloc

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "core/tensor_impl.hpp"
+#include "ops/cpp_spelling.hpp"
 #include "ops/region_rules.hpp"
 #include "ops/window.hpp"
 
@@ -102,7 +103,13 @@ const OpDef& select_and_scatter_op =
                     {StableHloAttr("window_dimensions", Kind::i64_array).optional(),
                      StableHloAttr("window_strides", Kind::i64_array).optional(),
                      StableHloAttr("padding", Kind::i64_matrix).optional()},
-                    ""});
+                    ""})
+        .cpp([](CppOp& op) {
+          const WindowSpec w = read_window(kName, op.attrs(), op.operand_type(0).shape.size());
+          return cpp_call("tl::lax::select_and_scatter", op,
+                          {cpp_ints(w.dims), cpp_ints(w.strides), cpp_ints(w.pad_lo), cpp_ints(w.pad_hi),
+                           op.lambda(0), op.lambda(1)});
+        });
 
 }  // namespace
 }  // namespace tlaloc::detail

@@ -157,7 +157,15 @@ void check_count(std::string_view op, const char* what, const Ints& v, std::size
 const OpDef& slice_op =
     def_op("slice")
         .cpp([](detail::CppOp& op) {
-          return detail::cpp_call("tl::slice", op, {detail::cpp_ints(op.attrs().get<std::vector<std::int64_t>>("start_indices")), detail::cpp_ints(op.attrs().get<std::vector<std::int64_t>>("limit_indices")), detail::cpp_ints(op.attrs().get<std::vector<std::int64_t>>("strides"))});
+          const Ints& starts = op.attrs().get<Ints>("start_indices");
+          // One axis: {0}, {5}, {2} would pick slice(x, axis, start, stop), so the
+          // starts name their type.
+          const std::string first = starts.size() == 1
+                                        ? "std::vector<std::int64_t>" + detail::cpp_ints(starts)
+                                        : detail::cpp_ints(starts);
+          return detail::cpp_call("tl::slice", op,
+                                  {first, detail::cpp_ints(op.attrs().get<Ints>("limit_indices")),
+                                   detail::cpp_ints(op.attrs().get<Ints>("strides"))});
         })
         .inputs(1)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {

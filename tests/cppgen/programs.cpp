@@ -7,6 +7,7 @@
 #include "ad/programs.hpp"
 #include "ir/passes.hpp"
 #include "support/training_runs.hpp"
+#include "tlaloc/lax.hpp"
 
 namespace cppgen_table {
 namespace {
@@ -140,6 +141,122 @@ void add_extras(std::vector<Program>& out) {
   out.push_back({"extra/hvp:hvp", tl::ad::hvp_program(f, 0), {x, directions({tl::detail::type_of(x)}, 9007)[0]}});
 }
 
+// A program as traced, no derivative: ops that only tl::lax or a parsed module
+// records (bits, random numbers, dynamic shapes, select_and_scatter, ...).
+void add_plain(std::vector<Program>& out, const std::string& name, const std::vector<Tensor>& in,
+               const Fn& fn) {
+  out.push_back({name, traced(name, in, fn), in});
+}
+
+using Ts = std::vector<Tensor>;
+using I64s = std::vector<std::int64_t>;
+
+void add_bits_and_random(std::vector<Program>& out) {
+  const Tensor i = tl::tensor(std::vector<std::int32_t>{12, -8, 255, 1, 0, -1}, {6});
+  const Tensor n = tl::tensor(std::vector<std::int32_t>{1, 3, 40, 0, 31, -2}, {6});
+  add_plain(out, "lax/bits", {i, n}, [](std::span<const Tensor> a) {
+    namespace lax = tl::lax;
+    const Tensor b =
+        lax::bitwise_xor(lax::bitwise_and(a[0], a[1]), lax::bitwise_or(a[0], lax::bitwise_not(a[1])));
+    return lax::shift_left(b, a[1]) + lax::shift_right_logical(a[0], a[1]) +
+           lax::shift_right_arithmetic(a[0], a[1]) + lax::count_leading_zeros(a[0]) + lax::popcnt(b) +
+           lax::bitcast_convert(a[0].astype(tl::DType::f32) * 0.5, tl::DType::i32);
+  });
+  const Tensor shape = tl::tensor(std::vector<std::int64_t>{2, 3}, {2});
+  add_plain(out, "lax/rng",
+            {tl::scalar_tensor(-1.0, tl::DType::f32), tl::scalar_tensor(2.5, tl::DType::f32), shape},
+            [](std::span<const Tensor> a) {
+              return tl::lax::rng(a[0], a[1], a[2], "UNIFORM", {2, 3}) *
+                     tl::lax::rng(a[0], a[1], a[2], "NORMAL", {2, 3});
+            });
+  const Tensor state = tl::tensor(std::vector<std::uint64_t>{0x0123456789abcdefULL, 7}, {2});
+  add_plain(out, "lax/rng_bit_generator", {state}, [](std::span<const Tensor> a) {
+    return tl::lax::rng_bit_generator(a[0], "THREE_FRY", {2, 3}, tl::DType::u32)[1];
+  });
+}
+
+void add_windows_and_norms(std::vector<Program>& out) {
+  const Tensor x = gradcheck::uniform({2, 3, 4}, -1, 1, 9101);
+  add_plain(out, "lax/batch_norm_grad",
+            {x, gradcheck::uniform({3}, 0.5, 1.5, 9102), gradcheck::uniform({3}, -1, 1, 9103),
+             gradcheck::uniform({3}, 0.5, 1.5, 9104), gradcheck::uniform({2, 3, 4}, -1, 1, 9105)},
+            [](std::span<const Tensor> a) {
+              const Ts r = tl::lax::batch_norm_grad(a[0], a[1], a[2], a[3], a[4], 1e-3, 1);
+              return r[0] * tl::reshape(r[1] + r[2], {1, 3, 1});
+            });
+  add_plain(out, "lax/select_and_scatter",
+            {gradcheck::uniform({2, 5}, -1, 1, 9106), gradcheck::uniform({2, 2}, -1, 1, 9107)},
+            [](std::span<const Tensor> a) {
+              return tl::lax::select_and_scatter(
+                  a[0], a[1], tl::scalar_tensor(0.0, a[0].dtype()), {1, 3}, {1, 2}, {0, 0}, {0, 0},
+                  [](std::span<const Tensor> s) { return Ts{s[0] >= s[1]}; },
+                  [](std::span<const Tensor> s) { return Ts{s[0] + s[1]}; });
+            });
+  // A body that is no single op takes reduce_window's and scatter's per-cell paths.
+  add_plain(out, "lax/reduce_window_general", {x}, [](std::span<const Tensor> a) {
+    return tl::lax::reduce_window({a[0]}, {tl::scalar_tensor(0.25, a[0].dtype())}, {1, 2, 2}, {1, 1, 2},
+                                  {1, 2, 1}, {1, 1, 2}, {0, 1, 0}, {0, 0, 1},
+                                  [](std::span<const Tensor> s) { return Ts{s[0] * 0.5 + s[1] * s[1]}; })[0];
+  });
+  add_plain(
+      out, "lax/scatter_general",
+      {x, tl::tensor(std::vector<std::int32_t>{2, 0, 2}, {3, 1}), gradcheck::uniform({3, 2, 3}, -1, 1, 9108)},
+      [](std::span<const Tensor> a) {
+        return tl::lax::scatter(
+            {a[0]}, a[1], {a[2]},
+            tl::lax::ScatterDimensionNumbers{.update_window_dims = {1, 2},
+                                             .inserted_window_dims = {2},
+                                             .scatter_dims_to_operand_dims = {2},
+                                             .index_vector_dim = 1},
+            [](std::span<const Tensor> s) { return Ts{tl::maximum(s[0], s[1]) - s[1] * 0.125}; })[0];
+      });
+  // The general convolution's direct loop (one spatial axis, a reversed window, two
+  // batch groups) in forward mode; its reverse mode covers conv2d's cases only.
+  const std::vector<Tensor> conv_in = {gradcheck::uniform({4, 7, 2}, -1, 1, 9109),
+                                       gradcheck::uniform({3, 2, 4}, -1, 1, 9110)};
+  const tl::ir::Function conv = traced("lax/convolution_1d", conv_in, [](std::span<const Tensor> a) {
+    const tl::lax::ConvDimensionNumbers nwc{.input_batch_dimension = 0,
+                                            .input_feature_dimension = 2,
+                                            .input_spatial_dimensions = {1},
+                                            .kernel_input_feature_dimension = 1,
+                                            .kernel_output_feature_dimension = 2,
+                                            .kernel_spatial_dimensions = {0},
+                                            .output_batch_dimension = 0,
+                                            .output_feature_dimension = 2,
+                                            .output_spatial_dimensions = {1}};
+    return tl::lax::convolution(a[0], a[1], nwc, {2}, {1}, {2}, {1}, {2}, {1}, 1, 2, tl::DType::f64);
+  });
+  out.push_back({"lax/convolution_1d:jvp", tl::ad::jvp_program(conv, {true, true}),
+                 with(conv_in, directions(types_of(conv_in), 9111))});
+}
+
+void add_dynamic_shapes(std::vector<Program>& out) {
+  const Tensor x = gradcheck::uniform({2, 3}, -1, 1, 9201);
+  const auto i64 = [](I64s v) {
+    const std::int64_t n = std::int64_t(v.size());
+    return tl::tensor(v, {n});
+  };
+  add_plain(
+      out, "lax/dynamic_shapes", {x, i64({3, 2}), i64({1, 0}), i64({0, 2}), i64({1, 1})},
+      [](std::span<const Tensor> a) {
+        namespace lax = tl::lax;
+        const Tensor r = lax::dynamic_reshape(a[0], a[1], {3, 2});
+        const Tensor p = lax::dynamic_pad(r, tl::scalar_tensor(0.5, r.dtype()), a[2], a[3], a[4], {6, 5});
+        const Tensor io = lax::dynamic_iota(a[1], 1, r.dtype(), {3, 2});
+        const Tensor b = lax::dynamic_broadcast_in_dim(
+            a[0], tl::tensor(std::vector<std::int64_t>{2, 2, 3}, {3}), {1, 2}, {2, 2, 3});
+        const Tensor g = lax::dynamic_gather(
+            p, tl::tensor(std::vector<std::int32_t>{1, 0, 3, 2}, {2, 2}),
+            tl::tensor(std::vector<std::int64_t>{2, 2}, {2}),
+            {.offset_dims = {1, 2}, .start_index_map = {0, 1}, .index_vector_dim = 1}, false, {2, 2, 2});
+        const Tensor c =
+            lax::dynamic_conv(tl::reshape(p, {1, 1, 6, 5}), tl::reshape(tl::slice(r, 0, 0, 2), {1, 1, 2, 2}),
+                              tl::tensor(std::vector<std::int64_t>{1, 0, 0, 1}, {2, 2}), {}, {1, 2}, {1, 1},
+                              {2, 1}, {0, 0}, 1, 1, r.dtype(), {1, 1, 5, 3});
+        return tl::sum(r + io) + tl::sum(b) + tl::sum(g) + tl::sum(c);
+      });
+}
+
 }  // namespace
 
 std::vector<Program> programs() {
@@ -155,6 +272,9 @@ std::vector<Program> programs() {
     seed += 1000;
   }
   add_extras(out);
+  add_bits_and_random(out);
+  add_windows_and_norms(out);
+  add_dynamic_shapes(out);
   return out;
 }
 
