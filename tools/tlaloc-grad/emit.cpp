@@ -55,7 +55,8 @@ class Writer {
     header("The derivative of " + p_.what + " at `" + wrt + "` along `t_" + wrt + "` (forward mode),",
            "tangents beside them (t_v is the derivative of v along t_" + wrt + ").");
     signature("std::pair<tl::Tensor, tl::Tensor>", true);
-    forward_tangents(p_.body, false);
+    tangents_ = true;
+    forward(p_.body);
     const std::string y = name(p_.result);
     line("return {" + y + ", " + tangent_or_zero(p_.result) + "};");
     return footer();
@@ -63,6 +64,7 @@ class Writer {
 
  private:
   const Program& p_;
+  bool tangents_ = false;  // forward mode: each active value's tangent t_<value> beside it
   std::string out_;
   int depth_ = 0;
   std::map<ValueId, Has> has_;
@@ -155,9 +157,22 @@ class Writer {
     const std::string rhs = spelled(s, n);
     const std::string comment = "  // " + (s.fn.empty() ? "" : s.fn + ", ") + "line " + std::to_string(s.loc.line) + ": " +
                                 shorten(s.source);
-    line((hoisted ? "" : "const tl::Tensor ") + n.y + " = " + rhs + ";" + comment);
-    if (!s.fn.empty())
-      if (const Rule* r = find_rule(s.fn); r->check != nullptr && active(s.result)) line(r->check(n));
+    const std::string decl = hoisted ? "" : "const tl::Tensor ";
+    line(decl + n.y + " = " + rhs + ";" + comment);
+    if (s.fn.empty() || !active(s.result)) return;
+    const Rule& r = *find_rule(s.fn);
+    if (r.check != nullptr) line(r.check(n));
+    if (!tangents_) return;
+    std::vector<std::string> t;
+    for (const Arg& a : s.args) t.push_back(a.is_tensor() && active(a.value) ? "t_" + name(a.value) : "");
+    if (r.jvp == nullptr) refuse(Code::not_differentiable, s.loc, "tl::" + s.fn + " has no build-time forward rule");
+    line(decl + "t_" + n.y + " = " + r.jvp(r, n, t) + ";");
+  }
+
+  // out = from, and in forward mode t_out = from's tangent.
+  void assign(ValueId out, ValueId from, const std::string& decl = "") {
+    line(decl + name(out) + " = " + name(from) + ";");
+    if (tangents_ && active(out)) line(decl + "t_" + name(out) + " = " + tangent_or_zero(from) + ";");
   }
 
   void forward_branch(const Node& s, bool hoisted) {
@@ -166,19 +181,22 @@ class Writer {
       std::vector<ValueId> vals;
       std::vector<int> conds;
       branch_values({s}, vals, conds);
-      for (ValueId v : vals) line("tl::Tensor " + name(v) + ";");
+      for (ValueId v : vals) {
+        line("tl::Tensor " + name(v) + ";");
+        if (tangents_ && active(v)) line("tl::Tensor t_" + name(v) + ";");
+      }
       for (int c : conds) line("bool cond_" + std::to_string(c) + " = false;");
     }
     line(cond + " = " + s.text + ";  // line " + std::to_string(s.loc.line));
     line("if (" + cond + ") {");
     ++depth_;
     forward(s.body, true);
-    for (const Phi& ph : s.phis) line(name(ph.out) + " = " + name(ph.first) + ";");
+    for (const Phi& ph : s.phis) assign(ph.out, ph.first);
     --depth_;
     line("} else {");
     ++depth_;
     forward(s.orelse, true);
-    for (const Phi& ph : s.phis) line(name(ph.out) + " = " + name(ph.second) + ";");
+    for (const Phi& ph : s.phis) assign(ph.out, ph.second);
     --depth_;
     line("}");
   }
@@ -198,101 +216,32 @@ class Writer {
     return conds;
   }
 
+  // Reverse mode saves what each iteration computed; forward mode carries tangents.
   void forward_loop(const Node& s) {
     const std::string id = std::to_string(s.id), steps = "steps_" + id;
-    line("// The loop at line " + std::to_string(s.loc.line) + ", saving what the reverse sweep needs.");
-    for (const Phi& ph : s.phis) line("tl::Tensor " + name(ph.out) + " = " + name(ph.first) + ";");
-    for (ValueId v : loop_values(s)) line("std::vector<tl::Tensor> saved_" + name(v) + ";");
-    for (int c : loop_conds(s)) line("std::vector<bool> saved_cond_" + std::to_string(c) + ";");
-    for (const auto& [var, type] : s.scalars) line("std::vector<" + type + "> saved_" + var + ";");
-    line("std::size_t " + steps + " = 0;");
+    const bool save = !tangents_;
+    line("// The loop at line " + std::to_string(s.loc.line) +
+         (save ? ", saving what the reverse sweep needs." : ", tangents carried beside the values."));
+    for (const Phi& ph : s.phis) assign(ph.out, ph.first, "tl::Tensor ");
+    if (save) {
+      for (ValueId v : loop_values(s)) line("std::vector<tl::Tensor> saved_" + name(v) + ";");
+      for (int c : loop_conds(s)) line("std::vector<bool> saved_cond_" + std::to_string(c) + ";");
+      for (const auto& [var, type] : s.scalars) line("std::vector<" + type + "> saved_" + var + ";");
+      line("std::size_t " + steps + " = 0;");
+    }
     line(s.init.empty() && s.step.empty() ? "while (" + s.text + ") {"
                                           : "for (" + s.init + "; " + s.text + "; " + s.step + ") {");
     ++depth_;
-    for (const Phi& ph : s.phis) line("const tl::Tensor " + name(ph.in) + " = " + name(ph.out) + ";");
-    for (const auto& [var, type] : s.scalars) line("saved_" + var + ".push_back(" + var + ");");
+    for (const Phi& ph : s.phis) assign(ph.in, ph.out, "const tl::Tensor ");
+    if (save)
+      for (const auto& [var, type] : s.scalars) line("saved_" + var + ".push_back(" + var + ");");
     forward(s.body);
-    for (ValueId v : loop_values(s)) line("saved_" + name(v) + ".push_back(" + name(v) + ");");
-    for (int c : loop_conds(s)) line("saved_cond_" + std::to_string(c) + ".push_back(cond_" + std::to_string(c) + ");");
-    for (const Phi& ph : s.phis) line(name(ph.out) + " = " + name(ph.second) + ";");
-    line("++" + steps + ";");
-    --depth_;
-    line("}");
-  }
-
-  // ---- forward mode -------------------------------------------------------------
-
-  void forward_tangents(const Block& b, bool hoisted) {
-    for (const Node& s : b) {
-      switch (s.kind) {
-        case Node::Kind::scalar: line(s.text); break;
-        case Node::Kind::op: tangent_op(s, hoisted); break;
-        case Node::Kind::branch: tangent_branch(s, hoisted); break;
-        case Node::Kind::loop: tangent_loop(s); break;
-      }
+    if (save) {
+      for (ValueId v : loop_values(s)) line("saved_" + name(v) + ".push_back(" + name(v) + ");");
+      for (int c : loop_conds(s)) line("saved_cond_" + std::to_string(c) + ".push_back(cond_" + std::to_string(c) + ");");
     }
-  }
-
-  void tangent_op(const Node& s, bool hoisted) {
-    forward_op(s, hoisted);
-    if (!active(s.result)) return;
-    Names n;
-    spelled(s, n);
-    std::vector<std::string> t;
-    for (const Arg& a : s.args) t.push_back(a.is_tensor() && active(a.value) ? "t_" + name(a.value) : "");
-    const Rule& r = *find_rule(s.fn);
-    if (r.jvp == nullptr) refuse(Code::not_differentiable, s.loc, "tl::" + s.fn + " has no build-time forward rule");
-    line((hoisted ? "" : "const tl::Tensor ") + std::string("t_") + n.y + " = " + r.jvp(r, n, t) + ";");
-  }
-
-  void tangent_branch(const Node& s, bool hoisted) {
-    const std::string cond = "cond_" + std::to_string(s.id);
-    if (!hoisted) {
-      std::vector<ValueId> vals;
-      std::vector<int> conds;
-      branch_values({s}, vals, conds);
-      for (ValueId v : vals) {
-        line("tl::Tensor " + name(v) + ";");
-        if (active(v)) line("tl::Tensor t_" + name(v) + ";");
-      }
-      for (int c : conds) line("bool cond_" + std::to_string(c) + " = false;");
-    }
-    line(cond + " = " + s.text + ";  // line " + std::to_string(s.loc.line));
-    const auto side = [&](const Block& blk, bool first) {
-      ++depth_;
-      forward_tangents(blk, true);
-      for (const Phi& ph : s.phis) {
-        const ValueId from = first ? ph.first : ph.second;
-        line(name(ph.out) + " = " + name(from) + ";");
-        if (active(ph.out)) line("t_" + name(ph.out) + " = " + tangent_or_zero(from) + ";");
-      }
-      --depth_;
-    };
-    line("if (" + cond + ") {");
-    side(s.body, true);
-    line("} else {");
-    side(s.orelse, false);
-    line("}");
-  }
-
-  void tangent_loop(const Node& s) {
-    line("// The loop at line " + std::to_string(s.loc.line) + ", tangents carried beside the values.");
-    for (const Phi& ph : s.phis) {
-      line("tl::Tensor " + name(ph.out) + " = " + name(ph.first) + ";");
-      if (active(ph.out)) line("tl::Tensor t_" + name(ph.out) + " = " + tangent_or_zero(ph.first) + ";");
-    }
-    line(s.init.empty() && s.step.empty() ? "while (" + s.text + ") {"
-                                          : "for (" + s.init + "; " + s.text + "; " + s.step + ") {");
-    ++depth_;
-    for (const Phi& ph : s.phis) {
-      line("const tl::Tensor " + name(ph.in) + " = " + name(ph.out) + ";");
-      if (active(ph.in)) line("const tl::Tensor t_" + name(ph.in) + " = t_" + name(ph.out) + ";");
-    }
-    forward_tangents(s.body, false);
-    for (const Phi& ph : s.phis) {
-      line(name(ph.out) + " = " + name(ph.second) + ";");
-      if (active(ph.out)) line("t_" + name(ph.out) + " = " + tangent_or_zero(ph.second) + ";");
-    }
+    for (const Phi& ph : s.phis) assign(ph.out, ph.second);
+    if (save) line("++" + steps + ";");
     --depth_;
     line("}");
   }

@@ -343,22 +343,30 @@ class Lowerer {
   }
 
   ValueId conditional(const ConditionalOperator* c, Block& out) {
-    if (is_tensor(c->getCond()->getType()))
-      refuse(Code::unsupported_construct, loc(c->getBeginLoc()), "a tensor used as a condition (use tl::where)");
-    Node s;
-    s.kind = Node::Kind::branch;
-    s.loc = loc(c->getBeginLoc());
-    s.text = text(c->getCond());
-    s.id = next_id_++;
+    Node s = branch(c->getBeginLoc(), c->getCond());
     ++structured_;
     const ValueId a = expr(c->getTrueExpr(), s.body), b = expr(c->getFalseExpr(), s.orelse);
     --structured_;
-    const ValueId v = p_.add_value(unique("select"), active(a) || active(b));
+    return meet(std::move(s), a, b, "select", out);
+  }
+  bool active(ValueId v) const { return p_.values[std::size_t(v)].active; }
+
+  // A branch on a scalar condition.
+  Node branch(SourceLocation at, const Expr* cond) {
+    Node s;
+    s.kind = Node::Kind::branch;
+    s.loc = loc(at);
+    s.text = condition(cond);
+    s.id = next_id_++;
+    return s;
+  }
+  // The branch's two results meet in one value after it.
+  ValueId meet(Node s, ValueId a, ValueId b, const std::string& base, Block& out) {
+    const ValueId v = p_.add_value(unique(base), active(a) || active(b));
     s.phis.push_back({v, -1, a, b});
     out.push_back(std::move(s));
     return v;
   }
-  bool active(ValueId v) const { return p_.values[std::size_t(v)].active; }
 
   // Lowers stmts[from...]; returns the returned value when the statements return.
   std::optional<ValueId> block(const std::vector<const Stmt*>& stmts, std::size_t from, Block& out) {
@@ -528,11 +536,7 @@ class Lowerer {
   void plain_if(const IfStmt* f, Block& out) {
     if (f->getInit() != nullptr || f->getConditionVariable() != nullptr)
       refuse(Code::unsupported_construct, loc(f->getBeginLoc()), "an if with an initializer or a condition variable");
-    Node s;
-    s.kind = Node::Kind::branch;
-    s.loc = loc(f->getBeginLoc());
-    s.text = condition(f->getCond());
-    s.id = next_id_++;
+    Node s = branch(f->getBeginLoc(), f->getCond());
     const auto before = tensors_;
     ++structured_;
     block(statements(f->getThen()), 0, s.body);
@@ -561,11 +565,7 @@ class Lowerer {
                                       Block& out) {
     if (structured_ > 0 && !inlining_.empty())
       refuse(Code::unsupported_construct, loc(f->getBeginLoc()), "an early return inside a loop");
-    Node s;
-    s.kind = Node::Kind::branch;
-    s.loc = loc(f->getBeginLoc());
-    s.text = condition(f->getCond());
-    s.id = next_id_++;
+    Node s = branch(f->getBeginLoc(), f->getCond());
     const auto path = [&](const Stmt* branch, Block& into) {
       std::vector<const Stmt*> list = statements(branch);
       if (!has_return(branch)) list.insert(list.end(), stmts.begin() + std::ptrdiff_t(rest), stmts.end());
@@ -578,10 +578,7 @@ class Lowerer {
     ++structured_;
     const ValueId a = path(f->getThen(), s.body), b = path(f->getElse(), s.orelse);
     --structured_;
-    const ValueId v = p_.add_value(unique("result"), active(a) || active(b));
-    s.phis.push_back({v, -1, a, b});
-    out.push_back(std::move(s));
-    return v;
+    return meet(std::move(s), a, b, "result", out);
   }
 
   void loop(const Stmt* at, const Stmt* init, const Expr* cond, const Expr* inc, const Stmt* body, Block& out) {
