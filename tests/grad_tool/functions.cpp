@@ -109,6 +109,15 @@ int main() {
   };
   report("rows", tl::grad(rows)(w), rows, w);
 
+  // Losses built from the shifted exponentials: log_softmax, softmax, logsumexp.
+  const tl::Tensor labels = f64({1, 0, 0, 1}, {2, 2});
+  auto classify = [&](const tl::Tensor& logits) {
+    const tl::Tensor z = tl::matmul(x, logits);
+    const tl::Tensor picked = tl::log_softmax(z, 1) * labels;
+    return -tl::sum(picked) + tl::sum(tl::softmax(z) * z) + tl::sum(tl::logsumexp(z, {0})) + tl::logsumexp(z);
+  };
+  report("classify", tl::grad(classify)(w), classify, w);
+
   // Forward mode: the derivative along a direction, against the gradient's projection.
   const tl::Tensor direction = f64({1, -0.5, 0.25, 2, 0, -1}, {2, 3});
   auto [y, dy] = tl::jvp(physics, x, direction);

@@ -325,6 +325,8 @@ class Writer {
     const Rule& r = *find_rule(s.fn);
     const auto apply = [&] {
       line("// " + s.fn + ", line " + std::to_string(s.loc.line));
+      if (r.prelude != nullptr)
+        for (const std::string& l : r.prelude(n)) line(l);
       for (std::size_t i = 0; i < s.args.size(); ++i) {
         if (!s.args[i].is_tensor() || !active(s.args[i].value)) continue;
         std::string c;

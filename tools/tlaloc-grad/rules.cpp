@@ -128,6 +128,26 @@ void set_jvps(std::map<std::string, Rule, std::less<>>& t) {
       };
 }
 
+// ---- composites: the engine differentiates their decomposition ----------------
+
+// softmax and log_softmax shift by the row maximum (stop_gradient) and exponentiate;
+// their shares need that exponential and its sum, which the prelude computes again.
+std::string softmax_axis(const Names& n) { return n.args.size() > 1 ? n.args[1] : "-1"; }
+std::vector<std::string> softmax_prelude(const Names& n) {
+  const std::string x = n.args[0], a = "{" + softmax_axis(n) + "}";
+  return {"const tl::Tensor e_" + n.y + " = tl::exp(" + x + " - tl::stop_gradient(tl::max(" + x + ", " + a + ", true)));",
+          "const tl::Tensor z_" + n.y + " = tl::sum(e_" + n.y + ", " + a + ", true);"};
+}
+// logsumexp shifts by the maximum where it is finite.
+std::string lse_axes(const Names& n) { return n.args.size() > 1 ? n.args[1] : "{}"; }
+std::vector<std::string> logsumexp_prelude(const Names& n) {
+  const std::string x = n.args[0], a = lse_axes(n), m = "m_" + n.y;
+  return {"const tl::Tensor " + m + " = tl::max(" + x + ", " + a + ", true);",
+          "const tl::Tensor e_" + n.y + " = tl::exp(" + x + " - tl::stop_gradient(tl::where(tl::isfinite(" + m + "), " + m +
+              ", 0.0)));",
+          "const tl::Tensor z_" + n.y + " = tl::sum(e_" + n.y + ", " + a + ", true);"};
+}
+
 std::map<std::string, Rule, std::less<>> make_rules() {
   std::map<std::string, Rule, std::less<>> t;
   const auto add = [&t](Rule r) { t.emplace(r.name, std::move(r)); };
@@ -176,6 +196,35 @@ std::map<std::string, Rule, std::less<>> make_rules() {
          const std::string picked = i == 1 ? call("where", {n.args[0], n.g, "0.0"}) : call("where", {n.args[0], "0.0", n.g});
          return call("sum_to_size", {picked, shape_of(n.args[i])});
        }});
+  // y = e / z: the division's shares, then the sum's, then the exponential's.
+  add({"softmax", spell_call,
+       [](const Rule&, std::size_t i, const Names& n) {
+         if (i != 0) return std::string();
+         const std::string e = "e_" + n.y, z = "z_" + n.y;
+         return "(" + n.g + " * tl::reciprocal(" + z + ") + " +
+                call("broadcast_to", {call("sum_to_size", {n.g + " * -(" + n.y + " / " + z + ")", shape_of(z)}), shape_of(e)}) +
+                ") * " + e;
+       },
+       nullptr, softmax_prelude});
+  // y = shifted - log(z): the subtraction's shares, then the log's, the sum's, the exponential's.
+  add({"log_softmax", spell_call,
+       [](const Rule&, std::size_t i, const Names& n) {
+         if (i != 0) return std::string();
+         const std::string e = "e_" + n.y, z = "z_" + n.y;
+         return n.g + " + " +
+                call("broadcast_to", {call("sum_to_size", {"-" + n.g, shape_of(z)}) + " * tl::reciprocal(" + z + ")", shape_of(e)}) +
+                " * " + e;
+       },
+       nullptr, softmax_prelude});
+  // y = log(z) + shift, reshaped without the reduced axes unless keepdims.
+  add({"logsumexp", spell_call,
+       [](const Rule&, std::size_t i, const Names& n) {
+         if (i != 0) return std::string();
+         const std::string e = "e_" + n.y, z = "z_" + n.y;
+         return call("broadcast_to", {call("reshape", {n.g, shape_of(z)}) + " * tl::reciprocal(" + z + ")", shape_of(e)}) +
+                " * " + e;
+       },
+       nullptr, logsumexp_prelude});
   for (const char* op : {"exp", "expm1", "log", "log1p", "sqrt", "rsqrt", "reciprocal", "sin", "cos", "tan", "tanh",
                          "sinh", "cosh", "asin", "acos", "atan", "asinh", "acosh", "atanh", "sigmoid", "softplus", "abs",
                          "square", "relu"}) {
