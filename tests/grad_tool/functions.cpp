@@ -118,6 +118,13 @@ int main() {
   };
   report("classify", tl::grad(classify)(w), classify, w);
 
+  // maximum, minimum and pow, with tensor and scalar operands.
+  auto extremes = [&](const tl::Tensor& m) {
+    const tl::Tensor clipped = tl::minimum(tl::maximum(m, -0.15), m * 0.5 + 0.1);
+    return tl::sum(tl::pow(tl::square(clipped) + 1.0, 1.5) + tl::pow(2.0, m) + tl::maximum(m, tl::transpose(x)));
+  };
+  report("extremes", tl::grad(extremes)(w), extremes, w);
+
   // Forward mode: the derivative along a direction, against the gradient's projection.
   const tl::Tensor direction = f64({1, -0.5, 0.25, 2, 0, -1}, {2, 3});
   auto [y, dy] = tl::jvp(physics, x, direction);

@@ -69,6 +69,27 @@ std::string unary_vjp(const Rule& r, std::size_t, const Names& n) {
   return n.g + " * " + paren(qualify(r.derivative, n.args[0], n.y));
 }
 
+// ---- ops with the engine's binary_derivative: partials in (a, b, y) -----------
+
+// Operand i as a tensor of the result's dtype (the engine's `astype(y.dtype())`).
+std::string as_result_tensor(const Names& n, std::size_t i) {
+  return n.tensor[i] ? n.args[i] : call("scalar_tensor", {n.args[i], n.y + ".dtype()"});
+}
+// maximum and minimum: 1 where the operand is the result, shared equally on ties.
+std::string extreme_share(const Names& n, std::size_t self) {
+  const std::string y = n.y;
+  const auto is_y = [&](std::size_t i) { return "(" + as_result_tensor(n, i) + " == " + y + ").astype(" + y + ".dtype())"; };
+  return is_y(self) + " - 0.5 * " + is_y(self) + " * " + is_y(1 - self);
+}
+// pow: b a^(b-1) (0 where b = 0), and y log a (0 where a = 0).
+std::string pow_partial(const Names& n, std::size_t i) {
+  const std::string a = as_result_tensor(n, 0), b = as_result_tensor(n, 1);
+  if (i == 0) return call("where", {b + " == 0", "0.0", b + " * " + call("pow", {a, b + " - 1.0"})});
+  return n.y + " * " + call("log", {call("where", {a + " == 0", "1.0", a})});
+}
+using Partial = std::string (*)(const Names& n, std::size_t i);
+std::string partial_vjp(Partial d, std::size_t i, const Names& n) { return summed_to(n.g + " * " + paren(d(n, i)), i, n); }
+
 // ---- forward mode (the engine's JVP rules) -----------------------------------
 
 // The engine's broadcast_to_shape_of: a tangent broadcast to the result's shape
@@ -107,6 +128,13 @@ void set_jvps(std::map<std::string, Rule, std::less<>>& t) {
     return product_jvp(call("reciprocal", {as_tensor(n, 1, 0)}), "-(" + n.y + " / " + n.args[1] + ")", n, tg);
   });
   set("neg", [](const Rule&, const Names&, const std::vector<std::string>& tg) { return "-" + tg[0]; });
+  for (const char* extreme : {"maximum", "minimum"})
+    set(extreme, [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
+      return product_jvp(extreme_share(n, 0), extreme_share(n, 1), n, tg);
+    });
+  set("pow", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
+    return product_jvp(pow_partial(n, 0), pow_partial(n, 1), n, tg);
+  });
   for (const char* linear : {"sum", "transpose", "reshape", "broadcast_to"}) set(linear, linear_jvp);
   set("mean", [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
     Rule sum = r;
@@ -196,6 +224,13 @@ std::map<std::string, Rule, std::less<>> make_rules() {
          const std::string picked = i == 1 ? call("where", {n.args[0], n.g, "0.0"}) : call("where", {n.args[0], "0.0", n.g});
          return call("sum_to_size", {picked, shape_of(n.args[i])});
        }});
+  add({"maximum", spell_call, [](const Rule&, std::size_t i, const Names& n) {
+         return partial_vjp([](const Names& m, std::size_t k) { return extreme_share(m, k); }, i, n);
+       }});
+  add({"minimum", spell_call, [](const Rule&, std::size_t i, const Names& n) {
+         return partial_vjp([](const Names& m, std::size_t k) { return extreme_share(m, k); }, i, n);
+       }});
+  add({"pow", spell_call, [](const Rule&, std::size_t i, const Names& n) { return partial_vjp(pow_partial, i, n); }});
   // y = e / z: the division's shares, then the sum's, then the exponential's.
   add({"softmax", spell_call,
        [](const Rule&, std::size_t i, const Names& n) {
