@@ -357,16 +357,21 @@ std::pair<Tensor, Tensor> jvp(const F& f, const std::vector<Tensor>& primals, co
 
 // Reverse mode: {f(x, ...), pullback}; pullback(ct) gives one cotangent per tensor
 // argument. The pullback runs the forward program again with the backward one.
+// A pullback is any function of the result's cotangent: the traced program's, or
+// one tlaloc-grad wrote at build time.
 class Pullback {
  public:
-  explicit Pullback(std::shared_ptr<detail::PullbackState> s) : s_(std::move(s)) {}
-  std::vector<Tensor> operator()(const Tensor& cotangent) const {
-    const Tensor c[] = {cotangent};
-    return detail::run_pullback(*s_, c);
-  }
+  using Fn = std::function<std::vector<Tensor>(const Tensor& cotangent)>;
+  explicit Pullback(std::shared_ptr<detail::PullbackState> s)
+      : f_([s = std::move(s)](const Tensor& cotangent) {
+          const Tensor c[] = {cotangent};
+          return detail::run_pullback(*s, c);
+        }) {}
+  explicit Pullback(Fn f) : f_(std::move(f)) {}
+  std::vector<Tensor> operator()(const Tensor& cotangent) const { return f_(cotangent); }
 
  private:
-  std::shared_ptr<detail::PullbackState> s_;
+  Fn f_;
 };
 template <class F, class... A>
 std::pair<Tensor, Pullback> vjp(const F& f, const A&... args) {

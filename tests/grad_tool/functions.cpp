@@ -137,6 +137,20 @@ int main() {
   auto [ys, dys] = tl::jvp(settle, w, tl::ones_like(w));
   std::printf("jvp settle: %a %a\n", ys.item<double>(), dys.item<double>());
 
+  // Reverse mode from any cotangent: tl::vjp's pullback, against the gradient of the
+  // cotangent-weighted sum.
+  auto field = [](const tl::Tensor& q) {
+    tl::Tensor s = q;
+    for (int i = 0; i < 3; ++i) s = tl::tanh(s) * q;
+    return s;
+  };
+  const tl::Tensor weights = f64({0.5, -1, 2, 0.25, 1, -0.75}, {3, 2});
+  auto [field_value, pullback] = tl::vjp(field, w);
+  const tl::Tensor pulled = pullback(weights).at(0);
+  auto weighted = [&](const tl::Tensor& q) { return tl::sum(field(q) * weights); };
+  report("vjp", pulled, weighted, w);
+  std::printf("vjp value: %a\n", tl::sum(field_value).item<double>());
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

@@ -30,23 +30,50 @@ class Writer {
     line("  throw tl::ValueError(\"tlaloc-grad: " + escape(p_.what) + " must return a scalar, got \" + tl::shape_string(" + y +
          ".shape()));");
     line("");
+    const std::string g = reverse_sweep("tl::scalar_tensor(1, " + y + ".dtype())");
+    line(with_value ? "return {" + y + ", " + g + "};" : "return " + g + ";");
+    return footer();
+  }
+
+  // tl::vjp: {f(x), the pullback}, which runs the reverse sweep from a cotangent.
+  std::string vjp_function() {
+    const std::string wrt = name(p_.params[p_.wrt].value);
+    header("The value and pullback of " + p_.what + " with respect to `" + wrt + "` (tl::vjp),",
+           "derivatives in reverse order from the cotangent ct, in the pullback.");
+    signature("std::pair<tl::Tensor, tl::Pullback>", false);
+    forward(p_.body);
+    const std::string y = name(p_.result);
+    line("");
+    line("auto pullback = [=](const tl::Tensor& ct) -> std::vector<tl::Tensor> {");
+    ++depth_;
+    line("if (ct.shape() != " + y + ".shape())");
+    line("  throw tl::ShapeError(\"tlaloc-grad: the cotangent of " + escape(p_.what) +
+         " has shape \" + tl::shape_string(ct.shape()) + \", the result \" + tl::shape_string(" + y + ".shape()));");
+    line("return {" + reverse_sweep("ct") + "};");
+    --depth_;
+    line("};");
+    line("return {" + y + ", tl::Pullback(pullback)};");
+    return footer();
+  }
+
+  // The reverse sweep from `seed`, the result's cotangent; returns the cotangent of
+  // the differentiated parameter.
+  std::string reverse_sweep(const std::string& seed) {
     line("// Reverse: d_v is the derivative of the result with respect to v.");
     declare_cotangents(p_.body, true);
     if (active(p_.result)) {
-      line("d_" + y + " = tl::scalar_tensor(1, " + y + ".dtype());");
+      line("d_" + name(p_.result) + " = " + seed + ";");
       has_[p_.result] = Has::yes;
     }
     reverse(p_.body);
     const ValueId w = p_.params[p_.wrt].value;
     const std::string zero = "tl::zeros_like(" + name(w) + ")";
-    std::string g;
     switch (state(w)) {
-      case Has::none: g = zero; break;
-      case Has::yes: g = "d_" + name(w); break;
-      case Has::maybe: g = "d_" + name(w) + ".defined() ? d_" + name(w) + " : " + zero; break;
+      case Has::none: return zero;
+      case Has::yes: return "d_" + name(w);
+      case Has::maybe: return "d_" + name(w) + ".defined() ? d_" + name(w) + " : " + zero;
     }
-    line(with_value ? "return {" + y + ", " + g + "};" : "return " + g + ";");
-    return footer();
+    return zero;
   }
 
   // Forward mode: {f(x), the derivative of f at x along t_x}.
@@ -404,5 +431,6 @@ class Writer {
 
 std::string emit_gradient(const Program& p, bool with_value) { return Writer(p).function(with_value); }
 std::string emit_jvp(const Program& p) { return Writer(p).jvp_function(); }
+std::string emit_vjp(const Program& p) { return Writer(p).vjp_function(); }
 
 }  // namespace tlaloc_grad

@@ -16,4 +16,8 @@ std::string emit_gradient(const Program& p, bool with_value);
 // the value and its derivative along the tangent t_<wrt> (tl::jvp).
 std::string emit_jvp(const Program& p);
 
+// `inline std::pair<tl::Tensor, tl::Pullback> NAME(params...)`: the value and a
+// pullback taking the result's cotangent (tl::vjp of a one-tensor function).
+std::string emit_vjp(const Program& p);
+
 }  // namespace tlaloc_grad

@@ -20,7 +20,7 @@ namespace {
 
 // The transforms tlaloc-grad writes out; the others keep tracing at run time.
 bool generated(const std::string& transform) {
-  return transform == "grad" || transform == "value_and_grad" || transform == "jvp";
+  return transform == "grad" || transform == "value_and_grad" || transform == "jvp" || transform == "vjp";
 }
 
 bool is_tensor_type(QualType t) {
@@ -125,7 +125,7 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
     const Loc at = location(sm, f.call->getBeginLoc());
     const std::string where = at.file + ":" + std::to_string(at.line);
     if (!generated(f.transform)) {
-      result.notes.push_back(where + ": note: tl::" + f.transform + " is left to trace at run time (tlaloc-grad writes grad, value_and_grad and jvp)");
+      result.notes.push_back(where + ": note: tl::" + f.transform + " is left to trace at run time (tlaloc-grad writes grad, value_and_grad, jvp and vjp)");
       continue;
     }
     const auto target = target_of(f.call->getArg(0));
@@ -134,17 +134,20 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
                              " is left to trace at run time: its function has no body tlaloc-grad can see");
       continue;
     }
-    const bool forward = f.transform == "jvp";
-    if (forward && (f.call->getNumArgs() != 3 || !is_tensor_type(f.call->getArg(1)->getType()))) {
-      result.notes.push_back(where + ": note: tl::jvp of several arguments is left to trace at run time");
+    const bool forward = f.transform == "jvp", pullback = f.transform == "vjp";
+    const unsigned call_args = forward ? 3 : 2;
+    if ((forward || pullback) && (f.call->getNumArgs() != call_args || !is_tensor_type(f.call->getArg(1)->getType()))) {
+      result.notes.push_back(where + ": note: tl::" + f.transform + " of several arguments is left to trace at run time");
       continue;
     }
-    const std::size_t wrt = forward ? 0 : argnum_of(f.call, sm, ctx.getLangOpts());
+    const std::size_t wrt = forward || pullback ? 0 : argnum_of(f.call, sm, ctx.getLangOpts());
     const std::string name = f.transform + "_" + target->label + "_" + std::to_string(at.line);
     const Program p = lower(ctx, *target->fn, target->lambda, name, wrt, opt.right_to_left);
     const std::string file = opt.stem + "." + name + ".grad.cpp";
     const std::string path = (std::filesystem::path(opt.dump_dir) / file).string();
-    result.gradients.push_back({path, forward ? emit_jvp(p) : emit_gradient(p, f.transform == "value_and_grad")});
+    result.gradients.push_back({path, forward    ? emit_jvp(p)
+                                      : pullback ? emit_vjp(p)
+                                                 : emit_gradient(p, f.transform == "value_and_grad")});
 
     // The call becomes a lambda calling the generated function, with the same
     // parameters; captured variables are passed by name from the call's scope.
@@ -165,8 +168,9 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
     const std::string keep = target->variable.empty() ? "" : "(void)" + target->variable + "; ";
     const std::string call = "tlaloc_generated::" + name + "(" + args + ")";
     std::string replacement = "[&](" + params + ") { " + keep + "return " + call + "; }";
-    if (forward) {
-      // tl::jvp(f, x, t) is a call, not a function: the generated one is called in its place.
+    if (forward || pullback) {
+      // tl::jvp(f, x, t) and tl::vjp(f, x) are calls, not functions: the generated one
+      // is called in their place.
       const auto arg_text = [&](unsigned i) {
         return std::string(Lexer::getSourceText(CharSourceRange::getTokenRange(f.call->getArg(i)->getSourceRange()), sm,
                                                 ctx.getLangOpts()));
@@ -174,7 +178,8 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
       std::string rest;
       for (std::size_t i = p.explicit_params; i < p.params.size(); ++i) rest += ", " + p.params[i].name;
       const std::string used = target->variable.empty() ? "" : "(void)" + target->variable + ", ";
-      replacement = "(" + used + "tlaloc_generated::" + name + "(" + arg_text(1) + ", " + arg_text(2) + rest + "))";
+      const std::string given = forward ? arg_text(1) + ", " + arg_text(2) : arg_text(1);
+      replacement = "(" + used + "tlaloc_generated::" + name + "(" + given + rest + "))";
     }
     const CharSourceRange range = CharSourceRange::getTokenRange(f.call->getSourceRange());
     const std::size_t b = sm.getFileOffset(sm.getExpansionLoc(range.getBegin()));
