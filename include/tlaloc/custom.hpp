@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "tlaloc/control.hpp"
+#include "tlaloc/error.hpp"
 #include "tlaloc/tensor.hpp"
 
 namespace tlaloc {
@@ -82,6 +83,27 @@ class CustomFunction {
     return detail::call_custom(rule_, a).at(0);
   }
   const std::shared_ptr<const detail::CustomRule>& rule() const { return rule_; }
+
+  // The rule's own halves, for code that applies them itself (the gradients
+  // tlaloc-grad writes): custom_vjp's forward, {value, residuals}, and backward, one
+  // cotangent per argument; custom_jvp's rule, {value, tangent}.
+  template <class... A>
+  std::pair<Tensor, std::vector<Tensor>> forward(const A&... args) const {
+    if (!rule_->fwd) throw Error("'" + rule_->name + "' has no custom_vjp rule");
+    auto [values, residuals] = rule_->fwd(detail::tensors_of(args...));
+    return {values.at(0), std::vector<Tensor>(residuals.begin(), residuals.end())};
+  }
+  std::vector<Tensor> backward(const std::vector<Tensor>& residuals, const Tensor& cotangent) const {
+    if (!rule_->bwd) throw Error("'" + rule_->name + "' has no custom_vjp rule");
+    const Tensor c[] = {cotangent};
+    const detail::Values r = rule_->bwd(residuals, c);
+    return std::vector<Tensor>(r.begin(), r.end());
+  }
+  std::pair<Tensor, Tensor> jvp(const std::vector<Tensor>& primals, const std::vector<Tensor>& tangents) const {
+    if (!rule_->jvp) throw Error("'" + rule_->name + "' has no custom_jvp rule");
+    auto [values, t] = rule_->jvp(primals, tangents);
+    return {values.at(0), t.at(0)};
+  }
 
  private:
   std::shared_ptr<const detail::CustomRule> rule_;

@@ -137,6 +137,25 @@ int main() {
   auto [ys, dys] = tl::jvp(settle, w, tl::ones_like(w));
   std::printf("jvp settle: %a %a\n", ys.item<double>(), dys.item<double>());
 
+  const tl::Tensor weights = f64({0.5, -1, 2, 0.25, 1, -0.75}, {3, 2});
+  // Functions with their own rules: a custom_vjp log whose derivative keeps away from
+  // zero, and a custom_jvp softplus.
+  const auto safe_log = tl::custom_vjp(
+      [](const tl::Tensor& v) { return tl::log(v); },
+      [](const tl::Tensor& v) { return std::pair{tl::log(v), std::vector<tl::Tensor>{v}}; },
+      [](const std::vector<tl::Tensor>& res, const tl::Tensor& ct) {
+        return std::vector<tl::Tensor>{ct / tl::maximum(res[0], 1e-3)};
+      });
+  auto logged = [&](const tl::Tensor& m) { return tl::sum(safe_log(tl::square(m) + 0.5) * m); };
+  report("custom_vjp", tl::grad(logged)(w), logged, w);
+  const auto soft = tl::custom_jvp([](const tl::Tensor& v) { return tl::softplus(v); },
+                                   [](const std::vector<tl::Tensor>& p, const std::vector<tl::Tensor>& t) {
+                                     return std::pair{tl::softplus(p[0]), tl::sigmoid(p[0]) * t[0]};
+                                   });
+  auto smooth = [&](const tl::Tensor& m) { return tl::sum(soft(m * 2.0) * m); };
+  auto [smooth_value, smooth_dot] = tl::jvp(smooth, w, weights);
+  std::printf("custom_jvp: %a %a\n", smooth_value.item<double>(), smooth_dot.item<double>());
+
   // Reverse mode from any cotangent: tl::vjp's pullback, against the gradient of the
   // cotangent-weighted sum.
   auto field = [](const tl::Tensor& q) {
@@ -144,7 +163,6 @@ int main() {
     for (int i = 0; i < 3; ++i) s = tl::tanh(s) * q;
     return s;
   };
-  const tl::Tensor weights = f64({0.5, -1, 2, 0.25, 1, -0.75}, {3, 2});
   auto [field_value, pullback] = tl::vjp(field, w);
   const tl::Tensor pulled = pullback(weights).at(0);
   auto weighted = [&](const tl::Tensor& q) { return tl::sum(field(q) * weights); };

@@ -152,6 +152,11 @@ class Writer {
     n.y = name(s.result);
     n.g = "d_" + n.y;
     if (s.fn.empty()) return s.text;
+    if (s.fn == "custom") {
+      std::string call = s.callee + "(";
+      for (std::size_t i = 0; i < n.args.size(); ++i) call += (i ? ", " : "") + n.args[i];
+      return call + ")";
+    }
     const Rule& r = *find_rule(s.fn);
     return r.spell(r, n);
   }
@@ -185,8 +190,9 @@ class Writer {
     const std::string comment = "  // " + (s.fn.empty() ? "" : s.fn + ", ") + "line " + std::to_string(s.loc.line) + ": " +
                                 shorten(s.source);
     const std::string decl = hoisted ? "" : "const tl::Tensor ";
+    if (s.fn == "custom" && active(s.result)) return custom_forward(s, n, comment);
     line(decl + n.y + " = " + rhs + ";" + comment);
-    if (s.fn.empty() || !active(s.result)) return;
+    if (s.fn.empty() || s.fn == "custom" || !active(s.result)) return;
     const Rule& r = *find_rule(s.fn);
     if (r.check != nullptr) line(r.check(n));
     if (!tangents_) return;
@@ -194,6 +200,26 @@ class Writer {
     for (const Arg& a : s.args) t.push_back(a.is_tensor() && active(a.value) ? "t_" + name(a.value) : "");
     if (r.jvp == nullptr) refuse(Code::not_differentiable, s.loc, "tl::" + s.fn + " has no build-time forward rule");
     line(decl + "t_" + n.y + " = " + r.jvp(r, n, t) + ";");
+  }
+
+  // A custom rule's forward half: reverse mode keeps its residuals for the backward
+  // half; forward mode applies its JVP rule.
+  void custom_forward(const Node& s, const Names& n, const std::string& comment) {
+    std::string args;
+    for (std::size_t i = 0; i < n.args.size(); ++i) args += (i ? ", " : "") + n.args[i];
+    if (!tangents_) {
+      line("const std::pair<tl::Tensor, std::vector<tl::Tensor>> " + n.y + "_fwd = " + s.callee + ".forward(" + args + ");" +
+           comment);
+      line("const tl::Tensor " + n.y + " = " + n.y + "_fwd.first;");
+      return;
+    }
+    std::string tangents;
+    for (std::size_t i = 0; i < s.args.size(); ++i)
+      tangents += (i ? ", " : "") + tangent_or_zero(s.args[i].value);
+    line("const std::pair<tl::Tensor, tl::Tensor> " + n.y + "_jvp = " + s.callee + ".jvp({" + args + "}, {" + tangents +
+         "});" + comment);
+    line("const tl::Tensor " + n.y + " = " + n.y + "_jvp.first;");
+    line("const tl::Tensor t_" + n.y + " = " + n.y + "_jvp.second;");
   }
 
   // out = from, and in forward mode t_out = from's tangent.
@@ -349,6 +375,14 @@ class Writer {
     if (s.fn.empty() || !active(s.result) || state(s.result) == Has::none) return;
     Names n;
     spelled(s, n);
+    if (s.fn == "custom") {
+      return guarded_if_maybe(s.result, [&] {
+        line("// the custom rule's backward half, line " + std::to_string(s.loc.line));
+        line("const std::vector<tl::Tensor> " + n.y + "_cts = " + s.callee + ".backward(" + n.y + "_fwd.second, " + n.g + ");");
+        for (std::size_t i = 0; i < s.args.size(); ++i)
+          if (active(s.args[i].value)) accumulate(s.args[i].value, n.y + "_cts[" + std::to_string(i) + "]");
+      });
+    }
     const Rule& r = *find_rule(s.fn);
     const auto apply = [&] {
       line("// " + s.fn + ", line " + std::to_string(s.loc.line));
@@ -365,8 +399,12 @@ class Writer {
         if (!c.empty()) accumulate(s.args[i].value, c);
       }
     };
-    if (state(s.result) == Has::yes) apply();
-    else guarded(n.g, apply);
+    guarded_if_maybe(s.result, apply);
+  }
+  template <class F>
+  void guarded_if_maybe(ValueId v, F body) {
+    if (state(v) == Has::yes) body();
+    else guarded("d_" + name(v), body);
   }
 
   void scalars_of(const Block& b) {

@@ -28,6 +28,12 @@ bool is_tensor(QualType t) {
   return r != nullptr && r->getQualifiedNameAsString() == "tlaloc::Tensor";
 }
 
+// A function with a custom derivative rule (tl::custom_vjp / tl::custom_jvp).
+bool is_custom(QualType t) {
+  const auto* r = t.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
+  return r != nullptr && r->getQualifiedNameAsString() == "tlaloc::CustomFunction";
+}
+
 const Expr* strip(const Expr* e) {
   for (;;) {
     e = e->IgnoreParens();
@@ -153,6 +159,10 @@ class Lowerer {
       return;
     }
     const QualType plain = t.getNonReferenceType().getUnqualifiedType();
+    if (is_custom(plain)) {
+      p_.params.push_back({"const " + TypeName::getFullyQualifiedName(plain, ctx_, ctx_.getPrintingPolicy()) + "&", name, -1});
+      return;
+    }
     if (!plain->isArithmeticType())
       refuse(Code::unsupported_construct, loc(d->getLocation()),
              "parameter or capture '" + name + "' of type " + t.getAsString() + ": only tl::Tensor and arithmetic types");
@@ -249,6 +259,7 @@ class Lowerer {
   }
 
   ValueId operator_call(const CXXOperatorCallExpr* e, Block& out) {
+    if (e->getOperator() == OO_Call && is_custom(e->getArg(0)->getType())) return custom_call(e, out);
     std::vector<Arg> args = arguments(e, out);
     if (const char* rule = operator_rule(e->getOperator(), e->getNumArgs())) return op(out, e, rule, args, {});
     // Comparisons and logical operators: bool results, no derivative.
@@ -275,6 +286,27 @@ class Lowerer {
       }
     }
     return true;
+  }
+
+  // f(x...) for a tl::CustomFunction f: its own rule gives the derivative. The
+  // residuals of its forward half are kept beside the value, so not inside loops or
+  // branches yet.
+  ValueId custom_call(const CXXOperatorCallExpr* e, Block& out) {
+    if (structured_ > 0)
+      refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
+             "a function with a custom rule called inside a loop or a branch (not yet supported)");
+    std::vector<const Expr*> given(e->arg_begin() + 1, e->arg_end());
+    std::vector<Arg> args(given.size());
+    for (std::size_t k = 0; k < given.size(); ++k) {
+      const std::size_t i = right_to_left_ ? given.size() - 1 - k : k;
+      if (!is_tensor(given[i]->getType()))
+        refuse(Code::unsupported_construct, loc(given[i]->getBeginLoc()), "a custom rule function's argument that is not a tensor");
+      args[i] = arg(given[i], out);
+    }
+    const std::string callee = text(e->getArg(0));
+    const ValueId v = op(out, e, "custom", args, {});
+    out.back().callee = callee;
+    return v;
   }
 
   ValueId member_call(const CXXMemberCallExpr* e, Block& out) {

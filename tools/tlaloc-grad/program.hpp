@@ -61,6 +61,7 @@ struct Node {
   // scalar: a statement copied as written (names substituted); branch and loop: the
   // condition; loop: its init and step (empty for while).
   std::string text, init, step;
+  std::string callee;          // op "custom": the tl::CustomFunction called
   bool assignment = false;     // scalar: `n += 1;`, a counter the loop carries
   int id = 0;                  // branch and loop: a number for their saved conditions and counters
   Block body, orelse;
