@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
-#include <stdexcept>
 #include <map>
 #include <memory>
 #include <set>
+#include <stdexcept>
 
 namespace tlaloc_grad {
 namespace {
@@ -39,6 +39,8 @@ std::string as_tensor(const Names& n, std::size_t i, std::size_t like) {
 // A reduction's cotangent with the reduced axes put back as size 1 (the engine's
 // with_kept_axes); the axes must be integer literals unless keepdims is true.
 std::string kept(const std::string& g, const Names& n) {
+  if (n.args.size() > 2 && n.args[2] != "true" && n.args[2] != "false")
+    throw std::invalid_argument("keepdims '" + n.args[2] + "' is not a literal true or false");
   if (n.args.size() < 2 || (n.args.size() > 2 && n.args[2] == "true")) return g;
   std::vector<long> axes;
   std::string digits;
