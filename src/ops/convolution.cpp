@@ -9,6 +9,7 @@
 
 #include "core/dispatch_type.hpp"
 #include "core/tensor_impl.hpp"
+#include "ops/conv_attrs.hpp"
 #include "ops/conv_grad.hpp"
 #include "ops/cpp_spelling.hpp"
 #include "ops/op.hpp"
@@ -307,23 +308,32 @@ Tensor lax::convolution(const Tensor& lhs, const Tensor& rhs, const ConvDimensio
   for (std::size_t d = 0; d < padding_low.size(); ++d)
     padding.insert(padding.end(), {padding_low[d], padding_high[d]});
   return detail::call1(convolution_op, {lhs, rhs},
-                       {{"input_batch_dimension", dims.input_batch_dimension},
-                        {"input_feature_dimension", dims.input_feature_dimension},
-                        {"input_spatial_dimensions", dims.input_spatial_dimensions},
-                        {"kernel_input_feature_dimension", dims.kernel_input_feature_dimension},
-                        {"kernel_output_feature_dimension", dims.kernel_output_feature_dimension},
-                        {"kernel_spatial_dimensions", dims.kernel_spatial_dimensions},
-                        {"output_batch_dimension", dims.output_batch_dimension},
-                        {"output_feature_dimension", dims.output_feature_dimension},
-                        {"output_spatial_dimensions", dims.output_spatial_dimensions},
-                        {"window_strides", window_strides},
-                        {"padding", padding},
-                        {"lhs_dilation", lhs_dilation},
-                        {"rhs_dilation", rhs_dilation},
-                        {"window_reversal", window_reversal},
-                        {"feature_group_count", feature_group_count},
-                        {"batch_group_count", batch_group_count},
-                        {"result_element_type", result_element_type}});
+                       detail::conv_attrs(dims, window_strides, &padding, lhs_dilation, rhs_dilation, window_reversal,
+                                          feature_group_count, batch_group_count, result_element_type));
+}
+
+detail::Attrs detail::conv_attrs(const lax::ConvDimensionNumbers& dims, const Ints& window_strides, const Ints* padding,
+                                 const Ints& lhs_dilation, const Ints& rhs_dilation, const Ints& window_reversal,
+                                 std::int64_t feature_group_count, std::int64_t batch_group_count,
+                                 DType result_element_type) {
+  Attrs a{{"input_batch_dimension", dims.input_batch_dimension},
+          {"input_feature_dimension", dims.input_feature_dimension},
+          {"input_spatial_dimensions", dims.input_spatial_dimensions},
+          {"kernel_input_feature_dimension", dims.kernel_input_feature_dimension},
+          {"kernel_output_feature_dimension", dims.kernel_output_feature_dimension},
+          {"kernel_spatial_dimensions", dims.kernel_spatial_dimensions},
+          {"output_batch_dimension", dims.output_batch_dimension},
+          {"output_feature_dimension", dims.output_feature_dimension},
+          {"output_spatial_dimensions", dims.output_spatial_dimensions},
+          {"window_strides", window_strides}};
+  if (padding != nullptr) a.set("padding", *padding);
+  a.set("lhs_dilation", lhs_dilation);
+  a.set("rhs_dilation", rhs_dilation);
+  a.set("window_reversal", window_reversal);
+  a.set("feature_group_count", feature_group_count);
+  a.set("batch_group_count", batch_group_count);
+  a.set("result_element_type", result_element_type);
+  return a;
 }
 
 }  // namespace tlaloc

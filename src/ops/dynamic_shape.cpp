@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "core/tensor_impl.hpp"
+#include "ops/conv_attrs.hpp"
 #include "ops/cpp_spelling.hpp"
 #include "ops/op.hpp"
 #include "tlaloc/lax.hpp"
@@ -382,24 +383,10 @@ Tensor lax::dynamic_conv(const Tensor& lhs, const Tensor& rhs, const Tensor& pad
                          const I64s& lhs_dilation, const I64s& rhs_dilation, const I64s& window_reversal,
                          std::int64_t feature_group_count, std::int64_t batch_group_count,
                          DType result_element_type, const Shape& result_shape) {
-  return detail::call1(conv_op, {lhs, rhs, padding},
-                       {{"input_batch_dimension", dims.input_batch_dimension},
-                        {"input_feature_dimension", dims.input_feature_dimension},
-                        {"input_spatial_dimensions", dims.input_spatial_dimensions},
-                        {"kernel_input_feature_dimension", dims.kernel_input_feature_dimension},
-                        {"kernel_output_feature_dimension", dims.kernel_output_feature_dimension},
-                        {"kernel_spatial_dimensions", dims.kernel_spatial_dimensions},
-                        {"output_batch_dimension", dims.output_batch_dimension},
-                        {"output_feature_dimension", dims.output_feature_dimension},
-                        {"output_spatial_dimensions", dims.output_spatial_dimensions},
-                        {"window_strides", window_strides},
-                        {"lhs_dilation", lhs_dilation},
-                        {"rhs_dilation", rhs_dilation},
-                        {"window_reversal", window_reversal},
-                        {"feature_group_count", feature_group_count},
-                        {"batch_group_count", batch_group_count},
-                        {"result_element_type", result_element_type},
-                        {"shape", result_shape}});
+  detail::Attrs attrs = detail::conv_attrs(dims, window_strides, nullptr, lhs_dilation, rhs_dilation, window_reversal,
+                                           feature_group_count, batch_group_count, result_element_type);
+  attrs.set("shape", result_shape);
+  return detail::call1(conv_op, {lhs, rhs, padding}, attrs);
 }
 
 }  // namespace tlaloc
