@@ -37,7 +37,8 @@ function(tlaloc_generate_gradients target)
     get_filename_component(source_dir ${source} DIRECTORY)
     set(out ${CMAKE_CURRENT_BINARY_DIR}/${target}.tlaloc-grad/${name})
     add_custom_command(OUTPUT ${out}
-      COMMAND $<TARGET_FILE:${tool}> ${source} -o ${out} --dump-dir ${arg_DUMP_DIR}
+      COMMAND ${CMAKE_COMMAND} -E env ${TLALOC_GRAD_ENVIRONMENT} $<TARGET_FILE:${tool}> ${source} -o ${out}
+              --dump-dir ${arg_DUMP_DIR}
               --arguments ${order} -- -std=c++20
               "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>" "$<$<BOOL:${defines}>:-D$<JOIN:${defines},;-D>>"
       DEPENDS ${source} ${tool_dependency}

@@ -66,7 +66,7 @@ int main() {
   report("mlp", tl::grad(mlp)(w), mlp, w);
 
   // A loop with a run-time bound: the reverse sweep walks the saved iterations.
-  const int steps = 5;
+  int steps = 5;  // not const: Clang says a constant needs no capture
   auto rolled = [steps](const tl::Tensor& p) {
     tl::Tensor s = p;
     for (int i = 0; i < steps; ++i) s = tl::sin(s) * p + 0.1 * i;
