@@ -109,6 +109,20 @@ int main() {
   };
   report("rows", tl::grad(rows)(w), rows, w);
 
+  // Nested loops: an outer step with inner substeps, each saving its iterations.
+  auto nested = [](const tl::Tensor& p) {
+    tl::Tensor s = p;
+    for (int i = 0; i < 3; ++i) {
+      tl::Tensor v = s * 0.5;
+      for (int j = 0; j < 2; ++j) v = tl::sin(v) + s * (0.1 * j);
+      s = s + v * p;
+    }
+    return tl::sum(s * s);
+  };
+  report("nested", tl::grad(nested)(w), nested, w);
+  auto [nested_value, nested_dot] = tl::jvp(nested, w, tl::ones_like(w));
+  std::printf("nested jvp: %a %a\n", nested_value.item<double>(), nested_dot.item<double>());
+
   // Losses built from the shifted exponentials: log_softmax, softmax, logsumexp.
   const tl::Tensor labels = f64({1, 0, 0, 1}, {2, 2});
   auto classify = [&](const tl::Tensor& logits) {

@@ -254,13 +254,37 @@ class Writer {
     line("}");
   }
 
-  // Every value a loop body defines, saved per iteration for the reverse sweep.
+  // Every value a loop body defines, saved per iteration for the reverse sweep (an
+  // inner loop's values after it included; its iterations are in its own vectors).
   std::vector<ValueId> loop_values(const Node& s) const {
     std::vector<ValueId> vals;
     for (const Phi& ph : s.phis) vals.push_back(ph.in);
     std::vector<int> conds;
     branch_values(s.body, vals, conds);
+    for (const Node& n : s.body)
+      if (n.kind == Node::Kind::loop)
+        for (const Phi& ph : n.phis) vals.push_back(ph.out);
     return vals;
+  }
+  // The vectors (name, type) a loop fills, one entry per iteration: its values,
+  // conditions and counters, and the vectors and step counts of the loops inside it.
+  std::vector<std::pair<std::string, std::string>> tapes(const Node& s) const {
+    std::vector<std::pair<std::string, std::string>> t;
+    for (ValueId v : loop_values(s)) t.push_back({"saved_" + name(v), "std::vector<tl::Tensor>"});
+    for (int c : loop_conds(s)) t.push_back({"saved_cond_" + std::to_string(c), "std::vector<bool>"});
+    for (const auto& [var, type] : s.scalars) t.push_back({"saved_" + var, "std::vector<" + type + ">"});
+    for (const auto& [var, type] : inner_state(s)) t.push_back({"saved_" + var, "std::vector<" + type + ">"});
+    return t;
+  }
+  // What the loops inside a loop's body leave for the reverse sweep, per iteration.
+  std::vector<std::pair<std::string, std::string>> inner_state(const Node& s) const {
+    std::vector<std::pair<std::string, std::string>> t;
+    for (const Node& n : s.body) {
+      if (n.kind != Node::Kind::loop) continue;
+      for (const auto& tape : tapes(n)) t.push_back(tape);
+      t.push_back({"steps_" + std::to_string(n.id), "std::size_t"});
+    }
+    return t;
   }
   std::vector<int> loop_conds(const Node& s) const {
     std::vector<ValueId> vals;
@@ -277,9 +301,7 @@ class Writer {
          (save ? ", saving what the reverse sweep needs." : ", tangents carried beside the values."));
     for (const Phi& ph : s.phis) assign(ph.out, ph.first, "tl::Tensor ");
     if (save) {
-      for (ValueId v : loop_values(s)) line("std::vector<tl::Tensor> saved_" + name(v) + ";");
-      for (int c : loop_conds(s)) line("std::vector<bool> saved_cond_" + std::to_string(c) + ";");
-      for (const auto& [var, type] : s.scalars) line("std::vector<" + type + "> saved_" + var + ";");
+      for (const auto& [tape, type] : tapes(s)) line(type + " " + tape + ";");
       line("std::size_t " + steps + " = 0;");
     }
     line(s.init.empty() && s.step.empty() ? "while (" + s.text + ") {"
@@ -292,6 +314,7 @@ class Writer {
     if (save) {
       for (ValueId v : loop_values(s)) line("saved_" + name(v) + ".push_back(" + name(v) + ");");
       for (int c : loop_conds(s)) line("saved_cond_" + std::to_string(c) + ".push_back(cond_" + std::to_string(c) + ");");
+      for (const auto& [var, type] : inner_state(s)) line("saved_" + var + ".push_back(std::move(" + var + "));");
     }
     for (const Phi& ph : s.phis) assign(ph.out, ph.second);
     if (save) line("++" + steps + ";");
@@ -450,9 +473,21 @@ class Writer {
     for (ValueId v : body) line("[[maybe_unused]] const tl::Tensor& " + name(v) + " = saved_" + name(v) + "[" + k + "];");
     for (int c : loop_conds(s))
       line("[[maybe_unused]] const bool cond_" + std::to_string(c) + " = saved_cond_" + std::to_string(c) + "[" + k + "];");
+    for (const auto& [var, type] : inner_state(s))
+      line("[[maybe_unused]] const " + type + "& " + var + " = saved_" + var + "[" + k + "];");
     scalars_of(s.body);
-    for (const Phi& ph : s.phis)
-      if (active(ph.in)) line("tl::Tensor d_" + name(ph.in) + ";");
+    // In the first iteration a carried value is its initial value, whose shares then
+    // go straight to it, in the order the unrolled loop gives them.
+    for (const Phi& ph : s.phis) {
+      if (!active(ph.in)) continue;
+      if (!active(ph.first)) {
+        line("tl::Tensor d_" + name(ph.in) + ";");
+        continue;
+      }
+      line("tl::Tensor d_" + name(ph.in) + "_next;");
+      line("tl::Tensor& d_" + name(ph.in) + " = " + k + " == 0 ? d_" + name(ph.first) + " : d_" + name(ph.in) + "_next;");
+      has_[ph.in] = Has::maybe;
+    }
     declare_cotangents(s.body, false);
     for (const Phi& ph : s.phis) pass(ph.out, ph.second);
     reverse(s.body);
@@ -461,7 +496,19 @@ class Writer {
     --depth_;
     line("}");
     has_ = outside;
-    for (const Phi& ph : s.phis) pass(ph.out, ph.first);
+    // Without iterations the initial values take the shares directly.
+    std::vector<const Phi*> direct;
+    for (const Phi& ph : s.phis)
+      if (active(ph.out) && active(ph.first)) direct.push_back(&ph);
+    if (!direct.empty()) {
+      line("if (steps_" + id + " == 0) {");
+      ++depth_;
+      for (const Phi* ph : direct) pass(ph->out, ph->first);
+      --depth_;
+      line("}");
+    }
+    for (const Phi& ph : s.phis)
+      if (active(ph.out) && !active(ph.first)) pass(ph.out, ph.first);
   }
 };
 

@@ -126,6 +126,8 @@ class Lowerer {
   Node* loop_ = nullptr;                      // the loop being lowered
   std::vector<const FunctionDecl*> inlining_;
   int structured_ = 0;  // depth of branches and loops
+  int branches_ = 0;    // depth of branches
+  int loop_body_ = -1;  // structured_ inside the innermost loop's body
   int next_id_ = 0;
 
   Loc loc(SourceLocation l) const { return location(sm_, l); }
@@ -376,9 +378,9 @@ class Lowerer {
 
   ValueId conditional(const ConditionalOperator* c, Block& out) {
     Node s = branch(c->getBeginLoc(), c->getCond());
-    ++structured_;
+    ++structured_, ++branches_;
     const ValueId a = expr(c->getTrueExpr(), s.body), b = expr(c->getFalseExpr(), s.orelse);
-    --structured_;
+    --structured_, --branches_;
     return meet(std::move(s), a, b, "select", out);
   }
   bool active(ValueId v) const { return p_.values[std::size_t(v)].active; }
@@ -528,7 +530,7 @@ class Lowerer {
 
   void expression_statement(const Expr* e, Block& out) {
     if (const VarDecl* v = assigned_scalar(e)) {
-      if (loop_ == nullptr || structured_ != 1)
+      if (loop_ == nullptr || structured_ != loop_body_)
         refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
                "scalar '" + v->getNameAsString() + "' changes inside a branch (a loop's counters change in its body)");
       scalar(out, e->getBeginLoc(), text(e) + ";");
@@ -570,12 +572,12 @@ class Lowerer {
       refuse(Code::unsupported_construct, loc(f->getBeginLoc()), "an if with an initializer or a condition variable");
     Node s = branch(f->getBeginLoc(), f->getCond());
     const auto before = tensors_;
-    ++structured_;
+    ++structured_, ++branches_;
     block(statements(f->getThen()), 0, s.body);
     const auto after_then = tensors_;
     tensors_ = before;
     block(statements(f->getElse()), 0, s.orelse);
-    --structured_;
+    --structured_, --branches_;
     const auto after_else = tensors_;
     tensors_ = before;
     for (const auto& [var, v0] : before) {
@@ -607,15 +609,15 @@ class Lowerer {
       if (!r) refuse(Code::unsupported_construct, loc(f->getBeginLoc()), "a path through this if ends without returning");
       return *r;
     };
-    ++structured_;
+    ++structured_, ++branches_;
     const ValueId a = path(f->getThen(), s.body), b = path(f->getElse(), s.orelse);
-    --structured_;
+    --structured_, --branches_;
     return meet(std::move(s), a, b, "result", out);
   }
 
   void loop(const Stmt* at, const Stmt* init, const Expr* cond, const Expr* inc, const Stmt* body, Block& out) {
-    if (structured_ > 0)
-      refuse(Code::unsupported_construct, loc(at->getBeginLoc()), "a loop inside a loop or a branch (not yet supported)");
+    if (branches_ > 0)
+      refuse(Code::unsupported_construct, loc(at->getBeginLoc()), "a loop inside a branch (not yet supported)");
     if (has_return(body)) refuse(Code::unsupported_construct, loc(at->getBeginLoc()), "a return inside a loop");
     if (cond == nullptr) refuse(Code::unsupported_construct, loc(at->getBeginLoc()), "a loop without a condition");
     Node s;
@@ -658,9 +660,13 @@ class Lowerer {
       }
       Block lowered;
       ++structured_;
+      Node* const outer = loop_;
+      const int outer_body = loop_body_;
       loop_ = &s;
+      loop_body_ = structured_;
       block(statements(body), 0, lowered);
-      loop_ = nullptr;
+      loop_ = outer;
+      loop_body_ = outer_body;
       --structured_;
       // The reverse sweep sees each counter's value at the start of its iteration.
       for (std::size_t i = 1; i < lowered.size(); ++i)

@@ -5,6 +5,7 @@
 #include <clang/Lex/Lexer.h>
 
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -95,6 +96,13 @@ const Decl* enclosing_top_decl(ASTContext& ctx, const Stmt* s) {
     parents = ctx.getParents(n);
   }
   return last;
+}
+
+std::string fmt_hex(std::size_t v) {
+  static const char* digits = "0123456789abcdef";
+  std::string r(16, '0');
+  for (int i = 15; i >= 0; --i, v >>= 4) r[std::size_t(i)] = digits[v & 15];
+  return r;
 }
 
 std::size_t argnum_of(const CallExpr* c, const SourceManager& sm, const LangOptions& lo) {
@@ -189,7 +197,12 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
     std::size_t line_start = sm.getFileOffset(sm.getExpansionLoc(top->getBeginLoc()));
     while (line_start > 0 && source[line_start - 1] != '\n') --line_start;
     const unsigned line = sm.getExpansionLineNumber(top->getBeginLoc());
-    includes[line_start] += "#include \"" + path + "\"\n#line " + std::to_string(line) + " \"" + input_name + "\"\n";
+    // The gradient's hash beside its #include: when the gradient changes, so does this
+    // file, and the build recompiles it (the build tool watches this file, not the
+    // gradients it includes).
+    const std::size_t hash = std::hash<std::string>{}(result.gradients.back().text);
+    includes[line_start] += "#include \"" + path + "\"  // " + fmt_hex(hash) + "\n#line " + std::to_string(line) + " \"" +
+                            input_name + "\"\n";
   }
   if (result.gradients.empty()) {
     result.text = source;

@@ -65,7 +65,8 @@ inline tl::Tensor grad_settle_103(const tl::Tensor& a) {
     [[maybe_unused]] const tl::Tensor& cos_3 = saved_cos_3[k0];
     [[maybe_unused]] const tl::Tensor& mul_4 = saved_mul_4[k0];
     [[maybe_unused]] const tl::Tensor& add_5 = saved_add_5[k0];
-    tl::Tensor d_s_in;
+    tl::Tensor d_s_in_next;
+    tl::Tensor& d_s_in = k0 == 0 ? d_a : d_s_in_next;
     tl::Tensor d_cos_3;
     tl::Tensor d_mul_4;
     tl::Tensor d_add_5;
@@ -83,12 +84,14 @@ inline tl::Tensor grad_settle_103(const tl::Tensor& a) {
     }
     if (d_cos_3.defined()) {
       // cos, line 97
-      d_s_in = d_cos_3 * (-tl::sin(s_in));
+      d_s_in = d_s_in.defined() ? d_s_in + (d_cos_3 * (-tl::sin(s_in))) : (d_cos_3 * (-tl::sin(s_in)));
     }
     d_s_1 = d_s_in;
   }
-  if (d_s_1.defined()) {
-    d_a = d_a.defined() ? d_a + d_s_1 : d_s_1;
+  if (steps_0 == 0) {
+    if (d_s_1.defined()) {
+      d_a = d_a.defined() ? d_a + d_s_1 : d_s_1;
+    }
   }
   return d_a.defined() ? d_a : tl::zeros_like(a);
 }

@@ -13,7 +13,7 @@
 namespace tlaloc_generated {
 namespace tl = ::tlaloc;
 
-inline std::pair<tl::Tensor, tl::Tensor> jvp_settle_137(const tl::Tensor& a, const tl::Tensor& t_a) {
+inline std::pair<tl::Tensor, tl::Tensor> jvp_settle_151(const tl::Tensor& a, const tl::Tensor& t_a) {
   int n = 0;
   double t = 0.5;
   // The loop at line 96, tangents carried beside the values.
