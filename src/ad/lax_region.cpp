@@ -6,6 +6,7 @@
 #include "ad/engine.hpp"
 #include "core/check.hpp"
 #include "ir/builder.hpp"
+#include "ops/lax_attrs.hpp"
 #include "ops/op.hpp"
 #include "tlaloc/lax.hpp"
 
@@ -65,27 +66,29 @@ std::vector<Tensor> apply_with_region(const char* name, const std::vector<Tensor
   return apply_with_regions(name, in, attrs, {{region_args, &body}}, result_dtype_from_region);
 }
 
-std::vector<std::int64_t> interleaved(const char* op, const std::vector<std::int64_t>& low,
-                                      const std::vector<std::int64_t>& high) {
-  if (low.size() != high.size())
-    detail::fail<ShapeError>(op, "padding_low {} and padding_high {} differ in length", low, high);
-  std::vector<std::int64_t> padding;
-  for (std::size_t d = 0; d < low.size(); ++d) padding.insert(padding.end(), {low[d], high[d]});
-  return padding;
-}
 
 TensorType scalar_of(const Tensor& x) { return {x.dtype(), {}}; }
+
+// reduce and reduce_window: the operands (the inputs, then the initial values) and
+// their region's arguments (the accumulators, then one element of each input).
+struct Reduction {
+  std::vector<Tensor> operands;
+  std::vector<TensorType> region_args;
+};
+Reduction reduction(const std::vector<Tensor>& inputs, const std::vector<Tensor>& inits) {
+  Reduction r{inputs, {}};
+  r.operands.insert(r.operands.end(), inits.begin(), inits.end());
+  for (const Tensor& t : inits) r.region_args.push_back(scalar_of(t));
+  for (const Tensor& t : inputs) r.region_args.push_back(scalar_of(t));
+  return r;
+}
 
 }  // namespace
 
 std::vector<Tensor> lax::reduce(const std::vector<Tensor>& inputs, const std::vector<Tensor>& inits,
                                 const std::vector<std::int64_t>& dimensions, const Region& body) {
-  std::vector<Tensor> in = inputs;
-  in.insert(in.end(), inits.begin(), inits.end());
-  std::vector<TensorType> args;
-  for (const Tensor& t : inits) args.push_back(scalar_of(t));
-  for (const Tensor& t : inputs) args.push_back(scalar_of(t));
-  return apply_with_region("reduce", in, {{"dimensions", dimensions}}, args, body);
+  const Reduction r = reduction(inputs, inits);
+  return apply_with_region("reduce", r.operands, {{"dimensions", dimensions}}, r.region_args, body);
 }
 
 std::vector<Tensor> lax::sort(const std::vector<Tensor>& inputs, std::int64_t dimension, const Region& comparator) {
@@ -110,17 +113,14 @@ std::vector<Tensor> lax::reduce_window(const std::vector<Tensor>& inputs, const 
                                        const std::vector<std::int64_t>& window_dilations,
                                        const std::vector<std::int64_t>& padding_low,
                                        const std::vector<std::int64_t>& padding_high, const Region& body) {
-  std::vector<Tensor> in = inputs;
-  in.insert(in.end(), inits.begin(), inits.end());
-  std::vector<TensorType> args;
-  for (const Tensor& t : inits) args.push_back(scalar_of(t));
-  for (const Tensor& t : inputs) args.push_back(scalar_of(t));
+  const Reduction r = reduction(inputs, inits);
+  const std::string shape = inputs.empty() ? "no inputs" : "input " + shape_string(inputs[0].shape());
   const Attrs attrs{{"window_dimensions", window_dimensions},
                     {"window_strides", window_strides},
                     {"base_dilations", base_dilations},
                     {"window_dilations", window_dilations},
-                    {"padding", interleaved("lax::reduce_window", padding_low, padding_high)}};
-  return apply_with_region("reduce_window", in, attrs, args, body);
+                    {"padding", detail::interleaved_padding("lax::reduce_window", padding_low, padding_high, shape)}};
+  return apply_with_region("reduce_window", r.operands, attrs, r.region_args, body);
 }
 
 std::vector<Tensor> lax::scatter(const std::vector<Tensor>& inputs, const Tensor& scatter_indices,
@@ -152,7 +152,8 @@ Tensor lax::select_and_scatter(const Tensor& operand, const Tensor& source, cons
                                const Region& scatter) {
   const Attrs attrs{{"window_dimensions", window_dimensions},
                     {"window_strides", window_strides},
-                    {"padding", interleaved("lax::select_and_scatter", padding_low, padding_high)}};
+                    {"padding", detail::interleaved_padding("lax::select_and_scatter", padding_low, padding_high,
+                                                               "operand " + shape_string(operand.shape()))}};
   const TensorType o = scalar_of(operand), s = scalar_of(source);
   return apply_with_regions("select_and_scatter", {operand, source, init_value}, attrs,
                             {{{o, o}, &select}, {{s, s}, &scatter}})[0];

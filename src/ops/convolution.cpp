@@ -9,9 +9,9 @@
 
 #include "core/dispatch_type.hpp"
 #include "core/tensor_impl.hpp"
-#include "ops/conv_attrs.hpp"
 #include "ops/conv_grad.hpp"
 #include "ops/cpp_spelling.hpp"
+#include "ops/lax_attrs.hpp"
 #include "ops/op.hpp"
 #include "ops/rule.hpp"
 #include "tlaloc/lax.hpp"
@@ -300,13 +300,9 @@ Tensor lax::convolution(const Tensor& lhs, const Tensor& rhs, const ConvDimensio
                         const Ints& lhs_dilation, const Ints& rhs_dilation, const Ints& window_reversal,
                         std::int64_t feature_group_count, std::int64_t batch_group_count,
                         DType result_element_type) {
-  if (padding_low.size() != padding_high.size())
-    fail<ShapeError>("lax::convolution",
-                     "padding_low {} and padding_high {} differ in length (lhs {}, rhs {})", padding_low,
-                     padding_high, shape_string(lhs.shape()), shape_string(rhs.shape()));
-  Ints padding;
-  for (std::size_t d = 0; d < padding_low.size(); ++d)
-    padding.insert(padding.end(), {padding_low[d], padding_high[d]});
+  const Ints padding = detail::interleaved_padding(
+      "lax::convolution", padding_low, padding_high,
+      fmt::format("lhs {}, rhs {}", shape_string(lhs.shape()), shape_string(rhs.shape())));
   return detail::call1(convolution_op, {lhs, rhs},
                        detail::conv_attrs(dims, window_strides, &padding, lhs_dilation, rhs_dilation, window_reversal,
                                           feature_group_count, batch_group_count, result_element_type));
@@ -334,6 +330,15 @@ detail::Attrs detail::conv_attrs(const lax::ConvDimensionNumbers& dims, const In
   a.set("batch_group_count", batch_group_count);
   a.set("result_element_type", result_element_type);
   return a;
+}
+
+std::vector<std::int64_t> detail::interleaved_padding(const char* op, const Ints& low, const Ints& high,
+                                                      const std::string& operands) {
+  if (low.size() != high.size())
+    fail<ShapeError>(op, "padding_low {} and padding_high {} differ in length ({})", low, high, operands);
+  Ints padding;
+  for (std::size_t d = 0; d < low.size(); ++d) padding.insert(padding.end(), {low[d], high[d]});
+  return padding;
 }
 
 }  // namespace tlaloc

@@ -10,7 +10,7 @@
 #include <algorithm>
 
 #include "core/tensor_impl.hpp"
-#include "ops/conv_attrs.hpp"
+#include "ops/lax_attrs.hpp"
 #include "ops/cpp_spelling.hpp"
 #include "ops/op.hpp"
 #include "tlaloc/lax.hpp"
@@ -367,15 +367,9 @@ Tensor lax::dynamic_pad(const Tensor& x, const Tensor& value, const Tensor& edge
 Tensor lax::dynamic_gather(const Tensor& x, const Tensor& start_indices, const Tensor& slice_sizes,
                            const GatherDimensionNumbers& dims, bool indices_are_sorted,
                            const Shape& result_shape) {
-  return detail::call1(gather_op, {x, start_indices, slice_sizes},
-                       {{"offset_dims", dims.offset_dims},
-                        {"collapsed_slice_dims", dims.collapsed_slice_dims},
-                        {"operand_batching_dims", dims.operand_batching_dims},
-                        {"start_indices_batching_dims", dims.start_indices_batching_dims},
-                        {"start_index_map", dims.start_index_map},
-                        {"index_vector_dim", dims.index_vector_dim},
-                        {"indices_are_sorted", indices_are_sorted},
-                        {"shape", result_shape}});
+  detail::Attrs attrs = detail::gather_attrs(dims, nullptr, indices_are_sorted);
+  attrs.set("shape", result_shape);
+  return detail::call1(gather_op, {x, start_indices, slice_sizes}, attrs);
 }
 
 Tensor lax::dynamic_conv(const Tensor& lhs, const Tensor& rhs, const Tensor& padding,

@@ -8,6 +8,7 @@
 #include "ir/builder.hpp"
 #include "ops/cpp_spelling.hpp"
 #include "ops/gather_scatter.hpp"
+#include "ops/lax_attrs.hpp"
 #include "ops/rule.hpp"
 #include "tlaloc/lax.hpp"
 #include "tlaloc/ops.hpp"
@@ -216,15 +217,20 @@ std::string detail::cpp_gather_dimension_numbers(const Attrs& a) {
 
 Tensor lax::gather(const Tensor& x, const Tensor& start_indices, const GatherDimensionNumbers& dims,
                    const std::vector<std::int64_t>& slice_sizes, bool indices_are_sorted) {
-  return detail::call1(gather_op, {x, start_indices},
-                       {{"offset_dims", dims.offset_dims},
-                        {"collapsed_slice_dims", dims.collapsed_slice_dims},
-                        {"operand_batching_dims", dims.operand_batching_dims},
-                        {"start_indices_batching_dims", dims.start_indices_batching_dims},
-                        {"start_index_map", dims.start_index_map},
-                        {"index_vector_dim", dims.index_vector_dim},
-                        {"slice_sizes", slice_sizes},
-                        {"indices_are_sorted", indices_are_sorted}});
+  return detail::call1(gather_op, {x, start_indices}, detail::gather_attrs(dims, &slice_sizes, indices_are_sorted));
+}
+
+detail::Attrs detail::gather_attrs(const lax::GatherDimensionNumbers& dims,
+                                   const std::vector<std::int64_t>* slice_sizes, bool indices_are_sorted) {
+  Attrs a{{"offset_dims", dims.offset_dims},
+          {"collapsed_slice_dims", dims.collapsed_slice_dims},
+          {"operand_batching_dims", dims.operand_batching_dims},
+          {"start_indices_batching_dims", dims.start_indices_batching_dims},
+          {"start_index_map", dims.start_index_map},
+          {"index_vector_dim", dims.index_vector_dim}};
+  if (slice_sizes != nullptr) a.set("slice_sizes", *slice_sizes);
+  a.set("indices_are_sorted", indices_are_sorted);
+  return a;
 }
 
 }  // namespace tlaloc
