@@ -126,9 +126,10 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
   finder.sm = &sm;
   finder.TraverseDecl(ctx.getTranslationUnitDecl());
   Rewritten result;
-  // Edits to the source: offset, length replaced, text.
-  std::map<std::size_t, std::pair<std::size_t, std::string>, std::greater<>> edits;
-  std::map<std::size_t, std::string> includes;  // at a line start: #include lines
+  // Edits to the source by offset: the length replaced and the text put there. The
+  // #include lines go in at line starts (nothing replaced), the calls' replacements
+  // later on their lines, so no two edits share an offset or overlap.
+  std::map<std::size_t, std::pair<std::size_t, std::string>> edits;
   for (const Found& f : finder.found) {
     const Loc at = location(sm, f.call->getBeginLoc());
     const std::string where = at.file + ":" + std::to_string(at.line);
@@ -201,30 +202,16 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
     // file, and the build recompiles it (the build tool watches this file, not the
     // gradients it includes).
     const std::size_t hash = std::hash<std::string>{}(result.gradients.back().text);
-    includes[line_start] += "#include \"" + path + "\"  // " + fmt_hex(hash) + "\n#line " + std::to_string(line) + " \"" +
-                            input_name + "\"\n";
+    edits[line_start].second += "#include \"" + path + "\"  // " + fmt_hex(hash) + "\n#line " + std::to_string(line) +
+                                " \"" + input_name + "\"\n";
   }
   if (result.gradients.empty()) {
     result.text = source;
     return result;
   }
-  std::string text = source;
-  for (const auto& [at, edit] : edits) text.replace(at, edit.first, edit.second);
-  // Insertions at line starts, from the end so that earlier offsets stay valid;
-  // every insertion is before its line, and the edits above are on later lines or
-  // the same line after it.
-  std::string out;
-  std::size_t done = 0;
-  std::map<std::size_t, std::size_t> shifted;
-  for (const auto& [at, edit] : edits) shifted[at] = edit.second.size() - edit.first;
-  for (const auto& [at, inc] : includes) {
-    std::size_t pos = at;
-    for (const auto& [e_at, delta] : shifted)
-      if (e_at < at) pos += delta;
-    out += text.substr(done, pos - done) + inc;
-    done = pos;
-  }
-  out += text.substr(done);
+  // From the last edit to the first, so that each one's offset is still right.
+  std::string out = source;
+  for (auto it = edits.rbegin(); it != edits.rend(); ++it) out.replace(it->first, it->second.first, it->second.second);
   result.text = "#line 1 \"" + input_name + "\"\n" + out;
   return result;
 }
