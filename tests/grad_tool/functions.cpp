@@ -183,6 +183,40 @@ int main() {
   report("vjp", pulled, weighted, w);
   std::printf("vjp value: %a\n", tl::sum(field_value).item<double>());
 
+  // The structured control flow of tlaloc/control.hpp. Traced, each is one op with
+  // regions, whose rule sums a region's shares of what it uses from outside before
+  // adding them there: the parameter is used twice in each region to show that order.
+  auto chosen = [&](const tl::Tensor& m) {
+    const tl::Tensor total = tl::sum(m);
+    const tl::Tensor picked =
+        tl::cond(total > 0.0, [&] { return tl::tanh(m) * m + m; }, [&] { return m * m * 0.5 - m; });
+    return tl::sum(picked * m);
+  };
+  report("cond", tl::grad(chosen)(w), chosen, w);
+  report("cond else", tl::grad(chosen)(-w), chosen, -w);
+  auto stepped = [&](const tl::Tensor& m) {
+    const tl::Tensor out = tl::fori_loop(
+        0, 4,
+        [&](const tl::Tensor& i, const tl::Tensor& c) { return tl::sin(c) * m + m * i.astype(tl::DType::f64) * 0.1; },
+        m * 0.5);
+    return tl::sum(out * out) + tl::sum(tl::fori_loop(2, 2, [&](const tl::Tensor&, const tl::Tensor& c) { return c * m; }, m));
+  };
+  report("fori_loop", tl::grad(stepped)(w), stepped, w);
+  // Lambdas the function defines, passed by name and called.
+  auto relaxed = [&](const tl::Tensor& m) {
+    const auto small = [](const tl::Tensor& c) { return tl::sum(c * c) < 4.0; };
+    const auto grow = [&](const tl::Tensor& c) { return c * 1.3 + m * tl::cos(m); };
+    const tl::Tensor out = tl::while_loop(small, grow, m);
+    return tl::sum(out * m) + tl::sum(grow(m * 0.5));
+  };
+  report("while_loop", tl::grad(relaxed)(w), relaxed, w);
+  auto [chosen_value, chosen_dot] = tl::jvp(chosen, w, weights);
+  std::printf("cond jvp: %a %a\n", chosen_value.item<double>(), chosen_dot.item<double>());
+  auto [stepped_value, stepped_dot] = tl::jvp(stepped, w, weights);
+  std::printf("fori_loop jvp: %a %a\n", stepped_value.item<double>(), stepped_dot.item<double>());
+  auto [relaxed_value, relaxed_dot] = tl::jvp(relaxed, w, weights);
+  std::printf("while_loop jvp: %a %a\n", relaxed_value.item<double>(), relaxed_dot.item<double>());
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

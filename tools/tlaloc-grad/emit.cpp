@@ -62,18 +62,11 @@ class Writer {
     line("// Reverse: d_v is the derivative of the result with respect to v.");
     declare_cotangents(p_.body, true);
     if (active(p_.result)) {
-      line("d_" + name(p_.result) + " = " + seed + ";");
+      line(d(p_.result) + " = " + seed + ";");
       has_[p_.result] = Has::yes;
     }
     reverse(p_.body);
-    const ValueId w = p_.params[p_.wrt].value;
-    const std::string zero = "tl::zeros_like(" + name(w) + ")";
-    switch (state(w)) {
-      case Has::none: return zero;
-      case Has::yes: return "d_" + name(w);
-      case Has::maybe: return "d_" + name(w) + ".defined() ? d_" + name(w) + " : " + zero;
-    }
-    return zero;
+    return or_zeros(p_.params[p_.wrt].value);
   }
 
   // Forward mode: {f(x), the derivative of f at x along t_x}.
@@ -95,6 +88,9 @@ class Writer {
   std::string out_;
   int depth_ = 0;
   std::map<ValueId, Has> has_;
+  // Values from outside a tl:: region whose shares the region sums apart (their
+  // cotangent variable there), as the engine's rules for the region's op do.
+  std::map<ValueId, std::string> alias_;
 
   void header(const std::string& what, const std::string& how) {
     out_ += "// " + what + "\n";
@@ -125,6 +121,20 @@ class Writer {
 
   const std::string& name(ValueId v) const { return p_.values[std::size_t(v)].name; }
   bool active(ValueId v) const { return v >= 0 && p_.values[std::size_t(v)].active; }
+  std::string d(ValueId v) const {
+    const auto it = alias_.find(v);
+    return it != alias_.end() ? it->second : "d_" + name(v);
+  }
+  // v's cotangent, zeros where it has none (the engine's or_zeros).
+  std::string or_zeros(ValueId v) const {
+    const std::string zero = "tl::zeros_like(" + name(v) + ")";
+    switch (state(v)) {
+      case Has::none: return zero;
+      case Has::yes: return d(v);
+      case Has::maybe: return d(v) + ".defined() ? " + d(v) + " : " + zero;
+    }
+    return zero;
+  }
   Has state(ValueId v) const {
     const auto it = has_.find(v);
     return it == has_.end() ? Has::none : it->second;
@@ -297,17 +307,22 @@ class Writer {
   void forward_loop(const Node& s) {
     const std::string id = std::to_string(s.id), steps = "steps_" + id;
     const bool save = !tangents_;
-    line("// The loop at line " + std::to_string(s.loc.line) +
+    line("// The " + (s.structured.empty() ? std::string("loop") : s.structured) + " at line " + std::to_string(s.loc.line) +
          (save ? ", saving what the reverse sweep needs." : ", tangents carried beside the values."));
     for (const Phi& ph : s.phis) assign(ph.out, ph.first, "tl::Tensor ");
     if (save) {
       for (const auto& [tape, type] : tapes(s)) line(type + " " + tape + ";");
       line("std::size_t " + steps + " = 0;");
     }
-    line(s.init.empty() && s.step.empty() ? "while (" + s.text + ") {"
-                                          : "for (" + s.init + "; " + s.text + "; " + s.step + ") {");
+    if (!s.head.empty()) line("for (;;) {");
+    else if (s.init.empty() && s.step.empty()) line("while (" + s.text + ") {");
+    else line("for (" + s.init + "; " + s.text + "; " + s.step + ") {");
     ++depth_;
     for (const Phi& ph : s.phis) assign(ph.in, ph.out, "const tl::Tensor ");
+    if (!s.head.empty()) {
+      forward(s.head);
+      line("if (!" + s.text + ") break;");
+    }
     if (save)
       for (const auto& [var, type] : s.scalars) line("saved_" + var + ".push_back(" + var + ");");
     forward(s.body);
@@ -342,7 +357,7 @@ class Writer {
   // d_v += contribution, as the engine's add_tangents: existing + new.
   void accumulate(ValueId v, const std::string& c) {
     if (!active(v)) return;
-    const std::string d = "d_" + name(v);
+    const std::string d = this->d(v);
     const bool simple = c.find(' ') == std::string::npos;
     const std::string pc = simple ? c : "(" + c + ")";
     switch (state(v)) {
@@ -357,8 +372,8 @@ class Writer {
     if (!active(from) || !active(to)) return;
     const Has h = state(from);
     if (h == Has::none) return;
-    if (h == Has::yes) return accumulate(to, "d_" + name(from));
-    guarded("d_" + name(from), [&] { accumulate(to, "d_" + name(from)); });
+    if (h == Has::yes) return accumulate(to, d(from));
+    guarded(d(from), [&] { accumulate(to, d(from)); });
   }
   // Code run only when `cotangent` is defined: what it adds is "maybe" after it.
   template <class F>
@@ -388,8 +403,8 @@ class Writer {
       switch (it->kind) {
         case Node::Kind::scalar: break;
         case Node::Kind::op: reverse_op(*it); break;
-        case Node::Kind::branch: reverse_branch(*it); break;
-        case Node::Kind::loop: reverse_loop(*it); break;
+        case Node::Kind::branch: it->structured.empty() ? reverse_branch(*it) : reverse_cond(*it); break;
+        case Node::Kind::loop: it->structured.empty() ? reverse_loop(*it) : reverse_structured_loop(*it); break;
       }
     }
   }
@@ -427,7 +442,7 @@ class Writer {
   template <class F>
   void guarded_if_maybe(ValueId v, F body) {
     if (state(v) == Has::yes) body();
-    else guarded("d_" + name(v), body);
+    else guarded(d(v), body);
   }
 
   void scalars_of(const Block& b) {
@@ -455,6 +470,17 @@ class Writer {
     join(then_state, else_state);
   }
 
+  // What iteration k of loop s saved, under the names the forward pass gave it.
+  void restore_iteration(const Node& s, const std::string& k) {
+    for (const auto& [var, type] : s.scalars) line("[[maybe_unused]] const " + type + " " + var + " = saved_" + var + "[" + k + "];");
+    for (ValueId v : loop_values(s)) line("[[maybe_unused]] const tl::Tensor& " + name(v) + " = saved_" + name(v) + "[" + k + "];");
+    for (int c : loop_conds(s))
+      line("[[maybe_unused]] const bool cond_" + std::to_string(c) + " = saved_cond_" + std::to_string(c) + "[" + k + "];");
+    for (const auto& [var, type] : inner_state(s))
+      line("[[maybe_unused]] const " + type + "& " + var + " = saved_" + var + "[" + k + "];");
+    scalars_of(s.body);
+  }
+
   void reverse_loop(const Node& s) {
     // Inside the loop anything outside it may or may not have received a share yet,
     // and each phi's d_out is the next iteration's d_in, possibly undefined.
@@ -469,13 +495,7 @@ class Writer {
     const std::string k = "k" + id;  // the iteration, last first
     line("for (std::size_t " + k + " = steps_" + id + "; " + k + "-- > 0;) {");
     ++depth_;
-    for (const auto& [var, type] : s.scalars) line("[[maybe_unused]] const " + type + " " + var + " = saved_" + var + "[" + k + "];");
-    for (ValueId v : body) line("[[maybe_unused]] const tl::Tensor& " + name(v) + " = saved_" + name(v) + "[" + k + "];");
-    for (int c : loop_conds(s))
-      line("[[maybe_unused]] const bool cond_" + std::to_string(c) + " = saved_cond_" + std::to_string(c) + "[" + k + "];");
-    for (const auto& [var, type] : inner_state(s))
-      line("[[maybe_unused]] const " + type + "& " + var + " = saved_" + var + "[" + k + "];");
-    scalars_of(s.body);
+    restore_iteration(s, k);
     // In the first iteration a carried value is its initial value, whose shares then
     // go straight to it, in the order the unrolled loop gives them.
     for (const Phi& ph : s.phis) {
@@ -485,14 +505,14 @@ class Writer {
         continue;
       }
       line("tl::Tensor d_" + name(ph.in) + "_next;");
-      line("tl::Tensor& d_" + name(ph.in) + " = " + k + " == 0 ? d_" + name(ph.first) + " : d_" + name(ph.in) + "_next;");
+      line("tl::Tensor& d_" + name(ph.in) + " = " + k + " == 0 ? " + d(ph.first) + " : d_" + name(ph.in) + "_next;");
       has_[ph.in] = Has::maybe;
     }
     declare_cotangents(s.body, false);
     for (const Phi& ph : s.phis) pass(ph.out, ph.second);
     reverse(s.body);
     for (const Phi& ph : s.phis)
-      if (active(ph.out)) line("d_" + name(ph.out) + " = d_" + name(ph.in) + ";");
+      if (active(ph.out)) line(d(ph.out) + " = d_" + name(ph.in) + ";");
     --depth_;
     line("}");
     has_ = outside;
@@ -509,6 +529,144 @@ class Writer {
     }
     for (const Phi& ph : s.phis)
       if (active(ph.out) && !active(ph.first)) pass(ph.out, ph.first);
+  }
+
+  // ---- tl::cond, tl::fori_loop, tl::while_loop ----------------------------------
+
+  // The active values defined before node s that its blocks use (the free values of
+  // the op it is when traced).
+  std::vector<ValueId> free_values(const Node& s) const {
+    std::set<ValueId> used, defined;
+    for (const Phi& ph : s.phis) {
+      defined.insert(ph.in);
+      used.insert(ph.second);
+      if (s.kind == Node::Kind::branch) used.insert(ph.first);
+    }
+    uses(s.body, used, defined);
+    uses(s.orelse, used, defined);
+    std::vector<ValueId> free;
+    for (ValueId v : used)
+      if (v >= 0 && active(v) && defined.count(v) == 0) free.push_back(v);
+    return free;
+  }
+  static void uses(const Block& b, std::set<ValueId>& used, std::set<ValueId>& defined) {
+    for (const Node& n : b) {
+      for (const Arg& a : n.args)
+        if (a.is_tensor()) used.insert(a.value);
+      defined.insert(n.result);
+      for (const Phi& ph : n.phis) {
+        defined.insert({ph.out, ph.in});
+        used.insert({ph.first, ph.second});
+      }
+      uses(n.body, used, defined);
+      uses(n.orelse, used, defined);
+    }
+  }
+
+  // Runs body with the shares of `free` going to variables of their own, named with
+  // `suffix` and starting undefined; the names and states outside come back after.
+  template <class F>
+  void apart(const std::vector<ValueId>& free, const std::string& suffix, F body) {
+    const auto alias = alias_;
+    std::map<ValueId, Has> outside;
+    for (ValueId w : free) {
+      outside[w] = state(w);
+      alias_[w] = "d_" + name(w) + suffix;
+      has_[w] = Has::none;
+    }
+    body();
+    alias_ = alias;
+    for (const auto& [w, h] : outside) has_[w] = h;
+  }
+
+  // A tl::cond traced on a condition known only at run time is an `if` op: each
+  // branch's reverse gives the cotangents of what it uses from outside, zeros where it
+  // gave none, and they are added there after it.
+  void reverse_cond(const Node& s) {
+    const std::vector<ValueId> free = free_values(s);
+    const std::string id = std::to_string(s.id);
+    line("// Reverse of the tl::cond at line " + std::to_string(s.loc.line) +
+         ": each branch sums what it gives the values it uses from outside,");
+    line("// which are added to them after it (the engine's rule for the traced if).");
+    for (ValueId w : free) line("tl::Tensor d_" + name(w) + "_cond" + id + ";");
+    const auto before = has_;
+    const auto side = [&](const Block& blk, bool first) {
+      has_ = before;
+      ++depth_;
+      apart(free, "_cond" + id, [&] {
+        scalars_of(blk);
+        declare_cotangents(blk, false);
+        for (const Phi& ph : s.phis) pass(ph.out, first ? ph.first : ph.second);
+        reverse(blk);
+        for (ValueId w : free)
+          if (state(w) != Has::yes) line(d(w) + " = " + or_zeros(w) + ";");
+      });
+      --depth_;
+    };
+    line("if (cond_" + id + ") {");
+    side(s.body, true);
+    line("} else {");
+    side(s.orelse, false);
+    line("}");
+    has_ = before;
+    for (ValueId w : free) accumulate(w, "d_" + name(w) + "_cond" + id);
+  }
+
+  // tl::fori_loop (a scan when traced) and tl::while_loop: the reverse loop carries the
+  // carried value's cotangent (zeros where it has none) and sums each iteration's
+  // shares of the values the body uses from outside; both are added after the loop.
+  // An empty fori_loop records no scan: the result is the initial value.
+  void reverse_structured_loop(const Node& s) {
+    std::vector<const Phi*> carried;
+    for (const Phi& ph : s.phis)
+      if (active(ph.out)) carried.push_back(&ph);
+    if (carried.empty()) return;
+    const std::vector<ValueId> free = free_values(s);
+    const std::string id = std::to_string(s.id), k = "k" + id;
+    const bool scan = s.structured == "tl::fori_loop";
+    const auto carry = [&](const Phi* ph) { return "d_" + name(ph->out) + "_carry"; };
+    const auto sum = [&](ValueId w) { return "d_" + name(w) + "_sum" + id; };
+    line("// Reverse of the " + s.structured + " at line " + std::to_string(s.loc.line) +
+         ", last iteration first: the carried value's cotangent");
+    line("// and the sums of each iteration's shares, added after it (the engine's rule for the traced loop).");
+    const auto outside = has_;
+    if (scan) {
+      line("if (steps_" + id + " > 0) {");
+      ++depth_;
+    }
+    for (const Phi* ph : carried) line("tl::Tensor " + carry(ph) + " = " + or_zeros(ph->out) + ";");
+    for (ValueId w : free) line("tl::Tensor " + sum(w) + " = tl::zeros_like(" + name(w) + ");");
+    line("for (std::size_t " + k + " = steps_" + id + "; " + k + "-- > 0;) {");
+    ++depth_;
+    restore_iteration(s, k);
+    for (ValueId v : loop_values(s)) has_.erase(v);
+    for (const Phi* ph : carried) line("tl::Tensor d_" + name(ph->in) + ";");
+    declare_cotangents(s.body, false);
+    apart(free, "_step" + id, [&] {
+      for (ValueId w : free) line("tl::Tensor " + d(w) + ";");
+      for (const Phi* ph : carried) accumulate(ph->second, carry(ph));
+      reverse(s.body);
+      for (const Phi* ph : carried) line(carry(ph) + " = " + or_zeros(ph->in) + ";");
+      for (ValueId w : free) {
+        if (state(w) == Has::yes) line(sum(w) + " = " + sum(w) + " + " + d(w) + ";");
+        if (state(w) == Has::maybe) line("if (" + d(w) + ".defined()) " + sum(w) + " = " + sum(w) + " + " + d(w) + ";");
+      }
+    });
+    --depth_;
+    line("}");
+    has_ = outside;
+    for (const Phi* ph : carried) accumulate(ph->first, carry(ph));
+    for (ValueId w : free) accumulate(w, sum(w));
+    if (!scan) return;
+    const auto ran = has_;
+    has_ = outside;
+    --depth_;
+    line("} else {");
+    ++depth_;
+    for (const Phi* ph : carried) pass(ph->out, ph->first);
+    --depth_;
+    line("}");
+    join(ran, has_);
   }
 };
 

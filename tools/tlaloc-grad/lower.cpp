@@ -4,8 +4,11 @@
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Lex/Lexer.h>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
+#include <functional>
 #include <optional>
 #include <set>
 
@@ -98,14 +101,14 @@ class Lowerer {
 
   void function(const FunctionDecl& fn, const LambdaExpr* lambda) {
     reserve_names(fn.getBody());
-    for (const ParmVarDecl* pd : fn.parameters()) param(pd, pd->getType());
+    for (const ParmVarDecl* pd : fn.parameters()) param(pd, pd->getType(), true);
     p_.explicit_params = p_.params.size();
     if (lambda != nullptr)
       for (const LambdaCapture& c : lambda->captures()) {
         if (!c.capturesVariable())
           refuse(Code::unsupported_construct, loc(c.getLocation()), "capturing `this` (capture the members you need)");
         const auto* var = cast<VarDecl>(c.getCapturedVar());
-        param(var, var->getType());
+        param(var, var->getType(), false);
       }
     if (p_.wrt >= p_.explicit_params || p_.params[p_.wrt].value < 0)
       refuse(Code::not_differentiable, p_.loc, "parameter " + std::to_string(p_.wrt) + " is not a tl::Tensor");
@@ -129,6 +132,7 @@ class Lowerer {
   int branches_ = 0;    // depth of branches
   int loop_body_ = -1;  // structured_ inside the innermost loop's body
   int next_id_ = 0;
+  bool in_head_ = false;  // lowering a tl::while_loop's condition: nothing in it is differentiated
 
   Loc loc(SourceLocation l) const { return location(sm_, l); }
 
@@ -152,10 +156,11 @@ class Lowerer {
     return unique(user);
   }
 
-  void param(const ValueDecl* d, QualType t) {
+  // traced: a parameter of the function (symbolic when tl::grad traces it), not a capture.
+  void param(const ValueDecl* d, QualType t, bool traced) {
     const std::string name = claim(d->getNameAsString());
     if (is_tensor(t)) {
-      const ValueId v = p_.add_value(name, p_.params.size() == p_.wrt);
+      const ValueId v = p_.add_value(name, p_.params.size() == p_.wrt, traced);
       tensors_[d] = v;
       p_.params.push_back({"const tl::Tensor&", name, v});
       return;
@@ -209,9 +214,12 @@ class Lowerer {
   }
 
   ValueId op(Block& out, const Expr* e, std::string fn, std::vector<Arg> args, std::string spelled) {
-    bool active = false;
-    for (const Arg& a : args) active = active || (a.is_tensor() && p_.values[std::size_t(a.value)].active);
-    if (fn.empty()) active = false;
+    bool active = false, traced = false;
+    for (const Arg& a : args) {
+      active = active || (a.is_tensor() && this->active(a.value));
+      traced = traced || (a.is_tensor() && this->traced(a.value));
+    }
+    if (fn.empty() || in_head_) active = false;
     Node s;
     s.kind = Node::Kind::op;
     s.loc = loc(e->getBeginLoc());
@@ -220,7 +228,7 @@ class Lowerer {
     s.args = std::move(args);
     s.text = std::move(spelled);
     // Temporaries are named after their op and numbered, never a bare function name.
-    s.result = p_.add_value(unique((s.fn.empty() ? "t" : s.fn) + "_" + std::to_string(p_.values.size())), active);
+    s.result = p_.add_value(unique((s.fn.empty() ? "t" : s.fn) + "_" + std::to_string(p_.values.size())), active, traced);
     out.push_back(std::move(s));
     return out.back().result;
   }
@@ -256,26 +264,39 @@ class Lowerer {
     if (const auto* oc = dyn_cast<CXXOperatorCallExpr>(e)) return operator_call(oc, out);
     if (const auto* mc = dyn_cast<CXXMemberCallExpr>(e)) return member_call(mc, out);
     if (const auto* c = dyn_cast<CallExpr>(e)) return call(c, out);
+    refuse_scan_in(e);
     refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
            std::string("a tensor expression of kind ") + e->getStmtClassName());
   }
 
   ValueId operator_call(const CXXOperatorCallExpr* e, Block& out) {
     if (e->getOperator() == OO_Call && is_custom(e->getArg(0)->getType())) return custom_call(e, out);
+    if (const auto* m = dyn_cast_or_null<CXXMethodDecl>(e->getDirectCallee()); m && m->getParent()->isLambda())
+      return lambda_call(e, out);
     std::vector<Arg> args = arguments(e, out);
     if (const char* rule = operator_rule(e->getOperator(), e->getNumArgs())) return op(out, e, rule, args, {});
-    // Comparisons and logical operators: bool results, no derivative.
-    return inactive(out, e, args);
+    // Comparisons and logical operators: bool results, no derivative. Spelled over
+    // the lowered operands, which are not computed a second time.
+    if (e->getOperator() == OO_Subscript || e->getOperator() == OO_Call) return inactive(out, e, args);
+    const std::string spelling = getOperatorSpelling(e->getOperator());
+    const auto operand = [&](std::size_t i) {
+      const std::string t = args[i].is_tensor() ? p_.values[std::size_t(args[i].value)].name : args[i].text;
+      const bool simple = std::all_of(t.begin(), t.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; });
+      return simple ? t : "(" + t + ")";
+    };
+    const std::string spelled =
+        args.size() == 2 ? operand(0) + " " + spelling + " " + operand(1) : spelling + operand(0);
+    return inactive(out, e, args, spelled);
   }
 
   // An op with no derivative, spelled as written with the renamed arguments.
-  ValueId inactive(Block& out, const Expr* e, const std::vector<Arg>& args) {
+  ValueId inactive(Block& out, const Expr* e, const std::vector<Arg>& args, const std::string& spelled = {}) {
     for (const Arg& a : args)
-      if (a.is_tensor() && p_.values[std::size_t(a.value)].active && is_floating_result(e))
+      if (a.is_tensor() && active(a.value) && is_floating_result(e) && !in_head_)
         refuse(Code::not_differentiable, loc(e->getBeginLoc()),
                "'" + text(e) + "' has no build-time derivative rule (tools/tlaloc-grad/rules.cpp lists them); "
                "take it out of the differentiated function or use the traced tl::grad");
-    return op(out, e, {}, args, text(e));
+    return op(out, e, {}, args, spelled.empty() ? text(e) : spelled);
   }
   // Results that would carry a derivative: anything but bool and integer tensors is
   // assumed floating, since the dtype is known only at run time.
@@ -322,6 +343,9 @@ class Lowerer {
       refuse(Code::unsupported_construct, loc(e->getBeginLoc()), "a call through a pointer or function object");
     const std::string qualified = fd->getQualifiedNameAsString();
     if (qualified.rfind("tlaloc::", 0) == 0 && qualified.find("::", 8) == std::string::npos) {
+      if (qualified == "tlaloc::cond") return cond_call(e, out);
+      if (qualified == "tlaloc::fori_loop") return fori_call(e, out);
+      if (qualified == "tlaloc::while_loop") return while_call(e, out);
       std::vector<Arg> args = arguments(e, out);
       const std::string name = fd->getNameAsString();
       if (zero_derivative(name)) return op(out, e, {}, args, text(e));
@@ -368,6 +392,13 @@ class Lowerer {
     return *r;
   }
 
+  // What an inlined function's scalars are prefixed with: its name, or `lambda`.
+  std::string scope_prefix() const {
+    const FunctionDecl* f = inlining_.back();
+    if (const auto* m = dyn_cast<CXXMethodDecl>(f); m && m->getParent()->isLambda()) return "lambda";
+    return f->getNameAsString();
+  }
+
   void scalar(Block& out, SourceLocation at, std::string statement) {
     Node s;
     s.kind = Node::Kind::scalar;
@@ -384,6 +415,7 @@ class Lowerer {
     return meet(std::move(s), a, b, "select", out);
   }
   bool active(ValueId v) const { return p_.values[std::size_t(v)].active; }
+  bool traced(ValueId v) const { return p_.values[std::size_t(v)].traced; }
 
   // A branch on a scalar condition.
   Node branch(SourceLocation at, const Expr* cond) {
@@ -396,7 +428,7 @@ class Lowerer {
   }
   // The branch's two results meet in one value after it.
   ValueId meet(Node s, ValueId a, ValueId b, const std::string& base, Block& out) {
-    const ValueId v = p_.add_value(unique(base), active(a) || active(b));
+    const ValueId v = p_.add_value(unique(base), active(a) || active(b), traced(a) || traced(b));
     s.phis.push_back({v, -1, a, b});
     out.push_back(std::move(s));
     return v;
@@ -445,10 +477,14 @@ class Lowerer {
         bind(v, expr(v->getInit(), out), before);
         continue;
       }
-      if (v->getType()->isReferenceType() || !v->getType().getNonReferenceType()->isArithmeticType())
+      // A lambda is lowered where it is called or passed to tl::cond or a tl:: loop.
+      if (const auto* r = v->getType()->getAsCXXRecordDecl(); r != nullptr && r->isLambda()) continue;
+      if (v->getType()->isReferenceType() || !v->getType().getNonReferenceType()->isArithmeticType()) {
+        refuse_scan_in(v->getInit());
         refuse(Code::unsupported_construct, loc(v->getLocation()),
                "local '" + v->getNameAsString() + "' of type " + v->getType().getAsString() +
                    ": a differentiated function's locals are tl::Tensor or arithmetic");
+      }
       const Change change = v->getType().isConstQualified() ? Change::none : changes(v);
       if (change == Change::elsewhere || (change == Change::in_loops && structured_ > 0))
         refuse(Code::unsupported_construct, loc(v->getLocation()),
@@ -458,7 +494,7 @@ class Lowerer {
       const std::string type = TypeName::getFullyQualifiedName(v->getType().getUnqualifiedType(), ctx_, ctx_.getPrintingPolicy());
       std::string name = v->getNameAsString();
       if (!inlining_.empty()) {
-        name = unique(inlining_.back()->getNameAsString() + "_" + name);
+        name = unique(scope_prefix() + "_" + name);
         renamed_[v] = name;
       } else {
         name = claim(name);
@@ -586,7 +622,7 @@ class Lowerer {
         tensors_[var] = a;
         continue;
       }
-      const ValueId v = p_.add_value(unique(var->getNameAsString()), active(a) || active(b));
+      const ValueId v = p_.add_value(unique(var->getNameAsString()), active(a) || active(b), traced(a) || traced(b));
       s.phis.push_back({v, -1, a, b});
       tensors_[var] = v;
     }
@@ -598,7 +634,7 @@ class Lowerer {
   std::optional<ValueId> returning_if(const IfStmt* f, const std::vector<const Stmt*>& stmts, std::size_t rest,
                                       Block& out) {
     if (structured_ > 0 && !inlining_.empty())
-      refuse(Code::unsupported_construct, loc(f->getBeginLoc()), "an early return inside a loop");
+      refuse(Code::unsupported_construct, loc(f->getBeginLoc()), "an early return in a function inlined inside a loop or a branch");
     Node s = branch(f->getBeginLoc(), f->getCond());
     const auto path = [&](const Stmt* branch, Block& into) {
       std::vector<const Stmt*> list = statements(branch);
@@ -613,6 +649,58 @@ class Lowerer {
     const ValueId a = path(f->getThen(), s.body), b = path(f->getElse(), s.orelse);
     --structured_, --branches_;
     return meet(std::move(s), a, b, "result", out);
+  }
+
+  // A loop's carried value: the variable (a local the body assigns, or the carry
+  // parameter of a tl:: loop's function) and its value before the loop.
+  struct Carried {
+    const ValueDecl* var;
+    ValueId init;
+  };
+  // Lowers a loop's body into s, each carried variable starting an iteration as its
+  // phi's `in` value; `body` returns their values at the end of an iteration. The body
+  // is lowered again when a carried value turns out to depend on the differentiated
+  // parameter through it. Returns the carried values after the loop.
+  std::vector<ValueId> carry_through(Node& s, const std::vector<Carried>& carried,
+                                     const std::function<std::vector<ValueId>(Block&)>& body) {
+    std::set<const ValueDecl*> active_carried;
+    for (const Carried& c : carried)
+      if (active(c.init)) active_carried.insert(c.var);
+    const std::size_t values_before = p_.values.size();
+    const auto names_before = names_;
+    const auto scalars_before = s.scalars;
+    for (;;) {
+      std::vector<Phi> phis;
+      const auto before = tensors_;
+      for (const Carried& c : carried) {
+        const bool a = active_carried.count(c.var) != 0, t = a || traced(c.init);
+        const ValueId out_v = p_.add_value(unique(c.var->getNameAsString()), a, t);
+        const ValueId in_v = p_.add_value(unique(c.var->getNameAsString() + "_in"), a, t);
+        phis.push_back({out_v, in_v, c.init, -1});
+        tensors_[c.var] = in_v;
+      }
+      Block lowered;
+      ++structured_;
+      const std::vector<ValueId> ends = body(lowered);
+      --structured_;
+      bool again = false;
+      for (std::size_t k = 0; k < carried.size(); ++k) {
+        phis[k].second = ends[k];
+        if (active(ends[k]) && !active(phis[k].in) && active_carried.insert(carried[k].var).second) again = true;
+      }
+      tensors_ = before;
+      if (again) {
+        p_.values.resize(values_before);
+        names_ = names_before;
+        s.scalars = scalars_before;
+        continue;
+      }
+      s.body = std::move(lowered);
+      s.phis = std::move(phis);
+      std::vector<ValueId> after;
+      for (const Phi& ph : s.phis) after.push_back(ph.out);
+      return after;
+    }
   }
 
   void loop(const Stmt* at, const Stmt* init, const Expr* cond, const Expr* inc, const Stmt* body, Block& out) {
@@ -638,28 +726,12 @@ class Lowerer {
     }
     s.text = condition(cond);
     if (inc != nullptr) s.step = text(inc);
-    std::set<const ValueDecl*> carried;
-    assigned_tensors(body, carried);
-    // Lowered once, and again when a carried value turns out to depend on the
-    // differentiated parameter through the body.
-    std::set<const ValueDecl*> active_carried;
-    for (const ValueDecl* var : carried)
-      if (tensors_.count(var) && active(tensors_.at(var))) active_carried.insert(var);
-    const std::size_t values_before = p_.values.size();
-    const auto names_before = names_;
-    const auto scalars_before = s.scalars;
-    for (;;) {
-      std::vector<Phi> phis;
-      const auto before = tensors_;
-      for (const ValueDecl* var : carried) {
-        if (!tensors_.count(var)) continue;  // declared inside the body
-        const ValueId out_v = p_.add_value(unique(var->getNameAsString()), active_carried.count(var) != 0);
-        const ValueId in_v = p_.add_value(unique(var->getNameAsString() + "_in"), active_carried.count(var) != 0);
-        phis.push_back({out_v, in_v, tensors_.at(var), -1});
-        tensors_[var] = in_v;
-      }
-      Block lowered;
-      ++structured_;
+    std::set<const ValueDecl*> assigned;
+    assigned_tensors(body, assigned);
+    std::vector<Carried> carried;
+    for (const ValueDecl* var : assigned)
+      if (tensors_.count(var)) carried.push_back({var, tensors_.at(var)});  // else declared inside the body
+    const std::vector<ValueId> after = carry_through(s, carried, [&](Block& lowered) {
       Node* const outer = loop_;
       const int outer_body = loop_body_;
       loop_ = &s;
@@ -667,35 +739,198 @@ class Lowerer {
       block(statements(body), 0, lowered);
       loop_ = outer;
       loop_body_ = outer_body;
-      --structured_;
       // The reverse sweep sees each counter's value at the start of its iteration.
       for (std::size_t i = 1; i < lowered.size(); ++i)
         if (lowered[i - 1].assignment && !lowered[i].assignment)
           refuse(Code::unsupported_construct, lowered[i - 1].loc,
                  "a loop counter changes before the end of the loop body; move its update to the end");
-      bool again = false;
-      std::size_t k = 0;
-      for (const ValueDecl* var : carried) {
-        if (!before.count(var)) continue;
-        Phi& ph = phis[k++];
-        ph.second = tensors_.at(var);
-        if (active(ph.second) && !active(ph.in) && active_carried.insert(var).second) again = true;
-      }
-      tensors_ = before;
-      if (again) {
-        p_.values.resize(values_before);
-        names_ = names_before;
-        s.scalars = scalars_before;
-        continue;
-      }
-      k = 0;
-      for (const ValueDecl* var : carried)
-        if (before.count(var)) tensors_[var] = phis[k++].out;
-      s.body = std::move(lowered);
-      s.phis = std::move(phis);
-      break;
-    }
+      std::vector<ValueId> ends;
+      for (const Carried& c : carried) ends.push_back(tensors_.at(c.var));
+      return ends;
+    });
+    for (std::size_t k = 0; k < carried.size(); ++k) tensors_[carried[k].var] = after[k];
     out.push_back(std::move(s));
+  }
+
+  // ---- tl::cond, tl::fori_loop and tl::while_loop (include/tlaloc/control.hpp) -------
+  //
+  // Their functions' bodies are lowered in place, as branches and loops. Traced, each
+  // is one op with regions, whose engine rule sums the cotangents of what a region
+  // uses from outside per step before adding them there; the nodes are marked so that
+  // the reverse sweep sums in that order too.
+
+  // A function given to tl::cond or a tl:: loop: a lambda written in the call, or a
+  // variable initialized with one.
+  const LambdaExpr* lambda_arg(const Expr* e, const std::string& what) {
+    for (;;) {
+      e = strip(e);
+      if (const auto* c = dyn_cast<CXXConstructExpr>(e); c && c->getNumArgs() == 1) e = c->getArg(0);
+      else break;
+    }
+    if (const auto* l = dyn_cast<LambdaExpr>(e)) {
+      if (l->isGenericLambda())
+        refuse(Code::unsupported_construct, loc(l->getBeginLoc()), what + " is a generic lambda: give its parameters the type tl::Tensor");
+      return l;
+    }
+    const auto* ref = dyn_cast<DeclRefExpr>(e);
+    const auto* var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+    if (var == nullptr || !var->hasInit())
+      refuse(Code::unsupported_construct, loc(e->getBeginLoc()), what + " is not a lambda with a visible body");
+    const LambdaExpr* l = lambda_arg(var->getInit(), what);
+    // A copy taken where the lambda was written may hold an older value than the
+    // variable's at the call, which is what the body would be lowered with.
+    for (const LambdaCapture& c : l->captures())
+      if (c.capturesVariable() && c.getCaptureKind() == LCK_ByCopy && is_tensor(c.getCapturedVar()->getType()))
+        refuse(Code::unsupported_construct, loc(c.getLocation()),
+               what + " captures tensor '" + c.getCapturedVar()->getNameAsString() +
+                   "' by copy: capture it by reference, or write the lambda in the call");
+    return l;
+  }
+
+  // A lambda's body lowered in place, its (tensor) parameters bound to args; returns
+  // the tensor it returns. Traced, the body runs once to record its region, so it may
+  // not change the tensors and counters outside it.
+  ValueId lambda_body(const LambdaExpr* l, const std::vector<ValueId>& args, Block& out, const std::string& what) {
+    const CXXMethodDecl* fn = l->getCallOperator();
+    if (!is_tensor(fn->getReturnType()))
+      refuse(Code::unsupported_construct, loc(l->getBeginLoc()),
+             what + " returns " + fn->getReturnType().getAsString() + "; tlaloc-grad writes these with one tl::Tensor carried");
+    if (fn->getNumParams() != args.size())
+      refuse(Code::unsupported_construct, loc(l->getBeginLoc()),
+             what + " takes " + std::to_string(fn->getNumParams()) + " parameters, not " + std::to_string(args.size()));
+    const auto saved = tensors_;
+    const auto saved_renamed = renamed_;
+    for (unsigned i = 0; i < fn->getNumParams(); ++i) {
+      const ParmVarDecl* pd = fn->getParamDecl(i);
+      if (!is_tensor(pd->getType()))
+        refuse(Code::unsupported_construct, loc(pd->getLocation()), what + "'s parameter '" + pd->getNameAsString() + "' is not a tl::Tensor");
+      tensors_[pd] = args[i];
+    }
+    inlining_.push_back(fn);
+    Node* const outer = loop_;
+    loop_ = nullptr;
+    const auto r = block(statements(fn->getBody()), 0, out);
+    loop_ = outer;
+    inlining_.pop_back();
+    for (const auto& [var, v] : saved)
+      if (tensors_.at(var) != v)
+        refuse(Code::unsupported_construct, loc(l->getBeginLoc()),
+               what + " assigns '" + var->getNameAsString() + "', a tensor from outside it: return it instead");
+    tensors_ = saved;
+    renamed_ = saved_renamed;
+    if (!r) refuse(Code::unsupported_construct, loc(fn->getEndLoc()), what + " ends without returning");
+    return *r;
+  }
+
+  // tl::scan, wherever it is in s (its pair of results stops the lowering before the
+  // call is reached): refused by name.
+  void refuse_scan_in(const Stmt* s) {
+    if (s == nullptr) return;
+    if (const auto* c = dyn_cast<CallExpr>(s); c && c->getDirectCallee() &&
+                                               c->getDirectCallee()->getQualifiedNameAsString() == "tlaloc::scan")
+      refuse(Code::unsupported_construct, loc(c->getBeginLoc()),
+             "tl::scan is not written at build time yet (its stacked outputs); use tl::fori_loop or a loop, "
+             "or differentiate with the traced tl::grad");
+    for (const Stmt* child : s->children()) refuse_scan_in(child);
+  }
+
+  // A call of a lambda the function defines: its body lowered in place.
+  ValueId lambda_call(const CXXOperatorCallExpr* e, Block& out) {
+    const std::string what = "the lambda '" + text(e->getArg(0)) + "'";
+    const LambdaExpr* l = lambda_arg(e->getArg(0), what);
+    std::vector<const Expr*> given(e->arg_begin() + 1, e->arg_end());
+    std::vector<ValueId> args(given.size());
+    for (std::size_t k = 0; k < given.size(); ++k) {
+      const std::size_t i = right_to_left_ ? given.size() - 1 - k : k;
+      if (!is_tensor(given[i]->getType()))
+        refuse(Code::unsupported_construct, loc(given[i]->getBeginLoc()), what + " called with an argument that is not a tensor");
+      args[i] = expr(given[i], out);
+    }
+    return lambda_body(l, args, out, what);
+  }
+
+  const ParmVarDecl* parameter(const LambdaExpr* l, unsigned i, unsigned count, const std::string& what) {
+    const CXXMethodDecl* fn = l->getCallOperator();
+    if (fn->getNumParams() != count)
+      refuse(Code::unsupported_construct, loc(l->getBeginLoc()),
+             what + " takes " + std::to_string(fn->getNumParams()) + " parameters, not " + std::to_string(count));
+    return fn->getParamDecl(i);
+  }
+
+  // tl::cond(pred, on_true, on_false). A condition the trace knows (it depends on no
+  // parameter) only picks a branch there, as C++'s if does.
+  ValueId cond_call(const CallExpr* e, Block& out) {
+    const LambdaExpr* on_true = lambda_arg(e->getArg(1), "tl::cond's on_true");
+    const LambdaExpr* on_false = lambda_arg(e->getArg(2), "tl::cond's on_false");
+    const ValueId pred = expr(e->getArg(0), out);
+    Node s;
+    s.kind = Node::Kind::branch;
+    s.loc = loc(e->getBeginLoc());
+    s.id = next_id_++;
+    s.text = p_.values[std::size_t(pred)].name + ".item<bool>()";
+    if (traced(pred)) s.structured = "tl::cond";
+    ++structured_, ++branches_;
+    const ValueId a = lambda_body(on_true, {}, s.body, "tl::cond's on_true");
+    const ValueId b = lambda_body(on_false, {}, s.orelse, "tl::cond's on_false");
+    --structured_, --branches_;
+    return meet(std::move(s), a, b, "cond", out);
+  }
+
+  Node structured_loop(const CallExpr* e, const char* fn) {
+    if (branches_ > 0)
+      refuse(Code::unsupported_construct, loc(e->getBeginLoc()), std::string("a ") + fn + " inside a branch (not yet supported)");
+    Node s;
+    s.kind = Node::Kind::loop;
+    s.loc = loc(e->getBeginLoc());
+    s.id = next_id_++;
+    s.structured = fn;
+    return s;
+  }
+
+  // tl::fori_loop(lo, hi, body, init): carry = body(i, carry) for i in [lo, hi).
+  ValueId fori_call(const CallExpr* e, Block& out) {
+    const std::string what = "tl::fori_loop's body";
+    const LambdaExpr* fn = lambda_arg(e->getArg(2), what);
+    const ParmVarDecl* index = parameter(fn, 0, 2, what);
+    const ParmVarDecl* carry = parameter(fn, 1, 2, what);
+    const ValueId init = expr(e->getArg(3), out);
+    Node s = structured_loop(e, "tl::fori_loop");
+    const std::string i = unique("step_" + std::to_string(s.id));
+    s.init = "std::int64_t " + i + " = " + text(e->getArg(0));
+    s.text = i + " < " + text(e->getArg(1));
+    s.step = "++" + i;
+    const std::vector<ValueId> after = carry_through(s, {{carry, init}}, [&](Block& body) {
+      const ValueId at = op(body, e, {}, {}, "tl::scalar_tensor(" + i + ", tl::DType::i64)");
+      body.back().source = "the step index";
+      if (!index->getName().empty()) {
+        names_.erase(p_.values[std::size_t(at)].name);
+        p_.values[std::size_t(at)].name = claim(index->getNameAsString());
+      }
+      return std::vector<ValueId>{lambda_body(fn, {at, tensors_.at(carry)}, body, what)};
+    });
+    out.push_back(std::move(s));
+    return after[0];
+  }
+
+  // tl::while_loop(cond, body, init): its condition is computed at the start of each
+  // iteration from the carried value (the loop's head), and differentiated nowhere.
+  ValueId while_call(const CallExpr* e, Block& out) {
+    const LambdaExpr* cond = lambda_arg(e->getArg(0), "tl::while_loop's condition");
+    const LambdaExpr* fn = lambda_arg(e->getArg(1), "tl::while_loop's body");
+    const ParmVarDecl* carry = parameter(fn, 0, 1, "tl::while_loop's body");
+    const ValueId init = expr(e->getArg(2), out);
+    Node s = structured_loop(e, "tl::while_loop");
+    const std::vector<ValueId> after = carry_through(s, {{carry, init}}, [&](Block& body) {
+      return std::vector<ValueId>{lambda_body(fn, {tensors_.at(carry)}, body, "tl::while_loop's body")};
+    });
+    ++structured_;
+    in_head_ = true;
+    const ValueId pred = lambda_body(cond, {s.phis[0].in}, s.head, "tl::while_loop's condition");
+    in_head_ = false;
+    --structured_;
+    s.text = p_.values[std::size_t(pred)].name + ".item<bool>()";
+    out.push_back(std::move(s));
+    return after[0];
   }
 };
 

@@ -62,6 +62,11 @@ struct Node {
   // condition; loop: its init and step (empty for while).
   std::string text, init, step;
   std::string callee;          // op "custom": the tl::CustomFunction called
+  // branch and loop: the tl:: function they come from (tl::cond, tl::fori_loop,
+  // tl::while_loop), whose engine rule orders the sums of cotangents; empty for C++'s
+  // own if and loops, which the trace unrolls.
+  std::string structured;
+  Block head;                  // tl::while_loop: the ops computing its condition
   bool assignment = false;     // scalar: `n += 1;`, a counter the loop carries
   int id = 0;                  // branch and loop: a number for their saved conditions and counters
   Block body, orelse;
@@ -73,6 +78,7 @@ struct Node {
 struct Value {
   std::string name;
   bool active = false;         // depends on the differentiated parameter
+  bool traced = false;         // depends on a parameter: symbolic when tl::grad traces
 };
 
 struct Param {
@@ -91,8 +97,8 @@ struct Program {
   std::size_t wrt = 0;         // the differentiated parameter
   Block body;
   ValueId result = -1;
-  ValueId add_value(std::string value_name, bool is_active) {
-    values.push_back({std::move(value_name), is_active});
+  ValueId add_value(std::string value_name, bool is_active, bool is_traced) {
+    values.push_back({std::move(value_name), is_active, is_traced || is_active});
     return ValueId(values.size() - 1);
   }
 };
