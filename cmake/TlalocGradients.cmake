@@ -6,7 +6,8 @@
 # becomes a call of C++ written for it. The readable gradients land in DUMP_DIR
 # (default: <build dir>/<target>.gradients). The generated ops follow the order in
 # which the target's compiler evaluates call arguments (unspecified in C++), as a
-# traced tl::grad would record them. docs/BUILD_TIME_GRADIENTS.md.
+# traced tl::grad would record them. The tool runs again when the file or a header
+# it includes changes (its depfile). docs/BUILD_TIME_GRADIENTS.md.
 function(tlaloc_generate_gradients target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "DUMP_DIR" "FILES")
   if(NOT arg_FILES)
@@ -38,10 +39,11 @@ function(tlaloc_generate_gradients target)
     set(out ${CMAKE_CURRENT_BINARY_DIR}/${target}.tlaloc-grad/${name})
     add_custom_command(OUTPUT ${out}
       COMMAND ${CMAKE_COMMAND} -E env ${TLALOC_GRAD_ENVIRONMENT} $<TARGET_FILE:${tool}> ${source} -o ${out}
-              --dump-dir ${arg_DUMP_DIR}
+              --dump-dir ${arg_DUMP_DIR} --depfile ${out}.d
               --arguments ${order} -- -std=c++20
               "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>" "$<$<BOOL:${defines}>:-D$<JOIN:${defines},;-D>>"
       DEPENDS ${source} ${tool_dependency}
+      DEPFILE ${out}.d
       COMMENT "tlaloc-grad: gradients of ${name}"
       COMMAND_EXPAND_LISTS VERBATIM)
     # The original stays in the target for IDEs, but the output is what compiles;

@@ -1,12 +1,14 @@
 // tlaloc-grad: writes the gradients of a C++ file's tl::grad calls as C++ at build
 // time (docs/BUILD_TIME_GRADIENTS.md).
 //
-//   tlaloc-grad INPUT -o OUTPUT [--dump-dir DIR] [--arguments right-to-left|left-to-right]
-//               [-- compiler flags]
+//   tlaloc-grad INPUT -o OUTPUT [--dump-dir DIR] [--depfile FILE]
+//               [--arguments right-to-left|left-to-right] [-- compiler flags]
 //
 // OUTPUT is INPUT with each generated call replaced (and #line directives back to
 // INPUT); DIR receives one readable .grad.cpp per gradient. Exit status 1 with
 // `file:line:col: error: [CODE] ...` when a differentiated body cannot be lowered.
+// FILE (make's format, as a compiler's -MD writes) lists the headers INPUT read, so
+// that a build reruns the tool when the body of an inlined function changes.
 // --arguments: the order in which the compiler that builds OUTPUT evaluates call
 // arguments (GCC: right-to-left, Clang: left-to-right, the default), which the
 // generated ops follow so that they match what tl::grad would have traced.
@@ -42,8 +44,8 @@ void refuse(Code c, const Loc& where, const std::string& message) { throw Diagno
 namespace {
 
 int usage() {
-  std::cerr << "usage: tlaloc-grad INPUT -o OUTPUT [--dump-dir DIR] [--arguments right-to-left|left-to-right]"
-               " [-- compiler flags]\n";
+  std::cerr << "usage: tlaloc-grad INPUT -o OUTPUT [--dump-dir DIR] [--depfile FILE]"
+               " [--arguments right-to-left|left-to-right] [-- compiler flags]\n";
   return 2;
 }
 
@@ -72,8 +74,33 @@ void remove_stale(const std::string& dir, const std::string& stem, const Rewritt
   }
 }
 
+// A path as make reads it in a rule.
+std::string make_escaped(const std::string& path) {
+  std::string r;
+  for (char c : path) {
+    if (c == ' ' || c == '#') r += '\\';
+    if (c == '$') r += '$';
+    r += c;
+  }
+  return r;
+}
+
+// `OUTPUT: INPUT HEADER...`, every file the translation unit read.
+std::string depfile(const std::string& output, const std::string& input, const clang::SourceManager& sm) {
+  std::vector<std::string> files{std::filesystem::weakly_canonical(input).string()};
+  for (auto it = sm.fileinfo_begin(); it != sm.fileinfo_end(); ++it) {
+    const std::string name = std::filesystem::weakly_canonical(std::filesystem::absolute(it->first->getName().str())).string();
+    if (name != files[0]) files.push_back(name);
+  }
+  std::sort(files.begin() + 1, files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());
+  std::string text = make_escaped(output) + ":";
+  for (const std::string& f : files) text += " \\\n  " + make_escaped(f);
+  return text + "\n";
+}
+
 int run(int argc, char** argv) {
-  std::string input, output, dump_dir, order = "left-to-right";
+  std::string input, output, dump_dir, deps, order = "left-to-right";
   std::vector<std::string> flags{"-std=c++20"};
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -83,6 +110,7 @@ int run(int argc, char** argv) {
     }
     if (a == "-o" && i + 1 < argc) output = argv[++i];
     else if (a == "--dump-dir" && i + 1 < argc) dump_dir = argv[++i];
+    else if (a == "--depfile" && i + 1 < argc) deps = argv[++i];
     else if (a == "--arguments" && i + 1 < argc) order = argv[++i];
     else if (input.empty() && a[0] != '-') input = a;
     else return usage();
@@ -114,6 +142,7 @@ int run(int argc, char** argv) {
     for (const auto& g : r.gradients) write_if_changed(g.path, g.text);
     remove_stale(opt.dump_dir, opt.stem, r);
     write_if_changed(output, r.text);
+    if (!deps.empty()) write_if_changed(deps, depfile(output, abs_input, ast->getSourceManager()));
   } catch (const Diagnostic& d) {
     std::cerr << d.loc.file << ":" << d.loc.line << ":" << d.loc.col << ": error: [" << code_name(d.code) << "] "
               << d.what() << "\n";
