@@ -217,6 +217,33 @@ int main() {
   auto [relaxed_value, relaxed_dot] = tl::jvp(relaxed, w, weights);
   std::printf("while_loop jvp: %a %a\n", relaxed_value.item<double>(), relaxed_dot.item<double>());
 
+  // Loops inside branches (also inside a loop), and functions with custom rules in
+  // loops and branches: their forward halves are kept per iteration.
+  auto branchy = [&](const tl::Tensor& m) {
+    tl::Tensor s = m;
+    for (int i = 0; i < 2; ++i) {
+      if (i == 1) {
+        for (int j = 0; j < 2; ++j) s = safe_log(tl::square(s) + 0.5) * m + s;
+      } else {
+        s = safe_log(s * s + 1.0) + s * m;
+      }
+    }
+    if (scale < 1.0) {
+      for (int j = 0; j < 3; ++j) s = tl::tanh(s) + m * 0.5;
+    }
+    return tl::sum(s * s);
+  };
+  report("branchy", tl::grad(branchy)(w), branchy, w);
+  auto soft_steps = [&](const tl::Tensor& m) {
+    tl::Tensor s = m;
+    if (scale < 1.0) {
+      for (int j = 0; j < 3; ++j) s = soft(s * m) + s;
+    }
+    return tl::sum(s);
+  };
+  auto [soft_value, soft_dot] = tl::jvp(soft_steps, w, weights);
+  std::printf("custom_jvp in a loop: %a %a\n", soft_value.item<double>(), soft_dot.item<double>());
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

@@ -171,15 +171,48 @@ class Writer {
     return r.spell(r, n);
   }
 
-  // Values a branch defines (hoisted before it, so the reverse sweep sees them).
-  void branch_values(const Block& b, std::vector<ValueId>& vals, std::vector<int>& conds) const {
+  // What a block defines that is declared before a branch holding it, so that the
+  // reverse sweep sees it (and what a loop saves per iteration): values, conditions,
+  // custom rules' forward halves, and the loops inside (their vectors and counts).
+  struct Defined {
+    std::vector<ValueId> values;
+    std::vector<int> conds;
+    std::vector<ValueId> customs;
+    std::vector<const Node*> loops;
+  };
+  void defined_in(const Block& b, Defined& d) const {
     for (const Node& s : b) {
-      if (s.kind == Node::Kind::op) vals.push_back(s.result);
+      if (s.kind == Node::Kind::op) {
+        d.values.push_back(s.result);
+        if (s.fn == "custom" && active(s.result)) d.customs.push_back(s.result);
+      }
+      if (s.kind == Node::Kind::loop) d.loops.push_back(&s);
+      for (const Phi& ph : s.phis) d.values.push_back(ph.out);
       if (s.kind != Node::Kind::branch) continue;
-      conds.push_back(s.id);
-      for (const Phi& ph : s.phis) vals.push_back(ph.out);
-      branch_values(s.body, vals, conds);
-      branch_values(s.orelse, vals, conds);
+      d.conds.push_back(s.id);
+      defined_in(s.body, d);
+      defined_in(s.orelse, d);
+    }
+  }
+  Defined defined_in(const Block& b) const {
+    Defined d;
+    defined_in(b, d);
+    return d;
+  }
+  // A custom rule's forward half: its value and the residuals its backward half takes.
+  static constexpr const char* kForwardHalf = "std::pair<tl::Tensor, std::vector<tl::Tensor>>";
+
+  void declare_hoisted(const Defined& d) {
+    for (ValueId v : d.values) {
+      line("tl::Tensor " + name(v) + ";");
+      if (tangents_ && active(v)) line("tl::Tensor t_" + name(v) + ";");
+    }
+    for (int c : d.conds) line("bool cond_" + std::to_string(c) + " = false;");
+    if (tangents_) return;
+    for (ValueId v : d.customs) line(std::string(kForwardHalf) + " " + name(v) + "_fwd;");
+    for (const Node* l : d.loops) {
+      for (const auto& [tape, type] : tapes(*l)) line(type + " " + tape + ";");
+      line("std::size_t steps_" + std::to_string(l->id) + " = 0;");
     }
   }
 
@@ -189,7 +222,7 @@ class Writer {
         case Node::Kind::scalar: line(s.text); break;
         case Node::Kind::op: forward_op(s, hoisted); break;
         case Node::Kind::branch: forward_branch(s, hoisted); break;
-        case Node::Kind::loop: forward_loop(s); break;
+        case Node::Kind::loop: forward_loop(s, hoisted); break;
       }
     }
   }
@@ -200,7 +233,7 @@ class Writer {
     const std::string comment = "  // " + (s.fn.empty() ? "" : s.fn + ", ") + "line " + std::to_string(s.loc.line) + ": " +
                                 shorten(s.source);
     const std::string decl = hoisted ? "" : "const tl::Tensor ";
-    if (s.fn == "custom" && active(s.result)) return custom_forward(s, n, comment);
+    if (s.fn == "custom" && active(s.result)) return custom_forward(s, n, comment, decl);
     line(decl + n.y + " = " + rhs + ";" + comment);
     if (s.fn.empty() || s.fn == "custom" || !active(s.result)) return;
     const Rule& r = *find_rule(s.fn);
@@ -214,13 +247,13 @@ class Writer {
 
   // A custom rule's forward half: reverse mode keeps its residuals for the backward
   // half; forward mode applies its JVP rule.
-  void custom_forward(const Node& s, const Names& n, const std::string& comment) {
+  void custom_forward(const Node& s, const Names& n, const std::string& comment, const std::string& decl) {
     std::string args;
     for (std::size_t i = 0; i < n.args.size(); ++i) args += (i ? ", " : "") + n.args[i];
     if (!tangents_) {
-      line("const std::pair<tl::Tensor, std::vector<tl::Tensor>> " + n.y + "_fwd = " + s.callee + ".forward(" + args + ");" +
-           comment);
-      line("const tl::Tensor " + n.y + " = " + n.y + "_fwd.first;");
+      const std::string fwd_decl = decl.empty() ? "" : "const " + std::string(kForwardHalf) + " ";
+      line(fwd_decl + n.y + "_fwd = " + s.callee + ".forward(" + args + ");" + comment);
+      line(decl + n.y + " = " + n.y + "_fwd.first;");
       return;
     }
     std::string tangents;
@@ -228,8 +261,8 @@ class Writer {
       tangents += (i ? ", " : "") + tangent_or_zero(s.args[i].value);
     line("const std::pair<tl::Tensor, tl::Tensor> " + n.y + "_jvp = " + s.callee + ".jvp({" + args + "}, {" + tangents +
          "});" + comment);
-    line("const tl::Tensor " + n.y + " = " + n.y + "_jvp.first;");
-    line("const tl::Tensor t_" + n.y + " = " + n.y + "_jvp.second;");
+    line(decl + n.y + " = " + n.y + "_jvp.first;");
+    line(decl + "t_" + n.y + " = " + n.y + "_jvp.second;");
   }
 
   // out = from, and in forward mode t_out = from's tangent.
@@ -240,16 +273,7 @@ class Writer {
 
   void forward_branch(const Node& s, bool hoisted) {
     const std::string cond = "cond_" + std::to_string(s.id);
-    if (!hoisted) {
-      std::vector<ValueId> vals;
-      std::vector<int> conds;
-      branch_values({s}, vals, conds);
-      for (ValueId v : vals) {
-        line("tl::Tensor " + name(v) + ";");
-        if (tangents_ && active(v)) line("tl::Tensor t_" + name(v) + ";");
-      }
-      for (int c : conds) line("bool cond_" + std::to_string(c) + " = false;");
-    }
+    if (!hoisted) declare_hoisted(defined_in({s}));
     line(cond + " = " + s.text + ";  // line " + std::to_string(s.loc.line));
     line("if (" + cond + ") {");
     ++depth_;
@@ -264,53 +288,47 @@ class Writer {
     line("}");
   }
 
-  // Every value a loop body defines, saved per iteration for the reverse sweep (an
-  // inner loop's values after it included; its iterations are in its own vectors).
+  // Every value a loop body defines, saved per iteration for the reverse sweep (the
+  // values after its inner loops included; their iterations are in their own vectors).
   std::vector<ValueId> loop_values(const Node& s) const {
     std::vector<ValueId> vals;
     for (const Phi& ph : s.phis) vals.push_back(ph.in);
-    std::vector<int> conds;
-    branch_values(s.body, vals, conds);
-    for (const Node& n : s.body)
-      if (n.kind == Node::Kind::loop)
-        for (const Phi& ph : n.phis) vals.push_back(ph.out);
+    for (ValueId v : defined_in(s.body).values) vals.push_back(v);
     return vals;
   }
   // The vectors (name, type) a loop fills, one entry per iteration: its values,
-  // conditions and counters, and the vectors and step counts of the loops inside it.
+  // conditions, counters and custom rules' forward halves, and the vectors and step
+  // counts of the loops inside it.
   std::vector<std::pair<std::string, std::string>> tapes(const Node& s) const {
     std::vector<std::pair<std::string, std::string>> t;
     for (ValueId v : loop_values(s)) t.push_back({"saved_" + name(v), "std::vector<tl::Tensor>"});
     for (int c : loop_conds(s)) t.push_back({"saved_cond_" + std::to_string(c), "std::vector<bool>"});
     for (const auto& [var, type] : s.scalars) t.push_back({"saved_" + var, "std::vector<" + type + ">"});
+    for (ValueId v : defined_in(s.body).customs)
+      t.push_back({"saved_" + name(v) + "_fwd", "std::vector<" + std::string(kForwardHalf) + ">"});
     for (const auto& [var, type] : inner_state(s)) t.push_back({"saved_" + var, "std::vector<" + type + ">"});
     return t;
   }
-  // What the loops inside a loop's body leave for the reverse sweep, per iteration.
+  // What the loops inside a loop's body (in branches too) leave for the reverse
+  // sweep, per iteration.
   std::vector<std::pair<std::string, std::string>> inner_state(const Node& s) const {
     std::vector<std::pair<std::string, std::string>> t;
-    for (const Node& n : s.body) {
-      if (n.kind != Node::Kind::loop) continue;
-      for (const auto& tape : tapes(n)) t.push_back(tape);
-      t.push_back({"steps_" + std::to_string(n.id), "std::size_t"});
+    for (const Node* n : defined_in(s.body).loops) {
+      for (const auto& tape : tapes(*n)) t.push_back(tape);
+      t.push_back({"steps_" + std::to_string(n->id), "std::size_t"});
     }
     return t;
   }
-  std::vector<int> loop_conds(const Node& s) const {
-    std::vector<ValueId> vals;
-    std::vector<int> conds;
-    branch_values(s.body, vals, conds);
-    return conds;
-  }
+  std::vector<int> loop_conds(const Node& s) const { return defined_in(s.body).conds; }
 
   // Reverse mode saves what each iteration computed; forward mode carries tangents.
-  void forward_loop(const Node& s) {
+  void forward_loop(const Node& s, bool hoisted) {
     const std::string id = std::to_string(s.id), steps = "steps_" + id;
     const bool save = !tangents_;
     line("// The " + (s.structured.empty() ? std::string("loop") : s.structured) + " at line " + std::to_string(s.loc.line) +
          (save ? ", saving what the reverse sweep needs." : ", tangents carried beside the values."));
-    for (const Phi& ph : s.phis) assign(ph.out, ph.first, "tl::Tensor ");
-    if (save) {
+    for (const Phi& ph : s.phis) assign(ph.out, ph.first, hoisted ? "" : "tl::Tensor ");
+    if (save && !hoisted) {
       for (const auto& [tape, type] : tapes(s)) line(type + " " + tape + ";");
       line("std::size_t " + steps + " = 0;");
     }
@@ -329,6 +347,7 @@ class Writer {
     if (save) {
       for (ValueId v : loop_values(s)) line("saved_" + name(v) + ".push_back(" + name(v) + ");");
       for (int c : loop_conds(s)) line("saved_cond_" + std::to_string(c) + ".push_back(cond_" + std::to_string(c) + ");");
+      for (ValueId v : defined_in(s.body).customs) line("saved_" + name(v) + "_fwd.push_back(" + name(v) + "_fwd);");
       for (const auto& [var, type] : inner_state(s)) line("saved_" + var + ".push_back(std::move(" + var + "));");
     }
     for (const Phi& ph : s.phis) assign(ph.out, ph.second);
@@ -476,6 +495,8 @@ class Writer {
     for (ValueId v : loop_values(s)) line("[[maybe_unused]] const tl::Tensor& " + name(v) + " = saved_" + name(v) + "[" + k + "];");
     for (int c : loop_conds(s))
       line("[[maybe_unused]] const bool cond_" + std::to_string(c) + " = saved_cond_" + std::to_string(c) + "[" + k + "];");
+    for (ValueId v : defined_in(s.body).customs)
+      line("[[maybe_unused]] const " + std::string(kForwardHalf) + "& " + name(v) + "_fwd = saved_" + name(v) + "_fwd[" + k + "];");
     for (const auto& [var, type] : inner_state(s))
       line("[[maybe_unused]] const " + type + "& " + var + " = saved_" + var + "[" + k + "];");
     scalars_of(s.body);

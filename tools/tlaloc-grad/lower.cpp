@@ -129,7 +129,6 @@ class Lowerer {
   Node* loop_ = nullptr;                      // the loop being lowered
   std::vector<const FunctionDecl*> inlining_;
   int structured_ = 0;  // depth of branches and loops
-  int branches_ = 0;    // depth of branches
   int loop_body_ = -1;  // structured_ inside the innermost loop's body
   int next_id_ = 0;
   bool in_head_ = false;  // lowering a tl::while_loop's condition: nothing in it is differentiated
@@ -312,12 +311,8 @@ class Lowerer {
   }
 
   // f(x...) for a tl::CustomFunction f: its own rule gives the derivative. The
-  // residuals of its forward half are kept beside the value, so not inside loops or
-  // branches yet.
+  // residuals of its forward half are kept beside the value (per iteration in loops).
   ValueId custom_call(const CXXOperatorCallExpr* e, Block& out) {
-    if (structured_ > 0)
-      refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
-             "a function with a custom rule called inside a loop or a branch (not yet supported)");
     std::vector<const Expr*> given(e->arg_begin() + 1, e->arg_end());
     std::vector<Arg> args(given.size());
     for (std::size_t k = 0; k < given.size(); ++k) {
@@ -409,9 +404,9 @@ class Lowerer {
 
   ValueId conditional(const ConditionalOperator* c, Block& out) {
     Node s = branch(c->getBeginLoc(), c->getCond());
-    ++structured_, ++branches_;
+    ++structured_;
     const ValueId a = expr(c->getTrueExpr(), s.body), b = expr(c->getFalseExpr(), s.orelse);
-    --structured_, --branches_;
+    --structured_;
     return meet(std::move(s), a, b, "select", out);
   }
   bool active(ValueId v) const { return p_.values[std::size_t(v)].active; }
@@ -608,12 +603,12 @@ class Lowerer {
       refuse(Code::unsupported_construct, loc(f->getBeginLoc()), "an if with an initializer or a condition variable");
     Node s = branch(f->getBeginLoc(), f->getCond());
     const auto before = tensors_;
-    ++structured_, ++branches_;
+    ++structured_;
     block(statements(f->getThen()), 0, s.body);
     const auto after_then = tensors_;
     tensors_ = before;
     block(statements(f->getElse()), 0, s.orelse);
-    --structured_, --branches_;
+    --structured_;
     const auto after_else = tensors_;
     tensors_ = before;
     for (const auto& [var, v0] : before) {
@@ -645,9 +640,9 @@ class Lowerer {
       if (!r) refuse(Code::unsupported_construct, loc(f->getBeginLoc()), "a path through this if ends without returning");
       return *r;
     };
-    ++structured_, ++branches_;
+    ++structured_;
     const ValueId a = path(f->getThen(), s.body), b = path(f->getElse(), s.orelse);
-    --structured_, --branches_;
+    --structured_;
     return meet(std::move(s), a, b, "result", out);
   }
 
@@ -704,8 +699,6 @@ class Lowerer {
   }
 
   void loop(const Stmt* at, const Stmt* init, const Expr* cond, const Expr* inc, const Stmt* body, Block& out) {
-    if (branches_ > 0)
-      refuse(Code::unsupported_construct, loc(at->getBeginLoc()), "a loop inside a branch (not yet supported)");
     if (has_return(body)) refuse(Code::unsupported_construct, loc(at->getBeginLoc()), "a return inside a loop");
     if (cond == nullptr) refuse(Code::unsupported_construct, loc(at->getBeginLoc()), "a loop without a condition");
     Node s;
@@ -869,16 +862,14 @@ class Lowerer {
     s.id = next_id_++;
     s.text = p_.values[std::size_t(pred)].name + ".item<bool>()";
     if (traced(pred)) s.structured = "tl::cond";
-    ++structured_, ++branches_;
+    ++structured_;
     const ValueId a = lambda_body(on_true, {}, s.body, "tl::cond's on_true");
     const ValueId b = lambda_body(on_false, {}, s.orelse, "tl::cond's on_false");
-    --structured_, --branches_;
+    --structured_;
     return meet(std::move(s), a, b, "cond", out);
   }
 
   Node structured_loop(const CallExpr* e, const char* fn) {
-    if (branches_ > 0)
-      refuse(Code::unsupported_construct, loc(e->getBeginLoc()), std::string("a ") + fn + " inside a branch (not yet supported)");
     Node s;
     s.kind = Node::Kind::loop;
     s.loc = loc(e->getBeginLoc());

@@ -1,0 +1,15 @@
+// expect: 10:19: error: [UNSUPPORTED_CONSTRUCT] a statement of kind BreakStmt
+#include <tlaloc/tlaloc.hpp>
+
+namespace tl = tlaloc;
+
+tl::Tensor f(const tl::Tensor& w, int n) {
+  return tl::grad([n](const tl::Tensor& x) {
+    tl::Tensor y = x;
+    for (int j = 0; j < n; ++j) {
+      if (j == 3) break;
+      y = tl::sin(y);
+    }
+    return tl::sum(y);
+  })(w);
+}
