@@ -244,6 +244,26 @@ int main() {
   auto [soft_value, soft_dot] = tl::jvp(soft_steps, w, weights);
   std::printf("custom_jvp in a loop: %a %a\n", soft_value.item<double>(), soft_dot.item<double>());
 
+  // tl::scan over the rows of the parameter, forward and reversed: the carry, each
+  // step's slice and output, and the parameter also used inside.
+  auto scanned = [&](const tl::Tensor& m) {
+    const tl::Tensor start = tl::sum(m, {0}) * 0.1;
+    auto [last, outs] = tl::scan(
+        [&](const tl::Tensor& c, const tl::Tensor& row) {
+          const tl::Tensor next = tl::tanh(c * row + b) + tl::mean(m, {0}) * c;
+          return std::pair{next, next * row};
+        },
+        start, m);
+    const tl::Tensor back =
+        tl::scan([](const tl::Tensor& c, const tl::Tensor& o) { return std::make_pair(c + o * c, tl::sin(o)); }, last, outs,
+                 true)
+            .first;
+    return tl::sum(last * last) + tl::sum(outs * outs) + tl::sum(back);
+  };
+  report("scan", tl::grad(scanned)(w), scanned, w);
+  auto [scanned_value, scanned_dot] = tl::jvp(scanned, w, weights);
+  std::printf("scan jvp: %a %a\n", scanned_value.item<double>(), scanned_dot.item<double>());
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

@@ -162,6 +162,7 @@ class Writer {
     n.y = name(s.result);
     n.g = "d_" + n.y;
     if (s.fn.empty()) return s.text;
+    if (s.fn == "scan_slice") return step_of(n.args[0], s.text);
     if (s.fn == "custom") {
       std::string call = s.callee + "(";
       for (std::size_t i = 0; i < n.args.size(); ++i) call += (i ? ", " : "") + n.args[i];
@@ -169,6 +170,11 @@ class Writer {
     }
     const Rule& r = *find_rule(s.fn);
     return r.spell(r, n);
+  }
+
+  // Step `at` of a sequence (a tl::scan's xs, their tangents or the ys' cotangents).
+  static std::string step_of(const std::string& seq, const std::string& at) {
+    return "tl::squeeze(tl::slice(" + seq + ", 0, " + at + ", " + at + " + 1), 0)";
   }
 
   // What a block defines that is declared before a branch holding it, so that the
@@ -188,6 +194,7 @@ class Writer {
       }
       if (s.kind == Node::Kind::loop) d.loops.push_back(&s);
       for (const Phi& ph : s.phis) d.values.push_back(ph.out);
+      if (s.ys >= 0) d.values.push_back(s.ys);
       if (s.kind != Node::Kind::branch) continue;
       d.conds.push_back(s.id);
       defined_in(s.body, d);
@@ -235,7 +242,9 @@ class Writer {
     const std::string decl = hoisted ? "" : "const tl::Tensor ";
     if (s.fn == "custom" && active(s.result)) return custom_forward(s, n, comment, decl);
     line(decl + n.y + " = " + rhs + ";" + comment);
-    if (s.fn.empty() || s.fn == "custom" || !active(s.result)) return;
+    if (s.fn == "scan_slice" && tangents_ && active(s.result))
+      line(decl + "t_" + n.y + " = " + step_of("t_" + n.args[0], s.text) + ";");
+    if (s.fn.empty() || s.fn == "custom" || s.fn == "scan_slice" || !active(s.result)) return;
     const Rule& r = *find_rule(s.fn);
     if (r.check != nullptr) line(r.check(n));
     if (!tangents_) return;
@@ -332,6 +341,9 @@ class Writer {
       for (const auto& [tape, type] : tapes(s)) line(type + " " + tape + ";");
       line("std::size_t " + steps + " = 0;");
     }
+    const bool stacks = s.ys >= 0, tangent_stacks = stacks && tangents_ && active(s.ys);
+    if (stacks) line("std::vector<tl::Tensor> " + name(s.ys) + "_steps(" + s.count + ");");
+    if (tangent_stacks) line("std::vector<tl::Tensor> t_" + name(s.ys) + "_steps(" + s.count + ");");
     if (!s.head.empty()) line("for (;;) {");
     else if (s.init.empty() && s.step.empty()) line("while (" + s.text + ") {");
     else line("for (" + s.init + "; " + s.text + "; " + s.step + ") {");
@@ -350,10 +362,15 @@ class Writer {
       for (ValueId v : defined_in(s.body).customs) line("saved_" + name(v) + "_fwd.push_back(" + name(v) + "_fwd);");
       for (const auto& [var, type] : inner_state(s)) line("saved_" + var + ".push_back(std::move(" + var + "));");
     }
+    if (stacks) line(name(s.ys) + "_steps[" + s.index + "] = " + name(s.y) + ";");
+    if (tangent_stacks) line("t_" + name(s.ys) + "_steps[" + s.index + "] = " + tangent_or_zero(s.y) + ";");
     for (const Phi& ph : s.phis) assign(ph.out, ph.second);
     if (save) line("++" + steps + ";");
     --depth_;
     line("}");
+    const std::string decl = hoisted ? "" : "const tl::Tensor ";
+    if (stacks) line(decl + name(s.ys) + " = tl::stack(" + name(s.ys) + "_steps, 0);");
+    if (tangent_stacks) line(decl + "t_" + name(s.ys) + " = tl::stack(t_" + name(s.ys) + "_steps, 0);");
   }
 
   // ---- reverse ----------------------------------------------------------------
@@ -368,6 +385,7 @@ class Writer {
     for (const Node& s : b) {
       if (s.kind == Node::Kind::op) vals.push_back(s.result);
       for (const Phi& ph : s.phis) vals.push_back(ph.out);
+      if (s.ys >= 0) vals.push_back(s.ys);
     }
     for (ValueId v : vals)
       if (active(v)) line("tl::Tensor d_" + name(v) + ";");
@@ -429,7 +447,8 @@ class Writer {
   }
 
   void reverse_op(const Node& s) {
-    if (s.fn.empty() || !active(s.result) || state(s.result) == Has::none) return;
+    // A scan's slices get their cotangents from the scan (reverse_structured_loop).
+    if (s.fn.empty() || s.fn == "scan_slice" || !active(s.result) || state(s.result) == Has::none) return;
     Names n;
     spelled(s, n);
     if (s.fn == "custom") {
@@ -563,17 +582,19 @@ class Writer {
       used.insert(ph.second);
       if (s.kind == Node::Kind::branch) used.insert(ph.first);
     }
-    uses(s.body, used, defined);
-    uses(s.orelse, used, defined);
+    uses(s.body, used, defined, s.x);
+    uses(s.orelse, used, defined, s.x);
     std::vector<ValueId> free;
     for (ValueId v : used)
       if (v >= 0 && active(v) && defined.count(v) == 0) free.push_back(v);
     return free;
   }
-  static void uses(const Block& b, std::set<ValueId>& used, std::set<ValueId>& defined) {
+  // own_slice: a scan's slice of its sequence, an operand of the scan, not a use.
+  static void uses(const Block& b, std::set<ValueId>& used, std::set<ValueId>& defined, ValueId own_slice = -1) {
     for (const Node& n : b) {
       for (const Arg& a : n.args)
-        if (a.is_tensor()) used.insert(a.value);
+        if (a.is_tensor() && (n.result != own_slice || own_slice < 0)) used.insert(a.value);
+      if (n.ys >= 0) defined.insert(n.ys);
       defined.insert(n.result);
       for (const Phi& ph : n.phis) {
         defined.insert({ph.out, ph.in});
@@ -641,22 +662,28 @@ class Writer {
     std::vector<const Phi*> carried;
     for (const Phi& ph : s.phis)
       if (active(ph.out)) carried.push_back(&ph);
-    if (carried.empty()) return;
+    // tl::scan: its ys' cotangent seeds each step's y, and its xs get each step's
+    // slice's cotangent, stacked.
+    const bool seeds = s.ys >= 0 && active(s.ys) && state(s.ys) != Has::none;
+    const bool sequence = s.xs >= 0 && active(s.xs);
+    if (carried.empty() && !seeds) return;
     const std::vector<ValueId> free = free_values(s);
     const std::string id = std::to_string(s.id), k = "k" + id;
-    const bool scan = s.structured == "tl::fori_loop";
+    const bool empty_is_init = s.structured == "tl::fori_loop";
+    const std::string slices = sequence ? "d_" + name(s.x) + "_steps" : "";
     const auto carry = [&](const Phi* ph) { return "d_" + name(ph->out) + "_carry"; };
     const auto sum = [&](ValueId w) { return "d_" + name(w) + "_sum" + id; };
     line("// Reverse of the " + s.structured + " at line " + std::to_string(s.loc.line) +
          ", last iteration first: the carried value's cotangent");
     line("// and the sums of each iteration's shares, added after it (the engine's rule for the traced loop).");
     const auto outside = has_;
-    if (scan) {
+    if (empty_is_init) {
       line("if (steps_" + id + " > 0) {");
       ++depth_;
     }
     for (const Phi* ph : carried) line("tl::Tensor " + carry(ph) + " = " + or_zeros(ph->out) + ";");
     for (ValueId w : free) line("tl::Tensor " + sum(w) + " = tl::zeros_like(" + name(w) + ");");
+    if (sequence) line("std::vector<tl::Tensor> " + slices + "(" + s.count + ");");
     line("for (std::size_t " + k + " = steps_" + id + "; " + k + "-- > 0;) {");
     ++depth_;
     restore_iteration(s, k);
@@ -666,8 +693,10 @@ class Writer {
     apart(free, "_step" + id, [&] {
       for (ValueId w : free) line("tl::Tensor " + d(w) + ";");
       for (const Phi* ph : carried) accumulate(ph->second, carry(ph));
+      if (seeds) guarded_if_maybe(s.ys, [&] { accumulate(s.y, step_of(d(s.ys), s.index)); });
       reverse(s.body);
       for (const Phi* ph : carried) line(carry(ph) + " = " + or_zeros(ph->in) + ";");
+      if (sequence) line(slices + "[" + s.index + "] = " + or_zeros(s.x) + ";");
       for (ValueId w : free) {
         if (state(w) == Has::yes) line(sum(w) + " = " + sum(w) + " + " + d(w) + ";");
         if (state(w) == Has::maybe) line("if (" + d(w) + ".defined()) " + sum(w) + " = " + sum(w) + " + " + d(w) + ";");
@@ -678,7 +707,8 @@ class Writer {
     has_ = outside;
     for (const Phi* ph : carried) accumulate(ph->first, carry(ph));
     for (ValueId w : free) accumulate(w, sum(w));
-    if (!scan) return;
+    if (sequence) accumulate(s.xs, "tl::stack(" + slices + ", 0)");
+    if (!empty_is_init) return;
     const auto ran = has_;
     has_ = outside;
     --depth_;

@@ -7,10 +7,11 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <map>
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
+#include <utility>
 
 #include "rules.hpp"
 
@@ -132,6 +133,7 @@ class Lowerer {
   int loop_body_ = -1;  // structured_ inside the innermost loop's body
   int next_id_ = 0;
   bool in_head_ = false;  // lowering a tl::while_loop's condition: nothing in it is differentiated
+  ValueId* pair_second_ = nullptr;  // lowering tl::scan's function: where its return's y goes
 
   Loc loc(SourceLocation l) const { return location(sm_, l); }
 
@@ -260,6 +262,10 @@ class Lowerer {
       return op(out, e, {}, {}, text(e));  // a tensor from outside (a global): a constant
     }
     if (const auto* c = dyn_cast<ConditionalOperator>(e)) return conditional(c, out);
+    if (const auto* m = dyn_cast<MemberExpr>(e); m && scan_of(m->getBase())) {
+      const auto [carry, ys] = scan_call(scan_of(m->getBase()), out);
+      return m->getMemberDecl()->getName() == "first" ? carry : ys;
+    }
     if (const auto* oc = dyn_cast<CXXOperatorCallExpr>(e)) return operator_call(oc, out);
     if (const auto* mc = dyn_cast<CXXMemberCallExpr>(e)) return member_call(mc, out);
     if (const auto* c = dyn_cast<CallExpr>(e)) return call(c, out);
@@ -379,7 +385,9 @@ class Lowerer {
       }
     }
     inlining_.push_back(&def);
+    ValueId* const pair = std::exchange(pair_second_, nullptr);
     const auto r = block(statements(def.getBody()), 0, out);
+    pair_second_ = pair;
     inlining_.pop_back();
     if (!r) refuse(Code::unsupported_construct, loc(def.getEndLoc()), "'" + def.getNameAsString() + "' ends without returning");
     tensors_ = saved;
@@ -435,6 +443,7 @@ class Lowerer {
       const Stmt* s = stmts[i];
       if (const auto* r = dyn_cast<ReturnStmt>(s)) {
         if (r->getRetValue() == nullptr) refuse(Code::unsupported_construct, loc(r->getBeginLoc()), "a return without a value");
+        if (pair_second_ != nullptr) return pair_return(r->getRetValue(), out);
         return expr(r->getRetValue(), out);
       }
       if (const auto* c = dyn_cast<CompoundStmt>(s)) {
@@ -466,6 +475,13 @@ class Lowerer {
     for (const Decl* decl : d->decls()) {
       const auto* v = dyn_cast<VarDecl>(decl);
       if (v == nullptr) continue;  // local types and using-declarations need nothing
+      if (const auto* dd = dyn_cast<DecompositionDecl>(v); dd && scan_of(dd->getInit()) && dd->bindings().size() == 2) {
+        const std::size_t before = p_.values.size();
+        const auto [carry, ys] = scan_call(scan_of(dd->getInit()), out);
+        bind(dd->bindings()[0], carry, before);
+        bind(dd->bindings()[1], ys, before);
+        continue;
+      }
       if (is_tensor(v->getType())) {
         if (!v->hasInit()) refuse(Code::unsupported_construct, loc(v->getLocation()), "a tensor declared without a value");
         const std::size_t before = p_.values.size();
@@ -501,7 +517,7 @@ class Lowerer {
     }
   }
   // A declared tensor: the op computed for it takes the variable's name.
-  void bind(const VarDecl* v, ValueId value, std::size_t values_before) {
+  void bind(const ValueDecl* v, ValueId value, std::size_t values_before) {
     if (std::size_t(value) >= values_before) {
       names_.erase(p_.values[std::size_t(value)].name);
       p_.values[std::size_t(value)].name = claim(v->getNameAsString());
@@ -628,6 +644,8 @@ class Lowerer {
   // and the function's result is met after the if.
   std::optional<ValueId> returning_if(const IfStmt* f, const std::vector<const Stmt*>& stmts, std::size_t rest,
                                       Block& out) {
+    if (pair_second_ != nullptr)
+      refuse(Code::unsupported_construct, loc(f->getBeginLoc()), "an early return in tl::scan's function");
     if (structured_ > 0 && !inlining_.empty())
       refuse(Code::unsupported_construct, loc(f->getBeginLoc()), "an early return in a function inlined inside a loop or a branch");
     Node s = branch(f->getBeginLoc(), f->getCond());
@@ -783,9 +801,12 @@ class Lowerer {
   // A lambda's body lowered in place, its (tensor) parameters bound to args; returns
   // the tensor it returns. Traced, the body runs once to record its region, so it may
   // not change the tensors and counters outside it.
-  ValueId lambda_body(const LambdaExpr* l, const std::vector<ValueId>& args, Block& out, const std::string& what) {
+  // With `second`, the lambda returns a pair of tensors (tl::scan's function), whose
+  // second goes there.
+  ValueId lambda_body(const LambdaExpr* l, const std::vector<ValueId>& args, Block& out, const std::string& what,
+                      ValueId* second = nullptr) {
     const CXXMethodDecl* fn = l->getCallOperator();
-    if (!is_tensor(fn->getReturnType()))
+    if (second == nullptr && !is_tensor(fn->getReturnType()))
       refuse(Code::unsupported_construct, loc(l->getBeginLoc()),
              what + " returns " + fn->getReturnType().getAsString() + "; tlaloc-grad writes these with one tl::Tensor carried");
     if (fn->getNumParams() != args.size())
@@ -802,7 +823,9 @@ class Lowerer {
     inlining_.push_back(fn);
     Node* const outer = loop_;
     loop_ = nullptr;
+    ValueId* const pair = std::exchange(pair_second_, second);
     const auto r = block(statements(fn->getBody()), 0, out);
+    pair_second_ = pair;
     loop_ = outer;
     inlining_.pop_back();
     for (const auto& [var, v] : saved)
@@ -815,15 +838,13 @@ class Lowerer {
     return *r;
   }
 
-  // tl::scan, wherever it is in s (its pair of results stops the lowering before the
-  // call is reached): refused by name.
+  // tl::scan anywhere in s, used in a way the lowering does not follow: refused by name.
   void refuse_scan_in(const Stmt* s) {
     if (s == nullptr) return;
     if (const auto* c = dyn_cast<CallExpr>(s); c && c->getDirectCallee() &&
                                                c->getDirectCallee()->getQualifiedNameAsString() == "tlaloc::scan")
       refuse(Code::unsupported_construct, loc(c->getBeginLoc()),
-             "tl::scan is not written at build time yet (its stacked outputs); use tl::fori_loop or a loop, "
-             "or differentiate with the traced tl::grad");
+             "tl::scan's result used other than as `auto [carry, ys] = tl::scan(...)` or its .first or .second");
     for (const Stmt* child : s->children()) refuse_scan_in(child);
   }
 
@@ -901,6 +922,94 @@ class Lowerer {
     });
     out.push_back(std::move(s));
     return after[0];
+  }
+
+  static const CallExpr* scan_of(const Expr* e) {
+    if (e == nullptr) return nullptr;
+    const auto* c = dyn_cast<CallExpr>(strip(e));
+    const FunctionDecl* fd = c ? c->getDirectCallee() : nullptr;
+    return fd && fd->getQualifiedNameAsString() == "tlaloc::scan" ? c : nullptr;
+  }
+
+  // `return std::pair{carry, y};` (or std::make_pair, or a braced list) in tl::scan's
+  // function: the carry is returned, y goes to pair_second_. Braces evaluate left to
+  // right; a call's arguments in the compiler's order.
+  ValueId pair_return(const Expr* e, Block& out) {
+    e = strip(e);
+    if (const auto* f = dyn_cast<CXXFunctionalCastExpr>(e)) e = strip(f->getSubExpr());
+    std::vector<const Expr*> parts;
+    bool in_order = false;
+    if (const auto* l = dyn_cast<InitListExpr>(e)) {
+      parts.assign(l->inits().begin(), l->inits().end());
+      in_order = true;
+    } else if (const auto* c = dyn_cast<CXXConstructExpr>(e)) {
+      parts.assign(c->arg_begin(), c->arg_end());
+      in_order = c->isListInitialization();
+    } else if (const auto* call = dyn_cast<CallExpr>(e);
+               call && call->getDirectCallee() && call->getDirectCallee()->getQualifiedNameAsString() == "std::make_pair") {
+      parts.assign(call->arg_begin(), call->arg_end());
+    }
+    if (parts.size() != 2 || !is_tensor(parts[0]->getType()) || !is_tensor(parts[1]->getType()))
+      refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
+             "tl::scan's function returns '" + raw(e) + "'; write the pair in the return: std::pair{carry, y}");
+    ValueId v[2];
+    for (std::size_t k = 0; k < 2; ++k) {
+      const std::size_t i = !in_order && right_to_left_ ? 1 - k : k;
+      v[i] = expr(parts[i], out);
+    }
+    ValueId* const second = pair_second_;
+    *second = v[1];
+    return v[0];
+  }
+
+  // tl::scan(f, init, xs, reverse): for each slice x of xs along axis 0 (last first if
+  // reverse), (carry, y) = f(carry, x); returns the carry and the ys stacked.
+  std::pair<ValueId, ValueId> scan_call(const CallExpr* e, Block& out) {
+    const std::string what = "tl::scan's function";
+    const LambdaExpr* fn = lambda_arg(e->getArg(0), what);
+    const ParmVarDecl* carry = parameter(fn, 0, 2, what);
+    const ParmVarDecl* slice = parameter(fn, 1, 2, what);
+    ValueId init = -1, xs = -1;
+    if (right_to_left_) {
+      xs = expr(e->getArg(2), out);
+      init = expr(e->getArg(1), out);
+    } else {
+      init = expr(e->getArg(1), out);
+      xs = expr(e->getArg(2), out);
+    }
+    Node s = structured_loop(e, "tl::scan");
+    const std::string id = std::to_string(s.id);
+    const std::string reverse = e->getNumArgs() > 3 && !isa<CXXDefaultArgExpr>(e->getArg(3)) ? text(e->getArg(3)) : "false";
+    const std::string step = unique("step_" + id);
+    s.count = unique("length_" + id);
+    s.index = unique("at_" + id);
+    s.init = "std::int64_t " + step + " = 0";
+    s.text = step + " < " + s.count;
+    s.step = "++" + step;
+    s.scalars.push_back({step, "std::int64_t"});
+    s.xs = xs;
+    const std::string seq = p_.values[std::size_t(xs)].name;
+    scalar(out, e->getBeginLoc(), "const std::int64_t " + s.count + " = " + seq + ".rank() > 0 ? " + seq + ".shape()[0] : 0;");
+    scalar(out, e->getBeginLoc(),
+           "if (" + s.count + " == 0) throw tl::ValueError(\"tlaloc-grad: tl::scan at line " + std::to_string(s.loc.line) +
+               " needs a sequence with at least one step along axis 0\");");
+    ValueId y = -1;
+    const std::vector<ValueId> after = carry_through(s, {{carry, init}}, [&](Block& body) {
+      const std::string last_first = s.count + " - 1 - " + step;
+      scalar(body, e->getBeginLoc(),
+             "const std::int64_t " + s.index + " = " +
+                 (reverse == "false" ? step : reverse == "true" ? last_first : reverse + " ? " + last_first + " : " + step) + ";");
+      s.x = op(body, e, "scan_slice", {{xs, {}}}, s.index);
+      body.back().source = "the step's slice of " + raw(e->getArg(2));
+      names_.erase(p_.values[std::size_t(s.x)].name);
+      p_.values[std::size_t(s.x)].name = claim(slice->getName().empty() ? "x_" + id : slice->getNameAsString());
+      return std::vector<ValueId>{lambda_body(fn, {tensors_.at(carry), s.x}, body, what, &y)};
+    });
+    s.y = y;
+    s.ys = p_.add_value(unique("ys"), active(y), traced(y));
+    const ValueId ys = s.ys;
+    out.push_back(std::move(s));
+    return {after[0], ys};
   }
 
   // tl::while_loop(cond, body, init): its condition is computed at the start of each

@@ -67,6 +67,11 @@ struct Node {
   // own if and loops, which the trace unrolls.
   std::string structured;
   Block head;                  // tl::while_loop: the ops computing its condition
+  // tl::scan: the sequence, each step's slice of it (an op "scan_slice" in the body,
+  // whose text names the step's index) and output, and the outputs stacked after it;
+  // the C++ names of the step count and of the index in the sequence.
+  ValueId xs = -1, x = -1, y = -1, ys = -1;
+  std::string count, index;
   bool assignment = false;     // scalar: `n += 1;`, a counter the loop carries
   int id = 0;                  // branch and loop: a number for their saved conditions and counters
   Block body, orelse;
