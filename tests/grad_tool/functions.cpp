@@ -264,6 +264,25 @@ int main() {
   auto [scanned_value, scanned_dot] = tl::jvp(scanned, w, weights);
   std::printf("scan jvp: %a %a\n", scanned_value.item<double>(), scanned_dot.item<double>());
 
+  // `if (c) break;` as the first or the last statement of a loop's body.
+  auto stopping = [](const tl::Tensor& a) {
+    tl::Tensor s = a;
+    double t = 1.0;
+    for (int i = 0; i < 100; ++i) {
+      if (t < 0.1) break;
+      s = tl::sin(s) * a + t;
+      t = t * 0.5;
+    }
+    int n = 0;
+    while (true) {
+      s = tl::cos(s) + a * 0.5;
+      n += 1;
+      if (n >= 3) break;
+    }
+    return tl::sum(s * s);
+  };
+  report("break", tl::grad(stopping)(w), stopping, w);
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

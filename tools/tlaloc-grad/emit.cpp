@@ -353,6 +353,7 @@ class Writer {
       forward(s.head);
       line("if (!" + s.text + ") break;");
     }
+    if (!s.break_before.empty()) line("if (" + s.break_before + ") break;");
     if (save)
       for (const auto& [var, type] : s.scalars) line("saved_" + var + ".push_back(" + var + ");");
     forward(s.body);
@@ -366,6 +367,7 @@ class Writer {
     if (tangent_stacks) line("t_" + name(s.ys) + "_steps[" + s.index + "] = " + tangent_or_zero(s.y) + ";");
     for (const Phi& ph : s.phis) assign(ph.out, ph.second);
     if (save) line("++" + steps + ";");
+    if (!s.break_after.empty()) line("if (" + s.break_after + ") break;");
     --depth_;
     line("}");
     const std::string decl = hoisted ? "" : "const tl::Tensor ";

@@ -664,6 +664,15 @@ class Lowerer {
     return meet(std::move(s), a, b, "result", out);
   }
 
+  // c in `if (c) break;`, or null.
+  static const Expr* breaking(const Stmt* s) {
+    const auto* f = dyn_cast<IfStmt>(s);
+    if (f == nullptr || f->getElse() != nullptr || f->getInit() != nullptr || f->getConditionVariable() != nullptr)
+      return nullptr;
+    const std::vector<const Stmt*> then = statements(f->getThen());
+    return then.size() == 1 && isa<BreakStmt>(then[0]) ? f->getCond() : nullptr;
+  }
+
   // A loop's carried value: the variable (a local the body assigns, or the carry
   // parameter of a tl:: loop's function) and its value before the loop.
   struct Carried {
@@ -737,6 +746,13 @@ class Lowerer {
     }
     s.text = condition(cond);
     if (inc != nullptr) s.step = text(inc);
+    // `if (c) break;` first or last in the body leaves whole iterations to undo;
+    // a break anywhere else is refused where it is.
+    std::vector<const Stmt*> stmts = statements(body);
+    const Expr* break_first = stmts.empty() ? nullptr : breaking(stmts.front());
+    if (break_first != nullptr) stmts.erase(stmts.begin());
+    const Expr* break_last = stmts.empty() ? nullptr : breaking(stmts.back());
+    if (break_last != nullptr) stmts.pop_back();
     std::set<const ValueDecl*> assigned;
     assigned_tensors(body, assigned);
     std::vector<Carried> carried;
@@ -747,7 +763,9 @@ class Lowerer {
       const int outer_body = loop_body_;
       loop_ = &s;
       loop_body_ = structured_;
-      block(statements(body), 0, lowered);
+      if (break_first != nullptr) s.break_before = condition(break_first);
+      block(stmts, 0, lowered);
+      if (break_last != nullptr) s.break_after = condition(break_last);
       loop_ = outer;
       loop_body_ = outer_body;
       // The reverse sweep sees each counter's value at the start of its iteration.

@@ -67,6 +67,8 @@ struct Node {
   // own if and loops, which the trace unrolls.
   std::string structured;
   Block head;                  // tl::while_loop: the ops computing its condition
+  // C++ loops: `if (c) break;` as the body's first or last statement, its condition
+  std::string break_before, break_after;
   // tl::scan: the sequence, each step's slice of it (an op "scan_slice" in the body,
   // whose text names the step's index) and output, and the outputs stacked after it;
   // the C++ names of the step count and of the index in the sequence.
