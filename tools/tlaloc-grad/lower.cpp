@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "rules.hpp"
+#include "shapes.hpp"
 
 namespace tlaloc_grad {
 
@@ -124,6 +125,7 @@ class Lowerer {
   Program& p_;
   bool right_to_left_;
   std::map<const ValueDecl*, ValueId> tensors_;      // each tensor variable's current value
+  std::map<ValueId, Known> known_;                    // types known at build time
   std::map<const ValueDecl*, std::string> renamed_;  // variables of inlined functions
   std::set<std::string> names_, reserved_;
   std::set<const VarDecl*> carried_scalars_;  // scalars a loop changes
@@ -231,7 +233,27 @@ class Lowerer {
     // Temporaries are named after their op and numbered, never a bare function name.
     s.result = p_.add_value(unique((s.fn.empty() ? "t" : s.fn) + "_" + std::to_string(p_.values.size())), active, traced);
     out.push_back(std::move(s));
+    if (!out.back().fn.empty()) note_shape(out.back(), out.back().fn);
     return out.back().result;
+  }
+
+  // The result's type where its operands' are known at build time (shapes.hpp); a
+  // shape the library refuses stops the build here.
+  void note_shape(const Node& s, const std::string& fn) {
+    std::vector<Operand> operands;
+    std::string types;
+    for (const Arg& a : s.args) {
+      std::optional<Known> k;
+      if (const auto it = known_.find(a.value); a.is_tensor() && it != known_.end()) k = it->second;
+      operands.push_back({a.is_tensor(), k, a.text});
+      if (k) types += std::string(types.empty() ? "" : ", ") + type_text(*k);
+    }
+    try {
+      if (const auto r = result_of(fn, operands)) known_[s.result] = *r;
+    } catch (const ShapeMismatch& e) {
+      refuse(Code::shape_mismatch, s.loc,
+             "tl::" + fn + " of " + types + " (shapes fixed in this function): " + e.what());
+    }
   }
 
   // A call's arguments (defaults left out), lowered in the order the compiler of the
@@ -349,9 +371,10 @@ class Lowerer {
       if (qualified == "tlaloc::while_loop") return while_call(e, out);
       std::vector<Arg> args = arguments(e, out);
       const std::string name = fd->getNameAsString();
-      if (zero_derivative(name)) return op(out, e, {}, args, text(e));
-      if (find_rule(name) == nullptr) return inactive(out, e, args);
-      return op(out, e, name, args, {});
+      if (find_rule(name) != nullptr && !zero_derivative(name)) return op(out, e, name, args, {});
+      const ValueId v = zero_derivative(name) ? op(out, e, {}, args, text(e)) : inactive(out, e, args);
+      note_shape(out.back(), name);  // tl::zeros({2, 3}) and the like fix a shape
+      return v;
     }
     const FunctionDecl* def = nullptr;
     if (fd->hasBody(def) && !sm_.isInSystemHeader(def->getLocation())) return inline_call(e, *def, out);
@@ -713,6 +736,7 @@ class Lowerer {
       tensors_ = before;
       if (again) {
         p_.values.resize(values_before);
+        known_.erase(known_.lower_bound(ValueId(values_before)), known_.end());
         names_ = names_before;
         s.scalars = scalars_before;
         continue;
