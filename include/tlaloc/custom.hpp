@@ -40,6 +40,10 @@ struct CustomRule {
   std::function<std::pair<Values, Values>(std::span<const Tensor>, std::span<const Tensor>)> jvp;
 };
 Values call_custom(const std::shared_ptr<const CustomRule>& rule, std::span<const Tensor> args);
+// A custom_jvp rule's tangent map at `primals`, transposed: each argument's cotangent
+// for the result's (reverse mode, as the engine does inside a trace).
+Values transposed_custom_jvp(const std::shared_ptr<const CustomRule>& rule, std::span<const Tensor> primals,
+                             const Tensor& cotangent);
 
 struct CustomRuleReport {
   double max_abs_error = 0;  // largest |custom - engine| over the compared derivatives
@@ -85,18 +89,22 @@ class CustomFunction {
   const std::shared_ptr<const detail::CustomRule>& rule() const { return rule_; }
 
   // The rule's own halves, for code that applies them itself (the gradients
-  // tlaloc-grad writes): custom_vjp's forward, {value, residuals}, and backward, one
-  // cotangent per argument; custom_jvp's rule, {value, tangent}.
+  // tlaloc-grad writes): forward, {value, residuals}, and backward, one cotangent per
+  // argument, which for a custom_jvp function are the primal with its arguments as
+  // residuals and the transposed JVP rule (as the engine does); custom_jvp's rule,
+  // {value, tangent}.
   template <class... A>
   std::pair<Tensor, std::vector<Tensor>> forward(const A&... args) const {
+    const std::vector<Tensor> a = detail::tensors_of(args...);
+    if (!rule_->fwd && rule_->jvp) return {rule_->primal(a).at(0), a};
     if (!rule_->fwd) throw Error("'" + rule_->name + "' has no custom_vjp rule");
-    auto [values, residuals] = rule_->fwd(detail::tensors_of(args...));
+    auto [values, residuals] = rule_->fwd(a);
     return {values.at(0), std::vector<Tensor>(residuals.begin(), residuals.end())};
   }
   std::vector<Tensor> backward(const std::vector<Tensor>& residuals, const Tensor& cotangent) const {
-    if (!rule_->bwd) throw Error("'" + rule_->name + "' has no custom_vjp rule");
-    const Tensor c[] = {cotangent};
-    const detail::Values r = rule_->bwd(residuals, c);
+    const detail::Values r = rule_->bwd   ? rule_->bwd(residuals, std::span<const Tensor>(&cotangent, 1))
+                             : rule_->jvp ? detail::transposed_custom_jvp(rule_, residuals, cotangent)
+                                          : throw Error("'" + rule_->name + "' has no custom_vjp rule");
     return std::vector<Tensor>(r.begin(), r.end());
   }
   std::pair<Tensor, Tensor> jvp(const std::vector<Tensor>& primals, const std::vector<Tensor>& tangents) const {

@@ -118,14 +118,19 @@ void custom_vjp_forward(VjpPass& p, const Op& op) {
   p.saved[&op] = std::move(residuals);
 }
 
-// custom_jvp in reverse mode: the rule's tangent map, traced, is transposed by the
-// engine, which is only right when that map is linear.
-std::vector<Tensor> transposed_jvp(VjpPass& p, const Op& op, const detail::CustomRule& rule,
-                                   std::span<const Tensor> seeds) {
-  const std::size_t n = op.operands.size();
+namespace {
+
+// custom_jvp in reverse mode: the rule's tangent map at `primals`, traced, is
+// transposed by the engine, which is only right when that map is linear (otherwise
+// `nonlinear` is called with the op that is not). Returns each argument's cotangent
+// for the results' `seeds` (undefined: zero).
+std::vector<Tensor> transpose_jvp_rule(const detail::CustomRule& rule, std::span<const Tensor> primals,
+                                       std::span<const TensorType> results, std::span<const Tensor> seeds,
+                                       const std::function<void(const std::string&)>& nonlinear) {
+  const std::size_t n = primals.size();
   std::vector<TensorType> types;
-  for (ValueId v : op.operands) types.push_back(p.rp.f.type(v));
-  for (ValueId v : op.operands) types.push_back(p.rp.f.type(v));
+  for (const Tensor& a : primals) types.push_back(detail::type_of(a));
+  for (const Tensor& a : primals) types.push_back(detail::type_of(a));
   const Traced j = trace(rule.name + "_jvp", types, [&](std::span<const Tensor> a) {
     auto [vals, tans] = rule.jvp(a.first(n), a.subspan(n));
     vals.insert(vals.end(), tans.begin(), tans.end());
@@ -134,22 +139,34 @@ std::vector<Tensor> transposed_jvp(VjpPass& p, const Op& op, const detail::Custo
   std::vector<bool> lin(j.f.num_values(), false);
   for (std::size_t i = 0; i < n; ++i) lin[std::size_t(j.f.body.args[n + i])] = true;
   for (const Op& o : j.f.body.ops)
-    if (!linear_step(o, lin))
-      refuse("vjp", p.rp.f, op,
-             fmt::format("the custom_jvp function '{}' has a JVP rule that is not linear in the tangents (its op "
-                         "'{}' uses one), so reverse mode through it is refused; give it a custom_vjp rule",
-                         rule.name, o.name()));
+    if (!linear_step(o, lin)) nonlinear(o.name());
   std::vector<bool> wrt(j.f.body.args.size(), false);
   for (std::size_t i = 0; i < n; ++i) wrt[n + i] = true;
   const Function g = ir::optimize(vjp(j.f, wrt));
-  std::vector<Tensor> args = p.rp.operands(op);
-  for (ValueId v : op.operands) args.push_back(zeros_of(p.rp.f.type(v)));
+  std::vector<Tensor> args(primals.begin(), primals.end());
+  for (const TensorType& t : std::span<const TensorType>(types).first(n)) args.push_back(zeros_of(t));
   args.insert(args.end(), j.captures.begin(), j.captures.end());
-  for (ValueId v : op.results) args.push_back(zeros_of(p.rp.f.type(v)));
-  for (std::size_t i = 0; i < seeds.size(); ++i) args.push_back(seeds[i].defined() ? seeds[i] : zeros_of(p.rp.f.type(op.results[i])));
+  for (const TensorType& t : results) args.push_back(zeros_of(t));
+  for (std::size_t i = 0; i < seeds.size(); ++i) args.push_back(seeds[i].defined() ? seeds[i] : zeros_of(results[i]));
   const std::vector<Tensor> r = ad::apply(g, args);
   return std::vector<Tensor>(r.end() - std::ptrdiff_t(n), r.end());
 }
+
+std::string nonlinear_message(const std::string& rule, const std::string& op) {
+  return fmt::format("the custom_jvp function '{}' has a JVP rule that is not linear in the tangents (its op '{}' "
+                     "uses one), so reverse mode through it is refused; give it a custom_vjp rule",
+                     rule, op);
+}
+
+std::vector<Tensor> transposed_jvp(VjpPass& p, const Op& op, const detail::CustomRule& rule,
+                                   std::span<const Tensor> seeds) {
+  std::vector<TensorType> results;
+  for (ValueId v : op.results) results.push_back(p.rp.f.type(v));
+  return transpose_jvp_rule(rule, p.rp.operands(op), results, seeds,
+                            [&](const std::string& o) { refuse("vjp", p.rp.f, op, nonlinear_message(rule.name, o)); });
+}
+
+}  // namespace
 
 void custom_vjp_backward(VjpPass& p, const Op& op) {
   const detail::CustomRule& rule = rule_of(op);
@@ -171,6 +188,17 @@ void custom_vjp_backward(VjpPass& p, const Op& op) {
 }  // namespace tlaloc::ad
 
 namespace tlaloc::detail {
+
+Values transposed_custom_jvp(const std::shared_ptr<const CustomRule>& rule, std::span<const Tensor> primals,
+                             const Tensor& cotangent) {
+  if (ir::owner_of(primals) != nullptr || cotangent.is_symbolic())
+    throw ValueError(fmt::format("'{}': backward takes host tensors (inside a trace, call the function itself)", rule->name));
+  const TensorType result = type_of(cotangent);
+  return ad::transpose_jvp_rule(*rule, primals, std::span<const TensorType>(&result, 1),
+                                std::span<const Tensor>(&cotangent, 1), [&](const std::string& op) {
+                                  throw NotDifferentiableError(ad::nonlinear_message(rule->name, op));
+                                });
+}
 
 Values call_custom(const std::shared_ptr<const CustomRule>& rule, std::span<const Tensor> args) {
   ir::Builder* b = ir::current_builder();

@@ -97,6 +97,28 @@ TEST(CustomJvp, ANonlinearRuleIsRefusedInReverseMode) {
       {"the custom_jvp function 'bad_square' has a JVP rule that is not linear in the tangents (its op 'mul'"});
 }
 
+// forward/backward, which generated gradients call: a custom_jvp function's backward
+// is its JVP rule transposed, equal bit for bit to the engine's reverse mode.
+TEST(CustomJvp, ItsHalvesOnHostTensorsTransposeTheRuleAsTheEngineDoes) {
+  const Tensor x = vec({0.3, -2, 5});
+  const Tensor ct = vec({1, -0.5, 2});
+  const auto [value, residuals] = log1pexp.forward(x);
+  EXPECT_EQ(value.to_vector<double>(), tl::log(1.0 + tl::exp(x)).to_vector<double>());
+  const std::vector<Tensor> cts = log1pexp.backward(residuals, ct);
+  ASSERT_EQ(cts.size(), 1u);
+  auto [y, pullback] = tl::vjp([](const Tensor& v) { return log1pexp(v); }, x);
+  EXPECT_EQ(cts[0].to_vector<double>(), pullback(ct).at(0).to_vector<double>());
+  EXPECT_EQ(cts[0].to_vector<double>(), (ct * tl::sigmoid(x)).to_vector<double>());
+  const auto square_rule = tl::custom_jvp([](const Tensor& v) { return v * v; },
+                                          [](const std::vector<Tensor>& p, const std::vector<Tensor>& t) {
+                                            return std::pair{p[0] * p[0], t[0] * t[0]};
+                                          },
+                                          "bad_square");
+  tltest::expect_error_with<tl::NotDifferentiableError>(
+      [&] { square_rule.backward(square_rule.forward(x).second, ct); },
+      {"the custom_jvp function 'bad_square' has a JVP rule that is not linear in the tangents (its op 'mul'"});
+}
+
 TEST(CustomRule, LowersToItsPrimalAndScanToAWhileLoop) {
   tltest::expect_round_trip(
       [](std::span<const Tensor> a) {

@@ -283,6 +283,10 @@ int main() {
   };
   report("break", tl::grad(stopping)(w), stopping, w);
 
+  // A custom_jvp function in reverse mode: its JVP rule, linear in the tangent, is
+  // transposed (as the engine does).
+  report("custom_jvp reverse", tl::grad(smooth)(w), smooth, w);
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);
