@@ -282,6 +282,23 @@ int main() {
     return tl::sum(s * s);
   };
   report("break", tl::grad(stopping)(w), stopping, w);
+  // `if (c) continue;` and `if (c) break;` in the middle of a body: the rest of the
+  // body becomes a branch.
+  auto skipping = [](const tl::Tensor& a) {
+    tl::Tensor s = a;
+    for (int i = 0; i < 6; ++i) {
+      s = s * 0.9 + a;
+      if (i % 2 == 1) continue;
+      s = tl::sin(s) * a;
+    }
+    for (int i = 0; i < 6; ++i) {
+      s = tl::cos(s) + a;
+      if (i == 2) break;
+      s = s * 0.5;
+    }
+    return tl::sum(s * s);
+  };
+  report("continue", tl::grad(skipping)(w), skipping, w);
 
   // A custom_jvp function in reverse mode: its JVP rule, linear in the tangent, is
   // transposed (as the engine does).

@@ -1,5 +1,6 @@
 #include "emit.hpp"
 
+#include <functional>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -17,7 +18,7 @@ std::string shorten(const std::string& s) { return s.size() <= 72 ? s : s.substr
 
 class Writer {
  public:
-  explicit Writer(const Program& p) : p_(p) {}
+  explicit Writer(const Program& p) : p_(p) { name_scalar_tapes(p.body); }
 
   std::string function(bool with_value) {
     const std::string wrt = name(p_.params[p_.wrt].value);
@@ -91,6 +92,25 @@ class Writer {
   // Values from outside a tl:: region whose shares the region sums apart (their
   // cotangent variable there), as the engine's rules for the region's op do.
   std::map<ValueId, std::string> alias_;
+  // The vector of a loop's scalar per iteration: saved_<name>, numbered where loops
+  // one after another have counters of the same name.
+  std::map<std::pair<int, std::string>, std::string> scalar_tapes_;
+  void name_scalar_tapes(const Block& b) {
+    std::set<std::string> taken;
+    const std::function<void(const Block&)> walk = [&](const Block& blk) {
+      for (const Node& s : blk) {
+        for (const auto& [var, type] : s.scalars) {
+          std::string tape = "saved_" + var;
+          for (int k = 1; !taken.insert(tape).second; ++k) tape = "saved_" + var + "_" + std::to_string(k);
+          scalar_tapes_[{s.id, var}] = tape;
+        }
+        walk(s.body);
+        walk(s.orelse);
+      }
+    };
+    walk(b);
+  }
+  const std::string& scalar_tape(const Node& s, const std::string& var) const { return scalar_tapes_.at({s.id, var}); }
 
   void header(const std::string& what, const std::string& how) {
     out_ += "// " + what + "\n";
@@ -312,7 +332,7 @@ class Writer {
     std::vector<std::pair<std::string, std::string>> t;
     for (ValueId v : loop_values(s)) t.push_back({"saved_" + name(v), "std::vector<tl::Tensor>"});
     for (int c : loop_conds(s)) t.push_back({"saved_cond_" + std::to_string(c), "std::vector<bool>"});
-    for (const auto& [var, type] : s.scalars) t.push_back({"saved_" + var, "std::vector<" + type + ">"});
+    for (const auto& [var, type] : s.scalars) t.push_back({scalar_tape(s, var), "std::vector<" + type + ">"});
     for (ValueId v : defined_in(s.body).customs)
       t.push_back({"saved_" + name(v) + "_fwd", "std::vector<" + std::string(kForwardHalf) + ">"});
     for (const auto& [var, type] : inner_state(s)) t.push_back({"saved_" + var, "std::vector<" + type + ">"});
@@ -355,7 +375,7 @@ class Writer {
     }
     if (!s.break_before.empty()) line("if (" + s.break_before + ") break;");
     if (save)
-      for (const auto& [var, type] : s.scalars) line("saved_" + var + ".push_back(" + var + ");");
+      for (const auto& [var, type] : s.scalars) line(scalar_tape(s, var) + ".push_back(" + var + ");");
     forward(s.body);
     if (save) {
       for (ValueId v : loop_values(s)) line("saved_" + name(v) + ".push_back(" + name(v) + ");");
@@ -512,7 +532,8 @@ class Writer {
 
   // What iteration k of loop s saved, under the names the forward pass gave it.
   void restore_iteration(const Node& s, const std::string& k) {
-    for (const auto& [var, type] : s.scalars) line("[[maybe_unused]] const " + type + " " + var + " = saved_" + var + "[" + k + "];");
+    for (const auto& [var, type] : s.scalars)
+      line("[[maybe_unused]] const " + type + " " + var + " = " + scalar_tape(s, var) + "[" + k + "];");
     for (ValueId v : loop_values(s)) line("[[maybe_unused]] const tl::Tensor& " + name(v) + " = saved_" + name(v) + "[" + k + "];");
     for (int c : loop_conds(s))
       line("[[maybe_unused]] const bool cond_" + std::to_string(c) + " = saved_cond_" + std::to_string(c) + "[" + k + "];");

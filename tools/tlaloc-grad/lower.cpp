@@ -474,6 +474,10 @@ class Lowerer {
         inner.insert(inner.end(), stmts.begin() + std::ptrdiff_t(i) + 1, stmts.end());
         return block(inner, 0, out);
       }
+      if (const Jump j = loop_jump(s); j.cond != nullptr) {
+        skip_rest(j, stmts, i + 1, out);
+        return std::nullopt;
+      }
       if (const auto* f = dyn_cast<IfStmt>(s)) {
         if (has_return(f)) return returning_if(f, stmts, i + 1, out);
         plain_if(f, out);
@@ -640,13 +644,17 @@ class Lowerer {
   void plain_if(const IfStmt* f, Block& out) {
     if (f->getInit() != nullptr || f->getConditionVariable() != nullptr)
       refuse(Code::unsupported_construct, loc(f->getBeginLoc()), "an if with an initializer or a condition variable");
-    Node s = branch(f->getBeginLoc(), f->getCond());
+    branch_over(branch(f->getBeginLoc(), f->getCond()), statements(f->getThen()), statements(f->getElse()), out);
+  }
+
+  // Lowers the two paths of branch s; the tensors they assign meet after it.
+  void branch_over(Node s, const std::vector<const Stmt*>& then, const std::vector<const Stmt*>& orelse, Block& out) {
     const auto before = tensors_;
     ++structured_;
-    block(statements(f->getThen()), 0, s.body);
+    block(then, 0, s.body);
     const auto after_then = tensors_;
     tensors_ = before;
-    block(statements(f->getElse()), 0, s.orelse);
+    block(orelse, 0, s.orelse);
     --structured_;
     const auto after_else = tensors_;
     tensors_ = before;
@@ -661,6 +669,36 @@ class Lowerer {
       tensors_[var] = v;
     }
     out.push_back(std::move(s));
+  }
+
+  // `if (c) continue;` or `if (c) break;`.
+  struct Jump {
+    const Expr* cond = nullptr;
+    bool is_break = false;
+  };
+  static Jump loop_jump(const Stmt* s) {
+    const auto* f = dyn_cast<IfStmt>(s);
+    if (f == nullptr || f->getElse() != nullptr || f->getInit() != nullptr || f->getConditionVariable() != nullptr)
+      return {};
+    const std::vector<const Stmt*> then = statements(f->getThen());
+    if (then.size() != 1 || !(isa<ContinueStmt>(then[0]) || isa<BreakStmt>(then[0]))) return {};
+    return {f->getCond(), isa<BreakStmt>(then[0])};
+  }
+  // A jump directly in a loop's body: the rest of the body becomes a branch on !c,
+  // and a break leaves the loop at the end of that iteration, where c still holds
+  // (scalars are single-assignment; counters change at the end, outside the branch).
+  void skip_rest(const Jump& j, const std::vector<const Stmt*>& stmts, std::size_t rest, Block& out) {
+    const SourceLocation at = j.cond->getBeginLoc();
+    const std::string what = j.is_break ? "break" : "continue";
+    if (loop_ == nullptr || structured_ != loop_body_)
+      refuse(Code::unsupported_construct, loc(at), "a " + what + " inside a branch of a loop body");
+    if (j.is_break) {
+      if (!loop_->break_after.empty()) refuse(Code::unsupported_construct, loc(at), "a second break in a loop body");
+      loop_->break_after = condition(j.cond);
+    }
+    Node s = branch(at, j.cond);
+    s.text = "!(" + s.text + ")";
+    branch_over(std::move(s), std::vector<const Stmt*>(stmts.begin() + std::ptrdiff_t(rest), stmts.end()), {}, out);
   }
 
   // `if` with a return in a branch: the rest of the block runs on the other path,
@@ -689,11 +727,8 @@ class Lowerer {
 
   // c in `if (c) break;`, or null.
   static const Expr* breaking(const Stmt* s) {
-    const auto* f = dyn_cast<IfStmt>(s);
-    if (f == nullptr || f->getElse() != nullptr || f->getInit() != nullptr || f->getConditionVariable() != nullptr)
-      return nullptr;
-    const std::vector<const Stmt*> then = statements(f->getThen());
-    return then.size() == 1 && isa<BreakStmt>(then[0]) ? f->getCond() : nullptr;
+    const Jump j = loop_jump(s);
+    return j.is_break ? j.cond : nullptr;
   }
 
   // A loop's carried value: the variable (a local the body assigns, or the carry
@@ -770,8 +805,8 @@ class Lowerer {
     }
     s.text = condition(cond);
     if (inc != nullptr) s.step = text(inc);
-    // `if (c) break;` first or last in the body leaves whole iterations to undo;
-    // a break anywhere else is refused where it is.
+    // `if (c) break;` first or last in the body is written where it stands; one in
+    // the middle makes the rest of the body a branch (skip_rest).
     std::vector<const Stmt*> stmts = statements(body);
     const Expr* break_first = stmts.empty() ? nullptr : breaking(stmts.front());
     if (break_first != nullptr) stmts.erase(stmts.begin());
@@ -787,8 +822,11 @@ class Lowerer {
       const int outer_body = loop_body_;
       loop_ = &s;
       loop_body_ = structured_;
+      s.break_after.clear();
       if (break_first != nullptr) s.break_before = condition(break_first);
       block(stmts, 0, lowered);
+      if (break_last != nullptr && !s.break_after.empty())
+        refuse(Code::unsupported_construct, loc(break_last->getBeginLoc()), "a second break in a loop body");
       if (break_last != nullptr) s.break_after = condition(break_last);
       loop_ = outer;
       loop_body_ = outer_body;
