@@ -304,6 +304,18 @@ int main() {
   // transposed (as the engine does).
   report("custom_jvp reverse", tl::grad(smooth)(w), smooth, w);
 
+  // clamp (maximum then minimum), squeeze and expand_dims, and max and min over axes
+  // with a tie.
+  const tl::Tensor tied = f64({0.5, 0.5, -0.2, 0.3, 0.3, 0.1}, {3, 2});
+  auto ranged = [&](const tl::Tensor& m) {
+    const tl::Tensor c = tl::clamp(m * 2.0, -0.5, 0.7) + tl::clamp(m, tl::transpose(x) * 0.07, m * m + 0.3);
+    const tl::Tensor wide = tl::expand_dims(tl::sum(c, {1}), 0);
+    return tl::sum(tl::max(m, {1}) * tl::squeeze(wide, 0)) + tl::min(m) + tl::sum(tl::max(m * m, {0}, true));
+  };
+  report("extremes over axes", tl::grad(ranged)(tied), ranged, tied);
+  auto [ranged_value, ranged_dot] = tl::jvp(ranged, tied, weights);
+  std::printf("extremes over axes jvp: %a %a\n", ranged_value.item<double>(), ranged_dot.item<double>());
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

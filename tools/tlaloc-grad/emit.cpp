@@ -271,6 +271,7 @@ class Writer {
     std::vector<std::string> t;
     for (const Arg& a : s.args) t.push_back(a.is_tensor() && active(a.value) ? "t_" + name(a.value) : "");
     if (r.jvp == nullptr) refuse(Code::not_differentiable, s.loc, "tl::" + s.fn + " has no build-time forward rule");
+    prelude(s, r, n);
     line(decl + "t_" + n.y + " = " + r.jvp(r, n, t) + ";");
   }
 
@@ -484,8 +485,7 @@ class Writer {
     const Rule& r = *find_rule(s.fn);
     const auto apply = [&] {
       line("// " + s.fn + ", line " + std::to_string(s.loc.line));
-      if (r.prelude != nullptr)
-        for (const std::string& l : r.prelude(n)) line(l);
+      prelude(s, r, n);
       for (std::size_t i = 0; i < s.args.size(); ++i) {
         if (!s.args[i].is_tensor() || !active(s.args[i].value)) continue;
         std::string c;
@@ -499,6 +499,16 @@ class Writer {
     };
     guarded_if_maybe(s.result, apply);
   }
+  // The values of the op's own decomposition its derivative needs, computed again.
+  void prelude(const Node& s, const Rule& r, const Names& n) {
+    if (r.prelude == nullptr) return;
+    try {
+      for (const std::string& l : r.prelude(n)) line(l);
+    } catch (const std::invalid_argument& e) {
+      refuse(Code::not_differentiable, s.loc, "tl::" + s.fn + ": " + e.what());
+    }
+  }
+
   template <class F>
   void guarded_if_maybe(ValueId v, F body) {
     if (state(v) == Has::yes) body();

@@ -371,6 +371,8 @@ class Lowerer {
       if (qualified == "tlaloc::while_loop") return while_call(e, out);
       std::vector<Arg> args = arguments(e, out);
       const std::string name = fd->getNameAsString();
+      // clamp is minimum(maximum(x, lo), hi) in the library, and so differentiated.
+      if (name == "clamp" && args.size() == 3) return op(out, e, "minimum", {{op(out, e, "maximum", {args[0], args[1]}, {}), {}}, args[2]}, {});
       if (find_rule(name) != nullptr && !zero_derivative(name)) return op(out, e, name, args, {});
       const ValueId v = zero_derivative(name) ? op(out, e, {}, args, text(e)) : inactive(out, e, args);
       note_shape(out.back(), name);  // tl::zeros({2, 3}) and the like fix a shape

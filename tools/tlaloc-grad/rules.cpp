@@ -38,6 +38,7 @@ std::string as_tensor(const Names& n, std::size_t i, std::size_t like) {
 
 // A reduction's cotangent with the reduced axes put back as size 1 (the engine's
 // with_kept_axes); the axes must be integer literals unless keepdims is true.
+std::string reduced_axes(const Names& n) { return n.args.size() > 1 ? n.args[1] : "{}"; }
 std::string kept(const std::string& g, const Names& n) {
   if (n.args.size() > 2 && n.args[2] != "true" && n.args[2] != "false")
     throw std::invalid_argument("keepdims '" + n.args[2] + "' is not a literal true or false");
@@ -137,7 +138,11 @@ void set_jvps(std::map<std::string, Rule, std::less<>>& t) {
   set("pow", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
     return product_jvp(pow_partial(n, 0), pow_partial(n, 1), n, tg);
   });
-  for (const char* linear : {"sum", "transpose", "reshape", "broadcast_to"}) set(linear, linear_jvp);
+  for (const char* linear : {"sum", "transpose", "reshape", "broadcast_to", "squeeze", "expand_dims"}) set(linear, linear_jvp);
+  for (const char* extreme : {"max", "min"})
+    set(extreme, [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
+      return call("sum", {tg[0] + " * share_" + n.y, reduced_axes(n), n.args.size() > 2 ? n.args[2] : "false"});
+    });
   set("mean", [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
     Rule sum = r;
     sum.name = "sum";
@@ -159,6 +164,14 @@ void set_jvps(std::map<std::string, Rule, std::less<>>& t) {
 }
 
 // ---- composites: the engine differentiates their decomposition ----------------
+
+// max and min over axes: the derivative goes to the elements equal to the result,
+// shared equally among ties (the engine's extreme_share, JAX's rule).
+std::vector<std::string> extreme_prelude(const Names& n) {
+  const std::string hit = "hit_" + n.y;
+  return {"const tl::Tensor " + hit + " = (" + n.args[0] + " == " + kept(n.y, n) + ").astype(" + n.args[0] + ".dtype());",
+          "const tl::Tensor share_" + n.y + " = " + hit + " / " + call("sum", {hit, reduced_axes(n), "true"}) + ";"};
+}
 
 // softmax and log_softmax shift by the row maximum (stop_gradient) and exponentiate;
 // their shares need that exponential and its sum, which the prelude computes again.
@@ -262,6 +275,17 @@ std::map<std::string, Rule, std::less<>> make_rules() {
                 " * " + e;
        },
        nullptr, logsumexp_prelude});
+  // Reshapes: the cotangent reshaped back.
+  for (const char* layout : {"squeeze", "expand_dims"})
+    add({layout, spell_call, [](const Rule&, std::size_t i, const Names& n) {
+           return i == 0 ? call("reshape", {n.g, shape_of(n.args[0])}) : "";
+         }});
+  for (const char* extreme : {"max", "min"})
+    add({extreme, spell_call,
+         [](const Rule&, std::size_t i, const Names& n) {
+           return i == 0 ? call("broadcast_to", {kept(n.g, n), shape_of(n.args[0])}) + " * share_" + n.y : "";
+         },
+         nullptr, extreme_prelude});
   for (const char* op : {"exp", "expm1", "log", "log1p", "sqrt", "rsqrt", "reciprocal", "sin", "cos", "tan", "tanh",
                          "sinh", "cosh", "asin", "acos", "atan", "asinh", "acosh", "atanh", "sigmoid", "softplus", "abs",
                          "square", "relu"}) {
