@@ -316,6 +316,16 @@ int main() {
   auto [ranged_value, ranged_dot] = tl::jvp(ranged, tied, weights);
   std::printf("extremes over axes jvp: %a %a\n", ranged_value.item<double>(), ranged_dot.item<double>());
 
+  // Forward mode through log_softmax, softmax and logsumexp.
+  auto [classify_value, classify_dot] = tl::jvp(classify, w, weights);
+  std::printf("softmax family jvp: %a %a\n", classify_value.item<double>(), classify_dot.item<double>());
+  const double classify_projected = tl::sum(tl::grad(classify)(w) * weights).item<double>();
+  if (std::abs(classify_projected - classify_dot.item<double>()) > 1e-12 * (1 + std::abs(classify_projected))) {
+    std::printf("FAIL softmax family jvp: %.17g, the gradient's projection %.17g\n", classify_dot.item<double>(),
+                classify_projected);
+    ++failures;
+  }
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

@@ -191,6 +191,27 @@ std::vector<std::string> logsumexp_prelude(const Names& n) {
           "const tl::Tensor z_" + n.y + " = tl::sum(e_" + n.y + ", " + a + ", true);"};
 }
 
+// Their forward rules follow the decomposition's JVPs with the prelude's e and z:
+// the exponential's tangent t * e, the sum's, then the division's (softmax), the
+// log's and the subtraction's (log_softmax), or the log's (logsumexp).
+void composite_jvps(std::map<std::string, Rule, std::less<>>& t) {
+  using Tangents = std::vector<std::string>;
+  t.at("softmax").jvp = [](const Rule&, const Names& n, const Tangents& tg) {
+    const std::string te = tg[0] + " * e_" + n.y, z = "z_" + n.y;
+    const std::string tz = call("sum", {te, "{" + softmax_axis(n) + "}", "true"});
+    return call("broadcast_to", {te + " * " + call("reciprocal", {z}) + " + " + tz + " * (-(" + n.y + " / " + z + "))", shape_of(n.y)});
+  };
+  t.at("log_softmax").jvp = [](const Rule&, const Names& n, const Tangents& tg) {
+    const std::string te = tg[0] + " * e_" + n.y, z = "z_" + n.y;
+    const std::string tz = call("sum", {te, "{" + softmax_axis(n) + "}", "true"});
+    return call("broadcast_to", {tg[0] + " - " + tz + " * " + call("reciprocal", {z}), shape_of(n.y)});
+  };
+  t.at("logsumexp").jvp = [](const Rule&, const Names& n, const Tangents& tg) {
+    const std::string ts = call("sum", {tg[0] + " * e_" + n.y, lse_axes(n), "true"});
+    return call("reshape", {ts + " * " + call("reciprocal", {"z_" + n.y}), shape_of(n.y)});
+  };
+}
+
 std::map<std::string, Rule, std::less<>> make_rules() {
   std::map<std::string, Rule, std::less<>> t;
   const auto add = [&t](Rule r) { t.emplace(r.name, std::move(r)); };
@@ -294,6 +315,7 @@ std::map<std::string, Rule, std::less<>> make_rules() {
     if (!r.derivative.empty()) add(std::move(r));
   }
   set_jvps(t);
+  composite_jvps(t);
   return t;
 }
 
