@@ -42,7 +42,8 @@ std::optional<std::vector<std::int64_t>> int_list(const std::string& text) {
   std::size_t from = 0;
   for (;;) {
     const std::size_t comma = inner.find(',', from);
-    const auto v = int_literal(inner.substr(from, comma == std::string::npos ? std::string::npos : comma - from));
+    const auto v =
+        int_literal(inner.substr(from, comma == std::string::npos ? std::string::npos : comma - from));
     if (!v) return std::nullopt;
     out.push_back(*v);
     if (comma == std::string::npos) return out;
@@ -93,7 +94,8 @@ std::optional<Known> run(const std::vector<Known>& in, const std::function<tl::T
   std::vector<tl::detail::TensorType> types;
   for (const Known& k : in) types.push_back({tl::DType(known_dtype(k) ? k.dtype : stand_in), k.shape});
   try {
-    const tl::ad::Traced t = tl::ad::trace("shape", types, [&](Args a) { return std::vector<tl::Tensor>{f(a)}; });
+    const tl::ad::Traced t =
+        tl::ad::trace("shape", types, [&](Args a) { return std::vector<tl::Tensor>{f(a)}; });
     const tl::detail::TensorType r = t.f.type(t.f.body.results.at(0));
     return Known{r.shape, all_dtypes ? int(r.dtype) : -1};
   } catch (const tl::ShapeError& e) {
@@ -118,17 +120,19 @@ Split split(const std::vector<Operand>& ops) {
       s.texts.push_back(o.text);
       continue;
     }
-    if (o.known) s.tensors.push_back(*o.known);
-    else s.all_known = false;
+    if (o.known)
+      s.tensors.push_back(*o.known);
+    else
+      s.all_known = false;
   }
   return s;
 }
 
 const std::set<std::string>& unary_ops() {
-  static const std::set<std::string> ops{"neg",   "exp",  "expm1", "log",   "log1p", "sqrt",    "rsqrt",
-                                         "reciprocal", "sin", "cos", "tan", "tanh",  "sinh",    "cosh",
-                                         "asin",  "acos", "atan",  "asinh", "acosh", "atanh",   "sigmoid",
-                                         "softplus", "abs", "square", "relu"};
+  static const std::set<std::string> ops{"neg",        "exp",  "expm1",  "log",   "log1p", "sqrt",  "rsqrt",
+                                         "reciprocal", "sin",  "cos",    "tan",   "tanh",  "sinh",  "cosh",
+                                         "asin",       "acos", "atan",   "asinh", "acosh", "atanh", "sigmoid",
+                                         "softplus",   "abs",  "square", "relu"};
   return ops;
 }
 
@@ -185,9 +189,12 @@ std::optional<Known> reduction(const std::string& fn, const Split& s) {
   tl::Axes axes;
   bool keepdims = false;
   if (!s.texts.empty()) {
-    if (const auto list = int_list(s.texts[0])) axes = list->empty() ? tl::Axes() : tl::Axes(*list);
-    else if (const auto one = int_literal(s.texts[0])) axes = tl::Axes(*one);
-    else return std::nullopt;
+    if (const auto list = int_list(s.texts[0]))
+      axes = list->empty() ? tl::Axes() : tl::Axes(*list);
+    else if (const auto one = int_literal(s.texts[0]))
+      axes = tl::Axes(*one);
+    else
+      return std::nullopt;
   }
   if (s.texts.size() > 1) {
     const auto k = bool_literal(s.texts[1]);
@@ -197,7 +204,9 @@ std::optional<Known> reduction(const std::string& fn, const Split& s) {
   if (fn == "softmax" || fn == "log_softmax") {
     const auto axis = s.texts.empty() ? std::optional<std::int64_t>(-1) : int_literal(s.texts[0]);
     if (!axis) return std::nullopt;
-    return run(s.tensors, [&](Args a) { return fn == "softmax" ? tl::softmax(a[0], *axis) : tl::log_softmax(a[0], *axis); });
+    return run(s.tensors, [&](Args a) {
+      return fn == "softmax" ? tl::softmax(a[0], *axis) : tl::log_softmax(a[0], *axis);
+    });
   }
   return run(s.tensors, [&](Args a) {
     if (fn == "sum") return tl::sum(a[0], axes, keepdims);
@@ -223,7 +232,9 @@ std::optional<Known> layout(const std::string& fn, const std::vector<Operand>& o
     return run(s.tensors, [&](Args a) { return tl::transpose(a[0], *target); });
   }
   if (!target) return std::nullopt;
-  return run(s.tensors, [&](Args a) { return fn == "reshape" ? tl::reshape(a[0], *target) : tl::broadcast_to(a[0], *target); });
+  return run(s.tensors, [&](Args a) {
+    return fn == "reshape" ? tl::reshape(a[0], *target) : tl::broadcast_to(a[0], *target);
+  });
 }
 
 // zeros, ones, full, eye, scalar_tensor, and the *_like functions.
@@ -263,8 +274,8 @@ std::optional<Known> created(const std::string& fn, const std::vector<Operand>& 
 
 std::optional<Known> result_of(const std::string& fn, const std::vector<Operand>& operands) {
   const Split s = split(operands);
-  static const std::set<std::string> creating{"zeros", "ones", "full", "eye", "scalar_tensor",
-                                              "zeros_like", "ones_like", "full_like"};
+  static const std::set<std::string> creating{"zeros",         "ones",       "full",      "eye",
+                                              "scalar_tensor", "zeros_like", "ones_like", "full_like"};
   if (creating.count(fn)) return created(fn, operands, s);
   if (fn == "reshape" || fn == "broadcast_to" || fn == "transpose") return layout(fn, operands, s);
   if (!s.all_known || s.tensors.empty()) return std::nullopt;
@@ -274,7 +285,8 @@ std::optional<Known> result_of(const std::string& fn, const std::vector<Operand>
     return k;
   }
   if (binary_ops().count(fn) || fn == "where") return elementwise(fn, s);
-  if (fn == "sum" || fn == "mean" || fn == "logsumexp" || fn == "softmax" || fn == "log_softmax") return reduction(fn, s);
+  if (fn == "sum" || fn == "mean" || fn == "logsumexp" || fn == "softmax" || fn == "log_softmax")
+    return reduction(fn, s);
   return std::nullopt;
 }
 

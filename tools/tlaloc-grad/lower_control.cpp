@@ -1,0 +1,291 @@
+// tl::cond, tl::fori_loop, tl::while_loop and tl::scan (include/tlaloc/control.hpp),
+// and lambdas a differentiated function defines or passes to them.
+//
+// Their functions' bodies are lowered in place, as branches and loops. Traced, each
+// is one op with regions, whose engine rule sums the cotangents of what a region
+// uses from outside per step before adding them there; the nodes are marked so that
+// the reverse sweep sums in that order too.
+#include "lowerer.hpp"
+
+namespace tlaloc_grad {
+
+// A function given to tl::cond or a tl:: loop: a lambda written in the call, or a
+// variable initialized with one.
+const LambdaExpr* Lowerer::lambda_arg(const Expr* e, const std::string& what) {
+  for (;;) {
+    e = strip(e);
+    if (const auto* c = dyn_cast<CXXConstructExpr>(e); c && c->getNumArgs() == 1)
+      e = c->getArg(0);
+    else
+      break;
+  }
+  if (const auto* l = dyn_cast<LambdaExpr>(e)) {
+    if (l->isGenericLambda())
+      refuse(Code::unsupported_construct, loc(l->getBeginLoc()),
+             what + " is a generic lambda: give its parameters the type tl::Tensor");
+    return l;
+  }
+  const auto* ref = dyn_cast<DeclRefExpr>(e);
+  const auto* var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+  if (var == nullptr || !var->hasInit())
+    refuse(Code::unsupported_construct, loc(e->getBeginLoc()), what + " is not a lambda with a visible body");
+  const LambdaExpr* l = lambda_arg(var->getInit(), what);
+  // A copy taken where the lambda was written may hold an older value than the
+  // variable's at the call, which is what the body would be lowered with.
+  for (const LambdaCapture& c : l->captures())
+    if (c.capturesVariable() && c.getCaptureKind() == LCK_ByCopy && is_tensor(c.getCapturedVar()->getType()))
+      refuse(Code::unsupported_construct, loc(c.getLocation()),
+             what + " captures tensor '" + c.getCapturedVar()->getNameAsString() +
+                 "' by copy: capture it by reference, or write the lambda in the call");
+  return l;
+}
+
+// A lambda's body lowered in place, its (tensor) parameters bound to args; returns
+// the tensor it returns. Traced, the body runs once to record its region, so it may
+// not change the tensors and counters outside it.
+// With `second`, the lambda returns a pair of tensors (tl::scan's function), whose
+// second goes there.
+ValueId Lowerer::lambda_body(const LambdaExpr* l, const std::vector<ValueId>& args, Block& out,
+                             const std::string& what, ValueId* second) {
+  const CXXMethodDecl* fn = l->getCallOperator();
+  if (second == nullptr && !is_tensor(fn->getReturnType()))
+    refuse(Code::unsupported_construct, loc(l->getBeginLoc()),
+           what + " returns " + fn->getReturnType().getAsString() +
+               "; tlaloc-grad writes these with one tl::Tensor carried");
+  if (fn->getNumParams() != args.size())
+    refuse(Code::unsupported_construct, loc(l->getBeginLoc()),
+           what + " takes " + std::to_string(fn->getNumParams()) + " parameters, not " +
+               std::to_string(args.size()));
+  const auto saved = tensors_;
+  const auto saved_renamed = renamed_;
+  for (unsigned i = 0; i < fn->getNumParams(); ++i) {
+    const ParmVarDecl* pd = fn->getParamDecl(i);
+    if (!is_tensor(pd->getType()))
+      refuse(Code::unsupported_construct, loc(pd->getLocation()),
+             what + "'s parameter '" + pd->getNameAsString() + "' is not a tl::Tensor");
+    tensors_[pd] = args[i];
+  }
+  inlining_.push_back(fn);
+  Node* const outer = loop_;
+  loop_ = nullptr;
+  ValueId* const pair = std::exchange(pair_second_, second);
+  const auto r = block(statements(fn->getBody()), 0, out);
+  pair_second_ = pair;
+  loop_ = outer;
+  inlining_.pop_back();
+  for (const auto& [var, v] : saved)
+    if (tensors_.at(var) != v)
+      refuse(Code::unsupported_construct, loc(l->getBeginLoc()),
+             what + " assigns '" + var->getNameAsString() + "', a tensor from outside it: return it instead");
+  tensors_ = saved;
+  renamed_ = saved_renamed;
+  if (!r) refuse(Code::unsupported_construct, loc(fn->getEndLoc()), what + " ends without returning");
+  return *r;
+}
+
+// tl::scan anywhere in s, used in a way the lowering does not follow: refused by name.
+void Lowerer::refuse_scan_in(const Stmt* s) {
+  if (s == nullptr) return;
+  if (const auto* c = dyn_cast<CallExpr>(s);
+      c && c->getDirectCallee() && c->getDirectCallee()->getQualifiedNameAsString() == "tlaloc::scan")
+    refuse(
+        Code::unsupported_construct, loc(c->getBeginLoc()),
+        "tl::scan's result used other than as `auto [carry, ys] = tl::scan(...)` or its .first or .second");
+  for (const Stmt* child : s->children()) refuse_scan_in(child);
+}
+
+// A call of a lambda the function defines: its body lowered in place.
+ValueId Lowerer::lambda_call(const CXXOperatorCallExpr* e, Block& out) {
+  const std::string what = "the lambda '" + text(e->getArg(0)) + "'";
+  const LambdaExpr* l = lambda_arg(e->getArg(0), what);
+  std::vector<const Expr*> given(e->arg_begin() + 1, e->arg_end());
+  std::vector<ValueId> args(given.size());
+  for (std::size_t k = 0; k < given.size(); ++k) {
+    const std::size_t i = right_to_left_ ? given.size() - 1 - k : k;
+    if (!is_tensor(given[i]->getType()))
+      refuse(Code::unsupported_construct, loc(given[i]->getBeginLoc()),
+             what + " called with an argument that is not a tensor");
+    args[i] = expr(given[i], out);
+  }
+  return lambda_body(l, args, out, what);
+}
+
+const ParmVarDecl* Lowerer::parameter(const LambdaExpr* l, unsigned i, unsigned count,
+                                      const std::string& what) {
+  const CXXMethodDecl* fn = l->getCallOperator();
+  if (fn->getNumParams() != count)
+    refuse(
+        Code::unsupported_construct, loc(l->getBeginLoc()),
+        what + " takes " + std::to_string(fn->getNumParams()) + " parameters, not " + std::to_string(count));
+  return fn->getParamDecl(i);
+}
+
+// tl::cond(pred, on_true, on_false). A condition the trace knows (it depends on no
+// parameter) only picks a branch there, as C++'s if does.
+ValueId Lowerer::cond_call(const CallExpr* e, Block& out) {
+  const LambdaExpr* on_true = lambda_arg(e->getArg(1), "tl::cond's on_true");
+  const LambdaExpr* on_false = lambda_arg(e->getArg(2), "tl::cond's on_false");
+  const ValueId pred = expr(e->getArg(0), out);
+  Node s;
+  s.kind = Node::Kind::branch;
+  s.loc = loc(e->getBeginLoc());
+  s.id = next_id_++;
+  s.text = p_.values[std::size_t(pred)].name + ".item<bool>()";
+  if (traced(pred)) s.structured = "tl::cond";
+  ++structured_;
+  const ValueId a = lambda_body(on_true, {}, s.body, "tl::cond's on_true");
+  const ValueId b = lambda_body(on_false, {}, s.orelse, "tl::cond's on_false");
+  --structured_;
+  return meet(std::move(s), a, b, "cond", out);
+}
+
+Node Lowerer::structured_loop(const CallExpr* e, const char* fn) {
+  Node s;
+  s.kind = Node::Kind::loop;
+  s.loc = loc(e->getBeginLoc());
+  s.id = next_id_++;
+  s.structured = fn;
+  return s;
+}
+
+// tl::fori_loop(lo, hi, body, init): carry = body(i, carry) for i in [lo, hi).
+ValueId Lowerer::fori_call(const CallExpr* e, Block& out) {
+  const std::string what = "tl::fori_loop's body";
+  const LambdaExpr* fn = lambda_arg(e->getArg(2), what);
+  const ParmVarDecl* index = parameter(fn, 0, 2, what);
+  const ParmVarDecl* carry = parameter(fn, 1, 2, what);
+  const ValueId init = expr(e->getArg(3), out);
+  Node s = structured_loop(e, "tl::fori_loop");
+  const std::string i = unique("step_" + std::to_string(s.id));
+  s.init = "std::int64_t " + i + " = " + text(e->getArg(0));
+  s.text = i + " < " + text(e->getArg(1));
+  s.step = "++" + i;
+  const std::vector<ValueId> after = carry_through(s, {{carry, init}}, [&](Block& body) {
+    const ValueId at = op(body, e, {}, {}, "tl::scalar_tensor(" + i + ", tl::DType::i64)");
+    body.back().source = "the step index";
+    if (!index->getName().empty()) {
+      names_.erase(p_.values[std::size_t(at)].name);
+      p_.values[std::size_t(at)].name = claim(index->getNameAsString());
+    }
+    return std::vector<ValueId>{lambda_body(fn, {at, tensors_.at(carry)}, body, what)};
+  });
+  out.push_back(std::move(s));
+  return after[0];
+}
+
+const CallExpr* Lowerer::scan_of(const Expr* e) {
+  if (e == nullptr) return nullptr;
+  const auto* c = dyn_cast<CallExpr>(strip(e));
+  const FunctionDecl* fd = c ? c->getDirectCallee() : nullptr;
+  return fd && fd->getQualifiedNameAsString() == "tlaloc::scan" ? c : nullptr;
+}
+
+// `return std::pair{carry, y};` (or std::make_pair, or a braced list) in tl::scan's
+// function: the carry is returned, y goes to pair_second_. Braces evaluate left to
+// right; a call's arguments in the compiler's order.
+ValueId Lowerer::pair_return(const Expr* e, Block& out) {
+  e = strip(e);
+  if (const auto* f = dyn_cast<CXXFunctionalCastExpr>(e)) e = strip(f->getSubExpr());
+  std::vector<const Expr*> parts;
+  bool in_order = false;
+  if (const auto* l = dyn_cast<InitListExpr>(e)) {
+    parts.assign(l->inits().begin(), l->inits().end());
+    in_order = true;
+  } else if (const auto* c = dyn_cast<CXXConstructExpr>(e)) {
+    parts.assign(c->arg_begin(), c->arg_end());
+    in_order = c->isListInitialization();
+  } else if (const auto* call = dyn_cast<CallExpr>(e);
+             call && call->getDirectCallee() &&
+             call->getDirectCallee()->getQualifiedNameAsString() == "std::make_pair") {
+    parts.assign(call->arg_begin(), call->arg_end());
+  }
+  if (parts.size() != 2 || !is_tensor(parts[0]->getType()) || !is_tensor(parts[1]->getType()))
+    refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
+           "tl::scan's function returns '" + raw(e) + "'; write the pair in the return: std::pair{carry, y}");
+  ValueId v[2];
+  for (std::size_t k = 0; k < 2; ++k) {
+    const std::size_t i = !in_order && right_to_left_ ? 1 - k : k;
+    v[i] = expr(parts[i], out);
+  }
+  ValueId* const second = pair_second_;
+  *second = v[1];
+  return v[0];
+}
+
+// tl::scan(f, init, xs, reverse): for each slice x of xs along axis 0 (last first if
+// reverse), (carry, y) = f(carry, x); returns the carry and the ys stacked.
+std::pair<ValueId, ValueId> Lowerer::scan_call(const CallExpr* e, Block& out) {
+  const std::string what = "tl::scan's function";
+  const LambdaExpr* fn = lambda_arg(e->getArg(0), what);
+  const ParmVarDecl* carry = parameter(fn, 0, 2, what);
+  const ParmVarDecl* slice = parameter(fn, 1, 2, what);
+  ValueId init = -1, xs = -1;
+  if (right_to_left_) {
+    xs = expr(e->getArg(2), out);
+    init = expr(e->getArg(1), out);
+  } else {
+    init = expr(e->getArg(1), out);
+    xs = expr(e->getArg(2), out);
+  }
+  Node s = structured_loop(e, "tl::scan");
+  const std::string id = std::to_string(s.id);
+  const std::string reverse =
+      e->getNumArgs() > 3 && !isa<CXXDefaultArgExpr>(e->getArg(3)) ? text(e->getArg(3)) : "false";
+  const std::string step = unique("step_" + id);
+  s.count = unique("length_" + id);
+  s.index = unique("at_" + id);
+  s.init = "std::int64_t " + step + " = 0";
+  s.text = step + " < " + s.count;
+  s.step = "++" + step;
+  s.scalars.push_back({step, "std::int64_t"});
+  s.xs = xs;
+  const std::string seq = p_.values[std::size_t(xs)].name;
+  scalar(out, e->getBeginLoc(),
+         "const std::int64_t " + s.count + " = " + seq + ".rank() > 0 ? " + seq + ".shape()[0] : 0;");
+  scalar(out, e->getBeginLoc(),
+         "if (" + s.count + " == 0) throw tl::ValueError(\"tlaloc-grad: tl::scan at line " +
+             std::to_string(s.loc.line) + " needs a sequence with at least one step along axis 0\");");
+  ValueId y = -1;
+  const std::vector<ValueId> after = carry_through(s, {{carry, init}}, [&](Block& body) {
+    const std::string last_first = s.count + " - 1 - " + step;
+    scalar(body, e->getBeginLoc(),
+           "const std::int64_t " + s.index + " = " +
+               (reverse == "false"  ? step
+                : reverse == "true" ? last_first
+                                    : reverse + " ? " + last_first + " : " + step) +
+               ";");
+    s.x = op(body, e, "scan_slice", {{xs, {}}}, s.index);
+    body.back().source = "the step's slice of " + raw(e->getArg(2));
+    names_.erase(p_.values[std::size_t(s.x)].name);
+    p_.values[std::size_t(s.x)].name = claim(slice->getName().empty() ? "x_" + id : slice->getNameAsString());
+    return std::vector<ValueId>{lambda_body(fn, {tensors_.at(carry), s.x}, body, what, &y)};
+  });
+  s.y = y;
+  s.ys = p_.add_value(unique("ys"), active(y), traced(y));
+  const ValueId ys = s.ys;
+  out.push_back(std::move(s));
+  return {after[0], ys};
+}
+
+// tl::while_loop(cond, body, init): its condition is computed at the start of each
+// iteration from the carried value (the loop's head), and differentiated nowhere.
+ValueId Lowerer::while_call(const CallExpr* e, Block& out) {
+  const LambdaExpr* cond = lambda_arg(e->getArg(0), "tl::while_loop's condition");
+  const LambdaExpr* fn = lambda_arg(e->getArg(1), "tl::while_loop's body");
+  const ParmVarDecl* carry = parameter(fn, 0, 1, "tl::while_loop's body");
+  const ValueId init = expr(e->getArg(2), out);
+  Node s = structured_loop(e, "tl::while_loop");
+  const std::vector<ValueId> after = carry_through(s, {{carry, init}}, [&](Block& body) {
+    return std::vector<ValueId>{lambda_body(fn, {tensors_.at(carry)}, body, "tl::while_loop's body")};
+  });
+  ++structured_;
+  in_head_ = true;
+  const ValueId pred = lambda_body(cond, {s.phis[0].in}, s.head, "tl::while_loop's condition");
+  in_head_ = false;
+  --structured_;
+  s.text = p_.values[std::size_t(pred)].name + ".item<bool>()";
+  out.push_back(std::move(s));
+  return after[0];
+}
+
+}  // namespace tlaloc_grad

@@ -1,0 +1,279 @@
+// Blocks, branches (if, ?:, early returns, jumps in loops) and C++ loops.
+#include "lowerer.hpp"
+
+#include <clang/AST/QualTypeNames.h>
+
+namespace tlaloc_grad {
+
+ValueId Lowerer::conditional(const ConditionalOperator* c, Block& out) {
+  Node s = branch(c->getBeginLoc(), c->getCond());
+  ++structured_;
+  const ValueId a = expr(c->getTrueExpr(), s.body), b = expr(c->getFalseExpr(), s.orelse);
+  --structured_;
+  return meet(std::move(s), a, b, "select", out);
+}
+
+// A branch on a scalar condition.
+Node Lowerer::branch(SourceLocation at, const Expr* cond) {
+  Node s;
+  s.kind = Node::Kind::branch;
+  s.loc = loc(at);
+  s.text = condition(cond);
+  s.id = next_id_++;
+  return s;
+}
+
+// The branch's two results meet in one value after it.
+ValueId Lowerer::meet(Node s, ValueId a, ValueId b, const std::string& base, Block& out) {
+  const ValueId v = p_.add_value(unique(base), active(a) || active(b), traced(a) || traced(b));
+  s.phis.push_back({v, -1, a, b});
+  out.push_back(std::move(s));
+  return v;
+}
+
+// Lowers stmts[from...]; returns the returned value when the statements return.
+std::optional<ValueId> Lowerer::block(const std::vector<const Stmt*>& stmts, std::size_t from, Block& out) {
+  for (std::size_t i = from; i < stmts.size(); ++i) {
+    const Stmt* s = stmts[i];
+    if (const auto* r = dyn_cast<ReturnStmt>(s)) {
+      if (r->getRetValue() == nullptr)
+        refuse(Code::unsupported_construct, loc(r->getBeginLoc()), "a return without a value");
+      if (pair_second_ != nullptr) return pair_return(r->getRetValue(), out);
+      return expr(r->getRetValue(), out);
+    }
+    if (const auto* c = dyn_cast<CompoundStmt>(s)) {
+      std::vector<const Stmt*> inner(c->body_begin(), c->body_end());
+      inner.insert(inner.end(), stmts.begin() + std::ptrdiff_t(i) + 1, stmts.end());
+      return block(inner, 0, out);
+    }
+    if (const Jump j = loop_jump(s); j.cond != nullptr) {
+      skip_rest(j, stmts, i + 1, out);
+      return std::nullopt;
+    }
+    if (const auto* f = dyn_cast<IfStmt>(s)) {
+      if (has_return(f)) return returning_if(f, stmts, i + 1, out);
+      plain_if(f, out);
+      continue;
+    }
+    statement(s, out);
+  }
+  return std::nullopt;
+}
+
+std::string Lowerer::condition(const Expr* c) {
+  if (is_tensor(c->getType()))
+    refuse(Code::unsupported_construct, loc(c->getBeginLoc()),
+           "a tensor used as a condition (use tl::where, or .item())");
+  return text(c);
+}
+
+// `if` without returns: the tensors it assigns meet after it.
+void Lowerer::plain_if(const IfStmt* f, Block& out) {
+  if (f->getInit() != nullptr || f->getConditionVariable() != nullptr)
+    refuse(Code::unsupported_construct, loc(f->getBeginLoc()),
+           "an if with an initializer or a condition variable");
+  branch_over(branch(f->getBeginLoc(), f->getCond()), statements(f->getThen()), statements(f->getElse()),
+              out);
+}
+
+// Lowers the two paths of branch s; the tensors they assign meet after it.
+void Lowerer::branch_over(Node s, const std::vector<const Stmt*>& then,
+                          const std::vector<const Stmt*>& orelse, Block& out) {
+  const auto before = tensors_;
+  ++structured_;
+  block(then, 0, s.body);
+  const auto after_then = tensors_;
+  tensors_ = before;
+  block(orelse, 0, s.orelse);
+  --structured_;
+  const auto after_else = tensors_;
+  tensors_ = before;
+  for (const auto& [var, v0] : before) {
+    const ValueId a = after_then.at(var), b = after_else.at(var);
+    if (a == b) {
+      tensors_[var] = a;
+      continue;
+    }
+    const ValueId v =
+        p_.add_value(unique(var->getNameAsString()), active(a) || active(b), traced(a) || traced(b));
+    s.phis.push_back({v, -1, a, b});
+    tensors_[var] = v;
+  }
+  out.push_back(std::move(s));
+}
+
+Lowerer::Jump Lowerer::loop_jump(const Stmt* s) {
+  const auto* f = dyn_cast<IfStmt>(s);
+  if (f == nullptr || f->getElse() != nullptr || f->getInit() != nullptr ||
+      f->getConditionVariable() != nullptr)
+    return {};
+  const std::vector<const Stmt*> then = statements(f->getThen());
+  if (then.size() != 1 || !(isa<ContinueStmt>(then[0]) || isa<BreakStmt>(then[0]))) return {};
+  return {f->getCond(), isa<BreakStmt>(then[0])};
+}
+
+// A jump directly in a loop's body: the rest of the body becomes a branch on !c,
+// and a break leaves the loop at the end of that iteration, where c still holds
+// (scalars are single-assignment; counters change at the end, outside the branch).
+void Lowerer::skip_rest(const Jump& j, const std::vector<const Stmt*>& stmts, std::size_t rest, Block& out) {
+  const SourceLocation at = j.cond->getBeginLoc();
+  const std::string what = j.is_break ? "break" : "continue";
+  if (loop_ == nullptr || structured_ != loop_body_)
+    refuse(Code::unsupported_construct, loc(at), "a " + what + " inside a branch of a loop body");
+  if (j.is_break) {
+    if (!loop_->break_after.empty())
+      refuse(Code::unsupported_construct, loc(at), "a second break in a loop body");
+    loop_->break_after = condition(j.cond);
+  }
+  Node s = branch(at, j.cond);
+  s.text = "!(" + s.text + ")";
+  branch_over(std::move(s), std::vector<const Stmt*>(stmts.begin() + std::ptrdiff_t(rest), stmts.end()), {},
+              out);
+}
+
+// `if` with a return in a branch: the rest of the block runs on the other path,
+// and the function's result is met after the if.
+std::optional<ValueId> Lowerer::returning_if(const IfStmt* f, const std::vector<const Stmt*>& stmts,
+                                             std::size_t rest, Block& out) {
+  if (pair_second_ != nullptr)
+    refuse(Code::unsupported_construct, loc(f->getBeginLoc()), "an early return in tl::scan's function");
+  if (structured_ > 0 && !inlining_.empty())
+    refuse(Code::unsupported_construct, loc(f->getBeginLoc()),
+           "an early return in a function inlined inside a loop or a branch");
+  Node s = branch(f->getBeginLoc(), f->getCond());
+  const auto path = [&](const Stmt* branch, Block& into) {
+    std::vector<const Stmt*> list = statements(branch);
+    if (!has_return(branch)) list.insert(list.end(), stmts.begin() + std::ptrdiff_t(rest), stmts.end());
+    const auto saved = tensors_;
+    const auto r = block(list, 0, into);
+    tensors_ = saved;
+    if (!r)
+      refuse(Code::unsupported_construct, loc(f->getBeginLoc()),
+             "a path through this if ends without returning");
+    return *r;
+  };
+  ++structured_;
+  const ValueId a = path(f->getThen(), s.body), b = path(f->getElse(), s.orelse);
+  --structured_;
+  return meet(std::move(s), a, b, "result", out);
+}
+
+// c in `if (c) break;`, or null.
+const Expr* Lowerer::breaking(const Stmt* s) {
+  const Jump j = loop_jump(s);
+  return j.is_break ? j.cond : nullptr;
+}
+
+// Lowers a loop's body into s, each carried variable starting an iteration as its
+// phi's `in` value; `body` returns their values at the end of an iteration. The body
+// is lowered again when a carried value turns out to depend on the differentiated
+// parameter through it. Returns the carried values after the loop.
+std::vector<ValueId> Lowerer::carry_through(Node& s, const std::vector<Carried>& carried,
+                                            const std::function<std::vector<ValueId>(Block&)>& body) {
+  std::set<const ValueDecl*> active_carried;
+  for (const Carried& c : carried)
+    if (active(c.init)) active_carried.insert(c.var);
+  const std::size_t values_before = p_.values.size();
+  const auto names_before = names_;
+  const auto scalars_before = s.scalars;
+  for (;;) {
+    std::vector<Phi> phis;
+    const auto before = tensors_;
+    for (const Carried& c : carried) {
+      const bool a = active_carried.count(c.var) != 0, t = a || traced(c.init);
+      const ValueId out_v = p_.add_value(unique(c.var->getNameAsString()), a, t);
+      const ValueId in_v = p_.add_value(unique(c.var->getNameAsString() + "_in"), a, t);
+      phis.push_back({out_v, in_v, c.init, -1});
+      tensors_[c.var] = in_v;
+    }
+    Block lowered;
+    ++structured_;
+    const std::vector<ValueId> ends = body(lowered);
+    --structured_;
+    bool again = false;
+    for (std::size_t k = 0; k < carried.size(); ++k) {
+      phis[k].second = ends[k];
+      if (active(ends[k]) && !active(phis[k].in) && active_carried.insert(carried[k].var).second)
+        again = true;
+    }
+    tensors_ = before;
+    if (again) {
+      p_.values.resize(values_before);
+      known_.erase(known_.lower_bound(ValueId(values_before)), known_.end());
+      names_ = names_before;
+      s.scalars = scalars_before;
+      continue;
+    }
+    s.body = std::move(lowered);
+    s.phis = std::move(phis);
+    std::vector<ValueId> after;
+    for (const Phi& ph : s.phis) after.push_back(ph.out);
+    return after;
+  }
+}
+
+void Lowerer::loop(const Stmt* at, const Stmt* init, const Expr* cond, const Expr* inc, const Stmt* body,
+                   Block& out) {
+  if (has_return(body)) refuse(Code::unsupported_construct, loc(at->getBeginLoc()), "a return inside a loop");
+  if (cond == nullptr)
+    refuse(Code::unsupported_construct, loc(at->getBeginLoc()), "a loop without a condition");
+  Node s;
+  s.kind = Node::Kind::loop;
+  s.loc = loc(at->getBeginLoc());
+  s.id = next_id_++;
+  if (init != nullptr) {
+    const auto* d = dyn_cast<DeclStmt>(init);
+    if (d == nullptr)
+      refuse(Code::unsupported_construct, loc(init->getBeginLoc()),
+             "a loop initializer that is not a declaration");
+    for (const Decl* decl : d->decls()) {
+      const auto* v = cast<VarDecl>(decl);
+      if (!v->getType()->isArithmeticType() || !v->hasInit())
+        refuse(Code::unsupported_construct, loc(v->getLocation()),
+               "a loop variable that is not an initialized arithmetic scalar");
+      const std::string type = TypeName::getFullyQualifiedName(v->getType(), ctx_, ctx_.getPrintingPolicy());
+      s.init += (s.init.empty() ? type + " " : ", ") + v->getNameAsString() + " = " + text(v->getInit());
+      s.scalars.push_back({v->getNameAsString(), type});
+    }
+  }
+  s.text = condition(cond);
+  if (inc != nullptr) s.step = text(inc);
+  // `if (c) break;` first or last in the body is written where it stands; one in
+  // the middle makes the rest of the body a branch (skip_rest).
+  std::vector<const Stmt*> stmts = statements(body);
+  const Expr* break_first = stmts.empty() ? nullptr : breaking(stmts.front());
+  if (break_first != nullptr) stmts.erase(stmts.begin());
+  const Expr* break_last = stmts.empty() ? nullptr : breaking(stmts.back());
+  if (break_last != nullptr) stmts.pop_back();
+  std::set<const ValueDecl*> assigned;
+  assigned_tensors(body, assigned);
+  std::vector<Carried> carried;
+  for (const ValueDecl* var : assigned)
+    if (tensors_.count(var)) carried.push_back({var, tensors_.at(var)});  // else declared inside the body
+  const std::vector<ValueId> after = carry_through(s, carried, [&](Block& lowered) {
+    Node* const outer = loop_;
+    const int outer_body = loop_body_;
+    loop_ = &s;
+    loop_body_ = structured_;
+    s.break_after.clear();
+    if (break_first != nullptr) s.break_before = condition(break_first);
+    block(stmts, 0, lowered);
+    if (break_last != nullptr && !s.break_after.empty())
+      refuse(Code::unsupported_construct, loc(break_last->getBeginLoc()), "a second break in a loop body");
+    if (break_last != nullptr) s.break_after = condition(break_last);
+    loop_ = outer;
+    loop_body_ = outer_body;
+    // The reverse sweep sees each counter's value at the start of its iteration.
+    for (std::size_t i = 1; i < lowered.size(); ++i)
+      if (lowered[i - 1].assignment && !lowered[i].assignment)
+        refuse(Code::unsupported_construct, lowered[i - 1].loc,
+               "a loop counter changes before the end of the loop body; move its update to the end");
+    std::vector<ValueId> ends;
+    for (const Carried& c : carried) ends.push_back(tensors_.at(c.var));
+    return ends;
+  });
+  for (std::size_t k = 0; k < carried.size(); ++k) tensors_[carried[k].var] = after[k];
+  out.push_back(std::move(s));
+}
+
+}  // namespace tlaloc_grad

@@ -1,0 +1,149 @@
+// The lowering of a differentiated function's body (lower.hpp): the Lowerer, whose
+// parts are in lower.cpp (expressions, calls, declarations), lower_flow.cpp
+// (blocks, branches, loops) and lower_control.cpp (tl::cond, the tl:: loops,
+// lambdas). Private to tlaloc-grad.
+#pragma once
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/ExprCXX.h>
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lower.hpp"
+#include "shapes.hpp"
+
+namespace tlaloc_grad {
+
+using namespace clang;
+
+// Helpers on clang's AST (lower.cpp).
+bool is_tensor(QualType t);
+bool is_custom(QualType t);
+const Expr* strip(const Expr* e);
+bool has_return(const Stmt* s);
+void assigned_tensors(const Stmt* s, std::set<const ValueDecl*>& out);
+std::vector<const Stmt*> statements(const Stmt* s);
+const char* operator_rule(OverloadedOperatorKind k, unsigned args);
+const char* compound_rule(OverloadedOperatorKind k);
+
+class Lowerer {
+ public:
+  Lowerer(ASTContext& ctx, Program& p, bool right_to_left)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), p_(p), right_to_left_(right_to_left) {}
+
+  // Lowers fn (lambda: its lambda, whose captures become parameters) into the program.
+  void function(const FunctionDecl& fn, const LambdaExpr* lambda);
+
+ private:
+  ASTContext& ctx_;
+  const SourceManager& sm_;
+  Program& p_;
+  bool right_to_left_;
+  std::map<const ValueDecl*, ValueId> tensors_;      // each tensor variable's current value
+  std::map<ValueId, Known> known_;                   // types known at build time
+  std::map<const ValueDecl*, std::string> renamed_;  // variables of inlined functions
+  std::set<std::string> names_, reserved_;
+  std::set<const VarDecl*> carried_scalars_;  // scalars a loop changes
+  Node* loop_ = nullptr;                      // the loop being lowered
+  std::vector<const FunctionDecl*> inlining_;
+  int structured_ = 0;  // depth of branches and loops
+  int loop_body_ = -1;  // structured_ inside the innermost loop's body
+  int next_id_ = 0;
+  bool in_head_ = false;            // lowering a tl::while_loop's condition: nothing in it is differentiated
+  ValueId* pair_second_ = nullptr;  // lowering tl::scan's function: where its return's y goes
+
+  Loc loc(SourceLocation l) const { return location(sm_, l); }
+
+  bool active(ValueId v) const { return p_.values[std::size_t(v)].active; }
+  bool traced(ValueId v) const { return p_.values[std::size_t(v)].traced; }
+
+  // Where a scalar is assigned after its declaration: nowhere, only inside loops
+  // (a value carried across iterations, saved per iteration), or elsewhere.
+  enum class Change { none, in_loops, elsewhere };
+
+  // `if (c) continue;` or `if (c) break;`.
+  struct Jump {
+    const Expr* cond = nullptr;
+    bool is_break = false;
+  };
+
+  // A loop's carried value: the variable (a local the body assigns, or the carry
+  // parameter of a tl:: loop's function) and its value before the loop.
+  struct Carried {
+    const ValueDecl* var;
+    ValueId init;
+  };
+
+  // lower.cpp: the function, expressions, calls and declarations
+  void reserve_names(const Stmt* s);
+  std::string unique(const std::string& base);
+  std::string claim(const std::string& user);
+  void param(const ValueDecl* d, QualType t, bool traced);
+  std::string raw(const Expr* e) const;
+  std::string text(const Expr* e);
+  void collect_renames(const Stmt* s, unsigned begin,
+                       std::vector<std::pair<unsigned, std::pair<unsigned, std::string>>>& out);
+  ValueId op(Block& out, const Expr* e, std::string fn, std::vector<Arg> args, std::string spelled);
+  void note_shape(const Node& s, const std::string& fn);
+  std::vector<Arg> arguments(const CallExpr* e, Block& out);
+  Arg arg(const Expr* e, Block& out);
+  ValueId expr(const Expr* e, Block& out);
+  ValueId operator_call(const CXXOperatorCallExpr* e, Block& out);
+  ValueId inactive(Block& out, const Expr* e, const std::vector<Arg>& args, const std::string& spelled = {});
+  static bool is_floating_result(const Expr* e);
+  ValueId custom_call(const CXXOperatorCallExpr* e, Block& out);
+  ValueId member_call(const CXXMemberCallExpr* e, Block& out);
+  ValueId call(const CallExpr* e, Block& out);
+  ValueId inline_call(const CallExpr* e, const FunctionDecl& def, Block& out);
+  std::string scope_prefix() const;
+  void scalar(Block& out, SourceLocation at, std::string statement);
+  void statement(const Stmt* s, Block& out);
+  void declaration(const DeclStmt* d, Block& out);
+  void bind(const ValueDecl* v, ValueId value, std::size_t values_before);
+  Change changes(const VarDecl* v);
+  const VarDecl* assigned_scalar(const Expr* e) const;
+  void expression_statement(const Expr* e, Block& out);
+
+  // lower_flow.cpp: blocks, branches and loops
+  ValueId conditional(const ConditionalOperator* c, Block& out);
+  Node branch(SourceLocation at, const Expr* cond);
+  ValueId meet(Node s, ValueId a, ValueId b, const std::string& base, Block& out);
+  std::optional<ValueId> block(const std::vector<const Stmt*>& stmts, std::size_t from, Block& out);
+  std::string condition(const Expr* c);
+  void plain_if(const IfStmt* f, Block& out);
+  void branch_over(Node s, const std::vector<const Stmt*>& then, const std::vector<const Stmt*>& orelse,
+                   Block& out);
+  static Jump loop_jump(const Stmt* s);
+  void skip_rest(const Jump& j, const std::vector<const Stmt*>& stmts, std::size_t rest, Block& out);
+  std::optional<ValueId> returning_if(const IfStmt* f, const std::vector<const Stmt*>& stmts,
+                                      std::size_t rest, Block& out);
+  static const Expr* breaking(const Stmt* s);
+  std::vector<ValueId> carry_through(Node& s, const std::vector<Carried>& carried,
+                                     const std::function<std::vector<ValueId>(Block&)>& body);
+  void loop(const Stmt* at, const Stmt* init, const Expr* cond, const Expr* inc, const Stmt* body,
+            Block& out);
+
+  // lower_control.cpp: tl::cond, the tl:: loops and lambdas
+  const LambdaExpr* lambda_arg(const Expr* e, const std::string& what);
+  ValueId lambda_body(const LambdaExpr* l, const std::vector<ValueId>& args, Block& out,
+                      const std::string& what, ValueId* second = nullptr);
+  void refuse_scan_in(const Stmt* s);
+  ValueId lambda_call(const CXXOperatorCallExpr* e, Block& out);
+  const ParmVarDecl* parameter(const LambdaExpr* l, unsigned i, unsigned count, const std::string& what);
+  ValueId cond_call(const CallExpr* e, Block& out);
+  Node structured_loop(const CallExpr* e, const char* fn);
+  ValueId fori_call(const CallExpr* e, Block& out);
+  static const CallExpr* scan_of(const Expr* e);
+  ValueId pair_return(const Expr* e, Block& out);
+  std::pair<ValueId, ValueId> scan_call(const CallExpr* e, Block& out);
+  ValueId while_call(const CallExpr* e, Block& out);
+};
+
+}  // namespace tlaloc_grad
