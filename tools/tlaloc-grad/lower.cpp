@@ -352,19 +352,28 @@ bool Lowerer::is_floating_result(const Expr* e) {
 // f(x...) for a tl::CustomFunction f: its own rule gives the derivative. The
 // residuals of its forward half are kept beside the value (per iteration in loops).
 ValueId Lowerer::custom_call(const CXXOperatorCallExpr* e, Block& out) {
-  std::vector<const Expr*> given(e->arg_begin() + 1, e->arg_end());
-  std::vector<Arg> args(given.size());
-  for (std::size_t k = 0; k < given.size(); ++k) {
-    const std::size_t i = right_to_left_ ? given.size() - 1 - k : k;
-    if (!is_tensor(given[i]->getType()))
-      refuse(Code::unsupported_construct, loc(given[i]->getBeginLoc()),
-             "a custom rule function's argument that is not a tensor");
-    args[i] = arg(given[i], out);
-  }
+  std::vector<Arg> args;
+  for (ValueId v : object_call_arguments(e, out, "a custom rule function")) args.push_back({v, {}});
   const std::string callee = text(e->getArg(0));
   const ValueId v = op(out, e, "custom", args, {});
   out.back().callee = callee;
   return v;
+}
+
+// The arguments of `f(x...)` for a function object f (a custom rule function, a
+// lambda), which must be tensors, lowered in the compiler's order.
+std::vector<ValueId> Lowerer::object_call_arguments(const CXXOperatorCallExpr* e, Block& out,
+                                                    const std::string& what) {
+  std::vector<const Expr*> given(e->arg_begin() + 1, e->arg_end());
+  std::vector<ValueId> args(given.size());
+  for (std::size_t k = 0; k < given.size(); ++k) {
+    const std::size_t i = right_to_left_ ? given.size() - 1 - k : k;
+    if (!is_tensor(given[i]->getType()))
+      refuse(Code::unsupported_construct, loc(given[i]->getBeginLoc()),
+             what + " called with an argument that is not a tensor");
+    args[i] = expr(given[i], out);
+  }
+  return args;
 }
 
 ValueId Lowerer::member_call(const CXXMemberCallExpr* e, Block& out) {

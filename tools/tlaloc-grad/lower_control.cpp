@@ -98,16 +98,7 @@ void Lowerer::refuse_scan_in(const Stmt* s) {
 ValueId Lowerer::lambda_call(const CXXOperatorCallExpr* e, Block& out) {
   const std::string what = "the lambda '" + text(e->getArg(0)) + "'";
   const LambdaExpr* l = lambda_arg(e->getArg(0), what);
-  std::vector<const Expr*> given(e->arg_begin() + 1, e->arg_end());
-  std::vector<ValueId> args(given.size());
-  for (std::size_t k = 0; k < given.size(); ++k) {
-    const std::size_t i = right_to_left_ ? given.size() - 1 - k : k;
-    if (!is_tensor(given[i]->getType()))
-      refuse(Code::unsupported_construct, loc(given[i]->getBeginLoc()),
-             what + " called with an argument that is not a tensor");
-    args[i] = expr(given[i], out);
-  }
-  return lambda_body(l, args, out, what);
+  return lambda_body(l, object_call_arguments(e, out, what), out, what);
 }
 
 const ParmVarDecl* Lowerer::parameter(const LambdaExpr* l, unsigned i, unsigned count,

@@ -99,6 +99,8 @@ class Lowerer {
   ValueId inactive(Block& out, const Expr* e, const std::vector<Arg>& args, const std::string& spelled = {});
   static bool is_floating_result(const Expr* e);
   ValueId custom_call(const CXXOperatorCallExpr* e, Block& out);
+  std::vector<ValueId> object_call_arguments(const CXXOperatorCallExpr* e, Block& out,
+                                             const std::string& what);
   ValueId member_call(const CXXMemberCallExpr* e, Block& out);
   ValueId call(const CallExpr* e, Block& out);
   ValueId inline_call(const CallExpr* e, const FunctionDecl& def, Block& out);
