@@ -13,6 +13,7 @@
 // become inputs of the program, bound at each call.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -267,15 +268,25 @@ class GradFn {
 
  private:
   // One argument: its own type (a Tensor, a vector<Tensor> or Params of gradients);
-  // several (argnums): one Tensor per listed argument.
+  // several (argnums): one Tensor per listed argument, in the order listed (the
+  // program gives them in the arguments' order).
   template <class A0>
   auto shape_grads(const A0& first, std::vector<Tensor> g) const {
-    if constexpr (!Listed && std::is_same_v<A0, Tensor>)
+    if constexpr (!Listed && std::is_same_v<A0, Tensor>) {
       return g.front();
-    else if constexpr (!Listed && std::is_same_v<A0, nn::Params>)
+    } else if constexpr (!Listed && std::is_same_v<A0, nn::Params>) {
       return first.with_tensors(g);
-    else
+    } else if constexpr (Listed) {
+      std::vector<std::size_t> by_position = which_;
+      std::sort(by_position.begin(), by_position.end());
+      by_position.erase(std::unique(by_position.begin(), by_position.end()), by_position.end());
+      std::vector<Tensor> listed;
+      for (std::size_t w : which_)
+        listed.push_back(g.at(std::size_t(std::lower_bound(by_position.begin(), by_position.end(), w) - by_position.begin())));
+      return listed;
+    } else {
       return g;
+    }
   }
   F f_;
   std::vector<std::size_t> which_;

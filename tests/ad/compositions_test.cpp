@@ -65,6 +65,10 @@ TEST(Compositions, MlpGradientIsTheSameThroughEveryEntryPoint) {
   const std::vector<Tensor> g_argnums =
       tl::grad(mlp_loss, tl::argnums{0, 1, 2, 3})(params[0], params[1], params[2], params[3], x, y);
   expect_bitwise_equal(g_argnums, g, "argnums{0, 1, 2, 3}");
+  // In the order listed, as JAX's argnums.
+  const std::vector<Tensor> g_reordered =
+      tl::grad(mlp_loss, tl::argnums{3, 0, 2})(params[0], params[1], params[2], params[3], x, y);
+  expect_bitwise_equal(g_reordered, std::vector<Tensor>{g[3], g[0], g[2]}, "argnums{3, 0, 2}");
 }
 
 }  // namespace

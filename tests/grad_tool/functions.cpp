@@ -326,6 +326,24 @@ int main() {
     ++failures;
   }
 
+  // Several arguments: tl::argnums (in the order listed) and a tl::vjp of three tensors.
+  const tl::Tensor v2 = f64({0.7, -1.2}, {2});
+  auto three = [](const tl::Tensor& m, const tl::Tensor& v, const tl::Tensor& k) {
+    return tl::sum(tl::tanh(m * v) * k + m * m * 0.5);
+  };
+  const std::vector<tl::Tensor> listed = tl::grad(three, tl::argnums{1, 0})(w, v2, weights);
+  report("argnums v", listed.at(0), [&](const tl::Tensor& q) { return three(w, q, weights); }, v2);
+  report("argnums m", listed.at(1), [&](const tl::Tensor& q) { return three(q, v2, weights); }, w);
+  auto [three_value, three_listed] = tl::value_and_grad(three, tl::argnums{2})(w, v2, weights);
+  std::printf("value_and_grad argnums: %a\n", three_value.item<double>());
+  report("argnums k", three_listed.at(0), [&](const tl::Tensor& q) { return three(w, v2, q); }, weights);
+  auto [three_y, three_pullback] = tl::vjp(three, w, v2, weights);
+  const std::vector<tl::Tensor> three_cts = three_pullback(tl::scalar_tensor(1.5, tl::DType::f64));
+  report("vjp m", three_cts.at(0), [&](const tl::Tensor& q) { return three(q, v2, weights) * 1.5; }, w);
+  report("vjp v", three_cts.at(1), [&](const tl::Tensor& q) { return three(w, q, weights) * 1.5; }, v2);
+  report("vjp k", three_cts.at(2), [&](const tl::Tensor& q) { return three(w, v2, q) * 1.5; }, weights);
+  std::printf("vjp of three: %a\n", three_y.item<double>());
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

@@ -21,25 +21,25 @@ class Writer {
   explicit Writer(const Program& p) : p_(p) { name_scalar_tapes(p.body); }
 
   std::string function(bool with_value) {
-    const std::string wrt = name(p_.params[p_.wrt].value);
-    header("The gradient of " + p_.what + " with respect to `" + wrt + "`,",
+    header("The gradient of " + p_.what + " with respect to " + wrt_names() + ",",
            "derivatives in reverse order (an undefined tensor is a zero cotangent).");
-    signature(with_value ? "std::pair<tl::Tensor, tl::Tensor>" : "tl::Tensor", false);
+    const std::string g_type = p_.listed ? "std::vector<tl::Tensor>" : "tl::Tensor";
+    signature(with_value ? "std::pair<tl::Tensor, " + g_type + ">" : g_type, false);
     forward(p_.body);
     const std::string y = name(p_.result);
     line("if (" + y + ".rank() != 0)");
     line("  throw tl::ValueError(\"tlaloc-grad: " + escape(p_.what) + " must return a scalar, got \" + tl::shape_string(" + y +
          ".shape()));");
     line("");
-    const std::string g = reverse_sweep("tl::scalar_tensor(1, " + y + ".dtype())");
+    std::string g = reverse_sweep("tl::scalar_tensor(1, " + y + ".dtype())");
+    if (p_.listed) g = "std::vector<tl::Tensor>{" + g + "}";
     line(with_value ? "return {" + y + ", " + g + "};" : "return " + g + ";");
     return footer();
   }
 
   // tl::vjp: {f(x), the pullback}, which runs the reverse sweep from a cotangent.
   std::string vjp_function() {
-    const std::string wrt = name(p_.params[p_.wrt].value);
-    header("The value and pullback of " + p_.what + " with respect to `" + wrt + "` (tl::vjp),",
+    header("The value and pullback of " + p_.what + " with respect to " + wrt_names() + " (tl::vjp),",
            "derivatives in reverse order from the cotangent ct, in the pullback.");
     signature("std::pair<tl::Tensor, tl::Pullback>", false);
     forward(p_.body);
@@ -57,8 +57,8 @@ class Writer {
     return footer();
   }
 
-  // The reverse sweep from `seed`, the result's cotangent; returns the cotangent of
-  // the differentiated parameter.
+  // The reverse sweep from `seed`, the result's cotangent; returns the cotangents of
+  // the differentiated parameters, comma-separated.
   std::string reverse_sweep(const std::string& seed) {
     line("// Reverse: d_v is the derivative of the result with respect to v.");
     declare_cotangents(p_.body, true);
@@ -67,12 +67,19 @@ class Writer {
       has_[p_.result] = Has::yes;
     }
     reverse(p_.body);
-    return or_zeros(p_.params[p_.wrt].value);
+    std::string cts;
+    for (std::size_t w : p_.wrt) cts += (cts.empty() ? "" : ", ") + or_zeros(p_.params[w].value);
+    return cts;
+  }
+  std::string wrt_names() const {
+    std::string s;
+    for (std::size_t w : p_.wrt) s += (s.empty() ? "`" : ", `") + name(p_.params[w].value) + "`";
+    return s;
   }
 
   // Forward mode: {f(x), the derivative of f at x along t_x}.
   std::string jvp_function() {
-    const std::string wrt = name(p_.params[p_.wrt].value);
+    const std::string wrt = name(p_.params[p_.wrt.at(0)].value);
     header("The derivative of " + p_.what + " at `" + wrt + "` along `t_" + wrt + "` (forward mode),",
            "tangents beside them (t_v is the derivative of v along t_" + wrt + ").");
     signature("std::pair<tl::Tensor, tl::Tensor>", true);
@@ -124,10 +131,10 @@ class Writer {
   void signature(const std::string& result, bool tangent) {
     out_ += "inline " + result + " " + p_.name + "(";
     for (std::size_t i = 0; i < p_.params.size(); ++i) {
-      if (tangent && i == p_.explicit_params) out_ += ", const tl::Tensor& t_" + name(p_.params[p_.wrt].value);
+      if (tangent && i == p_.explicit_params) out_ += ", const tl::Tensor& t_" + name(p_.params[p_.wrt.at(0)].value);
       out_ += (i ? ", " : "") + p_.params[i].type + " " + p_.params[i].name;
     }
-    if (tangent && p_.params.size() == p_.explicit_params) out_ += ", const tl::Tensor& t_" + name(p_.params[p_.wrt].value);
+    if (tangent && p_.params.size() == p_.explicit_params) out_ += ", const tl::Tensor& t_" + name(p_.params[p_.wrt.at(0)].value);
     out_ += ") {\n";
     depth_ = 1;
   }

@@ -9,7 +9,8 @@
 namespace tlaloc_grad {
 
 // `inline tl::Tensor NAME(params...)` returning the gradient with respect to the
-// program's wrt parameter, or (with_value) std::pair{value, gradient}.
+// program's wrt parameter (a std::vector of them when listed), or (with_value)
+// std::pair{value, gradient}.
 std::string emit_gradient(const Program& p, bool with_value);
 
 // `inline std::pair<tl::Tensor, tl::Tensor> NAME(params..., t_<wrt>, captures...)`:
@@ -17,7 +18,7 @@ std::string emit_gradient(const Program& p, bool with_value);
 std::string emit_jvp(const Program& p);
 
 // `inline std::pair<tl::Tensor, tl::Pullback> NAME(params...)`: the value and a
-// pullback taking the result's cotangent (tl::vjp of a one-tensor function).
+// pullback taking the result's cotangent, giving one per wrt parameter (tl::vjp).
 std::string emit_vjp(const Program& p);
 
 }  // namespace tlaloc_grad

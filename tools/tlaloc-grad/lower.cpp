@@ -115,8 +115,9 @@ void Lowerer::function(const FunctionDecl& fn, const LambdaExpr* lambda) {
       const auto* var = cast<VarDecl>(c.getCapturedVar());
       param(var, var->getType(), false);
     }
-  if (p_.wrt >= p_.explicit_params || p_.params[p_.wrt].value < 0)
-    refuse(Code::not_differentiable, p_.loc, "parameter " + std::to_string(p_.wrt) + " is not a tl::Tensor");
+  for (std::size_t w : p_.wrt)
+    if (w >= p_.explicit_params || p_.params[w].value < 0)
+      refuse(Code::not_differentiable, p_.loc, "parameter " + std::to_string(w) + " is not a tl::Tensor");
   const auto r = block(statements(fn.getBody()), 0, p_.body);
   if (!r)
     refuse(Code::unsupported_construct, loc(fn.getEndLoc()), "the function ends without returning a tensor");
@@ -149,7 +150,8 @@ std::string Lowerer::claim(const std::string& user) {
 void Lowerer::param(const ValueDecl* d, QualType t, bool traced) {
   const std::string name = claim(d->getNameAsString());
   if (is_tensor(t)) {
-    const ValueId v = p_.add_value(name, p_.params.size() == p_.wrt, traced);
+    const bool wrt = std::find(p_.wrt.begin(), p_.wrt.end(), p_.params.size()) != p_.wrt.end();
+    const ValueId v = p_.add_value(name, wrt, traced);
     tensors_[d] = v;
     p_.params.push_back({"const tl::Tensor&", name, v});
     return;
@@ -619,10 +621,11 @@ void Lowerer::expression_statement(const Expr* e, Block& out) {
 }
 
 Program lower(ASTContext& ctx, const FunctionDecl& fn, const LambdaExpr* lambda, std::string name,
-              std::size_t wrt, bool right_to_left) {
+              std::vector<std::size_t> wrt, bool listed, bool right_to_left) {
   Program p;
   p.name = std::move(name);
-  p.wrt = wrt;
+  p.wrt = std::move(wrt);
+  p.listed = listed;
   p.loc = location(ctx.getSourceManager(), lambda != nullptr ? lambda->getBeginLoc() : fn.getLocation());
   const std::string file = std::filesystem::path(p.loc.file).filename().string();
   p.what = (lambda != nullptr ? "the lambda at " : "'" + fn.getNameAsString() + "' at ") + file + ":" +

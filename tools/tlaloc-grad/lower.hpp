@@ -7,6 +7,8 @@
 #include <clang/AST/Decl.h>
 #include <clang/AST/ExprCXX.h>
 
+#include <vector>
+
 #include "program.hpp"
 
 namespace tlaloc_grad {
@@ -15,8 +17,9 @@ Loc location(const clang::SourceManager& sm, clang::SourceLocation l);
 
 // fn: the function (a lambda's call operator, or a named function); lambda: the
 // lambda, whose captures become the generated function's last parameters.
-// right_to_left: evaluate call arguments last to first, as GCC does.
+// wrt: the differentiated parameters, whose gradients come as a std::vector when
+// listed. right_to_left: evaluate call arguments last to first, as GCC does.
 Program lower(clang::ASTContext& ctx, const clang::FunctionDecl& fn, const clang::LambdaExpr* lambda, std::string name,
-              std::size_t wrt, bool right_to_left);
+              std::vector<std::size_t> wrt, bool listed, bool right_to_left);
 
 }  // namespace tlaloc_grad

@@ -101,7 +101,8 @@ struct Program {
   std::vector<Value> values;
   std::vector<Param> params;   // the function's parameters, then what it captures
   std::size_t explicit_params = 0;
-  std::size_t wrt = 0;         // the differentiated parameter
+  std::vector<std::size_t> wrt;  // the differentiated parameters (tl::jvp: one)
+  bool listed = false;           // gradients as a std::vector (tl::argnums)
   Block body;
   ValueId result = -1;
   ValueId add_value(std::string value_name, bool is_active, bool is_traced) {

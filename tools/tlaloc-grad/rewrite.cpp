@@ -105,17 +105,25 @@ std::string fmt_hex(std::size_t v) {
   return r;
 }
 
-std::size_t argnum_of(const CallExpr* c, const SourceManager& sm, const LangOptions& lo) {
-  if (c->getNumArgs() < 2) return 0;
+// tl::grad(f, tl::argnums{2, 0}): the arguments listed, in their order ({0} without a list).
+std::vector<std::size_t> argnums_of(const CallExpr* c, const SourceManager& sm, const LangOptions& lo) {
+  if (c->getNumArgs() < 2) return {0};
   const std::string text(Lexer::getSourceText(CharSourceRange::getTokenRange(c->getArg(1)->getSourceRange()), sm, lo));
+  std::vector<std::size_t> list;
   std::string digits;
-  for (char ch : text)
-    if (std::isdigit(static_cast<unsigned char>(ch))) digits += ch;
-    else if (ch == ',') refuse(Code::unsupported_construct, location(sm, c->getBeginLoc()),
-                               "tl::argnums with several arguments (tlaloc-grad differentiates one)");
-  if (digits.empty())
-    refuse(Code::unsupported_construct, location(sm, c->getBeginLoc()), "argnums '" + text + "' is not a literal");
-  return std::stoul(digits);
+  for (char ch : text.substr(text.find('{') == std::string::npos ? 0 : text.find('{')) + ",") {
+    if (std::isdigit(static_cast<unsigned char>(ch))) {
+      digits += ch;
+    } else if (ch == ',' || ch == '}') {
+      if (!digits.empty()) list.push_back(std::stoul(digits));
+      digits.clear();
+    } else if (ch != ' ' && ch != '{') {
+      refuse(Code::unsupported_construct, location(sm, c->getBeginLoc()), "argnums '" + text + "' is not a list of literals");
+    }
+  }
+  if (list.empty())
+    refuse(Code::unsupported_construct, location(sm, c->getBeginLoc()), "argnums '" + text + "' is not a list of literals");
+  return list;
 }
 
 }  // namespace
@@ -144,14 +152,22 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
       continue;
     }
     const bool forward = f.transform == "jvp", pullback = f.transform == "vjp";
-    const unsigned call_args = forward ? 3 : 2;
-    if ((forward || pullback) && (f.call->getNumArgs() != call_args || !is_tensor_type(f.call->getArg(1)->getType()))) {
-      result.notes.push_back(where + ": note: tl::" + f.transform + " of several arguments is left to trace at run time");
+    bool tensors = true;  // tl::vjp(f, x, y, ...) and tl::jvp(f, x, t) take tensors
+    for (unsigned i = 1; i < f.call->getNumArgs(); ++i) tensors = tensors && is_tensor_type(f.call->getArg(i)->getType());
+    if ((forward && (f.call->getNumArgs() != 3 || !tensors)) || (pullback && !tensors)) {
+      result.notes.push_back(where + ": note: tl::" + f.transform + " of a vector of tensors is left to trace at run time");
       continue;
     }
-    const std::size_t wrt = forward || pullback ? 0 : argnum_of(f.call, sm, ctx.getLangOpts());
+    std::vector<std::size_t> wrt{0};
+    if (pullback) {
+      wrt.clear();
+      for (std::size_t i = 0; i + 1 < f.call->getNumArgs(); ++i) wrt.push_back(i);
+    } else if (!forward) {
+      wrt = argnums_of(f.call, sm, ctx.getLangOpts());
+    }
+    const bool listed = !forward && !pullback && f.call->getNumArgs() > 1;
     const std::string name = f.transform + "_" + target->label + "_" + std::to_string(at.line);
-    const Program p = lower(ctx, *target->fn, target->lambda, name, wrt, opt.right_to_left);
+    const Program p = lower(ctx, *target->fn, target->lambda, name, wrt, listed, opt.right_to_left);
     const std::string file = opt.stem + "." + name + ".grad.cpp";
     const std::string path = (std::filesystem::path(opt.dump_dir) / file).string();
     result.gradients.push_back({path, forward    ? emit_jvp(p)
@@ -187,7 +203,8 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
       std::string rest;
       for (std::size_t i = p.explicit_params; i < p.params.size(); ++i) rest += ", " + p.params[i].name;
       const std::string used = target->variable.empty() ? "" : "(void)" + target->variable + ", ";
-      const std::string given = forward ? arg_text(1) + ", " + arg_text(2) : arg_text(1);
+      std::string given;
+      for (unsigned i = 1; i < f.call->getNumArgs(); ++i) given += (i > 1 ? ", " : "") + arg_text(i);
       replacement = "(" + used + "tlaloc_generated::" + name + "(" + given + rest + "))";
     }
     const CharSourceRange range = CharSourceRange::getTokenRange(f.call->getSourceRange());
