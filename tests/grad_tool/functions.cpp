@@ -344,6 +344,22 @@ int main() {
   report("vjp k", three_cts.at(2), [&](const tl::Tensor& q) { return three(w, v2, q) * 1.5; }, weights);
   std::printf("vjp of three: %a\n", three_y.item<double>());
 
+  // The user's names shaped like the generated code's (d_q is q's cotangent there,
+  // t_q its tangent, ct the pullback's cotangent): they are renamed, u_d_q.
+  const double d_scale = 0.25;
+  auto named = [&](const tl::Tensor& q) {
+    const tl::Tensor d_q = tl::sin(q) * d_scale;
+    const tl::Tensor t_q = d_q * q;
+    const tl::Tensor ct = t_q + d_q;
+    return tl::sum(ct * ct);
+  };
+  report("user names", tl::grad(named)(w), named, w);
+  auto [named_value, named_dot] = tl::jvp(named, w, weights);
+  std::printf("user names jvp: %a %a\n", named_value.item<double>(), named_dot.item<double>());
+  auto [named_y, named_pullback] = tl::vjp(named, w);
+  report("user names vjp", named_pullback(tl::scalar_tensor(2.0, tl::DType::f64)).at(0),
+         [&](const tl::Tensor& q) { return named(q) * 2.0; }, w);
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

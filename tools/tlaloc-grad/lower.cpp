@@ -141,25 +141,35 @@ std::string Lowerer::unique(const std::string& base) {
   return n;
 }
 
+// A user's name keeps its spelling unless taken, or shaped like the names the
+// generated code gives its own variables (d_x is x's cotangent, t_x its tangent, ct
+// the pullback's cotangent, ...): such a name gets a `u_` in front.
 std::string Lowerer::claim(const std::string& user) {
+  static const char* const generated[] = {"d_", "t_", "saved_", "steps_", "cond_", "e_", "z_", "m_", "hit_", "share_"};
+  bool looks_generated = user == "ct" || user == "pullback" ||
+                         (user.size() > 1 && user[0] == 'k' &&
+                          std::all_of(user.begin() + 1, user.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }));
+  for (const char* prefix : generated) looks_generated = looks_generated || user.rfind(prefix, 0) == 0;
+  if (looks_generated) return unique("u_" + user);
   if (names_.insert(user).second) return user;
   return unique(user);
 }
 
 // traced: a parameter of the function (symbolic when tl::grad traces it), not a capture.
 void Lowerer::param(const ValueDecl* d, QualType t, bool traced) {
-  const std::string name = claim(d->getNameAsString());
+  const std::string outer = d->getNameAsString(), name = claim(outer);
+  if (name != outer) renamed_[d] = name;
   if (is_tensor(t)) {
     const bool wrt = std::find(p_.wrt.begin(), p_.wrt.end(), p_.params.size()) != p_.wrt.end();
     const ValueId v = p_.add_value(name, wrt, traced);
     tensors_[d] = v;
-    p_.params.push_back({"const tl::Tensor&", name, v});
+    p_.params.push_back({"const tl::Tensor&", name, v, outer});
     return;
   }
   const QualType plain = t.getNonReferenceType().getUnqualifiedType();
   if (is_custom(plain)) {
     p_.params.push_back(
-        {"const " + TypeName::getFullyQualifiedName(plain, ctx_, ctx_.getPrintingPolicy()) + "&", name, -1});
+        {"const " + TypeName::getFullyQualifiedName(plain, ctx_, ctx_.getPrintingPolicy()) + "&", name, -1, outer});
     return;
   }
   if (!plain->isArithmeticType())
@@ -167,7 +177,7 @@ void Lowerer::param(const ValueDecl* d, QualType t, bool traced) {
            "parameter or capture '" + name + "' of type " + t.getAsString() +
                ": only tl::Tensor and arithmetic types");
   p_.params.push_back(
-      {"const " + TypeName::getFullyQualifiedName(plain, ctx_, ctx_.getPrintingPolicy()), name, -1});
+      {"const " + TypeName::getFullyQualifiedName(plain, ctx_, ctx_.getPrintingPolicy()), name, -1, outer});
 }
 
 // An expression's source as written, on one line.

@@ -92,6 +92,7 @@ struct Param {
   std::string type;            // as written in the generated signature
   std::string name;
   ValueId value = -1;          // -1: not a tensor
+  std::string outer;           // its name where the transform is called (captures)
 };
 
 struct Program {

@@ -181,7 +181,7 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
     // call can share (they would shadow it).
     for (std::size_t i = 0; i < p.params.size(); ++i) {
       const Param& prm = p.params[i];
-      std::string arg = prm.name;
+      std::string arg = prm.outer;
       if (i < p.explicit_params) {
         arg = "tlaloc_arg" + std::to_string(i);
         params += (params.empty() ? "" : ", ") + (prm.value >= 0 ? std::string("const ::tlaloc::Tensor&") : prm.type) +
@@ -201,7 +201,7 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
                                                 ctx.getLangOpts()));
       };
       std::string rest;
-      for (std::size_t i = p.explicit_params; i < p.params.size(); ++i) rest += ", " + p.params[i].name;
+      for (std::size_t i = p.explicit_params; i < p.params.size(); ++i) rest += ", " + p.params[i].outer;
       const std::string used = target->variable.empty() ? "" : "(void)" + target->variable + ", ";
       std::string given;
       for (unsigned i = 1; i < f.call->getNumArgs(); ++i) given += (i > 1 ? ", " : "") + arg_text(i);
