@@ -1,0 +1,237 @@
+// The forward pass of a generated function: the ops as written, what a branch declares
+// before it, what a loop saves per iteration, and (forward mode) the tangents.
+#include "writer.hpp"
+
+namespace tlaloc_grad {
+
+std::string Writer::spelled(const Node& s, Names& n) const {
+  for (const Arg& a : s.args) {
+    n.args.push_back(a.is_tensor() ? name(a.value) : a.text);
+    n.tensor.push_back(a.is_tensor());
+  }
+  n.y = name(s.result);
+  n.g = "d_" + n.y;
+  if (s.fn.empty()) return s.text;
+  if (s.fn == "scan_slice") return step_of(n.args[0], s.text);
+  if (s.fn == "custom") {
+    std::string call = s.callee + "(";
+    for (std::size_t i = 0; i < n.args.size(); ++i) call += (i ? ", " : "") + n.args[i];
+    return call + ")";
+  }
+  const Rule& r = *find_rule(s.fn);
+  return r.spell(r, n);
+}
+
+// Step `at` of a sequence (a tl::scan's xs, their tangents or the ys' cotangents).
+std::string Writer::step_of(const std::string& seq, const std::string& at) {
+  return "tl::squeeze(tl::slice(" + seq + ", 0, " + at + ", " + at + " + 1), 0)";
+}
+
+void Writer::defined_in(const Block& b, Defined& d) const {
+  for (const Node& s : b) {
+    if (s.kind == Node::Kind::op) {
+      d.values.push_back(s.result);
+      if (s.fn == "custom" && active(s.result)) d.customs.push_back(s.result);
+    }
+    if (s.kind == Node::Kind::loop) d.loops.push_back(&s);
+    for (const Phi& ph : s.phis) d.values.push_back(ph.out);
+    if (s.ys >= 0) d.values.push_back(s.ys);
+    if (s.kind != Node::Kind::branch) continue;
+    d.conds.push_back(s.id);
+    defined_in(s.body, d);
+    defined_in(s.orelse, d);
+  }
+}
+
+Writer::Defined Writer::defined_in(const Block& b) const {
+  Defined d;
+  defined_in(b, d);
+  return d;
+}
+
+void Writer::declare_hoisted(const Defined& d) {
+  for (ValueId v : d.values) {
+    line("tl::Tensor " + name(v) + ";");
+    if (tangents_ && active(v)) line("tl::Tensor t_" + name(v) + ";");
+  }
+  for (int c : d.conds) line("bool cond_" + std::to_string(c) + " = false;");
+  if (tangents_) return;
+  for (ValueId v : d.customs) line(std::string(kForwardHalf) + " " + name(v) + "_fwd;");
+  for (const Node* l : d.loops) {
+    for (const auto& [tape, type] : tapes(*l)) line(type + " " + tape + ";");
+    line("std::size_t steps_" + std::to_string(l->id) + " = 0;");
+  }
+}
+
+void Writer::forward(const Block& b, bool hoisted) {
+  for (const Node& s : b) {
+    switch (s.kind) {
+      case Node::Kind::scalar:
+        line(s.text);
+        break;
+      case Node::Kind::op:
+        forward_op(s, hoisted);
+        break;
+      case Node::Kind::branch:
+        forward_branch(s, hoisted);
+        break;
+      case Node::Kind::loop:
+        forward_loop(s, hoisted);
+        break;
+    }
+  }
+}
+
+void Writer::forward_op(const Node& s, bool hoisted) {
+  Names n;
+  const std::string rhs = spelled(s, n);
+  const std::string comment = "  // " + (s.fn.empty() ? "" : s.fn + ", ") + "line " +
+                              std::to_string(s.loc.line) + ": " + shorten(s.source);
+  const std::string decl = hoisted ? "" : "const tl::Tensor ";
+  if (s.fn == "custom" && active(s.result)) return custom_forward(s, n, comment, decl);
+  line(decl + n.y + " = " + rhs + ";" + comment);
+  if (s.fn == "scan_slice" && tangents_ && active(s.result))
+    line(decl + "t_" + n.y + " = " + step_of("t_" + n.args[0], s.text) + ";");
+  if (s.fn.empty() || s.fn == "custom" || s.fn == "scan_slice" || !active(s.result)) return;
+  const Rule& r = *find_rule(s.fn);
+  if (r.check != nullptr) line(r.check(n));
+  if (!tangents_) return;
+  std::vector<std::string> t;
+  for (const Arg& a : s.args) t.push_back(a.is_tensor() && active(a.value) ? "t_" + name(a.value) : "");
+  if (r.jvp == nullptr)
+    refuse(Code::not_differentiable, s.loc, "tl::" + s.fn + " has no build-time forward rule");
+  prelude(s, r, n);
+  line(decl + "t_" + n.y + " = " + r.jvp(r, n, t) + ";");
+}
+
+// A custom rule's forward half: reverse mode keeps its residuals for the backward
+// half; forward mode applies its JVP rule.
+void Writer::custom_forward(const Node& s, const Names& n, const std::string& comment,
+                            const std::string& decl) {
+  std::string args;
+  for (std::size_t i = 0; i < n.args.size(); ++i) args += (i ? ", " : "") + n.args[i];
+  if (!tangents_) {
+    const std::string fwd_decl = decl.empty() ? "" : "const " + std::string(kForwardHalf) + " ";
+    line(fwd_decl + n.y + "_fwd = " + s.callee + ".forward(" + args + ");" + comment);
+    line(decl + n.y + " = " + n.y + "_fwd.first;");
+    return;
+  }
+  std::string tangents;
+  for (std::size_t i = 0; i < s.args.size(); ++i)
+    tangents += (i ? ", " : "") + tangent_or_zero(s.args[i].value);
+  line("const std::pair<tl::Tensor, tl::Tensor> " + n.y + "_jvp = " + s.callee + ".jvp({" + args + "}, {" +
+       tangents + "});" + comment);
+  line(decl + n.y + " = " + n.y + "_jvp.first;");
+  line(decl + "t_" + n.y + " = " + n.y + "_jvp.second;");
+}
+
+// out = from, and in forward mode t_out = from's tangent.
+void Writer::assign(ValueId out, ValueId from, const std::string& decl) {
+  line(decl + name(out) + " = " + name(from) + ";");
+  if (tangents_ && active(out)) line(decl + "t_" + name(out) + " = " + tangent_or_zero(from) + ";");
+}
+
+void Writer::forward_branch(const Node& s, bool hoisted) {
+  const std::string cond = "cond_" + std::to_string(s.id);
+  if (!hoisted) declare_hoisted(defined_in({s}));
+  line(cond + " = " + s.text + ";  // line " + std::to_string(s.loc.line));
+  line("if (" + cond + ") {");
+  ++depth_;
+  forward(s.body, true);
+  for (const Phi& ph : s.phis) assign(ph.out, ph.first);
+  --depth_;
+  line("} else {");
+  ++depth_;
+  forward(s.orelse, true);
+  for (const Phi& ph : s.phis) assign(ph.out, ph.second);
+  --depth_;
+  line("}");
+}
+
+// Every value a loop body defines, saved per iteration for the reverse sweep (the
+// values after its inner loops included; their iterations are in their own vectors).
+std::vector<ValueId> Writer::loop_values(const Node& s) const {
+  std::vector<ValueId> vals;
+  for (const Phi& ph : s.phis) vals.push_back(ph.in);
+  for (ValueId v : defined_in(s.body).values) vals.push_back(v);
+  return vals;
+}
+
+// The vectors (name, type) a loop fills, one entry per iteration: its values,
+// conditions, counters and custom rules' forward halves, and the vectors and step
+// counts of the loops inside it.
+std::vector<std::pair<std::string, std::string>> Writer::tapes(const Node& s) const {
+  std::vector<std::pair<std::string, std::string>> t;
+  for (ValueId v : loop_values(s)) t.push_back({"saved_" + name(v), "std::vector<tl::Tensor>"});
+  for (int c : loop_conds(s)) t.push_back({"saved_cond_" + std::to_string(c), "std::vector<bool>"});
+  for (const auto& [var, type] : s.scalars) t.push_back({scalar_tape(s, var), "std::vector<" + type + ">"});
+  for (ValueId v : defined_in(s.body).customs)
+    t.push_back({"saved_" + name(v) + "_fwd", "std::vector<" + std::string(kForwardHalf) + ">"});
+  for (const auto& [var, type] : inner_state(s)) t.push_back({"saved_" + var, "std::vector<" + type + ">"});
+  return t;
+}
+
+// What the loops inside a loop's body (in branches too) leave for the reverse
+// sweep, per iteration.
+std::vector<std::pair<std::string, std::string>> Writer::inner_state(const Node& s) const {
+  std::vector<std::pair<std::string, std::string>> t;
+  for (const Node* n : defined_in(s.body).loops) {
+    for (const auto& tape : tapes(*n)) t.push_back(tape);
+    t.push_back({"steps_" + std::to_string(n->id), "std::size_t"});
+  }
+  return t;
+}
+
+// Reverse mode saves what each iteration computed; forward mode carries tangents.
+void Writer::forward_loop(const Node& s, bool hoisted) {
+  const std::string id = std::to_string(s.id), steps = "steps_" + id;
+  const bool save = !tangents_;
+  line("// The " + (s.structured.empty() ? std::string("loop") : s.structured) + " at line " +
+       std::to_string(s.loc.line) +
+       (save ? ", saving what the reverse sweep needs." : ", tangents carried beside the values."));
+  for (const Phi& ph : s.phis) assign(ph.out, ph.first, hoisted ? "" : "tl::Tensor ");
+  if (save && !hoisted) {
+    for (const auto& [tape, type] : tapes(s)) line(type + " " + tape + ";");
+    line("std::size_t " + steps + " = 0;");
+  }
+  const bool stacks = s.ys >= 0, tangent_stacks = stacks && tangents_ && active(s.ys);
+  if (stacks) line("std::vector<tl::Tensor> " + name(s.ys) + "_steps(" + s.count + ");");
+  if (tangent_stacks) line("std::vector<tl::Tensor> t_" + name(s.ys) + "_steps(" + s.count + ");");
+  if (!s.head.empty())
+    line("for (;;) {");
+  else if (s.init.empty() && s.step.empty())
+    line("while (" + s.text + ") {");
+  else
+    line("for (" + s.init + "; " + s.text + "; " + s.step + ") {");
+  ++depth_;
+  for (const Phi& ph : s.phis) assign(ph.in, ph.out, "const tl::Tensor ");
+  if (!s.head.empty()) {
+    forward(s.head);
+    line("if (!" + s.text + ") break;");
+  }
+  if (!s.break_before.empty()) line("if (" + s.break_before + ") break;");
+  if (save)
+    for (const auto& [var, type] : s.scalars) line(scalar_tape(s, var) + ".push_back(" + var + ");");
+  forward(s.body);
+  if (save) {
+    for (ValueId v : loop_values(s)) line("saved_" + name(v) + ".push_back(" + name(v) + ");");
+    for (int c : loop_conds(s))
+      line("saved_cond_" + std::to_string(c) + ".push_back(cond_" + std::to_string(c) + ");");
+    for (ValueId v : defined_in(s.body).customs)
+      line("saved_" + name(v) + "_fwd.push_back(" + name(v) + "_fwd);");
+    for (const auto& [var, type] : inner_state(s))
+      line("saved_" + var + ".push_back(std::move(" + var + "));");
+  }
+  if (stacks) line(name(s.ys) + "_steps[" + s.index + "] = " + name(s.y) + ";");
+  if (tangent_stacks) line("t_" + name(s.ys) + "_steps[" + s.index + "] = " + tangent_or_zero(s.y) + ";");
+  for (const Phi& ph : s.phis) assign(ph.out, ph.second);
+  if (save) line("++" + steps + ";");
+  if (!s.break_after.empty()) line("if (" + s.break_after + ") break;");
+  --depth_;
+  line("}");
+  const std::string decl = hoisted ? "" : "const tl::Tensor ";
+  if (stacks) line(decl + name(s.ys) + " = tl::stack(" + name(s.ys) + "_steps, 0);");
+  if (tangent_stacks) line(decl + "t_" + name(s.ys) + " = tl::stack(t_" + name(s.ys) + "_steps, 0);");
+}
+
+}  // namespace tlaloc_grad

@@ -1,0 +1,351 @@
+// The reverse sweep of a generated gradient, and the sums of the tl:: regions.
+#include "writer.hpp"
+
+#include <stdexcept>
+
+namespace tlaloc_grad {
+
+// d_v for the active values block b defines (phi outs of its branches and loops
+// included; what a branch's blocks define is declared in the branch's reverse).
+void Writer::declare_cotangents(const Block& b, bool with_params) {
+  std::vector<ValueId> vals;
+  if (with_params)
+    for (const Param& prm : p_.params)
+      if (prm.value >= 0) vals.push_back(prm.value);
+  for (const Node& s : b) {
+    if (s.kind == Node::Kind::op) vals.push_back(s.result);
+    for (const Phi& ph : s.phis) vals.push_back(ph.out);
+    if (s.ys >= 0) vals.push_back(s.ys);
+  }
+  for (ValueId v : vals)
+    if (active(v)) line("tl::Tensor d_" + name(v) + ";");
+}
+
+// d_v += contribution, as the engine's add_tangents: existing + new.
+void Writer::accumulate(ValueId v, const std::string& c) {
+  if (!active(v)) return;
+  const std::string d = this->d(v);
+  const bool simple = c.find(' ') == std::string::npos;
+  const std::string pc = simple ? c : "(" + c + ")";
+  switch (state(v)) {
+    case Has::none:
+      line(d + " = " + c + ";");
+      break;
+    case Has::yes:
+      line(d + " = " + d + " + " + pc + ";");
+      break;
+    case Has::maybe:
+      line(d + " = " + d + ".defined() ? " + d + " + " + pc + " : " + pc + ";");
+      break;
+  }
+  has_[v] = Has::yes;
+}
+
+// Flows d_from into d_to, when d_from may hold something.
+void Writer::pass(ValueId from, ValueId to) {
+  if (!active(from) || !active(to)) return;
+  const Has h = state(from);
+  if (h == Has::none) return;
+  if (h == Has::yes) return accumulate(to, d(from));
+  guarded(d(from), [&] { accumulate(to, d(from)); });
+}
+
+void Writer::join(const std::map<ValueId, Has>& a, const std::map<ValueId, Has>& b) {
+  std::map<ValueId, Has> r;
+  std::set<ValueId> keys;
+  for (const auto& kv : a) keys.insert(kv.first);
+  for (const auto& kv : b) keys.insert(kv.first);
+  for (ValueId k : keys) {
+    const Has x = a.count(k) ? a.at(k) : Has::none, y = b.count(k) ? b.at(k) : Has::none;
+    r[k] = x == y ? x : Has::maybe;
+  }
+  has_ = std::move(r);
+}
+
+void Writer::reverse(const Block& b) {
+  for (auto it = b.rbegin(); it != b.rend(); ++it) {
+    switch (it->kind) {
+      case Node::Kind::scalar:
+        break;
+      case Node::Kind::op:
+        reverse_op(*it);
+        break;
+      case Node::Kind::branch:
+        it->structured.empty() ? reverse_branch(*it) : reverse_cond(*it);
+        break;
+      case Node::Kind::loop:
+        it->structured.empty() ? reverse_loop(*it) : reverse_structured_loop(*it);
+        break;
+    }
+  }
+}
+
+void Writer::reverse_op(const Node& s) {
+  // A scan's slices get their cotangents from the scan (reverse_structured_loop).
+  if (s.fn.empty() || s.fn == "scan_slice" || !active(s.result) || state(s.result) == Has::none) return;
+  Names n;
+  spelled(s, n);
+  if (s.fn == "custom") {
+    return guarded_if_maybe(s.result, [&] {
+      line("// the custom rule's backward half, line " + std::to_string(s.loc.line));
+      line("const std::vector<tl::Tensor> " + n.y + "_cts = " + s.callee + ".backward(" + n.y +
+           "_fwd.second, " + n.g + ");");
+      for (std::size_t i = 0; i < s.args.size(); ++i)
+        if (active(s.args[i].value)) accumulate(s.args[i].value, n.y + "_cts[" + std::to_string(i) + "]");
+    });
+  }
+  const Rule& r = *find_rule(s.fn);
+  const auto apply = [&] {
+    line("// " + s.fn + ", line " + std::to_string(s.loc.line));
+    prelude(s, r, n);
+    for (std::size_t i = 0; i < s.args.size(); ++i) {
+      if (!s.args[i].is_tensor() || !active(s.args[i].value)) continue;
+      std::string c;
+      try {
+        c = r.vjp(r, i, n);
+      } catch (const std::invalid_argument& e) {
+        refuse(Code::not_differentiable, s.loc, "tl::" + s.fn + ": " + e.what());
+      }
+      if (!c.empty()) accumulate(s.args[i].value, c);
+    }
+  };
+  guarded_if_maybe(s.result, apply);
+}
+
+// The values of the op's own decomposition its derivative needs, computed again.
+void Writer::prelude(const Node& s, const Rule& r, const Names& n) {
+  if (r.prelude == nullptr) return;
+  try {
+    for (const std::string& l : r.prelude(n)) line(l);
+  } catch (const std::invalid_argument& e) {
+    refuse(Code::not_differentiable, s.loc, "tl::" + s.fn + ": " + e.what());
+  }
+}
+
+void Writer::scalars_of(const Block& b) {
+  for (const Node& s : b)
+    if (s.kind == Node::Kind::scalar && !s.assignment) line(s.text);
+}
+
+void Writer::reverse_branch(const Node& s) {
+  const auto before = has_;
+  const auto side = [&](const Block& blk, bool first) {
+    has_ = before;
+    ++depth_;
+    scalars_of(blk);
+    declare_cotangents(blk, false);
+    for (const Phi& ph : s.phis) pass(ph.out, first ? ph.first : ph.second);
+    reverse(blk);
+    --depth_;
+    return has_;
+  };
+  line("if (cond_" + std::to_string(s.id) + ") {");
+  const auto then_state = side(s.body, true);
+  line("} else {");
+  const auto else_state = side(s.orelse, false);
+  line("}");
+  join(then_state, else_state);
+}
+
+// What iteration k of loop s saved, under the names the forward pass gave it.
+void Writer::restore_iteration(const Node& s, const std::string& k) {
+  for (const auto& [var, type] : s.scalars)
+    line("[[maybe_unused]] const " + type + " " + var + " = " + scalar_tape(s, var) + "[" + k + "];");
+  for (ValueId v : loop_values(s))
+    line("[[maybe_unused]] const tl::Tensor& " + name(v) + " = saved_" + name(v) + "[" + k + "];");
+  for (int c : loop_conds(s))
+    line("[[maybe_unused]] const bool cond_" + std::to_string(c) + " = saved_cond_" + std::to_string(c) +
+         "[" + k + "];");
+  for (ValueId v : defined_in(s.body).customs)
+    line("[[maybe_unused]] const " + std::string(kForwardHalf) + "& " + name(v) + "_fwd = saved_" + name(v) +
+         "_fwd[" + k + "];");
+  for (const auto& [var, type] : inner_state(s))
+    line("[[maybe_unused]] const " + type + "& " + var + " = saved_" + var + "[" + k + "];");
+  scalars_of(s.body);
+}
+
+void Writer::reverse_loop(const Node& s) {
+  // Inside the loop anything outside it may or may not have received a share yet,
+  // and each phi's d_out is the next iteration's d_in, possibly undefined.
+  for (ValueId v = 0; v < ValueId(p_.values.size()); ++v)
+    if (active(v) && state(v) == Has::none) has_[v] = Has::maybe;
+  for (const Phi& ph : s.phis) has_[ph.out] = Has::maybe;
+  std::vector<ValueId> body = loop_values(s);
+  for (ValueId v : body) has_.erase(v);
+  const auto outside = has_;
+  const std::string id = std::to_string(s.id);
+  line("// Reverse of the loop at line " + std::to_string(s.loc.line) + ", last iteration first.");
+  const std::string k = "k" + id;  // the iteration, last first
+  line("for (std::size_t " + k + " = steps_" + id + "; " + k + "-- > 0;) {");
+  ++depth_;
+  restore_iteration(s, k);
+  // In the first iteration a carried value is its initial value, whose shares then
+  // go straight to it, in the order the unrolled loop gives them.
+  for (const Phi& ph : s.phis) {
+    if (!active(ph.in)) continue;
+    if (!active(ph.first)) {
+      line("tl::Tensor d_" + name(ph.in) + ";");
+      continue;
+    }
+    line("tl::Tensor d_" + name(ph.in) + "_next;");
+    line("tl::Tensor& d_" + name(ph.in) + " = " + k + " == 0 ? " + d(ph.first) + " : d_" + name(ph.in) +
+         "_next;");
+    has_[ph.in] = Has::maybe;
+  }
+  declare_cotangents(s.body, false);
+  for (const Phi& ph : s.phis) pass(ph.out, ph.second);
+  reverse(s.body);
+  for (const Phi& ph : s.phis)
+    if (active(ph.out)) line(d(ph.out) + " = d_" + name(ph.in) + ";");
+  --depth_;
+  line("}");
+  has_ = outside;
+  // Without iterations the initial values take the shares directly.
+  std::vector<const Phi*> direct;
+  for (const Phi& ph : s.phis)
+    if (active(ph.out) && active(ph.first)) direct.push_back(&ph);
+  if (!direct.empty()) {
+    line("if (steps_" + id + " == 0) {");
+    ++depth_;
+    for (const Phi* ph : direct) pass(ph->out, ph->first);
+    --depth_;
+    line("}");
+  }
+  for (const Phi& ph : s.phis)
+    if (active(ph.out) && !active(ph.first)) pass(ph.out, ph.first);
+}
+
+// The active values defined before node s that its blocks use (the free values of
+// the op it is when traced).
+std::vector<ValueId> Writer::free_values(const Node& s) const {
+  std::set<ValueId> used, defined;
+  for (const Phi& ph : s.phis) {
+    defined.insert(ph.in);
+    used.insert(ph.second);
+    if (s.kind == Node::Kind::branch) used.insert(ph.first);
+  }
+  uses(s.body, used, defined, s.x);
+  uses(s.orelse, used, defined, s.x);
+  std::vector<ValueId> free;
+  for (ValueId v : used)
+    if (v >= 0 && active(v) && defined.count(v) == 0) free.push_back(v);
+  return free;
+}
+
+// own_slice: a scan's slice of its sequence, an operand of the scan, not a use.
+void Writer::uses(const Block& b, std::set<ValueId>& used, std::set<ValueId>& defined, ValueId own_slice) {
+  for (const Node& n : b) {
+    for (const Arg& a : n.args)
+      if (a.is_tensor() && (n.result != own_slice || own_slice < 0)) used.insert(a.value);
+    if (n.ys >= 0) defined.insert(n.ys);
+    defined.insert(n.result);
+    for (const Phi& ph : n.phis) {
+      defined.insert({ph.out, ph.in});
+      used.insert({ph.first, ph.second});
+    }
+    uses(n.body, used, defined);
+    uses(n.orelse, used, defined);
+  }
+}
+
+// A tl::cond traced on a condition known only at run time is an `if` op: each
+// branch's reverse gives the cotangents of what it uses from outside, zeros where it
+// gave none, and they are added there after it.
+void Writer::reverse_cond(const Node& s) {
+  const std::vector<ValueId> free = free_values(s);
+  const std::string id = std::to_string(s.id);
+  line("// Reverse of the tl::cond at line " + std::to_string(s.loc.line) +
+       ": each branch sums what it gives the values it uses from outside,");
+  line("// which are added to them after it (the engine's rule for the traced if).");
+  for (ValueId w : free) line("tl::Tensor d_" + name(w) + "_cond" + id + ";");
+  const auto before = has_;
+  const auto side = [&](const Block& blk, bool first) {
+    has_ = before;
+    ++depth_;
+    apart(free, "_cond" + id, [&] {
+      scalars_of(blk);
+      declare_cotangents(blk, false);
+      for (const Phi& ph : s.phis) pass(ph.out, first ? ph.first : ph.second);
+      reverse(blk);
+      for (ValueId w : free)
+        if (state(w) != Has::yes) line(d(w) + " = " + or_zeros(w) + ";");
+    });
+    --depth_;
+  };
+  line("if (cond_" + id + ") {");
+  side(s.body, true);
+  line("} else {");
+  side(s.orelse, false);
+  line("}");
+  has_ = before;
+  for (ValueId w : free) accumulate(w, "d_" + name(w) + "_cond" + id);
+}
+
+// tl::fori_loop (a scan when traced) and tl::while_loop: the reverse loop carries the
+// carried value's cotangent (zeros where it has none) and sums each iteration's
+// shares of the values the body uses from outside; both are added after the loop.
+// An empty fori_loop records no scan: the result is the initial value.
+void Writer::reverse_structured_loop(const Node& s) {
+  std::vector<const Phi*> carried;
+  for (const Phi& ph : s.phis)
+    if (active(ph.out)) carried.push_back(&ph);
+  // tl::scan: its ys' cotangent seeds each step's y, and its xs get each step's
+  // slice's cotangent, stacked.
+  const bool seeds = s.ys >= 0 && active(s.ys) && state(s.ys) != Has::none;
+  const bool sequence = s.xs >= 0 && active(s.xs);
+  if (carried.empty() && !seeds) return;
+  const std::vector<ValueId> free = free_values(s);
+  const std::string id = std::to_string(s.id), k = "k" + id;
+  const bool empty_is_init = s.structured == "tl::fori_loop";
+  const std::string slices = sequence ? "d_" + name(s.x) + "_steps" : "";
+  const auto carry = [&](const Phi* ph) { return "d_" + name(ph->out) + "_carry"; };
+  const auto sum = [&](ValueId w) { return "d_" + name(w) + "_sum" + id; };
+  line("// Reverse of the " + s.structured + " at line " + std::to_string(s.loc.line) +
+       ", last iteration first: the carried value's cotangent");
+  line("// and the sums of each iteration's shares, added after it (the engine's rule for the traced loop).");
+  const auto outside = has_;
+  if (empty_is_init) {
+    line("if (steps_" + id + " > 0) {");
+    ++depth_;
+  }
+  for (const Phi* ph : carried) line("tl::Tensor " + carry(ph) + " = " + or_zeros(ph->out) + ";");
+  for (ValueId w : free) line("tl::Tensor " + sum(w) + " = tl::zeros_like(" + name(w) + ");");
+  if (sequence) line("std::vector<tl::Tensor> " + slices + "(" + s.count + ");");
+  line("for (std::size_t " + k + " = steps_" + id + "; " + k + "-- > 0;) {");
+  ++depth_;
+  restore_iteration(s, k);
+  for (ValueId v : loop_values(s)) has_.erase(v);
+  for (const Phi* ph : carried) line("tl::Tensor d_" + name(ph->in) + ";");
+  declare_cotangents(s.body, false);
+  apart(free, "_step" + id, [&] {
+    for (ValueId w : free) line("tl::Tensor " + d(w) + ";");
+    for (const Phi* ph : carried) accumulate(ph->second, carry(ph));
+    if (seeds) guarded_if_maybe(s.ys, [&] { accumulate(s.y, step_of(d(s.ys), s.index)); });
+    reverse(s.body);
+    for (const Phi* ph : carried) line(carry(ph) + " = " + or_zeros(ph->in) + ";");
+    if (sequence) line(slices + "[" + s.index + "] = " + or_zeros(s.x) + ";");
+    for (ValueId w : free) {
+      if (state(w) == Has::yes) line(sum(w) + " = " + sum(w) + " + " + d(w) + ";");
+      if (state(w) == Has::maybe)
+        line("if (" + d(w) + ".defined()) " + sum(w) + " = " + sum(w) + " + " + d(w) + ";");
+    }
+  });
+  --depth_;
+  line("}");
+  has_ = outside;
+  for (const Phi* ph : carried) accumulate(ph->first, carry(ph));
+  for (ValueId w : free) accumulate(w, sum(w));
+  if (sequence) accumulate(s.xs, "tl::stack(" + slices + ", 0)");
+  if (!empty_is_init) return;
+  const auto ran = has_;
+  has_ = outside;
+  --depth_;
+  line("} else {");
+  ++depth_;
+  for (const Phi* ph : carried) pass(ph->out, ph->first);
+  --depth_;
+  line("}");
+  join(ran, has_);
+}
+
+}  // namespace tlaloc_grad

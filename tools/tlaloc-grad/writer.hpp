@@ -1,0 +1,158 @@
+// The writer of generated gradients (emit.hpp): the Writer, whose parts are in
+// emit.cpp (the functions written), emit_forward.cpp (the forward pass) and
+// emit_reverse.cpp (the reverse sweep). Private to tlaloc-grad.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "program.hpp"
+#include "rules.hpp"
+
+namespace tlaloc_grad {
+
+// Whether a cotangent variable holds a value at a point of the reverse sweep; an
+// undefined tl::Tensor stands for zero, as in the AD engine.
+enum class Has { none, yes, maybe };
+
+// A source line cut for a comment.
+std::string shorten(const std::string& s);
+
+class Writer {
+ public:
+  explicit Writer(const Program& p) : p_(p) { name_scalar_tapes(p.body); }
+
+  // The gradient (tl::grad; with_value: tl::value_and_grad), the value and pullback
+  // (tl::vjp), and the value and derivative along a tangent (tl::jvp).
+  std::string function(bool with_value);
+  std::string vjp_function();
+  std::string jvp_function();
+
+ private:
+  const Program& p_;
+  bool tangents_ = false;  // forward mode: each active value's tangent t_<value> beside it
+  std::string out_;
+  int depth_ = 0;
+  std::map<ValueId, Has> has_;
+  // Values from outside a tl:: region whose shares the region sums apart (their
+  // cotangent variable there), as the engine's rules for the region's op do.
+  std::map<ValueId, std::string> alias_;
+  // The vector of a loop's scalar per iteration: saved_<name>, numbered where loops
+  // one after another have counters of the same name.
+  std::map<std::pair<int, std::string>, std::string> scalar_tapes_;
+  const std::string& scalar_tape(const Node& s, const std::string& var) const {
+    return scalar_tapes_.at({s.id, var});
+  }
+
+  const std::string& name(ValueId v) const { return p_.values[std::size_t(v)].name; }
+  bool active(ValueId v) const { return v >= 0 && p_.values[std::size_t(v)].active; }
+
+  // ---- forward ----------------------------------------------------------------
+
+  // What a block defines that is declared before a branch holding it, so that the
+  // reverse sweep sees it (and what a loop saves per iteration): values, conditions,
+  // custom rules' forward halves, and the loops inside (their vectors and counts).
+  struct Defined {
+    std::vector<ValueId> values;
+    std::vector<int> conds;
+    std::vector<ValueId> customs;
+    std::vector<const Node*> loops;
+  };
+  // A custom rule's forward half: its value and the residuals its backward half takes.
+  static constexpr const char* kForwardHalf = "std::pair<tl::Tensor, std::vector<tl::Tensor>>";
+
+  std::vector<int> loop_conds(const Node& s) const { return defined_in(s.body).conds; }
+
+  // ---- reverse ----------------------------------------------------------------
+
+  // Code run only when `cotangent` is defined: what it adds is "maybe" after it.
+  template <class F>
+  void guarded(const std::string& cotangent, F body) {
+    const auto before = has_;
+    line("if (" + cotangent + ".defined()) {");
+    ++depth_;
+    body();
+    --depth_;
+    line("}");
+    join(before, has_);
+  }
+
+  template <class F>
+  void guarded_if_maybe(ValueId v, F body) {
+    if (state(v) == Has::yes)
+      body();
+    else
+      guarded(d(v), body);
+  }
+
+  // ---- tl::cond, tl::fori_loop, tl::while_loop ----------------------------------
+
+  // Runs body with the shares of `free` going to variables of their own, named with
+  // `suffix` and starting undefined; the names and states outside come back after.
+  template <class F>
+  void apart(const std::vector<ValueId>& free, const std::string& suffix, F body) {
+    const auto alias = alias_;
+    std::map<ValueId, Has> outside;
+    for (ValueId w : free) {
+      outside[w] = state(w);
+      alias_[w] = "d_" + name(w) + suffix;
+      has_[w] = Has::none;
+    }
+    body();
+    alias_ = alias;
+    for (const auto& [w, h] : outside) has_[w] = h;
+  }
+
+  // emit.cpp: the functions written, their headers and signatures
+  std::string reverse_sweep(const std::string& seed);
+  std::string wrt_names() const;
+  void name_scalar_tapes(const Block& b);
+  void header(const std::string& what, const std::string& how);
+  void signature(const std::string& result, bool tangent);
+  std::string footer();
+  std::string tangent_or_zero(ValueId v) const;
+  std::string d(ValueId v) const;
+  std::string or_zeros(ValueId v) const;
+  Has state(ValueId v) const;
+  static std::string escape(const std::string& s);
+  void line(const std::string& s);
+
+  // emit_forward.cpp: the forward pass (what is hoisted and saved, tangents)
+  std::string spelled(const Node& s, Names& n) const;
+  static std::string step_of(const std::string& seq, const std::string& at);
+  void defined_in(const Block& b, Defined& d) const;
+  Defined defined_in(const Block& b) const;
+  void declare_hoisted(const Defined& d);
+  void forward(const Block& b, bool hoisted = false);
+  void forward_op(const Node& s, bool hoisted);
+  void custom_forward(const Node& s, const Names& n, const std::string& comment, const std::string& decl);
+  void assign(ValueId out, ValueId from, const std::string& decl = "");
+  void forward_branch(const Node& s, bool hoisted);
+  std::vector<ValueId> loop_values(const Node& s) const;
+  std::vector<std::pair<std::string, std::string>> tapes(const Node& s) const;
+  std::vector<std::pair<std::string, std::string>> inner_state(const Node& s) const;
+  void forward_loop(const Node& s, bool hoisted);
+
+  // emit_reverse.cpp: the reverse sweep, and the sums of the tl:: regions
+  void declare_cotangents(const Block& b, bool with_params);
+  void accumulate(ValueId v, const std::string& c);
+  void pass(ValueId from, ValueId to);
+  void join(const std::map<ValueId, Has>& a, const std::map<ValueId, Has>& b);
+  void reverse(const Block& b);
+  void reverse_op(const Node& s);
+  void prelude(const Node& s, const Rule& r, const Names& n);
+  void scalars_of(const Block& b);
+  void reverse_branch(const Node& s);
+  void restore_iteration(const Node& s, const std::string& k);
+  void reverse_loop(const Node& s);
+  std::vector<ValueId> free_values(const Node& s) const;
+  static void uses(const Block& b, std::set<ValueId>& used, std::set<ValueId>& defined,
+                   ValueId own_slice = -1);
+  void reverse_cond(const Node& s);
+  void reverse_structured_loop(const Node& s);
+};
+
+}  // namespace tlaloc_grad
