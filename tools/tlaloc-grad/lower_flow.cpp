@@ -3,6 +3,8 @@
 
 #include <clang/AST/QualTypeNames.h>
 
+#include <utility>
+
 namespace tlaloc_grad {
 
 ValueId Lowerer::conditional(const ConditionalOperator* c, Block& out) {
@@ -118,6 +120,7 @@ Lowerer::Jump Lowerer::loop_jump(const Stmt* s) {
 void Lowerer::skip_rest(const Jump& j, const std::vector<const Stmt*>& stmts, std::size_t rest, Block& out) {
   const SourceLocation at = j.cond->getBeginLoc();
   const std::string what = j.is_break ? "break" : "continue";
+  if (after_jump_) refuse(Code::unsupported_construct, loc(at), "a second break or continue in a loop body");
   if (loop_ == nullptr || structured_ != loop_body_)
     refuse(Code::unsupported_construct, loc(at), "a " + what + " inside a branch of a loop body");
   if (j.is_break) {
@@ -127,8 +130,10 @@ void Lowerer::skip_rest(const Jump& j, const std::vector<const Stmt*>& stmts, st
   }
   Node s = branch(at, j.cond);
   s.text = "!(" + s.text + ")";
+  const bool outer = std::exchange(after_jump_, true);
   branch_over(std::move(s), std::vector<const Stmt*>(stmts.begin() + std::ptrdiff_t(rest), stmts.end()), {},
               out);
+  after_jump_ = outer;
 }
 
 // `if` with a return in a branch: the rest of the block runs on the other path,
@@ -257,7 +262,9 @@ void Lowerer::loop(const Stmt* at, const Stmt* init, const Expr* cond, const Exp
     loop_body_ = structured_;
     s.break_after.clear();
     if (break_first != nullptr) s.break_before = condition(break_first);
+    const bool outer_jump = std::exchange(after_jump_, false);
     block(stmts, 0, lowered);
+    after_jump_ = outer_jump;
     if (break_last != nullptr && !s.break_after.empty())
       refuse(Code::unsupported_construct, loc(break_last->getBeginLoc()), "a second break in a loop body");
     if (break_last != nullptr) s.break_after = condition(break_last);

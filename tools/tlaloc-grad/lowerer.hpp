@@ -58,6 +58,7 @@ class Lowerer {
   int next_id_ = 0;
   bool in_head_ = false;            // lowering a tl::while_loop's condition: nothing in it is differentiated
   ValueId* pair_second_ = nullptr;  // lowering tl::scan's function: where its return's y goes
+  bool after_jump_ = false;         // lowering the rest of a loop body after a break or continue
 
   Loc loc(SourceLocation l) const { return location(sm_, l); }
 
