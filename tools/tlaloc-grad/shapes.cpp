@@ -150,21 +150,14 @@ const std::map<std::string, std::function<tl::Tensor(const tl::Tensor&, const tl
   return ops;
 }
 
-// Binary ops and where, whose scalar operands are literals (a scalar's kind decides
-// the dtype); a scalar written otherwise leaves the dtype unknown.
+// Binary ops and where. A scalar operand stands in as a rank-0 tensor, which fixes
+// the shape; the dtype is then left unknown (the library types scalars weakly).
 std::optional<Known> elementwise(const std::string& fn, const Split& s) {
-  std::vector<tl::Scalar> scalars;
-  bool literal = true;
-  for (const std::string& t : s.texts) {
-    const auto v = scalar_literal(t);
-    literal = literal && v.has_value();
-    scalars.push_back(v.value_or(tl::Scalar(1.0)));
-  }
   const auto operands = [&](Args a) {
     std::vector<tl::Tensor> all;
-    std::size_t t = 0, c = 0;
-    const tl::DType like = a.front().dtype();
-    for (bool tensor : s.is_tensor) all.push_back(tensor ? a[t++] : tl::scalar_tensor(scalars[c++], like));
+    std::size_t t = 0;
+    for (bool tensor : s.is_tensor)
+      all.push_back(tensor ? a[t++] : tl::scalar_tensor(1.0, a.front().dtype()));
     return all;
   };
   std::optional<Known> r;
@@ -180,7 +173,7 @@ std::optional<Known> elementwise(const std::string& fn, const Split& s) {
       return op(o[0], o[1]);
     });
   }
-  if (r && (!literal || s.tensors.size() < s.is_tensor.size())) r->dtype = -1;  // weak typing of the scalars
+  if (r && !s.texts.empty()) r->dtype = -1;
   return r;
 }
 
