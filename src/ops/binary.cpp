@@ -88,27 +88,19 @@ template <class C> C remainder_of(C x, C y) {
 // ---- derivatives ----------------------------------------------------------------
 using detail::Rule;
 
-// Where x produced the extreme y: 1, or 1/2 at a tie with the other operand (JAX's rule).
-Tensor extreme_share(const Tensor& x, const Tensor& other, const Tensor& y) {
-  const Tensor wins = (x == y).astype(y.dtype());
-  return wins - 0.5 * wins * (other == y).astype(y.dtype());
-}
-// d(a^b)/da = b a^(b-1), 0 where b = 0 (so that 0^0 has no infinite slope).
-Tensor pow_da(const Tensor& a, const Tensor& b, const Tensor& y) {
-  const Tensor bf = b.astype(y.dtype());
-  return where(bf == 0, 0.0, bf * pow(a.astype(y.dtype()), bf - 1.0));
-}
-// d(a^b)/db = y log a, 0 where a = 0.
-Tensor pow_db(const Tensor& a, const Tensor&, const Tensor& y) {
-  const Tensor af = a.astype(y.dtype());
-  return y * log(where(af == 0, 1.0, af));
-}
-Tensor div_da(const Tensor&, const Tensor& b, const Tensor&) { return reciprocal(b); }
-Tensor div_db(const Tensor&, const Tensor& b, const Tensor& y) { return -(y / b); }
-Tensor atan2_da(const Tensor& a, const Tensor& b, const Tensor&) { return b / (a * a + b * b); }
-Tensor atan2_db(const Tensor& a, const Tensor& b, const Tensor&) { return -a / (a * a + b * b); }
-// Python's remainder a - b floor(a / b).
-Tensor remainder_db(const Tensor& a, const Tensor& b, const Tensor&) { return -floor(a / b); }
+// A partial derivative in the operands a, b and the result y: the function the
+// engine's rules call, and its text, which tlaloc-grad writes into build-time
+// gradients (as D in unary.cpp). Operands are converted to the result's dtype where
+// the op may see mixed ones.
+#define P(expr)                                                                                             \
+  detail::Partial {                                                                                        \
+    []([[maybe_unused]] const Tensor& a, [[maybe_unused]] const Tensor& b, [[maybe_unused]] const Tensor& y) \
+        -> Tensor { return expr; },                                                                         \
+        #expr                                                                                               \
+  }
+// maximum and minimum: 1 where the operand produced y, 1/2 at a tie (JAX's rule).
+#define EXTREME_SHARE(x, other) \
+  P((x == y).astype(y.dtype()) - 0.5 * (x == y).astype(y.dtype()) * (other == y).astype(y.dtype()))
 
 std::vector<Tensor> add_vjp(const Rule& r) {
   return {detail::sum_to_shape_of(r.cotangent(), r.in(0)), detail::sum_to_shape_of(r.cotangent(), r.in(1))};
@@ -137,11 +129,10 @@ const OpDef& sub_op = spelled(
 const OpDef& mul_op = detail::binary_derivative(
     spelled(def_binary<ResultType::same_or_bool>("mul", [](auto x, auto y) { return detail::wrapping_mul(x, y); }, "*"),
             "stablehlo.multiply"),
-    [](const Tensor&, const Tensor& b, const Tensor&) { return b; },
-    [](const Tensor& a, const Tensor&, const Tensor&) { return a; });
+    P(b), P(a));
 const OpDef& div_op = detail::binary_derivative(
-    def_binary<ResultType::floating>("div", [](auto x, auto y) { return x / y; }, "/").lower(detail::lower_div), div_da,
-    div_db);
+    def_binary<ResultType::floating>("div", [](auto x, auto y) { return x / y; }, "/").lower(detail::lower_div), P(reciprocal(b)),
+    P(-(y / b)));
 const OpDef& pow_op = detail::binary_derivative(spelled(def_binary<ResultType::same>("pow",
                                                            [](auto x, auto y) {
                                                              if constexpr (is_float_v<decltype(x)>)
@@ -149,7 +140,10 @@ const OpDef& pow_op = detail::binary_derivative(spelled(def_binary<ResultType::s
                                                              else
                                                                return int_pow(x, y);
                                                            }),
-                              "stablehlo.power"), pow_da, pow_db);
+                              "stablehlo.power"),
+    // b a^(b-1), 0 where b = 0 (so that 0^0 has no infinite slope); y log a, 0 where a = 0.
+    P(where(b.astype(y.dtype()) == 0, 0.0, b.astype(y.dtype()) * pow(a.astype(y.dtype()), b.astype(y.dtype()) - 1.0))),
+    P(y * log(where(a.astype(y.dtype()) == 0, 1.0, a.astype(y.dtype())))));
 // NaN-propagating and with -0 < +0, as IEEE-754's maximum/minimum (and JAX's).
 const OpDef& maximum_op = detail::binary_derivative(spelled(def_binary<ResultType::same_or_bool>("maximum",
                                                                        [](auto x, auto y) {
@@ -162,8 +156,7 @@ const OpDef& maximum_op = detail::binary_derivative(spelled(def_binary<ResultTyp
                                                                            return x > y ? x : y;
                                                                        }),
                                   "stablehlo.maximum"),
-    [](const Tensor& a, const Tensor& b, const Tensor& y) { return extreme_share(a, b, y); },
-    [](const Tensor& a, const Tensor& b, const Tensor& y) { return extreme_share(b, a, y); });
+    EXTREME_SHARE(a, b), EXTREME_SHARE(b, a));
 const OpDef& minimum_op = detail::binary_derivative(spelled(def_binary<ResultType::same_or_bool>("minimum",
                                                                        [](auto x, auto y) {
                                                                          if constexpr (is_float_v<decltype(x)>)
@@ -175,16 +168,18 @@ const OpDef& minimum_op = detail::binary_derivative(spelled(def_binary<ResultTyp
                                                                            return x < y ? x : y;
                                                                        }),
                                   "stablehlo.minimum"),
-    [](const Tensor& a, const Tensor& b, const Tensor& y) { return extreme_share(a, b, y); },
-    [](const Tensor& a, const Tensor& b, const Tensor& y) { return extreme_share(b, a, y); });
+    EXTREME_SHARE(a, b), EXTREME_SHARE(b, a));
 const OpDef& atan2_op = detail::binary_derivative(
     spelled(def_binary<ResultType::floating>("atan2", [](auto x, auto y) { return std::atan2(x, y); }),
             "stablehlo.atan2"),
-    atan2_da, atan2_db);
+    P(b / (a * a + b * b)), P(-a / (a * a + b * b)));
 const OpDef& remainder_op = detail::binary_derivative(
     def_binary<ResultType::same>("remainder", [](auto x, auto y) { return remainder_of(x, y); })
         .lower(detail::lower_remainder),
-    [](const Tensor& a, const Tensor&, const Tensor&) { return ones_like(a); }, remainder_db);
+    // Python's remainder a - b floor(a / b).
+    P(ones_like(a)), P(-floor(a / b)));
+#undef EXTREME_SHARE
+#undef P
 const OpDef& eq_op = def_binary<ResultType::boolean>("eq", [](auto x, auto y) { return x == y; }, "==").lower(detail::lower_eq);
 const OpDef& ne_op = def_binary<ResultType::boolean>("ne", [](auto x, auto y) { return x != y; }, "!=").lower(detail::lower_ne);
 const OpDef& lt_op = def_binary<ResultType::boolean>("lt", [](auto x, auto y) { return x < y; }, "<").lower(detail::lower_lt);

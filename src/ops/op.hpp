@@ -234,10 +234,16 @@ class OpDef {
   }
   // For unary elementwise ops: dy/dx as a function of the operand and the result;
   // sets both rules (tangent * d and cotangent * d). Defined in rule.cpp. `text` is
-  // d spelled as C++ over the public ops in x and y (what tlaloc-grad writes into
-  // build-time gradients, so both paths compute the same expression).
+  // d spelled as C++ over the public ops in x and y.
   using UnaryDerivative = Tensor (*)(const Tensor& x, const Tensor& y);
   OpDef& derivative(UnaryDerivative d, std::string text = {});
+  // Elementwise ops: each operand's partial derivative spelled as C++ over the public
+  // ops, in the operands' names (x; or a and b) and the result's (y). tlaloc-grad
+  // writes these into build-time gradients, so both paths compute the same expression.
+  OpDef& derivative_texts(std::vector<std::string> texts) {
+    derivative_texts_ = std::move(texts);
+    return *this;
+  }
   // The results carry no derivative (comparisons, integer results, floor, sign):
   // every tangent and cotangent through the op is zero.
   OpDef& no_derivative() {
@@ -257,7 +263,7 @@ class OpDef {
   const DerivRule& jvp_rule() const { return jvp_; }
   const DerivRule& vjp_rule() const { return vjp_; }
   bool has_no_derivative() const { return no_derivative_; }
-  const std::string& derivative_text() const { return derivative_text_; }
+  const std::vector<std::string>& derivative_texts() const { return derivative_texts_; }
 
   std::vector<TensorType> infer(std::span<const TensorType> in, const Attrs& attrs) const;
   std::vector<Tensor> run(std::span<const Tensor> in, const Attrs& attrs,
@@ -279,7 +285,7 @@ class OpDef {
   LowerFn lower_;
   RegionLowerFn region_lower_;
   DerivRule jvp_, vjp_;
-  std::string derivative_text_;
+  std::vector<std::string> derivative_texts_;
   CppSpelling cpp_;
 };
 

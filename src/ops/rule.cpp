@@ -27,7 +27,7 @@ Tensor add_tangents(const Tensor& a, const Tensor& b) {
 Tensor scale(const Tensor& t, const Tensor& factor) { return t.defined() ? mul(t, factor) : t; }
 
 OpDef& OpDef::derivative(UnaryDerivative d, std::string text) {
-  derivative_text_ = std::move(text);
+  if (!text.empty()) derivative_texts_ = {std::move(text)};
   return (*this)
       .jvp([d](const Rule& r) {
         std::vector<Tensor> t(1);
@@ -41,7 +41,9 @@ OpDef& OpDef::derivative(UnaryDerivative d, std::string text) {
       });
 }
 
-OpDef& binary_derivative(OpDef& op, Partial da, Partial db) {
+OpDef& binary_derivative(OpDef& op, Partial partial_a, Partial partial_b) {
+  if (!partial_a.text.empty() && !partial_b.text.empty()) op.derivative_texts({partial_a.text, partial_b.text});
+  const Partial::Fn da = partial_a.fn, db = partial_b.fn;
   return op
       .jvp([da, db](const Rule& r) {
         const Tensor &a = r.in(0), &b = r.in(1), &y = r.out(0);

@@ -75,22 +75,9 @@ OpDef& float_spelled(OpDef& op, const char* name, detail::LowerFn lower) {
 template <class T> constexpr bool is_float_v = std::is_floating_point_v<T>;
 
 // ---- derivatives that take more than one line ---------------------------------
-constexpr double kTwoOverSqrtPi = 1.1283791670955126;
-constexpr double kInvSqrt2 = 0.7071067811865476;
-constexpr double kInvSqrt2Pi = 0.3989422804014327;
-constexpr double kSqrt2OverPi = 0.7978845608028654;
-constexpr double kGeluCubic = 0.044715;
-// silu = x s(x): s + x s (1 - s).
-Tensor silu_derivative(const Tensor& x) {
-  const Tensor s = sigmoid(x);
-  return s * (1.0 + x * (1.0 - s));
-}
-// gelu = x Phi(x): Phi(x) + x phi(x).
-Tensor gelu_derivative(const Tensor& x) {
-  return 0.5 * (1.0 + erf(x * kInvSqrt2)) + x * (kInvSqrt2Pi * exp(-0.5 * (x * x)));
-}
 // gelu_tanh = x (1 + tanh u) / 2 with u = sqrt(2/pi) (x + 0.044715 x^3).
 Tensor gelu_tanh_derivative(const Tensor& x) {
+  constexpr double kSqrt2OverPi = 0.7978845608028654, kGeluCubic = 0.044715;
   const Tensor x2 = x * x;
   const Tensor t = tanh(kSqrt2OverPi * (x + kGeluCubic * x2 * x));
   return 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * (kSqrt2OverPi * (1.0 + 3.0 * kGeluCubic * x2));
@@ -176,14 +163,19 @@ TLALOC_FLOAT_UNARY(asinh, std::asinh(v), TLALOC_LOWERED(asinh) D(rsqrt(x * x + 1
 TLALOC_FLOAT_UNARY(acosh, std::acosh(v), TLALOC_LOWERED(acosh) D(rsqrt((x - 1.0) * (x + 1.0))))
 TLALOC_FLOAT_UNARY(atanh, std::atanh(v), TLALOC_LOWERED(atanh) D(reciprocal((1.0 - x) * (1.0 + x))))
 TLALOC_VMATH_UNARY(sigmoid, sigmoid, TLALOC_SPELLED(logistic) D(y * (1.0 - y)))
-TLALOC_VMATH_UNARY(silu, silu, TLALOC_LOWERED(silu) D(silu_derivative(x)))
+// silu = x s(x): s + x s (1 - s).
+TLALOC_VMATH_UNARY(silu, silu, TLALOC_LOWERED(silu) D(sigmoid(x) * (1.0 + x * (1.0 - sigmoid(x)))))
 TLALOC_VMATH_UNARY(softplus, softplus, TLALOC_LOWERED(softplus) D(sigmoid(x)))
-TLALOC_VMATH_UNARY(erf, erf, TLALOC_LOWERED(erf) D(kTwoOverSqrtPi * exp(-(x * x))))
+// 2/sqrt(pi) exp(-x^2).
+TLALOC_VMATH_UNARY(erf, erf, TLALOC_LOWERED(erf) D(1.1283791670955126 * exp(-(x * x))))
+// gelu = x Phi(x): Phi(x) + x phi(x), with 1/sqrt(2) and 1/sqrt(2 pi) written out.
 const OpDef& gelu_op =
     def_vmath_unary("gelu", detail::FloatFn::gelu_erf, [](auto v) { return vmath::gelu_erf(v); })
-        .lower(detail::lower_gelu) D(gelu_derivative(x));
+        .lower(detail::lower_gelu) D(0.5 * (1.0 + erf(x * 0.7071067811865476)) + x * (0.3989422804014327 * exp(-0.5 * (x * x))));
+// No text: tlaloc-grad knows tl::gelu(x, true) by the name gelu only.
 TLALOC_VMATH_UNARY(gelu_tanh, gelu_tanh,
-                   TLALOC_LOWERED(gelu_tanh) D(gelu_tanh_derivative(x))
+                   TLALOC_LOWERED(gelu_tanh)
+                       .derivative([](const Tensor& x, const Tensor&) { return gelu_tanh_derivative(x); })
                        .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::gelu", op, {"true"}); }))
 #undef TLALOC_LOWERED
 #undef D

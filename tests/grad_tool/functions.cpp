@@ -316,15 +316,18 @@ int main() {
   auto [ranged_value, ranged_dot] = tl::jvp(ranged, tied, weights);
   std::printf("extremes over axes jvp: %a %a\n", ranged_value.item<double>(), ranged_dot.item<double>());
 
+  // A jvp's derivative must equal the gradient's projection on the same tangent.
+  const auto check_projection = [](const char* name, const tl::Tensor& dot, const tl::Tensor& g, const tl::Tensor& t) {
+    const double along = tl::sum(g * t).item<double>();
+    if (std::abs(along - dot.item<double>()) > 1e-12 * (1 + std::abs(along))) {
+      std::printf("FAIL %s jvp: %.17g, the gradient's projection %.17g\n", name, dot.item<double>(), along);
+      ++failures;
+    }
+  };
   // Forward mode through log_softmax, softmax and logsumexp.
   auto [classify_value, classify_dot] = tl::jvp(classify, w, weights);
   std::printf("softmax family jvp: %a %a\n", classify_value.item<double>(), classify_dot.item<double>());
-  const double classify_projected = tl::sum(tl::grad(classify)(w) * weights).item<double>();
-  if (std::abs(classify_projected - classify_dot.item<double>()) > 1e-12 * (1 + std::abs(classify_projected))) {
-    std::printf("FAIL softmax family jvp: %.17g, the gradient's projection %.17g\n", classify_dot.item<double>(),
-                classify_projected);
-    ++failures;
-  }
+  check_projection("softmax family", classify_dot, tl::grad(classify)(w), weights);
 
   // Several arguments: tl::argnums (in the order listed) and a tl::vjp of three tensors.
   const tl::Tensor v2 = f64({0.7, -1.2}, {2});
@@ -359,6 +362,19 @@ int main() {
   auto [named_y, named_pullback] = tl::vjp(named, w);
   report("user names vjp", named_pullback(tl::scalar_tensor(2.0, tl::DType::f64)).at(0),
          [&](const tl::Tensor& q) { return named(q) * 2.0; }, w);
+
+  // Elementwise ops whose derivatives are read from the op registry: atan2, remainder
+  // and pow of two tensors (one broadcast), erf, silu and gelu.
+  auto registered = [&](const tl::Tensor& m) {
+    const tl::Tensor angle = tl::atan2(m, b + 1.0) + tl::atan2(m * m + 0.5, m);
+    const tl::Tensor wrapped = tl::remainder(m * 3.0, b + 0.75) + tl::remainder(b + 2.0, m * m + 0.5);
+    const tl::Tensor raised = tl::pow(m * m + 0.5, m + b) + tl::pow(m + 2.0, 3.0);
+    return tl::sum(angle * wrapped + raised) + tl::sum(tl::erf(m) * tl::silu(m) + tl::gelu(m * 2.0));
+  };
+  report("registry derivatives", tl::grad(registered)(w), registered, w);
+  auto [registered_value, registered_dot] = tl::jvp(registered, w, weights);
+  std::printf("registry derivatives jvp: %a %a\n", registered_value.item<double>(), registered_dot.item<double>());
+  check_projection("registry derivatives", registered_dot, tl::grad(registered)(w), weights);
 
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());

@@ -407,7 +407,18 @@ ValueId Lowerer::call(const CallExpr* e, Block& out) {
     // clamp is minimum(maximum(x, lo), hi) in the library, and so differentiated.
     if (name == "clamp" && args.size() == 3)
       return op(out, e, "minimum", {{op(out, e, "maximum", {args[0], args[1]}, {}), {}}, args[2]}, {});
-    if (find_rule(name) != nullptr && !zero_derivative(name)) return op(out, e, name, args, {});
+    const Rule* rule = find_rule(name);
+    // An elementwise op's registry derivative is for its plain form (tl::gelu(x), not
+    // tl::gelu(x, true)).
+    if (rule != nullptr && !rule->derivatives.empty() && args.size() != rule->derivatives.size()) {
+      for (const Arg& a : args)
+        if (a.is_tensor() && active(a.value))
+          refuse(Code::not_differentiable, loc(e->getBeginLoc()),
+                 "tl::" + name + " with " + std::to_string(args.size()) +
+                     " arguments has no build-time rule (its rule is for " + std::to_string(rule->derivatives.size()) + ")");
+      rule = nullptr;
+    }
+    if (rule != nullptr && !zero_derivative(name)) return op(out, e, name, args, {});
     const ValueId v = zero_derivative(name) ? op(out, e, {}, args, text(e)) : inactive(out, e, args);
     note_shape(out.back(), name);  // tl::zeros({2, 3}) and the like fix a shape
     return v;

@@ -10,10 +10,18 @@
 namespace tlaloc_grad {
 namespace {
 
-// A scalar's text as an operand of a binary operator.
+// An expression's text as an operand of a binary operator: parenthesized unless it is
+// a name, a number or a call, negated or not.
 std::string paren(const std::string& s) {
-  for (char c : s)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.')) return "(" + s + ")";
+  int depth = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    else if (c == ')' || c == ']' || c == '}') --depth;
+    else if (depth == 0 && !(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == ':' ||
+                             (i == 0 && c == '-')))
+      return "(" + s + ")";
+  }
   return s;
 }
 
@@ -30,10 +38,6 @@ std::string summed_to(const std::string& g, std::size_t i, const Names& n) {
   for (std::size_t j = 0; j < n.args.size(); ++j)
     if (j != i && n.tensor[j]) return call("sum_to_size", {g, shape_of(n.args[i])});
   return g;
-}
-// A scalar operand as a rank-0 tensor of the tensor operand's dtype (weak typing).
-std::string as_tensor(const Names& n, std::size_t i, std::size_t like) {
-  return n.tensor[i] ? n.args[i] : call("scalar_tensor", {n.args[i], n.args[like] + ".dtype()"});
 }
 
 // A reduction's cotangent with the reduced axes put back as size 1 (the engine's
@@ -68,30 +72,25 @@ std::string spell_infix(const std::string& op, const Names& n) {
   return paren(n.args[0]) + " " + op + " " + paren(n.args[1]);
 }
 
-std::string unary_vjp(const Rule& r, std::size_t, const Names& n) {
-  return n.g + " * " + paren(qualify(r.derivative, n.args[0], n.y));
-}
+// ---- elementwise ops: their partial derivatives as the op registry spells them ----
 
-// ---- ops with the engine's binary_derivative: partials in (a, b, y) -----------
-
-// Operand i as a tensor of the result's dtype (the engine's `astype(y.dtype())`).
-std::string as_result_tensor(const Names& n, std::size_t i) {
-  return n.tensor[i] ? n.args[i] : call("scalar_tensor", {n.args[i], n.y + ".dtype()"});
+// Operand i's partial derivative: the registry's text in x (or a and b) and y. Inside
+// an expression a scalar operand is a rank-0 tensor of the result's dtype (weak
+// typing, as when traced); a partial that is just the operand stays the scalar.
+std::string partial(const Rule& r, const Names& n, std::size_t i) {
+  const std::string& d = r.derivatives.at(i);
+  static const char* const operands[] = {"a", "b"};
+  if (r.derivatives.size() == 1) return qualify(d, {{"x", n.args[0]}, {"y", n.y}});
+  for (std::size_t k = 0; k < 2; ++k)
+    if (d == operands[k]) return n.args[k];
+  Substitutions names{{"y", n.y}};
+  for (std::size_t k = 0; k < 2; ++k)
+    names.emplace_back(operands[k], n.tensor[k] ? n.args[k] : call("scalar_tensor", {n.args[k], n.y + ".dtype()"}));
+  return qualify(d, names);
 }
-// maximum and minimum: 1 where the operand is the result, shared equally on ties.
-std::string extreme_share(const Names& n, std::size_t self) {
-  const std::string y = n.y;
-  const auto is_y = [&](std::size_t i) { return "(" + as_result_tensor(n, i) + " == " + y + ").astype(" + y + ".dtype())"; };
-  return is_y(self) + " - 0.5 * " + is_y(self) + " * " + is_y(1 - self);
+std::string elementwise_vjp(const Rule& r, std::size_t i, const Names& n) {
+  return summed_to(n.g + " * " + paren(partial(r, n, i)), i, n);
 }
-// pow: b a^(b-1) (0 where b = 0), and y log a (0 where a = 0).
-std::string pow_partial(const Names& n, std::size_t i) {
-  const std::string a = as_result_tensor(n, 0), b = as_result_tensor(n, 1);
-  if (i == 0) return call("where", {b + " == 0", "0.0", b + " * " + call("pow", {a, b + " - 1.0"})});
-  return n.y + " * " + call("log", {call("where", {a + " == 0", "1.0", a})});
-}
-using Partial = std::string (*)(const Names& n, std::size_t i);
-std::string partial_vjp(Partial d, std::size_t i, const Names& n) { return summed_to(n.g + " * " + paren(d(n, i)), i, n); }
 
 // ---- forward mode (the engine's JVP rules) -----------------------------------
 
@@ -124,20 +123,7 @@ void set_jvps(std::map<std::string, Rule, std::less<>>& t) {
     if (tg[1].empty()) return to_result(tg[0], n);
     return to_result(tg[0].empty() ? "-" + tg[1] : tg[0] + " - " + tg[1], n);
   });
-  set("mul", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
-    return product_jvp(n.args[1], n.args[0], n, tg);
-  });
-  set("div", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
-    return product_jvp(call("reciprocal", {as_tensor(n, 1, 0)}), "-(" + n.y + " / " + n.args[1] + ")", n, tg);
-  });
   set("neg", [](const Rule&, const Names&, const std::vector<std::string>& tg) { return "-" + tg[0]; });
-  for (const char* extreme : {"maximum", "minimum"})
-    set(extreme, [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
-      return product_jvp(extreme_share(n, 0), extreme_share(n, 1), n, tg);
-    });
-  set("pow", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
-    return product_jvp(pow_partial(n, 0), pow_partial(n, 1), n, tg);
-  });
   for (const char* linear : {"sum", "transpose", "reshape", "broadcast_to", "squeeze", "expand_dims"}) set(linear, linear_jvp);
   for (const char* extreme : {"max", "min"})
     set(extreme, [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
@@ -156,11 +142,16 @@ void set_jvps(std::map<std::string, Rule, std::less<>>& t) {
     const std::string zero = call("zeros_like", {n.y});
     return to_result(call("where", {n.args[0], tg[1].empty() ? zero : tg[1], tg[2].empty() ? zero : tg[2]}), n);
   });
-  for (auto& [name, r] : t)
-    if (!r.derivative.empty())
+  for (auto& [name, r] : t) {
+    if (r.derivatives.size() == 1)
       r.jvp = [](const Rule& u, const Names& n, const std::vector<std::string>& tg) {
-        return tg[0] + " * " + paren(qualify(u.derivative, n.args[0], n.y));
+        return tg[0] + " * " + paren(partial(u, n, 0));
       };
+    if (r.derivatives.size() == 2)
+      r.jvp = [](const Rule& u, const Names& n, const std::vector<std::string>& tg) {
+        return product_jvp(partial(u, n, 0), partial(u, n, 1), n, tg);
+      };
+  }
 }
 
 // ---- composites: the engine differentiates their decomposition ----------------
@@ -219,13 +210,6 @@ std::map<std::string, Rule, std::less<>> make_rules() {
        [](const Rule&, std::size_t i, const Names& n) { return summed_to(n.g, i, n); }});
   add({"sub", [](const Rule&, const Names& n) { return spell_infix("-", n); },
        [](const Rule&, std::size_t i, const Names& n) { return summed_to(i == 0 ? n.g : "-" + n.g, i, n); }});
-  add({"mul", [](const Rule&, const Names& n) { return spell_infix("*", n); },
-       [](const Rule&, std::size_t i, const Names& n) { return summed_to(n.g + " * " + paren(n.args[1 - i]), i, n); }});
-  add({"div", [](const Rule&, const Names& n) { return spell_infix("/", n); },
-       [](const Rule&, std::size_t i, const Names& n) {
-         if (i == 0) return summed_to(n.g + " * " + call("reciprocal", {as_tensor(n, 1, 0)}), 0, n);
-         return summed_to(n.g + " * -(" + n.y + " / " + n.args[1] + ")", 1, n);
-       }});
   add({"neg", [](const Rule&, const Names& n) { return "-" + paren(n.args[0]); },
        [](const Rule&, std::size_t, const Names& n) { return "-" + n.g; }});
   add({"sum", spell_call, [](const Rule&, std::size_t, const Names& n) {
@@ -260,13 +244,6 @@ std::map<std::string, Rule, std::less<>> make_rules() {
          const std::string picked = i == 1 ? call("where", {n.args[0], n.g, "0.0"}) : call("where", {n.args[0], "0.0", n.g});
          return call("sum_to_size", {picked, shape_of(n.args[i])});
        }});
-  add({"maximum", spell_call, [](const Rule&, std::size_t i, const Names& n) {
-         return partial_vjp([](const Names& m, std::size_t k) { return extreme_share(m, k); }, i, n);
-       }});
-  add({"minimum", spell_call, [](const Rule&, std::size_t i, const Names& n) {
-         return partial_vjp([](const Names& m, std::size_t k) { return extreme_share(m, k); }, i, n);
-       }});
-  add({"pow", spell_call, [](const Rule&, std::size_t i, const Names& n) { return partial_vjp(pow_partial, i, n); }});
   // y = e / z: the division's shares, then the sum's, then the exponential's.
   add({"softmax", spell_call,
        [](const Rule&, std::size_t i, const Names& n) {
@@ -307,12 +284,13 @@ std::map<std::string, Rule, std::less<>> make_rules() {
            return i == 0 ? call("broadcast_to", {kept(n.g, n), shape_of(n.args[0])}) + " * share_" + n.y : "";
          },
          nullptr, extreme_prelude});
-  for (const char* op : {"exp", "expm1", "log", "log1p", "sqrt", "rsqrt", "reciprocal", "sin", "cos", "tan", "tanh",
-                         "sinh", "cosh", "asin", "acos", "atan", "asinh", "acosh", "atanh", "sigmoid", "softplus", "abs",
-                         "square", "relu"}) {
-    Rule r{op, spell_call, unary_vjp};
-    r.derivative = registry_derivative(op);
-    if (!r.derivative.empty()) add(std::move(r));
+  // Every elementwise op whose derivative the registry spells, under its public name.
+  for (auto& [op, derivatives] : registry_derivatives()) {
+    Rule r{op, spell_call, elementwise_vjp};
+    if (op == "mul") r.spell = [](const Rule&, const Names& n) { return spell_infix("*", n); };
+    if (op == "div") r.spell = [](const Rule&, const Names& n) { return spell_infix("/", n); };
+    r.derivatives = std::move(derivatives);
+    add(std::move(r));
   }
   set_jvps(t);
   composite_jvps(t);
@@ -334,7 +312,7 @@ bool zero_derivative(std::string_view name) {
   return names.count(name) != 0;
 }
 
-std::string qualify(std::string_view expr, const std::string& x, const std::string& y) {
+std::string qualify(std::string_view expr, const Substitutions& names) {
   std::string out;
   for (std::size_t i = 0; i < expr.size();) {
     const auto ident = [&](std::size_t k) { return std::isalnum(static_cast<unsigned char>(expr[k])) || expr[k] == '_'; };
@@ -351,8 +329,8 @@ std::string qualify(std::string_view expr, const std::string& x, const std::stri
     while (j < expr.size() && ident(j)) ++j;
     const std::string word(expr.substr(i, j - i));
     const bool member = i > 0 && expr[i - 1] == '.';
-    if (!member && word == "x") out += x;
-    else if (!member && word == "y") out += y;
+    const auto named = std::find_if(names.begin(), names.end(), [&](const auto& s) { return s.first == word; });
+    if (!member && named != names.end()) out += named->second;
     else if (!member && j < expr.size() && expr[j] == '(') out += "tl::" + word;
     else out += word;
     i = j;

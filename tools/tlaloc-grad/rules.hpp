@@ -2,12 +2,13 @@
 // differentiates, how the forward call is spelled and what each tensor operand's
 // cotangent is, as C++ text over the public API. They write out what the AD engine's
 // rules for the same ops compute, op for op, so a build-time gradient gives the
-// traced gradient's bits (tests/grad_tool); unary elementwise derivatives are not
-// repeated here but read from the op registry (OpDef::derivative_text).
+// traced gradient's bits (tests/grad_tool); elementwise derivatives are not
+// repeated here but read from the op registry (OpDef::derivative_texts).
 #pragma once
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace tlaloc_grad {
@@ -34,7 +35,8 @@ struct Rule {
   std::vector<std::string> (*prelude)(const Names& n) = nullptr;
   // Forward mode: the result's tangent from the operands' (t[i] empty: zero).
   std::string (*jvp)(const Rule& r, const Names& n, const std::vector<std::string>& t) = nullptr;
-  std::string derivative;  // unary elementwise ops: dy/dx in x and y
+  // Elementwise ops: each operand's partial derivative, in x (or a and b) and y.
+  std::vector<std::string> derivatives;
 };
 
 // The rule for a public function (`tanh`, `sum`) or operator (`add`, `neg`), or null.
@@ -45,11 +47,12 @@ const Rule* find_rule(std::string_view name);
 bool zero_derivative(std::string_view name);
 
 // `expr` written for the generated file: names of public functions qualified with
-// `tl::`, and the identifiers x and y replaced.
-std::string qualify(std::string_view expr, const std::string& x, const std::string& y);
+// `tl::`, and the identifiers named replaced.
+using Substitutions = std::vector<std::pair<std::string, std::string>>;
+std::string qualify(std::string_view expr, const Substitutions& names);
 
-// The op registry's derivative text for a unary elementwise op (empty if none);
-// defined in registry.cpp, which links the library.
-std::string registry_derivative(const std::string& op);
+// The elementwise ops whose derivatives the op registry spells (OpDef::derivative_texts),
+// with those texts; defined in registry.cpp, which links the library.
+std::vector<std::pair<std::string, std::vector<std::string>>> registry_derivatives();
 
 }  // namespace tlaloc_grad

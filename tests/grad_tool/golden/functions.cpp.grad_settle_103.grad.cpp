@@ -84,7 +84,7 @@ inline tl::Tensor grad_settle_103(const tl::Tensor& a) {
     }
     if (d_cos_3.defined()) {
       // cos, line 97
-      d_s_in = d_s_in.defined() ? d_s_in + (d_cos_3 * (-tl::sin(s_in))) : (d_cos_3 * (-tl::sin(s_in)));
+      d_s_in = d_s_in.defined() ? d_s_in + (d_cos_3 * -tl::sin(s_in)) : (d_cos_3 * -tl::sin(s_in));
     }
     d_s_1 = d_s_in;
   }

@@ -142,7 +142,7 @@ inline tl::Tensor grad_stepped_204(const tl::Tensor& m) {
       d_sin_8 = tl::sum_to_size(d_mul_9 * m, sin_8.shape());
       d_m_step0 = tl::sum_to_size(d_mul_9 * sin_8, m.shape());
       // sin, line 200
-      d_c_in = d_sin_8 * (tl::cos(c_in));
+      d_c_in = d_sin_8 * tl::cos(c_in);
       // mul, line 200
       d_mul_6 = d_mul_7 * 0.1;
       // mul, line 200

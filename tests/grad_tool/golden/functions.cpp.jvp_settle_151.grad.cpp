@@ -23,7 +23,7 @@ inline std::pair<tl::Tensor, tl::Tensor> jvp_settle_151(const tl::Tensor& a, con
     const tl::Tensor s_in = s_1;
     const tl::Tensor t_s_in = t_s_1;
     const tl::Tensor cos_3 = tl::cos(s_in);  // cos, line 97: tl::cos(s)
-    const tl::Tensor t_cos_3 = t_s_in * (-tl::sin(s_in));
+    const tl::Tensor t_cos_3 = t_s_in * -tl::sin(s_in);
     const tl::Tensor mul_4 = cos_3 * a;  // mul, line 97: tl::cos(s) * a
     const tl::Tensor t_mul_4 = tl::broadcast_to(t_cos_3 * a + (t_a * cos_3), mul_4.shape());
     const tl::Tensor add_5 = mul_4 + t;  // add, line 97: tl::cos(s) * a + t
