@@ -376,6 +376,37 @@ int main() {
   std::printf("registry derivatives jvp: %a %a\n", registered_value.item<double>(), registered_dot.item<double>());
   check_projection("registry derivatives", registered_dot, tl::grad(registered)(w), weights);
 
+  // tl::hessian, generated as forward mode over the generated gradient: its bits, and
+  // each column against central differences of the gradient.
+  auto curved = [&](const tl::Tensor& m) {
+    const tl::Tensor h = tl::tanh(tl::matmul(x, m) + b);
+    const tl::Tensor r = tl::pow(m * m + 1.0, 1.5) / (m * m + 2.0) + tl::maximum(m, 0.05) * tl::sigmoid(m);
+    return tl::sum(h * h) * scale + tl::mean(tl::exp(m * 0.5)) + tl::sum(r) - tl::sum(tl::log_softmax(m * 2.0));
+  };
+  const tl::Tensor hess = tl::hessian(curved)(w);
+  std::printf("hessian:");
+  for (double e : hess.to_vector<double>()) std::printf(" %a", e);
+  std::printf("\n");
+  {
+    const auto gradient = tl::grad(curved);
+    const std::vector<double> at = w.to_vector<double>(), hv = hess.to_vector<double>();
+    const std::size_t n = at.size();
+    for (std::size_t j = 0; j < n; ++j) {
+      std::vector<double> up = at, down = at;
+      up[j] += 1e-6;
+      down[j] -= 1e-6;
+      const std::vector<double> gu = gradient(tl::tensor(up, w.shape())).to_vector<double>();
+      const std::vector<double> gd = gradient(tl::tensor(down, w.shape())).to_vector<double>();
+      for (std::size_t i = 0; i < n; ++i) {
+        const double fd = (gu[i] - gd[i]) / 2e-6, h = hv[i * n + j];
+        if (std::abs(fd - h) > 1e-6 * (1 + std::abs(fd))) {
+          std::printf("FAIL hessian: element (%zu, %zu): %.17g, central difference %.17g\n", i, j, h, fd);
+          ++failures;
+        }
+      }
+    }
+  }
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

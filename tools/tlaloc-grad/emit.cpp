@@ -170,4 +170,36 @@ std::string emit_gradient(const Program& p, bool with_value) { return Writer(p).
 std::string emit_jvp(const Program& p) { return Writer(p).jvp_function(); }
 std::string emit_vjp(const Program& p) { return Writer(p).vjp_function(); }
 
+std::string emit_hessian(const Program& p, const Program& gradient) {
+  std::string text = Writer(gradient).jvp_function();
+  const std::string x = p.params[p.wrt.at(0)].name;
+  std::string params, args;
+  for (std::size_t i = 0; i < p.params.size(); ++i) {
+    params += (i ? ", " : "") + p.params[i].type + " " + p.params[i].name;
+    args += p.params[i].name + ", ";
+  }
+  std::string h;
+  for (const std::string& l : std::vector<std::string>{
+           "// The Hessian of " + p.what + " with respect to `" + x + "` (tl::hessian), of shape",
+           "// " + x + ".shape() + " + x + ".shape(): the derivative of the gradient along each basis",
+           "// vector, stacked on a last axis, as the engine's jacfwd(jacrev(f)).",
+           "inline tl::Tensor " + p.name + "(" + params + ") {",
+           "  const std::int64_t n = " + x + ".numel();",
+           "  tl::Shape shape = " + x + ".shape();",
+           "  shape.insert(shape.end(), " + x + ".shape().begin(), " + x + ".shape().end());",
+           "  std::vector<tl::Tensor> columns;",
+           "  for (std::int64_t i = 0; i < n; ++i) {",
+           "    const tl::Tensor basis = tl::reshape(tl::one_hot(tl::scalar_tensor(i, tl::DType::i64), n, " + x +
+               ".dtype()), " + x + ".shape());",
+           "    columns.push_back(" + gradient.name + "(" + args + "basis).second);",
+           "  }",
+           "  if (n == 0) return tl::zeros(shape, " + x + ".dtype());",
+           "  return tl::reshape(tl::stack(columns, -1), shape);",
+           "}",
+           ""})
+    h += l + "\n";
+  text.insert(text.rfind("}  // namespace tlaloc_generated"), h);
+  return text;
+}
+
 }  // namespace tlaloc_grad

@@ -17,6 +17,11 @@ std::string emit_gradient(const Program& p, bool with_value);
 // the value and its derivative along the tangent t_<wrt> (tl::jvp).
 std::string emit_jvp(const Program& p);
 
+// tl::hessian: `inline tl::Tensor NAME(params...)`, the Hessian of p with respect to
+// its wrt parameter, from `gradient`, p's generated gradient lowered again (forward
+// mode over it, along each basis vector, as the engine's jacfwd(jacrev(f))).
+std::string emit_hessian(const Program& p, const Program& gradient);
+
 // `inline std::pair<tl::Tensor, tl::Pullback> NAME(params...)`: the value and a
 // pullback taking the result's cotangent, giving one per wrt parameter (tl::vjp).
 std::string emit_vjp(const Program& p);

@@ -95,6 +95,8 @@ void Writer::reverse_op(const Node& s) {
     });
   }
   const Rule& r = *find_rule(s.fn);
+  if (r.vjp == nullptr)
+    refuse(Code::not_differentiable, s.loc, "tl::" + s.fn + " has no build-time reverse rule (only a forward one)");
   const auto apply = [&] {
     line("// " + s.fn + ", line " + std::to_string(s.loc.line));
     prelude(s, r, n);

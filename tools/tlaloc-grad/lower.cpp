@@ -290,6 +290,9 @@ ValueId Lowerer::expr(const Expr* e, Block& out) {
   e = strip(e);
   if (const auto* ref = dyn_cast<DeclRefExpr>(e)) {
     if (auto it = tensors_.find(ref->getDecl()); it != tensors_.end()) return it->second;
+    if (unset_.count(ref->getDecl()) != 0)
+      refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
+             "tensor '" + ref->getDecl()->getNameAsString() + "' is used before it has a value");
     return op(out, e, {}, {}, text(e));  // a tensor from outside (a global): a constant
   }
   if (const auto* c = dyn_cast<ConditionalOperator>(e)) return conditional(c, out);
@@ -390,6 +393,10 @@ std::vector<ValueId> Lowerer::object_call_arguments(const CXXOperatorCallExpr* e
 
 ValueId Lowerer::member_call(const CXXMemberCallExpr* e, Block& out) {
   std::vector<Arg> args{arg(e->getImplicitObjectArgument(), out)};
+  if (e->getMethodDecl()->getNameAsString() == "astype" && e->getNumArgs() == 1) {
+    args.push_back(arg(e->getArg(0), out));
+    return op(out, e, "astype", args, {});
+  }
   return inactive(out, e, args);
 }
 
@@ -510,8 +517,15 @@ void Lowerer::declaration(const DeclStmt* d, Block& out) {
       continue;
     }
     if (is_tensor(v->getType())) {
-      if (!v->hasInit())
-        refuse(Code::unsupported_construct, loc(v->getLocation()), "a tensor declared without a value");
+      const auto* made = v->hasInit() ? dyn_cast<CXXConstructExpr>(v->getInit()) : nullptr;
+      if (!v->hasInit() || (made != nullptr && made->getNumArgs() == 0)) {
+        // `tl::Tensor t;` takes its value from its first assignment, at the same level.
+        if (structured_ > 0)
+          refuse(Code::unsupported_construct, loc(v->getLocation()),
+                 "a tensor declared without a value inside a branch or loop");
+        unset_.insert(v);
+        continue;
+      }
       const std::size_t before = p_.values.size();
       bind(v, expr(v->getInit(), out), before);
       continue;
@@ -623,6 +637,15 @@ void Lowerer::expression_statement(const Expr* e, Block& out) {
   if (const auto* oc = dyn_cast<CXXOperatorCallExpr>(e);
       oc && oc->isAssignmentOp() && oc->getNumArgs() == 2) {
     const auto* ref = dyn_cast<DeclRefExpr>(oc->getArg(0)->IgnoreParenImpCasts());
+    if (ref != nullptr && unset_.count(ref->getDecl()) != 0 && oc->getOperator() == OO_Equal) {
+      if (structured_ > 0)
+        refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
+               "tensor '" + ref->getDecl()->getNameAsString() +
+                   "', declared without a value, gets its first one inside a branch or loop");
+      unset_.erase(ref->getDecl());
+      tensors_[ref->getDecl()] = expr(oc->getArg(1), out);
+      return;
+    }
     if (ref == nullptr || tensors_.count(ref->getDecl()) == 0)
       refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
              "an assignment to something other than a local tensor");
@@ -639,6 +662,20 @@ void Lowerer::expression_statement(const Expr* e, Block& out) {
   }
   refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
          "the statement '" + text(e) + "' (a differentiated function may only compute tensors and scalars)");
+}
+
+// `if (c) throw E;` outside branches and loops: a check, copied as written.
+bool Lowerer::check(const Stmt* s, Block& out) {
+  const auto* f = dyn_cast<IfStmt>(s);
+  if (f == nullptr || structured_ > 0 || f->getElse() != nullptr || f->getInit() != nullptr ||
+      f->getConditionVariable() != nullptr)
+    return false;
+  const std::vector<const Stmt*> then = statements(f->getThen());
+  const auto* e = then.size() == 1 ? dyn_cast<Expr>(then[0]) : nullptr;
+  const auto* t = e != nullptr ? dyn_cast<CXXThrowExpr>(e->IgnoreImplicit()) : nullptr;
+  if (t == nullptr) return false;
+  scalar(out, f->getBeginLoc(), "if (" + condition(f->getCond()) + ") " + text(t) + ";");
+  return true;
 }
 
 Program lower(ASTContext& ctx, const FunctionDecl& fn, const LambdaExpr* lambda, std::string name,

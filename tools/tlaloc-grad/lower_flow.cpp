@@ -52,6 +52,7 @@ std::optional<ValueId> Lowerer::block(const std::vector<const Stmt*>& stmts, std
       skip_rest(j, stmts, i + 1, out);
       return std::nullopt;
     }
+    if (check(s, out)) continue;
     if (const auto* f = dyn_cast<IfStmt>(s)) {
       if (has_return(f)) return returning_if(f, stmts, i + 1, out);
       plain_if(f, out);

@@ -47,6 +47,7 @@ class Lowerer {
   Program& p_;
   bool right_to_left_;
   std::map<const ValueDecl*, ValueId> tensors_;      // each tensor variable's current value
+  std::set<const ValueDecl*> unset_;                 // tensors declared without a value, not yet assigned
   std::map<ValueId, Known> known_;                   // types known at build time
   std::map<const ValueDecl*, std::string> renamed_;  // variables of inlined functions
   std::set<std::string> names_, reserved_;
@@ -113,6 +114,7 @@ class Lowerer {
   Change changes(const VarDecl* v);
   const VarDecl* assigned_scalar(const Expr* e) const;
   void expression_statement(const Expr* e, Block& out);
+  bool check(const Stmt* s, Block& out);
 
   // lower_flow.cpp: blocks, branches and loops
   ValueId conditional(const ConditionalOperator* c, Block& out);

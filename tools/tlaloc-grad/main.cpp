@@ -135,7 +135,10 @@ int run(int argc, char** argv) {
     return 1;
   }
   Options opt{std::filesystem::absolute(dump_dir).lexically_normal().string(),
-              std::filesystem::path(input).filename().string(), order == "right-to-left"};
+              std::filesystem::path(input).filename().string(), order == "right-to-left",
+              [&flags](const std::string& code, const std::string& name) {
+                return clang::tooling::buildASTFromCodeWithArgs(code, flags, name, "tlaloc-grad");
+              }};
   try {
     const Rewritten r = rewrite(ast->getASTContext(), source, abs_input, opt);
     for (const auto& note : r.notes) std::cerr << note << "\n";

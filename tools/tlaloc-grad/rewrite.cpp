@@ -19,11 +19,6 @@ using namespace clang;
 
 namespace {
 
-// The transforms tlaloc-grad writes out; the others keep tracing at run time.
-bool generated(const std::string& transform) {
-  return transform == "grad" || transform == "value_and_grad" || transform == "jvp" || transform == "vjp";
-}
-
 bool is_tensor_type(QualType t) {
   const auto* r = t.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
   return r != nullptr && r->getQualifiedNameAsString() == "tlaloc::Tensor";
@@ -126,6 +121,50 @@ std::vector<std::size_t> argnums_of(const CallExpr* c, const SourceManager& sm, 
   return list;
 }
 
+struct FunctionFinder : RecursiveASTVisitor<FunctionFinder> {
+  std::string name;
+  const FunctionDecl* found = nullptr;
+  bool VisitFunctionDecl(FunctionDecl* f) {
+    if (f->getNameAsString() == name && f->hasBody()) found = f;
+    return true;
+  }
+};
+
+// tl::hessian: forward mode over the generated gradient, as the engine runs jacfwd
+// over jacrev. The gradient's text is parsed again and lowered like a user's
+// function; what it cannot take is refused at the call. The gradient is left in the
+// dump directory too (`gradient`), since the Hessian's comments give its lines.
+std::string hessian(const Program& p, const Options& opt, const Loc& at, Rewritten::Gradient& gradient) {
+  for (const Node& s : p.body)
+    if (s.kind == Node::Kind::branch || s.kind == Node::Kind::loop || s.fn == "custom")
+      refuse(Code::unsupported_construct, at,
+             "tl::hessian of a function with " +
+                 std::string(s.fn == "custom" ? "a custom rule" : s.kind == Node::Kind::loop ? "a loop" : "a branch") +
+                 " (line " + std::to_string(s.loc.line) +
+                 "): tlaloc-grad writes the Hessians of straight-line functions only");
+  Program g = p;
+  g.name = p.name + "_gradient";
+  const std::string file = opt.stem + "." + g.name + ".grad.cpp";
+  gradient = {(std::filesystem::path(opt.dump_dir) / file).string(), emit_gradient(g, false)};
+  const std::unique_ptr<ASTUnit> ast = opt.parse(gradient.text, gradient.path);
+  if (!ast || ast->getDiagnostics().hasErrorOccurred())
+    refuse(Code::unsupported_construct, at, "tl::hessian: the generated gradient does not compile (errors above)");
+  FunctionFinder finder;
+  finder.name = g.name;
+  finder.TraverseDecl(ast->getASTContext().getTranslationUnitDecl());
+  Program q;
+  try {
+    q = lower(ast->getASTContext(), *finder.found, nullptr, p.name + "_gradient_jvp", {p.wrt.at(0)}, false,
+              opt.right_to_left);
+  } catch (const Diagnostic& d) {
+    refuse(d.code, at,
+           "tl::hessian: the generated gradient, differentiated again, at its line " + std::to_string(d.loc.line) + ": " +
+               d.what());
+  }
+  q.what = "the gradient of " + p.what + " (" + file + ")";
+  return emit_hessian(p, q);
+}
+
 }  // namespace
 
 Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string& input_name, const Options& opt) {
@@ -141,10 +180,6 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
   for (const Found& f : finder.found) {
     const Loc at = location(sm, f.call->getBeginLoc());
     const std::string where = at.file + ":" + std::to_string(at.line);
-    if (!generated(f.transform)) {
-      result.notes.push_back(where + ": note: tl::" + f.transform + " is left to trace at run time (tlaloc-grad writes grad, value_and_grad, jvp and vjp)");
-      continue;
-    }
     const auto target = target_of(f.call->getArg(0));
     if (!target) {
       result.notes.push_back(where + ": note: tl::" + f.transform +
@@ -170,9 +205,16 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
     const Program p = lower(ctx, *target->fn, target->lambda, name, wrt, listed, opt.right_to_left);
     const std::string file = opt.stem + "." + name + ".grad.cpp";
     const std::string path = (std::filesystem::path(opt.dump_dir) / file).string();
-    result.gradients.push_back({path, forward    ? emit_jvp(p)
-                                      : pullback ? emit_vjp(p)
-                                                 : emit_gradient(p, f.transform == "value_and_grad")});
+    if (f.transform == "hessian") {
+      Rewritten::Gradient gradient;
+      std::string text = hessian(p, opt, at, gradient);
+      result.gradients.push_back(std::move(gradient));
+      result.gradients.push_back({path, std::move(text)});
+    } else {
+      result.gradients.push_back({path, forward    ? emit_jvp(p)
+                                        : pullback ? emit_vjp(p)
+                                                   : emit_gradient(p, f.transform == "value_and_grad")});
+    }
 
     // The call becomes a lambda calling the generated function, with the same
     // parameters; captured variables are passed by name from the call's scope.

@@ -3,7 +3,10 @@
 #pragma once
 
 #include <clang/AST/ASTContext.h>
+#include <clang/Frontend/ASTUnit.h>
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,6 +16,9 @@ struct Options {
   std::string dump_dir;  // where the .grad.cpp files go
   std::string stem;      // the input's file name, naming them
   bool right_to_left = false;  // call arguments evaluated last to first (GCC)
+  // Parses generated code (a file's text and name) as the input was parsed: tl::hessian
+  // lowers the gradient it wrote again.
+  std::function<std::unique_ptr<clang::ASTUnit>(const std::string& code, const std::string& name)> parse;
 };
 
 struct Rewritten {

@@ -124,7 +124,16 @@ void set_jvps(std::map<std::string, Rule, std::less<>>& t) {
     return to_result(tg[0].empty() ? "-" + tg[1] : tg[0] + " - " + tg[1], n);
   });
   set("neg", [](const Rule&, const Names&, const std::vector<std::string>& tg) { return "-" + tg[0]; });
-  for (const char* linear : {"sum", "transpose", "reshape", "broadcast_to", "squeeze", "expand_dims"}) set(linear, linear_jvp);
+  for (const char* linear : {"sum", "transpose", "reshape", "broadcast_to", "squeeze", "expand_dims", "sum_to_size"})
+    set(linear, linear_jvp);
+  // The engine's dot_general rule: the op applied to each operand's tangent, in turn.
+  set("dot_general", [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
+    return plus(tg[0].empty() ? "" : spell_call(r, {{tg[0], n.args[1], n.args[2]}, {}, {}, {}}),
+                tg[1].empty() ? "" : spell_call(r, {{n.args[0], tg[1], n.args[2]}, {}, {}, {}}));
+  });
+  set("astype", [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
+    return r.spell(r, {{tg[0], n.args[1]}, {}, {}, {}});
+  });
   for (const char* extreme : {"max", "min"})
     set(extreme, [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
       return call("sum", {tg[0] + " * share_" + n.y, reduced_axes(n), n.args.size() > 2 ? n.args[2] : "false"});
@@ -273,6 +282,12 @@ std::map<std::string, Rule, std::less<>> make_rules() {
                 " * " + e;
        },
        nullptr, logsumexp_prelude});
+  // Functions a generated reverse sweep calls, with forward rules only: tl::hessian
+  // differentiates a generated gradient in forward mode (rewrite.cpp).
+  for (const char* forward_only : {"sum_to_size", "dot_general"}) add({forward_only, spell_call, nullptr});
+  // x.astype(dtype): the cotangent converted back, as the engine's convert rule does.
+  add({"astype", [](const Rule&, const Names& n) { return paren(n.args[0]) + ".astype(" + n.args[1] + ")"; },
+       [](const Rule&, std::size_t i, const Names& n) { return i == 0 ? n.g + ".astype(" + n.args[0] + ".dtype())" : ""; }});
   // Reshapes: the cotangent reshaped back.
   for (const char* layout : {"squeeze", "expand_dims"})
     add({layout, spell_call, [](const Rule&, std::size_t i, const Names& n) {

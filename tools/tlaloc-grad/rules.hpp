@@ -26,7 +26,8 @@ struct Rule {
   std::string name;
   // The forward call.
   std::string (*spell)(const Rule& r, const Names& n) = nullptr;
-  // Operand i's share of the cotangent, or empty when it has none.
+  // Operand i's share of the cotangent, or empty when it has none; null for the
+  // functions with a forward rule only.
   std::string (*vjp)(const Rule& r, std::size_t i, const Names& n) = nullptr;
   // A check written after the forward call (shape conditions of the rule), or empty.
   std::string (*check)(const Names& n) = nullptr;

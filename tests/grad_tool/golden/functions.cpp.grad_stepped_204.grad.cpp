@@ -19,7 +19,7 @@ inline tl::Tensor grad_stepped_204(const tl::Tensor& m) {
   tl::Tensor out = mul_1;
   std::vector<tl::Tensor> saved_c_in;
   std::vector<tl::Tensor> saved_i;
-  std::vector<tl::Tensor> saved_t_5;
+  std::vector<tl::Tensor> saved_astype_5;
   std::vector<tl::Tensor> saved_mul_6;
   std::vector<tl::Tensor> saved_mul_7;
   std::vector<tl::Tensor> saved_sin_8;
@@ -29,15 +29,15 @@ inline tl::Tensor grad_stepped_204(const tl::Tensor& m) {
   for (std::int64_t step_0 = 0; step_0 < 4; ++step_0) {
     const tl::Tensor c_in = out;
     const tl::Tensor i = tl::scalar_tensor(step_0, tl::DType::i64);  // line 198: the step index
-    const tl::Tensor t_5 = i.astype(tl::DType::f64);  // line 200: i.astype(tl::DType::f64)
-    const tl::Tensor mul_6 = m * t_5;  // mul, line 200: m * i.astype(tl::DType::f64)
+    const tl::Tensor astype_5 = i.astype(tl::DType::f64);  // astype, line 200: i.astype(tl::DType::f64)
+    const tl::Tensor mul_6 = m * astype_5;  // mul, line 200: m * i.astype(tl::DType::f64)
     const tl::Tensor mul_7 = mul_6 * 0.1;  // mul, line 200: m * i.astype(tl::DType::f64) * 0.1
     const tl::Tensor sin_8 = tl::sin(c_in);  // sin, line 200: tl::sin(c)
     const tl::Tensor mul_9 = sin_8 * m;  // mul, line 200: tl::sin(c) * m
     const tl::Tensor add_10 = mul_9 + mul_7;  // add, line 200: tl::sin(c) * m + m * i.astype(tl::DType::f64) * 0.1
     saved_c_in.push_back(c_in);
     saved_i.push_back(i);
-    saved_t_5.push_back(t_5);
+    saved_astype_5.push_back(astype_5);
     saved_mul_6.push_back(mul_6);
     saved_mul_7.push_back(mul_7);
     saved_sin_8.push_back(sin_8);
@@ -121,7 +121,7 @@ inline tl::Tensor grad_stepped_204(const tl::Tensor& m) {
     for (std::size_t k0 = steps_0; k0-- > 0;) {
       [[maybe_unused]] const tl::Tensor& c_in = saved_c_in[k0];
       [[maybe_unused]] const tl::Tensor& i = saved_i[k0];
-      [[maybe_unused]] const tl::Tensor& t_5 = saved_t_5[k0];
+      [[maybe_unused]] const tl::Tensor& astype_5 = saved_astype_5[k0];
       [[maybe_unused]] const tl::Tensor& mul_6 = saved_mul_6[k0];
       [[maybe_unused]] const tl::Tensor& mul_7 = saved_mul_7[k0];
       [[maybe_unused]] const tl::Tensor& sin_8 = saved_sin_8[k0];
@@ -146,7 +146,7 @@ inline tl::Tensor grad_stepped_204(const tl::Tensor& m) {
       // mul, line 200
       d_mul_6 = d_mul_7 * 0.1;
       // mul, line 200
-      d_m_step0 = d_m_step0 + (tl::sum_to_size(d_mul_6 * t_5, m.shape()));
+      d_m_step0 = d_m_step0 + (tl::sum_to_size(d_mul_6 * astype_5, m.shape()));
       d_out_carry = d_c_in;
       d_m_sum0 = d_m_sum0 + d_m_step0;
     }

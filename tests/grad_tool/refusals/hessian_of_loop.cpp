@@ -1,0 +1,12 @@
+// expect: 7:10: error: [UNSUPPORTED_CONSTRUCT] tl::hessian of a function with a loop (line 9): tlaloc-grad writes the Hessians of straight-line functions only
+#include <tlaloc/tlaloc.hpp>
+
+namespace tl = tlaloc;
+
+tl::Tensor f(const tl::Tensor& w) {
+  return tl::hessian([](const tl::Tensor& x) {
+    tl::Tensor s = x;
+    for (int i = 0; i < 3; ++i) s = tl::sin(s) * x;
+    return tl::sum(s);
+  })(w);
+}
