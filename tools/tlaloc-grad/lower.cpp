@@ -205,6 +205,31 @@ std::string Lowerer::text(const Expr* e) {
   return src;
 }
 
+// A scalar (or other non-tensor) expression's text. It may read a tensor's shape,
+// but not a value that depends on the differentiated argument: that value's
+// derivative would be lost (tracing refuses it as well: item() of a traced tensor).
+std::string Lowerer::scalar_text(const Expr* e) {
+  refuse_active_in(e, nullptr, e);
+  return text(e);
+}
+
+void Lowerer::refuse_active_in(const Stmt* s, const Stmt* parent, const Expr* whole) {
+  if (s == nullptr) return;
+  if (const auto* ref = dyn_cast<DeclRefExpr>(s)) {
+    static const std::set<std::string> shape_reads{"shape", "numel", "rank", "dtype", "defined"};
+    const auto* member = dyn_cast_or_null<MemberExpr>(parent);
+    const auto it = tensors_.find(ref->getDecl());
+    if (it != tensors_.end() && active(it->second) &&
+        (member == nullptr || shape_reads.count(member->getMemberNameInfo().getAsString()) == 0))
+      refuse(Code::not_differentiable, loc(ref->getBeginLoc()),
+             "'" + raw(whole) + "' (not a tl::Tensor) uses '" + ref->getDecl()->getNameAsString() +
+                 "', which depends on the differentiated argument: its derivative would be lost");
+  }
+  // Implicit conversions and parentheses do not change what a name is used for.
+  const bool transparent = isa<ImplicitCastExpr>(s) || isa<ParenExpr>(s);
+  for (const Stmt* c : s->children()) refuse_active_in(c, transparent ? parent : s, whole);
+}
+
 void Lowerer::collect_renames(const Stmt* s, unsigned begin,
                               std::vector<std::pair<unsigned, std::pair<unsigned, std::string>>>& out) {
   if (s == nullptr) return;
@@ -283,7 +308,7 @@ std::vector<Arg> Lowerer::arguments(const CallExpr* e, Block& out) {
 
 Arg Lowerer::arg(const Expr* e, Block& out) {
   if (is_tensor(e->getType())) return {expr(e, out), {}};
-  return {-1, text(e)};
+  return {-1, scalar_text(e)};
 }
 
 ValueId Lowerer::expr(const Expr* e, Block& out) {
@@ -556,7 +581,7 @@ void Lowerer::declaration(const DeclStmt* d, Block& out) {
       if (name != v->getNameAsString()) renamed_[v] = name;
     }
     std::string decl_text = (change == Change::in_loops ? "" : "const ") + type + " " + name;
-    if (v->hasInit()) decl_text += " = " + text(v->getInit());
+    if (v->hasInit()) decl_text += " = " + scalar_text(v->getInit());
     scalar(out, v->getBeginLoc(), decl_text + ";");
   }
 }
@@ -625,7 +650,7 @@ void Lowerer::expression_statement(const Expr* e, Block& out) {
       refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
              "scalar '" + v->getNameAsString() +
                  "' changes inside a branch (a loop's counters change in its body)");
-    scalar(out, e->getBeginLoc(), text(e) + ";");
+    scalar(out, e->getBeginLoc(), scalar_text(e) + ";");
     out.back().assignment = true;
     const std::string name = renamed_.count(v) ? renamed_.at(v) : v->getNameAsString();
     const auto same = [&](const auto& kv) { return kv.first == name; };

@@ -67,7 +67,7 @@ std::string Lowerer::condition(const Expr* c) {
   if (is_tensor(c->getType()))
     refuse(Code::unsupported_construct, loc(c->getBeginLoc()),
            "a tensor used as a condition (use tl::where, or .item())");
-  return text(c);
+  return scalar_text(c);
 }
 
 // `if` without returns: the tensors it assigns meet after it.
@@ -238,7 +238,7 @@ void Lowerer::loop(const Stmt* at, const Stmt* init, const Expr* cond, const Exp
         refuse(Code::unsupported_construct, loc(v->getLocation()),
                "a loop variable that is not an initialized arithmetic scalar");
       const std::string type = TypeName::getFullyQualifiedName(v->getType(), ctx_, ctx_.getPrintingPolicy());
-      s.init += (s.init.empty() ? type + " " : ", ") + v->getNameAsString() + " = " + text(v->getInit());
+      s.init += (s.init.empty() ? type + " " : ", ") + v->getNameAsString() + " = " + scalar_text(v->getInit());
       s.scalars.push_back({v->getNameAsString(), type});
     }
   }

@@ -90,6 +90,8 @@ class Lowerer {
   void param(const ValueDecl* d, QualType t, bool traced);
   std::string raw(const Expr* e) const;
   std::string text(const Expr* e);
+  std::string scalar_text(const Expr* e);
+  void refuse_active_in(const Stmt* s, const Stmt* parent, const Expr* whole);
   void collect_renames(const Stmt* s, unsigned begin,
                        std::vector<std::pair<unsigned, std::pair<unsigned, std::string>>>& out);
   ValueId op(Block& out, const Expr* e, std::string fn, std::vector<Arg> args, std::string spelled);
