@@ -407,6 +407,18 @@ int main() {
     }
   }
 
+  // tl::concat and tl::stack of braced lists (a negative axis, the default one).
+  auto joined = [&](const tl::Tensor& m) {
+    const tl::Tensor wide = tl::concat({m, tl::sin(m) * 2.0, m * m}, -1);
+    const tl::Tensor tall = tl::concat({tl::transpose(x), m});
+    const tl::Tensor layers = tl::stack({m, tl::cos(m), m * 0.5}, 1);
+    return tl::sum(wide * wide) + tl::sum(tl::tanh(tall)) + tl::sum(tl::exp(layers)) + tl::sum(tl::stack({m, m * m}) * tl::reshape(tall, {2, 3, 2}));
+  };
+  report("concat and stack", tl::grad(joined)(w), joined, w);
+  auto [joined_value, joined_dot] = tl::jvp(joined, w, weights);
+  std::printf("concat and stack jvp: %a %a\n", joined_value.item<double>(), joined_dot.item<double>());
+  check_projection("concat and stack", joined_dot, tl::grad(joined)(w), weights);
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

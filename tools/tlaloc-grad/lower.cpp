@@ -416,6 +416,36 @@ std::vector<ValueId> Lowerer::object_call_arguments(const CXXOperatorCallExpr* e
   return args;
 }
 
+// The tensors of a braced list (`{a, b}` passed as a std::vector<tl::Tensor>), or none.
+std::optional<std::vector<const Expr*>> Lowerer::braced_tensors(const Expr* e) {
+  for (;;) {
+    e = e->IgnoreImplicit();
+    if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
+    else if (const auto* b = dyn_cast<CXXBindTemporaryExpr>(e)) e = b->getSubExpr();
+    else if (const auto* c = dyn_cast<CXXConstructExpr>(e); c && c->getNumArgs() >= 1) e = c->getArg(0);
+    else if (const auto* l = dyn_cast<CXXStdInitializerListExpr>(e)) e = l->getSubExpr();
+    else break;
+  }
+  const auto* list = dyn_cast<InitListExpr>(e);
+  if (list == nullptr || list->getNumInits() == 0) return std::nullopt;
+  std::vector<const Expr*> tensors;
+  for (const Expr* x : list->inits()) {
+    if (!is_tensor(x->getType())) return std::nullopt;
+    tensors.push_back(x);
+  }
+  return tensors;
+}
+
+// tl::concat({a, b, ...}, axis) and tl::stack: the listed tensors (lowered left to
+// right, as a braced list is evaluated), then the other arguments.
+ValueId Lowerer::joined(const CallExpr* e, const std::string& name, const std::vector<const Expr*>& list, Block& out) {
+  std::vector<Arg> args;
+  for (const Expr* x : list) args.push_back({expr(x, out), {}});
+  for (unsigned i = 1; i < e->getNumArgs(); ++i)
+    if (!isa<CXXDefaultArgExpr>(e->getArg(i))) args.push_back(arg(e->getArg(i), out));
+  return op(out, e, name, args, {});
+}
+
 ValueId Lowerer::member_call(const CXXMemberCallExpr* e, Block& out) {
   std::vector<Arg> args{arg(e->getImplicitObjectArgument(), out)};
   if (e->getMethodDecl()->getNameAsString() == "astype" && e->getNumArgs() == 1) {
@@ -434,8 +464,11 @@ ValueId Lowerer::call(const CallExpr* e, Block& out) {
     if (qualified == "tlaloc::cond") return cond_call(e, out);
     if (qualified == "tlaloc::fori_loop") return fori_call(e, out);
     if (qualified == "tlaloc::while_loop") return while_call(e, out);
-    std::vector<Arg> args = arguments(e, out);
     const std::string name = fd->getNameAsString();
+    if (name == "concat" || name == "stack") {
+      if (const auto list = braced_tensors(e->getArg(0))) return joined(e, name, *list, out);
+    }
+    std::vector<Arg> args = arguments(e, out);
     // clamp is minimum(maximum(x, lo), hi) in the library, and so differentiated.
     if (name == "clamp" && args.size() == 3)
       return op(out, e, "minimum", {{op(out, e, "maximum", {args[0], args[1]}, {}), {}}, args[2]}, {});

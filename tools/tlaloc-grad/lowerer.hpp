@@ -106,6 +106,8 @@ class Lowerer {
   std::vector<ValueId> object_call_arguments(const CXXOperatorCallExpr* e, Block& out,
                                              const std::string& what);
   ValueId member_call(const CXXMemberCallExpr* e, Block& out);
+  static std::optional<std::vector<const Expr*>> braced_tensors(const Expr* e);
+  ValueId joined(const CallExpr* e, const std::string& name, const std::vector<const Expr*>& list, Block& out);
   ValueId call(const CallExpr* e, Block& out);
   ValueId inline_call(const CallExpr* e, const FunctionDecl& def, Block& out);
   std::string scope_prefix() const;

@@ -92,6 +92,45 @@ std::string elementwise_vjp(const Rule& r, std::size_t i, const Names& n) {
   return summed_to(n.g + " * " + paren(partial(r, n, i)), i, n);
 }
 
+// ---- concat and stack: the listed tensors first, then the axis -----------------
+
+std::size_t listed(const Names& n) { return std::size_t(std::count(n.tensor.begin(), n.tensor.end(), true)); }
+std::string join_axis(const Names& n) { return n.args.size() > listed(n) ? n.args[listed(n)] : "0"; }
+// `tl::concat({a, b}, axis)` with the listed tensors replaced by `items`.
+std::string spell_joined(const Rule& r, const Names& n, const std::vector<std::string>& items) {
+  std::string list;
+  for (const std::string& x : items) list += (list.empty() ? "" : ", ") + x;
+  std::vector<std::string> args{"{" + list + "}"};
+  args.insert(args.end(), n.args.begin() + std::ptrdiff_t(listed(n)), n.args.end());
+  return call(r.name, args);
+}
+// Tensor i's extent along the concatenated axis, which must be an integer literal.
+std::string extent(const Names& n, std::size_t i) {
+  const std::string a = join_axis(n);
+  if (a.empty() || !std::all_of(a.begin() + (a[0] == '-' ? 1 : 0), a.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+    throw std::invalid_argument("the axis '" + a + "' is not an integer literal");
+  const std::string& x = n.args[i];
+  if (a == "-1") return x + ".shape().back()";
+  return x + ".shape()[" + (a[0] == '-' ? "std::size_t(" + x + ".rank() - " + a.substr(1) + ")" : a) + "]";
+}
+// The engine's concatenate rule: each tensor's slice of the cotangent along the axis.
+std::string concat_vjp(const Rule&, std::size_t i, const Names& n) {
+  std::string start = "0";
+  for (std::size_t j = 0; j < i; ++j) start = j == 0 ? extent(n, 0) : start + " + " + extent(n, j);
+  const std::string stop = i == 0 ? extent(n, 0) : start + " + " + extent(n, i);
+  return call("slice", {n.g, join_axis(n), start, stop});
+}
+// stack expands each tensor's dims, then concatenates: the slice reshaped back.
+std::string stack_vjp(const Rule&, std::size_t i, const Names& n) {
+  return call("reshape", {call("slice", {n.g, join_axis(n), std::to_string(i), std::to_string(i + 1)}), shape_of(n.args[i])});
+}
+// Linear in every tensor: the tangents joined, zeros where a tensor has none.
+std::string joined_jvp(const Rule& r, const Names& n, const std::vector<std::string>& t) {
+  std::vector<std::string> items;
+  for (std::size_t i = 0; i < listed(n); ++i) items.push_back(t[i].empty() ? call("zeros_like", {n.args[i]}) : t[i]);
+  return spell_joined(r, n, items);
+}
+
 // ---- forward mode (the engine's JVP rules) -----------------------------------
 
 // The engine's broadcast_to_shape_of: a tangent broadcast to the result's shape
@@ -282,6 +321,14 @@ std::map<std::string, Rule, std::less<>> make_rules() {
                 " * " + e;
        },
        nullptr, logsumexp_prelude});
+  for (const char* join : {"concat", "stack"}) {
+    Rule r{join, [](const Rule& u, const Names& n) {
+             return spell_joined(u, n, std::vector<std::string>(n.args.begin(), n.args.begin() + std::ptrdiff_t(listed(n))));
+           }};
+    r.vjp = std::string(join) == "concat" ? concat_vjp : stack_vjp;
+    r.jvp = joined_jvp;
+    add(std::move(r));
+  }
   // Functions a generated reverse sweep calls, with forward rules only: tl::hessian
   // differentiates a generated gradient in forward mode (rewrite.cpp).
   for (const char* forward_only : {"sum_to_size", "dot_general"}) add({forward_only, spell_call, nullptr});
