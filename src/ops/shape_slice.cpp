@@ -463,20 +463,20 @@ Tensor zero_of(const Tensor& like) { return scalar_tensor(0, like.dtype()); }
 
 // The transpose of slice: g spread back to x's shape by a zero pad whose interior
 // padding leaves stride - 1 zeros between the elements that were taken.
-std::vector<Tensor> slice_vjp(const Rule& r) {
-  const Tensor &x = r.in(0), &g = r.cotangent();
-  if (!g.defined()) return {Tensor()};
-  const auto& start = r.attr<Ints>("start_indices");
-  const auto& stride = r.attr<Ints>("strides");
+Tensor spread_slice(const Tensor& g, const Shape& x_shape, const Ints& start, const Ints& stride) {
   const std::size_t rank = start.size();
   Ints lo = start, hi(rank), interior(rank);
   for (std::size_t d = 0; d < rank; ++d) {
     const std::int64_t n = g.shape()[d];
     interior[d] = stride[d] - 1;
-    hi[d] = x.shape()[d] - start[d] - (n > 0 ? (n - 1) * stride[d] + 1 : 0);
+    hi[d] = x_shape[d] - start[d] - (n > 0 ? (n - 1) * stride[d] + 1 : 0);
   }
-  return {call1(pad_op, {g, zero_of(g)},
-                {{"edge_padding_low", lo}, {"edge_padding_high", hi}, {"interior_padding", interior}})};
+  return call1(pad_op, {g, zero_of(g)},
+               {{"edge_padding_low", lo}, {"edge_padding_high", hi}, {"interior_padding", interior}});
+}
+std::vector<Tensor> slice_vjp(const Rule& r) {
+  if (!r.cotangent().defined()) return {Tensor()};
+  return {spread_slice(r.cotangent(), r.in(0).shape(), r.attr<Ints>("start_indices"), r.attr<Ints>("strides"))};
 }
 
 // The transpose of pad (as JAX's): negated edge widths crop what was padded and
@@ -553,39 +553,69 @@ std::int64_t python_bound(std::int64_t v, std::int64_t n) {
   return std::clamp<std::int64_t>(v < 0 ? v + n : v, 0, n);
 }
 
-}  // namespace
-
-Tensor slice(const Tensor& x, const Ints& starts, const Ints& stops, const Ints& steps) {
-  const std::size_t r = std::size_t(x.rank());
+// A slice's box in a tensor of `shape`, its bounds clamped to it; `whole` when it
+// takes every element (then no op is recorded).
+struct SliceBox {
+  Ints start, limit, step;
+  bool whole = true;
+};
+SliceBox box_of(const Shape& shape, const Ints& starts, const Ints& stops, const Ints& steps) {
+  const std::size_t r = shape.size();
   check_count("slice", "starts", starts, r);
   check_count("slice", "stops", stops, r);
-  const Ints step = steps.empty() ? Ints(r, 1) : steps;
-  check_count("slice", "steps", step, r);
-  Ints start(r), limit(r);
-  bool whole = true;
+  SliceBox b{Ints(r), Ints(r), steps.empty() ? Ints(r, 1) : steps};
+  check_count("slice", "steps", b.step, r);
   for (std::size_t d = 0; d < r; ++d) {
-    const std::int64_t n = x.shape()[d];
+    const std::int64_t n = shape[d];
     if (starts[d] < 0 || stops[d] < 0)
       fail<ValueError>("slice", "negative bound in [{}, {}) on axis {}", starts[d], stops[d], d);
-    if (step[d] < 1) fail<ValueError>("slice", "step {} on axis {} is not positive", step[d], d);
-    start[d] = std::min(starts[d], n);
-    limit[d] = std::clamp(stops[d], start[d], n);
-    whole = whole && start[d] == 0 && limit[d] == n && (step[d] == 1 || n <= 1);
+    if (b.step[d] < 1) fail<ValueError>("slice", "step {} on axis {} is not positive", b.step[d], d);
+    b.start[d] = std::min(starts[d], n);
+    b.limit[d] = std::clamp(stops[d], b.start[d], n);
+    b.whole = b.whole && b.start[d] == 0 && b.limit[d] == n && (b.step[d] == 1 || n <= 1);
   }
-  if (whole) return x;
-  return call1(slice_op, {x}, {{"start_indices", start}, {"limit_indices", limit}, {"strides", step}});
+  return b;
 }
-
-Tensor slice(const Tensor& x, std::int64_t axis, std::int64_t start, std::int64_t stop, std::int64_t step) {
-  if (x.rank() == 0) fail<AxisError>("slice", "cannot slice a rank-0 tensor");
-  const auto a = std::size_t(detail::normalize_axis("slice", axis, x.rank()));
-  if (step < 1) fail<ValueError>("slice", "step {} is not positive", step);
-  const std::int64_t n = x.shape()[a];
-  Ints starts(std::size_t(x.rank()), 0), stops = x.shape(), steps(std::size_t(x.rank()), 1);
+// One axis, Python's bounds (negative ones count from the end).
+SliceBox box_of(const char* op, const Shape& shape, std::int64_t axis, std::int64_t start, std::int64_t stop,
+                std::int64_t step) {
+  const auto rank = std::int64_t(shape.size());
+  if (rank == 0) fail<AxisError>(op, "cannot slice a rank-0 tensor");
+  const auto a = std::size_t(detail::normalize_axis(op, axis, rank));
+  if (step < 1) fail<ValueError>(op, "step {} is not positive", step);
+  const std::int64_t n = shape[a];
+  Ints starts(shape.size(), 0), stops = shape, steps(shape.size(), 1);
   starts[a] = python_bound(start, n);
   stops[a] = std::max(python_bound(stop, n), starts[a]);
   steps[a] = step;
-  return slice(x, starts, stops, steps);
+  return box_of(shape, starts, stops, steps);
+}
+Tensor slice_in(const Tensor& x, const SliceBox& b) {
+  if (b.whole) return x;
+  return call1(slice_op, {x}, {{"start_indices", b.start}, {"limit_indices", b.limit}, {"strides", b.step}});
+}
+
+}  // namespace
+
+Tensor slice(const Tensor& x, const Ints& starts, const Ints& stops, const Ints& steps) {
+  return slice_in(x, box_of(x.shape(), starts, stops, steps));
+}
+
+Tensor slice(const Tensor& x, std::int64_t axis, std::int64_t start, std::int64_t stop, std::int64_t step) {
+  return slice_in(x, box_of("slice", x.shape(), axis, start, stop, step));
+}
+
+Tensor slice_backward(const Tensor& g, const Shape& shape, std::int64_t axis, std::int64_t start, std::int64_t stop,
+                      std::int64_t step) {
+  const SliceBox b = box_of("slice_backward", shape, axis, start, stop, step);
+  Shape taken(shape.size());
+  for (std::size_t d = 0; d < shape.size(); ++d)
+    taken[d] = b.limit[d] > b.start[d] ? (b.limit[d] - b.start[d] + b.step[d] - 1) / b.step[d] : 0;
+  if (g.shape() != taken)
+    fail<ShapeError>("slice_backward", "g is {}, but the slice of {} on axis {} from {} to {} step {} is {}",
+                     shape_string(g.shape()), shape_string(shape), axis, start, stop, step, shape_string(taken));
+  if (b.whole) return g;
+  return spread_slice(g, shape, b.start, b.step);
 }
 
 // Edge mode repeats the border element: per axis, concat(first slice broadcast, x, last slice broadcast).

@@ -419,6 +419,18 @@ int main() {
   std::printf("concat and stack jvp: %a %a\n", joined_value.item<double>(), joined_dot.item<double>());
   check_projection("concat and stack", joined_dot, tl::grad(joined)(w), weights);
 
+  // tl::slice on one axis (Python's bounds, a step) and its transpose tl::slice_backward.
+  auto sliced = [&](const tl::Tensor& m) {
+    const tl::Tensor top = tl::slice(m, 0, 0, 2) * tl::slice(m, 0, -2, 3);
+    const tl::Tensor every_other = tl::slice(tl::concat({m, m * m}), 0, 1, 6, 2);
+    const tl::Tensor back = tl::slice_backward(top, m.shape(), 0, 1, 3);
+    return tl::sum(top * top) + tl::sum(tl::sin(every_other)) + tl::sum(back * m) + tl::sum(tl::slice(m, -1, -1, 2));
+  };
+  report("slice", tl::grad(sliced)(w), sliced, w);
+  auto [sliced_value, sliced_dot] = tl::jvp(sliced, w, weights);
+  std::printf("slice jvp: %a %a\n", sliced_value.item<double>(), sliced_dot.item<double>());
+  check_projection("slice", sliced_dot, tl::grad(sliced)(w), weights);
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

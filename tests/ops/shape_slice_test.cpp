@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tlaloc/ops.hpp"
+#include "tlaloc/transforms.hpp"
 
 namespace tl = tlaloc;
 
@@ -116,6 +117,31 @@ TEST(ShapeSliceSlice, BadInputs) {
   expect_error<tl::ValueError>([&] { tl::slice(x, 0, 2, 0, -1); }, "slice");
   expect_error<tl::AxisError>([&] { tl::slice(x, 2, 0, 1); }, "slice");
   expect_error<tl::AxisError>([] { tl::slice(tl::zeros({}), 0, 0, 1); }, "slice");
+}
+
+TEST(ShapeSliceSlice, BackwardPutsTheSliceBack) {
+  const auto x = tl::reshape(tl::arange(12).astype(tl::DType::f64), {3, 4});
+  const tl::Shape s{3, 4};
+  EXPECT_EQ(vals(tl::slice_backward(tl::slice(x, 1, -3, -1), s, 1, -3, -1)),
+            (std::vector<double>{0, 1, 2, 0, 0, 5, 6, 0, 0, 9, 10, 0}));
+  EXPECT_EQ(vals(tl::slice_backward(tl::slice(x, -1, 0, 4, 2), s, -1, 0, 4, 2)),
+            (std::vector<double>{0, 0, 2, 0, 4, 0, 6, 0, 8, 0, 10, 0}));
+  EXPECT_EQ(vals(tl::slice_backward(tl::slice(x, 0, 2, 3), s, 0, 2, 3)),
+            (std::vector<double>{0, 0, 0, 0, 0, 0, 0, 0, 8, 9, 10, 11}));
+  EXPECT_EQ(vals(tl::slice_backward(x, s, 0, -100, 100)), vals(x));
+  const tl::Tensor none = tl::slice_backward(tl::zeros({0, 4}, tl::DType::f64), s, 0, 2, 1);
+  EXPECT_EQ(none.shape(), s);
+  EXPECT_EQ(vals(none), std::vector<double>(12, 0.0));
+  // The engine's pullback of the slice is the same function.
+  auto [y, pullback] = tl::vjp([](const tl::Tensor& a) { return tl::slice(a, 1, 1, 4, 2); }, x);
+  const tl::Tensor g = tl::reshape(tl::arange(6).astype(tl::DType::f64), {3, 2}) + 0.5;
+  EXPECT_EQ(vals(pullback(g).at(0)), vals(tl::slice_backward(g, s, 1, 1, 4, 2)));
+}
+
+TEST(ShapeSliceSlice, BackwardBadInputs) {
+  expect_error<tl::ShapeError>([] { tl::slice_backward(tl::zeros({3, 3}), {3, 4}, 1, -3, -1); }, "slice_backward");
+  expect_error<tl::AxisError>([] { tl::slice_backward(tl::zeros({}), {}, 0, 0, 1); }, "slice_backward");
+  expect_error<tl::ValueError>([] { tl::slice_backward(tl::zeros({3, 2}), {3, 4}, 1, 0, 4, 0); }, "slice_backward");
 }
 
 // ---- pad ---------------------------------------------------------------------------------------

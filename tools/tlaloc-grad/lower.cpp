@@ -483,6 +483,8 @@ ValueId Lowerer::call(const CallExpr* e, Block& out) {
                      " arguments has no build-time rule (its rule is for " + std::to_string(rule->derivatives.size()) + ")");
       rule = nullptr;
     }
+    // The rule for slice is for its one-axis form, slice(x, axis, start, stop, step).
+    if (name == "slice" && fd->getNumParams() > 1 && !fd->getParamDecl(1)->getType()->isIntegerType()) rule = nullptr;
     if (rule != nullptr && !zero_derivative(name)) return op(out, e, name, args, {});
     const ValueId v = zero_derivative(name) ? op(out, e, {}, args, text(e)) : inactive(out, e, args);
     note_shape(out.back(), name);  // tl::zeros({2, 3}) and the like fix a shape

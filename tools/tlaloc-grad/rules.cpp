@@ -163,7 +163,8 @@ void set_jvps(std::map<std::string, Rule, std::less<>>& t) {
     return to_result(tg[0].empty() ? "-" + tg[1] : tg[0] + " - " + tg[1], n);
   });
   set("neg", [](const Rule&, const Names&, const std::vector<std::string>& tg) { return "-" + tg[0]; });
-  for (const char* linear : {"sum", "transpose", "reshape", "broadcast_to", "squeeze", "expand_dims", "sum_to_size"})
+  for (const char* linear :
+       {"sum", "transpose", "reshape", "broadcast_to", "squeeze", "expand_dims", "sum_to_size", "slice", "slice_backward"})
     set(linear, linear_jvp);
   // The engine's dot_general rule: the op applied to each operand's tangent, in turn.
   set("dot_general", [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
@@ -329,6 +330,17 @@ std::map<std::string, Rule, std::less<>> make_rules() {
     r.jvp = joined_jvp;
     add(std::move(r));
   }
+  // slice(x, axis, start, stop, step) and its transpose, each the other's rule.
+  add({"slice", spell_call, [](const Rule&, std::size_t i, const Names& n) {
+         std::vector<std::string> args{n.g, shape_of(n.args[0])};
+         args.insert(args.end(), n.args.begin() + 1, n.args.end());
+         return i == 0 ? call("slice_backward", args) : "";
+       }});
+  add({"slice_backward", spell_call, [](const Rule&, std::size_t i, const Names& n) {
+         std::vector<std::string> args{n.g};
+         args.insert(args.end(), n.args.begin() + 2, n.args.end());
+         return i == 0 ? call("slice", args) : "";
+       }});
   // Functions a generated reverse sweep calls, with forward rules only: tl::hessian
   // differentiates a generated gradient in forward mode (rewrite.cpp).
   for (const char* forward_only : {"sum_to_size", "dot_general"}) add({forward_only, spell_call, nullptr});
