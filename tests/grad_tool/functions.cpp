@@ -431,6 +431,19 @@ int main() {
   std::printf("slice jvp: %a %a\n", sliced_value.item<double>(), sliced_dot.item<double>());
   check_projection("slice", sliced_dot, tl::grad(sliced)(w), weights);
 
+  // tl::take (a repeated index) and its transpose tl::index_add.
+  const tl::Tensor picks = tl::tensor(std::vector<std::int64_t>{2, 0, 2, 1}, {4});
+  auto picked = [&](const tl::Tensor& m) {
+    const tl::Tensor taken = tl::take(m, picks) * tl::take(m * m, picks, 0);
+    const tl::Tensor cols = tl::take(tl::tanh(m), tl::slice(picks, 0, 3, 4), -1);
+    const tl::Tensor spread = tl::index_add(m * 0.5, picks, taken, 0);
+    return tl::sum(taken * taken) + tl::sum(cols) + tl::sum(tl::sin(spread));
+  };
+  report("take and index_add", tl::grad(picked)(w), picked, w);
+  auto [picked_value, picked_dot] = tl::jvp(picked, w, weights);
+  std::printf("take and index_add jvp: %a %a\n", picked_value.item<double>(), picked_dot.item<double>());
+  check_projection("take and index_add", picked_dot, tl::grad(picked)(w), weights);
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

@@ -416,6 +416,25 @@ std::vector<ValueId> Lowerer::object_call_arguments(const CXXOperatorCallExpr* e
   return args;
 }
 
+// The build-time rule of a call of a tlaloc function, or null: the form of the call
+// must be the one the rule is for.
+const Rule* Lowerer::rule_for(const CallExpr* e, const FunctionDecl& fd, const std::vector<Arg>& args) {
+  const std::string name = fd.getNameAsString();
+  const Rule* rule = find_rule(name);
+  if (rule == nullptr) return nullptr;
+  // slice(x, axis, start, stop, step), not slice(x, starts, stops, steps).
+  if (name == "slice" && fd.getNumParams() > 1 && !fd.getParamDecl(1)->getType()->isIntegerType()) return nullptr;
+  // An elementwise op's registry derivative is for its plain form: tl::gelu(x), not
+  // tl::gelu(x, true).
+  if (rule->derivatives.empty() || args.size() == rule->derivatives.size()) return rule;
+  for (const Arg& a : args)
+    if (a.is_tensor() && active(a.value))
+      refuse(Code::not_differentiable, loc(e->getBeginLoc()),
+             "tl::" + name + " with " + std::to_string(args.size()) + " arguments has no build-time rule (its rule is for " +
+                 std::to_string(rule->derivatives.size()) + ")");
+  return nullptr;
+}
+
 // The tensors of a braced list (`{a, b}` passed as a std::vector<tl::Tensor>), or none.
 std::optional<std::vector<const Expr*>> Lowerer::braced_tensors(const Expr* e) {
   for (;;) {
@@ -472,20 +491,7 @@ ValueId Lowerer::call(const CallExpr* e, Block& out) {
     // clamp is minimum(maximum(x, lo), hi) in the library, and so differentiated.
     if (name == "clamp" && args.size() == 3)
       return op(out, e, "minimum", {{op(out, e, "maximum", {args[0], args[1]}, {}), {}}, args[2]}, {});
-    const Rule* rule = find_rule(name);
-    // An elementwise op's registry derivative is for its plain form (tl::gelu(x), not
-    // tl::gelu(x, true)).
-    if (rule != nullptr && !rule->derivatives.empty() && args.size() != rule->derivatives.size()) {
-      for (const Arg& a : args)
-        if (a.is_tensor() && active(a.value))
-          refuse(Code::not_differentiable, loc(e->getBeginLoc()),
-                 "tl::" + name + " with " + std::to_string(args.size()) +
-                     " arguments has no build-time rule (its rule is for " + std::to_string(rule->derivatives.size()) + ")");
-      rule = nullptr;
-    }
-    // The rule for slice is for its one-axis form, slice(x, axis, start, stop, step).
-    if (name == "slice" && fd->getNumParams() > 1 && !fd->getParamDecl(1)->getType()->isIntegerType()) rule = nullptr;
-    if (rule != nullptr && !zero_derivative(name)) return op(out, e, name, args, {});
+    if (rule_for(e, *fd, args) != nullptr && !zero_derivative(name)) return op(out, e, name, args, {});
     const ValueId v = zero_derivative(name) ? op(out, e, {}, args, text(e)) : inactive(out, e, args);
     note_shape(out.back(), name);  // tl::zeros({2, 3}) and the like fix a shape
     return v;

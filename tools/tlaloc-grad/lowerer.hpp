@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "lower.hpp"
+#include "rules.hpp"
 #include "shapes.hpp"
 
 namespace tlaloc_grad {
@@ -109,6 +110,7 @@ class Lowerer {
   static std::optional<std::vector<const Expr*>> braced_tensors(const Expr* e);
   ValueId joined(const CallExpr* e, const std::string& name, const std::vector<const Expr*>& list, Block& out);
   ValueId call(const CallExpr* e, Block& out);
+  const Rule* rule_for(const CallExpr* e, const FunctionDecl& fd, const std::vector<Arg>& args);
   ValueId inline_call(const CallExpr* e, const FunctionDecl& def, Block& out);
   std::string scope_prefix() const;
   void scalar(Block& out, SourceLocation at, std::string statement);

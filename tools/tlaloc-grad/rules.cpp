@@ -330,6 +330,25 @@ std::map<std::string, Rule, std::less<>> make_rules() {
     r.jvp = joined_jvp;
     add(std::move(r));
   }
+  // take(x, indices, axis) and index_add(x, indices, updates, axis), each the other's
+  // transpose (the engine's rules: index_add into zeros, take of the cotangent).
+  add({"take", spell_call,
+       [](const Rule&, std::size_t i, const Names& n) {
+         const std::string axis = n.args.size() > 2 ? n.args[2] : "0";
+         return i == 0 ? call("index_add", {call("zeros_like", {n.args[0]}), n.args[1], n.g, axis}) : "";
+       },
+       nullptr, nullptr, linear_jvp});
+  add({"index_add", spell_call,
+       [](const Rule&, std::size_t i, const Names& n) {
+         return i == 0 ? n.g : i == 2 ? call("take", {n.g, n.args[1], n.args[3]}) : "";
+       },
+       nullptr, nullptr,
+       [](const Rule& r, const Names& n, const std::vector<std::string>& t) {
+         // Linear in x and the updates: zeros stand in for a missing tangent.
+         std::vector<std::string> args = n.args;
+         for (std::size_t i : {0, 2}) args[i] = t[i].empty() ? call("zeros_like", {n.args[i]}) : t[i];
+         return call(r.name, args);
+       }});
   // slice(x, axis, start, stop, step) and its transpose, each the other's rule.
   add({"slice", spell_call, [](const Rule&, std::size_t i, const Names& n) {
          std::vector<std::string> args{n.g, shape_of(n.args[0])};
