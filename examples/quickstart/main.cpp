@@ -52,7 +52,7 @@ int main() {
   const bool agrees = tl::allclose(dw, by_hand, 1e-5, 1e-6);
   std::cout << "agrees with the analytic gradient: " << std::boolalpha << agrees << "\n\n";
   show_generated_gradients();
-  // Second derivatives compose (traced at run time: tlaloc-grad writes grad and value_and_grad).
+  // Second derivatives: tlaloc-grad writes the Hessian too, forward mode over the gradient it wrote.
   const auto cube = [](const tl::Tensor& v) { return tl::sum(v * v * v); };
   const tl::Tensor v = tl::linspace(-1, 1, 3);
   std::cout << "hessian of sum(v^3) at v = " << v << " (6 diag(v)) is\n" << tl::hessian(cube)(v) << "\n";
