@@ -152,6 +152,8 @@ std::string hessian(const Program& p, const Options& opt, const Loc& at, Rewritt
   FunctionFinder finder;
   finder.name = g.name;
   finder.TraverseDecl(ast->getASTContext().getTranslationUnitDecl());
+  if (finder.found == nullptr)
+    refuse(Code::unsupported_construct, at, "tl::hessian: the generated gradient '" + g.name + "' was not found again");
   Program q;
   try {
     q = lower(ast->getASTContext(), *finder.found, nullptr, p.name + "_gradient_jvp", {p.wrt.at(0)}, false,
