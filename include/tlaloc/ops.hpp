@@ -168,11 +168,13 @@ Tensor slice(const Tensor& x, const std::vector<std::int64_t>& starts,
 // One axis; negative start/stop count from the end, as in Python.
 Tensor slice(const Tensor& x, std::int64_t axis, std::int64_t start, std::int64_t stop,
              std::int64_t step = 1);
-// The transpose of that slice of a tensor of `shape` (PyTorch's slice_backward): g,
+// The transpose of either slice of a tensor of `shape` (PyTorch's slice_backward): g,
 // the slice's shape, put where the slice took its elements, zeros elsewhere. It is
 // what the engine's rule for slice computes, and what tlaloc-grad writes.
 Tensor slice_backward(const Tensor& g, const Shape& shape, std::int64_t axis, std::int64_t start,
                       std::int64_t stop, std::int64_t step = 1);
+Tensor slice_backward(const Tensor& g, const Shape& shape, const std::vector<std::int64_t>& starts,
+                      const std::vector<std::int64_t>& stops, const std::vector<std::int64_t>& steps = {});
 enum class PadMode { constant, edge };
 Tensor pad(const Tensor& x, const std::vector<std::pair<std::int64_t, std::int64_t>>& widths,
            PadMode mode = PadMode::constant, Scalar value = 0);

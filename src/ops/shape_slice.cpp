@@ -559,17 +559,18 @@ struct SliceBox {
   Ints start, limit, step;
   bool whole = true;
 };
-SliceBox box_of(const Shape& shape, const Ints& starts, const Ints& stops, const Ints& steps) {
+SliceBox box_of(const char* op, const Shape& shape, const Ints& starts, const Ints& stops,
+                const Ints& steps) {
   const std::size_t r = shape.size();
-  check_count("slice", "starts", starts, r);
-  check_count("slice", "stops", stops, r);
+  check_count(op, "starts", starts, r);
+  check_count(op, "stops", stops, r);
   SliceBox b{Ints(r), Ints(r), steps.empty() ? Ints(r, 1) : steps};
-  check_count("slice", "steps", b.step, r);
+  check_count(op, "steps", b.step, r);
   for (std::size_t d = 0; d < r; ++d) {
     const std::int64_t n = shape[d];
     if (starts[d] < 0 || stops[d] < 0)
-      fail<ValueError>("slice", "negative bound in [{}, {}) on axis {}", starts[d], stops[d], d);
-    if (b.step[d] < 1) fail<ValueError>("slice", "step {} on axis {} is not positive", b.step[d], d);
+      fail<ValueError>(op, "negative bound in [{}, {}) on axis {}", starts[d], stops[d], d);
+    if (b.step[d] < 1) fail<ValueError>(op, "step {} on axis {} is not positive", b.step[d], d);
     b.start[d] = std::min(starts[d], n);
     b.limit[d] = std::clamp(stops[d], b.start[d], n);
     b.whole = b.whole && b.start[d] == 0 && b.limit[d] == n && (b.step[d] == 1 || n <= 1);
@@ -588,7 +589,7 @@ SliceBox box_of(const char* op, const Shape& shape, std::int64_t axis, std::int6
   starts[a] = python_bound(start, n);
   stops[a] = std::max(python_bound(stop, n), starts[a]);
   steps[a] = step;
-  return box_of(shape, starts, stops, steps);
+  return box_of(op, shape, starts, stops, steps);
 }
 Tensor slice_in(const Tensor& x, const SliceBox& b) {
   if (b.whole) return x;
@@ -598,24 +599,39 @@ Tensor slice_in(const Tensor& x, const SliceBox& b) {
 }  // namespace
 
 Tensor slice(const Tensor& x, const Ints& starts, const Ints& stops, const Ints& steps) {
-  return slice_in(x, box_of(x.shape(), starts, stops, steps));
+  return slice_in(x, box_of("slice", x.shape(), starts, stops, steps));
 }
 
 Tensor slice(const Tensor& x, std::int64_t axis, std::int64_t start, std::int64_t stop, std::int64_t step) {
   return slice_in(x, box_of("slice", x.shape(), axis, start, stop, step));
 }
 
-Tensor slice_backward(const Tensor& g, const Shape& shape, std::int64_t axis, std::int64_t start, std::int64_t stop,
-                      std::int64_t step) {
-  const SliceBox b = box_of("slice_backward", shape, axis, start, stop, step);
+namespace {
+// g, of the shape of box b of a tensor of `shape`, put back where the box took it.
+// `slice` says which slice, for the error.
+template <class Describe>
+Tensor spread_box(const Tensor& g, const Shape& shape, const SliceBox& b, Describe slice) {
   Shape taken(shape.size());
   for (std::size_t d = 0; d < shape.size(); ++d)
     taken[d] = b.limit[d] > b.start[d] ? (b.limit[d] - b.start[d] + b.step[d] - 1) / b.step[d] : 0;
   if (g.shape() != taken)
-    fail<ShapeError>("slice_backward", "g is {}, but the slice of {} on axis {} from {} to {} step {} is {}",
-                     shape_string(g.shape()), shape_string(shape), axis, start, stop, step, shape_string(taken));
+    fail<ShapeError>("slice_backward", "g is {}, but the slice of {} {} is {}", shape_string(g.shape()),
+                     shape_string(shape), slice(), shape_string(taken));
   if (b.whole) return g;
   return spread_slice(g, shape, b.start, b.step);
+}
+}  // namespace
+
+Tensor slice_backward(const Tensor& g, const Shape& shape, std::int64_t axis, std::int64_t start,
+                      std::int64_t stop, std::int64_t step) {
+  return spread_box(g, shape, box_of("slice_backward", shape, axis, start, stop, step),
+                    [&] { return fmt::format("on axis {} from {} to {} step {}", axis, start, stop, step); });
+}
+
+Tensor slice_backward(const Tensor& g, const Shape& shape, const Ints& starts, const Ints& stops,
+                      const Ints& steps) {
+  return spread_box(g, shape, box_of("slice_backward", shape, starts, stops, steps),
+                    [&] { return fmt::format("from {} to {} step {}", starts, stops, steps); });
 }
 
 // Edge mode repeats the border element: per axis, concat(first slice broadcast, x, last slice broadcast).

@@ -444,6 +444,44 @@ int main() {
   std::printf("take and index_add jvp: %a %a\n", picked_value.item<double>(), picked_dot.item<double>());
   check_projection("take and index_add", picked_dot, tl::grad(picked)(w), weights);
 
+  // Layout: transpose by a permutation, permute, reverse, a slice of several axes and
+  // its transpose, dynamic slices, select, outer and cumsum.
+  auto moved = [&](const tl::Tensor& m) {
+    const tl::Tensor cube = tl::reshape(tl::concat({m, m * m}), {2, 3, 2});
+    const tl::Tensor turned = tl::transpose(cube, {1, 2, 0}) * tl::permute(tl::sin(cube), {1, 2, 0});
+    const tl::Tensor flipped = tl::reverse(m, {0}) * m + tl::reverse(tl::tanh(m), {0, 1});
+    const tl::Tensor box = tl::slice(cube, {0, 1, 0}, {2, 3, 2}, {1, 1, 2});
+    const tl::Tensor back = tl::slice_backward(tl::exp(box), cube.shape(), {0, 1, 0}, {2, 3, 2}, {1, 1, 2});
+    const tl::Tensor window = tl::dynamic_slice(m, {1, 0}, {2, 2});
+    const tl::Tensor written = tl::dynamic_update_slice(m * 0.5, tl::cos(window), {1, 0});
+    const tl::Tensor signed_exp = tl::select(m > 0.0, m * 3.0, tl::exp(m));
+    const tl::Tensor product = tl::outer(tl::reshape(m, {-1}), tl::slice(tl::reshape(m, {-1}), 0, 1, 5));
+    const tl::Tensor running = tl::cumsum(m * m, 0) + tl::cumsum(tl::sin(m), -1);
+    return tl::sum(turned) + tl::sum(flipped * flipped) + tl::sum(back * cube) + tl::sum(written * written) +
+           tl::sum(signed_exp) + tl::sum(tl::tanh(product)) + tl::sum(running * m);
+  };
+  report("layout", tl::grad(moved)(w), moved, w);
+  auto [moved_value, moved_dot] = tl::jvp(moved, w, weights);
+  std::printf("layout jvp: %a %a\n", moved_value.item<double>(), moved_dot.item<double>());
+  check_projection("layout", moved_dot, tl::grad(moved)(w), weights);
+
+  // Indexing along an axis: take_along_axis and its transpose scatter_add, embedding.
+  const tl::Tensor along = tl::tensor(std::vector<std::int64_t>{1, 0, 1, 1, 0, 0}, {3, 2});
+  const tl::Tensor ids = tl::tensor(std::vector<std::int64_t>{2, 0, 2, 1}, {2, 2});
+  auto gathered = [&](const tl::Tensor& m) {
+    const tl::Tensor across = tl::take_along_axis(m * m, along, 1);
+    const tl::Tensor down = tl::take_along_axis(tl::sin(m), ids, 0);
+    const tl::Tensor scattered = tl::scatter_add(m * 0.5, along, tl::cos(m), 1);
+    const tl::Tensor looked = tl::embedding(tl::tanh(m), ids);
+    return tl::sum(across * across) + tl::sum(tl::exp(down)) + tl::sum(tl::sin(scattered)) +
+           tl::sum(looked * looked);
+  };
+  report("take_along_axis and scatter_add", tl::grad(gathered)(w), gathered, w);
+  auto [gathered_value, gathered_dot] = tl::jvp(gathered, w, weights);
+  std::printf("take_along_axis and scatter_add jvp: %a %a\n", gathered_value.item<double>(),
+              gathered_dot.item<double>());
+  check_projection("take_along_axis and scatter_add", gathered_dot, tl::grad(gathered)(w), weights);
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

@@ -138,10 +138,29 @@ TEST(ShapeSliceSlice, BackwardPutsTheSliceBack) {
   EXPECT_EQ(vals(pullback(g).at(0)), vals(tl::slice_backward(g, s, 1, 1, 4, 2)));
 }
 
+// The box form: starts, stops and steps per axis, as tl::slice takes them.
+TEST(ShapeSliceSlice, BackwardOfABox) {
+  const auto x = tl::reshape(tl::arange(12).astype(tl::DType::f64), {3, 4});
+  const tl::Shape s{3, 4};
+  EXPECT_EQ(vals(tl::slice_backward(tl::slice(x, {1, 0}, {3, 4}, {1, 2}), s, {1, 0}, {3, 4}, {1, 2})),
+            (std::vector<double>{0, 0, 0, 0, 4, 0, 6, 0, 8, 0, 10, 0}));
+  EXPECT_EQ(vals(tl::slice_backward(tl::slice(x, {0, 1}, {2, 9}), s, {0, 1}, {2, 9})),
+            (std::vector<double>{0, 1, 2, 3, 0, 5, 6, 7, 0, 0, 0, 0}));
+  EXPECT_EQ(vals(tl::slice_backward(x, s, {0, 0}, {3, 4})), vals(x));
+  auto [y, pullback] = tl::vjp([](const tl::Tensor& a) { return tl::slice(a, {0, 1}, {3, 4}, {2, 2}); }, x);
+  const tl::Tensor g = tl::reshape(tl::arange(4).astype(tl::DType::f64), {2, 2}) + 0.5;
+  EXPECT_EQ(vals(pullback(g).at(0)), vals(tl::slice_backward(g, s, {0, 1}, {3, 4}, {2, 2})));
+}
+
 TEST(ShapeSliceSlice, BackwardBadInputs) {
   expect_error<tl::ShapeError>([] { tl::slice_backward(tl::zeros({3, 3}), {3, 4}, 1, -3, -1); }, "slice_backward");
   expect_error<tl::AxisError>([] { tl::slice_backward(tl::zeros({}), {}, 0, 0, 1); }, "slice_backward");
   expect_error<tl::ValueError>([] { tl::slice_backward(tl::zeros({3, 2}), {3, 4}, 1, 0, 4, 0); }, "slice_backward");
+  const tl::Tensor g = tl::zeros({2, 2});
+  const tl::Shape s{3, 4};
+  expect_error<tl::ShapeError>([&] { tl::slice_backward(g, s, {0, 0}, {3, 2}); }, "slice_backward");
+  expect_error<tl::ValueError>([&] { tl::slice_backward(g, s, {0}, {2, 2}); }, "slice_backward");
+  expect_error<tl::ValueError>([&] { tl::slice_backward(g, s, {0, 0}, {2, 2}, {1, 0}); }, "slice_backward");
 }
 
 // ---- pad ---------------------------------------------------------------------------------------

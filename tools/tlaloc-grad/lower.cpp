@@ -422,8 +422,6 @@ const Rule* Lowerer::rule_for(const CallExpr* e, const FunctionDecl& fd, const s
   const std::string name = fd.getNameAsString();
   const Rule* rule = find_rule(name);
   if (rule == nullptr) return nullptr;
-  // slice(x, axis, start, stop, step), not slice(x, starts, stops, steps).
-  if (name == "slice" && fd.getNumParams() > 1 && !fd.getParamDecl(1)->getType()->isIntegerType()) return nullptr;
   // An elementwise op's registry derivative is for its plain form: tl::gelu(x), not
   // tl::gelu(x, true).
   if (rule->derivatives.empty() || args.size() == rule->derivatives.size()) return rule;

@@ -1,5 +1,8 @@
 #include "rules.hpp"
 
+#include "rules_text.hpp"
+#include "shapes.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -8,10 +11,7 @@
 #include <stdexcept>
 
 namespace tlaloc_grad {
-namespace {
 
-// An expression's text as an operand of a binary operator: parenthesized unless it is
-// a name, a number or a call, negated or not.
 std::string paren(const std::string& s) {
   int depth = 0;
   for (std::size_t i = 0; i < s.size(); ++i) {
@@ -32,6 +32,20 @@ std::string call(const std::string& fn, const std::vector<std::string>& args) {
 }
 std::string spell_call(const Rule& r, const Names& n) { return call(r.name, n.args); }
 std::string shape_of(const std::string& t) { return t + ".shape()"; }
+std::string linear_jvp(const Rule& r, const Names& n, const std::vector<std::string>& t) {
+  std::vector<std::string> args = n.args;
+  args[0] = t[0];
+  return call(r.name, args);
+}
+std::string jointly_linear_jvp(const Rule& r, const Names& n, const std::vector<std::string>& t,
+                               const std::vector<std::size_t>& linear) {
+  std::vector<std::string> args = n.args;
+  for (std::size_t i : linear) args[i] = t[i].empty() ? call("zeros_like", {n.args[i]}) : t[i];
+  return call(r.name, args);
+}
+
+namespace {
+
 // g summed back to operand i's shape (the engine's sum_to_shape_of); a scalar
 // partner cannot have broadcast it.
 std::string summed_to(const std::string& g, std::size_t i, const Names& n) {
@@ -47,24 +61,19 @@ std::string kept(const std::string& g, const Names& n) {
   if (n.args.size() > 2 && n.args[2] != "true" && n.args[2] != "false")
     throw std::invalid_argument("keepdims '" + n.args[2] + "' is not a literal true or false");
   if (n.args.size() < 2 || (n.args.size() > 2 && n.args[2] == "true")) return g;
-  std::vector<long> axes;
-  std::string digits;
-  for (char c : n.args[1] + ",") {
-    if (std::isdigit(static_cast<unsigned char>(c)) || c == '-') {
-      digits += c;
-    } else if (c == ',' || c == '}') {
-      if (!digits.empty()) axes.push_back(std::stol(digits));
-      digits.clear();
-    } else if (c != ' ' && c != '{') {
-      throw std::invalid_argument("the reduced axes '" + n.args[1] +
-                                  "' are not integer literals: write them out, or pass keepdims = true");
-    }
-  }
+  std::vector<std::int64_t> axes;
+  if (const auto list = int_list(n.args[1]))
+    axes = *list;
+  else if (const auto one = int_literal(n.args[1]))
+    axes = {*one};
+  else
+    throw std::invalid_argument("the reduced axes '" + n.args[1] +
+                                "' are not integer literals: write them out, or pass keepdims = true");
   std::sort(axes.begin(), axes.end());
   if (axes.size() > 1 && axes.front() < 0)
     throw std::invalid_argument("several reduced axes '" + n.args[1] + "' with negative ones: write them as non-negative");
   std::string r = g;
-  for (long a : axes) r = call("expand_dims", {r, std::to_string(a)});
+  for (std::int64_t a : axes) r = call("expand_dims", {r, std::to_string(a)});
   return r;
 }
 
@@ -92,45 +101,6 @@ std::string elementwise_vjp(const Rule& r, std::size_t i, const Names& n) {
   return summed_to(n.g + " * " + paren(partial(r, n, i)), i, n);
 }
 
-// ---- concat and stack: the listed tensors first, then the axis -----------------
-
-std::size_t listed(const Names& n) { return std::size_t(std::count(n.tensor.begin(), n.tensor.end(), true)); }
-std::string join_axis(const Names& n) { return n.args.size() > listed(n) ? n.args[listed(n)] : "0"; }
-// `tl::concat({a, b}, axis)` with the listed tensors replaced by `items`.
-std::string spell_joined(const Rule& r, const Names& n, const std::vector<std::string>& items) {
-  std::string list;
-  for (const std::string& x : items) list += (list.empty() ? "" : ", ") + x;
-  std::vector<std::string> args{"{" + list + "}"};
-  args.insert(args.end(), n.args.begin() + std::ptrdiff_t(listed(n)), n.args.end());
-  return call(r.name, args);
-}
-// Tensor i's extent along the concatenated axis, which must be an integer literal.
-std::string extent(const Names& n, std::size_t i) {
-  const std::string a = join_axis(n);
-  if (a.empty() || !std::all_of(a.begin() + (a[0] == '-' ? 1 : 0), a.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
-    throw std::invalid_argument("the axis '" + a + "' is not an integer literal");
-  const std::string& x = n.args[i];
-  if (a == "-1") return x + ".shape().back()";
-  return x + ".shape()[" + (a[0] == '-' ? "std::size_t(" + x + ".rank() - " + a.substr(1) + ")" : a) + "]";
-}
-// The engine's concatenate rule: each tensor's slice of the cotangent along the axis.
-std::string concat_vjp(const Rule&, std::size_t i, const Names& n) {
-  std::string start = "0";
-  for (std::size_t j = 0; j < i; ++j) start = j == 0 ? extent(n, 0) : start + " + " + extent(n, j);
-  const std::string stop = i == 0 ? extent(n, 0) : start + " + " + extent(n, i);
-  return call("slice", {n.g, join_axis(n), start, stop});
-}
-// stack expands each tensor's dims, then concatenates: the slice reshaped back.
-std::string stack_vjp(const Rule&, std::size_t i, const Names& n) {
-  return call("reshape", {call("slice", {n.g, join_axis(n), std::to_string(i), std::to_string(i + 1)}), shape_of(n.args[i])});
-}
-// Linear in every tensor: the tangents joined, zeros where a tensor has none.
-std::string joined_jvp(const Rule& r, const Names& n, const std::vector<std::string>& t) {
-  std::vector<std::string> items;
-  for (std::size_t i = 0; i < listed(n); ++i) items.push_back(t[i].empty() ? call("zeros_like", {n.args[i]}) : t[i]);
-  return spell_joined(r, n, items);
-}
-
 // ---- forward mode (the engine's JVP rules) -----------------------------------
 
 // The engine's broadcast_to_shape_of: a tangent broadcast to the result's shape
@@ -142,18 +112,21 @@ std::string plus(const std::string& a, const std::string& b) {
   if (b.empty()) return a;
   return a + " + " + paren(b);
 }
-// Ops linear in operand 0: the op applied to its tangent, the other operands as they are.
-std::string linear_jvp(const Rule& r, const Names& n, const std::vector<std::string>& t) {
-  std::vector<std::string> args = n.args;
-  args[0] = t[0];
-  return call(r.name, args);
-}
 // binary_derivative's JVP: t_a * da + t_b * db, broadcast to the result.
 std::string product_jvp(const std::string& da, const std::string& db, const Names& n, const std::vector<std::string>& t) {
   return to_result(plus(t[0].empty() ? "" : t[0] + " * " + paren(da), t[1].empty() ? "" : t[1] + " * " + paren(db)), n);
 }
 
-void set_jvps(std::map<std::string, Rule, std::less<>>& t) {
+// outer(a, b) = reshape(a, {n, 1}) * reshape(b, {1, m}): operand i's reshaped shape,
+// and a tensor of that operand's size reshaped to it.
+std::string outer_shape(std::size_t i, const Names& n) {
+  return i == 0 ? "{" + n.args[0] + ".numel(), 1}" : "{1, " + n.args[1] + ".numel()}";
+}
+std::string outer_factor(const std::string& t, std::size_t i, const Names& n) {
+  return t.empty() ? "" : call("reshape", {t, outer_shape(i, n)});
+}
+
+void set_jvps(RuleTable& t) {
   const auto set = [&t](const char* name, auto f) {
     if (auto it = t.find(name); it != t.end()) it->second.jvp = f;
   };
@@ -163,9 +136,7 @@ void set_jvps(std::map<std::string, Rule, std::less<>>& t) {
     return to_result(tg[0].empty() ? "-" + tg[1] : tg[0] + " - " + tg[1], n);
   });
   set("neg", [](const Rule&, const Names&, const std::vector<std::string>& tg) { return "-" + tg[0]; });
-  for (const char* linear :
-       {"sum", "transpose", "reshape", "broadcast_to", "squeeze", "expand_dims", "sum_to_size", "slice", "slice_backward"})
-    set(linear, linear_jvp);
+  for (const char* linear : {"sum", "cumsum", "sum_to_size"}) set(linear, linear_jvp);
   // The engine's dot_general rule: the op applied to each operand's tangent, in turn.
   set("dot_general", [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
     return plus(tg[0].empty() ? "" : spell_call(r, {{tg[0], n.args[1], n.args[2]}, {}, {}, {}}),
@@ -186,6 +157,10 @@ void set_jvps(std::map<std::string, Rule, std::less<>>& t) {
   });
   set("matmul", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
     return plus(tg[0].empty() ? "" : call("matmul", {tg[0], n.args[1]}), tg[1].empty() ? "" : call("matmul", {n.args[0], tg[1]}));
+  });
+  set("outer", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
+    return product_jvp(outer_factor(n.args[1], 1, n), outer_factor(n.args[0], 0, n), n,
+                       {outer_factor(tg[0], 0, n), outer_factor(tg[1], 1, n)});
   });
   set("where", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
     const std::string zero = call("zeros_like", {n.y});
@@ -234,7 +209,7 @@ std::vector<std::string> logsumexp_prelude(const Names& n) {
 // Their forward rules follow the decomposition's JVPs with the prelude's e and z:
 // the exponential's tangent t * e, the sum's, then the division's (softmax), the
 // log's and the subtraction's (log_softmax), or the log's (logsumexp).
-void composite_jvps(std::map<std::string, Rule, std::less<>>& t) {
+void composite_jvps(RuleTable& t) {
   using Tangents = std::vector<std::string>;
   t.at("softmax").jvp = [](const Rule&, const Names& n, const Tangents& tg) {
     const std::string te = tg[0] + " * e_" + n.y, z = "z_" + n.y;
@@ -252,8 +227,8 @@ void composite_jvps(std::map<std::string, Rule, std::less<>>& t) {
   };
 }
 
-std::map<std::string, Rule, std::less<>> make_rules() {
-  std::map<std::string, Rule, std::less<>> t;
+RuleTable make_rules() {
+  RuleTable t;
   const auto add = [&t](Rule r) { t.emplace(r.name, std::move(r)); };
   add({"add", [](const Rule&, const Names& n) { return spell_infix("+", n); },
        [](const Rule&, std::size_t i, const Names& n) { return summed_to(n.g, i, n); }});
@@ -282,11 +257,19 @@ std::map<std::string, Rule, std::less<>> make_rules() {
                 ".rank() != 2) throw tl::ShapeError(\"tlaloc-grad: this gradient's matmul takes matrices, got \" + "
                 "tl::shape_string(" + n.args[0] + ".shape()) + \" and \" + tl::shape_string(" + n.args[1] + ".shape()));";
        }});
-  add({"transpose", spell_call, [](const Rule&, std::size_t, const Names& n) { return call("transpose", {n.g}); }});
-  add({"reshape", spell_call,
-       [](const Rule&, std::size_t i, const Names& n) { return i == 0 ? call("reshape", {n.g, shape_of(n.args[0])}) : ""; }});
-  add({"broadcast_to", spell_call, [](const Rule&, std::size_t i, const Names& n) {
-         return i == 0 ? call("sum_to_size", {n.g, shape_of(n.args[0])}) : "";
+  // outer(a, b) is a [n, 1] column times a [1, m] row (the library's definition): the
+  // product's shares, summed to the column or the row, reshaped back.
+  add({"outer", spell_call, [](const Rule&, std::size_t i, const Names& n) {
+         return call(
+             "reshape",
+             {call("sum_to_size", {n.g + " * " + outer_factor(n.args[1 - i], 1 - i, n), outer_shape(i, n)}),
+              shape_of(n.args[i])});
+       }});
+  // cumsum is linear; its transpose sums each cotangent into every earlier position,
+  // a cumsum running from the end (the engine's reverse_cumsum).
+  add({"cumsum", spell_call, [](const Rule&, std::size_t i, const Names& n) {
+         const std::string& axis = n.args[1];
+         return i == 0 ? call("reverse", {call("cumsum", {call("reverse", {n.g, axis}), axis}), axis}) : "";
        }});
   add({"where", spell_call, [](const Rule&, std::size_t i, const Names& n) {
          if (i == 0) return std::string();
@@ -322,55 +305,14 @@ std::map<std::string, Rule, std::less<>> make_rules() {
                 " * " + e;
        },
        nullptr, logsumexp_prelude});
-  for (const char* join : {"concat", "stack"}) {
-    Rule r{join, [](const Rule& u, const Names& n) {
-             return spell_joined(u, n, std::vector<std::string>(n.args.begin(), n.args.begin() + std::ptrdiff_t(listed(n))));
-           }};
-    r.vjp = std::string(join) == "concat" ? concat_vjp : stack_vjp;
-    r.jvp = joined_jvp;
-    add(std::move(r));
-  }
-  // take(x, indices, axis) and index_add(x, indices, updates, axis), each the other's
-  // transpose (the engine's rules: index_add into zeros, take of the cotangent).
-  add({"take", spell_call,
-       [](const Rule&, std::size_t i, const Names& n) {
-         const std::string axis = n.args.size() > 2 ? n.args[2] : "0";
-         return i == 0 ? call("index_add", {call("zeros_like", {n.args[0]}), n.args[1], n.g, axis}) : "";
-       },
-       nullptr, nullptr, linear_jvp});
-  add({"index_add", spell_call,
-       [](const Rule&, std::size_t i, const Names& n) {
-         return i == 0 ? n.g : i == 2 ? call("take", {n.g, n.args[1], n.args[3]}) : "";
-       },
-       nullptr, nullptr,
-       [](const Rule& r, const Names& n, const std::vector<std::string>& t) {
-         // Linear in x and the updates: zeros stand in for a missing tangent.
-         std::vector<std::string> args = n.args;
-         for (std::size_t i : {0, 2}) args[i] = t[i].empty() ? call("zeros_like", {n.args[i]}) : t[i];
-         return call(r.name, args);
-       }});
-  // slice(x, axis, start, stop, step) and its transpose, each the other's rule.
-  add({"slice", spell_call, [](const Rule&, std::size_t i, const Names& n) {
-         std::vector<std::string> args{n.g, shape_of(n.args[0])};
-         args.insert(args.end(), n.args.begin() + 1, n.args.end());
-         return i == 0 ? call("slice_backward", args) : "";
-       }});
-  add({"slice_backward", spell_call, [](const Rule&, std::size_t i, const Names& n) {
-         std::vector<std::string> args{n.g};
-         args.insert(args.end(), n.args.begin() + 2, n.args.end());
-         return i == 0 ? call("slice", args) : "";
-       }});
   // Functions a generated reverse sweep calls, with forward rules only: tl::hessian
   // differentiates a generated gradient in forward mode (rewrite.cpp).
   for (const char* forward_only : {"sum_to_size", "dot_general"}) add({forward_only, spell_call, nullptr});
   // x.astype(dtype): the cotangent converted back, as the engine's convert rule does.
   add({"astype", [](const Rule&, const Names& n) { return paren(n.args[0]) + ".astype(" + n.args[1] + ")"; },
-       [](const Rule&, std::size_t i, const Names& n) { return i == 0 ? n.g + ".astype(" + n.args[0] + ".dtype())" : ""; }});
-  // Reshapes: the cotangent reshaped back.
-  for (const char* layout : {"squeeze", "expand_dims"})
-    add({layout, spell_call, [](const Rule&, std::size_t i, const Names& n) {
-           return i == 0 ? call("reshape", {n.g, shape_of(n.args[0])}) : "";
-         }});
+       [](const Rule&, std::size_t i, const Names& n) {
+         return i == 0 ? n.g + ".astype(" + n.args[0] + ".dtype())" : "";
+       }});
   for (const char* extreme : {"max", "min"})
     add({extreme, spell_call,
          [](const Rule&, std::size_t i, const Names& n) {
@@ -385,8 +327,13 @@ std::map<std::string, Rule, std::less<>> make_rules() {
     r.derivatives = std::move(derivatives);
     add(std::move(r));
   }
+  add_layout_rules(t);
   set_jvps(t);
   composite_jvps(t);
+  // select is where under another name (the library's definition).
+  Rule select = t.at("where");
+  select.name = "select";
+  add(std::move(select));
   return t;
 }
 

@@ -1,0 +1,197 @@
+// Rules of the ops that move data without arithmetic: layout, joins, slices and
+// indexing. Each is linear, so its forward rule is the op applied to the tangents,
+// and each cotangent is the op's transpose, as the engine's rules write it (most
+// pairs are each other's transposes: take and index_add, slice and slice_backward).
+#include <algorithm>
+#include <cctype>
+#include <stdexcept>
+
+#include "rules_text.hpp"
+#include "shapes.hpp"
+
+namespace tlaloc_grad {
+namespace {
+
+using Tangents = std::vector<std::string>;
+
+// ---- layout -------------------------------------------------------------------
+
+// transpose(x) reverses the axes, and so does its transpose. transpose(x, perm) and
+// permute(x, perm) are undone by the inverse permutation, worked out here: perm must
+// be written out as integer literals.
+std::string permuted_vjp(const Rule&, std::size_t i, const Names& n) {
+  if (i != 0) return "";
+  if (n.args.size() < 2) return call("transpose", {n.g});
+  const auto perm = int_list(n.args[1]);
+  if (!perm)
+    throw std::invalid_argument("the permutation '" + n.args[1] + "' is not a list of integer literals");
+  std::vector<std::int64_t> inverse(perm->size(), -1);
+  for (std::size_t k = 0; k < perm->size(); ++k) {
+    const std::int64_t p = (*perm)[k];
+    if (p < 0 || std::size_t(p) >= perm->size() || inverse[std::size_t(p)] >= 0)
+      throw std::invalid_argument("'" + n.args[1] + "' is not a permutation of 0 to " +
+                                  std::to_string(perm->size() - 1) +
+                                  " (write negative axes as non-negative)");
+    inverse[std::size_t(p)] = std::int64_t(k);
+  }
+  std::string list;
+  for (std::int64_t p : inverse) list += (list.empty() ? "" : ", ") + std::to_string(p);
+  return call("transpose", {n.g, "{" + list + "}"});
+}
+
+// ---- concat and stack: the listed tensors first, then the axis -----------------
+
+std::size_t listed(const Names& n) { return std::size_t(std::count(n.tensor.begin(), n.tensor.end(), true)); }
+std::string join_axis(const Names& n) { return n.args.size() > listed(n) ? n.args[listed(n)] : "0"; }
+// `tl::concat({a, b}, axis)` with the listed tensors replaced by `items`.
+std::string spell_joined(const Rule& r, const Names& n, const std::vector<std::string>& items) {
+  std::string list;
+  for (const std::string& x : items) list += (list.empty() ? "" : ", ") + x;
+  std::vector<std::string> args{"{" + list + "}"};
+  args.insert(args.end(), n.args.begin() + std::ptrdiff_t(listed(n)), n.args.end());
+  return call(r.name, args);
+}
+// t's extent along axis `a` (C++ text, negative counting from the end).
+std::string axis_extent(const std::string& t, const std::string& a) {
+  const auto literal = int_literal(a);
+  if (literal && *literal >= 0) return t + ".shape()[" + a + "]";
+  if (literal && *literal == -1) return t + ".shape().back()";
+  if (literal) return t + ".shape()[std::size_t(" + t + ".rank() - " + std::to_string(-*literal) + ")]";
+  return t + ".shape()[std::size_t(" + a + " < 0 ? " + a + " + " + t + ".rank() : " + a + ")]";
+}
+// Tensor i's extent along the concatenated axis, which must be an integer literal.
+std::string extent(const Names& n, std::size_t i) {
+  const std::string a = join_axis(n);
+  if (!int_literal(a)) throw std::invalid_argument("the axis '" + a + "' is not an integer literal");
+  return axis_extent(n.args[i], a);
+}
+// The engine's concatenate rule: each tensor's slice of the cotangent along the axis.
+std::string concat_vjp(const Rule&, std::size_t i, const Names& n) {
+  std::string start = "0";
+  for (std::size_t j = 0; j < i; ++j) start = j == 0 ? extent(n, 0) : start + " + " + extent(n, j);
+  const std::string stop = i == 0 ? extent(n, 0) : start + " + " + extent(n, i);
+  return call("slice", {n.g, join_axis(n), start, stop});
+}
+// stack expands each tensor's dims, then concatenates: the slice reshaped back.
+std::string stack_vjp(const Rule&, std::size_t i, const Names& n) {
+  return call("reshape", {call("slice", {n.g, join_axis(n), std::to_string(i), std::to_string(i + 1)}),
+                          shape_of(n.args[i])});
+}
+// Linear in every tensor: the tangents joined, zeros where a tensor has none.
+std::string joined_jvp(const Rule& r, const Names& n, const Tangents& t) {
+  std::vector<std::string> items;
+  for (std::size_t i = 0; i < listed(n); ++i)
+    items.push_back(t[i].empty() ? call("zeros_like", {n.args[i]}) : t[i]);
+  return spell_joined(r, n, items);
+}
+
+// The operand's cotangent only (operand 0), as `share` writes it from the names.
+template <class Share>
+Rule moved(const char* name, Share share) {
+  Rule r{name, spell_call};
+  r.vjp = share;
+  r.jvp = linear_jvp;
+  return r;
+}
+
+}  // namespace
+
+void add_layout_rules(RuleTable& t) {
+  const auto add = [&t](Rule r) { t.emplace(r.name, std::move(r)); };
+  for (const char* name : {"transpose", "permute"}) add(moved(name, permuted_vjp));
+  add(moved("reshape", [](const Rule&, std::size_t i, const Names& n) {
+    return i == 0 ? call("reshape", {n.g, shape_of(n.args[0])}) : "";
+  }));
+  // squeeze and expand_dims are reshapes: the cotangent reshaped back.
+  for (const char* layout : {"squeeze", "expand_dims"})
+    add(moved(layout, [](const Rule&, std::size_t i, const Names& n) {
+      return i == 0 ? call("reshape", {n.g, shape_of(n.args[0])}) : "";
+    }));
+  add(moved("broadcast_to", [](const Rule&, std::size_t i, const Names& n) {
+    return i == 0 ? call("sum_to_size", {n.g, shape_of(n.args[0])}) : "";
+  }));
+  add(moved("reverse", [](const Rule&, std::size_t i, const Names& n) {
+    return i == 0 ? call("reverse", {n.g, n.args[1]}) : "";
+  }));
+  for (const char* join : {"concat", "stack"}) {
+    Rule r{join, [](const Rule& u, const Names& n) {
+             return spell_joined(
+                 u, n, std::vector<std::string>(n.args.begin(), n.args.begin() + std::ptrdiff_t(listed(n))));
+           }};
+    r.vjp = std::string(join) == "concat" ? concat_vjp : stack_vjp;
+    r.jvp = joined_jvp;
+    add(std::move(r));
+  }
+  // slice and its transpose slice_backward, each the other's rule, in either form
+  // (one axis, or a box of starts, stops and steps): overloads of the same arguments.
+  add(moved("slice", [](const Rule&, std::size_t i, const Names& n) {
+    std::vector<std::string> args{n.g, shape_of(n.args[0])};
+    args.insert(args.end(), n.args.begin() + 1, n.args.end());
+    return i == 0 ? call("slice_backward", args) : "";
+  }));
+  add(moved("slice_backward", [](const Rule&, std::size_t i, const Names& n) {
+    std::vector<std::string> args{n.g};
+    args.insert(args.end(), n.args.begin() + 2, n.args.end());
+    return i == 0 ? call("slice", args) : "";
+  }));
+  // dynamic_slice(x, starts, sizes) puts its window back where it read it, into zeros;
+  // dynamic_update_slice(x, update, starts) gives x the cotangent with the window
+  // zeroed, and the update the window (in the update's dtype, which the write converted).
+  add(moved("dynamic_slice", [](const Rule&, std::size_t i, const Names& n) {
+    return i == 0 ? call("dynamic_update_slice", {call("zeros_like", {n.args[0]}), n.g, n.args[1]}) : "";
+  }));
+  Rule update = moved("dynamic_update_slice", [](const Rule&, std::size_t i, const Names& n) {
+    if (i == 0) return call("dynamic_update_slice", {n.g, call("zeros_like", {n.args[1]}), n.args[2]});
+    if (i == 1)
+      return call("dynamic_slice", {n.g, n.args[2], shape_of(n.args[1])}) + ".astype(" + n.args[1] +
+             ".dtype())";
+    return std::string();
+  });
+  update.jvp = [](const Rule& r, const Names& n, const Tangents& tg) {
+    return jointly_linear_jvp(r, n, tg, {0, 1});
+  };
+  add(std::move(update));
+  // take(x, indices, axis) and index_add(x, indices, updates, axis); take_along_axis
+  // and scatter_add alike; embedding(weight, indices) is take along axis 0. The
+  // engine's rules: the add into zeros, the take of the cotangent.
+  add(moved("take", [](const Rule&, std::size_t i, const Names& n) {
+    const std::string axis = n.args.size() > 2 ? n.args[2] : "0";
+    return i == 0 ? call("index_add", {call("zeros_like", {n.args[0]}), n.args[1], n.g, axis}) : "";
+  }));
+  add(moved("embedding", [](const Rule&, std::size_t i, const Names& n) {
+    return i == 0 ? call("index_add", {call("zeros_like", {n.args[0]}), n.args[1], n.g, "0"}) : "";
+  }));
+  // The library's take_along_axis broadcasts x and the indices against each other
+  // off the axis first; the rule is for the case without that broadcast (the common
+  // one: indices [n, 1] into [n, c]), and the generated code checks it.
+  Rule along = moved("take_along_axis", [](const Rule&, std::size_t i, const Names& n) {
+    return i == 0 ? call("scatter_add", {call("zeros_like", {n.args[0]}), n.args[1], n.g, n.args[2]}) : "";
+  });
+  along.check = [](const Names& n) {
+    const std::string &x = n.args[0], &a = n.args[2];
+    const auto off_axis = [&](const std::string& t) {
+      return t + ".numel() / std::max<std::int64_t>(1, " + axis_extent(t, a) + ")";
+    };
+    return "if (" + n.args[1] + ".shape() != " + n.y + ".shape() || " + off_axis(x) + " != " + off_axis(n.y) +
+           ") throw tl::ShapeError(\"tlaloc-grad: this gradient's take_along_axis takes indices that match x "
+           "off the "
+           "axis (no broadcasting), got x \" + tl::shape_string(" +
+           x +
+           ".shape()) + \" and indices \" + "
+           "tl::shape_string(" +
+           n.args[1] + ".shape()));";
+  };
+  add(std::move(along));
+  for (const char* scatter : {"index_add", "scatter_add"}) {
+    Rule r = moved(scatter, [](const Rule& u, std::size_t i, const Names& n) {
+      const std::string gather = u.name == "index_add" ? "take" : "take_along_axis";
+      return i == 0 ? n.g : i == 2 ? call(gather, {n.g, n.args[1], n.args[3]}) : "";
+    });
+    r.jvp = [](const Rule& u, const Names& n, const Tangents& tg) {
+      return jointly_linear_jvp(u, n, tg, {0, 2});
+    };
+    add(std::move(r));
+  }
+}
+
+}  // namespace tlaloc_grad
