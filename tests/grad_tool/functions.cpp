@@ -482,6 +482,23 @@ int main() {
               gathered_dot.item<double>());
   check_projection("take_along_axis and scatter_add", gathered_dot, tl::grad(gathered)(w), weights);
 
+  // var and std (all axes, some, keepdims, ddof), through the library's decomposition.
+  auto spread = [&](const tl::Tensor& m) {
+    const tl::Tensor per_row = tl::var(m * m + m, {1});
+    const tl::Tensor whole = tl::std(tl::sin(m) + 2.0 * m);
+    const tl::Tensor kept_cols = tl::std(m * 3.0, {0}, true, 1);
+    const tl::Tensor both = tl::var(tl::reshape(m, {1, 3, 2}), {0, 2}, false, 1);
+    return tl::sum(per_row * per_row) + whole + tl::sum(tl::exp(kept_cols)) + tl::sum(tl::tanh(both * 2.0));
+  };
+  report("var and std", tl::grad(spread)(w), spread, w);
+  auto [spread_value, spread_dot] = tl::jvp(spread, w, weights);
+  std::printf("var and std jvp: %a %a\n", spread_value.item<double>(), spread_dot.item<double>());
+  check_projection("var and std", spread_dot, tl::grad(spread)(w), weights);
+  // A reduction to nothing: the counts the rules divide by are guarded.
+  const tl::Tensor empty = tl::zeros({0, 3}, tl::DType::f64);
+  auto emptied = [](const tl::Tensor& e) { return tl::sum(tl::mean(e, {1})) + tl::sum(tl::var(e, {1})); };
+  report("mean and var of an empty tensor", tl::grad(emptied)(empty), emptied, empty);
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

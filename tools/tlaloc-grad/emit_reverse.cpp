@@ -99,7 +99,8 @@ void Writer::reverse_op(const Node& s) {
     refuse(Code::not_differentiable, s.loc, "tl::" + s.fn + " has no build-time reverse rule (only a forward one)");
   const auto apply = [&] {
     line("// " + s.fn + ", line " + std::to_string(s.loc.line));
-    prelude(s, r, n);
+    prelude(s, r.prelude, n);
+    prelude(s, r.share_prelude, n);
     for (std::size_t i = 0; i < s.args.size(); ++i) {
       if (!s.args[i].is_tensor() || !active(s.args[i].value)) continue;
       std::string c;
@@ -115,10 +116,10 @@ void Writer::reverse_op(const Node& s) {
 }
 
 // The values of the op's own decomposition its derivative needs, computed again.
-void Writer::prelude(const Node& s, const Rule& r, const Names& n) {
-  if (r.prelude == nullptr) return;
+void Writer::prelude(const Node& s, std::vector<std::string> (*statements)(const Names&), const Names& n) {
+  if (statements == nullptr) return;
   try {
-    for (const std::string& l : r.prelude(n)) line(l);
+    for (const std::string& l : statements(n)) line(l);
   } catch (const std::invalid_argument& e) {
     refuse(Code::not_differentiable, s.loc, "tl::" + s.fn + ": " + e.what());
   }

@@ -145,7 +145,8 @@ std::string Lowerer::unique(const std::string& base) {
 // generated code gives its own variables (d_x is x's cotangent, t_x its tangent, ct
 // the pullback's cotangent, ...): such a name gets a `u_` in front.
 std::string Lowerer::claim(const std::string& user) {
-  static const char* const generated[] = {"d_", "t_", "saved_", "steps_", "cond_", "e_", "z_", "m_", "hit_", "share_"};
+  static const char* const generated[] = {"d_", "t_", "saved_", "steps_", "cond_",     "e_",
+                                          "z_", "m_", "hit_",   "share_", "centered_", "count_"};
   bool looks_generated = user == "ct" || user == "pullback" ||
                          (user.size() > 1 && user[0] == 'k' &&
                           std::all_of(user.begin() + 1, user.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }));

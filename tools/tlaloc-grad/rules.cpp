@@ -77,6 +77,12 @@ std::string kept(const std::string& g, const Names& n) {
   return r;
 }
 
+// The number of elements a reduction of x to `reduced` summed over (a reduction to
+// nothing summed over none).
+std::string count_of(const std::string& x, const std::string& reduced) {
+  return "double(" + x + ".numel() / std::max<std::int64_t>(1, " + reduced + ".numel()))";
+}
+
 std::string spell_infix(const std::string& op, const Names& n) {
   return paren(n.args[0]) + " " + op + " " + paren(n.args[1]);
 }
@@ -152,7 +158,7 @@ void set_jvps(RuleTable& t) {
   set("mean", [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
     Rule sum = r;
     sum.name = "sum";
-    const std::string count = "double(" + n.args[0] + ".numel() / " + n.y + ".numel())";
+    const std::string count = count_of(n.args[0], n.y);
     return linear_jvp(sum, n, tg) + " * " + call("reciprocal", {call("scalar_tensor", {count, n.y + ".dtype()"})});
   });
   set("matmul", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
@@ -206,6 +212,51 @@ std::vector<std::string> logsumexp_prelude(const Names& n) {
           "const tl::Tensor z_" + n.y + " = tl::sum(e_" + n.y + ", " + a + ", true);"};
 }
 
+// var(x, axes, keepdims, ddof) is the library's sum(square(x - mean(x, axes, true)),
+// axes, keepdims) / max(n - ddof, 0), and std its sqrt. The prelude computes the
+// mean, the centered values and the count n again; the shares and tangents follow
+// the decomposition's rules op by op.
+std::string ddof(const Names& n) { return n.args.size() > 3 ? n.args[3] : "0"; }
+std::vector<std::string> stats_prelude(const Names& n) {
+  const std::string &x = n.args[0], m = "m_" + n.y, c = "centered_" + n.y;
+  return {"const tl::Tensor " + m + " = " + call("mean", {x, reduced_axes(n), "true"}) + ";",
+          "const tl::Tensor " + c + " = " + x + " - " + m + ";",
+          "const double count_" + n.y + " = " + count_of(x, m) + ";"};
+}
+// The division's partial, 1 / max(n - ddof, 0).
+std::string stats_divisor(const Names& n) {
+  return call("reciprocal",
+              {call("scalar_tensor",
+                    {"std::max(count_" + n.y + " - " + paren(ddof(n)) + ", 0.0)", n.y + ".dtype()"})});
+}
+// The centered values' cotangent, from the variance's cotangent g.
+std::vector<std::string> centered_share(const Names& n, const std::string& g) {
+  const std::string c = "centered_" + n.y;
+  return {"const tl::Tensor d_" + c + " = " +
+          call("broadcast_to", {kept(g + " * " + stats_divisor(n), n), shape_of(c)}) + " * (2.0 * " + c +
+          ");"};
+}
+// x's share: the subtraction's, plus the mean's.
+std::string stats_vjp(const Rule&, std::size_t i, const Names& n) {
+  if (i != 0) return "";
+  const std::string dc = "d_centered_" + n.y, m = "m_" + n.y;
+  const std::string count = call("reciprocal", {call("scalar_tensor", {"count_" + n.y, m + ".dtype()"})});
+  return dc + " + " +
+         call("broadcast_to",
+              {call("sum_to_size", {"-" + dc, shape_of(m)}) + " * " + count, shape_of(n.args[0])});
+}
+// The variance's tangent from x's tangent t.
+std::string variance_jvp(const Names& n, const std::string& t) {
+  const std::string m = "m_" + n.y, c = "centered_" + n.y;
+  const std::string tm = call("sum", {t, reduced_axes(n), "true"}) + " * " +
+                         call("reciprocal", {call("scalar_tensor", {"count_" + n.y, m + ".dtype()"})});
+  std::vector<std::string> summed{call("broadcast_to", {t + " - " + tm, shape_of(c)}) + " * (2.0 * " + c +
+                                  ")"};
+  summed.insert(summed.end(), n.args.begin() + 1,
+                n.args.begin() + std::ptrdiff_t(std::min<std::size_t>(n.args.size(), 3)));
+  return call("sum", summed) + " * " + stats_divisor(n);
+}
+
 // Their forward rules follow the decomposition's JVPs with the prelude's e and z:
 // the exponential's tangent t * e, the sum's, then the division's (softmax), the
 // log's and the subtraction's (log_softmax), or the log's (logsumexp).
@@ -242,7 +293,7 @@ RuleTable make_rules() {
   add({"mean", spell_call, [](const Rule&, std::size_t, const Names& n) {
          // The engine's mean is a sum divided by the reduced count, and the division's
          // rule multiplies by the count's reciprocal.
-         const std::string count = "double(" + n.args[0] + ".numel() / " + n.y + ".numel())";
+         const std::string count = count_of(n.args[0], n.y);
          const std::string scaled = n.g + " * " + call("reciprocal", {call("scalar_tensor", {count, n.y + ".dtype()"})});
          return call("broadcast_to", {kept(scaled, n), shape_of(n.args[0])});
        }});
@@ -276,6 +327,25 @@ RuleTable make_rules() {
          const std::string picked = i == 1 ? call("where", {n.args[0], n.g, "0.0"}) : call("where", {n.args[0], "0.0", n.g});
          return call("sum_to_size", {picked, shape_of(n.args[i])});
        }});
+  add({"var",
+       spell_call,
+       stats_vjp,
+       nullptr,
+       stats_prelude,
+       [](const Rule&, const Names& n, const std::vector<std::string>& tg) { return variance_jvp(n, tg[0]); },
+       {},
+       [](const Names& n) { return centered_share(n, n.g); }});
+  // std = sqrt(var): the square root's partial 0.5 / y first.
+  add({"std",
+       spell_call,
+       stats_vjp,
+       nullptr,
+       stats_prelude,
+       [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
+         return paren(variance_jvp(n, tg[0])) + " * (0.5 / " + n.y + ")";
+       },
+       {},
+       [](const Names& n) { return centered_share(n, n.g + " * (0.5 / " + n.y + ")"); }});
   // y = e / z: the division's shares, then the sum's, then the exponential's.
   add({"softmax", spell_call,
        [](const Rule&, std::size_t i, const Names& n) {

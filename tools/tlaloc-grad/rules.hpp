@@ -38,6 +38,9 @@ struct Rule {
   std::string (*jvp)(const Rule& r, const Names& n, const std::vector<std::string>& t) = nullptr;
   // Elementwise ops: each operand's partial derivative, in x (or a and b) and y.
   std::vector<std::string> derivatives;
+  // Statements written before the shares in reverse mode only, after the prelude
+  // (they may use the cotangent), or none.
+  std::vector<std::string> (*share_prelude)(const Names& n) = nullptr;
 };
 
 // The rule for a public function (`tanh`, `sum`) or operator (`add`, `neg`), or null.

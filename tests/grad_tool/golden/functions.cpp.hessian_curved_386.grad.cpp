@@ -57,7 +57,7 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_386_gradient_jvp(const t
   const tl::Tensor exp_21 = tl::exp(mul_20);  // exp, line 36: tl::exp(mul_20)
   const tl::Tensor t_exp_21 = t_mul_20 * exp_21;
   const tl::Tensor mean_22 = tl::mean(exp_21);  // mean, line 37: tl::mean(exp_21)
-  const tl::Tensor t_mean_22 = tl::sum(t_exp_21) * tl::reciprocal(tl::scalar_tensor(double(exp_21.numel() / mean_22.numel()), mean_22.dtype()));
+  const tl::Tensor t_mean_22 = tl::sum(t_exp_21) * tl::reciprocal(tl::scalar_tensor(double(exp_21.numel() / std::max<std::int64_t>(1, mean_22.numel())), mean_22.dtype()));
   const tl::Tensor mul_23 = h * h;  // mul, line 38: h * h
   const tl::Tensor t_mul_23 = tl::broadcast_to(t_h * h + (t_h * h), mul_23.shape());
   const tl::Tensor sum_24 = tl::sum(mul_23);  // sum, line 39: tl::sum(mul_23)
@@ -91,8 +91,8 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_386_gradient_jvp(const t
   const tl::Tensor t_sum_to_size_42 = tl::sum_to_size(t_mul_41, h.shape());
   const tl::Tensor add_43 = sum_to_size_40 + sum_to_size_42;  // add, line 91: d_h + (tl::sum_to_size(d_mul_23 * h, h.shape()))
   const tl::Tensor t_add_43 = tl::broadcast_to(t_sum_to_size_40 + t_sum_to_size_42, add_43.shape());
-  const tl::Tensor t_44 = tl::scalar_tensor(double(exp_21.numel() / mean_22.numel()), mean_22.dtype());  // line 93: tl::scalar_tensor(double(exp_21.numel() / mean_22.numel()), mean_22.d...
-  const tl::Tensor reciprocal_45 = tl::reciprocal(t_44);  // reciprocal, line 93: tl::reciprocal(tl::scalar_tensor(double(exp_21.numel() / mean_22.nume...
+  const tl::Tensor t_44 = tl::scalar_tensor(double(exp_21.numel() / std::max<std::int64_t>(1, mean_22.numel())), mean_22.dtype());  // line 93: tl::scalar_tensor(double(exp_21.numel() / std::max<std::int64_t>(1, m...
+  const tl::Tensor reciprocal_45 = tl::reciprocal(t_44);  // reciprocal, line 93: tl::reciprocal(tl::scalar_tensor(double(exp_21.numel() / std::max<std...
   const tl::Tensor mul_46 = sum_to_size_36 * reciprocal_45;  // mul, line 93: d_mean_22 * tl::reciprocal(tl::scalar_tensor(double(exp_21.numel() / ...
   const tl::Tensor broadcast_to_47 = tl::broadcast_to(mul_46, exp_21.shape());  // broadcast_to, line 93: tl::broadcast_to(d_mean_22 * tl::reciprocal(tl::scalar_tensor(double(...
   const tl::Tensor mul_48 = broadcast_to_47 * exp_21;  // mul, line 95: d_exp_21 * exp_21
