@@ -22,6 +22,9 @@ constexpr bool is_floating(DType t) {
   return t == DType::f32 || t == DType::f64 || t == DType::bf16 || t == DType::f16;
 }
 constexpr bool is_half(DType t) { return t == DType::bf16 || t == DType::f16; }
+// The dtype statistics (mean, var, std, logsumexp) compute in: f32 for 16-bit floats
+// and integers, as JAX does, else the input's own.
+constexpr DType stats_dtype(DType t) { return is_floating(t) && !is_half(t) ? t : DType::f32; }
 constexpr bool is_unsigned(DType t) {  // bool excluded
   return t == DType::u8 || t == DType::u16 || t == DType::u32 || t == DType::u64;
 }

@@ -373,9 +373,9 @@ std::int64_t reduced_count(std::string_view op, const Tensor& x, const Axes& axe
   for (auto a : detail::normalize_axes(op, axes_list(x, axes), x.rank())) n *= x.shape()[std::size_t(a)];
   return n;
 }
-// Statistics (mean, var, logsumexp) compute in f32 for 16-bit floats, as JAX does,
-// and return the input's floating type (f32 for integers).
-DType stats_compute_dtype(const Tensor& x) { return is_floating(x.dtype()) && !is_half(x.dtype()) ? x.dtype() : DType::f32; }
+// Statistics compute in stats_dtype (f32 for 16-bit floats, as JAX does) and return
+// the input's floating type (f32 for integers).
+DType stats_compute_dtype(const Tensor& x) { return stats_dtype(x.dtype()); }
 DType stats_result_dtype(const Tensor& x) { return is_floating(x.dtype()) ? x.dtype() : DType::f32; }
 
 Tensor mean_impl(std::string_view op, const Tensor& x, const Axes& axes, bool keepdims) {

@@ -494,6 +494,19 @@ int main() {
   auto [spread_value, spread_dot] = tl::jvp(spread, w, weights);
   std::printf("var and std jvp: %a %a\n", spread_value.item<double>(), spread_dot.item<double>());
   check_projection("var and std", spread_dot, tl::grad(spread)(w), weights);
+  // Statistics of a 16-bit float tensor compute in f32 and convert back, as the
+  // library's do (bits only: f16 is too coarse for central differences).
+  const tl::Tensor half = (w * 1.7 + 0.3).astype(tl::DType::f16);
+  auto half_stats = [](const tl::Tensor& h) {
+    return tl::sum(tl::mean(h * h, {0}) * 3.3) + tl::sum(tl::var(h, {0}) * 1.7) + tl::std(h) +
+           tl::sum(tl::std(h, {1}, true, 1)) + tl::sum(tl::logsumexp(h * 2.0, {1}));
+  };
+  auto [half_value, half_dot] = tl::jvp(half_stats, half, (weights * 0.5).astype(tl::DType::f16));
+  const tl::Tensor half_grad = tl::grad(half_stats)(half);
+  std::printf("half-precision statistics, value, tangent and gradient:");
+  for (const tl::Tensor& t : {half_value, half_dot, half_grad})
+    for (double v : t.astype(tl::DType::f64).to_vector<double>()) std::printf(" %a", v);
+  std::printf("\n");
   // A reduction to nothing: the counts the rules divide by are guarded.
   const tl::Tensor empty = tl::zeros({0, 3}, tl::DType::f64);
   auto emptied = [](const tl::Tensor& e) { return tl::sum(tl::mean(e, {1})) + tl::sum(tl::var(e, {1})); };

@@ -145,8 +145,8 @@ std::string Lowerer::unique(const std::string& base) {
 // generated code gives its own variables (d_x is x's cotangent, t_x its tangent, ct
 // the pullback's cotangent, ...): such a name gets a `u_` in front.
 std::string Lowerer::claim(const std::string& user) {
-  static const char* const generated[] = {"d_", "t_", "saved_", "steps_", "cond_",     "e_",
-                                          "z_", "m_", "hit_",   "share_", "centered_", "count_"};
+  static const char* const generated[] = {"d_", "t_",   "saved_", "steps_",    "cond_",  "e_",     "z_",
+                                          "m_", "hit_", "share_", "centered_", "count_", "stats_", "root_"};
   bool looks_generated = user == "ct" || user == "pullback" ||
                          (user.size() > 1 && user[0] == 'k' &&
                           std::all_of(user.begin() + 1, user.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }));
@@ -173,10 +173,10 @@ void Lowerer::param(const ValueDecl* d, QualType t, bool traced) {
         {"const " + TypeName::getFullyQualifiedName(plain, ctx_, ctx_.getPrintingPolicy()) + "&", name, -1, outer});
     return;
   }
-  if (!plain->isArithmeticType())
+  if (!plain->isArithmeticType() && !plain->isEnumeralType())
     refuse(Code::unsupported_construct, loc(d->getLocation()),
            "parameter or capture '" + name + "' of type " + t.getAsString() +
-               ": only tl::Tensor and arithmetic types");
+               ": only tl::Tensor, arithmetic and enumeration types");
   p_.params.push_back(
       {"const " + TypeName::getFullyQualifiedName(plain, ctx_, ctx_.getPrintingPolicy()), name, -1, outer});
 }
@@ -597,11 +597,13 @@ void Lowerer::declaration(const DeclStmt* d, Block& out) {
     }
     // A lambda is lowered where it is called or passed to tl::cond or a tl:: loop.
     if (const auto* r = v->getType()->getAsCXXRecordDecl(); r != nullptr && r->isLambda()) continue;
-    if (v->getType()->isReferenceType() || !v->getType().getNonReferenceType()->isArithmeticType()) {
+    // Scalars: numbers, and enumerations such as a tl::DType.
+    if (v->getType()->isReferenceType() ||
+        !(v->getType()->isArithmeticType() || v->getType()->isEnumeralType())) {
       refuse_scan_in(v->getInit());
       refuse(Code::unsupported_construct, loc(v->getLocation()),
              "local '" + v->getNameAsString() + "' of type " + v->getType().getAsString() +
-                 ": a differentiated function's locals are tl::Tensor or arithmetic");
+                 ": a differentiated function's locals are tl::Tensor, arithmetic or enumerations");
     }
     const Change change = v->getType().isConstQualified() ? Change::none : changes(v);
     if (change == Change::elsewhere || (change == Change::in_loops && structured_ > 0))

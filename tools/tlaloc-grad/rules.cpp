@@ -83,6 +83,18 @@ std::string count_of(const std::string& x, const std::string& reduced) {
   return "double(" + x + ".numel() / std::max<std::int64_t>(1, " + reduced + ".numel()))";
 }
 
+// Statistics (mean, var, std, logsumexp) compute in tl::stats_dtype, f32 for 16-bit
+// floats, and convert back, as the library's do: a prelude line names that dtype
+// (stats_<result>), and the rules convert to it and back.
+std::string stats_line(const Names& n) {
+  return "const tl::DType stats_" + n.y + " = tl::stats_dtype(" + n.args[0] + ".dtype());";
+}
+std::string in_stats(const std::string& t, const Names& n) { return paren(t) + ".astype(stats_" + n.y + ")"; }
+std::string from_stats(const std::string& t, const std::string& like) {
+  return paren(t) + ".astype(" + like + ".dtype())";
+}
+std::vector<std::string> mean_prelude(const Names& n) { return {stats_line(n)}; }
+
 std::string spell_infix(const std::string& op, const Names& n) {
   return paren(n.args[0]) + " " + op + " " + paren(n.args[1]);
 }
@@ -159,7 +171,9 @@ void set_jvps(RuleTable& t) {
     Rule sum = r;
     sum.name = "sum";
     const std::string count = count_of(n.args[0], n.y);
-    return linear_jvp(sum, n, tg) + " * " + call("reciprocal", {call("scalar_tensor", {count, n.y + ".dtype()"})});
+    return from_stats(linear_jvp(sum, n, {in_stats(tg[0], n)}) + " * " +
+                          call("reciprocal", {call("scalar_tensor", {count, "stats_" + n.y})}),
+                      n.y);
   });
   set("matmul", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
     return plus(tg[0].empty() ? "" : call("matmul", {tg[0], n.args[1]}), tg[1].empty() ? "" : call("matmul", {n.args[0], tg[1]}));
@@ -205,29 +219,41 @@ std::vector<std::string> softmax_prelude(const Names& n) {
 // logsumexp shifts by the maximum where it is finite.
 std::string lse_axes(const Names& n) { return n.args.size() > 1 ? n.args[1] : "{}"; }
 std::vector<std::string> logsumexp_prelude(const Names& n) {
-  const std::string x = n.args[0], a = lse_axes(n), m = "m_" + n.y;
-  return {"const tl::Tensor " + m + " = tl::max(" + x + ", " + a + ", true);",
-          "const tl::Tensor e_" + n.y + " = tl::exp(" + x + " - tl::stop_gradient(tl::where(tl::isfinite(" + m + "), " + m +
-              ", 0.0)));",
+  const std::string x = in_stats(n.args[0], n), a = lse_axes(n), m = "m_" + n.y;
+  return {stats_line(n), "const tl::Tensor " + m + " = tl::max(" + x + ", " + a + ", true);",
+          "const tl::Tensor e_" + n.y + " = tl::exp(" + x + " - tl::stop_gradient(tl::where(tl::isfinite(" +
+              m + "), " + m + ", 0.0)));",
           "const tl::Tensor z_" + n.y + " = tl::sum(e_" + n.y + ", " + a + ", true);"};
 }
 
 // var(x, axes, keepdims, ddof) is the library's sum(square(x - mean(x, axes, true)),
-// axes, keepdims) / max(n - ddof, 0), and std its sqrt. The prelude computes the
-// mean, the centered values and the count n again; the shares and tangents follow
-// the decomposition's rules op by op.
+// axes, keepdims) / max(n - ddof, 0) in the stats dtype, and std its sqrt. The
+// prelude computes the mean, the centered values and the count n again (and std's
+// root in the stats dtype, which is the result unless x is a 16-bit float); the
+// shares and tangents follow the decomposition's rules op by op.
 std::string ddof(const Names& n) { return n.args.size() > 3 ? n.args[3] : "0"; }
-std::vector<std::string> stats_prelude(const Names& n) {
-  const std::string &x = n.args[0], m = "m_" + n.y, c = "centered_" + n.y;
-  return {"const tl::Tensor " + m + " = " + call("mean", {x, reduced_axes(n), "true"}) + ";",
+std::vector<std::string> variance_prelude(const Names& n) {
+  const std::string x = in_stats(n.args[0], n), m = "m_" + n.y, c = "centered_" + n.y;
+  return {stats_line(n), "const tl::Tensor " + m + " = " + call("mean", {x, reduced_axes(n), "true"}) + ";",
           "const tl::Tensor " + c + " = " + x + " - " + m + ";",
-          "const double count_" + n.y + " = " + count_of(x, m) + ";"};
+          "const double count_" + n.y + " = " + count_of(n.args[0], m) + ";"};
+}
+std::vector<std::string> deviation_prelude(const Names& n) {
+  std::vector<std::string> lines = variance_prelude(n), args{in_stats(n.args[0], n)};
+  args.insert(args.end(), n.args.begin() + 1, n.args.end());
+  lines.push_back("const tl::Tensor root_" + n.y + " = " + n.y + ".dtype() == stats_" + n.y + " ? " + n.y +
+                  " : " + call("std", args) + ";");
+  return lines;
 }
 // The division's partial, 1 / max(n - ddof, 0).
 std::string stats_divisor(const Names& n) {
-  return call("reciprocal",
-              {call("scalar_tensor",
-                    {"std::max(count_" + n.y + " - " + paren(ddof(n)) + ", 0.0)", n.y + ".dtype()"})});
+  return call(
+      "reciprocal",
+      {call("scalar_tensor", {"std::max(count_" + n.y + " - " + paren(ddof(n)) + ", 0.0)", "stats_" + n.y})});
+}
+// The variance's cotangent (in the stats dtype) from var's or std's.
+std::string variance_cotangent(const Names& n, bool root) {
+  return in_stats(n.g, n) + (root ? " * (0.5 / root_" + n.y + ")" : "");
 }
 // The centered values' cotangent, from the variance's cotangent g.
 std::vector<std::string> centered_share(const Names& n, const std::string& g) {
@@ -236,18 +262,19 @@ std::vector<std::string> centered_share(const Names& n, const std::string& g) {
           call("broadcast_to", {kept(g + " * " + stats_divisor(n), n), shape_of(c)}) + " * (2.0 * " + c +
           ");"};
 }
-// x's share: the subtraction's, plus the mean's.
+// x's share: the subtraction's, plus the mean's, converted back.
 std::string stats_vjp(const Rule&, std::size_t i, const Names& n) {
   if (i != 0) return "";
   const std::string dc = "d_centered_" + n.y, m = "m_" + n.y;
   const std::string count = call("reciprocal", {call("scalar_tensor", {"count_" + n.y, m + ".dtype()"})});
-  return dc + " + " +
-         call("broadcast_to",
-              {call("sum_to_size", {"-" + dc, shape_of(m)}) + " * " + count, shape_of(n.args[0])});
+  return from_stats(dc + " + " +
+                        call("broadcast_to", {call("sum_to_size", {"-" + dc, shape_of(m)}) + " * " + count,
+                                              shape_of(n.args[0])}),
+                    n.args[0]);
 }
-// The variance's tangent from x's tangent t.
-std::string variance_jvp(const Names& n, const std::string& t) {
-  const std::string m = "m_" + n.y, c = "centered_" + n.y;
+// The variance's tangent (in the stats dtype) from x's tangent.
+std::string variance_jvp(const Names& n, const std::string& tx) {
+  const std::string m = "m_" + n.y, c = "centered_" + n.y, t = in_stats(tx, n);
   const std::string tm = call("sum", {t, reduced_axes(n), "true"}) + " * " +
                          call("reciprocal", {call("scalar_tensor", {"count_" + n.y, m + ".dtype()"})});
   std::vector<std::string> summed{call("broadcast_to", {t + " - " + tm, shape_of(c)}) + " * (2.0 * " + c +
@@ -273,8 +300,8 @@ void composite_jvps(RuleTable& t) {
     return call("broadcast_to", {tg[0] + " - " + tz + " * " + call("reciprocal", {z}), shape_of(n.y)});
   };
   t.at("logsumexp").jvp = [](const Rule&, const Names& n, const Tangents& tg) {
-    const std::string ts = call("sum", {tg[0] + " * e_" + n.y, lse_axes(n), "true"});
-    return call("reshape", {ts + " * " + call("reciprocal", {"z_" + n.y}), shape_of(n.y)});
+    const std::string ts = call("sum", {in_stats(tg[0], n) + " * e_" + n.y, lse_axes(n), "true"});
+    return from_stats(call("reshape", {ts + " * " + call("reciprocal", {"z_" + n.y}), shape_of(n.y)}), n.y);
   };
 }
 
@@ -290,13 +317,16 @@ RuleTable make_rules() {
   add({"sum", spell_call, [](const Rule&, std::size_t, const Names& n) {
          return call("broadcast_to", {kept(n.g, n), shape_of(n.args[0])});
        }});
-  add({"mean", spell_call, [](const Rule&, std::size_t, const Names& n) {
+  add({"mean", spell_call,
+       [](const Rule&, std::size_t, const Names& n) {
          // The engine's mean is a sum divided by the reduced count, and the division's
          // rule multiplies by the count's reciprocal.
          const std::string count = count_of(n.args[0], n.y);
-         const std::string scaled = n.g + " * " + call("reciprocal", {call("scalar_tensor", {count, n.y + ".dtype()"})});
-         return call("broadcast_to", {kept(scaled, n), shape_of(n.args[0])});
-       }});
+         const std::string scaled =
+             in_stats(n.g, n) + " * " + call("reciprocal", {call("scalar_tensor", {count, "stats_" + n.y})});
+         return from_stats(call("broadcast_to", {kept(scaled, n), shape_of(n.args[0])}), n.args[0]);
+       },
+       nullptr, mean_prelude});
   add({"matmul", spell_call,
        [](const Rule&, std::size_t i, const Names& n) {
          // The engine's transposes of a [m, k] x [k, n] dot_general (JAX's).
@@ -331,21 +361,23 @@ RuleTable make_rules() {
        spell_call,
        stats_vjp,
        nullptr,
-       stats_prelude,
-       [](const Rule&, const Names& n, const std::vector<std::string>& tg) { return variance_jvp(n, tg[0]); },
+       variance_prelude,
+       [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
+         return from_stats(variance_jvp(n, tg[0]), n.y);
+       },
        {},
-       [](const Names& n) { return centered_share(n, n.g); }});
+       [](const Names& n) { return centered_share(n, variance_cotangent(n, false)); }});
   // std = sqrt(var): the square root's partial 0.5 / y first.
   add({"std",
        spell_call,
        stats_vjp,
        nullptr,
-       stats_prelude,
+       deviation_prelude,
        [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
-         return paren(variance_jvp(n, tg[0])) + " * (0.5 / " + n.y + ")";
+         return from_stats(paren(variance_jvp(n, tg[0])) + " * (0.5 / root_" + n.y + ")", n.y);
        },
        {},
-       [](const Names& n) { return centered_share(n, n.g + " * (0.5 / " + n.y + ")"); }});
+       [](const Names& n) { return centered_share(n, variance_cotangent(n, true)); }});
   // y = e / z: the division's shares, then the sum's, then the exponential's.
   add({"softmax", spell_call,
        [](const Rule&, std::size_t i, const Names& n) {
@@ -371,8 +403,9 @@ RuleTable make_rules() {
        [](const Rule&, std::size_t i, const Names& n) {
          if (i != 0) return std::string();
          const std::string e = "e_" + n.y, z = "z_" + n.y;
-         return call("broadcast_to", {call("reshape", {n.g, shape_of(z)}) + " * tl::reciprocal(" + z + ")", shape_of(e)}) +
-                " * " + e;
+         const std::string g = call("reshape", {in_stats(n.g, n), shape_of(z)});
+         return from_stats(
+             call("broadcast_to", {g + " * tl::reciprocal(" + z + ")", shape_of(e)}) + " * " + e, n.args[0]);
        },
        nullptr, logsumexp_prelude});
   // Functions a generated reverse sweep calls, with forward rules only: tl::hessian

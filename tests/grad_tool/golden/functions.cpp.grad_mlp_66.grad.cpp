@@ -81,7 +81,8 @@ inline tl::Tensor grad_mlp_66(const tl::Tensor& wt, const tl::Tensor& x, const t
     d_mean_15 = tl::sum_to_size(d_add_16, mean_15.shape());
     d_y = tl::sum_to_size(d_add_16, y.shape());
     // mean, line 64
-    d_exp_14 = tl::broadcast_to(d_mean_15 * tl::reciprocal(tl::scalar_tensor(double(exp_14.numel() / std::max<std::int64_t>(1, mean_15.numel())), mean_15.dtype())), exp_14.shape());
+    const tl::DType stats_mean_15 = tl::stats_dtype(exp_14.dtype());
+    d_exp_14 = tl::broadcast_to(d_mean_15.astype(stats_mean_15) * tl::reciprocal(tl::scalar_tensor(double(exp_14.numel() / std::max<std::int64_t>(1, mean_15.numel())), stats_mean_15)), exp_14.shape()).astype(exp_14.dtype());
     // exp, line 64
     d_h = d_exp_14 * exp_14;
     // sum, line 64

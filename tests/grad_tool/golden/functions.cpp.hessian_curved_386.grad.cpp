@@ -57,7 +57,8 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_386_gradient_jvp(const t
   const tl::Tensor exp_21 = tl::exp(mul_20);  // exp, line 36: tl::exp(mul_20)
   const tl::Tensor t_exp_21 = t_mul_20 * exp_21;
   const tl::Tensor mean_22 = tl::mean(exp_21);  // mean, line 37: tl::mean(exp_21)
-  const tl::Tensor t_mean_22 = tl::sum(t_exp_21) * tl::reciprocal(tl::scalar_tensor(double(exp_21.numel() / std::max<std::int64_t>(1, mean_22.numel())), mean_22.dtype()));
+  const tl::DType stats_mean_22 = tl::stats_dtype(exp_21.dtype());
+  const tl::Tensor t_mean_22 = (tl::sum(t_exp_21.astype(stats_mean_22)) * tl::reciprocal(tl::scalar_tensor(double(exp_21.numel() / std::max<std::int64_t>(1, mean_22.numel())), stats_mean_22))).astype(mean_22.dtype());
   const tl::Tensor mul_23 = h * h;  // mul, line 38: h * h
   const tl::Tensor t_mul_23 = tl::broadcast_to(t_h * h + (t_h * h), mul_23.shape());
   const tl::Tensor sum_24 = tl::sum(mul_23);  // sum, line 39: tl::sum(mul_23)
@@ -91,144 +92,147 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_386_gradient_jvp(const t
   const tl::Tensor t_sum_to_size_42 = tl::sum_to_size(t_mul_41, h.shape());
   const tl::Tensor add_43 = sum_to_size_40 + sum_to_size_42;  // add, line 91: d_h + (tl::sum_to_size(d_mul_23 * h, h.shape()))
   const tl::Tensor t_add_43 = tl::broadcast_to(t_sum_to_size_40 + t_sum_to_size_42, add_43.shape());
-  const tl::Tensor t_44 = tl::scalar_tensor(double(exp_21.numel() / std::max<std::int64_t>(1, mean_22.numel())), mean_22.dtype());  // line 93: tl::scalar_tensor(double(exp_21.numel() / std::max<std::int64_t>(1, m...
-  const tl::Tensor reciprocal_45 = tl::reciprocal(t_44);  // reciprocal, line 93: tl::reciprocal(tl::scalar_tensor(double(exp_21.numel() / std::max<std...
-  const tl::Tensor mul_46 = sum_to_size_36 * reciprocal_45;  // mul, line 93: d_mean_22 * tl::reciprocal(tl::scalar_tensor(double(exp_21.numel() / ...
-  const tl::Tensor broadcast_to_47 = tl::broadcast_to(mul_46, exp_21.shape());  // broadcast_to, line 93: tl::broadcast_to(d_mean_22 * tl::reciprocal(tl::scalar_tensor(double(...
-  const tl::Tensor mul_48 = broadcast_to_47 * exp_21;  // mul, line 95: d_exp_21 * exp_21
-  const tl::Tensor t_mul_48 = tl::broadcast_to(t_exp_21 * broadcast_to_47, mul_48.shape());
-  const tl::Tensor mul_49 = mul_48 * 0.5;  // mul, line 97: d_mul_20 * 0.5
-  const tl::Tensor t_mul_49 = tl::broadcast_to(t_mul_48 * 0.5, mul_49.shape());
-  const tl::Tensor broadcast_to_50 = tl::broadcast_to(sum_to_size_34, r.shape());  // broadcast_to, line 99: tl::broadcast_to(d_sum_19, r.shape())
-  const tl::Tensor broadcast_to_51 = tl::broadcast_to(sum_to_size_32, log_softmax_17.shape());  // broadcast_to, line 101: tl::broadcast_to(d_sum_18, log_softmax_17.shape())
-  const tl::Tensor max_52 = tl::max(mul_16, {-1}, true);  // max, line 103: tl::max(mul_16, {-1}, true)
-  const tl::Tensor hit_max_52 = (mul_16 == max_52).astype(mul_16.dtype());
-  const tl::Tensor share_max_52 = hit_max_52 / tl::sum(hit_max_52, {-1}, true);
-  const tl::Tensor t_max_52 = tl::sum(t_mul_16 * share_max_52, {-1}, true);
-  const tl::Tensor t_53 = tl::stop_gradient(tl::max(mul_16, {-1}, true));  // line 103: tl::stop_gradient(tl::max(mul_16, {-1}, true))
-  const tl::Tensor sub_54 = mul_16 - t_53;  // sub, line 103: mul_16 - tl::stop_gradient(tl::max(mul_16, {-1}, true))
-  const tl::Tensor t_sub_54 = tl::broadcast_to(t_mul_16, sub_54.shape());
-  const tl::Tensor u_e_log_softmax_17 = tl::exp(sub_54);  // exp, line 103: tl::exp(mul_16 - tl::stop_gradient(tl::max(mul_16, {-1}, true)))
-  const tl::Tensor t_u_e_log_softmax_17 = t_sub_54 * u_e_log_softmax_17;
-  const tl::Tensor u_z_log_softmax_17 = tl::sum(u_e_log_softmax_17, {-1}, true);  // sum, line 104: tl::sum(e_log_softmax_17, {-1}, true)
+  const tlaloc::DType u_stats_mean_22 = tl::stats_dtype(exp_21.dtype());
+  const tl::Tensor t_44 = tl::scalar_tensor(double(exp_21.numel() / std::max<std::int64_t>(1, mean_22.numel())), u_stats_mean_22);  // line 94: tl::scalar_tensor(double(exp_21.numel() / std::max<std::int64_t>(1, m...
+  const tl::Tensor reciprocal_45 = tl::reciprocal(t_44);  // reciprocal, line 94: tl::reciprocal(tl::scalar_tensor(double(exp_21.numel() / std::max<std...
+  const tl::Tensor astype_46 = sum_to_size_36.astype(u_stats_mean_22);  // astype, line 94: d_mean_22.astype(stats_mean_22)
+  const tl::Tensor mul_47 = astype_46 * reciprocal_45;  // mul, line 94: d_mean_22.astype(stats_mean_22) * tl::reciprocal(tl::scalar_tensor(do...
+  const tl::Tensor broadcast_to_48 = tl::broadcast_to(mul_47, exp_21.shape());  // broadcast_to, line 94: tl::broadcast_to(d_mean_22.astype(stats_mean_22) * tl::reciprocal(tl:...
+  const tl::Tensor astype_49 = broadcast_to_48.astype(exp_21.dtype());  // astype, line 94: tl::broadcast_to(d_mean_22.astype(stats_mean_22) * tl::reciprocal(tl:...
+  const tl::Tensor mul_50 = astype_49 * exp_21;  // mul, line 96: d_exp_21 * exp_21
+  const tl::Tensor t_mul_50 = tl::broadcast_to(t_exp_21 * astype_49, mul_50.shape());
+  const tl::Tensor mul_51 = mul_50 * 0.5;  // mul, line 98: d_mul_20 * 0.5
+  const tl::Tensor t_mul_51 = tl::broadcast_to(t_mul_50 * 0.5, mul_51.shape());
+  const tl::Tensor broadcast_to_52 = tl::broadcast_to(sum_to_size_34, r.shape());  // broadcast_to, line 100: tl::broadcast_to(d_sum_19, r.shape())
+  const tl::Tensor broadcast_to_53 = tl::broadcast_to(sum_to_size_32, log_softmax_17.shape());  // broadcast_to, line 102: tl::broadcast_to(d_sum_18, log_softmax_17.shape())
+  const tl::Tensor max_54 = tl::max(mul_16, {-1}, true);  // max, line 104: tl::max(mul_16, {-1}, true)
+  const tl::Tensor hit_max_54 = (mul_16 == max_54).astype(mul_16.dtype());
+  const tl::Tensor share_max_54 = hit_max_54 / tl::sum(hit_max_54, {-1}, true);
+  const tl::Tensor t_max_54 = tl::sum(t_mul_16 * share_max_54, {-1}, true);
+  const tl::Tensor t_55 = tl::stop_gradient(tl::max(mul_16, {-1}, true));  // line 104: tl::stop_gradient(tl::max(mul_16, {-1}, true))
+  const tl::Tensor sub_56 = mul_16 - t_55;  // sub, line 104: mul_16 - tl::stop_gradient(tl::max(mul_16, {-1}, true))
+  const tl::Tensor t_sub_56 = tl::broadcast_to(t_mul_16, sub_56.shape());
+  const tl::Tensor u_e_log_softmax_17 = tl::exp(sub_56);  // exp, line 104: tl::exp(mul_16 - tl::stop_gradient(tl::max(mul_16, {-1}, true)))
+  const tl::Tensor t_u_e_log_softmax_17 = t_sub_56 * u_e_log_softmax_17;
+  const tl::Tensor u_z_log_softmax_17 = tl::sum(u_e_log_softmax_17, {-1}, true);  // sum, line 105: tl::sum(e_log_softmax_17, {-1}, true)
   const tl::Tensor t_u_z_log_softmax_17 = tl::sum(t_u_e_log_softmax_17, {-1}, true);
-  const tl::Tensor reciprocal_57 = tl::reciprocal(u_z_log_softmax_17);  // reciprocal, line 105: tl::reciprocal(z_log_softmax_17)
-  const tl::Tensor t_reciprocal_57 = t_u_z_log_softmax_17 * -(reciprocal_57 * reciprocal_57);
-  const tl::Tensor neg_58 = -broadcast_to_51;  // neg, line 105: -d_log_softmax_17
-  const tl::Tensor sum_to_size_59 = tl::sum_to_size(neg_58, u_z_log_softmax_17.shape());  // sum_to_size, line 105: tl::sum_to_size(-d_log_softmax_17, z_log_softmax_17.shape())
-  const tl::Tensor mul_60 = sum_to_size_59 * reciprocal_57;  // mul, line 105: tl::sum_to_size(-d_log_softmax_17, z_log_softmax_17.shape()) * tl::re...
-  const tl::Tensor t_mul_60 = tl::broadcast_to(t_reciprocal_57 * sum_to_size_59, mul_60.shape());
-  const tl::Tensor broadcast_to_61 = tl::broadcast_to(mul_60, u_e_log_softmax_17.shape());  // broadcast_to, line 105: tl::broadcast_to(tl::sum_to_size(-d_log_softmax_17, z_log_softmax_17....
-  const tl::Tensor t_broadcast_to_61 = tl::broadcast_to(t_mul_60, u_e_log_softmax_17.shape());
-  const tl::Tensor mul_62 = broadcast_to_61 * u_e_log_softmax_17;  // mul, line 105: tl::broadcast_to(tl::sum_to_size(-d_log_softmax_17, z_log_softmax_17....
-  const tl::Tensor t_mul_62 = tl::broadcast_to(t_broadcast_to_61 * u_e_log_softmax_17 + (t_u_e_log_softmax_17 * broadcast_to_61), mul_62.shape());
-  const tl::Tensor add_63 = broadcast_to_51 + mul_62;  // add, line 105: d_log_softmax_17 + tl::broadcast_to(tl::sum_to_size(-d_log_softmax_17...
-  const tl::Tensor t_add_63 = tl::broadcast_to(t_mul_62, add_63.shape());
-  const tl::Tensor mul_64 = add_63 * 2.0;  // mul, line 107: d_mul_16 * 2.0
-  const tl::Tensor t_mul_64 = tl::broadcast_to(t_add_63 * 2.0, mul_64.shape());
-  const tl::Tensor add_65 = mul_49 + mul_64;  // add, line 107: d_m + (d_mul_16 * 2.0)
-  const tl::Tensor t_add_65 = tl::broadcast_to(t_mul_49 + t_mul_64, add_65.shape());
-  const tl::Tensor sum_to_size_66 = tl::sum_to_size(broadcast_to_50, div_14.shape());  // sum_to_size, line 109: tl::sum_to_size(d_r, div_14.shape())
-  const tl::Tensor sum_to_size_67 = tl::sum_to_size(broadcast_to_50, mul_8.shape());  // sum_to_size, line 110: tl::sum_to_size(d_r, mul_8.shape())
-  const tl::Tensor reciprocal_68 = tl::reciprocal(add_10);  // reciprocal, line 112: tl::reciprocal(add_10)
-  const tl::Tensor t_reciprocal_68 = t_add_10 * -(reciprocal_68 * reciprocal_68);
-  const tl::Tensor mul_69 = sum_to_size_66 * reciprocal_68;  // mul, line 112: d_div_14 * tl::reciprocal(add_10)
-  const tl::Tensor t_mul_69 = tl::broadcast_to(t_reciprocal_68 * sum_to_size_66, mul_69.shape());
-  const tl::Tensor sum_to_size_70 = tl::sum_to_size(mul_69, pow_13.shape());  // sum_to_size, line 112: tl::sum_to_size(d_div_14 * tl::reciprocal(add_10), pow_13.shape())
-  const tl::Tensor t_sum_to_size_70 = tl::sum_to_size(t_mul_69, pow_13.shape());
-  const tl::Tensor div_71 = div_14 / add_10;  // div, line 113: div_14 / add_10
-  const tl::Tensor t_div_71 = tl::broadcast_to(t_div_14 * tl::reciprocal(add_10) + (t_add_10 * -(div_71 / add_10)), div_71.shape());
-  const tl::Tensor neg_72 = -div_71;  // neg, line 113: -(div_14 / add_10)
-  const tl::Tensor t_neg_72 = -t_div_71;
-  const tl::Tensor mul_73 = sum_to_size_66 * neg_72;  // mul, line 113: d_div_14 * -(div_14 / add_10)
-  const tl::Tensor t_mul_73 = tl::broadcast_to(t_neg_72 * sum_to_size_66, mul_73.shape());
-  const tl::Tensor sum_to_size_74 = tl::sum_to_size(mul_73, add_10.shape());  // sum_to_size, line 113: tl::sum_to_size(d_div_14 * -(div_14 / add_10), add_10.shape())
-  const tl::Tensor t_sum_to_size_74 = tl::sum_to_size(t_mul_73, add_10.shape());
-  const tl::Tensor t_75 = tl::scalar_tensor(1.5, pow_13.dtype());  // line 115: tl::scalar_tensor(1.5, pow_13.dtype())
-  const tl::Tensor astype_76 = t_75.astype(pow_13.dtype());  // astype, line 115: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype())
-  const tl::Tensor sub_77 = astype_76 - 1.0;  // sub, line 115: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) - 1.0
-  const tl::Tensor astype_78 = add_12.astype(pow_13.dtype());  // astype, line 115: add_12.astype(pow_13.dtype())
-  const tl::Tensor t_astype_78 = t_add_12.astype(pow_13.dtype());
-  const tl::Tensor pow_79 = tl::pow(astype_78, sub_77);  // pow, line 115: tl::pow(add_12.astype(pow_13.dtype()), tl::scalar_tensor(1.5, pow_13....
-  const tl::Tensor t_pow_79 = tl::broadcast_to(t_astype_78 * tl::where(sub_77.astype(pow_79.dtype()) == 0, 0.0, sub_77.astype(pow_79.dtype()) * tl::pow(astype_78.astype(pow_79.dtype()), sub_77.astype(pow_79.dtype()) - 1.0)), pow_79.shape());
-  const tl::Tensor t_80 = tl::scalar_tensor(1.5, pow_13.dtype());  // line 115: tl::scalar_tensor(1.5, pow_13.dtype())
-  const tl::Tensor astype_81 = t_80.astype(pow_13.dtype());  // astype, line 115: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype())
-  const tl::Tensor mul_82 = astype_81 * pow_79;  // mul, line 115: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) * tl::p...
-  const tl::Tensor t_mul_82 = tl::broadcast_to(t_pow_79 * astype_81, mul_82.shape());
-  const tl::Tensor t_83 = tl::scalar_tensor(1.5, pow_13.dtype());  // line 115: tl::scalar_tensor(1.5, pow_13.dtype())
-  const tl::Tensor astype_84 = t_83.astype(pow_13.dtype());  // astype, line 115: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype())
-  const tl::Tensor t_85 = astype_84 == 0;  // line 115: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) == 0
-  const tl::Tensor where_86 = tl::where(t_85, 0.0, mul_82);  // where, line 115: tl::where(tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype(...
-  const tl::Tensor t_where_86 = tl::broadcast_to(tl::where(t_85, tl::zeros_like(where_86), t_mul_82), where_86.shape());
-  const tl::Tensor mul_87 = sum_to_size_70 * where_86;  // mul, line 115: d_pow_13 * tl::where(tl::scalar_tensor(1.5, pow_13.dtype()).astype(po...
-  const tl::Tensor t_mul_87 = tl::broadcast_to(t_sum_to_size_70 * where_86 + (t_where_86 * sum_to_size_70), mul_87.shape());
-  const tl::Tensor mul_88 = mul_87 * m;  // mul, line 119: d_mul_11 * m
-  const tl::Tensor t_mul_88 = tl::broadcast_to(t_mul_87 * m + (t_m * mul_87), mul_88.shape());
-  const tl::Tensor sum_to_size_89 = tl::sum_to_size(mul_88, m.shape());  // sum_to_size, line 119: tl::sum_to_size(d_mul_11 * m, m.shape())
-  const tl::Tensor t_sum_to_size_89 = tl::sum_to_size(t_mul_88, m.shape());
-  const tl::Tensor add_90 = add_65 + sum_to_size_89;  // add, line 119: d_m + (tl::sum_to_size(d_mul_11 * m, m.shape()))
-  const tl::Tensor t_add_90 = tl::broadcast_to(t_add_65 + t_sum_to_size_89, add_90.shape());
-  const tl::Tensor mul_91 = mul_87 * m;  // mul, line 120: d_mul_11 * m
-  const tl::Tensor t_mul_91 = tl::broadcast_to(t_mul_87 * m + (t_m * mul_87), mul_91.shape());
-  const tl::Tensor sum_to_size_92 = tl::sum_to_size(mul_91, m.shape());  // sum_to_size, line 120: tl::sum_to_size(d_mul_11 * m, m.shape())
-  const tl::Tensor t_sum_to_size_92 = tl::sum_to_size(t_mul_91, m.shape());
-  const tl::Tensor add_93 = add_90 + sum_to_size_92;  // add, line 120: d_m + (tl::sum_to_size(d_mul_11 * m, m.shape()))
-  const tl::Tensor t_add_93 = tl::broadcast_to(t_add_90 + t_sum_to_size_92, add_93.shape());
-  const tl::Tensor mul_94 = sum_to_size_74 * m;  // mul, line 124: d_mul_9 * m
-  const tl::Tensor t_mul_94 = tl::broadcast_to(t_sum_to_size_74 * m + (t_m * sum_to_size_74), mul_94.shape());
-  const tl::Tensor sum_to_size_95 = tl::sum_to_size(mul_94, m.shape());  // sum_to_size, line 124: tl::sum_to_size(d_mul_9 * m, m.shape())
-  const tl::Tensor t_sum_to_size_95 = tl::sum_to_size(t_mul_94, m.shape());
-  const tl::Tensor add_96 = add_93 + sum_to_size_95;  // add, line 124: d_m + (tl::sum_to_size(d_mul_9 * m, m.shape()))
-  const tl::Tensor t_add_96 = tl::broadcast_to(t_add_93 + t_sum_to_size_95, add_96.shape());
-  const tl::Tensor mul_97 = sum_to_size_74 * m;  // mul, line 125: d_mul_9 * m
-  const tl::Tensor t_mul_97 = tl::broadcast_to(t_sum_to_size_74 * m + (t_m * sum_to_size_74), mul_97.shape());
-  const tl::Tensor sum_to_size_98 = tl::sum_to_size(mul_97, m.shape());  // sum_to_size, line 125: tl::sum_to_size(d_mul_9 * m, m.shape())
-  const tl::Tensor t_sum_to_size_98 = tl::sum_to_size(t_mul_97, m.shape());
-  const tl::Tensor add_99 = add_96 + sum_to_size_98;  // add, line 125: d_m + (tl::sum_to_size(d_mul_9 * m, m.shape()))
-  const tl::Tensor t_add_99 = tl::broadcast_to(t_add_96 + t_sum_to_size_98, add_99.shape());
-  const tl::Tensor mul_100 = sum_to_size_67 * sigmoid_6;  // mul, line 127: d_mul_8 * sigmoid_6
-  const tl::Tensor t_mul_100 = tl::broadcast_to(t_sigmoid_6 * sum_to_size_67, mul_100.shape());
-  const tl::Tensor sum_to_size_101 = tl::sum_to_size(mul_100, maximum_7.shape());  // sum_to_size, line 127: tl::sum_to_size(d_mul_8 * sigmoid_6, maximum_7.shape())
-  const tl::Tensor t_sum_to_size_101 = tl::sum_to_size(t_mul_100, maximum_7.shape());
-  const tl::Tensor mul_102 = sum_to_size_67 * maximum_7;  // mul, line 128: d_mul_8 * maximum_7
-  const tl::Tensor t_mul_102 = tl::broadcast_to(t_maximum_7 * sum_to_size_67, mul_102.shape());
-  const tl::Tensor sum_to_size_103 = tl::sum_to_size(mul_102, sigmoid_6.shape());  // sum_to_size, line 128: tl::sum_to_size(d_mul_8 * maximum_7, sigmoid_6.shape())
-  const tl::Tensor t_sum_to_size_103 = tl::sum_to_size(t_mul_102, sigmoid_6.shape());
-  const tl::Tensor t_104 = tl::scalar_tensor(0.05, maximum_7.dtype());  // line 130: tl::scalar_tensor(0.05, maximum_7.dtype())
-  const tl::Tensor t_105 = t_104 == maximum_7;  // line 130: tl::scalar_tensor(0.05, maximum_7.dtype()) == maximum_7
-  const tl::Tensor astype_106 = t_105.astype(maximum_7.dtype());  // astype, line 130: (tl::scalar_tensor(0.05, maximum_7.dtype()) == maximum_7).astype(maxi...
-  const tl::Tensor t_107 = m == maximum_7;  // line 130: m == maximum_7
-  const tl::Tensor astype_108 = t_107.astype(maximum_7.dtype());  // astype, line 130: (m == maximum_7).astype(maximum_7.dtype())
-  const tl::Tensor mul_109 = 0.5 * astype_108;  // mul, line 130: 0.5 * (m == maximum_7).astype(maximum_7.dtype())
-  const tl::Tensor mul_110 = mul_109 * astype_106;  // mul, line 130: 0.5 * (m == maximum_7).astype(maximum_7.dtype()) * (tl::scalar_tensor...
-  const tl::Tensor t_111 = m == maximum_7;  // line 130: m == maximum_7
-  const tl::Tensor astype_112 = t_111.astype(maximum_7.dtype());  // astype, line 130: (m == maximum_7).astype(maximum_7.dtype())
-  const tl::Tensor sub_113 = astype_112 - mul_110;  // sub, line 130: (m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m == maximum_7).a...
-  const tl::Tensor mul_114 = sum_to_size_101 * sub_113;  // mul, line 130: d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m ...
-  const tl::Tensor t_mul_114 = tl::broadcast_to(t_sum_to_size_101 * sub_113, mul_114.shape());
-  const tl::Tensor add_115 = add_99 + mul_114;  // add, line 130: d_m + (d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0....
-  const tl::Tensor t_add_115 = tl::broadcast_to(t_add_99 + t_mul_114, add_115.shape());
-  const tl::Tensor sub_116 = 1.0 - sigmoid_6;  // sub, line 132: 1.0 - sigmoid_6
-  const tl::Tensor t_sub_116 = tl::broadcast_to(-t_sigmoid_6, sub_116.shape());
-  const tl::Tensor mul_117 = sigmoid_6 * sub_116;  // mul, line 132: sigmoid_6 * (1.0 - sigmoid_6)
-  const tl::Tensor t_mul_117 = tl::broadcast_to(t_sigmoid_6 * sub_116 + (t_sub_116 * sigmoid_6), mul_117.shape());
-  const tl::Tensor mul_118 = sum_to_size_103 * mul_117;  // mul, line 132: d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6))
-  const tl::Tensor t_mul_118 = tl::broadcast_to(t_sum_to_size_103 * mul_117 + (t_mul_117 * sum_to_size_103), mul_118.shape());
-  const tl::Tensor add_119 = add_115 + mul_118;  // add, line 132: d_m + (d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6)))
-  const tl::Tensor t_add_119 = tl::broadcast_to(t_add_115 + t_mul_118, add_119.shape());
-  const tl::Tensor mul_120 = h * h;  // mul, line 134: h * h
-  const tl::Tensor t_mul_120 = tl::broadcast_to(t_h * h + (t_h * h), mul_120.shape());
-  const tl::Tensor sub_121 = 1.0 - mul_120;  // sub, line 134: 1.0 - h * h
-  const tl::Tensor t_sub_121 = tl::broadcast_to(-t_mul_120, sub_121.shape());
-  const tl::Tensor mul_122 = add_43 * sub_121;  // mul, line 134: d_h * (1.0 - h * h)
-  const tl::Tensor t_mul_122 = tl::broadcast_to(t_add_43 * sub_121 + (t_sub_121 * add_43), mul_122.shape());
-  const tl::Tensor sum_to_size_123 = tl::sum_to_size(mul_122, matmul_3.shape());  // sum_to_size, line 136: tl::sum_to_size(d_add_4, matmul_3.shape())
-  const tl::Tensor t_sum_to_size_123 = tl::sum_to_size(t_mul_122, matmul_3.shape());
-  const tl::Tensor dot_general_124 = tl::dot_general(x, sum_to_size_123, tl::DotDims{.lhs_batch = {}, .rhs_batch = {}, .lhs_contract = {0}, .rhs_contract = {0}});  // dot_general, line 138: tl::dot_general(x, d_matmul_3, tl::DotDims{.lhs_batch = {}, .rhs_batc...
-  const tl::Tensor t_dot_general_124 = tl::dot_general(x, t_sum_to_size_123, tl::DotDims{.lhs_batch = {}, .rhs_batch = {}, .lhs_contract = {0}, .rhs_contract = {0}});
-  const tl::Tensor add_125 = add_119 + dot_general_124;  // add, line 138: d_m + (tl::dot_general(x, d_matmul_3, tl::DotDims{.lhs_batch = {}, .r...
-  const tl::Tensor t_add_125 = tl::broadcast_to(t_add_119 + t_dot_general_124, add_125.shape());
-  return {add_125, t_add_125};
+  const tl::Tensor reciprocal_59 = tl::reciprocal(u_z_log_softmax_17);  // reciprocal, line 106: tl::reciprocal(z_log_softmax_17)
+  const tl::Tensor t_reciprocal_59 = t_u_z_log_softmax_17 * -(reciprocal_59 * reciprocal_59);
+  const tl::Tensor neg_60 = -broadcast_to_53;  // neg, line 106: -d_log_softmax_17
+  const tl::Tensor sum_to_size_61 = tl::sum_to_size(neg_60, u_z_log_softmax_17.shape());  // sum_to_size, line 106: tl::sum_to_size(-d_log_softmax_17, z_log_softmax_17.shape())
+  const tl::Tensor mul_62 = sum_to_size_61 * reciprocal_59;  // mul, line 106: tl::sum_to_size(-d_log_softmax_17, z_log_softmax_17.shape()) * tl::re...
+  const tl::Tensor t_mul_62 = tl::broadcast_to(t_reciprocal_59 * sum_to_size_61, mul_62.shape());
+  const tl::Tensor broadcast_to_63 = tl::broadcast_to(mul_62, u_e_log_softmax_17.shape());  // broadcast_to, line 106: tl::broadcast_to(tl::sum_to_size(-d_log_softmax_17, z_log_softmax_17....
+  const tl::Tensor t_broadcast_to_63 = tl::broadcast_to(t_mul_62, u_e_log_softmax_17.shape());
+  const tl::Tensor mul_64 = broadcast_to_63 * u_e_log_softmax_17;  // mul, line 106: tl::broadcast_to(tl::sum_to_size(-d_log_softmax_17, z_log_softmax_17....
+  const tl::Tensor t_mul_64 = tl::broadcast_to(t_broadcast_to_63 * u_e_log_softmax_17 + (t_u_e_log_softmax_17 * broadcast_to_63), mul_64.shape());
+  const tl::Tensor add_65 = broadcast_to_53 + mul_64;  // add, line 106: d_log_softmax_17 + tl::broadcast_to(tl::sum_to_size(-d_log_softmax_17...
+  const tl::Tensor t_add_65 = tl::broadcast_to(t_mul_64, add_65.shape());
+  const tl::Tensor mul_66 = add_65 * 2.0;  // mul, line 108: d_mul_16 * 2.0
+  const tl::Tensor t_mul_66 = tl::broadcast_to(t_add_65 * 2.0, mul_66.shape());
+  const tl::Tensor add_67 = mul_51 + mul_66;  // add, line 108: d_m + (d_mul_16 * 2.0)
+  const tl::Tensor t_add_67 = tl::broadcast_to(t_mul_51 + t_mul_66, add_67.shape());
+  const tl::Tensor sum_to_size_68 = tl::sum_to_size(broadcast_to_52, div_14.shape());  // sum_to_size, line 110: tl::sum_to_size(d_r, div_14.shape())
+  const tl::Tensor sum_to_size_69 = tl::sum_to_size(broadcast_to_52, mul_8.shape());  // sum_to_size, line 111: tl::sum_to_size(d_r, mul_8.shape())
+  const tl::Tensor reciprocal_70 = tl::reciprocal(add_10);  // reciprocal, line 113: tl::reciprocal(add_10)
+  const tl::Tensor t_reciprocal_70 = t_add_10 * -(reciprocal_70 * reciprocal_70);
+  const tl::Tensor mul_71 = sum_to_size_68 * reciprocal_70;  // mul, line 113: d_div_14 * tl::reciprocal(add_10)
+  const tl::Tensor t_mul_71 = tl::broadcast_to(t_reciprocal_70 * sum_to_size_68, mul_71.shape());
+  const tl::Tensor sum_to_size_72 = tl::sum_to_size(mul_71, pow_13.shape());  // sum_to_size, line 113: tl::sum_to_size(d_div_14 * tl::reciprocal(add_10), pow_13.shape())
+  const tl::Tensor t_sum_to_size_72 = tl::sum_to_size(t_mul_71, pow_13.shape());
+  const tl::Tensor div_73 = div_14 / add_10;  // div, line 114: div_14 / add_10
+  const tl::Tensor t_div_73 = tl::broadcast_to(t_div_14 * tl::reciprocal(add_10) + (t_add_10 * -(div_73 / add_10)), div_73.shape());
+  const tl::Tensor neg_74 = -div_73;  // neg, line 114: -(div_14 / add_10)
+  const tl::Tensor t_neg_74 = -t_div_73;
+  const tl::Tensor mul_75 = sum_to_size_68 * neg_74;  // mul, line 114: d_div_14 * -(div_14 / add_10)
+  const tl::Tensor t_mul_75 = tl::broadcast_to(t_neg_74 * sum_to_size_68, mul_75.shape());
+  const tl::Tensor sum_to_size_76 = tl::sum_to_size(mul_75, add_10.shape());  // sum_to_size, line 114: tl::sum_to_size(d_div_14 * -(div_14 / add_10), add_10.shape())
+  const tl::Tensor t_sum_to_size_76 = tl::sum_to_size(t_mul_75, add_10.shape());
+  const tl::Tensor t_77 = tl::scalar_tensor(1.5, pow_13.dtype());  // line 116: tl::scalar_tensor(1.5, pow_13.dtype())
+  const tl::Tensor astype_78 = t_77.astype(pow_13.dtype());  // astype, line 116: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype())
+  const tl::Tensor sub_79 = astype_78 - 1.0;  // sub, line 116: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) - 1.0
+  const tl::Tensor astype_80 = add_12.astype(pow_13.dtype());  // astype, line 116: add_12.astype(pow_13.dtype())
+  const tl::Tensor t_astype_80 = t_add_12.astype(pow_13.dtype());
+  const tl::Tensor pow_81 = tl::pow(astype_80, sub_79);  // pow, line 116: tl::pow(add_12.astype(pow_13.dtype()), tl::scalar_tensor(1.5, pow_13....
+  const tl::Tensor t_pow_81 = tl::broadcast_to(t_astype_80 * tl::where(sub_79.astype(pow_81.dtype()) == 0, 0.0, sub_79.astype(pow_81.dtype()) * tl::pow(astype_80.astype(pow_81.dtype()), sub_79.astype(pow_81.dtype()) - 1.0)), pow_81.shape());
+  const tl::Tensor t_82 = tl::scalar_tensor(1.5, pow_13.dtype());  // line 116: tl::scalar_tensor(1.5, pow_13.dtype())
+  const tl::Tensor astype_83 = t_82.astype(pow_13.dtype());  // astype, line 116: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype())
+  const tl::Tensor mul_84 = astype_83 * pow_81;  // mul, line 116: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) * tl::p...
+  const tl::Tensor t_mul_84 = tl::broadcast_to(t_pow_81 * astype_83, mul_84.shape());
+  const tl::Tensor t_85 = tl::scalar_tensor(1.5, pow_13.dtype());  // line 116: tl::scalar_tensor(1.5, pow_13.dtype())
+  const tl::Tensor astype_86 = t_85.astype(pow_13.dtype());  // astype, line 116: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype())
+  const tl::Tensor t_87 = astype_86 == 0;  // line 116: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) == 0
+  const tl::Tensor where_88 = tl::where(t_87, 0.0, mul_84);  // where, line 116: tl::where(tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype(...
+  const tl::Tensor t_where_88 = tl::broadcast_to(tl::where(t_87, tl::zeros_like(where_88), t_mul_84), where_88.shape());
+  const tl::Tensor mul_89 = sum_to_size_72 * where_88;  // mul, line 116: d_pow_13 * tl::where(tl::scalar_tensor(1.5, pow_13.dtype()).astype(po...
+  const tl::Tensor t_mul_89 = tl::broadcast_to(t_sum_to_size_72 * where_88 + (t_where_88 * sum_to_size_72), mul_89.shape());
+  const tl::Tensor mul_90 = mul_89 * m;  // mul, line 120: d_mul_11 * m
+  const tl::Tensor t_mul_90 = tl::broadcast_to(t_mul_89 * m + (t_m * mul_89), mul_90.shape());
+  const tl::Tensor sum_to_size_91 = tl::sum_to_size(mul_90, m.shape());  // sum_to_size, line 120: tl::sum_to_size(d_mul_11 * m, m.shape())
+  const tl::Tensor t_sum_to_size_91 = tl::sum_to_size(t_mul_90, m.shape());
+  const tl::Tensor add_92 = add_67 + sum_to_size_91;  // add, line 120: d_m + (tl::sum_to_size(d_mul_11 * m, m.shape()))
+  const tl::Tensor t_add_92 = tl::broadcast_to(t_add_67 + t_sum_to_size_91, add_92.shape());
+  const tl::Tensor mul_93 = mul_89 * m;  // mul, line 121: d_mul_11 * m
+  const tl::Tensor t_mul_93 = tl::broadcast_to(t_mul_89 * m + (t_m * mul_89), mul_93.shape());
+  const tl::Tensor sum_to_size_94 = tl::sum_to_size(mul_93, m.shape());  // sum_to_size, line 121: tl::sum_to_size(d_mul_11 * m, m.shape())
+  const tl::Tensor t_sum_to_size_94 = tl::sum_to_size(t_mul_93, m.shape());
+  const tl::Tensor add_95 = add_92 + sum_to_size_94;  // add, line 121: d_m + (tl::sum_to_size(d_mul_11 * m, m.shape()))
+  const tl::Tensor t_add_95 = tl::broadcast_to(t_add_92 + t_sum_to_size_94, add_95.shape());
+  const tl::Tensor mul_96 = sum_to_size_76 * m;  // mul, line 125: d_mul_9 * m
+  const tl::Tensor t_mul_96 = tl::broadcast_to(t_sum_to_size_76 * m + (t_m * sum_to_size_76), mul_96.shape());
+  const tl::Tensor sum_to_size_97 = tl::sum_to_size(mul_96, m.shape());  // sum_to_size, line 125: tl::sum_to_size(d_mul_9 * m, m.shape())
+  const tl::Tensor t_sum_to_size_97 = tl::sum_to_size(t_mul_96, m.shape());
+  const tl::Tensor add_98 = add_95 + sum_to_size_97;  // add, line 125: d_m + (tl::sum_to_size(d_mul_9 * m, m.shape()))
+  const tl::Tensor t_add_98 = tl::broadcast_to(t_add_95 + t_sum_to_size_97, add_98.shape());
+  const tl::Tensor mul_99 = sum_to_size_76 * m;  // mul, line 126: d_mul_9 * m
+  const tl::Tensor t_mul_99 = tl::broadcast_to(t_sum_to_size_76 * m + (t_m * sum_to_size_76), mul_99.shape());
+  const tl::Tensor sum_to_size_100 = tl::sum_to_size(mul_99, m.shape());  // sum_to_size, line 126: tl::sum_to_size(d_mul_9 * m, m.shape())
+  const tl::Tensor t_sum_to_size_100 = tl::sum_to_size(t_mul_99, m.shape());
+  const tl::Tensor add_101 = add_98 + sum_to_size_100;  // add, line 126: d_m + (tl::sum_to_size(d_mul_9 * m, m.shape()))
+  const tl::Tensor t_add_101 = tl::broadcast_to(t_add_98 + t_sum_to_size_100, add_101.shape());
+  const tl::Tensor mul_102 = sum_to_size_69 * sigmoid_6;  // mul, line 128: d_mul_8 * sigmoid_6
+  const tl::Tensor t_mul_102 = tl::broadcast_to(t_sigmoid_6 * sum_to_size_69, mul_102.shape());
+  const tl::Tensor sum_to_size_103 = tl::sum_to_size(mul_102, maximum_7.shape());  // sum_to_size, line 128: tl::sum_to_size(d_mul_8 * sigmoid_6, maximum_7.shape())
+  const tl::Tensor t_sum_to_size_103 = tl::sum_to_size(t_mul_102, maximum_7.shape());
+  const tl::Tensor mul_104 = sum_to_size_69 * maximum_7;  // mul, line 129: d_mul_8 * maximum_7
+  const tl::Tensor t_mul_104 = tl::broadcast_to(t_maximum_7 * sum_to_size_69, mul_104.shape());
+  const tl::Tensor sum_to_size_105 = tl::sum_to_size(mul_104, sigmoid_6.shape());  // sum_to_size, line 129: tl::sum_to_size(d_mul_8 * maximum_7, sigmoid_6.shape())
+  const tl::Tensor t_sum_to_size_105 = tl::sum_to_size(t_mul_104, sigmoid_6.shape());
+  const tl::Tensor t_106 = tl::scalar_tensor(0.05, maximum_7.dtype());  // line 131: tl::scalar_tensor(0.05, maximum_7.dtype())
+  const tl::Tensor t_107 = t_106 == maximum_7;  // line 131: tl::scalar_tensor(0.05, maximum_7.dtype()) == maximum_7
+  const tl::Tensor astype_108 = t_107.astype(maximum_7.dtype());  // astype, line 131: (tl::scalar_tensor(0.05, maximum_7.dtype()) == maximum_7).astype(maxi...
+  const tl::Tensor t_109 = m == maximum_7;  // line 131: m == maximum_7
+  const tl::Tensor astype_110 = t_109.astype(maximum_7.dtype());  // astype, line 131: (m == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor mul_111 = 0.5 * astype_110;  // mul, line 131: 0.5 * (m == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor mul_112 = mul_111 * astype_108;  // mul, line 131: 0.5 * (m == maximum_7).astype(maximum_7.dtype()) * (tl::scalar_tensor...
+  const tl::Tensor t_113 = m == maximum_7;  // line 131: m == maximum_7
+  const tl::Tensor astype_114 = t_113.astype(maximum_7.dtype());  // astype, line 131: (m == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor sub_115 = astype_114 - mul_112;  // sub, line 131: (m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m == maximum_7).a...
+  const tl::Tensor mul_116 = sum_to_size_103 * sub_115;  // mul, line 131: d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m ...
+  const tl::Tensor t_mul_116 = tl::broadcast_to(t_sum_to_size_103 * sub_115, mul_116.shape());
+  const tl::Tensor add_117 = add_101 + mul_116;  // add, line 131: d_m + (d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0....
+  const tl::Tensor t_add_117 = tl::broadcast_to(t_add_101 + t_mul_116, add_117.shape());
+  const tl::Tensor sub_118 = 1.0 - sigmoid_6;  // sub, line 133: 1.0 - sigmoid_6
+  const tl::Tensor t_sub_118 = tl::broadcast_to(-t_sigmoid_6, sub_118.shape());
+  const tl::Tensor mul_119 = sigmoid_6 * sub_118;  // mul, line 133: sigmoid_6 * (1.0 - sigmoid_6)
+  const tl::Tensor t_mul_119 = tl::broadcast_to(t_sigmoid_6 * sub_118 + (t_sub_118 * sigmoid_6), mul_119.shape());
+  const tl::Tensor mul_120 = sum_to_size_105 * mul_119;  // mul, line 133: d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6))
+  const tl::Tensor t_mul_120 = tl::broadcast_to(t_sum_to_size_105 * mul_119 + (t_mul_119 * sum_to_size_105), mul_120.shape());
+  const tl::Tensor add_121 = add_117 + mul_120;  // add, line 133: d_m + (d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6)))
+  const tl::Tensor t_add_121 = tl::broadcast_to(t_add_117 + t_mul_120, add_121.shape());
+  const tl::Tensor mul_122 = h * h;  // mul, line 135: h * h
+  const tl::Tensor t_mul_122 = tl::broadcast_to(t_h * h + (t_h * h), mul_122.shape());
+  const tl::Tensor sub_123 = 1.0 - mul_122;  // sub, line 135: 1.0 - h * h
+  const tl::Tensor t_sub_123 = tl::broadcast_to(-t_mul_122, sub_123.shape());
+  const tl::Tensor mul_124 = add_43 * sub_123;  // mul, line 135: d_h * (1.0 - h * h)
+  const tl::Tensor t_mul_124 = tl::broadcast_to(t_add_43 * sub_123 + (t_sub_123 * add_43), mul_124.shape());
+  const tl::Tensor sum_to_size_125 = tl::sum_to_size(mul_124, matmul_3.shape());  // sum_to_size, line 137: tl::sum_to_size(d_add_4, matmul_3.shape())
+  const tl::Tensor t_sum_to_size_125 = tl::sum_to_size(t_mul_124, matmul_3.shape());
+  const tl::Tensor dot_general_126 = tl::dot_general(x, sum_to_size_125, tl::DotDims{.lhs_batch = {}, .rhs_batch = {}, .lhs_contract = {0}, .rhs_contract = {0}});  // dot_general, line 139: tl::dot_general(x, d_matmul_3, tl::DotDims{.lhs_batch = {}, .rhs_batc...
+  const tl::Tensor t_dot_general_126 = tl::dot_general(x, t_sum_to_size_125, tl::DotDims{.lhs_batch = {}, .rhs_batch = {}, .lhs_contract = {0}, .rhs_contract = {0}});
+  const tl::Tensor add_127 = add_121 + dot_general_126;  // add, line 139: d_m + (tl::dot_general(x, d_matmul_3, tl::DotDims{.lhs_batch = {}, .r...
+  const tl::Tensor t_add_127 = tl::broadcast_to(t_add_121 + t_dot_general_126, add_127.shape());
+  return {add_127, t_add_127};
 }
 
 // The Hessian of the lambda at functions.cpp:381 with respect to `m` (tl::hessian), of shape
