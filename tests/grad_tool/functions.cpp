@@ -482,6 +482,22 @@ int main() {
               gathered_dot.item<double>());
   check_projection("take_along_axis and scatter_add", gathered_dot, tl::grad(gathered)(w), weights);
 
+  // pad in constant mode (widths written out), and the tangent of an edge-mode pad.
+  auto padded = [&](const tl::Tensor& m) {
+    const tl::Tensor framed =
+        tl::pad(tl::sin(m), {{1, 2}, {0, 1}}) + tl::pad(m * m, {{0, 3}, {1, 0}}, tl::PadMode::constant, 0.5);
+    return tl::sum(tl::tanh(framed) * tl::pad(m, {{2, 1}, {1, 0}}));
+  };
+  report("pad", tl::grad(padded)(w), padded, w);
+  auto [padded_value, padded_dot] = tl::jvp(padded, w, weights);
+  std::printf("pad jvp: %a %a\n", padded_value.item<double>(), padded_dot.item<double>());
+  check_projection("pad", padded_dot, tl::grad(padded)(w), weights);
+  auto edged = [&](const tl::Tensor& m) {
+    return tl::sum(tl::exp(tl::pad(m * m, {{1, 0}, {2, 1}}, tl::PadMode::edge)));
+  };
+  auto [edged_value, edged_dot] = tl::jvp(edged, w, weights);
+  std::printf("edge pad jvp: %a %a\n", edged_value.item<double>(), edged_dot.item<double>());
+
   // var and std (all axes, some, keepdims, ddof), through the library's decomposition.
   auto spread = [&](const tl::Tensor& m) {
     const tl::Tensor per_row = tl::var(m * m + m, {1});

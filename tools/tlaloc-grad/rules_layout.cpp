@@ -39,6 +39,40 @@ std::string permuted_vjp(const Rule&, std::size_t i, const Names& n) {
   return call("transpose", {n.g, "{" + list + "}"});
 }
 
+// ---- pad (constant mode): the cotangent's slice where x was ---------------------
+
+// The widths `{{lo, hi}, ...}` as literals (they give the rank, which the slice needs).
+std::vector<std::int64_t> low_widths(const std::string& text) {
+  std::vector<std::int64_t> low;
+  std::size_t at = text.find('{');
+  const auto refuse = [&] {
+    return std::invalid_argument("the widths '" + text + "' are not pairs of integer literals");
+  };
+  if (at == std::string::npos) throw refuse();
+  for (at = text.find('{', at + 1); at != std::string::npos; at = text.find('{', at + 1)) {
+    const std::size_t end = text.find('}', at);
+    const auto pair = end == std::string::npos ? std::nullopt : int_list(text.substr(at, end - at + 1));
+    if (!pair || pair->size() != 2) throw refuse();
+    low.push_back(pair->front());
+    at = end;
+  }
+  if (low.empty()) throw refuse();
+  return low;
+}
+std::string pad_vjp(const Rule&, std::size_t i, const Names& n) {
+  if (i != 0) return "";
+  if (n.args.size() > 2 && !n.args[2].ends_with("PadMode::constant"))
+    throw std::invalid_argument("mode '" + n.args[2] + "' has no build-time rule (only PadMode::constant)");
+  std::string starts, stops;
+  const std::vector<std::int64_t> low = low_widths(n.args[1]);
+  for (std::size_t d = 0; d < low.size(); ++d) {
+    const std::string lo = std::to_string(low[d]);
+    starts += (d ? ", " : "") + lo;
+    stops += (d ? ", " : "") + lo + " + " + n.args[0] + ".shape()[" + std::to_string(d) + "]";
+  }
+  return call("slice", {n.g, "{" + starts + "}", "{" + stops + "}"});
+}
+
 // ---- concat and stack: the listed tensors first, then the axis -----------------
 
 std::size_t listed(const Names& n) { return std::size_t(std::count(n.tensor.begin(), n.tensor.end(), true)); }
@@ -110,6 +144,15 @@ void add_layout_rules(RuleTable& t) {
   add(moved("broadcast_to", [](const Rule&, std::size_t i, const Names& n) {
     return i == 0 ? call("sum_to_size", {n.g, shape_of(n.args[0])}) : "";
   }));
+  // pad(x, widths, mode, value): in constant mode x's share is the cotangent where x
+  // was. Either mode is linear in x: the tangent is padded alike, with zeros.
+  Rule padded = moved("pad", pad_vjp);
+  padded.jvp = [](const Rule& r, const Names& n, const Tangents& tg) {
+    std::vector<std::string> args{tg[0], n.args[1]};
+    if (n.args.size() > 2) args.push_back(n.args[2]);
+    return call(r.name, args);
+  };
+  add(std::move(padded));
   add(moved("reverse", [](const Rule&, std::size_t i, const Names& n) {
     return i == 0 ? call("reverse", {n.g, n.args[1]}) : "";
   }));
