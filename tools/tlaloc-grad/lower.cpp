@@ -363,7 +363,7 @@ ValueId Lowerer::inactive(Block& out, const Expr* e, const std::vector<Arg>& arg
     if (a.is_tensor() && active(a.value) && is_floating_result(e) && !in_head_)
       refuse(Code::not_differentiable, loc(e->getBeginLoc()),
              "'" + text(e) +
-                 "' has no build-time derivative rule (tools/tlaloc-grad/rules.cpp lists them); "
+                 "' has no build-time derivative rule (docs/BUILD_TIME_GRADIENTS.md lists them); "
                  "take it out of the differentiated function or use the traced tl::grad");
   return op(out, e, {}, args, spelled.empty() ? text(e) : spelled);
 }
