@@ -25,10 +25,14 @@ std::string paren(const std::string& s) {
   return s;
 }
 
+std::string comma_list(const std::vector<std::string>& items) {
+  std::string s;
+  for (std::size_t i = 0; i < items.size(); ++i) s += (i ? ", " : "") + items[i];
+  return s;
+}
+std::string braced(const std::vector<std::string>& items) { return "{" + comma_list(items) + "}"; }
 std::string call(const std::string& fn, const std::vector<std::string>& args) {
-  std::string s = "tl::" + fn + "(";
-  for (std::size_t i = 0; i < args.size(); ++i) s += (i ? ", " : "") + args[i];
-  return s + ")";
+  return "tl::" + fn + "(" + comma_list(args) + ")";
 }
 std::string spell_call(const Rule& r, const Names& n) { return call(r.name, n.args); }
 std::string shape_of(const std::string& t) { return t + ".shape()"; }
@@ -94,6 +98,10 @@ std::string from_stats(const std::string& t, const std::string& like) {
   return paren(t) + ".astype(" + like + ".dtype())";
 }
 std::vector<std::string> mean_prelude(const Names& n) { return {stats_line(n)}; }
+// 1 / count, in the stats dtype: the partial of a division by the count.
+std::string inverse_count(const std::string& count, const Names& n) {
+  return call("reciprocal", {call("scalar_tensor", {count, "stats_" + n.y})});
+}
 
 std::string spell_infix(const std::string& op, const Names& n) {
   return paren(n.args[0]) + " " + op + " " + paren(n.args[1]);
@@ -171,9 +179,7 @@ void set_jvps(RuleTable& t) {
     Rule sum = r;
     sum.name = "sum";
     const std::string count = count_of(n.args[0], n.y);
-    return from_stats(linear_jvp(sum, n, {in_stats(tg[0], n)}) + " * " +
-                          call("reciprocal", {call("scalar_tensor", {count, "stats_" + n.y})}),
-                      n.y);
+    return from_stats(linear_jvp(sum, n, {in_stats(tg[0], n)}) + " * " + inverse_count(count, n), n.y);
   });
   set("matmul", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
     return plus(tg[0].empty() ? "" : call("matmul", {tg[0], n.args[1]}), tg[1].empty() ? "" : call("matmul", {n.args[0], tg[1]}));
@@ -247,9 +253,7 @@ std::vector<std::string> deviation_prelude(const Names& n) {
 }
 // The division's partial, 1 / max(n - ddof, 0).
 std::string stats_divisor(const Names& n) {
-  return call(
-      "reciprocal",
-      {call("scalar_tensor", {"std::max(count_" + n.y + " - " + paren(ddof(n)) + ", 0.0)", "stats_" + n.y})});
+  return inverse_count("std::max(count_" + n.y + " - " + paren(ddof(n)) + ", 0.0)", n);
 }
 // The variance's cotangent (in the stats dtype) from var's or std's.
 std::string variance_cotangent(const Names& n, bool root) {
@@ -266,7 +270,7 @@ std::vector<std::string> centered_share(const Names& n, const std::string& g) {
 std::string stats_vjp(const Rule&, std::size_t i, const Names& n) {
   if (i != 0) return "";
   const std::string dc = "d_centered_" + n.y, m = "m_" + n.y;
-  const std::string count = call("reciprocal", {call("scalar_tensor", {"count_" + n.y, m + ".dtype()"})});
+  const std::string count = inverse_count("count_" + n.y, n);
   return from_stats(dc + " + " +
                         call("broadcast_to", {call("sum_to_size", {"-" + dc, shape_of(m)}) + " * " + count,
                                               shape_of(n.args[0])}),
@@ -274,9 +278,8 @@ std::string stats_vjp(const Rule&, std::size_t i, const Names& n) {
 }
 // The variance's tangent (in the stats dtype) from x's tangent.
 std::string variance_jvp(const Names& n, const std::string& tx) {
-  const std::string m = "m_" + n.y, c = "centered_" + n.y, t = in_stats(tx, n);
-  const std::string tm = call("sum", {t, reduced_axes(n), "true"}) + " * " +
-                         call("reciprocal", {call("scalar_tensor", {"count_" + n.y, m + ".dtype()"})});
+  const std::string c = "centered_" + n.y, t = in_stats(tx, n);
+  const std::string tm = call("sum", {t, reduced_axes(n), "true"}) + " * " + inverse_count("count_" + n.y, n);
   std::vector<std::string> summed{call("broadcast_to", {t + " - " + tm, shape_of(c)}) + " * (2.0 * " + c +
                                   ")"};
   summed.insert(summed.end(), n.args.begin() + 1,
@@ -322,8 +325,7 @@ RuleTable make_rules() {
          // The engine's mean is a sum divided by the reduced count, and the division's
          // rule multiplies by the count's reciprocal.
          const std::string count = count_of(n.args[0], n.y);
-         const std::string scaled =
-             in_stats(n.g, n) + " * " + call("reciprocal", {call("scalar_tensor", {count, "stats_" + n.y})});
+         const std::string scaled = in_stats(n.g, n) + " * " + inverse_count(count, n);
          return from_stats(call("broadcast_to", {kept(scaled, n), shape_of(n.args[0])}), n.args[0]);
        },
        nullptr, mean_prelude});

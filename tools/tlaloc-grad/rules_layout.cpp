@@ -34,9 +34,9 @@ std::string permuted_vjp(const Rule&, std::size_t i, const Names& n) {
                                   " (write negative axes as non-negative)");
     inverse[std::size_t(p)] = std::int64_t(k);
   }
-  std::string list;
-  for (std::int64_t p : inverse) list += (list.empty() ? "" : ", ") + std::to_string(p);
-  return call("transpose", {n.g, "{" + list + "}"});
+  std::vector<std::string> axes;
+  for (std::int64_t p : inverse) axes.push_back(std::to_string(p));
+  return call("transpose", {n.g, braced(axes)});
 }
 
 // ---- pad (constant mode): the cotangent's slice where x was ---------------------
@@ -63,14 +63,13 @@ std::string pad_vjp(const Rule&, std::size_t i, const Names& n) {
   if (i != 0) return "";
   if (n.args.size() > 2 && !n.args[2].ends_with("PadMode::constant"))
     throw std::invalid_argument("mode '" + n.args[2] + "' has no build-time rule (only PadMode::constant)");
-  std::string starts, stops;
+  std::vector<std::string> starts, stops;
   const std::vector<std::int64_t> low = low_widths(n.args[1]);
   for (std::size_t d = 0; d < low.size(); ++d) {
-    const std::string lo = std::to_string(low[d]);
-    starts += (d ? ", " : "") + lo;
-    stops += (d ? ", " : "") + lo + " + " + n.args[0] + ".shape()[" + std::to_string(d) + "]";
+    starts.push_back(std::to_string(low[d]));
+    stops.push_back(starts.back() + " + " + n.args[0] + ".shape()[" + std::to_string(d) + "]");
   }
-  return call("slice", {n.g, "{" + starts + "}", "{" + stops + "}"});
+  return call("slice", {n.g, braced(starts), braced(stops)});
 }
 
 // ---- concat and stack: the listed tensors first, then the axis -----------------
@@ -79,9 +78,7 @@ std::size_t listed(const Names& n) { return std::size_t(std::count(n.tensor.begi
 std::string join_axis(const Names& n) { return n.args.size() > listed(n) ? n.args[listed(n)] : "0"; }
 // `tl::concat({a, b}, axis)` with the listed tensors replaced by `items`.
 std::string spell_joined(const Rule& r, const Names& n, const std::vector<std::string>& items) {
-  std::string list;
-  for (const std::string& x : items) list += (list.empty() ? "" : ", ") + x;
-  std::vector<std::string> args{"{" + list + "}"};
+  std::vector<std::string> args{braced(items)};
   args.insert(args.end(), n.args.begin() + std::ptrdiff_t(listed(n)), n.args.end());
   return call(r.name, args);
 }

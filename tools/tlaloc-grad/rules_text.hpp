@@ -16,6 +16,9 @@ using RuleTable = std::map<std::string, Rule, std::less<>>;
 // An expression's text as an operand of a binary operator: parenthesized unless it is
 // a name, a number or a call, negated or not.
 std::string paren(const std::string& s);
+// "a, b, c", and the braced "{a, b, c}" (a list argument).
+std::string comma_list(const std::vector<std::string>& items);
+std::string braced(const std::vector<std::string>& items);
 // `tl::fn(args...)`.
 std::string call(const std::string& fn, const std::vector<std::string>& args);
 // The forward call as the user wrote it: `tl::<rule name>(operands...)`.
