@@ -384,28 +384,31 @@ int main() {
     return tl::sum(h * h) * scale + tl::mean(tl::exp(m * 0.5)) + tl::sum(r) - tl::sum(tl::log_softmax(m * 2.0));
   };
   const tl::Tensor hess = tl::hessian(curved)(w);
-  std::printf("hessian:");
-  for (double e : hess.to_vector<double>()) std::printf(" %a", e);
-  std::printf("\n");
-  {
-    const auto gradient = tl::grad(curved);
-    const std::vector<double> at = w.to_vector<double>(), hv = hess.to_vector<double>();
-    const std::size_t n = at.size();
+  // Prints a Hessian's bits, and compares each column with central differences of
+  // the gradient (the generated one in the generated build).
+  const auto report_hessian = [](const char* name, const tl::Tensor& hessian, auto gradient,
+                                 const tl::Tensor& at) {
+    std::printf("%s:", name);
+    for (double e : hessian.to_vector<double>()) std::printf(" %a", e);
+    std::printf("\n");
+    const std::vector<double> point = at.to_vector<double>(), hv = hessian.to_vector<double>();
+    const std::size_t n = point.size();
     for (std::size_t j = 0; j < n; ++j) {
-      std::vector<double> up = at, down = at;
+      std::vector<double> up = point, down = point;
       up[j] += 1e-6;
       down[j] -= 1e-6;
-      const std::vector<double> gu = gradient(tl::tensor(up, w.shape())).to_vector<double>();
-      const std::vector<double> gd = gradient(tl::tensor(down, w.shape())).to_vector<double>();
+      const std::vector<double> gu = gradient(tl::tensor(up, at.shape())).template to_vector<double>();
+      const std::vector<double> gd = gradient(tl::tensor(down, at.shape())).template to_vector<double>();
       for (std::size_t i = 0; i < n; ++i) {
         const double fd = (gu[i] - gd[i]) / 2e-6, h = hv[i * n + j];
         if (std::abs(fd - h) > 1e-6 * (1 + std::abs(fd))) {
-          std::printf("FAIL hessian: element (%zu, %zu): %.17g, central difference %.17g\n", i, j, h, fd);
+          std::printf("FAIL %s: element (%zu, %zu): %.17g, central difference %.17g\n", name, i, j, h, fd);
           ++failures;
         }
       }
     }
-  }
+  };
+  report_hessian("hessian", hess, tl::grad(curved), w);
 
   // tl::concat and tl::stack of braced lists (a negative axis, the default one).
   auto joined = [&](const tl::Tensor& m) {
@@ -527,6 +530,47 @@ int main() {
   const tl::Tensor empty = tl::zeros({0, 3}, tl::DType::f64);
   auto emptied = [](const tl::Tensor& e) { return tl::sum(tl::mean(e, {1})) + tl::sum(tl::var(e, {1})); };
   report("mean and var of an empty tensor", tl::grad(emptied)(empty), emptied, empty);
+
+  // A tensor declared without a value gets it in a branch (or not at all: it stays
+  // undefined), and in a loop.
+  auto declared = [&](const tl::Tensor& m) {
+    tl::Tensor inner;
+    if (scale > 0.1) {
+      const tl::Tensor s = tl::sin(m);
+      inner = s * m;
+    } else {
+      inner = tl::exp(m);
+    }
+    tl::Tensor unused;
+    if (scale > 1.0) unused = m * 2.0;
+    tl::Tensor last;
+    for (int i = 0; i < 3; ++i) last = tl::tanh(inner * double(i + 1)) * m;
+    return tl::sum(inner * last);
+  };
+  report("declared without a value", tl::grad(declared)(w), declared, w);
+  auto [declared_value, declared_dot] = tl::jvp(declared, w, weights);
+  std::printf("declared without a value jvp: %a %a\n", declared_value.item<double>(),
+              declared_dot.item<double>());
+  check_projection("declared without a value", declared_dot, tl::grad(declared)(w), weights);
+
+  // Hessians through branches: if/else, ?:, an early return in a called function, a
+  // tensor first assigned in a branch, and tl::cond (a real branch when traced),
+  // at points that take each side.
+  auto bent = [&](const tl::Tensor& m) {
+    tl::Tensor inner;
+    if (scale > 0.1) {
+      inner = tl::sin(m) * m;
+    } else {
+      inner = tl::exp(m);
+    }
+    const tl::Tensor z = scale < 0.1 ? inner : tl::tanh(inner * 2.0) * m;
+    tl::Tensor u = z;
+    if (m.numel() > 3) u = u * tl::cos(m);
+    return tl::sum(u * z) + ramp(m * m - 0.05) + tl::sum(tl::softmax(m * m, -1) * m);
+  };
+  report_hessian("hessian through branches", tl::hessian(bent)(w), tl::grad(bent), w);
+  report_hessian("hessian through tl::cond", tl::hessian(chosen)(w), tl::grad(chosen), w);
+  report_hessian("hessian through tl::cond, else", tl::hessian(chosen)(-w), tl::grad(chosen), -w);
 
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());

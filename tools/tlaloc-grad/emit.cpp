@@ -125,7 +125,9 @@ std::string Writer::footer() {
 }
 
 std::string Writer::tangent_or_zero(ValueId v) const {
-  return active(v) ? "t_" + name(v) : "tl::zeros_like(" + name(v) + ")";
+  if (active(v)) return "t_" + name(v);
+  // An undefined tensor (one declared without a value) has no tangent either.
+  return undefined(v) ? "tl::Tensor()" : "tl::zeros_like(" + name(v) + ")";
 }
 
 std::string Writer::d(ValueId v) const {

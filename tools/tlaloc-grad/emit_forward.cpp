@@ -29,7 +29,7 @@ std::string Writer::step_of(const std::string& seq, const std::string& at) {
 
 void Writer::defined_in(const Block& b, Defined& d) const {
   for (const Node& s : b) {
-    if (s.kind == Node::Kind::op) {
+    if (s.kind == Node::Kind::op && !undefined(s.result)) {
       d.values.push_back(s.result);
       if (s.fn == "custom" && active(s.result)) d.customs.push_back(s.result);
     }
@@ -88,6 +88,8 @@ void Writer::forward_op(const Node& s, bool hoisted) {
   const std::string comment = "  // " + (s.fn.empty() ? "" : s.fn + ", ") + "line " +
                               std::to_string(s.loc.line) + ": " + shorten(s.source);
   const std::string decl = hoisted ? "" : "const tl::Tensor ";
+  // `tl::Tensor t;` is written where its undefined value flows on (assign).
+  if (undefined(s.result)) return;
   if (s.fn == "custom" && active(s.result)) return custom_forward(s, n, comment, decl);
   line(decl + n.y + " = " + rhs + ";" + comment);
   if (s.fn == "scan_slice" && tangents_ && active(s.result))
@@ -127,7 +129,7 @@ void Writer::custom_forward(const Node& s, const Names& n, const std::string& co
 
 // out = from, and in forward mode t_out = from's tangent.
 void Writer::assign(ValueId out, ValueId from, const std::string& decl) {
-  line(decl + name(out) + " = " + name(from) + ";");
+  line(decl + name(out) + " = " + (undefined(from) ? "tl::Tensor()" : name(from)) + ";");
   if (tangents_ && active(out)) line(decl + "t_" + name(out) + " = " + tangent_or_zero(from) + ";");
 }
 

@@ -121,6 +121,9 @@ void Lowerer::function(const FunctionDecl& fn, const LambdaExpr* lambda) {
   const auto r = block(statements(fn.getBody()), 0, p_.body);
   if (!r)
     refuse(Code::unsupported_construct, loc(fn.getEndLoc()), "the function ends without returning a tensor");
+  if (p_.values[std::size_t(*r)].undefined)
+    refuse(Code::unsupported_construct, loc(fn.getEndLoc()),
+           "the function returns tensor '" + p_.values[std::size_t(*r)].name + "' before it has a value");
   p_.result = *r;
 }
 
@@ -253,6 +256,9 @@ void Lowerer::collect_renames(const Stmt* s, unsigned begin,
 ValueId Lowerer::op(Block& out, const Expr* e, std::string fn, std::vector<Arg> args, std::string spelled) {
   bool active = false, traced = false;
   for (const Arg& a : args) {
+    if (a.is_tensor() && p_.values[std::size_t(a.value)].undefined)
+      refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
+             "tensor '" + p_.values[std::size_t(a.value)].name + "' is used before it has a value");
     active = active || (a.is_tensor() && this->active(a.value));
     traced = traced || (a.is_tensor() && this->traced(a.value));
   }
@@ -316,9 +322,6 @@ ValueId Lowerer::expr(const Expr* e, Block& out) {
   e = strip(e);
   if (const auto* ref = dyn_cast<DeclRefExpr>(e)) {
     if (auto it = tensors_.find(ref->getDecl()); it != tensors_.end()) return it->second;
-    if (unset_.count(ref->getDecl()) != 0)
-      refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
-             "tensor '" + ref->getDecl()->getNameAsString() + "' is used before it has a value");
     return op(out, e, {}, {}, text(e));  // a tensor from outside (a global): a constant
   }
   if (const auto* c = dyn_cast<ConditionalOperator>(e)) return conditional(c, out);
@@ -582,13 +585,9 @@ void Lowerer::declaration(const DeclStmt* d, Block& out) {
       continue;
     }
     if (is_tensor(v->getType())) {
-      const auto* made = v->hasInit() ? dyn_cast<CXXConstructExpr>(v->getInit()) : nullptr;
+      const auto* made = v->hasInit() ? dyn_cast<CXXConstructExpr>(strip(v->getInit())) : nullptr;
       if (!v->hasInit() || (made != nullptr && made->getNumArgs() == 0)) {
-        // `tl::Tensor t;` takes its value from its first assignment, at the same level.
-        if (structured_ > 0)
-          refuse(Code::unsupported_construct, loc(v->getLocation()),
-                 "a tensor declared without a value inside a branch or loop");
-        unset_.insert(v);
+        tensors_[v] = undefined_tensor(v, out);
         continue;
       }
       const std::size_t before = p_.values.size();
@@ -606,12 +605,15 @@ void Lowerer::declaration(const DeclStmt* d, Block& out) {
                  ": a differentiated function's locals are tl::Tensor, arithmetic or enumerations");
     }
     const Change change = v->getType().isConstQualified() ? Change::none : changes(v);
-    if (change == Change::elsewhere || (change == Change::in_loops && structured_ > 0))
+    if (!forward_only_ && (change == Change::elsewhere || (change == Change::in_loops && structured_ > 0)))
       refuse(Code::unsupported_construct, loc(v->getLocation()),
              "scalar '" + v->getNameAsString() +
                  "' is assigned after its declaration; scalars are single-assignment "
                  "in a differentiated function (declare a new one), except counters a loop carries");
-    if (change == Change::in_loops) carried_scalars_.insert(v);
+    if (forward_only_ && change != Change::none)
+      assigned_scalars_.insert(v);
+    else if (change == Change::in_loops)
+      carried_scalars_.insert(v);
     const std::string type =
         TypeName::getFullyQualifiedName(v->getType().getUnqualifiedType(), ctx_, ctx_.getPrintingPolicy());
     std::string name = v->getNameAsString();
@@ -622,10 +624,24 @@ void Lowerer::declaration(const DeclStmt* d, Block& out) {
       name = claim(name);
       if (name != v->getNameAsString()) renamed_[v] = name;
     }
-    std::string decl_text = (change == Change::in_loops ? "" : "const ") + type + " " + name;
+    std::string decl_text = (change == Change::none ? "const " : "") + type + " " + name;
     if (v->hasInit()) decl_text += " = " + scalar_text(v->getInit());
     scalar(out, v->getBeginLoc(), decl_text + ";");
   }
+}
+
+// `tl::Tensor t;`: an undefined tensor until its first assignment, which may be in a
+// branch or a loop (a branch that assigns none leaves it undefined after it).
+ValueId Lowerer::undefined_tensor(const VarDecl* v, Block& out) {
+  Node s;
+  s.kind = Node::Kind::op;
+  s.loc = loc(v->getLocation());
+  s.source = "tl::Tensor " + v->getNameAsString();
+  s.text = "tl::Tensor()";
+  s.result = p_.add_value(claim(v->getNameAsString()), false, false);
+  p_.values[std::size_t(s.result)].undefined = true;
+  out.push_back(std::move(s));
+  return out.back().result;
 }
 
 // A declared tensor: the op computed for it takes the variable's name.
@@ -676,18 +692,23 @@ Lowerer::Change Lowerer::changes(const VarDecl* v) {
   return finder.found;
 }
 
-// `n += 1;` in a loop body, for a scalar carried by the loop.
+// `n += 1;` in a loop body, for a scalar carried by the loop (forward only: an
+// assignment to any scalar).
 const VarDecl* Lowerer::assigned_scalar(const Expr* e) const {
   const Expr* target = nullptr;
   if (const auto* b = dyn_cast<BinaryOperator>(e); b && b->isAssignmentOp()) target = b->getLHS();
   if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->isIncrementDecrementOp()) target = u->getSubExpr();
   const auto* ref = target ? dyn_cast<DeclRefExpr>(target->IgnoreParenImpCasts()) : nullptr;
   const auto* v = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
-  return v && carried_scalars_.count(v) ? v : nullptr;
+  return v && (carried_scalars_.count(v) || assigned_scalars_.count(v)) ? v : nullptr;
 }
 
 void Lowerer::expression_statement(const Expr* e, Block& out) {
   if (const VarDecl* v = assigned_scalar(e)) {
+    if (assigned_scalars_.count(v)) {
+      scalar(out, e->getBeginLoc(), scalar_text(e) + ";");
+      return;
+    }
     if (loop_ == nullptr || structured_ != loop_body_)
       refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
              "scalar '" + v->getNameAsString() +
@@ -704,15 +725,6 @@ void Lowerer::expression_statement(const Expr* e, Block& out) {
   if (const auto* oc = dyn_cast<CXXOperatorCallExpr>(e);
       oc && oc->isAssignmentOp() && oc->getNumArgs() == 2) {
     const auto* ref = dyn_cast<DeclRefExpr>(oc->getArg(0)->IgnoreParenImpCasts());
-    if (ref != nullptr && unset_.count(ref->getDecl()) != 0 && oc->getOperator() == OO_Equal) {
-      if (structured_ > 0)
-        refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
-               "tensor '" + ref->getDecl()->getNameAsString() +
-                   "', declared without a value, gets its first one inside a branch or loop");
-      unset_.erase(ref->getDecl());
-      tensors_[ref->getDecl()] = expr(oc->getArg(1), out);
-      return;
-    }
     if (ref == nullptr || tensors_.count(ref->getDecl()) == 0)
       refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
              "an assignment to something other than a local tensor");
@@ -746,16 +758,16 @@ bool Lowerer::check(const Stmt* s, Block& out) {
 }
 
 Program lower(ASTContext& ctx, const FunctionDecl& fn, const LambdaExpr* lambda, std::string name,
-              std::vector<std::size_t> wrt, bool listed, bool right_to_left) {
+              std::vector<std::size_t> wrt, const Lowering& how) {
   Program p;
   p.name = std::move(name);
   p.wrt = std::move(wrt);
-  p.listed = listed;
+  p.listed = how.listed;
   p.loc = location(ctx.getSourceManager(), lambda != nullptr ? lambda->getBeginLoc() : fn.getLocation());
   const std::string file = std::filesystem::path(p.loc.file).filename().string();
   p.what = (lambda != nullptr ? "the lambda at " : "'" + fn.getNameAsString() + "' at ") + file + ":" +
            std::to_string(p.loc.line);
-  Lowerer(ctx, p, right_to_left).function(fn, lambda);
+  Lowerer(ctx, p, how).function(fn, lambda);
   return p;
 }
 

@@ -15,11 +15,18 @@ namespace tlaloc_grad {
 
 Loc location(const clang::SourceManager& sm, clang::SourceLocation l);
 
+struct Lowering {
+  bool listed = false;         // the gradients come as a std::vector (tl::argnums)
+  bool right_to_left = false;  // call arguments are evaluated last to first, as GCC does
+  // Only forward mode runs over the program (tl::hessian lowers a generated gradient
+  // again): a scalar may be assigned anywhere, the assignment copied where it stands.
+  bool forward_only = false;
+};
+
 // fn: the function (a lambda's call operator, or a named function); lambda: the
 // lambda, whose captures become the generated function's last parameters.
-// wrt: the differentiated parameters, whose gradients come as a std::vector when
-// listed. right_to_left: evaluate call arguments last to first, as GCC does.
-Program lower(clang::ASTContext& ctx, const clang::FunctionDecl& fn, const clang::LambdaExpr* lambda, std::string name,
-              std::vector<std::size_t> wrt, bool listed, bool right_to_left);
+// wrt: the differentiated parameters.
+Program lower(clang::ASTContext& ctx, const clang::FunctionDecl& fn, const clang::LambdaExpr* lambda,
+              std::string name, std::vector<std::size_t> wrt, const Lowering& how);
 
 }  // namespace tlaloc_grad

@@ -36,8 +36,12 @@ const char* compound_rule(OverloadedOperatorKind k);
 
 class Lowerer {
  public:
-  Lowerer(ASTContext& ctx, Program& p, bool right_to_left)
-      : ctx_(ctx), sm_(ctx.getSourceManager()), p_(p), right_to_left_(right_to_left) {}
+  Lowerer(ASTContext& ctx, Program& p, const Lowering& how)
+      : ctx_(ctx),
+        sm_(ctx.getSourceManager()),
+        p_(p),
+        right_to_left_(how.right_to_left),
+        forward_only_(how.forward_only) {}
 
   // Lowers fn (lambda: its lambda, whose captures become parameters) into the program.
   void function(const FunctionDecl& fn, const LambdaExpr* lambda);
@@ -47,12 +51,13 @@ class Lowerer {
   const SourceManager& sm_;
   Program& p_;
   bool right_to_left_;
+  bool forward_only_;
   std::map<const ValueDecl*, ValueId> tensors_;      // each tensor variable's current value
-  std::set<const ValueDecl*> unset_;                 // tensors declared without a value, not yet assigned
   std::map<ValueId, Known> known_;                   // types known at build time
   std::map<const ValueDecl*, std::string> renamed_;  // variables of inlined functions
   std::set<std::string> names_, reserved_;
   std::set<const VarDecl*> carried_scalars_;  // scalars a loop changes
+  std::set<const VarDecl*> assigned_scalars_;  // forward only: scalars assigned anywhere
   Node* loop_ = nullptr;                      // the loop being lowered
   std::vector<const FunctionDecl*> inlining_;
   int structured_ = 0;  // depth of branches and loops
@@ -116,6 +121,7 @@ class Lowerer {
   void scalar(Block& out, SourceLocation at, std::string statement);
   void statement(const Stmt* s, Block& out);
   void declaration(const DeclStmt* d, Block& out);
+  ValueId undefined_tensor(const VarDecl* v, Block& out);
   void bind(const ValueDecl* v, ValueId value, std::size_t values_before);
   Change changes(const VarDecl* v);
   const VarDecl* assigned_scalar(const Expr* e) const;

@@ -86,6 +86,7 @@ struct Value {
   std::string name;
   bool active = false;         // depends on the differentiated parameter
   bool traced = false;         // depends on a parameter: symbolic when tl::grad traces
+  bool undefined = false;      // `tl::Tensor t;` before its first assignment: no value, no tangent
 };
 
 struct Param {

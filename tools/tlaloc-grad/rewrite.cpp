@@ -130,18 +130,29 @@ struct FunctionFinder : RecursiveASTVisitor<FunctionFinder> {
   }
 };
 
+// What the second lowering of a generated gradient cannot follow: the vectors a
+// loop's reverse sweep keeps, and a custom rule's halves.
+void refuse_in_hessian(const Block& b, const Loc& at) {
+  for (const Node& s : b) {
+    if (s.kind == Node::Kind::loop || s.fn == "custom")
+      refuse(Code::unsupported_construct, at,
+             "tl::hessian of a function with " +
+                 std::string(s.fn == "custom"        ? "a custom rule"
+                             : !s.structured.empty() ? "a " + s.structured
+                                                     : "a loop") +
+                 " (line " + std::to_string(s.loc.line) +
+                 "): tlaloc-grad writes the Hessians of functions without loops or custom rules");
+    refuse_in_hessian(s.body, at);
+    refuse_in_hessian(s.orelse, at);
+  }
+}
+
 // tl::hessian: forward mode over the generated gradient, as the engine runs jacfwd
 // over jacrev. The gradient's text is parsed again and lowered like a user's
 // function; what it cannot take is refused at the call. The gradient is left in the
 // dump directory too (`gradient`), since the Hessian's comments give its lines.
 std::string hessian(const Program& p, const Options& opt, const Loc& at, Rewritten::Gradient& gradient) {
-  for (const Node& s : p.body)
-    if (s.kind == Node::Kind::branch || s.kind == Node::Kind::loop || s.fn == "custom")
-      refuse(Code::unsupported_construct, at,
-             "tl::hessian of a function with " +
-                 std::string(s.fn == "custom" ? "a custom rule" : s.kind == Node::Kind::loop ? "a loop" : "a branch") +
-                 " (line " + std::to_string(s.loc.line) +
-                 "): tlaloc-grad writes the Hessians of straight-line functions only");
+  refuse_in_hessian(p.body, at);
   Program g = p;
   g.name = p.name + "_gradient";
   const std::string file = opt.stem + "." + g.name + ".grad.cpp";
@@ -156,12 +167,15 @@ std::string hessian(const Program& p, const Options& opt, const Loc& at, Rewritt
     refuse(Code::unsupported_construct, at, "tl::hessian: the generated gradient '" + g.name + "' was not found again");
   Program q;
   try {
-    q = lower(ast->getASTContext(), *finder.found, nullptr, p.name + "_gradient_jvp", {p.wrt.at(0)}, false,
-              opt.right_to_left);
+    q = lower(ast->getASTContext(), *finder.found, nullptr, p.name + "_gradient_jvp", {p.wrt.at(0)},
+              {.right_to_left = opt.right_to_left, .forward_only = true});
   } catch (const Diagnostic& d) {
+    // The gradient stays in the dump directory, for the line the message names.
+    std::filesystem::create_directories(opt.dump_dir);
+    std::ofstream(gradient.path) << gradient.text;
     refuse(d.code, at,
-           "tl::hessian: the generated gradient, differentiated again, at its line " + std::to_string(d.loc.line) + ": " +
-               d.what());
+           "tl::hessian: the generated gradient, differentiated again, at " + gradient.path + ":" +
+               std::to_string(d.loc.line) + ": " + d.what());
   }
   q.what = "the gradient of " + p.what + " (" + file + ")";
   return emit_hessian(p, q);
@@ -204,7 +218,8 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
     }
     const bool listed = !forward && !pullback && f.call->getNumArgs() > 1;
     const std::string name = f.transform + "_" + target->label + "_" + std::to_string(at.line);
-    const Program p = lower(ctx, *target->fn, target->lambda, name, wrt, listed, opt.right_to_left);
+    const Program p = lower(ctx, *target->fn, target->lambda, name, wrt,
+                            {.listed = listed, .right_to_left = opt.right_to_left});
     const std::string file = opt.stem + "." + name + ".grad.cpp";
     const std::string path = (std::filesystem::path(opt.dump_dir) / file).string();
     if (f.transform == "hessian") {

@@ -49,6 +49,7 @@ class Writer {
 
   const std::string& name(ValueId v) const { return p_.values[std::size_t(v)].name; }
   bool active(ValueId v) const { return v >= 0 && p_.values[std::size_t(v)].active; }
+  bool undefined(ValueId v) const { return v >= 0 && p_.values[std::size_t(v)].undefined; }
 
   // ---- forward ----------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-// expect: 7:10: error: [UNSUPPORTED_CONSTRUCT] tl::hessian of a function with a loop (line 9): tlaloc-grad writes the Hessians of straight-line functions only
+// expect: 7:10: error: [UNSUPPORTED_CONSTRUCT] tl::hessian of a function with a loop (line 9): tlaloc-grad writes the Hessians of functions without loops or custom rules
 #include <tlaloc/tlaloc.hpp>
 
 namespace tl = tlaloc;
