@@ -67,7 +67,10 @@ void Writer::forward(const Block& b, bool hoisted) {
   for (const Node& s : b) {
     switch (s.kind) {
       case Node::Kind::scalar:
-        line(s.text);
+        if (s.list.empty())
+          line(s.text);
+        else
+          tape(s);
         break;
       case Node::Kind::op:
         forward_op(s, hoisted);
@@ -90,6 +93,11 @@ void Writer::forward_op(const Node& s, bool hoisted) {
   const std::string decl = hoisted ? "" : "const tl::Tensor ";
   // `tl::Tensor t;` is written where its undefined value flows on (assign).
   if (undefined(s.result)) return;
+  if (!s.list.empty()) {
+    line(decl + n.y + " = " + s.text + ";" + comment);
+    if (tangents_ && active(s.result)) line(decl + "t_" + n.y + " = t_" + s.text + ";");
+    return;
+  }
   if (s.fn == "custom" && active(s.result)) return custom_forward(s, n, comment, decl);
   line(decl + n.y + " = " + rhs + ";" + comment);
   if (s.fn == "scan_slice" && tangents_ && active(s.result))
@@ -125,6 +133,19 @@ void Writer::custom_forward(const Node& s, const Names& n, const std::string& co
        tangents + "});" + comment);
   line(decl + n.y + " = " + n.y + "_jvp.first;");
   line(decl + "t_" + n.y + " = " + n.y + "_jvp.second;");
+}
+
+// A generated gradient's tape lowered again (tl::hessian): declared, or a tensor
+// pushed onto it; in forward mode the tangents' tape beside it.
+void Writer::tape(const Node& s) {
+  const bool tangents = tangents_ && p_.active_lists.count(s.list) != 0;
+  if (s.args.empty()) {
+    line(s.text);
+    if (tangents) line("std::vector<tl::Tensor> t_" + s.list + ";");
+    return;
+  }
+  line(s.list + ".push_back(" + name(s.args[0].value) + ");");
+  if (tangents) line("t_" + s.list + ".push_back(" + tangent_or_zero(s.args[0].value) + ");");
 }
 
 // out = from, and in forward mode t_out = from's tangent.

@@ -63,8 +63,15 @@ void assigned_tensors(const Stmt* s, std::set<const ValueDecl*>& out) {
   if (s == nullptr) return;
   if (const auto* op = dyn_cast<CXXOperatorCallExpr>(s); op && op->isAssignmentOp() && op->getNumArgs() == 2)
     if (const auto* ref = dyn_cast<DeclRefExpr>(op->getArg(0)->IgnoreParenImpCasts());
-        ref && is_tensor(ref->getType()))
+        ref && is_tensor(ref->getType())) {
       out.insert(ref->getDecl());
+      // Through a reference to one of two tensors, either may change.
+      const auto* v = dyn_cast<VarDecl>(ref->getDecl());
+      if (const auto targets = v ? alias_targets(v) : std::nullopt) {
+        out.insert(targets->first);
+        out.insert(targets->second);
+      }
+    }
   for (const Stmt* c : s->children()) assigned_tensors(c, out);
 }
 
@@ -239,8 +246,16 @@ void Lowerer::collect_renames(const Stmt* s, unsigned begin,
   if (s == nullptr) return;
   if (const auto* ref = dyn_cast<DeclRefExpr>(s)) {
     std::string to;
+    // An undefined tensor is not written out: its text is one (`d.defined()`).
+    const auto spelled = [&](ValueId v) {
+      return p_.values[std::size_t(v)].undefined ? std::string("tl::Tensor()")
+                                                 : p_.values[std::size_t(v)].name;
+    };
     if (auto it = tensors_.find(ref->getDecl()); it != tensors_.end())
-      to = p_.values[std::size_t(it->second)].name;
+      to = spelled(it->second);
+    else if (auto a = aliases_.find(ref->getDecl()); a != aliases_.end())
+      to = "(" + a->second.which + " ? " + spelled(tensors_.at(a->second.first)) + " : " +
+           spelled(tensors_.at(a->second.second)) + ")";
     else if (auto r = renamed_.find(ref->getDecl()); r != renamed_.end())
       to = r->second;
     if (!to.empty()) {
@@ -322,6 +337,7 @@ ValueId Lowerer::expr(const Expr* e, Block& out) {
   e = strip(e);
   if (const auto* ref = dyn_cast<DeclRefExpr>(e)) {
     if (auto it = tensors_.find(ref->getDecl()); it != tensors_.end()) return it->second;
+    if (aliases_.count(ref->getDecl()) != 0) return alias_read(ref->getDecl(), e, out);
     return op(out, e, {}, {}, text(e));  // a tensor from outside (a global): a constant
   }
   if (const auto* c = dyn_cast<ConditionalOperator>(e)) return conditional(c, out);
@@ -341,6 +357,7 @@ ValueId Lowerer::operator_call(const CXXOperatorCallExpr* e, Block& out) {
   if (e->getOperator() == OO_Call && is_custom(e->getArg(0)->getType())) return custom_call(e, out);
   if (const auto* m = dyn_cast_or_null<CXXMethodDecl>(e->getDirectCallee()); m && m->getParent()->isLambda())
     return lambda_call(e, out);
+  if (const auto saved = tape_read(e, out)) return *saved;
   std::vector<Arg> args = arguments(e, out);
   if (const char* rule = operator_rule(e->getOperator(), e->getNumArgs())) return op(out, e, rule, args, {});
   // Comparisons and logical operators: bool results, no derivative. Spelled over
@@ -562,6 +579,7 @@ void Lowerer::scalar(Block& out, SourceLocation at, std::string statement) {
 
 void Lowerer::statement(const Stmt* s, Block& out) {
   if (isa<NullStmt>(s)) return;
+  if (const auto* a = dyn_cast<AttributedStmt>(s)) return statement(a->getSubStmt(), out);
   if (const auto* d = dyn_cast<DeclStmt>(s)) return declaration(d, out);
   if (const auto* f = dyn_cast<ForStmt>(s))
     return loop(f, f->getInit(), f->getCond(), f->getInc(), f->getBody(), out);
@@ -584,6 +602,7 @@ void Lowerer::declaration(const DeclStmt* d, Block& out) {
       bind(dd->bindings()[1], ys, before);
       continue;
     }
+    if (tape_declaration(v, out)) continue;
     if (is_tensor(v->getType())) {
       const auto* made = v->hasInit() ? dyn_cast<CXXConstructExpr>(strip(v->getInit())) : nullptr;
       if (!v->hasInit() || (made != nullptr && made->getNumArgs() == 0)) {
@@ -624,7 +643,8 @@ void Lowerer::declaration(const DeclStmt* d, Block& out) {
       name = claim(name);
       if (name != v->getNameAsString()) renamed_[v] = name;
     }
-    std::string decl_text = (change == Change::none ? "const " : "") + type + " " + name;
+    std::string decl_text = (v->hasAttr<UnusedAttr>() ? "[[maybe_unused]] " : "") +
+                            std::string(change == Change::none ? "const " : "") + type + " " + name;
     if (v->hasInit()) decl_text += " = " + scalar_text(v->getInit());
     scalar(out, v->getBeginLoc(), decl_text + ";");
   }
@@ -722,9 +742,12 @@ void Lowerer::expression_statement(const Expr* e, Block& out) {
                                                                       ctx_.getPrintingPolicy())});
     return;
   }
+  if (tape_push(e, out)) return;
   if (const auto* oc = dyn_cast<CXXOperatorCallExpr>(e);
       oc && oc->isAssignmentOp() && oc->getNumArgs() == 2) {
     const auto* ref = dyn_cast<DeclRefExpr>(oc->getArg(0)->IgnoreParenImpCasts());
+    if (ref != nullptr && aliases_.count(ref->getDecl()) != 0 && oc->getOperator() == OO_Equal)
+      return alias_write(ref->getDecl(), expr(oc->getArg(1), out), e, out);
     if (ref == nullptr || tensors_.count(ref->getDecl()) == 0)
       refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
              "an assignment to something other than a local tensor");

@@ -26,6 +26,7 @@ using namespace clang;
 
 // Helpers on clang's AST (lower.cpp).
 bool is_tensor(QualType t);
+std::optional<std::pair<const ValueDecl*, const ValueDecl*>> alias_targets(const VarDecl* v);
 bool is_custom(QualType t);
 const Expr* strip(const Expr* e);
 bool has_return(const Stmt* s);
@@ -58,6 +59,15 @@ class Lowerer {
   std::set<std::string> names_, reserved_;
   std::set<const VarDecl*> carried_scalars_;  // scalars a loop changes
   std::set<const VarDecl*> assigned_scalars_;  // forward only: scalars assigned anywhere
+  // Forward only (lower_tapes.cpp): vectors of tensors, by their generated names, and
+  // references to one of two tensors, chosen by a saved condition.
+  struct Alias {
+    std::string which;
+    const ValueDecl* first;
+    const ValueDecl* second;
+  };
+  std::map<const ValueDecl*, std::string> lists_;
+  std::map<const ValueDecl*, Alias> aliases_;
   Node* loop_ = nullptr;                      // the loop being lowered
   std::vector<const FunctionDecl*> inlining_;
   int structured_ = 0;  // depth of branches and loops
@@ -146,6 +156,13 @@ class Lowerer {
                                      const std::function<std::vector<ValueId>(Block&)>& body);
   void loop(const Stmt* at, const Stmt* init, const Expr* cond, const Expr* inc, const Stmt* body,
             Block& out);
+
+  // lower_tapes.cpp: a generated gradient's tapes and references, lowered again
+  bool tape_declaration(const VarDecl* v, Block& out);
+  ValueId alias_read(const ValueDecl* r, const Expr* at, Block& out);
+  void alias_write(const ValueDecl* r, ValueId value, const Expr* at, Block& out);
+  bool tape_push(const Expr* e, Block& out);
+  std::optional<ValueId> tape_read(const CXXOperatorCallExpr* e, Block& out);
 
   // lower_control.cpp: tl::cond, the tl:: loops and lambdas
   const LambdaExpr* lambda_arg(const Expr* e, const std::string& what);

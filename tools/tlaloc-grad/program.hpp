@@ -4,6 +4,7 @@
 // reads them from the tensors (`x.shape()`), as the AD engine's rules do.
 #pragma once
 
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -62,6 +63,9 @@ struct Node {
   // condition; loop: its init and step (empty for while).
   std::string text, init, step;
   std::string callee;          // op "custom": the tl::CustomFunction called
+  // tl::hessian's second lowering (lower_tapes.cpp): a vector of tensors, declared
+  // (scalar, no args), pushed onto (scalar, one arg) or read (op, `text` the element)
+  std::string list;
   // branch and loop: the tl:: function they come from (tl::cond, tl::fori_loop,
   // tl::while_loop), whose engine rule orders the sums of cotangents; empty for C++'s
   // own if and loops, which the trace unrolls.
@@ -105,6 +109,7 @@ struct Program {
   std::size_t explicit_params = 0;
   std::vector<std::size_t> wrt;  // the differentiated parameters (tl::jvp: one)
   bool listed = false;           // gradients as a std::vector (tl::argnums)
+  std::set<std::string> active_lists;  // lists (Node::list) holding active tensors
   Block body;
   ValueId result = -1;
   ValueId add_value(std::string value_name, bool is_active, bool is_traced) {

@@ -130,20 +130,23 @@ struct FunctionFinder : RecursiveASTVisitor<FunctionFinder> {
   }
 };
 
-// What the second lowering of a generated gradient cannot follow: the vectors a
-// loop's reverse sweep keeps, and a custom rule's halves.
-void refuse_in_hessian(const Block& b, const Loc& at) {
+// What the second lowering of a generated gradient cannot follow: the vectors of
+// vectors nested loops keep, a scan's steps, a tl::while_loop's `for (;;)` (its
+// condition computed in the body), and a custom rule's halves.
+void refuse_in_hessian(const Block& b, const Loc& at, const Node* loop = nullptr) {
   for (const Node& s : b) {
-    if (s.kind == Node::Kind::loop || s.fn == "custom")
+    std::string what;
+    if (s.fn == "custom") what = "a custom rule";
+    if (s.kind == Node::Kind::loop && loop != nullptr) what = "a loop inside a loop";
+    if (s.structured == "tl::scan" || s.structured == "tl::while_loop") what = "a " + s.structured;
+    if (!what.empty())
       refuse(Code::unsupported_construct, at,
-             "tl::hessian of a function with " +
-                 std::string(s.fn == "custom"        ? "a custom rule"
-                             : !s.structured.empty() ? "a " + s.structured
-                                                     : "a loop") +
-                 " (line " + std::to_string(s.loc.line) +
-                 "): tlaloc-grad writes the Hessians of functions without loops or custom rules");
-    refuse_in_hessian(s.body, at);
-    refuse_in_hessian(s.orelse, at);
+             "tl::hessian of a function with " + what + " (line " + std::to_string(s.loc.line) +
+                 "): tlaloc-grad writes the Hessians of functions without these");
+    const Node* inner = s.kind == Node::Kind::loop ? &s : loop;
+    refuse_in_hessian(s.head, at, inner);
+    refuse_in_hessian(s.body, at, inner);
+    refuse_in_hessian(s.orelse, at, inner);
   }
 }
 

@@ -130,6 +130,7 @@ class Writer {
   void forward(const Block& b, bool hoisted = false);
   void forward_op(const Node& s, bool hoisted);
   void custom_forward(const Node& s, const Names& n, const std::string& comment, const std::string& decl);
+  void tape(const Node& s);
   void assign(ValueId out, ValueId from, const std::string& decl = "");
   void forward_branch(const Node& s, bool hoisted);
   std::vector<ValueId> loop_values(const Node& s) const;
