@@ -221,7 +221,8 @@ std::vector<ValueId> Lowerer::carry_through(Node& s, const std::vector<Carried>&
 void Lowerer::loop(const Stmt* at, const Stmt* init, const Expr* cond, const Expr* inc, const Stmt* body,
                    Block& out) {
   if (has_return(body)) refuse(Code::unsupported_construct, loc(at->getBeginLoc()), "a return inside a loop");
-  if (cond == nullptr)
+  // A generated tl::while_loop is `for (;;)`, left by a break after its condition.
+  if (cond == nullptr && !forward_only_)
     refuse(Code::unsupported_construct, loc(at->getBeginLoc()), "a loop without a condition");
   Node s;
   s.kind = Node::Kind::loop;
@@ -242,7 +243,7 @@ void Lowerer::loop(const Stmt* at, const Stmt* init, const Expr* cond, const Exp
       s.scalars.push_back({v->getNameAsString(), type});
     }
   }
-  s.text = condition(cond);
+  s.text = cond != nullptr ? condition(cond) : "true";
   if (inc != nullptr) s.step = text(inc);
   // `if (c) break;` first or last in the body is written where it stands; one in
   // the middle makes the rest of the body a branch (skip_rest).

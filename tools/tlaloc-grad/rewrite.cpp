@@ -131,14 +131,13 @@ struct FunctionFinder : RecursiveASTVisitor<FunctionFinder> {
 };
 
 // What the second lowering of a generated gradient cannot follow: the vectors of
-// vectors nested loops keep, a scan's steps, a tl::while_loop's `for (;;)` (its
-// condition computed in the body), and a custom rule's halves.
+// vectors nested loops keep, a scan's steps, and a custom rule's halves.
 void refuse_in_hessian(const Block& b, const Loc& at, const Node* loop = nullptr) {
   for (const Node& s : b) {
     std::string what;
     if (s.fn == "custom") what = "a custom rule";
     if (s.kind == Node::Kind::loop && loop != nullptr) what = "a loop inside a loop";
-    if (s.structured == "tl::scan" || s.structured == "tl::while_loop") what = "a " + s.structured;
+    if (s.structured == "tl::scan") what = "a tl::scan";
     if (!what.empty())
       refuse(Code::unsupported_construct, at,
              "tl::hessian of a function with " + what + " (line " + std::to_string(s.loc.line) +
