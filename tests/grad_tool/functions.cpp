@@ -573,7 +573,7 @@ int main() {
   report_hessian("hessian through tl::cond, else", tl::hessian(chosen)(-w), tl::grad(chosen), -w);
   // Hessians through loops: the generated gradient's tapes and its reverse loops are
   // lowered again (C++ loops with run-time bounds, two carried values, a while loop
-  // with counters, break and continue, tl::fori_loop and tl::while_loop).
+  // with counters, break and continue, tl::fori_loop and tl::while_loop, nested loops).
   report_hessian("hessian through a loop", tl::hessian(rolled)(w), tl::grad(rolled), w);
   report_hessian("hessian through an integrator", tl::hessian(physics)(x), tl::grad(physics), x);
   report_hessian("hessian through a while loop", tl::hessian(settle)(w), tl::grad(settle), w);
@@ -581,6 +581,7 @@ int main() {
   report_hessian("hessian through continue", tl::hessian(skipping)(w), tl::grad(skipping), w);
   report_hessian("hessian through tl::fori_loop", tl::hessian(stepped)(w), tl::grad(stepped), w);
   report_hessian("hessian through tl::while_loop", tl::hessian(relaxed)(w), tl::grad(relaxed), w);
+  report_hessian("hessian through nested loops", tl::hessian(nested)(w), tl::grad(nested), w);
 
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());

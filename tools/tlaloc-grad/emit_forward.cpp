@@ -141,7 +141,7 @@ void Writer::tape(const Node& s) {
   const bool tangents = tangents_ && p_.active_lists.count(s.list) != 0;
   if (s.args.empty()) {
     line(s.text);
-    if (tangents) line("std::vector<tl::Tensor> t_" + s.list + ";");
+    if (tangents) line(s.init);
     return;
   }
   line(s.list + ".push_back(" + name(s.args[0].value) + ");");

@@ -1,5 +1,6 @@
 #include "lowerer.hpp"
 
+#include <clang/AST/Attr.h>
 #include <clang/AST/QualTypeNames.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Lex/Lexer.h>

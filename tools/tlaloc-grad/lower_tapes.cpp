@@ -4,6 +4,7 @@
 // first iteration gives its shares straight to the initial value.
 #include "lowerer.hpp"
 
+#include <clang/AST/Attr.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/QualTypeNames.h>
 
@@ -17,6 +18,15 @@ std::optional<QualType> vector_element(QualType t) {
       t.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl());
   if (s == nullptr || s->getQualifiedNameAsString() != "std::vector") return std::nullopt;
   return s->getTemplateArgs()[0].getAsType();
+}
+
+// A tape's innermost elements: tensors (true), numbers (false), or neither.
+std::optional<bool> tape_of_tensors(QualType t) {
+  const auto element = vector_element(t);
+  if (!element) return std::nullopt;
+  if (is_tensor(*element)) return true;
+  if ((*element)->isArithmeticType()) return false;
+  return tape_of_tensors(*element);
 }
 
 const ValueDecl* referenced(const Expr* e) {
@@ -38,20 +48,46 @@ std::optional<std::pair<const ValueDecl*, const ValueDecl*>> alias_targets(const
   return std::pair{a, b};
 }
 
+// A tape's statement, and in forward mode its twin for the tangents, when the tape
+// holds active tensors.
+void Lowerer::tape_statement(const std::string& tape, const std::string& text, const std::string& tangent,
+                             SourceLocation at, Block& out) {
+  scalar(out, at, text);
+  out.back().list = tape;
+  out.back().init = tangent;
+}
+
+// The gradient's tapes: `std::vector<tl::Tensor> saved_v;` (of vectors, for nested
+// loops), an iteration's tape read back (`const std::vector<tl::Tensor>& saved_v =
+// saved_saved_v[k];`), tapes of numbers and a saved count (`const std::size_t&
+// steps_1 = ...`), copied as written; and the reference to one of two tensors.
 bool Lowerer::tape_declaration(const VarDecl* v, Block& out) {
   if (!forward_only_) return false;
   const std::string type = TypeName::getFullyQualifiedName(v->getType(), ctx_, ctx_.getPrintingPolicy());
-  if (const auto element = vector_element(v->getType()); element && !v->getType()->isReferenceType()) {
-    const bool tensors = is_tensor(*element);
-    if (!tensors && !((*element)->isArithmeticType()))
-      refuse(Code::unsupported_construct, loc(v->getLocation()), "a vector of " + element->getAsString());
+  const bool reference = v->getType()->isReferenceType();
+  const auto tensors = tape_of_tensors(v->getType());
+  const bool number = reference && v->getType().getNonReferenceType()->isArithmeticType();
+  if (tensors || number) {
     const std::string name = claim(v->getNameAsString());
     if (name != v->getNameAsString()) renamed_[v] = name;
-    scalar(out, v->getBeginLoc(), type + " " + name + ";");
-    if (tensors) {
-      lists_[v] = name;
-      out.back().list = name;
+    const std::string init = v->hasInit() && reference ? " = " + scalar_text(v->getInit()) : "";
+    const std::string unused = v->hasAttr<UnusedAttr>() ? "[[maybe_unused]] " : "";
+    const std::string decl = unused + type + " " + name;
+    if (!tensors.value_or(false)) {
+      scalar(out, v->getBeginLoc(), decl + init + ";");
+      return true;
     }
+    lists_[v] = name;
+    // A tape read back from an outer one holds active tensors when that one does.
+    const auto* read = reference ? dyn_cast<CXXOperatorCallExpr>(strip(v->getInit())) : nullptr;
+    const ValueDecl* outer = read != nullptr ? referenced(read->getArg(0)) : nullptr;
+    if (reference && (outer == nullptr || lists_.count(outer) == 0))
+      refuse(Code::unsupported_construct, loc(v->getLocation()),
+             "a reference to a tape that is not an element of another");
+    if (outer != nullptr && p_.active_lists.count(lists_.at(outer)) != 0) p_.active_lists.insert(name);
+    const std::string tangent =
+        unused + type + " t_" + name + (reference ? " = t_" + init.substr(3) : "") + ";";
+    tape_statement(name, decl + init + ";", tangent, v->getBeginLoc(), out);
     return true;
   }
   const auto targets = alias_targets(v);
@@ -94,8 +130,8 @@ void Lowerer::alias_write(const ValueDecl* r, ValueId value, const Expr* at, Blo
   out.push_back(std::move(s));
 }
 
-// `tape.push_back(x);`: a tensor onto a tape (its tangent onto the tangents' tape), or
-// a scalar, copied as written.
+// `tape.push_back(x);`: a tensor onto a tape (its tangent onto the tangents' tape),
+// an inner loop's tape onto an outer one, or a number, copied as written.
 bool Lowerer::tape_push(const Expr* e, Block& out) {
   const auto* m = dyn_cast<CXXMemberCallExpr>(e);
   if (!forward_only_ || m == nullptr || m->getMethodDecl()->getNameAsString() != "push_back") return false;
@@ -104,6 +140,16 @@ bool Lowerer::tape_push(const Expr* e, Block& out) {
   const auto list = lists_.find(tape);
   if (list == lists_.end()) {
     scalar(out, e->getBeginLoc(), scalar_text(e) + ";");
+    return true;
+  }
+  const Expr* pushed = m->getArg(0)->IgnoreImplicit();
+  if (const auto* moved = dyn_cast<CallExpr>(pushed); moved && moved->getNumArgs() == 1)
+    pushed = moved->getArg(0);  // std::move(inner)
+  if (const ValueDecl* inner = referenced(pushed); inner != nullptr && lists_.count(inner) != 0) {
+    const std::string& name = lists_.at(inner);
+    if (p_.active_lists.count(name) != 0) p_.active_lists.insert(list->second);
+    tape_statement(list->second, list->second + ".push_back(std::move(" + name + "));",
+                   "t_" + list->second + ".push_back(std::move(t_" + name + "));", e->getBeginLoc(), out);
     return true;
   }
   const ValueId v = expr(m->getArg(0), out);

@@ -158,6 +158,8 @@ class Lowerer {
             Block& out);
 
   // lower_tapes.cpp: a generated gradient's tapes and references, lowered again
+  void tape_statement(const std::string& tape, const std::string& text, const std::string& tangent,
+                      SourceLocation at, Block& out);
   bool tape_declaration(const VarDecl* v, Block& out);
   ValueId alias_read(const ValueDecl* r, const Expr* at, Block& out);
   void alias_write(const ValueDecl* r, ValueId value, const Expr* at, Block& out);

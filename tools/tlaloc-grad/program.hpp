@@ -63,8 +63,9 @@ struct Node {
   // condition; loop: its init and step (empty for while).
   std::string text, init, step;
   std::string callee;          // op "custom": the tl::CustomFunction called
-  // tl::hessian's second lowering (lower_tapes.cpp): a vector of tensors, declared
-  // (scalar, no args), pushed onto (scalar, one arg) or read (op, `text` the element)
+  // tl::hessian's second lowering (lower_tapes.cpp): a vector of tensors (or of such
+  // vectors): a statement on it (scalar: `text`, and `init` for the tangents' tape),
+  // a tensor pushed onto it (scalar, one arg), or read (op, `text` the element).
   std::string list;
   // branch and loop: the tl:: function they come from (tl::cond, tl::fori_loop,
   // tl::while_loop), whose engine rule orders the sums of cotangents; empty for C++'s

@@ -130,22 +130,20 @@ struct FunctionFinder : RecursiveASTVisitor<FunctionFinder> {
   }
 };
 
-// What the second lowering of a generated gradient cannot follow: the vectors of
-// vectors nested loops keep, a scan's steps, and a custom rule's halves.
-void refuse_in_hessian(const Block& b, const Loc& at, const Node* loop = nullptr) {
+// What the second lowering of a generated gradient cannot follow: a scan's steps,
+// and a custom rule's halves.
+void refuse_in_hessian(const Block& b, const Loc& at) {
   for (const Node& s : b) {
     std::string what;
     if (s.fn == "custom") what = "a custom rule";
-    if (s.kind == Node::Kind::loop && loop != nullptr) what = "a loop inside a loop";
     if (s.structured == "tl::scan") what = "a tl::scan";
     if (!what.empty())
       refuse(Code::unsupported_construct, at,
              "tl::hessian of a function with " + what + " (line " + std::to_string(s.loc.line) +
                  "): tlaloc-grad writes the Hessians of functions without these");
-    const Node* inner = s.kind == Node::Kind::loop ? &s : loop;
-    refuse_in_hessian(s.head, at, inner);
-    refuse_in_hessian(s.body, at, inner);
-    refuse_in_hessian(s.orelse, at, inner);
+    refuse_in_hessian(s.head, at);
+    refuse_in_hessian(s.body, at);
+    refuse_in_hessian(s.orelse, at);
   }
 }
 
