@@ -135,8 +135,8 @@ void Writer::custom_forward(const Node& s, const Names& n, const std::string& co
   line(decl + "t_" + n.y + " = " + n.y + "_jvp.second;");
 }
 
-// A generated gradient's tape lowered again (tl::hessian): declared, or a tensor
-// pushed onto it; in forward mode the tangents' tape beside it.
+// A generated gradient's tape lowered again (tl::hessian): a statement on it, or a
+// tensor pushed onto it; in forward mode the same on the tangents' tape beside it.
 void Writer::tape(const Node& s) {
   const bool tangents = tangents_ && p_.active_lists.count(s.list) != 0;
   if (s.args.empty()) {

@@ -1,7 +1,8 @@
 // What only a generated gradient writes, lowered again for tl::hessian (forward only,
-// lower.hpp's Lowering): the vectors a loop's reverse sweep reads back (tapes), and
-// the reference `tl::Tensor& d_in = k == 0 ? d_x : d_in_next;` by which a loop's
-// first iteration gives its shares straight to the initial value.
+// lower.hpp's Lowering): the vectors a loop's reverse sweep reads back (tapes, and
+// tapes of tapes for nested loops), and the reference
+// `tl::Tensor& d_in = k == 0 ? d_x : d_in_next;` by which a loop's first iteration
+// gives its shares straight to the initial value.
 #include "lowerer.hpp"
 
 #include <clang/AST/Attr.h>

@@ -135,12 +135,13 @@ struct FunctionFinder : RecursiveASTVisitor<FunctionFinder> {
 void refuse_in_hessian(const Block& b, const Loc& at) {
   for (const Node& s : b) {
     std::string what;
-    if (s.fn == "custom") what = "a custom rule";
-    if (s.structured == "tl::scan") what = "a tl::scan";
-    if (!what.empty())
-      refuse(Code::unsupported_construct, at,
-             "tl::hessian of a function with " + what + " (line " + std::to_string(s.loc.line) +
-                 "): tlaloc-grad writes the Hessians of functions without these");
+    if (s.fn == "custom")
+      what = "a custom rule (line " + std::to_string(s.loc.line) +
+             "): its gradient calls the rule's backward half, whose body tlaloc-grad cannot see";
+    if (s.structured == "tl::scan")
+      what = "a tl::scan (line " + std::to_string(s.loc.line) +
+             "): its gradient writes the steps' outputs into a vector by index, which is not lowered again";
+    if (!what.empty()) refuse(Code::unsupported_construct, at, "tl::hessian of a function with " + what);
     refuse_in_hessian(s.head, at);
     refuse_in_hessian(s.body, at);
     refuse_in_hessian(s.orelse, at);

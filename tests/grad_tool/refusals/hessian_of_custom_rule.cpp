@@ -1,4 +1,4 @@
-// expect: 14:10: error: [UNSUPPORTED_CONSTRUCT] tl::hessian of a function with a custom rule (line 15): tlaloc-grad writes the Hessians of functions without these
+// expect: 14:10: error: [UNSUPPORTED_CONSTRUCT] tl::hessian of a function with a custom rule (line 15): its gradient calls the rule's backward half, whose body tlaloc-grad cannot see
 #include <tlaloc/tlaloc.hpp>
 
 namespace tl = tlaloc;
