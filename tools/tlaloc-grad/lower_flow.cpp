@@ -25,10 +25,16 @@ Node Lowerer::branch(SourceLocation at, const Expr* cond) {
   return s;
 }
 
-// The branch's two results meet in one value after it.
-ValueId Lowerer::meet(Node s, ValueId a, ValueId b, const std::string& base, Block& out) {
+// The value after branch s: a from its `then`, b from its `else`.
+ValueId Lowerer::joined_value(Node& s, const std::string& base, ValueId a, ValueId b) {
   const ValueId v = p_.add_value(unique(base), active(a) || active(b), traced(a) || traced(b));
   s.phis.push_back({v, -1, a, b});
+  return v;
+}
+
+// The branch's two results meet in one value after it.
+ValueId Lowerer::meet(Node s, ValueId a, ValueId b, const std::string& base, Block& out) {
+  const ValueId v = joined_value(s, base, a, b);
   out.push_back(std::move(s));
   return v;
 }
@@ -97,10 +103,7 @@ void Lowerer::branch_over(Node s, const std::vector<const Stmt*>& then,
       tensors_[var] = a;
       continue;
     }
-    const ValueId v =
-        p_.add_value(unique(var->getNameAsString()), active(a) || active(b), traced(a) || traced(b));
-    s.phis.push_back({v, -1, a, b});
-    tensors_[var] = v;
+    tensors_[var] = joined_value(s, var->getNameAsString(), a, b);
   }
   out.push_back(std::move(s));
 }

@@ -121,13 +121,10 @@ void Lowerer::alias_write(const ValueDecl* r, ValueId value, const Expr* at, Blo
   s.loc = loc(at->getBeginLoc());
   s.text = a.which;
   s.id = next_id_++;
-  for (const auto& [var, first, second] : {std::tuple{a.first, value, tensors_.at(a.first)},
-                                           std::tuple{a.second, tensors_.at(a.second), value}}) {
-    const ValueId v = p_.add_value(unique(var->getNameAsString()), active(first) || active(second),
-                                   traced(first) || traced(second));
-    s.phis.push_back({v, -1, first, second});
-    tensors_[var] = v;
-  }
+  const ValueId first = joined_value(s, a.first->getNameAsString(), value, tensors_.at(a.first));
+  const ValueId second = joined_value(s, a.second->getNameAsString(), tensors_.at(a.second), value);
+  tensors_[a.first] = first;
+  tensors_[a.second] = second;
   out.push_back(std::move(s));
 }
 

@@ -141,6 +141,7 @@ class Lowerer {
   // lower_flow.cpp: blocks, branches and loops
   ValueId conditional(const ConditionalOperator* c, Block& out);
   Node branch(SourceLocation at, const Expr* cond);
+  ValueId joined_value(Node& s, const std::string& base, ValueId a, ValueId b);
   ValueId meet(Node s, ValueId a, ValueId b, const std::string& base, Block& out);
   std::optional<ValueId> block(const std::vector<const Stmt*>& stmts, std::size_t from, Block& out);
   std::string condition(const Expr* c);
