@@ -554,8 +554,8 @@ int main() {
   check_projection("declared without a value", declared_dot, tl::grad(declared)(w), weights);
 
   // Hessians through branches: if/else, ?:, an early return in a called function, a
-  // tensor first assigned in a branch, and tl::cond (a real branch when traced),
-  // at points that take each side.
+  // tensor first assigned in a branch (each taken one way), and tl::cond (a real
+  // branch when traced) at points that take each side.
   auto bent = [&](const tl::Tensor& m) {
     tl::Tensor inner;
     if (scale > 0.1) {
