@@ -272,9 +272,7 @@ void Lowerer::collect_renames(const Stmt* s, unsigned begin,
 ValueId Lowerer::op(Block& out, const Expr* e, std::string fn, std::vector<Arg> args, std::string spelled) {
   bool active = false, traced = false;
   for (const Arg& a : args) {
-    if (a.is_tensor() && p_.values[std::size_t(a.value)].undefined)
-      refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
-             "tensor '" + p_.values[std::size_t(a.value)].name + "' is used before it has a value");
+    if (a.is_tensor()) refuse_undefined(a.value, e);
     active = active || (a.is_tensor() && this->active(a.value));
     traced = traced || (a.is_tensor() && this->traced(a.value));
   }
@@ -651,6 +649,12 @@ void Lowerer::declaration(const DeclStmt* d, Block& out) {
   }
 }
 
+void Lowerer::refuse_undefined(ValueId v, const Expr* at) {
+  if (p_.values[std::size_t(v)].undefined)
+    refuse(Code::unsupported_construct, loc(at->getBeginLoc()),
+           "tensor '" + p_.values[std::size_t(v)].name + "' is used before it has a value");
+}
+
 // `tl::Tensor t;`: an undefined tensor until its first assignment, which may be in a
 // branch or a loop (a branch that assigns none leaves it undefined after it).
 ValueId Lowerer::undefined_tensor(const VarDecl* v, Block& out) {
@@ -658,7 +662,6 @@ ValueId Lowerer::undefined_tensor(const VarDecl* v, Block& out) {
   s.kind = Node::Kind::op;
   s.loc = loc(v->getLocation());
   s.source = "tl::Tensor " + v->getNameAsString();
-  s.text = "tl::Tensor()";
   s.result = p_.add_value(claim(v->getNameAsString()), false, false);
   p_.values[std::size_t(s.result)].undefined = true;
   out.push_back(std::move(s));

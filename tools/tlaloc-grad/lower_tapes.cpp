@@ -151,9 +151,7 @@ bool Lowerer::tape_push(const Expr* e, Block& out) {
     return true;
   }
   const ValueId v = expr(m->getArg(0), out);
-  if (p_.values[std::size_t(v)].undefined)
-    refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
-           "tensor '" + p_.values[std::size_t(v)].name + "' is used before it has a value");
+  refuse_undefined(v, e);
   Node s;
   s.kind = Node::Kind::scalar;
   s.loc = loc(e->getBeginLoc());

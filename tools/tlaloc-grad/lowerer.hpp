@@ -132,6 +132,7 @@ class Lowerer {
   void statement(const Stmt* s, Block& out);
   void declaration(const DeclStmt* d, Block& out);
   ValueId undefined_tensor(const VarDecl* v, Block& out);
+  void refuse_undefined(ValueId v, const Expr* at);
   void bind(const ValueDecl* v, ValueId value, std::size_t values_before);
   Change changes(const VarDecl* v);
   const VarDecl* assigned_scalar(const Expr* e) const;
