@@ -140,6 +140,17 @@ Tensor argmax(const Tensor& x);  // over the flattened tensor
 Tensor argmin(const Tensor& x);
 Tensor cumsum(const Tensor& x, std::int64_t axis);
 Tensor cumprod(const Tensor& x, std::int64_t axis);
+// The derivatives of sum, prod and cumprod, which the AD engine's rules are and
+// generated gradients call (PyTorch's functions of these names): sum_backward spreads
+// g, a cotangent of sum(x, axes, keepdims) for x of `shape`, back over that shape
+// (it is also max's and min's, times the share of each tie). g is the result's
+// cotangent, t x's tangent, y the result. Exact where elements are zero (no division
+// by x); away from zeros only, they are their own derivatives.
+Tensor sum_backward(const Tensor& g, const Shape& shape, Axes axes = {}, bool keepdims = false);
+Tensor prod_backward(const Tensor& g, const Tensor& x, Axes axes = {}, bool keepdims = false);
+Tensor prod_jvp(const Tensor& t, const Tensor& x, Axes axes = {}, bool keepdims = false);
+Tensor cumprod_backward(const Tensor& g, const Tensor& x, const Tensor& y, std::int64_t axis);
+Tensor cumprod_jvp(const Tensor& t, const Tensor& x, const Tensor& y, std::int64_t axis);
 
 // ---- linear algebra ---------------------------------------------------------
 Tensor matmul(const Tensor& a, const Tensor& b);  // NumPy semantics
@@ -149,6 +160,10 @@ struct DotDims {
 // StableHLO dot_general: result dims are batch, then lhs free, then rhs free.
 Tensor dot_general(const Tensor& a, const Tensor& b, const DotDims& dims);
 Tensor outer(const Tensor& a, const Tensor& b);
+// Operand `operand`'s (0: a, 1: b) share of g, the cotangent of matmul(a, b), for
+// any ranks matmul takes (PyTorch's matmul backward): the transposes of matmul's own
+// steps, so the same values as the AD engine's gradient of a traced matmul.
+Tensor matmul_backward(const Tensor& g, const Tensor& a, const Tensor& b, int operand);
 
 // ---- shape ------------------------------------------------------------------
 Tensor reshape(const Tensor& x, const Shape& shape);  // one -1 is inferred
@@ -192,6 +207,10 @@ Tensor dynamic_slice(const Tensor& x, const std::vector<std::int64_t>& starts, c
 Tensor dynamic_update_slice(const Tensor& x, const Tensor& update, const std::vector<std::int64_t>& starts);
 Tensor tile(const Tensor& x, const std::vector<std::int64_t>& reps);
 Tensor repeat(const Tensor& x, std::int64_t repeats, std::int64_t axis);
+// The transposes of tile and repeat of a tensor of `shape`: each element of x gets the
+// sum of g over its copies, in the order of the AD engine's rules.
+Tensor tile_backward(const Tensor& g, const Shape& shape, const std::vector<std::int64_t>& reps);
+Tensor repeat_backward(const Tensor& g, const Shape& shape, std::int64_t repeats, std::int64_t axis);
 Tensor iota(const Shape& shape, std::int64_t axis, DType t = DType::i64);
 
 // ---- neural-network ops -------------------------------------------------------

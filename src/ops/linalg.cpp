@@ -294,6 +294,31 @@ Tensor batched_product(const Tensor& a, const Tensor& b, const Shape& batch) {
   return dot_general(as_batch(a, batch, nb), as_batch(b, batch, nb), {{0}, {0}, {2}, {1}});
 }
 
+// matmul's operands as matrices, checked: as NumPy, a 1-D lhs is a row [1, K] and a
+// 1-D rhs a column [K, 1], and those dims are dropped from the result again.
+struct MatmulView {
+  Tensor a2, b2;
+  Shape batch, result;
+};
+MatmulView matmul_view(const Tensor& a, const Tensor& b) {
+  if (a.rank() == 0 || b.rank() == 0)
+    fail<ShapeError>("matmul", "operands need at least one dimension, got shapes {} and {}",
+                     shape_string(a.shape()), shape_string(b.shape()));
+  if (detail::promote_for("matmul", a.dtype(), b.dtype()) == DType::boolean)
+    fail<DTypeError>("matmul", "no kernel for {} x {} (shapes {} and {})", a.dtype(), b.dtype(),
+                     shape_string(a.shape()), shape_string(b.shape()));
+  MatmulView v;
+  v.a2 = a.rank() == 1 ? reshape(a, {1, a.size(0)}) : a;
+  v.b2 = b.rank() == 1 ? reshape(b, {b.size(0), 1}) : b;
+  if (v.a2.size(-1) != v.b2.size(-2))
+    fail<ShapeError>("matmul", "contracting dimensions differ: {} and {} ({} != {})", shape_string(a.shape()),
+                     shape_string(b.shape()), v.a2.size(-1), v.b2.size(-2));
+  v.batch = v.result = broadcast_batch(a, b, batch_of(v.a2), batch_of(v.b2));
+  if (a.rank() > 1) v.result.push_back(v.a2.size(-2));
+  if (b.rank() > 1) v.result.push_back(v.b2.size(-1));
+  return v;
+}
+
 }  // namespace
 
 Tensor dot_general(const Tensor& a, const Tensor& b, const DotDims& dims) {
@@ -314,23 +339,43 @@ Tensor lax::dot_general(const Tensor& a, const Tensor& b, const DotDims& dims, D
 }
 
 Tensor matmul(const Tensor& a, const Tensor& b) {
-  if (a.rank() == 0 || b.rank() == 0)
-    fail<ShapeError>("matmul", "operands need at least one dimension, got shapes {} and {}",
-                     shape_string(a.shape()), shape_string(b.shape()));
-  if (detail::promote_for("matmul", a.dtype(), b.dtype()) == DType::boolean)
-    fail<DTypeError>("matmul", "no kernel for {} x {} (shapes {} and {})", a.dtype(), b.dtype(),
-                     shape_string(a.shape()), shape_string(b.shape()));
-  // As NumPy: a 1-D lhs is a row [1, K], a 1-D rhs a column [K, 1]; those dims are dropped again.
-  const Tensor a2 = a.rank() == 1 ? reshape(a, {1, a.size(0)}) : a;
-  const Tensor b2 = b.rank() == 1 ? reshape(b, {b.size(0), 1}) : b;
-  if (a2.size(-1) != b2.size(-2))
-    fail<ShapeError>("matmul", "contracting dimensions differ: {} and {} ({} != {})", shape_string(a.shape()),
-                     shape_string(b.shape()), a2.size(-1), b2.size(-2));
-  Shape out = broadcast_batch(a, b, batch_of(a2), batch_of(b2));
-  const Tensor y = batched_product(a2, b2, out);
-  if (a.rank() > 1) out.push_back(a2.size(-2));
-  if (b.rank() > 1) out.push_back(b2.size(-1));
-  return reshape(y, out);
+  const MatmulView v = matmul_view(a, b);
+  return reshape(batched_product(v.a2, v.b2, v.batch), v.result);
+}
+
+// matmul's steps undone last first, with the functions the engine's rules use for
+// them: the result's reshape, the product (dot_transpose, dot_general's rule) and the
+// operand's batch view (a reshape, or unbroadcast for a broadcast batch).
+Tensor matmul_backward(const Tensor& g, const Tensor& a, const Tensor& b, int operand) {
+  if (operand != 0 && operand != 1)
+    fail<ValueError>("matmul_backward", "operand is {}: 0 for a, 1 for b", operand);
+  const MatmulView v = matmul_view(a, b);
+  if (g.shape() != v.result)
+    fail<ShapeError>("matmul_backward", "g is {}, but matmul of {} and {} is {}", shape_string(g.shape()),
+                     shape_string(a.shape()), shape_string(b.shape()), shape_string(v.result));
+  const Tensor &a2 = v.a2, &b2 = v.b2;
+  const Shape& batch = v.batch;
+  const std::int64_t m = a2.size(-2), k = a2.size(-1), n = b2.size(-1), nb = detail::numel_of(batch);
+  const Tensor& x2 = operand == 0 ? a2 : b2;
+  Tensor share;
+  if (detail::numel_of(batch_of(b2)) == 1) {
+    const Tensor lhs = reshape(a2, {nb * m, k}), rhs = reshape(b2, {k, n}), ct = reshape(g, {nb * m, n});
+    share = operand == 0 ? dot_transpose(ct, lhs, rhs, {}, {1}, {}, {0}, true)
+                         : dot_transpose(ct, rhs, lhs, {}, {0}, {}, {1}, false);
+  } else {
+    const Tensor lhs = as_batch(a2, batch, nb), rhs = as_batch(b2, batch, nb), ct = reshape(g, {nb, m, n});
+    share = operand == 0 ? dot_transpose(ct, lhs, rhs, {0}, {2}, {0}, {1}, true)
+                         : dot_transpose(ct, rhs, lhs, {0}, {1}, {0}, {2}, false);
+    if (detail::numel_of(batch_of(x2)) != nb) {
+      Shape full = batch;
+      full.push_back(x2.size(-2));
+      full.push_back(x2.size(-1));
+      Dims dims(std::size_t(x2.rank()));
+      for (std::size_t i = 0; i < dims.size(); ++i) dims[i] = std::int64_t(full.size() - dims.size() + i);
+      share = detail::unbroadcast(reshape(share, full), x2.shape(), x2.dtype(), dims);
+    }
+  }
+  return reshape(share, (operand == 0 ? a : b).shape());
 }
 
 Tensor outer(const Tensor& a, const Tensor& b) {

@@ -128,8 +128,11 @@ Tensor with_kept_axes(const Tensor& g, const Rule& r) {
   if (r.attr<bool>("keepdims")) return g;
   return reshape(g, reduced_shape(r.in(0).shape(), r.attr<std::vector<std::int64_t>>("axes"), true));
 }
-// ...and spread over x's shape.
-Tensor spread(const Tensor& g, const Rule& r) { return broadcast_to(with_kept_axes(g, r), r.in(0).shape()); }
+// ...and spread over x's shape (a public function, which generated gradients call).
+Axes axes_of(const Rule& r) { return Axes(r.attr<std::vector<std::int64_t>>("axes")); }
+Tensor spread(const Tensor& g, const Rule& r) {
+  return sum_backward(g, r.in(0).shape(), axes_of(r), r.attr<bool>("keepdims"));
+}
 
 std::vector<Tensor> sum_vjp(const Rule& r) { return {spread(r.cotangent(), r).astype(r.in(0).dtype())}; }
 
@@ -161,9 +164,7 @@ Tensor shifted_in_one(const Tensor& x) {
 // reduced axes moved last and flattened, that is (x_0 ... x_{j-1}) (x_{j+1} ...
 // x_{R-1}): exclusive cumulative products from both ends, exact when elements are
 // zero (y / x_j would divide by zero).
-Tensor prod_of_others(const Rule& r) {
-  const Tensor& x = r.in(0);
-  const auto& axes = r.attr<std::vector<std::int64_t>>("axes");
+Tensor prod_of_others(const Tensor& x, const std::vector<std::int64_t>& axes) {
   if (axes.empty()) return ones_like(x);
   std::vector<std::int64_t> perm;
   Shape moved;
@@ -186,11 +187,14 @@ Tensor prod_of_others(const Rule& r) {
   for (std::size_t i = 0; i < perm.size(); ++i) inverse[std::size_t(perm[i])] = std::int64_t(i);
   return transpose(others, inverse);
 }
+// prod's and cumprod's rules are public functions (below), which generated gradients
+// call too.
 std::vector<Tensor> prod_jvp(const Rule& r) {
-  return {sum(r.tangent(0) * prod_of_others(r), Axes(r.attr<std::vector<std::int64_t>>("axes")),
-              r.attr<bool>("keepdims"))};
+  return {tlaloc::prod_jvp(r.tangent(0), r.in(0), axes_of(r), r.attr<bool>("keepdims"))};
 }
-std::vector<Tensor> prod_vjp(const Rule& r) { return {spread(r.cotangent(), r) * prod_of_others(r)}; }
+std::vector<Tensor> prod_vjp(const Rule& r) {
+  return {prod_backward(r.cotangent(), r.in(0), axes_of(r), r.attr<bool>("keepdims"))};
+}
 
 // Scans. cumsum is linear; its transpose sums each cotangent into every earlier
 // position: a cumsum running from the end.
@@ -222,20 +226,10 @@ ScanZeros scan_zeros(const Tensor& x, std::int64_t axis) {
   return s;
 }
 std::vector<Tensor> cumprod_jvp(const Rule& r) {
-  const std::int64_t axis = r.attr<std::int64_t>("axis");
-  const ScanZeros z = scan_zeros(r.in(0), axis);
-  const Tensor& t = r.tangent(0);
-  const Tensor early = r.out(0) * cumsum(where(z.before, t, 0.0) / z.safe_x, axis);
-  const Tensor late = sum(where(z.first_zero, t, 0.0), axis, true) * z.skip_zero;
-  return {where(z.before, early, late)};
+  return {tlaloc::cumprod_jvp(r.tangent(0), r.in(0), r.out(0), r.attr<std::int64_t>("axis"))};
 }
 std::vector<Tensor> cumprod_vjp(const Rule& r) {
-  const std::int64_t axis = r.attr<std::int64_t>("axis");
-  const ScanZeros z = scan_zeros(r.in(0), axis);
-  const Tensor& g = r.cotangent();
-  const Tensor early = reverse_cumsum(g * r.out(0), axis) / z.safe_x;
-  const Tensor at_zero = reverse_cumsum(g * z.skip_zero, axis);
-  return {where(z.before, early, where(z.first_zero, at_zero, 0.0))};
+  return {cumprod_backward(r.cotangent(), r.in(0), r.out(0), r.attr<std::int64_t>("axis"))};
 }
 
 // Printed as tl::sum(x) over all axes, else tl::sum(x, {axes}, keepdims).
@@ -410,6 +404,63 @@ Tensor sum_to_size(const Tensor& x, const Shape& shape) {
   return r.shape() == shape ? r : reshape(r, shape);
 }
 Tensor prod(const Tensor& x, Axes axes, bool keepdims) { return call1(reduce_prod_op, {x}, reduce_attrs("prod", x, axes, keepdims)); }
+
+// ---- the derivatives of sum, prod and cumprod -------------------------------------
+
+Tensor sum_backward(const Tensor& g, const Shape& shape, Axes axes, bool keepdims) {
+  std::vector<std::int64_t> all(shape.size());
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = std::int64_t(i);
+  const auto a =
+      detail::normalize_axes("sum_backward", axes.all() ? all : axes.list(), std::int64_t(shape.size()));
+  const Shape want = reduced_shape(shape, a, keepdims);
+  if (g.shape() != want)
+    detail::fail<ShapeError>("sum_backward", "g is {}, but the sum of {} is {}", shape_string(g.shape()),
+                             shape_string(shape), shape_string(want));
+  return broadcast_to(keepdims ? g : reshape(g, reduced_shape(shape, a, true)), shape);
+}
+
+namespace {
+// The normalized axes of prod(x, axes, keepdims), with a check that `t` (a cotangent
+// of the result, or a tangent of x) has the shape it must have.
+std::vector<std::int64_t> checked_axes(std::string_view fn, const Tensor& t, const Tensor& x,
+                                       const Axes& axes, bool keepdims, bool of_result) {
+  const auto a = detail::normalize_axes(fn, axes_list(x, axes), x.rank());
+  const Shape want = of_result ? reduced_shape(x.shape(), a, keepdims) : x.shape();
+  if (t.shape() != want)
+    detail::fail<ShapeError>(fn, "{} is {}, but {} {}", of_result ? "g" : "t", shape_string(t.shape()),
+                             of_result ? "prod of x is" : "x is", shape_string(want));
+  return a;
+}
+void check_scan(std::string_view fn, const Tensor& t, const Tensor& x, const Tensor& y) {
+  if (t.shape() != x.shape() || y.shape() != x.shape())
+    detail::fail<ShapeError>(fn, "x is {}, but {} and y are {} and {}", shape_string(x.shape()),
+                             fn == "cumprod_jvp" ? "t" : "g", shape_string(t.shape()),
+                             shape_string(y.shape()));
+}
+}  // namespace
+
+Tensor prod_backward(const Tensor& g, const Tensor& x, Axes axes, bool keepdims) {
+  const auto a = checked_axes("prod_backward", g, x, axes, keepdims, true);
+  return sum_backward(g, x.shape(), Axes(a), keepdims) * prod_of_others(x, a);
+}
+Tensor prod_jvp(const Tensor& t, const Tensor& x, Axes axes, bool keepdims) {
+  const auto a = checked_axes("prod_jvp", t, x, axes, keepdims, false);
+  return sum(t * prod_of_others(x, a), Axes(a), keepdims);
+}
+Tensor cumprod_backward(const Tensor& g, const Tensor& x, const Tensor& y, std::int64_t axis) {
+  check_scan("cumprod_backward", g, x, y);
+  const ScanZeros z = scan_zeros(x, axis);
+  const Tensor early = reverse_cumsum(g * y, axis) / z.safe_x;
+  const Tensor at_zero = reverse_cumsum(g * z.skip_zero, axis);
+  return where(z.before, early, where(z.first_zero, at_zero, 0.0));
+}
+Tensor cumprod_jvp(const Tensor& t, const Tensor& x, const Tensor& y, std::int64_t axis) {
+  check_scan("cumprod_jvp", t, x, y);
+  const ScanZeros z = scan_zeros(x, axis);
+  const Tensor early = y * cumsum(where(z.before, t, 0.0) / z.safe_x, axis);
+  const Tensor late = sum(where(z.first_zero, t, 0.0), axis, true) * z.skip_zero;
+  return where(z.before, early, late);
+}
 Tensor max(const Tensor& x, Axes axes, bool keepdims) { return call1(reduce_max_op, {x}, reduce_attrs("max", x, axes, keepdims)); }
 Tensor min(const Tensor& x, Axes axes, bool keepdims) { return call1(reduce_min_op, {x}, reduce_attrs("min", x, axes, keepdims)); }
 Tensor any(const Tensor& x, Axes axes, bool keepdims) {

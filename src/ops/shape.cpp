@@ -88,8 +88,16 @@ std::pair<Tensor, std::vector<std::int64_t>> ascending_dims(const Tensor& x, std
   return {detail::permute_copy(x, perm), dims};
 }
 
-// The transpose of broadcast_in_dim: g summed back to x's shape.
-Tensor unbroadcast(const Tensor& g, const Tensor& x, const std::vector<std::int64_t>& dims) {
+}  // namespace
+
+Tensor detail::unbroadcast(const Tensor& g, const Shape& shape, DType dtype,
+                           const std::vector<std::int64_t>& dims) {
+  // NumPy's broadcast (x's axes last): sum_to_size, the function every other rule
+  // sums a broadcast back with, so that generated gradients spell it the same way.
+  bool trailing = true;
+  for (std::size_t i = 0; i < dims.size(); ++i)
+    trailing = trailing && dims[i] == g.rank() - std::int64_t(dims.size() - i);
+  if (trailing) return sum_to_size(g, shape).astype(dtype);
   std::vector<std::int64_t> extra;
   for (std::int64_t a = 0; a < g.rank(); ++a)
     if (std::find(dims.begin(), dims.end(), a) == dims.end()) extra.push_back(a);
@@ -101,10 +109,12 @@ Tensor unbroadcast(const Tensor& g, const Tensor& x, const std::vector<std::int6
   if (!std::is_sorted(dims.begin(), dims.end())) r = transpose(r, perm);
   std::vector<std::int64_t> ones;
   for (std::size_t i = 0; i < dims.size(); ++i)
-    if (x.shape()[i] == 1 && r.shape()[i] != 1) ones.push_back(std::int64_t(i));
+    if (shape[i] == 1 && r.shape()[i] != 1) ones.push_back(std::int64_t(i));
   if (!ones.empty()) r = sum(r, Axes(ones), true);
-  return r.astype(x.dtype());
+  return r.astype(dtype);
 }
+
+namespace {
 
 // NumPy-style (trailing axes) is tl::broadcast_to, the rest tl::lax::broadcast_in_dim.
 std::string broadcast_spelling(detail::CppOp& op) {
@@ -123,7 +133,9 @@ const OpDef& broadcast_in_dim_op =
         .cpp(broadcast_spelling)
         .inputs(1)
         .stablehlo({"stablehlo.broadcast_in_dim",
-                    {detail::StableHloAttr("broadcast_dimensions", detail::StableHloAttr::Kind::i64_array).as("dims").pretty("dims"),
+                    {detail::StableHloAttr("broadcast_dimensions", detail::StableHloAttr::Kind::i64_array)
+                         .as("dims")
+                         .pretty("dims"),
                      detail::StableHloAttr("shape", detail::StableHloAttr::Kind::result_shape)},
                     "keywords"})
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
@@ -167,7 +179,10 @@ const OpDef& broadcast_in_dim_op =
           return std::vector<Tensor>{y};
         })
         .jvp(detail::linear_jvp({0}))
-        .vjp([](const detail::Rule& r) { return std::vector<Tensor>{unbroadcast(r.cotangent(), r.in(0), r.attr<std::vector<std::int64_t>>("dims"))}; })
+        .vjp([](const detail::Rule& r) {
+          return std::vector<Tensor>{detail::unbroadcast(r.cotangent(), r.in(0).shape(), r.in(0).dtype(),
+                                                         r.attr<std::vector<std::int64_t>>("dims"))};
+        })
         .stablehlo({"stablehlo.broadcast_in_dim",
                     {Hlo("broadcast_dimensions", Kind::i64_array).as("dims").pretty("dims"),
                      Hlo("result_shape", Kind::result_shape).as("shape")},

@@ -184,34 +184,74 @@ std::vector<Tensor> split(const Tensor& x, std::int64_t sections, std::int64_t a
   return split(x, Ints(std::size_t(sections), n / sections), axis);
 }
 
+namespace {
+
+// tile and repeat: x seen as `seen` (size-1 axes inserted), broadcast to `spread`,
+// and reshaped to `out`: one copy.
+struct Spread {
+  Shape seen, spread, out;
+};
+
 // NumPy's tile: reps and shape are aligned at the right, the shorter padded with 1s.
-// x seen as [1, d0, 1, d1, ...] is broadcast to [r0, d0, r1, d1, ...]: one copy.
-Tensor tile(const Tensor& x, const Ints& reps) {
+// x seen as [1, d0, 1, d1, ...] is broadcast to [r0, d0, r1, d1, ...].
+Spread tile_steps(std::string_view fn, const Shape& shape, const Ints& reps) {
   for (auto r : reps)
-    if (r < 0) fail<ValueError>("tile", "negative repetition in {}", reps);
-  const std::size_t rank = std::max(reps.size(), std::size_t(x.rank()));
+    if (r < 0) fail<ValueError>(fn, "negative repetition in {}", reps);
+  const std::size_t rank = std::max(reps.size(), shape.size());
   Shape dims(rank, 1), rs(rank, 1);
-  std::copy(x.shape().begin(), x.shape().end(), dims.end() - x.rank());
+  std::copy(shape.begin(), shape.end(), dims.end() - std::ptrdiff_t(shape.size()));
   std::copy(reps.begin(), reps.end(), rs.end() - std::ptrdiff_t(reps.size()));
-  Shape interleaved, target, out;
+  Spread s;
   for (std::size_t d = 0; d < rank; ++d) {
-    interleaved.insert(interleaved.end(), {1, dims[d]});
-    target.insert(target.end(), {rs[d], dims[d]});
-    out.push_back(rs[d] * dims[d]);
+    s.seen.insert(s.seen.end(), {1, dims[d]});
+    s.spread.insert(s.spread.end(), {rs[d], dims[d]});
+    s.out.push_back(rs[d] * dims[d]);
   }
-  return reshape(broadcast_to(reshape(x, interleaved), target), out);
+  return s;
 }
 
 // Each element repeated along axis: [.., n, 1, inner..] broadcast to [.., n, r, inner..].
+Spread repeat_steps(std::string_view fn, const Shape& shape, std::int64_t repeats, std::int64_t axis) {
+  if (repeats < 0) fail<ValueError>(fn, "negative repetition {}", repeats);
+  if (shape.empty()) fail<AxisError>(fn, "cannot repeat along an axis of a rank-0 tensor");
+  const auto a = std::size_t(detail::normalize_axis(fn, axis, std::int64_t(shape.size())));
+  Spread s{shape, shape, shape};
+  s.seen.insert(s.seen.begin() + std::ptrdiff_t(a) + 1, 1);
+  s.spread.insert(s.spread.begin() + std::ptrdiff_t(a) + 1, repeats);
+  s.out[a] *= repeats;
+  return s;
+}
+
+Tensor spread(const Tensor& x, const Spread& s) {
+  return reshape(broadcast_to(reshape(x, s.seen), s.spread), s.out);
+}
+
+// The steps' transposes, last first, as the engine's rules take them: the reshape
+// back, the broadcast's sum (unbroadcast) and the reshape to x's shape.
+Tensor spread_back(std::string_view fn, const Tensor& g, const Shape& shape, const Spread& s) {
+  if (g.shape() != s.out)
+    fail<ShapeError>(fn, "g is {}, but the result for {} is {}", shape_string(g.shape()), shape_string(shape),
+                     shape_string(s.out));
+  std::vector<std::int64_t> dims(s.seen.size());
+  for (std::size_t i = 0; i < dims.size(); ++i) dims[i] = std::int64_t(i);
+  const Tensor at_spread = reshape(g, s.spread);
+  const Tensor summed =
+      s.seen == s.spread ? at_spread : detail::unbroadcast(at_spread, s.seen, g.dtype(), dims);
+  return reshape(summed, shape);
+}
+
+}  // namespace
+
+Tensor tile(const Tensor& x, const Ints& reps) { return spread(x, tile_steps("tile", x.shape(), reps)); }
+Tensor tile_backward(const Tensor& g, const Shape& shape, const Ints& reps) {
+  return spread_back("tile_backward", g, shape, tile_steps("tile_backward", shape, reps));
+}
+
 Tensor repeat(const Tensor& x, std::int64_t repeats, std::int64_t axis) {
-  if (repeats < 0) fail<ValueError>("repeat", "negative repetition {}", repeats);
-  if (x.rank() == 0) fail<AxisError>("repeat", "cannot repeat along an axis of a rank-0 tensor");
-  const auto a = std::size_t(detail::normalize_axis("repeat", axis, x.rank()));
-  Shape with_one = x.shape(), target = x.shape(), out = x.shape();
-  with_one.insert(with_one.begin() + std::ptrdiff_t(a) + 1, 1);
-  target.insert(target.begin() + std::ptrdiff_t(a) + 1, repeats);
-  out[a] *= repeats;
-  return reshape(broadcast_to(reshape(x, with_one), target), out);
+  return spread(x, repeat_steps("repeat", x.shape(), repeats, axis));
+}
+Tensor repeat_backward(const Tensor& g, const Shape& shape, std::int64_t repeats, std::int64_t axis) {
+  return spread_back("repeat_backward", g, shape, repeat_steps("repeat_backward", shape, repeats, axis));
 }
 
 }  // namespace tlaloc

@@ -583,6 +583,74 @@ int main() {
   report_hessian("hessian through tl::while_loop", tl::hessian(relaxed)(w), tl::grad(relaxed), w);
   report_hessian("hessian through nested loops", tl::hessian(nested)(w), tl::grad(nested), w);
 
+  // matmul of any rank: batches that broadcast each way, a vector on either side (their
+  // shares are the library's matmul_backward); a Hessian through a batch that does not
+  // broadcast.
+  const tl::Tensor cube = tl::reshape(tl::sin(tl::arange(12).astype(tl::DType::f64) * 0.37), {2, 1, 2, 3});
+  const tl::Tensor slab = tl::reshape(tl::cos(tl::arange(24).astype(tl::DType::f64) * 0.29), {2, 1, 4, 3});
+  const tl::Tensor row = f64({0.3, -0.7, 1.1}, {3});
+  auto batched = [&](const tl::Tensor& m) {
+    const tl::Tensor h = tl::tanh(tl::matmul(cube, m));
+    const tl::Tensor back = tl::matmul(h, tl::transpose(m));
+    const tl::Tensor both = tl::matmul(slab, tl::stack({m, m * m, tl::sin(m)}));
+    return tl::sum(back * back) + tl::sum(tl::exp(both * 0.3)) + tl::matmul(row, tl::tanh(tl::matmul(m, b))) +
+           tl::matmul(tl::matmul(row, m), b);
+  };
+  report("batched matmul", tl::grad(batched)(w), batched, w);
+  auto [batched_value, batched_dot] = tl::jvp(batched, w, weights);
+  std::printf("batched matmul jvp: %a %a\n", batched_value.item<double>(), batched_dot.item<double>());
+  check_projection("batched matmul", batched_dot, tl::grad(batched)(w), weights);
+  auto flat_batch = [&](const tl::Tensor& m) {
+    return tl::sum(tl::tanh(tl::matmul(tl::reshape(cube, {2, 2, 3}), m))) +
+           tl::sum(tl::sin(tl::matmul(row, m)));
+  };
+  report_hessian("hessian through a batched matmul", tl::hessian(flat_batch)(w), tl::grad(flat_batch), w);
+
+  // prod and cumprod, whose derivatives are library functions that the engine's rules
+  // call too; m - 0.3 holds an exact zero.
+  auto multiplied = [&](const tl::Tensor& m) {
+    const tl::Tensor zeroed = m - 0.3;
+    return tl::sum(tl::prod(m + 1.0, {0})) + tl::prod(tl::tanh(m)) * 3.0 +
+           tl::sum(tl::prod(zeroed, 1, true) * m) + tl::sum(tl::cumprod(zeroed * 2.0, 0) * m) +
+           tl::sum(tl::cumprod(m + 0.5, -1));
+  };
+  report("prod and cumprod", tl::grad(multiplied)(w), multiplied, w);
+  auto [multiplied_value, multiplied_dot] = tl::jvp(multiplied, w, weights);
+  std::printf("prod and cumprod jvp: %a %a\n", multiplied_value.item<double>(),
+              multiplied_dot.item<double>());
+  check_projection("prod and cumprod", multiplied_dot, tl::grad(multiplied)(w), weights);
+
+  // tile and repeat, whose shares are the library's tile_backward and repeat_backward.
+  auto copied = [&](const tl::Tensor& m) {
+    const tl::Tensor tiled = tl::tanh(tl::tile(m, {2, 1, 3}) * 0.7);
+    const tl::Tensor repeated = tl::repeat(tl::sin(m), 3, 0);
+    return tl::sum(tiled * tiled) + tl::sum(repeated * repeated * repeated) +
+           tl::sum(tl::repeat(m, 2, -1) * tl::tile(m, {1, 2}));
+  };
+  report("tile and repeat", tl::grad(copied)(w), copied, w);
+  auto [copied_value, copied_dot] = tl::jvp(copied, w, weights);
+  std::printf("tile and repeat jvp: %a %a\n", copied_value.item<double>(), copied_dot.item<double>());
+  check_projection("tile and repeat", copied_dot, tl::grad(copied)(w), weights);
+  report_hessian("hessian through tile and repeat", tl::hessian(copied)(w), tl::grad(copied), w);
+
+  // Reductions over axes and keepdims that are not literals (variables, several
+  // negative axes): the library's sum_backward reads them at run time. The constants
+  // are not captured (only their values are read): the generated code writes those.
+  const int across = 0;
+  const bool keep = true;
+  constexpr double quarter = 0.25;
+  auto reduced = [&](const tl::Tensor& m) {
+    const tl::Tensor shifted = m * m + quarter;
+    return tl::sum(tl::sum(shifted, {across}, keep)) + tl::mean(tl::exp(m), {-1, -2}) +
+           tl::sum(tl::max(tl::sin(m), {across}) * tl::var(m, {-2}, false, 1)) + tl::std(shifted, {-2, -1}) +
+           tl::sum(tl::min(m, across, true) * tl::prod(shifted, {across}, true));
+  };
+  report("axes that are not literals", tl::grad(reduced)(w), reduced, w);
+  auto [reduced_value, reduced_dot] = tl::jvp(reduced, w, weights);
+  std::printf("axes that are not literals jvp: %a %a\n", reduced_value.item<double>(),
+              reduced_dot.item<double>());
+  check_projection("axes that are not literals", reduced_dot, tl::grad(reduced)(w), weights);
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tlaloc/ops.hpp"
+#include "tlaloc/transforms.hpp"
 
 namespace tl = tlaloc;
 
@@ -549,6 +550,65 @@ TEST(LinalgErrors, DotGeneralCountsDiffer) {
         tl::dot_general(tl::ones({2, 3}), tl::ones({2, 3}), {{}, {}, {0, 1}, {0}});
       },
       "dot_general");
+}
+
+// ---- matmul_backward ----------------------------------------------------------------
+
+// Values whose products and sums round (unlike pattern's), so that equal bits show
+// that the additions happened in the same order.
+tl::Tensor rough(const tl::Shape& s, double phase, tl::DType t = tl::DType::f32) {
+  return tl::sin(tl::reshape(tl::arange(count(s)).astype(tl::DType::f64), s) * 0.731 + phase).astype(t);
+}
+
+// Every rank matmul takes, batches that broadcast each way, and mixed dtypes.
+TEST(LinalgMatmulBackward, SameBitsAsTheEnginesPullback) {
+  struct Case {
+    tl::Shape a, b;
+    tl::DType bt = tl::DType::f32;
+  };
+  const std::vector<Case> cases{{{3, 4}, {4, 5}},
+                                {{4}, {4, 5}},
+                                {{3, 4}, {4}},
+                                {{4}, {4}},
+                                {{2, 3, 4}, {4, 5}},
+                                {{3, 4}, {2, 4, 5}},
+                                {{2, 3, 4}, {2, 4, 5}},
+                                {{2, 1, 3, 4}, {1, 5, 4, 2}},
+                                {{1, 3, 4}, {2, 4, 5}},
+                                {{2, 3, 4}, {1, 4, 5}},
+                                {{2, 3, 4}, {4}},
+                                {{4}, {2, 4, 5}},
+                                {{6, 2, 3, 4}, {2, 4, 5}},
+                                {{2, 3, 4}, {2, 4, 5}, tl::DType::f64}};
+  for (const Case& c : cases) {
+    const tl::Tensor a = rough(c.a, 0.1), b = rough(c.b, 0.7, c.bt);
+    auto [y, pullback] =
+        tl::vjp([](const tl::Tensor& p, const tl::Tensor& q) { return tl::matmul(p, q); }, a, b);
+    const tl::Tensor g = rough(y.shape(), 1.3, y.dtype());
+    const std::vector<tl::Tensor> shares = pullback(g);
+    for (int i = 0; i < 2; ++i) {
+      const tl::Tensor mine = tl::matmul_backward(g, a, b, i);
+      SCOPED_TRACE(tl::shape_string(c.a) + " x " + tl::shape_string(c.b) + ", operand " + std::to_string(i));
+      EXPECT_EQ(mine.shape(), shares.at(std::size_t(i)).shape());
+      EXPECT_EQ(mine.dtype(), shares.at(std::size_t(i)).dtype());
+      EXPECT_EQ(mine.to_vector<double>(), shares.at(std::size_t(i)).to_vector<double>());
+    }
+  }
+}
+
+// Against the definition: a's share of [2, 3] x [3] is g (as a column) times b as a row.
+TEST(LinalgMatmulBackward, MatrixTimesVectorByHand) {
+  const tl::Tensor a = tl::ones({2, 3}), b = tl::tensor({1.f, 2.f, 3.f}, {3}),
+                   g = tl::tensor({10.f, 20.f}, {2});
+  EXPECT_EQ(tl::matmul_backward(g, a, b, 0).to_vector<float>(), (std::vector<float>{10, 20, 30, 20, 40, 60}));
+  EXPECT_EQ(tl::matmul_backward(g, a, b, 1).to_vector<float>(), (std::vector<float>{30, 30, 30}));
+}
+
+TEST(LinalgMatmulBackward, ChecksItsArguments) {
+  const tl::Tensor a = tl::ones({2, 3}), b = tl::ones({3, 4});
+  expect_error<tl::ShapeError>([&] { tl::matmul_backward(tl::ones({2, 5}), a, b, 0); }, "matmul_backward");
+  expect_error<tl::ValueError>([&] { tl::matmul_backward(tl::ones({2, 4}), a, b, 2); }, "matmul_backward");
+  expect_error<tl::ShapeError>([&] { tl::matmul_backward(tl::ones({2, 4}), a, a, 0); }, "matmul");
 }
 
 }  // namespace

@@ -797,3 +797,35 @@ TEST(ReduceErrors, AxisOutOfRangeAndRepeatedNameTheOp) {
 }
 
 }  // namespace
+
+// ---- prod's and cumprod's derivatives as functions (values worked by hand) -----------
+
+namespace {
+
+TEST(ReduceDerivatives, ProdWithAZero) {
+  const tl::Tensor x = tl::tensor({2.0, 0.0, 3.0, 1.0, 4.0, 5.0}, {2, 3});
+  // Each element's derivative is the product of the others in its row.
+  const tl::Tensor g = tl::tensor({10.0, 100.0}, {2});
+  EXPECT_EQ(tl::prod_backward(g, x, {1}).to_vector<double>(), (Doubles{0, 60, 0, 2000, 500, 400}));
+  EXPECT_EQ(tl::prod_backward(tl::reshape(g, {2, 1}), x, 1, true).to_vector<double>(),
+            (Doubles{0, 60, 0, 2000, 500, 400}));
+  EXPECT_EQ(tl::prod_backward(tl::scalar_tensor(1.0, tl::DType::f64), x).to_vector<double>(),
+            (Doubles{0, 120, 0, 0, 0, 0}));
+  const tl::Tensor t = tl::tensor({1.0, 1.0, 1.0, 0.0, 0.0, 2.0}, {2, 3});
+  EXPECT_EQ(tl::prod_jvp(t, x, {1}).to_vector<double>(), (Doubles{6, 8}));
+  expect_error<tl::ShapeError>([&] { tl::prod_backward(g, x, {0}); }, "prod_backward");
+  expect_error<tl::ShapeError>([&] { tl::prod_jvp(g, x); }, "prod_jvp");
+}
+
+TEST(ReduceDerivatives, Cumprod) {
+  const tl::Tensor x = tl::tensor({2.0, 3.0, 0.0, 5.0}, {4});
+  const tl::Tensor y = tl::cumprod(x, 0);  // 2, 6, 0, 0
+  // d(sum y)/dx_0 = 1 + x1 + x1 x2 + ... = 1 + 3 = 4; dx_1 = 2; dx_2 = x0 x1 (1 + x3) = 36; dx_3 = 0.
+  EXPECT_EQ(tl::cumprod_backward(tl::ones_like(x), x, y, 0).to_vector<double>(), (Doubles{4, 2, 36, 0}));
+  // Moving x_2 alone moves y_2 by x0 x1 and y_3 by x0 x1 x3.
+  const tl::Tensor t = tl::tensor({0.0, 0.0, 1.0, 0.0}, {4});
+  EXPECT_EQ(tl::cumprod_jvp(t, x, y, -1).to_vector<double>(), (Doubles{0, 0, 6, 30}));
+  expect_error<tl::ShapeError>([&] { tl::cumprod_backward(tl::ones({3}), x, y, 0); }, "cumprod_backward");
+}
+
+}  // namespace

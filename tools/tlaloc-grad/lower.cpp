@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <filesystem>
 
 #include "rules.hpp"
@@ -112,6 +113,7 @@ const char* compound_rule(OverloadedOperatorKind k) {
 }
 
 void Lowerer::function(const FunctionDecl& fn, const LambdaExpr* lambda) {
+  top_ = &fn;
   reserve_names(fn.getBody());
   for (const ParmVarDecl* pd : fn.parameters()) param(pd, pd->getType(), true);
   p_.explicit_params = p_.params.size();
@@ -242,6 +244,40 @@ void Lowerer::refuse_active_in(const Stmt* s, const Stmt* parent, const Expr* wh
   for (const Stmt* c : s->children()) refuse_active_in(c, transparent ? parent : s, whole);
 }
 
+// A local constant of an enclosing function read in the body (`const int axis = 0;`
+// outside a [&] lambda) is not captured, as its value is all the body uses: its value
+// is written instead, since the generated function cannot see the name.
+std::string Lowerer::constant_value(const DeclRefExpr& ref) {
+  const auto* v = dyn_cast<VarDecl>(ref.getDecl());
+  if (v == nullptr || ref.isNonOdrUse() != NOUR_Constant || !v->isLocalVarDecl()) return "";
+  // A constant the lowered code declares itself keeps its name.
+  const DeclContext* owner = v->getParentFunctionOrMethod();
+  if (owner == top_ || std::find(inlining_.begin(), inlining_.end(), owner) != inlining_.end()) return "";
+  const APValue* value = v->evaluateValue();
+  const QualType t = v->getType().getUnqualifiedType();
+  if (value != nullptr && value->isInt()) {
+    const std::string n = toString(value->getInt(), 10);
+    if (t->isBooleanType()) return value->getInt().isZero() ? "false" : "true";
+    if (t->isEnumeralType())
+      return "static_cast<" + TypeName::getFullyQualifiedName(t, ctx_, ctx_.getPrintingPolicy()) + ">(" + n +
+             ")";
+    return n;
+  }
+  if (value != nullptr && value->isFloat() &&
+      (t->isSpecificBuiltinType(BuiltinType::Double) || t->isSpecificBuiltinType(BuiltinType::Float))) {
+    const bool is_float = t->isSpecificBuiltinType(BuiltinType::Float);
+    char buf[40];
+    std::snprintf(buf, sizeof buf, is_float ? "%.9gf" : "%.17g", value->getFloat().convertToDouble());
+    std::string out = buf;
+    if (out.find_first_of(".eEn") == std::string::npos)
+      out.insert(is_float ? out.size() - 1 : out.size(), ".0");
+    return out;
+  }
+  refuse(Code::unsupported_construct, loc(ref.getBeginLoc()),
+         "the constant '" + v->getNameAsString() + "' of the enclosing function, of type " + t.getAsString() +
+             ": capture it by value ([" + v->getNameAsString() + "]) or pass it as an argument");
+}
+
 void Lowerer::collect_renames(const Stmt* s, unsigned begin,
                               std::vector<std::pair<unsigned, std::pair<unsigned, std::string>>>& out) {
   if (s == nullptr) return;
@@ -259,6 +295,8 @@ void Lowerer::collect_renames(const Stmt* s, unsigned begin,
            spelled(tensors_.at(a->second.second)) + ")";
     else if (auto r = renamed_.find(ref->getDecl()); r != renamed_.end())
       to = r->second;
+    else
+      to = constant_value(*ref);
     if (!to.empty()) {
       const unsigned at = sm_.getFileOffset(ref->getBeginLoc());
       const unsigned end =

@@ -70,6 +70,7 @@ class Lowerer {
   std::map<const ValueDecl*, Alias> aliases_;
   Node* loop_ = nullptr;                      // the loop being lowered
   std::vector<const FunctionDecl*> inlining_;
+  const FunctionDecl* top_ = nullptr;  // the function lowered
   int structured_ = 0;  // depth of branches and loops
   int loop_body_ = -1;  // structured_ inside the innermost loop's body
   int next_id_ = 0;
@@ -108,6 +109,7 @@ class Lowerer {
   std::string text(const Expr* e);
   std::string scalar_text(const Expr* e);
   void refuse_active_in(const Stmt* s, const Stmt* parent, const Expr* whole);
+  std::string constant_value(const DeclRefExpr& ref);
   void collect_renames(const Stmt* s, unsigned begin,
                        std::vector<std::pair<unsigned, std::pair<unsigned, std::string>>>& out);
   ValueId op(Block& out, const Expr* e, std::string fn, std::vector<Arg> args, std::string spelled);

@@ -132,19 +132,22 @@ struct FunctionFinder : RecursiveASTVisitor<FunctionFinder> {
 
 // What the second lowering of a generated gradient cannot follow: a scan's steps,
 // and a custom rule's halves.
-void refuse_in_hessian(const Block& b, const Loc& at) {
+void refuse_in_hessian(const Program& p, const Block& b, const Loc& at) {
   for (const Node& s : b) {
+    const std::string line = "(line " + std::to_string(s.loc.line) + ")";
     std::string what;
     if (s.fn == "custom")
-      what = "a custom rule (line " + std::to_string(s.loc.line) +
-             "): its gradient calls the rule's backward half, whose body tlaloc-grad cannot see";
+      what = "a custom rule " + line +
+             ": its gradient calls the rule's backward half, whose body tlaloc-grad cannot see";
     if (s.structured == "tl::scan")
-      what = "a tl::scan (line " + std::to_string(s.loc.line) +
-             "): its gradient writes the steps' outputs into a vector by index, which is not lowered again";
+      what = "a tl::scan " + line +
+             ": its gradient writes the steps' outputs into a vector by index, which is not lowered again";
+    if ((s.fn == "prod" || s.fn == "cumprod") && s.result >= 0 && p.values.at(std::size_t(s.result)).active)
+      what = "tl::" + s.fn + " " + line + ": its share, tl::" + s.fn + "_backward, has no forward rule";
     if (!what.empty()) refuse(Code::unsupported_construct, at, "tl::hessian of a function with " + what);
-    refuse_in_hessian(s.head, at);
-    refuse_in_hessian(s.body, at);
-    refuse_in_hessian(s.orelse, at);
+    refuse_in_hessian(p, s.head, at);
+    refuse_in_hessian(p, s.body, at);
+    refuse_in_hessian(p, s.orelse, at);
   }
 }
 
@@ -153,7 +156,7 @@ void refuse_in_hessian(const Block& b, const Loc& at) {
 // function; what it cannot take is refused at the call. The gradient is left in the
 // dump directory too (`gradient`), since the Hessian's comments give its lines.
 std::string hessian(const Program& p, const Options& opt, const Loc& at, Rewritten::Gradient& gradient) {
-  refuse_in_hessian(p.body, at);
+  refuse_in_hessian(p, p.body, at);
   Program g = p;
   g.name = p.name + "_gradient";
   const std::string file = opt.stem + "." + g.name + ".grad.cpp";

@@ -58,27 +58,16 @@ std::string summed_to(const std::string& g, std::size_t i, const Names& n) {
   return g;
 }
 
-// A reduction's cotangent with the reduced axes put back as size 1 (the engine's
-// with_kept_axes); the axes must be integer literals unless keepdims is true.
+// g spread back over the shape of `like` by the library's sum_backward (the engine's
+// rule of a sum), with the reduction's axes and keepdims as written.
 std::string reduced_axes(const Names& n) { return n.args.size() > 1 ? n.args[1] : "{}"; }
-std::string kept(const std::string& g, const Names& n) {
-  if (n.args.size() > 2 && n.args[2] != "true" && n.args[2] != "false")
-    throw std::invalid_argument("keepdims '" + n.args[2] + "' is not a literal true or false");
-  if (n.args.size() < 2 || (n.args.size() > 2 && n.args[2] == "true")) return g;
-  std::vector<std::int64_t> axes;
-  if (const auto list = int_list(n.args[1]))
-    axes = *list;
-  else if (const auto one = int_literal(n.args[1]))
-    axes = {*one};
-  else
-    throw std::invalid_argument("the reduced axes '" + n.args[1] +
-                                "' are not integer literals: write them out, or pass keepdims = true");
-  std::sort(axes.begin(), axes.end());
-  if (axes.size() > 1 && axes.front() < 0)
-    throw std::invalid_argument("several reduced axes '" + n.args[1] + "' with negative ones: write them as non-negative");
-  std::string r = g;
-  for (std::int64_t a : axes) r = call("expand_dims", {r, std::to_string(a)});
-  return r;
+std::string spread_back(const std::string& g, const std::string& like, const Names& n) {
+  // Over all axes, the sum's rule is a broadcast of the scalar.
+  if (n.args.size() == 1) return call("broadcast_to", {g, shape_of(like)});
+  std::vector<std::string> args{g, shape_of(like)};
+  args.insert(args.end(), n.args.begin() + 1,
+              n.args.begin() + std::ptrdiff_t(std::min<std::size_t>(n.args.size(), 3)));
+  return call("sum_backward", args);
 }
 
 // The number of elements a reduction of x to `reduced` summed over (a reduction to
@@ -162,11 +151,25 @@ void set_jvps(RuleTable& t) {
     return to_result(tg[0].empty() ? "-" + tg[1] : tg[0] + " - " + tg[1], n);
   });
   set("neg", [](const Rule&, const Names&, const std::vector<std::string>& tg) { return "-" + tg[0]; });
-  for (const char* linear : {"sum", "cumsum", "sum_to_size"}) set(linear, linear_jvp);
+  for (const char* linear : {"sum", "cumsum", "sum_to_size", "sum_backward"}) set(linear, linear_jvp);
   // The engine's dot_general rule: the op applied to each operand's tangent, in turn.
   set("dot_general", [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
     return plus(tg[0].empty() ? "" : spell_call(r, {{tg[0], n.args[1], n.args[2]}, {}, {}, {}}),
                 tg[1].empty() ? "" : spell_call(r, {{n.args[0], tg[1], n.args[2]}, {}, {}, {}}));
+  });
+  // matmul_backward(g, a, b, i) is linear in g and in the other operand; the terms in
+  // the order of the engine's rule for the dot_general it transposes, whose operands
+  // are (g, b) for a's share and (a, g) for b's.
+  set("matmul_backward", [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
+    const auto with = [&](std::size_t k, const std::string& t) {
+      if (t.empty()) return std::string();
+      std::vector<std::string> args = n.args;
+      args[k] = t;
+      return spell_call(r, {args, {}, {}, {}});
+    };
+    if (n.args[3] == "0") return plus(with(0, tg[0]), with(2, tg[2]));
+    if (n.args[3] == "1") return plus(with(1, tg[1]), with(0, tg[0]));
+    throw std::invalid_argument("the operand '" + n.args[3] + "' is not a literal 0 or 1");
   });
   set("astype", [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
     return r.spell(r, {{tg[0], n.args[1]}, {}, {}, {}});
@@ -210,8 +213,12 @@ void set_jvps(RuleTable& t) {
 // shared equally among ties (the engine's extreme_share, JAX's rule).
 std::vector<std::string> extreme_prelude(const Names& n) {
   const std::string hit = "hit_" + n.y;
-  return {"const tl::Tensor " + hit + " = (" + n.args[0] + " == " + kept(n.y, n) + ").astype(" + n.args[0] + ".dtype());",
-          "const tl::Tensor share_" + n.y + " = " + hit + " / " + call("sum", {hit, reduced_axes(n), "true"}) + ";"};
+  // With keepdims the comparison broadcasts the result itself.
+  const bool kept = n.args.size() > 2 && n.args[2] == "true";
+  return {"const tl::Tensor " + hit + " = (" + n.args[0] +
+              " == " + (kept ? n.y : spread_back(n.y, n.args[0], n)) + ").astype(" + n.args[0] + ".dtype());",
+          "const tl::Tensor share_" + n.y + " = " + hit + " / " +
+              call("sum", {hit, reduced_axes(n), "true"}) + ";"};
 }
 
 // softmax and log_softmax shift by the row maximum (stop_gradient) and exponentiate;
@@ -262,9 +269,8 @@ std::string variance_cotangent(const Names& n, bool root) {
 // The centered values' cotangent, from the variance's cotangent g.
 std::vector<std::string> centered_share(const Names& n, const std::string& g) {
   const std::string c = "centered_" + n.y;
-  return {"const tl::Tensor d_" + c + " = " +
-          call("broadcast_to", {kept(g + " * " + stats_divisor(n), n), shape_of(c)}) + " * (2.0 * " + c +
-          ");"};
+  return {"const tl::Tensor d_" + c + " = " + spread_back(g + " * " + stats_divisor(n), c, n) + " * (2.0 * " +
+          c + ");"};
 }
 // x's share: the subtraction's, plus the mean's, converted back.
 std::string stats_vjp(const Rule&, std::size_t i, const Names& n) {
@@ -317,28 +323,41 @@ RuleTable make_rules() {
        [](const Rule&, std::size_t i, const Names& n) { return summed_to(i == 0 ? n.g : "-" + n.g, i, n); }});
   add({"neg", [](const Rule&, const Names& n) { return "-" + paren(n.args[0]); },
        [](const Rule&, std::size_t, const Names& n) { return "-" + n.g; }});
-  add({"sum", spell_call, [](const Rule&, std::size_t, const Names& n) {
-         return call("broadcast_to", {kept(n.g, n), shape_of(n.args[0])});
-       }});
+  add({"sum", spell_call,
+       [](const Rule&, std::size_t, const Names& n) { return spread_back(n.g, n.args[0], n); }});
   add({"mean", spell_call,
        [](const Rule&, std::size_t, const Names& n) {
          // The engine's mean is a sum divided by the reduced count, and the division's
          // rule multiplies by the count's reciprocal.
          const std::string count = count_of(n.args[0], n.y);
          const std::string scaled = in_stats(n.g, n) + " * " + inverse_count(count, n);
-         return from_stats(call("broadcast_to", {kept(scaled, n), shape_of(n.args[0])}), n.args[0]);
+         return from_stats(spread_back(scaled, n.args[0], n), n.args[0]);
        },
        nullptr, mean_prelude});
-  add({"matmul", spell_call,
-       [](const Rule&, std::size_t i, const Names& n) {
-         // The engine's transposes of a [m, k] x [k, n] dot_general (JAX's).
-         return i == 0 ? call("dot_general", {n.g, n.args[1], "tl::DotDims{.lhs_batch = {}, .rhs_batch = {}, .lhs_contract = {1}, .rhs_contract = {1}}"})
-                       : call("dot_general", {n.args[0], n.g, "tl::DotDims{.lhs_batch = {}, .rhs_batch = {}, .lhs_contract = {0}, .rhs_contract = {0}}"});
-       },
-       [](const Names& n) {
-         return "if (" + n.args[0] + ".rank() != 2 || " + n.args[1] +
-                ".rank() != 2) throw tl::ShapeError(\"tlaloc-grad: this gradient's matmul takes matrices, got \" + "
-                "tl::shape_string(" + n.args[0] + ".shape()) + \" and \" + tl::shape_string(" + n.args[1] + ".shape()));";
+  // prod's and cumprod's derivatives are library functions, which the engine's rules
+  // call as well.
+  Rule product{"prod", spell_call, [](const Rule&, std::size_t i, const Names& n) {
+                 std::vector<std::string> args{n.g};
+                 args.insert(args.end(), n.args.begin(), n.args.end());
+                 return i == 0 ? call("prod_backward", args) : "";
+               }};
+  product.jvp = [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
+    std::vector<std::string> args{tg[0]};
+    args.insert(args.end(), n.args.begin(), n.args.end());
+    return call("prod_jvp", args);
+  };
+  add(std::move(product));
+  Rule running{"cumprod", spell_call, [](const Rule&, std::size_t i, const Names& n) {
+                 return i == 0 ? call("cumprod_backward", {n.g, n.args[0], n.y, n.args[1]}) : "";
+               }};
+  running.jvp = [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
+    return call("cumprod_jvp", {tg[0], n.args[0], n.y, n.args[1]});
+  };
+  add(std::move(running));
+  // matmul's shares are the library's matmul_backward, which undoes matmul's steps with
+  // the engine's own functions, for any ranks.
+  add({"matmul", spell_call, [](const Rule&, std::size_t i, const Names& n) {
+         return call("matmul_backward", {n.g, n.args[0], n.args[1], std::to_string(i)});
        }});
   // outer(a, b) is a [n, 1] column times a [1, m] row (the library's definition): the
   // product's shares, summed to the column or the row, reshaped back.
@@ -412,7 +431,8 @@ RuleTable make_rules() {
        nullptr, logsumexp_prelude});
   // Functions a generated reverse sweep calls, with forward rules only: tl::hessian
   // differentiates a generated gradient in forward mode (rewrite.cpp).
-  for (const char* forward_only : {"sum_to_size", "dot_general"}) add({forward_only, spell_call, nullptr});
+  for (const char* forward_only : {"sum_to_size", "sum_backward", "dot_general", "matmul_backward"})
+    add({forward_only, spell_call, nullptr});
   // x.astype(dtype): the cotangent converted back, as the engine's convert rule does.
   add({"astype", [](const Rule&, const Names& n) { return paren(n.args[0]) + ".astype(" + n.args[1] + ")"; },
        [](const Rule&, std::size_t i, const Names& n) {
@@ -421,7 +441,7 @@ RuleTable make_rules() {
   for (const char* extreme : {"max", "min"})
     add({extreme, spell_call,
          [](const Rule&, std::size_t i, const Names& n) {
-           return i == 0 ? call("broadcast_to", {kept(n.g, n), shape_of(n.args[0])}) + " * share_" + n.y : "";
+           return i == 0 ? spread_back(n.g, n.args[0], n) + " * share_" + n.y : "";
          },
          nullptr, extreme_prelude});
   // Every elementwise op whose derivative the registry spells, under its public name.

@@ -141,6 +141,20 @@ void add_layout_rules(RuleTable& t) {
   add(moved("broadcast_to", [](const Rule&, std::size_t i, const Names& n) {
     return i == 0 ? call("sum_to_size", {n.g, shape_of(n.args[0])}) : "";
   }));
+  // tile and repeat copy each element; their transposes, the library's tile_backward
+  // and repeat_backward, sum the copies back (each is the other's rule).
+  for (const char* copies : {"tile", "repeat"})
+    add(moved(copies, [](const Rule& r, std::size_t i, const Names& n) {
+      std::vector<std::string> args{n.g, shape_of(n.args[0])};
+      args.insert(args.end(), n.args.begin() + 1, n.args.end());
+      return i == 0 ? call(r.name + "_backward", args) : "";
+    }));
+  for (const char* sums : {"tile_backward", "repeat_backward"})
+    add(moved(sums, [](const Rule& r, std::size_t i, const Names& n) {
+      std::vector<std::string> args{n.g};
+      args.insert(args.end(), n.args.begin() + 2, n.args.end());
+      return i == 0 ? call(r.name.substr(0, r.name.find('_')), args) : "";
+    }));
   // pad(x, widths, mode, value): in constant mode x's share is the cotangent where x
   // was. Either mode is linear in x: the tangent is padded alike, with zeros.
   Rule padded = moved("pad", pad_vjp);

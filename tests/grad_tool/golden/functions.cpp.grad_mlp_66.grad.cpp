@@ -15,7 +15,6 @@ namespace tl = ::tlaloc;
 
 inline tl::Tensor grad_mlp_66(const tl::Tensor& wt, const tl::Tensor& x, const tl::Tensor& b, const double scale) {
   const tl::Tensor matmul_3 = tl::matmul(x, wt);  // matmul, line 16: tl::matmul(x, w)
-  if (x.rank() != 2 || wt.rank() != 2) throw tl::ShapeError("tlaloc-grad: this gradient's matmul takes matrices, got " + tl::shape_string(x.shape()) + " and " + tl::shape_string(wt.shape()));
   const tl::Tensor add_4 = matmul_3 + b;  // add, line 16: tl::matmul(x, w) + b
   const tl::Tensor h = tl::tanh(add_4);  // tanh, line 16: tl::tanh(tl::matmul(x, w) + b)
   const tl::Tensor mul_6 = h * h;  // mul, line 62: h * h
@@ -104,7 +103,7 @@ inline tl::Tensor grad_mlp_66(const tl::Tensor& wt, const tl::Tensor& x, const t
   // add, line 16
   d_matmul_3 = tl::sum_to_size(d_add_4, matmul_3.shape());
   // matmul, line 16
-  d_wt = tl::dot_general(x, d_matmul_3, tl::DotDims{.lhs_batch = {}, .rhs_batch = {}, .lhs_contract = {0}, .rhs_contract = {0}});
+  d_wt = tl::matmul_backward(d_matmul_3, x, wt, 1);
   return d_wt;
 }
 

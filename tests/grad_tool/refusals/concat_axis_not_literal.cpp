@@ -4,7 +4,7 @@
 namespace tl = tlaloc;
 
 tl::Tensor f(const tl::Tensor& w) {
-  const int axis = 0;
+  const int axis = int(w.rank()) - 1;
   return tl::grad([&](const tl::Tensor& x) {
     return tl::sum(tl::concat({x, x * x}, axis));
   })(w);
