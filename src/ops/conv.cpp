@@ -399,17 +399,39 @@ Tensor conv2d_kernel_grad(const Tensor& g, const Tensor& x, const Shape& w_shape
 }
 }  // namespace detail
 
-Tensor conv2d(const Tensor& x, const Tensor& w, const Conv2dOptions& opt) {
-  check_dtypes("conv2d", x.dtype(), w.dtype());
+namespace {
+// conv2d's attributes for its options, checked against x and w under the name `fn`.
+Attrs conv2d_attrs(std::string_view fn, const Tensor& x, const Tensor& w, const Conv2dOptions& opt) {
+  check_dtypes(fn, x.dtype(), w.dtype());
   for (std::size_t d = 0; d < 2; ++d)
-    if (opt.padding[d] < 0) fail<ValueError>("conv2d", "padding must be >= 0, got {}", opt.padding);
+    if (opt.padding[d] < 0) fail<ValueError>(fn, "padding must be >= 0, got {}", opt.padding);
   ConvAttrs a;
   a.stride = opt.stride;
   a.pad_lo = a.pad_hi = opt.padding;
   a.rhs_dil = opt.dilation;
   a.groups = opt.groups;
-  conv_geometry("conv2d", x.shape(), w.shape(), a);
-  return detail::call1(conv_op, {x, w}, to_attrs(a));
+  conv_geometry(fn, x.shape(), w.shape(), a);
+  return to_attrs(a);
+}
+}  // namespace
+
+Tensor conv2d(const Tensor& x, const Tensor& w, const Conv2dOptions& opt) {
+  return detail::call1(conv_op, {x, w}, conv2d_attrs("conv2d", x, w, opt));
+}
+
+// The functions of the engine's rule (conv_vjp), under the attributes conv2d makes.
+Tensor conv2d_backward(const Tensor& g, const Tensor& x, const Tensor& w, const Conv2dOptions& opt,
+                       int operand) {
+  if (operand != 0 && operand != 1)
+    fail<ValueError>("conv2d_backward", "operand is {}: 0 for x, 1 for w", operand);
+  const Attrs attrs = conv2d_attrs("conv2d_backward", x, w, opt);
+  const Shape y =
+      conv_op.infer(std::vector<TensorType>{detail::type_of(x), detail::type_of(w)}, attrs).at(0).shape;
+  if (g.shape() != y)
+    fail<ShapeError>("conv2d_backward", "g is {}, but conv2d of {} and {} is {}", shape_string(g.shape()),
+                     shape_string(x.shape()), shape_string(w.shape()), shape_string(y));
+  return operand == 0 ? detail::conv2d_input_grad(g, w, x.shape(), attrs)
+                      : detail::conv2d_kernel_grad(g, x, w.shape(), attrs);
 }
 
 // The gradient of conv2d with respect to its input: a convolution of x dilated

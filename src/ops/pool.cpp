@@ -137,16 +137,16 @@ std::vector<Tensor> lower_pool(std::span<const Tensor> in, const Attrs& attrs) {
 // ---- derivatives ------------------------------------------------------------------
 // Sum pooling is linear, and is the depthwise convolution of x with a kernel of
 // ones: its transpose is conv2d's input cotangent.
-Tensor sum_pool_vjp(const Tensor& g, const Tensor& x, const Attrs& attrs) {
+Tensor sum_pool_vjp(const Tensor& g, const Shape& x, const Attrs& attrs) {
   const auto& window = attrs.get<I64s>("window_dimensions");
   const auto& stride = attrs.get<I64s>("window_strides");
   const auto& lo = attrs.get<I64s>("padding_low");
   const auto& hi = attrs.get<I64s>("padding_high");
-  const std::int64_t c = x.shape()[1];
+  const std::int64_t c = x[1];
   const Attrs conv{{"window_strides", I64s{stride[2], stride[3]}}, {"padding_low", I64s{lo[2], lo[3]}},
                    {"padding_high", I64s{hi[2], hi[3]}},         {"lhs_dilation", I64s{1, 1}},
                    {"rhs_dilation", I64s{1, 1}},                 {"feature_group_count", c}};
-  return detail::conv2d_input_grad(g, ones({c, 1, window[2], window[3]}, g.dtype()), x.shape(), conv);
+  return detail::conv2d_input_grad(g, ones({c, 1, window[2], window[3]}, g.dtype()), x, conv);
 }
 
 // Max pooling routes each window's derivative to its maximum; on ties, to the first
@@ -432,7 +432,8 @@ std::vector<Tensor> pool_jvp(const detail::Rule& r) {
 }
 
 std::vector<Tensor> pool_vjp(const detail::Rule& r) {
-  if (r.attr<std::string>("reduction") == "sum") return {sum_pool_vjp(r.cotangent(), r.in(0), r.attrs())};
+  if (r.attr<std::string>("reduction") == "sum")
+    return {sum_pool_vjp(r.cotangent(), r.in(0).shape(), r.attrs())};
   return {detail::call1(max_pool_grad_op, {r.in(0), r.out(0), r.cotangent()}, r.attrs())};
 }
 
@@ -466,8 +467,8 @@ const detail::OpDef& pool_op =
         });
 
 // Validates with the public name and builds the canonical attributes.
-Attrs pool_attrs(std::string_view op, const Tensor& x, const Pool2dOptions& opt, const char* reduction) {
-  if (x.rank() != 4) fail<ShapeError>(op, "needs x [N, C, H, W], got {}", shape_string(x.shape()));
+Attrs pool_attrs(std::string_view op, const Shape& x, const Pool2dOptions& opt, const char* reduction) {
+  if (x.size() != 4) fail<ShapeError>(op, "needs x [N, C, H, W], got {}", shape_string(x));
   I64s window{1, 1}, stride{1, 1}, pad{0, 0};
   for (std::size_t d = 0; d < 2; ++d) {
     const std::int64_t k = opt.kernel[d], s = opt.stride[d] == 0 ? k : opt.stride[d], p = opt.padding[d];
@@ -476,8 +477,8 @@ Attrs pool_attrs(std::string_view op, const Tensor& x, const Pool2dOptions& opt,
                        "needs kernel >= 1, stride >= 0 and 0 <= padding <= kernel / 2, got kernel {}, "
                        "stride {}, padding {}",
                        opt.kernel, opt.stride, opt.padding);
-    if (x.shape()[d + 2] + 2 * p < k)
-      fail<ShapeError>(op, "kernel {} does not fit x {} with padding {}", opt.kernel, shape_string(x.shape()),
+    if (x[d + 2] + 2 * p < k)
+      fail<ShapeError>(op, "kernel {} does not fit x {} with padding {}", opt.kernel, shape_string(x),
                        opt.padding);
     window.push_back(k);
     stride.push_back(s);
@@ -490,19 +491,53 @@ Attrs pool_attrs(std::string_view op, const Tensor& x, const Pool2dOptions& opt,
           {"reduction", std::string(reduction)}};
 }
 
+// A check that `t` has the pool's result shape for x of shape `x`.
+void check_pooled(std::string_view fn, const Tensor& t, const Shape& x, const Attrs& attrs) {
+  const PoolGeom geom = pool_geometry(x, attrs);
+  const Shape y{x[0], x[1], geom.out[0], geom.out[1]};
+  if (t.shape() != y)
+    fail<ShapeError>(fn, "g is {}, but the pool of {} is {}", shape_string(t.shape()), shape_string(x),
+                     shape_string(y));
+}
+
 }  // namespace
 
 Tensor max_pool2d(const Tensor& x, const Pool2dOptions& opt) {
-  return detail::call1(pool_op, {x}, pool_attrs("max_pool2d", x, opt, "max"));
+  return detail::call1(pool_op, {x}, pool_attrs("max_pool2d", x.shape(), opt, "max"));
+}
+
+// The engine's rules of max pooling, under the attributes max_pool2d makes.
+Tensor max_pool2d_backward(const Tensor& g, const Tensor& x, const Tensor& y, const Pool2dOptions& opt) {
+  const Attrs attrs = pool_attrs("max_pool2d_backward", x.shape(), opt, "max");
+  check_pooled("max_pool2d_backward", g, x.shape(), attrs);
+  check_pooled("max_pool2d_backward", y, x.shape(), attrs);
+  return detail::call1(max_pool_grad_op, {x, y, g}, attrs);
+}
+Tensor max_pool2d_jvp(const Tensor& t, const Tensor& x, const Tensor& y, const Pool2dOptions& opt) {
+  const Attrs attrs = pool_attrs("max_pool2d_jvp", x.shape(), opt, "max");
+  check_pooled("max_pool2d_jvp", y, x.shape(), attrs);
+  if (t.shape() != x.shape())
+    fail<ShapeError>("max_pool2d_jvp", "t is {}, but x is {}", shape_string(t.shape()),
+                     shape_string(x.shape()));
+  return route_to_windows(pool_taps(attrs, x.shape(), y.shape()), x, y, t);
 }
 
 // Padding counts in the divisor (PyTorch's count_include_pad=True); integer
 // inputs are averaged in f32.
 Tensor avg_pool2d(const Tensor& x, const Pool2dOptions& opt) {
   const Tensor xf = is_floating(x.dtype()) ? x : x.astype(DType::f32);
-  const Attrs attrs = pool_attrs("avg_pool2d", xf, opt, "sum");
+  const Attrs attrs = pool_attrs("avg_pool2d", xf.shape(), opt, "sum");
   const double count = double(opt.kernel[0] * opt.kernel[1]);
   return detail::call1(pool_op, {xf}, attrs) / count;
+}
+
+// avg_pool2d's steps undone, as the engine's rules do: the division's share (g times
+// the count's reciprocal, in g's dtype), then the sum pool's transpose.
+Tensor avg_pool2d_backward(const Tensor& g, const Shape& shape, const Pool2dOptions& opt) {
+  const Attrs attrs = pool_attrs("avg_pool2d_backward", shape, opt, "sum");
+  check_pooled("avg_pool2d_backward", g, shape, attrs);
+  const double count = double(opt.kernel[0] * opt.kernel[1]);
+  return sum_pool_vjp(g * reciprocal(scalar_tensor(count, g.dtype())), shape, attrs);
 }
 
 Tensor lax::pool(const Tensor& x, const std::string& reduction, const std::vector<std::int64_t>& window_dimensions,

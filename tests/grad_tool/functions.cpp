@@ -651,6 +651,28 @@ int main() {
               reduced_dot.item<double>());
   check_projection("axes that are not literals", reduced_dot, tl::grad(reduced)(w), weights);
 
+  // conv2d (padding, stride, groups) and the pools, whose shares are library functions
+  // computed with the engine's rules; options written in the call or captured.
+  const tl::Tensor image = tl::reshape(tl::sin(tl::arange(72).astype(tl::DType::f64) * 0.41), {1, 2, 6, 6});
+  const tl::Tensor mixer = tl::reshape(tl::cos(tl::arange(24).astype(tl::DType::f64) * 0.53), {2, 3, 2, 2});
+  const tl::Tensor kernel = tl::reshape(tl::sin(tl::arange(24).astype(tl::DType::f64) * 0.29), {3, 2, 2, 2});
+  const tl::Tensor grouped = f64({0.5, -1.5, 2.0}, {3, 1, 1, 1});
+  const tl::Pool2dOptions smoothing{.kernel = {3, 3}, .stride = {1, 1}, .padding = {1, 1}};
+  auto convolved = [&](const tl::Tensor& k) {
+    const tl::Tensor h = tl::tanh(tl::conv2d(image, k, {.padding = {1, 1}}) * 0.5);
+    const tl::Tensor mixed = tl::conv2d(h, mixer, {.stride = {2, 2}});
+    const tl::Tensor pooled = tl::max_pool2d(h, {.kernel = {2, 2}});
+    const tl::Tensor averaged = tl::avg_pool2d(h * h, smoothing);
+    return tl::sum(mixed * mixed) + tl::sum(pooled) + tl::sum(averaged * 0.5) +
+           tl::sum(tl::exp(tl::conv2d(h, grouped * tl::mean(k), {.groups = 3})));
+  };
+  report("conv2d and pools", tl::grad(convolved)(kernel), convolved, kernel);
+  auto [convolved_value, convolved_dot] = tl::jvp(convolved, kernel, kernel * 0.3 + 0.1);
+  std::printf("conv2d and pools jvp: %a %a\n", convolved_value.item<double>(), convolved_dot.item<double>());
+  check_projection("conv2d and pools", convolved_dot, tl::grad(convolved)(kernel), kernel * 0.3 + 0.1);
+  report_hessian("hessian through conv2d and pools", tl::hessian(convolved)(kernel), tl::grad(convolved),
+                 kernel);
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

@@ -349,4 +349,46 @@ TEST(ConvTranspose2d, Errors) {
   expect_error<tl::ShapeError>(convt(tl::zeros({1, 4, 0, 5}), w), name);
 }
 
+// ---- conv2d_backward ---------------------------------------------------------------
+
+tl::Tensor wavy(const tl::Shape& s, double phase) {
+  std::int64_t n = 1;
+  for (auto d : s) n *= d;
+  return tl::sin(tl::reshape(tl::arange(n).astype(tl::DType::f32), s) * 0.61f + float(phase));
+}
+
+// The same bits as the engine's pullback, for options of every kind.
+TEST(ConvBackward, SameBitsAsTheEnginesPullback) {
+  struct Case {
+    tl::Shape x, w;
+    tl::Conv2dOptions opt;
+  };
+  const std::vector<Case> cases{
+      {{2, 3, 7, 6}, {4, 3, 3, 2}, {}},
+      {{1, 4, 9, 8}, {6, 2, 3, 3}, {.stride = {2, 3}, .padding = {1, 2}, .groups = 2}},
+      {{2, 2, 8, 8}, {2, 2, 2, 3}, {.dilation = {2, 1}}}};
+  for (const Case& c : cases) {
+    const tl::Tensor x = wavy(c.x, 0.2), w = wavy(c.w, 1.1);
+    auto [y, pullback] =
+        tl::vjp([&](const tl::Tensor& a, const tl::Tensor& b) { return tl::conv2d(a, b, c.opt); }, x, w);
+    const tl::Tensor g = wavy(y.shape(), 2.3);
+    const std::vector<tl::Tensor> shares = pullback(g);
+    for (int i = 0; i < 2; ++i)
+      EXPECT_EQ(tl::conv2d_backward(g, x, w, c.opt, i).to_vector<float>(),
+                shares.at(std::size_t(i)).to_vector<float>())
+          << tl::shape_string(c.x) << " * " << tl::shape_string(c.w) << ", operand " << i;
+  }
+  const tl::Tensor x = wavy({1, 1, 4, 4}, 0), w = wavy({1, 1, 2, 2}, 0);
+  expect_error<tl::ShapeError>(
+      [&] {
+        tl::conv2d_backward(tl::ones({1, 1, 4, 4}), x, w, {}, 0);
+      },
+      "conv2d_backward");
+  expect_error<tl::ValueError>(
+      [&] {
+        tl::conv2d_backward(tl::ones({1, 1, 3, 3}), x, w, {}, 2);
+      },
+      "conv2d_backward");
+}
+
 }  // namespace

@@ -224,4 +224,43 @@ TEST(PoolPrimitive, MaxPoolGradErrorsNameTheOpAndShapes) {
   expect_error<tl::ValueError>([&] { tl::detail::call1(*op, {x, y, y}, attrs); }, "max_pool_grad", "sum");
 }
 
+// ---- the pools' derivatives as functions ---------------------------------------------
+
+tl::Tensor wavy(const tl::Shape& s, double phase) {
+  std::int64_t n = 1;
+  for (auto d : s) n *= d;
+  return tl::sin(tl::reshape(tl::arange(n).astype(tl::DType::f32), s) * 0.61f + float(phase));
+}
+
+// The same bits as the engine's pullbacks and tangents.
+TEST(PoolBackward, SameBitsAsTheEngine) {
+  const tl::Tensor x = wavy({2, 3, 7, 6}, 0.4);
+  for (const tl::Pool2dOptions& opt :
+       {tl::Pool2dOptions{}, tl::Pool2dOptions{.kernel = {3, 2}, .stride = {2, 1}, .padding = {1, 1}}}) {
+    auto [y, pullback] = tl::vjp([&](const tl::Tensor& a) { return tl::max_pool2d(a, opt); }, x);
+    const tl::Tensor g = wavy(y.shape(), 1.7);
+    EXPECT_EQ(tl::max_pool2d_backward(g, x, y, opt).to_vector<float>(), pullback(g).at(0).to_vector<float>());
+    const tl::Tensor t = wavy(x.shape(), 2.9);
+    auto [y2, tangent] = tl::jvp([&](const tl::Tensor& a) { return tl::max_pool2d(a, opt); }, x, t);
+    EXPECT_EQ(tl::max_pool2d_jvp(t, x, y, opt).to_vector<float>(), tangent.to_vector<float>());
+    auto [z, avg_pullback] = tl::vjp([&](const tl::Tensor& a) { return tl::avg_pool2d(a, opt); }, x);
+    const tl::Tensor h = wavy(z.shape(), 0.8);
+    EXPECT_EQ(tl::avg_pool2d_backward(h, x.shape(), opt).to_vector<float>(),
+              avg_pullback(h).at(0).to_vector<float>());
+  }
+  expect_error<tl::ShapeError>([&] { tl::max_pool2d_backward(x, x, x, {}); }, "max_pool2d_backward");
+  expect_error<tl::ShapeError>([&] { tl::avg_pool2d_backward(x, x.shape(), {}); }, "avg_pool2d_backward");
+}
+
+// By hand: each window's derivative goes to its maximum; the average spreads a quarter.
+TEST(PoolBackward, ByHand) {
+  const tl::Tensor x = tl::tensor({1.f, 5.f, 2.f, 0.f, 3.f, 4.f, 7.f, 1.f}, {1, 1, 2, 4});
+  const tl::Tensor y = tl::max_pool2d(x, {});
+  const tl::Tensor g = tl::tensor({10.f, 20.f}, {1, 1, 1, 2});
+  EXPECT_EQ(tl::max_pool2d_backward(g, x, y, {}).to_vector<float>(),
+            (std::vector<float>{0, 10, 0, 0, 0, 0, 20, 0}));
+  EXPECT_EQ(tl::avg_pool2d_backward(g, x.shape(), {}).to_vector<float>(),
+            (std::vector<float>{2.5f, 2.5f, 5, 5, 2.5f, 2.5f, 5, 5}));
+}
+
 }  // namespace

@@ -111,7 +111,10 @@ void Writer::forward_op(const Node& s, bool hoisted) {
   if (r.jvp == nullptr)
     refuse(Code::not_differentiable, s.loc, "tl::" + s.fn + " has no build-time forward rule");
   prelude(s, r.prelude, n);
-  line(decl + "t_" + n.y + " = " + r.jvp(r, n, t) + ";");
+  // An empty tangent: the result does not move with the operands that do (a share
+  // of a max pool moves with the cotangent only, not with x).
+  const std::string tangent = r.jvp(r, n, t);
+  line(decl + "t_" + n.y + " = " + (tangent.empty() ? "tl::zeros_like(" + n.y + ")" : tangent) + ";");
 }
 
 // A custom rule's forward half: reverse mode keeps its residuals for the backward

@@ -31,6 +31,15 @@ bool is_custom(QualType t) {
   return r != nullptr && r->getQualifiedNameAsString() == "tlaloc::CustomFunction";
 }
 
+// An options struct of the library (tl::Conv2dOptions, tl::Pool2dOptions, ...): an
+// aggregate of numbers, which generated code takes as it is.
+bool is_options(QualType t) {
+  const auto* r = t.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
+  if (r == nullptr || !r->hasDefinition() || !r->isAggregate()) return false;
+  const std::string name = r->getQualifiedNameAsString();
+  return name.rfind("tlaloc::", 0) == 0 && name.size() > 7 && name.substr(name.size() - 7) == "Options";
+}
+
 const Expr* strip(const Expr* e) {
   for (;;) {
     e = e->IgnoreParens();
@@ -181,7 +190,7 @@ void Lowerer::param(const ValueDecl* d, QualType t, bool traced) {
     return;
   }
   const QualType plain = t.getNonReferenceType().getUnqualifiedType();
-  if (is_custom(plain)) {
+  if (is_custom(plain) || is_options(plain)) {
     p_.params.push_back(
         {"const " + TypeName::getFullyQualifiedName(plain, ctx_, ctx_.getPrintingPolicy()) + "&", name, -1, outer});
     return;
@@ -189,7 +198,7 @@ void Lowerer::param(const ValueDecl* d, QualType t, bool traced) {
   if (!plain->isArithmeticType() && !plain->isEnumeralType())
     refuse(Code::unsupported_construct, loc(d->getLocation()),
            "parameter or capture '" + name + "' of type " + t.getAsString() +
-               ": only tl::Tensor, arithmetic and enumeration types");
+               ": only tl::Tensor, arithmetic and enumeration types, and the library's options structs");
   p_.params.push_back(
       {"const " + TypeName::getFullyQualifiedName(plain, ctx_, ctx_.getPrintingPolicy()), name, -1, outer});
 }
