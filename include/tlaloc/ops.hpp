@@ -140,12 +140,11 @@ Tensor argmax(const Tensor& x);  // over the flattened tensor
 Tensor argmin(const Tensor& x);
 Tensor cumsum(const Tensor& x, std::int64_t axis);
 Tensor cumprod(const Tensor& x, std::int64_t axis);
-// The derivatives of sum, prod and cumprod, which the AD engine's rules are and
-// generated gradients call (PyTorch's functions of these names): sum_backward spreads
-// g, a cotangent of sum(x, axes, keepdims) for x of `shape`, back over that shape
-// (it is also max's and min's, times the share of each tie). g is the result's
-// cotangent, t x's tangent, y the result. Exact where elements are zero (no division
-// by x); away from zeros only, they are their own derivatives.
+// The derivatives of sum, prod and cumprod (PyTorch's functions of these names): the
+// AD engine's rules call them, and so do generated gradients. g is the result's
+// cotangent, t x's tangent, y the result. sum_backward spreads g back over x's
+// `shape` (max's and min's share too, times each tie's part); prod's and cumprod's
+// are exact where elements are zero (they never divide by x).
 Tensor sum_backward(const Tensor& g, const Shape& shape, Axes axes = {}, bool keepdims = false);
 Tensor prod_backward(const Tensor& g, const Tensor& x, Axes axes = {}, bool keepdims = false);
 Tensor prod_jvp(const Tensor& t, const Tensor& x, Axes axes = {}, bool keepdims = false);

@@ -130,8 +130,8 @@ struct FunctionFinder : RecursiveASTVisitor<FunctionFinder> {
   }
 };
 
-// What the second lowering of a generated gradient cannot follow: a scan's steps,
-// and a custom rule's halves.
+// What the second lowering of a generated gradient cannot follow: a scan's steps, a
+// custom rule's halves, and prod's and cumprod's shares (no forward rule).
 void refuse_in_hessian(const Program& p, const Block& b, const Loc& at) {
   for (const Node& s : b) {
     const std::string line = "(line " + std::to_string(s.loc.line) + ")";

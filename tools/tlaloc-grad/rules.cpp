@@ -58,9 +58,10 @@ std::string summed_to(const std::string& g, std::size_t i, const Names& n) {
   return g;
 }
 
+// A reduction's axes as written (`{}`, all of them, when none are).
+std::string reduced_axes(const Names& n) { return n.args.size() > 1 ? n.args[1] : "{}"; }
 // g spread back over the shape of `like` by the library's sum_backward (the engine's
 // rule of a sum), with the reduction's axes and keepdims as written.
-std::string reduced_axes(const Names& n) { return n.args.size() > 1 ? n.args[1] : "{}"; }
 std::string spread_back(const std::string& g, const std::string& like, const Names& n) {
   // Over all axes, the sum's rule is a broadcast of the scalar.
   if (n.args.size() == 1) return call("broadcast_to", {g, shape_of(like)});
