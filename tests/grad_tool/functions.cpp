@@ -673,6 +673,79 @@ int main() {
   report_hessian("hessian through conv2d and pools", tl::hessian(convolved)(kernel), tl::grad(convolved),
                  kernel);
 
+  // Scalars assigned again, as ordinary C++ does: each assignment is a new version,
+  // so every use keeps the value it read. A scalar read before a loop changes it;
+  // counters changed anywhere in a body and read after the change; a loop's step
+  // changing a scalar declared outside it; a parameter taken by value and assigned
+  // in a function inlined twice.
+  struct Halved {
+    static tl::Tensor apply(const tl::Tensor& v, double k) {
+      k = k * 0.5;
+      tl::Tensor r = v * k;
+      for (int i = 0; i < 2; ++i) {
+        r = tl::sin(r) * k;
+        k += 0.25;
+      }
+      return r * k;
+    }
+  };
+  auto versioned = [](const tl::Tensor& m) {
+    double k = 2.0;
+    tl::Tensor lifted = m * k;
+    k = k * 0.5 + 0.25;
+    k += 1.0;
+    lifted = tl::sin(lifted) * k;
+    int n = 0;
+    double t = 1.5;
+    tl::Tensor z = lifted * t;
+    while (n < 4) {
+      n += 1;
+      t = t * 0.5;
+      z = tl::cos(z) * double(n) + lifted * t;
+      t -= 0.125;
+    }
+    ++n;
+    double r;
+    r = 0.0;
+    for (; r < 1.0; r += 0.25) z = z * (1.0 + r) - lifted * r;
+    return tl::sum(z * z) * double(n) / 16.0 + tl::sum(lifted) * t * r +
+           tl::sum(Halved::apply(m, 3.0) * Halved::apply(z, 1.0));
+  };
+  report("scalars assigned again", tl::grad(versioned)(w), versioned, w);
+  auto [versioned_value, versioned_dot] = tl::jvp(versioned, w, weights);
+  std::printf("scalars assigned again jvp: %a %a\n", versioned_value.item<double>(),
+              versioned_dot.item<double>());
+  check_projection("scalars assigned again", versioned_dot, tl::grad(versioned)(w), weights);
+  report_hessian("hessian with scalars assigned again", tl::hessian(versioned)(w), tl::grad(versioned), w);
+  // Counters of nested loops: one the outer loop carries and two inner loops change,
+  // one declared in the outer body and changed by the inner loop; both read after the
+  // inner loop, whose final values the outer loop saves per iteration.
+  auto counted = [](const tl::Tensor& m) {
+    tl::Tensor s = m;
+    int idx = 0;
+    double rate = 0.3;
+    for (int i = 0; i < 3; ++i) {
+      double u = 1.0;
+      for (int j = 0; j < 2; ++j) {
+        s = tl::tanh(s * rate * u) + m * double(idx);
+        idx += 1;
+        u = u * 1.5;
+      }
+      rate = rate + 0.1 * u;
+      s = s * rate + double(idx) * 0.01;
+      for (int j = 0; j < i; ++j) {
+        s = tl::sin(s) * 1.1;
+        idx++;
+      }
+    }
+    return tl::sum(s * s) + double(idx);
+  };
+  report("nested counters", tl::grad(counted)(w), counted, w);
+  auto [counted_value, counted_dot] = tl::jvp(counted, w, weights);
+  std::printf("nested counters jvp: %a %a\n", counted_value.item<double>(), counted_dot.item<double>());
+  check_projection("nested counters", counted_dot, tl::grad(counted)(w), weights);
+  report_hessian("hessian with nested counters", tl::hessian(counted)(w), tl::grad(counted), w);
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

@@ -84,11 +84,12 @@ void Writer::name_scalar_tapes(const Block& b) {
   std::set<std::string> taken;
   const std::function<void(const Block&)> walk = [&](const Block& blk) {
     for (const Node& s : blk) {
-      for (const auto& [var, type] : s.scalars) {
-        std::string tape = "saved_" + var;
-        for (int k = 1; !taken.insert(tape).second; ++k) tape = "saved_" + var + "_" + std::to_string(k);
-        scalar_tapes_[{s.id, var}] = tape;
-      }
+      for (const auto* list : {&s.scalars, &s.kept})
+        for (const auto& [var, type] : *list) {
+          std::string tape = "saved_" + var;
+          for (int k = 1; !taken.insert(tape).second; ++k) tape = "saved_" + var + "_" + std::to_string(k);
+          scalar_tapes_[{s.id, var}] = tape;
+        }
       walk(s.body);
       walk(s.orelse);
     }

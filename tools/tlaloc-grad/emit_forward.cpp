@@ -191,6 +191,7 @@ std::vector<std::pair<std::string, std::string>> Writer::tapes(const Node& s) co
   for (ValueId v : loop_values(s)) t.push_back({"saved_" + name(v), "std::vector<tl::Tensor>"});
   for (int c : loop_conds(s)) t.push_back({"saved_cond_" + std::to_string(c), "std::vector<bool>"});
   for (const auto& [var, type] : s.scalars) t.push_back({scalar_tape(s, var), "std::vector<" + type + ">"});
+  for (const auto& [var, type] : s.kept) t.push_back({scalar_tape(s, var), "std::vector<" + type + ">"});
   for (ValueId v : defined_in(s.body).customs)
     t.push_back({"saved_" + name(v) + "_fwd", "std::vector<" + std::string(kForwardHalf) + ">"});
   for (const auto& [var, type] : inner_state(s)) t.push_back({"saved_" + var, "std::vector<" + type + ">"});
@@ -240,6 +241,7 @@ void Writer::forward_loop(const Node& s, bool hoisted) {
     for (const auto& [var, type] : s.scalars) line(scalar_tape(s, var) + ".push_back(" + var + ");");
   forward(s.body);
   if (save) {
+    for (const auto& [var, type] : s.kept) line(scalar_tape(s, var) + ".push_back(" + var + ");");
     for (ValueId v : loop_values(s)) line("saved_" + name(v) + ".push_back(" + name(v) + ");");
     for (int c : loop_conds(s))
       line("saved_cond_" + std::to_string(c) + ".push_back(cond_" + std::to_string(c) + ");");

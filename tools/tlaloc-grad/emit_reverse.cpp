@@ -125,9 +125,13 @@ void Writer::prelude(const Node& s, std::vector<std::string> (*statements)(const
   }
 }
 
+// A block's scalars computed again where its reverse needs them (which it may not).
 void Writer::scalars_of(const Block& b) {
-  for (const Node& s : b)
-    if (s.kind == Node::Kind::scalar && !s.assignment) line(s.text);
+  for (const Node& s : b) {
+    if (s.kind != Node::Kind::scalar || s.assignment) continue;
+    const bool marked = s.declares.empty() || s.text.rfind("[[maybe_unused]]", 0) == 0;
+    line(marked ? s.text : "[[maybe_unused]] " + s.text);
+  }
 }
 
 void Writer::reverse_branch(const Node& s) {
@@ -152,8 +156,9 @@ void Writer::reverse_branch(const Node& s) {
 
 // What iteration k of loop s saved, under the names the forward pass gave it.
 void Writer::restore_iteration(const Node& s, const std::string& k) {
-  for (const auto& [var, type] : s.scalars)
-    line("[[maybe_unused]] const " + type + " " + var + " = " + scalar_tape(s, var) + "[" + k + "];");
+  for (const auto* list : {&s.scalars, &s.kept})
+    for (const auto& [var, type] : *list)
+      line("[[maybe_unused]] const " + type + " " + var + " = " + scalar_tape(s, var) + "[" + k + "];");
   for (ValueId v : loop_values(s))
     line("[[maybe_unused]] const tl::Tensor& " + name(v) + " = saved_" + name(v) + "[" + k + "];");
   for (int c : loop_conds(s))
@@ -168,9 +173,12 @@ void Writer::restore_iteration(const Node& s, const std::string& k) {
 }
 
 void Writer::reverse_loop(const Node& s) {
-  // Inside the loop anything outside it may or may not have received a share yet,
-  // and each phi's d_out is the next iteration's d_in, possibly undefined.
-  for (ValueId v = 0; v < ValueId(p_.values.size()); ++v)
+  // Inside the loop a value from outside that the body uses, or a carried value's
+  // initial one, may or may not have received a share yet, and each phi's d_out is
+  // the next iteration's d_in, possibly undefined.
+  std::vector<ValueId> reached = free_values(s);
+  for (const Phi& ph : s.phis) reached.push_back(ph.first);
+  for (ValueId v : reached)
     if (active(v) && state(v) == Has::none) has_[v] = Has::maybe;
   for (const Phi& ph : s.phis) has_[ph.out] = Has::maybe;
   std::vector<ValueId> body = loop_values(s);

@@ -76,12 +76,16 @@ void assigned_tensors(const Stmt* s, std::set<const ValueDecl*>& out) {
     if (const auto* ref = dyn_cast<DeclRefExpr>(op->getArg(0)->IgnoreParenImpCasts());
         ref && is_tensor(ref->getType())) {
       out.insert(ref->getDecl());
-      // Through a reference to one of two tensors, either may change.
-      const auto* v = dyn_cast<VarDecl>(ref->getDecl());
-      if (const auto targets = v ? alias_targets(v) : std::nullopt) {
-        out.insert(targets->first);
-        out.insert(targets->second);
-      }
+      // Through a reference to one of two tensors (or references), either may change.
+      const std::function<void(const ValueDecl*)> through = [&](const ValueDecl* d) {
+        const auto* v = dyn_cast<VarDecl>(d);
+        if (const auto targets = v ? alias_targets(v) : std::nullopt) {
+          out.insert({targets->first, targets->second});
+          through(targets->first);
+          through(targets->second);
+        }
+      };
+      through(ref->getDecl());
     }
   for (const Stmt* c : s->children()) assigned_tensors(c, out);
 }
@@ -144,6 +148,7 @@ void Lowerer::function(const FunctionDecl& fn, const LambdaExpr* lambda) {
     refuse(Code::unsupported_construct, loc(fn.getEndLoc()),
            "the function returns tensor '" + p_.values[std::size_t(*r)].name + "' before it has a value");
   p_.result = *r;
+  if (!forward_only_) mark_unread(p_.body);
 }
 
 // Generated names avoid the user's (scalar text refers to them by name); a user
@@ -199,8 +204,11 @@ void Lowerer::param(const ValueDecl* d, QualType t, bool traced) {
     refuse(Code::unsupported_construct, loc(d->getLocation()),
            "parameter or capture '" + name + "' of type " + t.getAsString() +
                ": only tl::Tensor, arithmetic and enumeration types, and the library's options structs");
-  p_.params.push_back(
-      {"const " + TypeName::getFullyQualifiedName(plain, ctx_, ctx_.getPrintingPolicy()), name, -1, outer});
+  const std::string type = TypeName::getFullyQualifiedName(plain, ctx_, ctx_.getPrintingPolicy());
+  p_.params.push_back({"const " + type, name, -1, outer});
+  // A parameter taken by value may be assigned in the body, as a local.
+  if (const auto* pv = dyn_cast<ParmVarDecl>(d); pv && !t->isReferenceType() && !forward_only_)
+    declare_scalar(pv, name, type, false);
 }
 
 // An expression's source as written, on one line.
@@ -216,6 +224,13 @@ std::string Lowerer::raw(const Expr* e) const {
 
 // An expression's source with the variables renamed to the generated function's.
 std::string Lowerer::text(const Expr* e) {
+  refuse_assignment_in(e);
+  return assignment_text(e);
+}
+
+// The same for an expression that may assign scalars: a statement `n += 1;`, or a
+// loop's step.
+std::string Lowerer::assignment_text(const Expr* e) {
   if (e->getBeginLoc().isMacroID() || e->getEndLoc().isMacroID())
     refuse(Code::unsupported_construct, loc(e->getBeginLoc()), "a macro inside a differentiated function");
   const CharSourceRange range = CharSourceRange::getTokenRange(e->getSourceRange());
@@ -291,17 +306,19 @@ void Lowerer::collect_renames(const Stmt* s, unsigned begin,
                               std::vector<std::pair<unsigned, std::pair<unsigned, std::string>>>& out) {
   if (s == nullptr) return;
   if (const auto* ref = dyn_cast<DeclRefExpr>(s)) {
+    if (const auto* v = dyn_cast<VarDecl>(ref->getDecl())) read_scalar(v, ref->getBeginLoc());
     std::string to;
     // An undefined tensor is not written out: its text is one (`d.defined()`).
-    const auto spelled = [&](ValueId v) {
+    const std::function<std::string(const ValueDecl*)> spelled = [&](const ValueDecl* d) -> std::string {
+      if (auto a = aliases_.find(d); a != aliases_.end())
+        return "(" + a->second.which + " ? " + spelled(a->second.first) + " : " + spelled(a->second.second) +
+               ")";
+      const ValueId v = tensors_.at(d);
       return p_.values[std::size_t(v)].undefined ? std::string("tl::Tensor()")
                                                  : p_.values[std::size_t(v)].name;
     };
-    if (auto it = tensors_.find(ref->getDecl()); it != tensors_.end())
-      to = spelled(it->second);
-    else if (auto a = aliases_.find(ref->getDecl()); a != aliases_.end())
-      to = "(" + a->second.which + " ? " + spelled(tensors_.at(a->second.first)) + " : " +
-           spelled(tensors_.at(a->second.second)) + ")";
+    if (tensors_.count(ref->getDecl()) != 0 || aliases_.count(ref->getDecl()) != 0)
+      to = spelled(ref->getDecl());
     else if (auto r = renamed_.find(ref->getDecl()); r != renamed_.end())
       to = r->second;
     else
@@ -589,10 +606,15 @@ ValueId Lowerer::inline_call(const CallExpr* e, const FunctionDecl& def, Block& 
     } else {
       const std::string name = unique(def.getNameAsString() + "_" + pd->getNameAsString());
       const QualType plain = pd->getType().getNonReferenceType().getUnqualifiedType();
+      const std::string type = TypeName::getFullyQualifiedName(plain, ctx_, ctx_.getPrintingPolicy());
       scalar(out, e->getArg(i)->getBeginLoc(),
-             "const " + TypeName::getFullyQualifiedName(plain, ctx_, ctx_.getPrintingPolicy()) + " " + name +
-                 " = " + text(e->getArg(i)) + ";");
+             "const " + type + " " + name + " = " + text(e->getArg(i)) + ";");
       renamed_[pd] = name;
+      // A parameter taken by value may be assigned in the body, as a local.
+      if (!pd->getType()->isReferenceType() && !forward_only_) {
+        declare_scalar(pd, name, type, false);
+        out.back().declares = name;
+      }
     }
   }
   inlining_.push_back(&def);
@@ -669,16 +691,12 @@ void Lowerer::declaration(const DeclStmt* d, Block& out) {
              "local '" + v->getNameAsString() + "' of type " + v->getType().getAsString() +
                  ": a differentiated function's locals are tl::Tensor, arithmetic or enumerations");
     }
-    const Change change = v->getType().isConstQualified() ? Change::none : changes(v);
-    if (!forward_only_ && (change == Change::elsewhere || (change == Change::in_loops && structured_ > 0)))
-      refuse(Code::unsupported_construct, loc(v->getLocation()),
-             "scalar '" + v->getNameAsString() +
-                 "' is assigned after its declaration; scalars are single-assignment "
-                 "in a differentiated function (declare a new one), except counters a loop carries");
-    if (forward_only_ && change != Change::none)
-      assigned_scalars_.insert(v);
-    else if (change == Change::in_loops)
-      carried_scalars_.insert(v);
+    const bool is_const = v->getType().isConstQualified();
+    // Forward only, a scalar is assigned where it stands; otherwise a loop changes it
+    // in place, and other assignments declare new versions.
+    // A scalar declared without a value gets one later (`double k; k = 2.0;`).
+    const bool changeable = !is_const && (changed(v, !forward_only_) || !v->hasInit());
+    if (forward_only_ && changeable) assigned_scalars_.insert(v);
     const std::string type =
         TypeName::getFullyQualifiedName(v->getType().getUnqualifiedType(), ctx_, ctx_.getPrintingPolicy());
     std::string name = v->getNameAsString();
@@ -689,10 +707,12 @@ void Lowerer::declaration(const DeclStmt* d, Block& out) {
       name = claim(name);
       if (name != v->getNameAsString()) renamed_[v] = name;
     }
+    if (!forward_only_) declare_scalar(v, name, type, changeable);
     std::string decl_text = (v->hasAttr<UnusedAttr>() ? "[[maybe_unused]] " : "") +
-                            std::string(change == Change::none ? "const " : "") + type + " " + name;
+                            std::string(changeable ? "" : "const ") + type + " " + name;
     if (v->hasInit()) decl_text += " = " + scalar_text(v->getInit());
     scalar(out, v->getBeginLoc(), decl_text + ";");
+    out.back().declares = name;
   }
 }
 
@@ -724,11 +744,14 @@ void Lowerer::bind(const ValueDecl* v, ValueId value, std::size_t values_before)
   tensors_[v] = value;
 }
 
-Lowerer::Change Lowerer::changes(const VarDecl* v) {
+// Whether v is assigned after its declaration (in_loops_only: inside a loop that
+// its declaration is not in).
+bool Lowerer::changed(const VarDecl* v, bool in_loops_only) {
   struct Finder : RecursiveASTVisitor<Finder> {
     const VarDecl* var = nullptr;
-    int loops = 0;
-    Change found = Change::none;
+    bool in_loops_only = false;
+    int loops = 0, declared_in = 0;
+    bool found = false;
     bool TraverseForStmt(ForStmt* f) {
       ++loops;
       const bool r = RecursiveASTVisitor::TraverseForStmt(f);
@@ -741,6 +764,10 @@ Lowerer::Change Lowerer::changes(const VarDecl* v) {
       --loops;
       return r;
     }
+    bool VisitVarDecl(VarDecl* d) {
+      if (d == var) declared_in = loops;
+      return true;
+    }
     bool VisitBinaryOperator(BinaryOperator* b) {
       if (b->isAssignmentOp()) check(b->getLHS());
       return true;
@@ -750,47 +777,31 @@ Lowerer::Change Lowerer::changes(const VarDecl* v) {
       return true;
     }
     void check(const Expr* e) {
-      if (const auto* r = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()); !r || r->getDecl() != var) return;
-      if (loops == 0)
-        found = Change::elsewhere;
-      else if (found == Change::none)
-        found = Change::in_loops;
+      if (const auto* r = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()); r && r->getDecl() == var)
+        found = found || !in_loops_only || loops > declared_in;
     }
   } finder;
   finder.var = v;
+  finder.in_loops_only = in_loops_only;
   const auto* parent = dyn_cast<FunctionDecl>(v->getDeclContext());
   if (parent != nullptr) finder.TraverseStmt(parent->getBody());
   return finder.found;
 }
 
-// `n += 1;` in a loop body, for a scalar carried by the loop (forward only: an
-// assignment to any scalar).
+// `n += 1;`: an assignment to a local scalar.
 const VarDecl* Lowerer::assigned_scalar(const Expr* e) const {
   const Expr* target = nullptr;
   if (const auto* b = dyn_cast<BinaryOperator>(e); b && b->isAssignmentOp()) target = b->getLHS();
   if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->isIncrementDecrementOp()) target = u->getSubExpr();
   const auto* ref = target ? dyn_cast<DeclRefExpr>(target->IgnoreParenImpCasts()) : nullptr;
   const auto* v = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
-  return v && (carried_scalars_.count(v) || assigned_scalars_.count(v)) ? v : nullptr;
+  return v && (scalars_.count(v) || assigned_scalars_.count(v)) ? v : nullptr;
 }
 
 void Lowerer::expression_statement(const Expr* e, Block& out) {
   if (const VarDecl* v = assigned_scalar(e)) {
-    if (assigned_scalars_.count(v)) {
-      scalar(out, e->getBeginLoc(), scalar_text(e) + ";");
-      return;
-    }
-    if (loop_ == nullptr || structured_ != loop_body_)
-      refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
-             "scalar '" + v->getNameAsString() +
-                 "' changes inside a branch (a loop's counters change in its body)");
+    if (assigned_scalars_.count(v) == 0) return assign_scalar(v, e, out);
     scalar(out, e->getBeginLoc(), scalar_text(e) + ";");
-    out.back().assignment = true;
-    const std::string name = renamed_.count(v) ? renamed_.at(v) : v->getNameAsString();
-    const auto same = [&](const auto& kv) { return kv.first == name; };
-    if (std::none_of(loop_->scalars.begin(), loop_->scalars.end(), same))
-      loop_->scalars.push_back({name, TypeName::getFullyQualifiedName(v->getType().getUnqualifiedType(), ctx_,
-                                                                      ctx_.getPrintingPolicy())});
     return;
   }
   if (tape_push(e, out)) return;

@@ -68,10 +68,15 @@ ValueId Lowerer::lambda_body(const LambdaExpr* l, const std::vector<ValueId>& ar
   inlining_.push_back(fn);
   Node* const outer = loop_;
   loop_ = nullptr;
+  // Its body may not change the scalars outside it either (lower_scalars.cpp).
+  std::set<const VarDecl*> outside;
+  for (const auto& kv : scalars_) outside.insert(kv.first);
+  std::swap(outside, outside_lambda_);
   ValueId* const pair = std::exchange(pair_second_, second);
   const auto r = block(statements(fn->getBody()), 0, out);
   pair_second_ = pair;
   loop_ = outer;
+  std::swap(outside, outside_lambda_);
   inlining_.pop_back();
   for (const auto& [var, v] : saved)
     if (tensors_.at(var) != v)

@@ -246,8 +246,9 @@ void Lowerer::loop(const Stmt* at, const Stmt* init, const Expr* cond, const Exp
       s.scalars.push_back({v->getNameAsString(), type});
     }
   }
+  const std::vector<LoopScalar> scalars = forward_only_ ? std::vector<LoopScalar>{} : enter_loop(at, s, out);
   s.text = cond != nullptr ? condition(cond) : "true";
-  if (inc != nullptr) s.step = text(inc);
+  if (inc != nullptr) s.step = assignment_text(inc);
   // `if (c) break;` first or last in the body is written where it stands; one in
   // the middle makes the rest of the body a branch (skip_rest).
   std::vector<const Stmt*> stmts = statements(body);
@@ -260,32 +261,37 @@ void Lowerer::loop(const Stmt* at, const Stmt* init, const Expr* cond, const Exp
   std::vector<Carried> carried;
   for (const ValueDecl* var : assigned)
     if (tensors_.count(var)) carried.push_back({var, tensors_.at(var)});  // else declared inside the body
+  // The body may be lowered twice (carry_through): each time from the same versions.
+  const auto scalars_before = scalars_;
+  const auto renamed_before = renamed_;
   const std::vector<ValueId> after = carry_through(s, carried, [&](Block& lowered) {
+    scalars_ = scalars_before;
+    renamed_ = renamed_before;
     Node* const outer = loop_;
     const int outer_body = loop_body_;
     loop_ = &s;
     loop_body_ = structured_;
     s.break_after.clear();
+    s.kept.clear();
+    start_body(scalars);
     if (break_first != nullptr) s.break_before = condition(break_first);
     const bool outer_jump = std::exchange(after_jump_, false);
     block(stmts, 0, lowered);
     after_jump_ = outer_jump;
+    end_body(scalars, s, lowered);
     if (break_last != nullptr && !s.break_after.empty())
       refuse(Code::unsupported_construct, loc(break_last->getBeginLoc()), "a second break in a loop body");
     if (break_last != nullptr) s.break_after = condition(break_last);
     loop_ = outer;
     loop_body_ = outer_body;
-    // The reverse sweep sees each counter's value at the start of its iteration.
-    for (std::size_t i = 1; i < lowered.size(); ++i)
-      if (lowered[i - 1].assignment && !lowered[i].assignment)
-        refuse(Code::unsupported_construct, lowered[i - 1].loc,
-               "a loop counter changes before the end of the loop body; move its update to the end");
     std::vector<ValueId> ends;
     for (const Carried& c : carried) ends.push_back(tensors_.at(c.var));
     return ends;
   });
   for (std::size_t k = 0; k < carried.size(); ++k) tensors_[carried[k].var] = after[k];
+  const int line = int(s.loc.line);
   out.push_back(std::move(s));
+  leave_loop(scalars, line, out);
 }
 
 }  // namespace tlaloc_grad

@@ -100,10 +100,15 @@ bool Lowerer::tape_declaration(const VarDecl* v, Block& out) {
   return true;
 }
 
-// Reading r is reading a or b, whichever it refers to.
+// Reading r is reading a or b, whichever it refers to (each a tensor, or a reference
+// of the same kind: a nested loop's first iteration gives its shares to the outer
+// loop's).
 ValueId Lowerer::alias_read(const ValueDecl* r, const Expr* at, Block& out) {
   const Alias& a = aliases_.at(r);
-  const ValueId first = tensors_.at(a.first), second = tensors_.at(a.second);
+  const auto target = [&](const ValueDecl* t) {
+    return aliases_.count(t) != 0 ? alias_read(t, at, out) : tensors_.at(t);
+  };
+  const ValueId first = target(a.first), second = target(a.second);
   if (first == second) return first;
   Node s;
   s.kind = Node::Kind::branch;
@@ -121,10 +126,29 @@ void Lowerer::alias_write(const ValueDecl* r, ValueId value, const Expr* at, Blo
   s.loc = loc(at->getBeginLoc());
   s.text = a.which;
   s.id = next_id_++;
-  const ValueId first = joined_value(s, a.first->getNameAsString(), value, tensors_.at(a.first));
-  const ValueId second = joined_value(s, a.second->getNameAsString(), tensors_.at(a.second), value);
-  tensors_[a.first] = first;
-  tensors_[a.second] = second;
+  if (aliases_.count(a.first) == 0 && aliases_.count(a.second) == 0) {
+    const ValueId first = joined_value(s, a.first->getNameAsString(), value, tensors_.at(a.first));
+    const ValueId second = joined_value(s, a.second->getNameAsString(), tensors_.at(a.second), value);
+    tensors_[a.first] = first;
+    tensors_[a.second] = second;
+    out.push_back(std::move(s));
+    return;
+  }
+  // A target that is a reference itself is written through, in its side's block.
+  const auto write = [&](const ValueDecl* t, Block& side) {
+    if (aliases_.count(t) != 0) return alias_write(t, value, at, side);
+    tensors_[t] = value;
+  };
+  const auto before = tensors_;
+  write(a.first, s.body);
+  const auto after_first = tensors_;
+  tensors_ = before;
+  write(a.second, s.orelse);
+  const auto after_second = tensors_;
+  tensors_ = before;
+  for (const auto& [var, v0] : before)
+    if (after_first.at(var) != after_second.at(var))
+      tensors_[var] = joined_value(s, var->getNameAsString(), after_first.at(var), after_second.at(var));
   out.push_back(std::move(s));
 }
 

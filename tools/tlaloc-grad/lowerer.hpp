@@ -57,8 +57,39 @@ class Lowerer {
   std::map<ValueId, Known> known_;                   // types known at build time
   std::map<const ValueDecl*, std::string> renamed_;  // variables of inlined functions
   std::set<std::string> names_, reserved_;
-  std::set<const VarDecl*> carried_scalars_;  // scalars a loop changes
   std::set<const VarDecl*> assigned_scalars_;  // forward only: scalars assigned anywhere
+  // Scalars are versioned as tensors are (lower_scalars.cpp): an assignment declares a
+  // new constant (`k = k * 2.0;` becomes `const double k_1 = k * 2.0;`), so that each
+  // use keeps the value it read when the reverse sweep reads it again; a loop that
+  // changes a scalar carries it in a variable, saved per iteration. A scalar's current
+  // version is its name in renamed_.
+  struct ScalarState {
+    std::string base, type;   // the name versions are made from; the type as written
+    int depth = 0;            // structured_ where a new version may be declared
+    int home = 0;             // structured_ where the variable holding it is declared
+    bool changeable = false;  // not const: a loop may change it in place
+    bool read = false;        // read since this version was made
+    int stale = 0;            // the line of a nested loop that left its value (see read_scalar)
+    // A version in the body of the loop that carries it: its node there, the name it
+    // replaced and the statement as written, which replaces the version when nothing
+    // reads it (`n += 1;`).
+    std::ptrdiff_t node = -1;
+    std::string prior, in_place;
+    bool kept = false;  // the final value of a nested loop, saved per iteration (Node::kept)
+  };
+  // A scalar a loop changes, the variable carrying it, and whether that is the
+  // variable it had before the loop (changed in place).
+  struct LoopScalar {
+    const VarDecl* var;
+    std::string name;
+    bool in_place;
+    ScalarState before;
+  };
+  std::map<const VarDecl*, ScalarState> scalars_;
+  std::set<std::string> read_versions_;           // versions something reads
+  std::vector<const VarDecl*> carried_by_loops_;  // by the loops being lowered
+  bool counting_reads_ = true;
+  std::set<const VarDecl*> outside_lambda_;  // scalars declared outside the lambda being lowered
   // Forward only (lower_tapes.cpp): vectors of tensors, by their generated names, and
   // references to one of two tensors, chosen by a saved condition.
   struct Alias {
@@ -83,10 +114,6 @@ class Lowerer {
   bool active(ValueId v) const { return p_.values[std::size_t(v)].active; }
   bool traced(ValueId v) const { return p_.values[std::size_t(v)].traced; }
 
-  // Where a scalar is assigned after its declaration: nowhere, only inside loops
-  // (a value carried across iterations, saved per iteration), or elsewhere.
-  enum class Change { none, in_loops, elsewhere };
-
   // `if (c) continue;` or `if (c) break;`.
   struct Jump {
     const Expr* cond = nullptr;
@@ -107,6 +134,7 @@ class Lowerer {
   void param(const ValueDecl* d, QualType t, bool traced);
   std::string raw(const Expr* e) const;
   std::string text(const Expr* e);
+  std::string assignment_text(const Expr* e);
   std::string scalar_text(const Expr* e);
   void refuse_active_in(const Stmt* s, const Stmt* parent, const Expr* whole);
   std::string constant_value(const DeclRefExpr& ref);
@@ -136,7 +164,7 @@ class Lowerer {
   ValueId undefined_tensor(const VarDecl* v, Block& out);
   void refuse_undefined(ValueId v, const Expr* at);
   void bind(const ValueDecl* v, ValueId value, std::size_t values_before);
-  Change changes(const VarDecl* v);
+  bool changed(const VarDecl* v, bool in_loops_only);
   const VarDecl* assigned_scalar(const Expr* e) const;
   void expression_statement(const Expr* e, Block& out);
   bool check(const Stmt* s, Block& out);
@@ -160,6 +188,19 @@ class Lowerer {
                                      const std::function<std::vector<ValueId>(Block&)>& body);
   void loop(const Stmt* at, const Stmt* init, const Expr* cond, const Expr* inc, const Stmt* body,
             Block& out);
+
+  // lower_scalars.cpp: scalars' versions
+  void declare_scalar(const VarDecl* v, const std::string& name, const std::string& type, bool changeable);
+  std::string current(const VarDecl* v) const;
+  void read_scalar(const VarDecl* v, SourceLocation at);
+  void refuse_outside_lambda(const VarDecl* v, SourceLocation at);
+  void refuse_assignment_in(const Stmt* s);
+  void assign_scalar(const VarDecl* v, const Expr* e, Block& out);
+  std::vector<LoopScalar> enter_loop(const Stmt* at, Node& s, Block& out);
+  void start_body(const std::vector<LoopScalar>& carried);
+  void end_body(const std::vector<LoopScalar>& carried, Node& s, Block& lowered);
+  void leave_loop(const std::vector<LoopScalar>& carried, int line, Block& out);
+  void mark_unread(Block& b) const;
 
   // lower_tapes.cpp: a generated gradient's tapes and references, lowered again
   void tape_statement(const std::string& tape, const std::string& text, const std::string& tangent,

@@ -79,12 +79,16 @@ struct Node {
   // the C++ names of the step count and of the index in the sequence.
   ValueId xs = -1, x = -1, y = -1, ys = -1;
   std::string count, index;
-  bool assignment = false;     // scalar: `n += 1;`, a counter the loop carries
+  bool assignment = false;     // scalar: `n += 1;`, a variable the loop carries, changed
+  std::string declares;        // scalar: the name it declares, if any
   int id = 0;                  // branch and loop: a number for their saved conditions and counters
   Block body, orelse;
   std::vector<Phi> phis;
   // loop: the scalars the loop and its body declare, saved per iteration (name, type)
   std::vector<std::pair<std::string, std::string>> scalars;
+  // loop: the final values of scalars that loops in its body change, read later in
+  // the body (name, type), saved at the end of each iteration
+  std::vector<std::pair<std::string, std::string>> kept;
 };
 
 struct Value {

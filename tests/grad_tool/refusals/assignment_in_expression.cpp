@@ -1,4 +1,4 @@
-// expect: 8:12: error: [UNSUPPORTED_CONSTRUCT] scalar 'k' is assigned after its declaration
+// expect: 10:23: error: [UNSUPPORTED_CONSTRUCT] scalar 'k' assigned inside an expression
 #include <tlaloc/tlaloc.hpp>
 
 namespace tl = tlaloc;
@@ -7,7 +7,7 @@ tl::Tensor f(const tl::Tensor& w) {
   return tl::grad([](const tl::Tensor& x) {
     double k = 2.0;
     tl::Tensor y = x * k;
-    k = 3.0;
+    y = tl::sin(y) * (k *= 2.0);
     return tl::sum(y * k);
   })(w);
 }

@@ -1,0 +1,274 @@
+// Scalars' versions. The reverse sweep reads a scalar again where an op used it, so
+// each use must keep the value it read: an assignment declares a new constant
+// (`k = k * 2.0;` becomes `const double k_1 = k * 2.0;`), as an op declares a new
+// tensor. A loop that changes a scalar carries it in a variable of its own, saved at
+// the start of each iteration and restored there by the reverse sweep; inside the
+// body the same versioning holds, and the body's last version is written back to the
+// variable at its end (in place, `n += 1;`, when nothing reads the version).
+#include "lowerer.hpp"
+
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/SourceManager.h>
+
+#include <algorithm>
+#include <set>
+
+#include "rules_text.hpp"
+
+namespace tlaloc_grad {
+
+namespace {
+
+// The scalars a statement assigns, in the order it first assigns them.
+std::vector<const VarDecl*> assigned_scalars(const Stmt* s) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    std::vector<const VarDecl*> found;
+    bool VisitBinaryOperator(BinaryOperator* b) {
+      if (b->isAssignmentOp()) add(b->getLHS());
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator* u) {
+      if (u->isIncrementDecrementOp()) add(u->getSubExpr());
+      return true;
+    }
+    void add(const Expr* e) {
+      const auto* r = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+      const auto* v = r ? dyn_cast<VarDecl>(r->getDecl()) : nullptr;
+      if (v && std::find(found.begin(), found.end(), v) == found.end()) found.push_back(v);
+    }
+  } finder;
+  finder.TraverseStmt(const_cast<Stmt*>(s));
+  return finder.found;
+}
+
+}  // namespace
+
+void Lowerer::declare_scalar(const VarDecl* v, const std::string& name, const std::string& type,
+                             bool changeable) {
+  ScalarState st;
+  st.base = name;
+  st.type = type;
+  st.depth = st.home = structured_;
+  st.changeable = changeable;
+  scalars_[v] = std::move(st);
+}
+
+std::string Lowerer::current(const VarDecl* v) const {
+  const auto r = renamed_.find(v);
+  return r == renamed_.end() ? v->getNameAsString() : r->second;
+}
+
+// A read of v's current version, which a loop inside a branch may have left where
+// the reverse sweep cannot see it (leave_loop).
+void Lowerer::read_scalar(const VarDecl* v, SourceLocation at) {
+  const auto it = scalars_.find(v);
+  if (it == scalars_.end() || !counting_reads_) return;
+  if (it->second.stale != 0)
+    refuse(Code::unsupported_construct, loc(at),
+           "scalar '" + v->getNameAsString() + "' is read after the loop at line " +
+               std::to_string(it->second.stale) +
+               " changed it, inside a branch: the reverse sweep keeps no final values of loops in "
+               "branches (declare the scalar before the branch, or assign it again before reading it)");
+  it->second.read = true;
+  read_versions_.insert(current(v));
+}
+
+// A lambda's body is lowered where it is called or passed, but traced it runs once to
+// record its region: it may not change a scalar from outside it.
+void Lowerer::refuse_outside_lambda(const VarDecl* v, SourceLocation at) {
+  if (outside_lambda_.count(v) != 0)
+    refuse(Code::unsupported_construct, loc(at),
+           "a lambda changes scalar '" + v->getNameAsString() +
+               "', declared outside it: return a tensor instead");
+}
+
+// An assignment to a scalar is a statement of its own (or a loop's step): inside an
+// expression it would be copied into the generated code, changing a constant.
+void Lowerer::refuse_assignment_in(const Stmt* s) {
+  if (s == nullptr || isa<LambdaExpr>(s)) return;
+  const Expr* target = nullptr;
+  if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp()) target = b->getLHS();
+  if (const auto* u = dyn_cast<UnaryOperator>(s); u && u->isIncrementDecrementOp()) target = u->getSubExpr();
+  const auto* ref = target ? dyn_cast<DeclRefExpr>(target->IgnoreParenImpCasts()) : nullptr;
+  if (const auto* v = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr; v && scalars_.count(v) != 0)
+    refuse(Code::unsupported_construct, loc(s->getBeginLoc()),
+           "scalar '" + v->getNameAsString() +
+               "' assigned inside an expression; assign it in a statement of its own");
+  for (const Stmt* c : s->children()) refuse_assignment_in(c);
+}
+
+// `k = e;`, `k op= e;`, `++k;`: a new constant version of k.
+void Lowerer::assign_scalar(const VarDecl* v, const Expr* e, Block& out) {
+  refuse_outside_lambda(v, e->getBeginLoc());
+  ScalarState& st = scalars_.at(v);
+  if (structured_ != st.depth)
+    refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
+           "scalar '" + v->getNameAsString() +
+               "' changes inside a branch; assign it where it is declared, or in the body of a loop that "
+               "changes it");
+  const std::string prior = current(v);
+  // `k op= e` and `++k` read k.
+  const auto* b = dyn_cast<BinaryOperator>(e);
+  if (b == nullptr || b->isCompoundAssignmentOp()) read_scalar(v, e->getBeginLoc());
+  std::string value;
+  if (b != nullptr) {
+    value = scalar_text(b->getRHS());
+    if (b->isCompoundAssignmentOp())
+      value = prior + " " +
+              BinaryOperator::getOpcodeStr(BinaryOperator::getOpForCompoundAssignment(b->getOpcode())).str() +
+              " " + paren(value);
+  } else {
+    value = prior + (cast<UnaryOperator>(e)->isIncrementOp() ? " + 1" : " - 1");
+  }
+  const bool in_body =
+      loop_ != nullptr && structured_ == loop_body_ && st.depth == loop_body_ &&
+      std::find(carried_by_loops_.begin(), carried_by_loops_.end(), v) != carried_by_loops_.end();
+  std::string in_place;
+  if (in_body) {
+    counting_reads_ = false;
+    in_place = assignment_text(e) + ";";
+    counting_reads_ = true;
+  }
+  const std::string name = unique(st.base);
+  scalar(out, e->getBeginLoc(), "const " + st.type + " " + name + " = " + value + ";");
+  out.back().declares = name;
+  renamed_[v] = name;
+  st.changeable = st.read = st.kept = false;
+  st.stale = 0;
+  st.home = structured_;
+  st.node = in_body ? std::ptrdiff_t(out.size()) - 1 : -1;
+  st.prior = prior;
+  st.in_place = std::move(in_place);
+}
+
+// Before loop s: the scalars declared outside it that it changes, each in a variable
+// the loop carries and saves per iteration. A changeable variable nothing has read
+// since its last value is changed in place; otherwise the loop starts a new one.
+std::vector<Lowerer::LoopScalar> Lowerer::enter_loop(const Stmt* at, Node& s, Block& out) {
+  std::vector<LoopScalar> carried;
+  for (const VarDecl* v : assigned_scalars(at)) {
+    const auto it = scalars_.find(v);
+    if (it == scalars_.end() || sm_.isPointWithin(v->getLocation(), at->getBeginLoc(), at->getEndLoc()))
+      continue;  // not a local scalar, or declared inside the loop
+    refuse_outside_lambda(v, at->getBeginLoc());
+    ScalarState& st = it->second;
+    LoopScalar c{v, current(v), true, st};
+    if (!st.changeable || st.read) {
+      if (structured_ != st.depth)
+        refuse(Code::unsupported_construct, loc(at->getBeginLoc()),
+               "scalar '" + v->getNameAsString() +
+                   "' is read before this loop changes it, inside a branch of where it is declared "
+                   "(declare a new scalar for the loop)");
+      read_scalar(v, at->getBeginLoc());
+      c.name = unique(st.base);
+      c.in_place = false;
+      scalar(out, at->getBeginLoc(), st.type + " " + c.name + " = " + current(v) + ";");
+      out.back().declares = c.name;
+      renamed_[v] = c.name;
+      st.home = structured_;
+      st.changeable = true;
+    }
+    st.read = false;
+    s.scalars.push_back({c.name, st.type});
+    carried.push_back(std::move(c));
+  }
+  for (const LoopScalar& c : carried) carried_by_loops_.push_back(c.var);
+  return carried;
+}
+
+// At the start of the loop's body: the carried variables hold the iteration's values,
+// and may get new versions at the body's level.
+void Lowerer::start_body(const std::vector<LoopScalar>& carried) {
+  for (const LoopScalar& c : carried) {
+    renamed_[c.var] = c.name;
+    ScalarState& st = scalars_.at(c.var);
+    st.depth = structured_;
+    st.read = st.kept = false;
+    st.stale = 0;
+    st.node = -1;
+  }
+}
+
+// At the end of loop s's body: each carried scalar's last version written back to
+// the loop's variable, or the assignment made in place when nothing read the version.
+// A nested loop's final value nothing read is not kept.
+void Lowerer::end_body(const std::vector<LoopScalar>& carried, Node& s, Block& lowered) {
+  std::set<std::string> unkept;
+  for (const auto& [name, type] : s.kept)
+    if (read_versions_.count(name) == 0) unkept.insert(name);
+  for (const LoopScalar& c : carried) {
+    const ScalarState& st = scalars_.at(c.var);
+    // An unread kept value is the nested loop's own variable.
+    const std::string now = st.kept && unkept.count(current(c.var)) != 0 ? st.prior : current(c.var);
+    renamed_[c.var] = c.name;
+    if (now == c.name) continue;
+    if (st.node >= 0 && !st.read && st.prior == c.name && !st.kept) {
+      Node& n = lowered[std::size_t(st.node)];
+      n.text = st.in_place;
+      n.declares.clear();
+      n.assignment = true;
+    } else {
+      scalar(lowered, c.var->getLocation(), c.name + " = " + now + ";");
+      lowered.back().assignment = true;
+      read_versions_.insert(now);
+    }
+  }
+  const auto dropped = [&](const Node& n) {
+    return n.kind == Node::Kind::scalar && n.assignment && unkept.count(n.declares) != 0;
+  };
+  lowered.erase(std::remove_if(lowered.begin(), lowered.end(), dropped), lowered.end());
+  std::erase_if(s.kept, [&](const auto& k) { return unkept.count(k.first) != 0; });
+}
+
+// After the loop: each carried scalar is its variable, holding the last iteration's
+// value. Where the reverse sweep declares that variable again or restores it (the
+// loop is inside a branch or a loop body that declares it, or inside a loop that
+// carries it), a later use would read its value from before the loop: directly in an
+// enclosing loop's body, the value is kept (saved per iteration of that loop, and
+// restored by its reverse); elsewhere it may not be read (read_scalar).
+void Lowerer::leave_loop(const std::vector<LoopScalar>& carried, int line, Block& out) {
+  carried_by_loops_.resize(carried_by_loops_.size() - carried.size());
+  for (const LoopScalar& c : carried) {
+    renamed_[c.var] = c.name;
+    ScalarState& st = scalars_.at(c.var);
+    st.depth = c.in_place ? c.before.depth : structured_;
+    st.home = c.in_place ? c.before.home : structured_;
+    st.changeable = true;
+    st.read = st.kept = false;
+    st.node = -1;
+    st.stale = 0;
+    const bool enclosing =
+        std::find(carried_by_loops_.begin(), carried_by_loops_.end(), c.var) != carried_by_loops_.end();
+    if (st.home == 0 && !enclosing) continue;
+    if (loop_ == nullptr || structured_ != loop_body_) {
+      st.stale = line;
+      continue;
+    }
+    const std::string name = unique(st.base);
+    scalar(out, c.var->getLocation(), "const " + st.type + " " + name + " = " + c.name + ";");
+    out.back().declares = name;
+    out.back().assignment = true;  // restored, not computed again, by the reverse sweep
+    read_versions_.insert(c.name);
+    loop_->kept.push_back({name, st.type});
+    renamed_[c.var] = name;
+    st.depth = st.home = structured_;
+    st.changeable = false;
+    st.kept = true;
+    st.prior = c.name;
+  }
+}
+
+// Declarations nothing reads get [[maybe_unused]]: a version the user's code only
+// assigns, or one a loop replaced.
+void Lowerer::mark_unread(Block& b) const {
+  for (Node& s : b) {
+    if (s.kind == Node::Kind::scalar && !s.declares.empty() && read_versions_.count(s.declares) == 0 &&
+        s.text.rfind("[[maybe_unused]]", 0) != 0)
+      s.text = "[[maybe_unused]] " + s.text;
+    mark_unread(s.body);
+    mark_unread(s.orelse);
+    mark_unread(s.head);
+  }
+}
+
+}  // namespace tlaloc_grad
