@@ -246,10 +246,12 @@ Tensor max_pool2d(const Tensor& x, const Pool2dOptions& opt);
 Tensor avg_pool2d(const Tensor& x, const Pool2dOptions& opt);  // padding counts in the divisor
 // The derivatives of conv2d and the pools, computed with the AD engine's own rules
 // (PyTorch's convolution_backward, max_pool2d_backward, avg_pool2d_backward): g is the
-// result's cotangent, t x's tangent, y max_pool2d's result; conv2d_backward gives x's
-// share for operand 0 and w's for operand 1.
+// result's cotangent, t x's tangent, y max_pool2d's result; conv2d_backward and
+// conv_transpose2d_backward give x's share for operand 0 and w's for operand 1.
 Tensor conv2d_backward(const Tensor& g, const Tensor& x, const Tensor& w, const Conv2dOptions& opt,
                        int operand);
+Tensor conv_transpose2d_backward(const Tensor& g, const Tensor& x, const Tensor& w,
+                                 const ConvTranspose2dOptions& opt, int operand);
 Tensor max_pool2d_backward(const Tensor& g, const Tensor& x, const Tensor& y, const Pool2dOptions& opt);
 Tensor max_pool2d_jvp(const Tensor& t, const Tensor& x, const Tensor& y, const Pool2dOptions& opt);
 Tensor avg_pool2d_backward(const Tensor& g, const Shape& shape, const Pool2dOptions& opt);

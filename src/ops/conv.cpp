@@ -434,18 +434,24 @@ Tensor conv2d_backward(const Tensor& g, const Tensor& x, const Tensor& w, const 
                       : detail::conv2d_kernel_grad(g, x, w.shape(), attrs);
 }
 
-// The gradient of conv2d with respect to its input: a convolution of x dilated
-// by the stride with the kernel flipped and its in/out channels swapped per group.
-Tensor conv_transpose2d(const Tensor& x, const Tensor& w, const ConvTranspose2dOptions& opt) {
-  constexpr std::string_view op = "conv_transpose2d";
-  check_dtypes(op, x.dtype(), w.dtype());
+namespace {
+// conv_transpose2d is conv2d's input gradient: a convolution of x dilated by the
+// stride with the kernel flipped and its in/out channels swapped per group. Its
+// attributes and that kernel, checked under the name `fn`.
+struct TransposedConv {
+  Attrs attrs;
+  Tensor kernel;  // [O, C/groups, kH, kW]
+};
+TransposedConv transposed_conv(std::string_view fn, const Tensor& x, const Tensor& w,
+                               const ConvTranspose2dOptions& opt) {
+  check_dtypes(fn, x.dtype(), w.dtype());
   if (x.rank() != 4 || w.rank() != 4)
-    fail<ShapeError>(op, "needs x [N, C, H, W] and w [C, O/groups, kH, kW], got x {} and w {}",
+    fail<ShapeError>(fn, "needs x [N, C, H, W] and w [C, O/groups, kH, kW], got x {} and w {}",
                      shape_string(x.shape()), shape_string(w.shape()));
   const std::int64_t groups = opt.groups, c = x.shape()[1];
-  if (groups < 1) fail<ValueError>(op, "groups must be >= 1, got {}", groups);
+  if (groups < 1) fail<ValueError>(fn, "groups must be >= 1, got {}", groups);
   if (w.shape()[0] != c || c % groups != 0)
-    fail<ShapeError>(op, "x {} and w {} do not fit {} groups (need w.shape[0] = C divisible by {})",
+    fail<ShapeError>(fn, "x {} and w {} do not fit {} groups (need w.shape[0] = C divisible by {})",
                      shape_string(x.shape()), shape_string(w.shape()), groups, groups);
   ConvAttrs a;
   a.groups = groups;
@@ -453,14 +459,14 @@ Tensor conv_transpose2d(const Tensor& x, const Tensor& w, const ConvTranspose2dO
     const std::int64_t s = opt.stride[d], dil = opt.dilation[d], p = opt.padding[d],
                        op_ = opt.output_padding[d];
     if (s < 1 || dil < 1 || p < 0 || op_ < 0 || op_ >= std::max(s, dil))
-      fail<ValueError>(op,
+      fail<ValueError>(fn,
                        "needs stride, dilation >= 1, padding >= 0 and 0 <= output_padding < "
                        "max(stride, dilation), got stride {}, dilation {}, padding {}, output_padding {}",
                        opt.stride, opt.dilation, opt.padding, opt.output_padding);
     const std::int64_t in = x.shape()[d + 2], k = w.shape()[d + 2];
     const std::int64_t out = (in - 1) * s - 2 * p + dil * (k - 1) + op_ + 1;
     if (in < 1 || k < 1 || out < 1)
-      fail<ShapeError>(op, "x {} with w {} gives no output (stride {}, padding {}, dilation {})",
+      fail<ShapeError>(fn, "x {} with w {} gives no output (stride {}, padding {}, dilation {})",
                        shape_string(x.shape()), shape_string(w.shape()), opt.stride, opt.padding,
                        opt.dilation);
     a.lhs_dil[d] = s;
@@ -471,8 +477,34 @@ Tensor conv_transpose2d(const Tensor& x, const Tensor& w, const ConvTranspose2dO
   const std::int64_t cg = c / groups, og = w.shape()[1], kh = w.shape()[2], kw = w.shape()[3];
   Tensor k = reshape(w, {groups, cg, og, kh, kw});
   k = reshape(transpose(k, {0, 2, 1, 3, 4}), {groups * og, cg, kh, kw});
-  k = reverse(k, Axes{2, 3});
-  return detail::call1(conv_op, {x, k}, to_attrs(a));
+  return {to_attrs(a), reverse(k, Axes{2, 3})};
+}
+}  // namespace
+
+Tensor conv_transpose2d(const Tensor& x, const Tensor& w, const ConvTranspose2dOptions& opt) {
+  const TransposedConv t = transposed_conv("conv_transpose2d", x, w, opt);
+  return detail::call1(conv_op, {x, t.kernel}, t.attrs);
+}
+
+// The engine's rule for conv_transpose2d's steps: the convolution's transposes, then
+// (for w) the kernel's flip, transpose and reshapes undone.
+Tensor conv_transpose2d_backward(const Tensor& g, const Tensor& x, const Tensor& w,
+                                 const ConvTranspose2dOptions& opt, int operand) {
+  constexpr std::string_view fn = "conv_transpose2d_backward";
+  if (operand != 0 && operand != 1) fail<ValueError>(fn, "operand is {}: 0 for x, 1 for w", operand);
+  const TransposedConv t = transposed_conv(fn, x, w, opt);
+  const Shape y =
+      conv_op.infer(std::vector<TensorType>{detail::type_of(x), detail::type_of(t.kernel)}, t.attrs)
+          .at(0)
+          .shape;
+  if (g.shape() != y)
+    fail<ShapeError>(fn, "g is {}, but conv_transpose2d of {} and {} is {}", shape_string(g.shape()),
+                     shape_string(x.shape()), shape_string(w.shape()), shape_string(y));
+  if (operand == 0) return detail::conv2d_input_grad(g, t.kernel, x.shape(), t.attrs);
+  const Tensor gk = reverse(detail::conv2d_kernel_grad(g, x, t.kernel.shape(), t.attrs), Axes{2, 3});
+  const std::int64_t groups = opt.groups, cg = x.shape()[1] / groups, og = w.shape()[1];
+  const Tensor grouped = reshape(gk, {groups, og, cg, w.shape()[2], w.shape()[3]});
+  return reshape(transpose(grouped, {0, 2, 1, 3, 4}), w.shape());
 }
 
 Tensor lax::conv2d(const Tensor& x, const Tensor& w, const std::vector<std::int64_t>& window_strides,

@@ -673,6 +673,27 @@ int main() {
   report_hessian("hessian through conv2d and pools", tl::hessian(convolved)(kernel), tl::grad(convolved),
                  kernel);
 
+  // conv_transpose2d (stride, padding, output padding, dilation, groups), whose shares
+  // are the library's conv_transpose2d_backward.
+  const tl::Tensor coarse = tl::reshape(tl::cos(tl::arange(32).astype(tl::DType::f64) * 0.37), {1, 2, 4, 4});
+  const tl::Tensor pair = f64({0.5, -1.0, 1.5, 0.25, -0.75, 1.25, 0.5, 1.0}, {2, 1, 2, 2});
+  const tl::ConvTranspose2dOptions upsample{.stride = {2, 2}, .padding = {1, 1}, .output_padding = {1, 1}};
+  auto upsampled = [&](const tl::Tensor& k) {
+    const tl::Tensor up = tl::tanh(tl::conv_transpose2d(coarse, k, upsample));
+    const tl::Tensor wide =
+        tl::conv_transpose2d(up, tl::reshape(k, {3, 2, 3, 3}) * 0.3, {.dilation = {2, 1}});
+    return tl::sum(up * up) + tl::sum(tl::sin(wide)) +
+           tl::sum(tl::exp(tl::conv_transpose2d(coarse, pair * tl::mean(k), {.stride = {1, 2}, .groups = 2}) *
+                           0.1));
+  };
+  const tl::Tensor lifting = tl::reshape(tl::sin(tl::arange(54).astype(tl::DType::f64) * 0.43), {2, 3, 3, 3});
+  report("conv_transpose2d", tl::grad(upsampled)(lifting), upsampled, lifting);
+  auto [upsampled_value, upsampled_dot] = tl::jvp(upsampled, lifting, lifting * 0.2 - 0.1);
+  std::printf("conv_transpose2d jvp: %a %a\n", upsampled_value.item<double>(), upsampled_dot.item<double>());
+  check_projection("conv_transpose2d", upsampled_dot, tl::grad(upsampled)(lifting), lifting * 0.2 - 0.1);
+  report_hessian("hessian through conv_transpose2d", tl::hessian(upsampled)(lifting), tl::grad(upsampled),
+                 lifting);
+
   // Scalars assigned again, as ordinary C++ does: each assignment is a new version,
   // so every use keeps the value it read. A scalar read before a loop changes it;
   // counters changed anywhere in a body and read after the change; a loop's step

@@ -391,4 +391,41 @@ TEST(ConvBackward, SameBitsAsTheEnginesPullback) {
       "conv2d_backward");
 }
 
+// conv_transpose2d_backward undoes conv_transpose2d's steps with the engine's rules:
+// the convolution's transposes, then the kernel's flip, transpose and reshapes.
+TEST(ConvBackward, TransposedSameBitsAsTheEnginesPullback) {
+  struct Case {
+    tl::Shape x, w;
+    tl::ConvTranspose2dOptions opt;
+  };
+  const std::vector<Case> cases{
+      {{2, 3, 5, 4}, {3, 2, 3, 2}, {}},
+      {{1, 4, 4, 5},
+       {4, 3, 3, 3},
+       {.stride = {2, 3}, .padding = {1, 0}, .output_padding = {1, 2}, .groups = 2}},
+      {{2, 2, 4, 4}, {2, 1, 2, 3}, {.dilation = {2, 1}, .groups = 2}}};
+  for (const Case& c : cases) {
+    const tl::Tensor x = wavy(c.x, 0.4), w = wavy(c.w, 1.7);
+    auto [y, pullback] = tl::vjp(
+        [&](const tl::Tensor& a, const tl::Tensor& b) { return tl::conv_transpose2d(a, b, c.opt); }, x, w);
+    const tl::Tensor g = wavy(y.shape(), 2.9);
+    const std::vector<tl::Tensor> shares = pullback(g);
+    for (int i = 0; i < 2; ++i)
+      EXPECT_EQ(tl::conv_transpose2d_backward(g, x, w, c.opt, i).to_vector<float>(),
+                shares.at(std::size_t(i)).to_vector<float>())
+          << tl::shape_string(c.x) << " * " << tl::shape_string(c.w) << ", operand " << i;
+  }
+  const tl::Tensor x = wavy({1, 1, 4, 4}, 0), w = wavy({1, 1, 2, 2}, 0);
+  expect_error<tl::ShapeError>(
+      [&] {
+        tl::conv_transpose2d_backward(tl::ones({1, 1, 4, 4}), x, w, {}, 0);
+      },
+      "conv_transpose2d_backward");
+  expect_error<tl::ValueError>(
+      [&] {
+        tl::conv_transpose2d_backward(tl::ones({1, 1, 5, 5}), x, w, {}, 2);
+      },
+      "conv_transpose2d_backward");
+}
+
 }  // namespace

@@ -161,7 +161,7 @@ void set_jvps(RuleTable& t) {
   // matmul_backward(g, a, b, i) and conv2d_backward(g, x, w, opt, i) are linear in g
   // and in the other operand; the terms in the order of the engine's rule for the
   // product they transpose, whose operands are (g, b) for a's share and (a, g) for b's.
-  for (const char* bilinear : {"matmul_backward", "conv2d_backward"})
+  for (const char* bilinear : {"matmul_backward", "conv2d_backward", "conv_transpose2d_backward"})
     set(bilinear, [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
       const auto with = [&](std::size_t k, const std::string& t) {
         if (t.empty()) return std::string();
@@ -179,10 +179,11 @@ void set_jvps(RuleTable& t) {
     set(linear, [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
       return tg[0].empty() ? std::string() : linear_jvp(r, n, tg);
     });
-  set("conv2d", [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
-    return plus(tg[0].empty() ? "" : jointly_linear_jvp(r, n, {tg[0], ""}, {0}),
-                tg[1].empty() ? "" : jointly_linear_jvp(r, n, {"", tg[1]}, {1}));
-  });
+  for (const char* conv : {"conv2d", "conv_transpose2d"})
+    set(conv, [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
+      return plus(tg[0].empty() ? "" : jointly_linear_jvp(r, n, {tg[0], ""}, {0}),
+                  tg[1].empty() ? "" : jointly_linear_jvp(r, n, {"", tg[1]}, {1}));
+    });
   set("max_pool2d", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
     return call("max_pool2d_jvp", {tg[0], n.args[0], n.y, n.args[1]});
   });
@@ -350,12 +351,13 @@ RuleTable make_rules() {
          return from_stats(spread_back(scaled, n.args[0], n), n.args[0]);
        },
        nullptr, mean_prelude});
-  // conv2d and the pools: their derivatives are library functions computed with the
-  // engine's rules; conv2d's options are `{}` when not written.
-  add({"conv2d", spell_call, [](const Rule&, std::size_t i, const Names& n) {
-         return call("conv2d_backward",
-                     {n.g, n.args[0], n.args[1], n.args.size() > 2 ? n.args[2] : "{}", std::to_string(i)});
-       }});
+  // conv2d, conv_transpose2d and the pools: their derivatives are library functions
+  // computed with the engine's rules; the convolutions' options are `{}` when not written.
+  for (const char* conv : {"conv2d", "conv_transpose2d"})
+    add({conv, spell_call, [](const Rule& r, std::size_t i, const Names& n) {
+           return call(r.name + "_backward",
+                       {n.g, n.args[0], n.args[1], n.args.size() > 2 ? n.args[2] : "{}", std::to_string(i)});
+         }});
   add({"max_pool2d", spell_call, [](const Rule&, std::size_t i, const Names& n) {
          return i == 0 ? call("max_pool2d_backward", {n.g, n.args[0], n.y, n.args[1]}) : "";
        }});
@@ -459,8 +461,9 @@ RuleTable make_rules() {
        nullptr, logsumexp_prelude});
   // Functions a generated reverse sweep calls, with forward rules only: tl::hessian
   // differentiates a generated gradient in forward mode (rewrite.cpp).
-  for (const char* forward_only : {"sum_to_size", "sum_backward", "dot_general", "matmul_backward",
-                                   "conv2d_backward", "max_pool2d_backward", "avg_pool2d_backward"})
+  for (const char* forward_only :
+       {"sum_to_size", "sum_backward", "dot_general", "matmul_backward", "conv2d_backward",
+        "conv_transpose2d_backward", "max_pool2d_backward", "avg_pool2d_backward"})
     add({forward_only, spell_call, nullptr});
   // x.astype(dtype): the cotangent converted back, as the engine's convert rule does.
   add({"astype", [](const Rule&, const Names& n) { return paren(n.args[0]) + ".astype(" + n.args[1] + ")"; },

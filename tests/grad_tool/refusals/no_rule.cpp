@@ -1,9 +1,10 @@
-// expect: 8:60: error: [NOT_DIFFERENTIABLE] 'tl::conv_transpose2d(x, x)' has no build-time derivative rule
+// expect: 9:60: error: [NOT_DIFFERENTIABLE] 'tl::cumprod_backward(x, x, x, 0)' has no build-time derivative rule
 #include <tlaloc/tlaloc.hpp>
 
 namespace tl = tlaloc;
 
 tl::Tensor f(const tl::Tensor& w) {
-  // A rule tlaloc-grad does not have yet (the traced tl::grad has one).
-  return tl::grad([](const tl::Tensor& x) { return tl::sum(tl::conv_transpose2d(x, x)); })(w);
+  // A rule tlaloc-grad does not have (the traced tl::grad differentiates the function's
+  // ops): cumprod's derivative function has no rule of its own.
+  return tl::grad([](const tl::Tensor& x) { return tl::sum(tl::cumprod_backward(x, x, x, 0)); })(w);
 }
