@@ -90,6 +90,15 @@ void assigned_tensors(const Stmt* s, std::set<const ValueDecl*>& out) {
   for (const Stmt* c : s->children()) assigned_tensors(c, out);
 }
 
+// The variable `v = e`, `v op= e`, `++v` or `v--` assigns, or null.
+const VarDecl* assigned_variable(const Stmt* s) {
+  const Expr* target = nullptr;
+  if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp()) target = b->getLHS();
+  if (const auto* u = dyn_cast<UnaryOperator>(s); u && u->isIncrementDecrementOp()) target = u->getSubExpr();
+  const auto* ref = target ? dyn_cast<DeclRefExpr>(target->IgnoreParenImpCasts()) : nullptr;
+  return ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+}
+
 std::vector<const Stmt*> statements(const Stmt* s) {
   if (s == nullptr) return {};
   if (const auto* c = dyn_cast<CompoundStmt>(s)) return {c->body_begin(), c->body_end()};
@@ -768,17 +777,9 @@ bool Lowerer::changed(const VarDecl* v, bool in_loops_only) {
       if (d == var) declared_in = loops;
       return true;
     }
-    bool VisitBinaryOperator(BinaryOperator* b) {
-      if (b->isAssignmentOp()) check(b->getLHS());
+    bool VisitExpr(Expr* e) {
+      if (assigned_variable(e) == var) found = found || !in_loops_only || loops > declared_in;
       return true;
-    }
-    bool VisitUnaryOperator(UnaryOperator* u) {
-      if (u->isIncrementDecrementOp()) check(u->getSubExpr());
-      return true;
-    }
-    void check(const Expr* e) {
-      if (const auto* r = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()); r && r->getDecl() == var)
-        found = found || !in_loops_only || loops > declared_in;
     }
   } finder;
   finder.var = v;
@@ -790,11 +791,7 @@ bool Lowerer::changed(const VarDecl* v, bool in_loops_only) {
 
 // `n += 1;`: an assignment to a local scalar.
 const VarDecl* Lowerer::assigned_scalar(const Expr* e) const {
-  const Expr* target = nullptr;
-  if (const auto* b = dyn_cast<BinaryOperator>(e); b && b->isAssignmentOp()) target = b->getLHS();
-  if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->isIncrementDecrementOp()) target = u->getSubExpr();
-  const auto* ref = target ? dyn_cast<DeclRefExpr>(target->IgnoreParenImpCasts()) : nullptr;
-  const auto* v = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+  const VarDecl* v = assigned_variable(e);
   return v && (scalars_.count(v) || assigned_scalars_.count(v)) ? v : nullptr;
 }
 

@@ -23,18 +23,10 @@ namespace {
 std::vector<const VarDecl*> assigned_scalars(const Stmt* s) {
   struct Finder : RecursiveASTVisitor<Finder> {
     std::vector<const VarDecl*> found;
-    bool VisitBinaryOperator(BinaryOperator* b) {
-      if (b->isAssignmentOp()) add(b->getLHS());
-      return true;
-    }
-    bool VisitUnaryOperator(UnaryOperator* u) {
-      if (u->isIncrementDecrementOp()) add(u->getSubExpr());
-      return true;
-    }
-    void add(const Expr* e) {
-      const auto* r = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
-      const auto* v = r ? dyn_cast<VarDecl>(r->getDecl()) : nullptr;
+    bool VisitExpr(Expr* e) {
+      const VarDecl* v = assigned_variable(e);
       if (v && std::find(found.begin(), found.end(), v) == found.end()) found.push_back(v);
+      return true;
     }
   } finder;
   finder.TraverseStmt(const_cast<Stmt*>(s));
@@ -86,11 +78,7 @@ void Lowerer::refuse_outside_lambda(const VarDecl* v, SourceLocation at) {
 // expression it would be copied into the generated code, changing a constant.
 void Lowerer::refuse_assignment_in(const Stmt* s) {
   if (s == nullptr || isa<LambdaExpr>(s)) return;
-  const Expr* target = nullptr;
-  if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp()) target = b->getLHS();
-  if (const auto* u = dyn_cast<UnaryOperator>(s); u && u->isIncrementDecrementOp()) target = u->getSubExpr();
-  const auto* ref = target ? dyn_cast<DeclRefExpr>(target->IgnoreParenImpCasts()) : nullptr;
-  if (const auto* v = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr; v && scalars_.count(v) != 0)
+  if (const VarDecl* v = assigned_variable(s); v && scalars_.count(v) != 0)
     refuse(Code::unsupported_construct, loc(s->getBeginLoc()),
            "scalar '" + v->getNameAsString() +
                "' assigned inside an expression; assign it in a statement of its own");

@@ -26,6 +26,7 @@ using namespace clang;
 
 // Helpers on clang's AST (lower.cpp).
 bool is_tensor(QualType t);
+const VarDecl* assigned_variable(const Stmt* s);
 std::optional<std::pair<const ValueDecl*, const ValueDecl*>> alias_targets(const VarDecl* v);
 bool is_custom(QualType t);
 const Expr* strip(const Expr* e);
