@@ -32,11 +32,17 @@ const LambdaExpr* Lowerer::lambda_arg(const Expr* e, const std::string& what) {
   const LambdaExpr* l = lambda_arg(var->getInit(), what);
   // A copy taken where the lambda was written may hold an older value than the
   // variable's at the call, which is what the body would be lowered with.
-  for (const LambdaCapture& c : l->captures())
-    if (c.capturesVariable() && c.getCaptureKind() == LCK_ByCopy && is_tensor(c.getCapturedVar()->getType()))
+  // So may a scalar's, when the function assigns it.
+  for (const LambdaCapture& c : l->captures()) {
+    if (!c.capturesVariable() || c.getCaptureKind() != LCK_ByCopy) continue;
+    const auto* captured = dyn_cast<VarDecl>(c.getCapturedVar());
+    const bool tensor = is_tensor(captured->getType());
+    if (tensor || (scalars_.count(captured) != 0 && changed(captured, false)))
       refuse(Code::unsupported_construct, loc(c.getLocation()),
-             what + " captures tensor '" + c.getCapturedVar()->getNameAsString() +
-                 "' by copy: capture it by reference, or write the lambda in the call");
+             what + " captures " + (tensor ? "tensor '" : "scalar '") + captured->getNameAsString() +
+                 "' by copy" + (tensor ? "" : ", which the function assigns") +
+                 ": capture it by reference, or write the lambda in the call");
+  }
   return l;
 }
 
