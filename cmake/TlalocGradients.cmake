@@ -7,7 +7,9 @@
 # (default: <build dir>/<target>.gradients). The generated ops follow the order in
 # which the target's compiler evaluates call arguments (unspecified in C++), as a
 # traced tl::grad would record them. The tool runs again when the file or a header
-# it includes changes (its depfile). docs/BUILD_TIME_GRADIENTS.md.
+# it includes changes (its depfile). Precompiled headers of the files' leading
+# `#include <...>` lines are kept in <top build dir>/tlaloc-grad.cache and shared by
+# every run with the same lines and flags. docs/BUILD_TIME_GRADIENTS.md.
 function(tlaloc_generate_gradients target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "DUMP_DIR" "FILES")
   if(NOT arg_FILES)
@@ -39,7 +41,7 @@ function(tlaloc_generate_gradients target)
     set(out ${CMAKE_CURRENT_BINARY_DIR}/${target}.tlaloc-grad/${name})
     add_custom_command(OUTPUT ${out}
       COMMAND ${CMAKE_COMMAND} -E env ${TLALOC_GRAD_ENVIRONMENT} $<TARGET_FILE:${tool}> ${source} -o ${out}
-              --dump-dir ${arg_DUMP_DIR} --depfile ${out}.d
+              --dump-dir ${arg_DUMP_DIR} --depfile ${out}.d --cache-dir ${CMAKE_BINARY_DIR}/tlaloc-grad.cache
               --arguments ${order} -- -std=c++20
               "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>" "$<$<BOOL:${defines}>:-D$<JOIN:${defines},;-D>>"
       DEPENDS ${source} ${tool_dependency}

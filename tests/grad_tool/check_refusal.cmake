@@ -3,7 +3,8 @@
 # the file's own path. Arguments: TOOL, FILE, OUT, INCLUDE.
 file(STRINGS ${FILE} first LIMIT_COUNT 1)
 string(REGEX REPLACE "^// expect: " "" expected "${first}")
-execute_process(COMMAND ${TOOL} ${FILE} -o ${OUT}/out.cpp --dump-dir ${OUT} -- -std=c++20 -I${INCLUDE}
+execute_process(COMMAND ${TOOL} ${FILE} -o ${OUT}/out.cpp --dump-dir ${OUT} --cache-dir ${OUT}/../cache
+                        -- -std=c++20 -I${INCLUDE}
                 RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_VARIABLE out)
 string(FIND "${err}" "${FILE}:${expected}" at)
 if(NOT rc EQUAL 1 OR at EQUAL -1)

@@ -162,6 +162,23 @@ void Lowerer::function(const FunctionDecl& fn, const LambdaExpr* lambda) {
 
 // Generated names avoid the user's (scalar text refers to them by name); a user
 // name keeps its spelling unless an inlined function already took it.
+// Variables in the order of their declarations in the translation unit, so that
+// what the generated code lists follows the source and not where a parse put the
+// declarations in memory (a precompiled header changes that).
+std::vector<const ValueDecl*> Lowerer::in_source_order(const std::set<const ValueDecl*>& vars) const {
+  std::vector<const ValueDecl*> v(vars.begin(), vars.end());
+  std::stable_sort(v.begin(), v.end(), [this](const ValueDecl* a, const ValueDecl* b) {
+    return sm_.isBeforeInTranslationUnit(a->getLocation(), b->getLocation());
+  });
+  return v;
+}
+std::vector<const ValueDecl*> Lowerer::in_source_order(
+    const std::map<const ValueDecl*, ValueId>& vars) const {
+  std::set<const ValueDecl*> keys;
+  for (const auto& kv : vars) keys.insert(kv.first);
+  return in_source_order(keys);
+}
+
 void Lowerer::reserve_names(const Stmt* s) {
   if (s == nullptr) return;
   if (const auto* d = dyn_cast<DeclStmt>(s))

@@ -97,7 +97,7 @@ void Lowerer::branch_over(Node s, const std::vector<const Stmt*>& then,
   --structured_;
   const auto after_else = tensors_;
   tensors_ = before;
-  for (const auto& [var, v0] : before) {
+  for (const ValueDecl* var : in_source_order(before)) {
     const ValueId a = after_then.at(var), b = after_else.at(var);
     if (a == b) {
       tensors_[var] = a;
@@ -259,7 +259,7 @@ void Lowerer::loop(const Stmt* at, const Stmt* init, const Expr* cond, const Exp
   std::set<const ValueDecl*> assigned;
   assigned_tensors(body, assigned);
   std::vector<Carried> carried;
-  for (const ValueDecl* var : assigned)
+  for (const ValueDecl* var : in_source_order(assigned))
     if (tensors_.count(var)) carried.push_back({var, tensors_.at(var)});  // else declared inside the body
   // The body may be lowered twice (carry_through): each time from the same versions.
   const auto scalars_before = scalars_;

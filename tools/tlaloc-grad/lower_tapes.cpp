@@ -146,7 +146,7 @@ void Lowerer::alias_write(const ValueDecl* r, ValueId value, const Expr* at, Blo
   write(a.second, s.orelse);
   const auto after_second = tensors_;
   tensors_ = before;
-  for (const auto& [var, v0] : before)
+  for (const ValueDecl* var : in_source_order(before))
     if (after_first.at(var) != after_second.at(var))
       tensors_[var] = joined_value(s, var->getNameAsString(), after_first.at(var), after_second.at(var));
   out.push_back(std::move(s));

@@ -111,6 +111,8 @@ class Lowerer {
   bool after_jump_ = false;         // lowering the rest of a loop body after a break or continue
 
   Loc loc(SourceLocation l) const { return location(sm_, l); }
+  std::vector<const ValueDecl*> in_source_order(const std::map<const ValueDecl*, ValueId>& vars) const;
+  std::vector<const ValueDecl*> in_source_order(const std::set<const ValueDecl*>& vars) const;
 
   bool active(ValueId v) const { return p_.values[std::size_t(v)].active; }
   bool traced(ValueId v) const { return p_.values[std::size_t(v)].traced; }

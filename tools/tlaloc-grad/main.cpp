@@ -1,7 +1,7 @@
 // tlaloc-grad: writes the gradients of a C++ file's tl::grad calls as C++ at build
 // time (docs/BUILD_TIME_GRADIENTS.md).
 //
-//   tlaloc-grad INPUT -o OUTPUT [--dump-dir DIR] [--depfile FILE]
+//   tlaloc-grad INPUT -o OUTPUT [--dump-dir DIR] [--depfile FILE] [--cache-dir CACHE]
 //               [--arguments right-to-left|left-to-right] [-- compiler flags]
 //
 // OUTPUT is INPUT with each generated call replaced (and #line directives back to
@@ -9,11 +9,12 @@
 // `file:line:col: error: [CODE] ...` when a differentiated body cannot be lowered.
 // FILE (make's format, as a compiler's -MD writes) lists the headers INPUT read, so
 // that a build reruns the tool when the body of an inlined function changes.
+// CACHE keeps precompiled headers of files' leading `#include <...>` lines, which
+// later runs with the same lines and flags read instead of parsing them (parse.hpp).
 // --arguments: the order in which the compiler that builds OUTPUT evaluates call
 // arguments (GCC: right-to-left, Clang: left-to-right, the default), which the
 // generated ops follow so that they match what tl::grad would have traced.
 #include <clang/Frontend/ASTUnit.h>
-#include <clang/Tooling/Tooling.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -21,6 +22,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "parse.hpp"
 #include "program.hpp"
 #include "rewrite.hpp"
 
@@ -44,7 +46,7 @@ void refuse(Code c, const Loc& where, const std::string& message) { throw Diagno
 namespace {
 
 int usage() {
-  std::cerr << "usage: tlaloc-grad INPUT -o OUTPUT [--dump-dir DIR] [--depfile FILE]"
+  std::cerr << "usage: tlaloc-grad INPUT -o OUTPUT [--dump-dir DIR] [--depfile FILE] [--cache-dir CACHE]"
                " [--arguments right-to-left|left-to-right] [-- compiler flags]\n";
   return 2;
 }
@@ -86,21 +88,16 @@ std::string make_escaped(const std::string& path) {
 }
 
 // `OUTPUT: INPUT HEADER...`, every file the translation unit read.
-std::string depfile(const std::string& output, const std::string& input, const clang::SourceManager& sm) {
-  std::vector<std::string> files{std::filesystem::weakly_canonical(input).string()};
-  for (auto it = sm.fileinfo_begin(); it != sm.fileinfo_end(); ++it) {
-    const std::string name = std::filesystem::weakly_canonical(std::filesystem::absolute(it->first->getName().str())).string();
-    if (name != files[0]) files.push_back(name);
-  }
-  std::sort(files.begin() + 1, files.end());
-  files.erase(std::unique(files.begin(), files.end()), files.end());
-  std::string text = make_escaped(output) + ":";
-  for (const std::string& f : files) text += " \\\n  " + make_escaped(f);
+std::string depfile(const std::string& output, const std::string& input, std::vector<std::string> read) {
+  const std::string first = std::filesystem::weakly_canonical(input).string();
+  std::erase(read, first);
+  std::string text = make_escaped(output) + ": \\\n  " + make_escaped(first);
+  for (const std::string& f : read) text += " \\\n  " + make_escaped(f);
   return text + "\n";
 }
 
 int run(int argc, char** argv) {
-  std::string input, output, dump_dir, deps, order = "left-to-right";
+  std::string input, output, dump_dir, deps, cache_dir, order = "left-to-right";
   std::vector<std::string> flags{"-std=c++20"};
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -111,12 +108,15 @@ int run(int argc, char** argv) {
     if (a == "-o" && i + 1 < argc) output = argv[++i];
     else if (a == "--dump-dir" && i + 1 < argc) dump_dir = argv[++i];
     else if (a == "--depfile" && i + 1 < argc) deps = argv[++i];
+    else if (a == "--cache-dir" && i + 1 < argc)
+      cache_dir = argv[++i];
     else if (a == "--arguments" && i + 1 < argc) order = argv[++i];
     else if (input.empty() && a[0] != '-') input = a;
     else return usage();
   }
   if (input.empty() || output.empty() || (order != "left-to-right" && order != "right-to-left")) return usage();
   if (dump_dir.empty()) dump_dir = std::filesystem::path(output).parent_path().string();
+  if (dump_dir.empty()) dump_dir = ".";
   std::ifstream in(input, std::ios::binary);
   if (!in) {
     std::cerr << "tlaloc-grad: cannot read " << input << "\n";
@@ -129,23 +129,24 @@ int run(int argc, char** argv) {
   flags.push_back("-resource-dir=" TLALOC_GRAD_RESOURCE_DIR);
   flags.push_back("-Wno-unknown-warning-option");
   flags.push_back("-fsyntax-only");
-  std::unique_ptr<clang::ASTUnit> ast = clang::tooling::buildASTFromCodeWithArgs(source, flags, abs_input, "tlaloc-grad");
+  const Parser parser(flags, cache_dir, source);
+  const Parsed parsed = parser.parse(source, abs_input);
+  const std::unique_ptr<clang::ASTUnit>& ast = parsed.ast;
   if (!ast || ast->getDiagnostics().hasErrorOccurred()) {
     std::cerr << "tlaloc-grad: " << input << " does not compile (errors above)\n";
     return 1;
   }
-  Options opt{std::filesystem::absolute(dump_dir).lexically_normal().string(),
-              std::filesystem::path(input).filename().string(), order == "right-to-left",
-              [&flags](const std::string& code, const std::string& name) {
-                return clang::tooling::buildASTFromCodeWithArgs(code, flags, name, "tlaloc-grad");
-              }};
+  Options opt{
+      std::filesystem::absolute(dump_dir).lexically_normal().string(),
+      std::filesystem::path(input).filename().string(), order == "right-to-left",
+      [&parser](const std::string& code, const std::string& name) { return parser.parse(code, name).ast; }};
   try {
     const Rewritten r = rewrite(ast->getASTContext(), source, abs_input, opt);
     for (const auto& note : r.notes) std::cerr << note << "\n";
     for (const auto& g : r.gradients) write_if_changed(g.path, g.text);
     remove_stale(opt.dump_dir, opt.stem, r);
     write_if_changed(output, r.text);
-    if (!deps.empty()) write_if_changed(deps, depfile(output, abs_input, ast->getSourceManager()));
+    if (!deps.empty()) write_if_changed(deps, depfile(output, abs_input, parser.files_read(parsed)));
   } catch (const Diagnostic& d) {
     std::cerr << d.loc.file << ":" << d.loc.line << ":" << d.loc.col << ": error: [" << code_name(d.code) << "] "
               << d.what() << "\n";

@@ -29,9 +29,17 @@ struct Found {
   std::string transform;
 };
 
+// Only the main file's declarations are searched: the headers' would be read out
+// of a precompiled header and walked for nothing.
+bool outside_main_file(const SourceManager& sm, const Decl* d) {
+  return d != nullptr && !isa<TranslationUnitDecl>(d) &&
+         !sm.isInMainFile(sm.getExpansionLoc(d->getLocation()));
+}
+
 struct Finder : RecursiveASTVisitor<Finder> {
   const SourceManager* sm = nullptr;
   std::vector<Found> found;
+  bool TraverseDecl(Decl* d) { return outside_main_file(*sm, d) || RecursiveASTVisitor::TraverseDecl(d); }
   bool VisitCallExpr(CallExpr* c) {
     const FunctionDecl* fd = c->getDirectCallee();
     if (fd == nullptr || !sm->isInMainFile(sm->getExpansionLoc(c->getBeginLoc()))) return true;
@@ -122,8 +130,10 @@ std::vector<std::size_t> argnums_of(const CallExpr* c, const SourceManager& sm, 
 }
 
 struct FunctionFinder : RecursiveASTVisitor<FunctionFinder> {
+  const SourceManager* sm = nullptr;
   std::string name;
   const FunctionDecl* found = nullptr;
+  bool TraverseDecl(Decl* d) { return outside_main_file(*sm, d) || RecursiveASTVisitor::TraverseDecl(d); }
   bool VisitFunctionDecl(FunctionDecl* f) {
     if (f->getNameAsString() == name && f->hasBody()) found = f;
     return true;
@@ -165,6 +175,7 @@ std::string hessian(const Program& p, const Options& opt, const Loc& at, Rewritt
   if (!ast || ast->getDiagnostics().hasErrorOccurred())
     refuse(Code::unsupported_construct, at, "tl::hessian: the generated gradient does not compile (errors above)");
   FunctionFinder finder;
+  finder.sm = &ast->getSourceManager();
   finder.name = g.name;
   finder.TraverseDecl(ast->getASTContext().getTranslationUnitDecl());
   if (finder.found == nullptr)
