@@ -766,6 +766,48 @@ int main() {
   std::printf("nested counters jvp: %a %a\n", counted_value.item<double>(), counted_dot.item<double>());
   check_projection("nested counters", counted_dot, tl::grad(counted)(w), weights);
   report_hessian("hessian with nested counters", tl::hessian(counted)(w), tl::grad(counted), w);
+  // Scalars changed inside ifs, joined after them: in one path, reading the value
+  // from before; in an else-if chain; by a loop inside a path; and in a loop body,
+  // changing counters the loop carries (the joins kept per iteration).
+  auto switched = [](const tl::Tensor& m) {
+    double k = 2.0;
+    tl::Tensor acc = tl::sin(m) * k;
+    if (m.numel() > 3) k = k * 1.5;
+    double s = 0.5;
+    if (m.numel() > 100) {
+      s = 4.0;
+    } else if (m.numel() > 2) {
+      s += k;
+      acc = acc * s;
+    } else {
+      s = -1.0;
+    }
+    int n = 0;
+    if (m.numel() > 1) {
+      for (int i = 0; i < 3; ++i) {
+        acc = tl::cos(acc) * s;
+        n += 2;
+      }
+    }
+    double t = 0.25;
+    for (int i = 0; i < 4; ++i) {
+      if (i % 2 == 1) {
+        t = t * 2.0;
+        acc = acc + m * t;
+      } else {
+        t -= 0.125;
+      }
+      acc = tl::tanh(acc * t) + m * k;
+      if (i > 1) ++n;
+    }
+    return tl::sum(acc * acc) * k + s * double(n) + t;
+  };
+  report("scalars joined after ifs", tl::grad(switched)(w), switched, w);
+  auto [switched_value, switched_dot] = tl::jvp(switched, w, weights);
+  std::printf("scalars joined after ifs jvp: %a %a\n", switched_value.item<double>(),
+              switched_dot.item<double>());
+  check_projection("scalars joined after ifs", switched_dot, tl::grad(switched)(w), weights);
+  report_hessian("hessian with scalars joined after ifs", tl::hessian(switched)(w), tl::grad(switched), w);
 
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());

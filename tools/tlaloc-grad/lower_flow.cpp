@@ -76,24 +76,33 @@ std::string Lowerer::condition(const Expr* c) {
   return scalar_text(c);
 }
 
-// `if` without returns: the tensors it assigns meet after it.
+// `if` without returns: the tensors and scalars it assigns meet after it.
 void Lowerer::plain_if(const IfStmt* f, Block& out) {
   if (f->getInit() != nullptr || f->getConditionVariable() != nullptr)
     refuse(Code::unsupported_construct, loc(f->getBeginLoc()),
            "an if with an initializer or a condition variable");
-  branch_over(branch(f->getBeginLoc(), f->getCond()), statements(f->getThen()), statements(f->getElse()),
-              out);
+  Node s = branch(f->getBeginLoc(), f->getCond());
+  const std::vector<BranchScalar> joined = forward_only_ ? std::vector<BranchScalar>{} : enter_branch(f, out);
+  const int line = int(s.loc.line);
+  branch_over(std::move(s), statements(f->getThen()), statements(f->getElse()), out, joined);
+  leave_branch(joined, line, out);
 }
 
-// Lowers the two paths of branch s; the tensors they assign meet after it.
+// Lowers the two paths of branch s; the tensors they assign meet after it, and the
+// scalars in `joined` (lower_scalars.cpp).
 void Lowerer::branch_over(Node s, const std::vector<const Stmt*>& then,
-                          const std::vector<const Stmt*>& orelse, Block& out) {
+                          const std::vector<const Stmt*>& orelse, Block& out,
+                          const std::vector<BranchScalar>& joined) {
   const auto before = tensors_;
   ++structured_;
+  start_path(joined);
   block(then, 0, s.body);
+  end_path(joined, s.body);
   const auto after_then = tensors_;
   tensors_ = before;
+  start_path(joined);
   block(orelse, 0, s.orelse);
+  end_path(joined, s.orelse);
   --structured_;
   const auto after_else = tensors_;
   tensors_ = before;

@@ -55,11 +55,10 @@ std::string Lowerer::current(const VarDecl* v) const {
 void Lowerer::read_scalar(const VarDecl* v, SourceLocation at) {
   const auto it = scalars_.find(v);
   if (it == scalars_.end() || !counting_reads_) return;
-  if (it->second.stale != 0)
+  if (!it->second.stale.empty())
     refuse(Code::unsupported_construct, loc(at),
-           "scalar '" + v->getNameAsString() + "' is read after the loop at line " +
-               std::to_string(it->second.stale) +
-               " changed it, inside a branch: the reverse sweep keeps no final values of loops in "
+           "scalar '" + v->getNameAsString() + "' is read after " + it->second.stale +
+               " changed it, inside a branch: the reverse sweep keeps no final values of loops and ifs in "
                "branches (declare the scalar before the branch, or assign it again before reading it)");
   it->second.read = true;
   read_versions_.insert(current(v));
@@ -92,8 +91,8 @@ void Lowerer::assign_scalar(const VarDecl* v, const Expr* e, Block& out) {
   if (structured_ != st.depth)
     refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
            "scalar '" + v->getNameAsString() +
-               "' changes inside a branch; assign it where it is declared, or in the body of a loop that "
-               "changes it");
+               "' changes after a break or continue, or in an if that returns; assign it before, or in an "
+               "if of its own");
   const std::string prior = current(v);
   // `k op= e` and `++k` read k.
   const auto* b = dyn_cast<BinaryOperator>(e);
@@ -122,7 +121,7 @@ void Lowerer::assign_scalar(const VarDecl* v, const Expr* e, Block& out) {
   out.back().declares = name;
   renamed_[v] = name;
   st.changeable = st.read = st.kept = false;
-  st.stale = 0;
+  st.stale.clear();
   st.home = structured_;
   st.node = in_body ? std::ptrdiff_t(out.size()) - 1 : -1;
   st.prior = prior;
@@ -172,7 +171,7 @@ void Lowerer::start_body(const std::vector<LoopScalar>& carried) {
     ScalarState& st = scalars_.at(c.var);
     st.depth = structured_;
     st.read = st.kept = false;
-    st.stale = 0;
+    st.stale.clear();
     st.node = -1;
   }
 }
@@ -209,11 +208,7 @@ void Lowerer::end_body(const std::vector<LoopScalar>& carried, Node& s, Block& l
 }
 
 // After the loop: each carried scalar is its variable, holding the last iteration's
-// value. Where the reverse sweep declares that variable again or restores it (the
-// loop is inside a branch or a loop body that declares it, or inside a loop that
-// carries it), a later use would read its value from before the loop: directly in an
-// enclosing loop's body, the value is kept (saved per iteration of that loop, and
-// restored by its reverse); elsewhere it may not be read (read_scalar).
+// value (settle).
 void Lowerer::leave_loop(const std::vector<LoopScalar>& carried, int line, Block& out) {
   carried_by_loops_.resize(carried_by_loops_.size() - carried.size());
   for (const LoopScalar& c : carried) {
@@ -224,26 +219,95 @@ void Lowerer::leave_loop(const std::vector<LoopScalar>& carried, int line, Block
     st.changeable = true;
     st.read = st.kept = false;
     st.node = -1;
-    st.stale = 0;
-    const bool enclosing =
-        std::find(carried_by_loops_.begin(), carried_by_loops_.end(), c.var) != carried_by_loops_.end();
-    if (st.home == 0 && !enclosing) continue;
-    if (loop_ == nullptr || structured_ != loop_body_) {
-      st.stale = line;
-      continue;
-    }
-    const std::string name = unique(st.base);
-    scalar(out, c.var->getLocation(), "const " + st.type + " " + name + " = " + c.name + ";");
-    out.back().declares = name;
-    out.back().assignment = true;  // restored, not computed again, by the reverse sweep
-    read_versions_.insert(c.name);
-    loop_->kept.push_back({name, st.type});
-    renamed_[c.var] = name;
-    st.depth = st.home = structured_;
-    st.changeable = false;
-    st.kept = true;
-    st.prior = c.name;
+    st.stale.clear();
+    settle(c.var, c.name, "the loop at line " + std::to_string(line), out);
   }
+}
+
+// Before if `at`: the scalars declared outside it that it changes, each joined after
+// it in a variable of its own (`double s_1 = s;`), which a path that changed it
+// assigns at its end. Inside, the paths read and version the value from before the
+// if, which the reverse sweep reads again; the join variable only takes the result.
+std::vector<Lowerer::BranchScalar> Lowerer::enter_branch(const Stmt* at, Block& out) {
+  std::vector<BranchScalar> joined;
+  for (const VarDecl* v : assigned_scalars(at)) {
+    const auto it = scalars_.find(v);
+    if (it == scalars_.end() || sm_.isPointWithin(v->getLocation(), at->getBeginLoc(), at->getEndLoc()))
+      continue;  // not a local scalar, or declared inside the if
+    refuse_outside_lambda(v, at->getBeginLoc());
+    if (structured_ != it->second.depth) continue;  // assign_scalar refuses it, where it changes
+    read_scalar(v, at->getBeginLoc());
+    const std::string join = unique(it->second.base);
+    scalar(out, at->getBeginLoc(), it->second.type + " " + join + " = " + current(v) + ";");
+    out.back().declares = join;
+    joined.push_back({v, join, current(v), it->second});
+  }
+  return joined;
+}
+
+// At the start of each path: the value from before the if, which a loop in the path
+// may not change in place (the reverse sweep of the path reads it again).
+void Lowerer::start_path(const std::vector<BranchScalar>& joined) {
+  for (const BranchScalar& b : joined) {
+    renamed_[b.var] = b.prior;
+    ScalarState& st = scalars_.at(b.var) = b.before;
+    st.depth = structured_;
+    st.changeable = st.kept = false;
+    st.node = -1;
+  }
+}
+
+// At the end of a path: the join variable takes the path's last version. The
+// assignment is not computed again by the reverse sweep, which does not need it.
+void Lowerer::end_path(const std::vector<BranchScalar>& joined, Block& path) {
+  for (const BranchScalar& b : joined) {
+    const std::string now = current(b.var);
+    if (now == b.prior) continue;
+    scalar(path, b.var->getLocation(), b.join + " = " + now + ";");
+    path.back().assignment = true;
+    read_versions_.insert(now);
+  }
+}
+
+// After the if: each scalar it changed is its join variable (settle).
+void Lowerer::leave_branch(const std::vector<BranchScalar>& joined, int line, Block& out) {
+  for (const BranchScalar& b : joined) {
+    renamed_[b.var] = b.join;
+    ScalarState& st = scalars_.at(b.var) = b.before;
+    st.depth = st.home = structured_;
+    st.changeable = st.read = st.kept = false;
+    st.node = -1;
+    st.stale.clear();
+    settle(b.var, b.join, "the if at line " + std::to_string(line), out);
+  }
+}
+
+// v's new value, after a loop or an if (`what`) changed it, is in `holder`. Where the
+// reverse sweep declares that variable again or restores it (the loop or if is inside
+// a branch or a loop body that declares it, or inside a loop that carries it), a later
+// use would read its value from before: directly in an enclosing loop's body, the value
+// is kept (saved per iteration of that loop, and restored by its reverse); elsewhere it
+// may not be read (read_scalar).
+void Lowerer::settle(const VarDecl* v, const std::string& holder, const std::string& what, Block& out) {
+  ScalarState& st = scalars_.at(v);
+  const bool enclosing =
+      std::find(carried_by_loops_.begin(), carried_by_loops_.end(), v) != carried_by_loops_.end();
+  if (st.home == 0 && !enclosing) return;
+  if (loop_ == nullptr || structured_ != loop_body_) {
+    st.stale = what;
+    return;
+  }
+  const std::string name = unique(st.base);
+  scalar(out, v->getLocation(), "const " + st.type + " " + name + " = " + holder + ";");
+  out.back().declares = name;
+  out.back().assignment = true;  // restored, not computed again, by the reverse sweep
+  read_versions_.insert(holder);
+  loop_->kept.push_back({name, st.type});
+  renamed_[v] = name;
+  st.depth = st.home = structured_;
+  st.changeable = false;
+  st.kept = true;
+  st.prior = holder;
 }
 
 // Declarations nothing reads get [[maybe_unused]]: a version the user's code only

@@ -70,7 +70,7 @@ class Lowerer {
     int home = 0;             // structured_ where the variable holding it is declared
     bool changeable = false;  // not const: a loop may change it in place
     bool read = false;        // read since this version was made
-    int stale = 0;            // the line of a nested loop that left its value (see read_scalar)
+    std::string stale;        // the loop or if that left its value inside a branch (see read_scalar)
     // A version in the body of the loop that carries it: its node there, the name it
     // replaced and the statement as written, which replaces the version when nothing
     // reads it (`n += 1;`).
@@ -84,6 +84,13 @@ class Lowerer {
     const VarDecl* var;
     std::string name;
     bool in_place;
+    ScalarState before;
+  };
+  // A scalar an if changes, the variable its paths join in after it, and its version
+  // and state before the if.
+  struct BranchScalar {
+    const VarDecl* var;
+    std::string join, prior;
     ScalarState before;
   };
   std::map<const VarDecl*, ScalarState> scalars_;
@@ -181,7 +188,7 @@ class Lowerer {
   std::string condition(const Expr* c);
   void plain_if(const IfStmt* f, Block& out);
   void branch_over(Node s, const std::vector<const Stmt*>& then, const std::vector<const Stmt*>& orelse,
-                   Block& out);
+                   Block& out, const std::vector<BranchScalar>& joined = {});
   static Jump loop_jump(const Stmt* s);
   void skip_rest(const Jump& j, const std::vector<const Stmt*>& stmts, std::size_t rest, Block& out);
   std::optional<ValueId> returning_if(const IfStmt* f, const std::vector<const Stmt*>& stmts,
@@ -203,6 +210,11 @@ class Lowerer {
   void start_body(const std::vector<LoopScalar>& carried);
   void end_body(const std::vector<LoopScalar>& carried, Node& s, Block& lowered);
   void leave_loop(const std::vector<LoopScalar>& carried, int line, Block& out);
+  std::vector<BranchScalar> enter_branch(const Stmt* at, Block& out);
+  void start_path(const std::vector<BranchScalar>& joined);
+  void end_path(const std::vector<BranchScalar>& joined, Block& path);
+  void leave_branch(const std::vector<BranchScalar>& joined, int line, Block& out);
+  void settle(const VarDecl* v, const std::string& holder, const std::string& what, Block& out);
   void mark_unread(Block& b) const;
 
   // lower_tapes.cpp: a generated gradient's tapes and references, lowered again
