@@ -808,6 +808,39 @@ int main() {
               switched_dot.item<double>());
   check_projection("scalars joined after ifs", switched_dot, tl::grad(switched)(w), weights);
   report_hessian("hessian with scalars joined after ifs", tl::hessian(switched)(w), tl::grad(switched), w);
+  // Scalars changed in the rest of a loop body after a continue or a break (a branch,
+  // joined after it), and on the path of an if that returns.
+  auto skipping_scalars = [](const tl::Tensor& m) {
+    tl::Tensor acc = m;
+    double k = 1.0;
+    int n = 0;
+    for (int i = 0; i < 4; ++i) {
+      acc = acc * 1.01;
+      if (i == 1) continue;
+      k = k * 0.75;
+      acc = tl::sin(acc) * k + m;
+      ++n;
+    }
+    double u = 0.5;
+    for (int i = 0; i < 5; ++i) {
+      u += 0.25;
+      acc = tl::cos(acc) * u;
+      if (i == 2) break;
+      u = u * k;
+      n += 2;
+    }
+    double r = 0.5;
+    if (n > 10) return tl::sum(acc) * r;
+    r += k * u;
+    return tl::sum(acc * acc) * r + double(n);
+  };
+  report("scalars changed after jumps", tl::grad(skipping_scalars)(w), skipping_scalars, w);
+  auto [skipping_value, skipping_dot] = tl::jvp(skipping_scalars, w, weights);
+  std::printf("scalars changed after jumps jvp: %a %a\n", skipping_value.item<double>(),
+              skipping_dot.item<double>());
+  check_projection("scalars changed after jumps", skipping_dot, tl::grad(skipping_scalars)(w), weights);
+  report_hessian("hessian with scalars changed after jumps", tl::hessian(skipping_scalars)(w),
+                 tl::grad(skipping_scalars), w);
 
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());

@@ -82,7 +82,7 @@ void Lowerer::plain_if(const IfStmt* f, Block& out) {
     refuse(Code::unsupported_construct, loc(f->getBeginLoc()),
            "an if with an initializer or a condition variable");
   Node s = branch(f->getBeginLoc(), f->getCond());
-  const std::vector<BranchScalar> joined = forward_only_ ? std::vector<BranchScalar>{} : enter_branch(f, out);
+  const std::vector<BranchScalar> joined = enter_branch({f}, f->getBeginLoc(), out);
   const int line = int(s.loc.line);
   branch_over(std::move(s), statements(f->getThen()), statements(f->getElse()), out, joined);
   leave_branch(joined, line, out);
@@ -143,10 +143,13 @@ void Lowerer::skip_rest(const Jump& j, const std::vector<const Stmt*>& stmts, st
   }
   Node s = branch(at, j.cond);
   s.text = "!(" + s.text + ")";
+  const int line = int(s.loc.line);
+  const std::vector<const Stmt*> skipped(stmts.begin() + std::ptrdiff_t(rest), stmts.end());
+  const std::vector<BranchScalar> joined = enter_branch(skipped, at, out);
   const bool outer = std::exchange(after_jump_, true);
-  branch_over(std::move(s), std::vector<const Stmt*>(stmts.begin() + std::ptrdiff_t(rest), stmts.end()), {},
-              out);
+  branch_over(std::move(s), skipped, {}, out, joined);
   after_jump_ = outer;
+  leave_branch(joined, line, out);
 }
 
 // `if` with a return in a branch: the rest of the block runs on the other path,
@@ -159,11 +162,22 @@ std::optional<ValueId> Lowerer::returning_if(const IfStmt* f, const std::vector<
     refuse(Code::unsupported_construct, loc(f->getBeginLoc()),
            "an early return in a function inlined inside a loop or a branch");
   Node s = branch(f->getBeginLoc(), f->getCond());
-  const auto path = [&](const Stmt* branch, Block& into) {
+  // Each path runs to a return: the scalars it changes are versioned inside it, and
+  // nothing after the if reads them.
+  const auto statements_of = [&](const Stmt* branch) {
     std::vector<const Stmt*> list = statements(branch);
     if (!has_return(branch)) list.insert(list.end(), stmts.begin() + std::ptrdiff_t(rest), stmts.end());
+    return list;
+  };
+  const std::vector<const Stmt*> then = statements_of(f->getThen()), orelse = statements_of(f->getElse());
+  const std::vector<BranchScalar> then_scalars = changed_in(then, f->getBeginLoc()),
+                                  else_scalars = changed_in(orelse, f->getBeginLoc());
+  const auto path = [&](const std::vector<const Stmt*>& list, const std::vector<BranchScalar>& scoped,
+                        Block& into) {
     const auto saved = tensors_;
+    start_path(scoped);
     const auto r = block(list, 0, into);
+    restore_path(scoped);
     tensors_ = saved;
     if (!r)
       refuse(Code::unsupported_construct, loc(f->getBeginLoc()),
@@ -171,7 +185,7 @@ std::optional<ValueId> Lowerer::returning_if(const IfStmt* f, const std::vector<
     return *r;
   };
   ++structured_;
-  const ValueId a = path(f->getThen(), s.body), b = path(f->getElse(), s.orelse);
+  const ValueId a = path(then, then_scalars, s.body), b = path(orelse, else_scalars, s.orelse);
   --structured_;
   return meet(std::move(s), a, b, "result", out);
 }

@@ -91,8 +91,8 @@ void Lowerer::assign_scalar(const VarDecl* v, const Expr* e, Block& out) {
   if (structured_ != st.depth)
     refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
            "scalar '" + v->getNameAsString() +
-               "' changes after a break or continue, or in an if that returns; assign it before, or in an "
-               "if of its own");
+               "' changes inside a branch that cannot join it (tlaloc-grad joins those of ifs, of the "
+               "rest of a loop body after a break or continue, and of the paths of an if that returns)");
   const std::string prior = current(v);
   // `k op= e` and `++k` read k.
   const auto* b = dyn_cast<BinaryOperator>(e);
@@ -224,23 +224,40 @@ void Lowerer::leave_loop(const std::vector<LoopScalar>& carried, int line, Block
   }
 }
 
-// Before if `at`: the scalars declared outside it that it changes, each joined after
-// it in a variable of its own (`double s_1 = s;`), which a path that changed it
-// assigns at its end. Inside, the paths read and version the value from before the
-// if, which the reverse sweep reads again; the join variable only takes the result.
-std::vector<Lowerer::BranchScalar> Lowerer::enter_branch(const Stmt* at, Block& out) {
-  std::vector<BranchScalar> joined;
-  for (const VarDecl* v : assigned_scalars(at)) {
-    const auto it = scalars_.find(v);
-    if (it == scalars_.end() || sm_.isPointWithin(v->getLocation(), at->getBeginLoc(), at->getEndLoc()))
-      continue;  // not a local scalar, or declared inside the if
-    refuse_outside_lambda(v, at->getBeginLoc());
-    if (structured_ != it->second.depth) continue;  // assign_scalar refuses it, where it changes
-    read_scalar(v, at->getBeginLoc());
-    const std::string join = unique(it->second.base);
-    scalar(out, at->getBeginLoc(), it->second.type + " " + join + " = " + current(v) + ";");
-    out.back().declares = join;
-    joined.push_back({v, join, current(v), it->second});
+// The scalars declared outside stmts that they change, with their current versions
+// and states: those a branch over stmts versions inside and joins after it.
+std::vector<Lowerer::BranchScalar> Lowerer::changed_in(const std::vector<const Stmt*>& stmts,
+                                                       SourceLocation at) {
+  std::vector<BranchScalar> found;
+  if (forward_only_ || stmts.empty()) return found;
+  for (const Stmt* s : stmts)
+    for (const VarDecl* v : assigned_scalars(s)) {
+      const auto it = scalars_.find(v);
+      const auto same = [v](const BranchScalar& b) { return b.var == v; };
+      if (it == scalars_.end() || std::any_of(found.begin(), found.end(), same) ||
+          sm_.isPointWithin(v->getLocation(), stmts.front()->getBeginLoc(), stmts.back()->getEndLoc()))
+        continue;  // not a local scalar, seen, or declared inside
+      refuse_outside_lambda(v, at);
+      if (structured_ != it->second.depth) continue;  // assign_scalar refuses it, where it changes
+      found.push_back({v, "", current(v), it->second});
+    }
+  return found;
+}
+
+// Before a branch over stmts (an if's, or the rest of a loop body after a jump): each
+// scalar they change is joined after it in a variable of its own (`double s_1 = s;`),
+// which a path that changed it assigns at its end. Inside, the paths read and version
+// the value from before the branch, which the reverse sweep reads again; the join
+// variable only takes the result.
+std::vector<Lowerer::BranchScalar> Lowerer::enter_branch(const std::vector<const Stmt*>& stmts,
+                                                         SourceLocation at, Block& out) {
+  std::vector<BranchScalar> joined = changed_in(stmts, at);
+  for (BranchScalar& b : joined) {
+    read_scalar(b.var, at);
+    b.before = scalars_.at(b.var);
+    b.join = unique(b.before.base);
+    scalar(out, at, b.before.type + " " + b.join + " = " + b.prior + ";");
+    out.back().declares = b.join;
   }
   return joined;
 }
@@ -254,6 +271,14 @@ void Lowerer::start_path(const std::vector<BranchScalar>& joined) {
     st.depth = structured_;
     st.changeable = st.kept = false;
     st.node = -1;
+  }
+}
+
+// After a path that returns: its scalars as they were before it.
+void Lowerer::restore_path(const std::vector<BranchScalar>& scoped) {
+  for (const BranchScalar& b : scoped) {
+    renamed_[b.var] = b.prior;
+    scalars_.at(b.var) = b.before;
   }
 }
 

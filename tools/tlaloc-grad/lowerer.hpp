@@ -210,8 +210,11 @@ class Lowerer {
   void start_body(const std::vector<LoopScalar>& carried);
   void end_body(const std::vector<LoopScalar>& carried, Node& s, Block& lowered);
   void leave_loop(const std::vector<LoopScalar>& carried, int line, Block& out);
-  std::vector<BranchScalar> enter_branch(const Stmt* at, Block& out);
+  std::vector<BranchScalar> changed_in(const std::vector<const Stmt*>& stmts, SourceLocation at);
+  std::vector<BranchScalar> enter_branch(const std::vector<const Stmt*>& stmts, SourceLocation at,
+                                         Block& out);
   void start_path(const std::vector<BranchScalar>& joined);
+  void restore_path(const std::vector<BranchScalar>& scoped);
   void end_path(const std::vector<BranchScalar>& joined, Block& path);
   void leave_branch(const std::vector<BranchScalar>& joined, int line, Block& out);
   void settle(const VarDecl* v, const std::string& holder, const std::string& what, Block& out);
