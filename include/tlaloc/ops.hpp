@@ -150,6 +150,12 @@ Tensor prod_backward(const Tensor& g, const Tensor& x, Axes axes = {}, bool keep
 Tensor prod_jvp(const Tensor& t, const Tensor& x, Axes axes = {}, bool keepdims = false);
 Tensor cumprod_backward(const Tensor& g, const Tensor& x, const Tensor& y, std::int64_t axis);
 Tensor cumprod_jvp(const Tensor& t, const Tensor& x, const Tensor& y, std::int64_t axis);
+// The derivatives of max and min (y = max(x, axes, keepdims), or min): g goes to the
+// elements of x equal to y, shared equally among ties (JAX's rule), and t is summed
+// over them alike. The AD engine's rules call them, and so do generated gradients.
+Tensor extreme_backward(const Tensor& g, const Tensor& x, const Tensor& y, Axes axes = {},
+                        bool keepdims = false);
+Tensor extreme_jvp(const Tensor& t, const Tensor& x, const Tensor& y, Axes axes = {}, bool keepdims = false);
 
 // ---- linear algebra ---------------------------------------------------------
 Tensor matmul(const Tensor& a, const Tensor& b);  // NumPy semantics

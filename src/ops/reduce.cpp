@@ -123,12 +123,8 @@ std::vector<Tensor> reduce_kernel(std::string_view name, const Tensor& x, const 
 // ---- derivatives ------------------------------------------------------------------
 using detail::Rule;
 
-// A reduction's result (or its cotangent) with the reduced axes back as size 1.
-Tensor with_kept_axes(const Tensor& g, const Rule& r) {
-  if (r.attr<bool>("keepdims")) return g;
-  return reshape(g, reduced_shape(r.in(0).shape(), r.attr<std::vector<std::int64_t>>("axes"), true));
-}
-// ...and spread over x's shape (a public function, which generated gradients call).
+// A reduction's cotangent spread over x's shape (a public function, which generated
+// gradients call).
 Axes axes_of(const Rule& r) { return Axes(r.attr<std::vector<std::int64_t>>("axes")); }
 Tensor spread(const Tensor& g, const Rule& r) {
   return sum_backward(g, r.in(0).shape(), axes_of(r), r.attr<bool>("keepdims"));
@@ -136,17 +132,13 @@ Tensor spread(const Tensor& g, const Rule& r) {
 
 std::vector<Tensor> sum_vjp(const Rule& r) { return {spread(r.cotangent(), r).astype(r.in(0).dtype())}; }
 
-// max and min: the derivative goes to the elements equal to the result, shared
-// equally among ties (JAX's rule).
-Tensor extreme_share(const Rule& r) {
-  const Tensor hit = (r.in(0) == with_kept_axes(r.out(0), r)).astype(r.in(0).dtype());
-  return hit / sum(hit, Axes(r.attr<std::vector<std::int64_t>>("axes")), true);
-}
+// max's and min's rules are public functions (below), which generated gradients call too.
 std::vector<Tensor> extreme_jvp(const Rule& r) {
-  return {sum(r.tangent(0) * extreme_share(r), Axes(r.attr<std::vector<std::int64_t>>("axes")),
-              r.attr<bool>("keepdims"))};
+  return {tlaloc::extreme_jvp(r.tangent(0), r.in(0), r.out(0), axes_of(r), r.attr<bool>("keepdims"))};
 }
-std::vector<Tensor> extreme_vjp(const Rule& r) { return {spread(r.cotangent(), r) * extreme_share(r)}; }
+std::vector<Tensor> extreme_vjp(const Rule& r) {
+  return {extreme_backward(r.cotangent(), r.in(0), r.out(0), axes_of(r), r.attr<bool>("keepdims"))};
+}
 
 // x shifted one place along its last axis, the vacated place holding 1:
 // [1, x_0, ..., x_{R-2}]. One pad op (negative high padding drops the last element).
@@ -420,7 +412,7 @@ Tensor sum_backward(const Tensor& g, const Shape& shape, Axes axes, bool keepdim
 }
 
 namespace {
-// The normalized axes of prod(x, axes, keepdims), with a check that `t` (a cotangent
+// The normalized axes of a reduction of x (prod, max, min), with a check that `t` (a cotangent
 // of the result, or a tangent of x) has the shape it must have.
 std::vector<std::int64_t> checked_axes(std::string_view fn, const Tensor& t, const Tensor& x,
                                        const Axes& axes, bool keepdims, bool of_result) {
@@ -428,7 +420,7 @@ std::vector<std::int64_t> checked_axes(std::string_view fn, const Tensor& t, con
   const Shape want = of_result ? reduced_shape(x.shape(), a, keepdims) : x.shape();
   if (t.shape() != want)
     detail::fail<ShapeError>(fn, "{} is {}, but {} {}", of_result ? "g" : "t", shape_string(t.shape()),
-                             of_result ? "prod of x is" : "x is", shape_string(want));
+                             of_result ? "the reduction of x is" : "x is", shape_string(want));
   return a;
 }
 void check_scan(std::string_view fn, const Tensor& t, const Tensor& x, const Tensor& y) {
@@ -460,6 +452,34 @@ Tensor cumprod_jvp(const Tensor& t, const Tensor& x, const Tensor& y, std::int64
   const Tensor early = y * cumsum(where(z.before, t, 0.0) / z.safe_x, axis);
   const Tensor late = sum(where(z.first_zero, t, 0.0), axis, true) * z.skip_zero;
   return where(z.before, early, late);
+}
+namespace {
+// The normalized axes of y = max(x, axes, keepdims) (or min), with checks of y and of
+// `t` (y's cotangent, or x's tangent).
+std::vector<std::int64_t> extreme_axes(std::string_view fn, const Tensor& t, const Tensor& x, const Tensor& y,
+                                       const Axes& axes, bool keepdims, bool of_result) {
+  const auto a = checked_axes(fn, t, x, axes, keepdims, of_result);
+  const Shape want = reduced_shape(x.shape(), a, keepdims);
+  if (y.shape() != want)
+    detail::fail<ShapeError>(fn, "y is {}, but the reduction of x is {}", shape_string(y.shape()),
+                             shape_string(want));
+  return a;
+}
+// Each element's part: 1 / (the number of ties) where x equals y, 0 elsewhere.
+Tensor extreme_share(const Tensor& x, const Tensor& y, const std::vector<std::int64_t>& a, bool keepdims) {
+  const Tensor hit = (x == (keepdims ? y : reshape(y, reduced_shape(x.shape(), a, true)))).astype(x.dtype());
+  return hit / sum(hit, Axes(a), true);
+}
+}  // namespace
+
+Tensor extreme_backward(const Tensor& g, const Tensor& x, const Tensor& y, Axes axes, bool keepdims) {
+  const auto a = extreme_axes("extreme_backward", g, x, y, axes, keepdims, true);
+  const Tensor spread = sum_backward(g, x.shape(), Axes(a), keepdims);
+  return spread * extreme_share(x, y, a, keepdims);
+}
+Tensor extreme_jvp(const Tensor& t, const Tensor& x, const Tensor& y, Axes axes, bool keepdims) {
+  const auto a = extreme_axes("extreme_jvp", t, x, y, axes, keepdims, false);
+  return sum(t * extreme_share(x, y, a, keepdims), Axes(a), keepdims);
 }
 Tensor max(const Tensor& x, Axes axes, bool keepdims) { return call1(reduce_max_op, {x}, reduce_attrs("max", x, axes, keepdims)); }
 Tensor min(const Tensor& x, Axes axes, bool keepdims) { return call1(reduce_min_op, {x}, reduce_attrs("min", x, axes, keepdims)); }

@@ -841,6 +841,19 @@ int main() {
   check_projection("scalars changed after jumps", skipping_dot, tl::grad(skipping_scalars)(w), weights);
   report_hessian("hessian with scalars changed after jumps", tl::hessian(skipping_scalars)(w),
                  tl::grad(skipping_scalars), w);
+  // max and min over axes, whose shares are the library's extreme_backward (the
+  // engine's rule): in a Hessian, its forward rule is linear in the cotangent.
+  auto peaked = [](const tl::Tensor& m) {
+    const tl::Tensor s = tl::sin(m) * m;
+    return tl::sum(tl::max(s, {0}) * tl::min(m * m, {0}, true)) + tl::max(tl::exp(m)) +
+           tl::sum(tl::min(s, -1));
+  };
+  report("max and min in a hessian", tl::grad(peaked)(w), peaked, w);
+  auto [peaked_value, peaked_dot] = tl::jvp(peaked, w, weights);
+  std::printf("max and min in a hessian jvp: %a %a\n", peaked_value.item<double>(),
+              peaked_dot.item<double>());
+  check_projection("max and min in a hessian", peaked_dot, tl::grad(peaked)(w), weights);
+  report_hessian("hessian through max and min over axes", tl::hessian(peaked)(w), tl::grad(peaked), w);
 
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());

@@ -828,4 +828,51 @@ TEST(ReduceDerivatives, Cumprod) {
   expect_error<tl::ShapeError>([&] { tl::cumprod_backward(tl::ones({3}), x, y, 0); }, "cumprod_backward");
 }
 
+TEST(ReduceDerivatives, ExtremesShareAmongTies) {
+  // Row maxima 3 (twice) and 5; row minima 1 and 2 (twice).
+  const tl::Tensor x = tl::tensor({3.0, 1.0, 3.0, 2.0, 5.0, 2.0}, {2, 3});
+  const tl::Tensor g = tl::tensor({10.0, 100.0}, {2});
+  EXPECT_EQ(tl::extreme_backward(g, x, tl::max(x, {1}), {1}).to_vector<double>(),
+            (Doubles{5, 0, 5, 0, 100, 0}));
+  EXPECT_EQ(tl::extreme_backward(g, x, tl::min(x, -1), -1).to_vector<double>(),
+            (Doubles{0, 10, 0, 50, 0, 50}));
+  EXPECT_EQ(
+      tl::extreme_backward(tl::reshape(g, {2, 1}), x, tl::max(x, {1}, true), {1}, true).to_vector<double>(),
+      (Doubles{5, 0, 5, 0, 100, 0}));
+  // Over every element: the single maximum 5 takes all of g.
+  EXPECT_EQ(tl::extreme_backward(tl::scalar_tensor(2.0, tl::DType::f64), x, tl::max(x)).to_vector<double>(),
+            (Doubles{0, 0, 0, 0, 2, 0}));
+  // A tangent is summed over the ties, each weighted by its share.
+  const tl::Tensor t = tl::tensor({1.0, 7.0, 3.0, 4.0, 6.0, 8.0}, {2, 3});
+  EXPECT_EQ(tl::extreme_jvp(t, x, tl::max(x, {1}), {1}).to_vector<double>(), (Doubles{2, 6}));
+  EXPECT_EQ(tl::extreme_jvp(t, x, tl::min(x, {1}), {1}).to_vector<double>(), (Doubles{7, 6}));
+  expect_error<tl::ShapeError>([&] { tl::extreme_backward(g, x, tl::max(x, {0}), {1}); }, "extreme_backward");
+  expect_error<tl::ShapeError>([&] { tl::extreme_backward(t, x, tl::max(x, {1}), {1}); }, "extreme_backward");
+  expect_error<tl::ShapeError>([&] { tl::extreme_jvp(g, x, tl::max(x, {1}), {1}); }, "extreme_jvp");
+  expect_error<tl::AxisError>([&] { tl::extreme_jvp(t, x, tl::max(x, {1}), {2}); }, "extreme_jvp");
+}
+
+// The engine's rules for max and min are these functions: tl::grad and tl::jvp of max
+// and min give their bits.
+TEST(ReduceDerivatives, ExtremesAreTheEnginesRules) {
+  const tl::Tensor x = tl::tensor({3.0, 1.0, 3.0, 2.0, 5.0, 2.0, -1.0, 4.0, 4.0, 0.5, 4.0, 0.25}, {2, 2, 3});
+  const tl::Tensor v = tl::sin(tl::arange(2).astype(tl::DType::f64) + 0.5);
+  const tl::Tensor t = tl::reshape(tl::cos(tl::arange(12).astype(tl::DType::f64)), {2, 2, 3});
+  for (const bool keep : {false, true}) {
+    const auto f = [&](const tl::Tensor& a) {
+      return tl::sum(tl::reshape(tl::max(a, {0, 2}, keep), {2}) * v) + tl::sum(tl::min(a, -1, keep) * 0.5);
+    };
+    const tl::Tensor y_max = tl::max(x, {0, 2}, keep), y_min = tl::min(x, -1, keep);
+    const tl::Tensor expected = tl::extreme_backward(tl::reshape(v, y_max.shape()), x, y_max, {0, 2}, keep) +
+                                tl::extreme_backward(tl::full_like(y_min, 0.5), x, y_min, -1, keep);
+    EXPECT_EQ(tl::grad(f)(x).to_vector<double>(), expected.to_vector<double>()) << "keepdims " << keep;
+    const auto [value, tangent] = tl::jvp(
+        [&](const tl::Tensor& a) {
+          return tl::max(a, {0, 2}, keep);
+        },
+        x, t);
+    EXPECT_EQ(tangent.to_vector<double>(), tl::extreme_jvp(t, x, y_max, {0, 2}, keep).to_vector<double>());
+  }
+}
+
 }  // namespace

@@ -71,6 +71,14 @@ std::string spread_back(const std::string& g, const std::string& like, const Nam
   return call("sum_backward", args);
 }
 
+// The arguments of extreme_backward(g, x, y, axes, keepdims) or extreme_jvp(t, ...)
+// for a max or min: its x, its result, and its axes and keepdims as written.
+std::vector<std::string> with_result(const std::string& t, const Names& n) {
+  std::vector<std::string> args{t, n.args[0], n.y};
+  args.insert(args.end(), n.args.begin() + 1, n.args.end());
+  return args;
+}
+
 // The number of elements a reduction of x to `reduced` summed over (a reduction to
 // nothing summed over none).
 std::string count_of(const std::string& x, const std::string& reduced) {
@@ -173,9 +181,9 @@ void set_jvps(RuleTable& t) {
       if (n.args.back() == "1") return plus(with(1, tg[1]), with(0, tg[0]));
       throw std::invalid_argument("the operand '" + n.args.back() + "' is not a literal 0 or 1");
     });
-  // The pools' shares are linear in the cotangent, and do not move with x (a max
-  // pool's routing is piecewise constant).
-  for (const char* linear : {"max_pool2d_backward", "avg_pool2d_backward"})
+  // The pools' and max's and min's shares are linear in the cotangent (or tangent),
+  // and do not move with x (the routing is piecewise constant).
+  for (const char* linear : {"max_pool2d_backward", "avg_pool2d_backward", "extreme_backward", "extreme_jvp"})
     set(linear, [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
       return tg[0].empty() ? std::string() : linear_jvp(r, n, tg);
     });
@@ -193,7 +201,7 @@ void set_jvps(RuleTable& t) {
   });
   for (const char* extreme : {"max", "min"})
     set(extreme, [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
-      return call("sum", {tg[0] + " * share_" + n.y, reduced_axes(n), n.args.size() > 2 ? n.args[2] : "false"});
+      return call("extreme_jvp", with_result(tg[0], n));
     });
   set("mean", [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
     Rule sum = r;
@@ -225,18 +233,6 @@ void set_jvps(RuleTable& t) {
 }
 
 // ---- composites: the engine differentiates their decomposition ----------------
-
-// max and min over axes: the derivative goes to the elements equal to the result,
-// shared equally among ties (the engine's extreme_share, JAX's rule).
-std::vector<std::string> extreme_prelude(const Names& n) {
-  const std::string hit = "hit_" + n.y;
-  // With keepdims the comparison broadcasts the result itself.
-  const bool kept = n.args.size() > 2 && n.args[2] == "true";
-  return {"const tl::Tensor " + hit + " = (" + n.args[0] +
-              " == " + (kept ? n.y : spread_back(n.y, n.args[0], n)) + ").astype(" + n.args[0] + ".dtype());",
-          "const tl::Tensor share_" + n.y + " = " + hit + " / " +
-              call("sum", {hit, reduced_axes(n), "true"}) + ";"};
-}
 
 // softmax and log_softmax shift by the row maximum (stop_gradient) and exponentiate;
 // their shares need that exponential and its sum, which the prelude computes again.
@@ -461,21 +457,20 @@ RuleTable make_rules() {
        nullptr, logsumexp_prelude});
   // Functions a generated reverse sweep calls, with forward rules only: tl::hessian
   // differentiates a generated gradient in forward mode (rewrite.cpp).
-  for (const char* forward_only :
-       {"sum_to_size", "sum_backward", "dot_general", "matmul_backward", "conv2d_backward",
-        "conv_transpose2d_backward", "max_pool2d_backward", "avg_pool2d_backward"})
+  for (const char* forward_only : {"sum_to_size", "sum_backward", "dot_general", "matmul_backward",
+                                   "conv2d_backward", "conv_transpose2d_backward", "max_pool2d_backward",
+                                   "avg_pool2d_backward", "extreme_backward", "extreme_jvp"})
     add({forward_only, spell_call, nullptr});
   // x.astype(dtype): the cotangent converted back, as the engine's convert rule does.
   add({"astype", [](const Rule&, const Names& n) { return paren(n.args[0]) + ".astype(" + n.args[1] + ")"; },
        [](const Rule&, std::size_t i, const Names& n) {
          return i == 0 ? n.g + ".astype(" + n.args[0] + ".dtype())" : "";
        }});
+  // max and min over axes: the library's extreme_backward, the engine's rule.
   for (const char* extreme : {"max", "min"})
-    add({extreme, spell_call,
-         [](const Rule&, std::size_t i, const Names& n) {
-           return i == 0 ? spread_back(n.g, n.args[0], n) + " * share_" + n.y : "";
-         },
-         nullptr, extreme_prelude});
+    add({extreme, spell_call, [](const Rule&, std::size_t i, const Names& n) {
+           return i == 0 ? call("extreme_backward", with_result(n.g, n)) : "";
+         }});
   // Every elementwise op whose derivative the registry spells, under its public name.
   for (auto& [op, derivatives] : registry_derivatives()) {
     Rule r{op, spell_call, elementwise_vjp};

@@ -104,9 +104,7 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_386_gradient_jvp(const t
   const tl::Tensor broadcast_to_79 = tl::broadcast_to(sum_to_size_61, r.shape());  // broadcast_to, line 99: tl::broadcast_to(d_sum_19, r.shape())
   const tl::Tensor broadcast_to_80 = tl::broadcast_to(sum_to_size_59, log_softmax_17.shape());  // broadcast_to, line 101: tl::broadcast_to(d_sum_18, log_softmax_17.shape())
   const tl::Tensor max_81 = tl::max(mul_16, {-1}, true);  // max, line 103: tl::max(mul_16, {-1}, true)
-  const tl::Tensor hit_max_81 = (mul_16 == max_81).astype(mul_16.dtype());
-  const tl::Tensor share_max_81 = hit_max_81 / tl::sum(hit_max_81, {-1}, true);
-  const tl::Tensor t_max_81 = tl::sum(t_mul_16 * share_max_81, {-1}, true);
+  const tl::Tensor t_max_81 = tl::extreme_jvp(t_mul_16, mul_16, max_81, {-1}, true);
   const tl::Tensor t_82 = tl::stop_gradient(tl::max(mul_16, {-1}, true));  // line 103: tl::stop_gradient(tl::max(mul_16, {-1}, true))
   const tl::Tensor sub_83 = mul_16 - t_82;  // sub, line 103: mul_16 - tl::stop_gradient(tl::max(mul_16, {-1}, true))
   const tl::Tensor t_sub_83 = tl::broadcast_to(t_mul_16, sub_83.shape());
