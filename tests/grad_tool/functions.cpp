@@ -854,6 +854,39 @@ int main() {
               peaked_dot.item<double>());
   check_projection("max and min in a hessian", peaked_dot, tl::grad(peaked)(w), weights);
   report_hessian("hessian through max and min over axes", tl::hessian(peaked)(w), tl::grad(peaked), w);
+  // An if whose statements end with a continue or a break, directly in a loop body:
+  // its statements, then the jump on the condition it saved.
+  auto leaving = [](const tl::Tensor& m) {
+    tl::Tensor acc = m;
+    double k = 1.0;
+    for (int i = 0; i < 6; ++i) {
+      acc = tl::sin(acc) * 1.1 + m;
+      if (i % 3 == 1) {
+        acc = acc * 0.5;
+        k += 0.25;
+        continue;
+      } else {
+        k = k * 0.95;
+      }
+      acc = tl::cos(acc) * k;
+    }
+    for (int i = 0; i < 5; ++i) {
+      acc = tl::tanh(acc * k) + m;
+      if (i == 2) {
+        acc = acc + m * k;
+        k = k * 2.0;
+        break;
+      }
+      k -= 0.125;
+    }
+    return tl::sum(acc * acc) * k;
+  };
+  report("statements before a jump", tl::grad(leaving)(w), leaving, w);
+  auto [leaving_value, leaving_dot] = tl::jvp(leaving, w, weights);
+  std::printf("statements before a jump jvp: %a %a\n", leaving_value.item<double>(),
+              leaving_dot.item<double>());
+  check_projection("statements before a jump", leaving_dot, tl::grad(leaving)(w), weights);
+  report_hessian("hessian through statements before a jump", tl::hessian(leaving)(w), tl::grad(leaving), w);
 
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());

@@ -3,6 +3,7 @@
 
 #include <clang/AST/QualTypeNames.h>
 
+#include <algorithm>
 #include <utility>
 
 namespace tlaloc_grad {
@@ -16,11 +17,12 @@ ValueId Lowerer::conditional(const ConditionalOperator* c, Block& out) {
 }
 
 // A branch on a scalar condition.
-Node Lowerer::branch(SourceLocation at, const Expr* cond) {
+Node Lowerer::branch(SourceLocation at, const Expr* cond) { return branch(at, condition(cond)); }
+Node Lowerer::branch(SourceLocation at, const std::string& text) {
   Node s;
   s.kind = Node::Kind::branch;
   s.loc = loc(at);
-  s.text = condition(cond);
+  s.text = text;
   s.id = next_id_++;
   return s;
 }
@@ -54,7 +56,9 @@ std::optional<ValueId> Lowerer::block(const std::vector<const Stmt*>& stmts, std
       inner.insert(inner.end(), stmts.begin() + std::ptrdiff_t(i) + 1, stmts.end());
       return block(inner, 0, out);
     }
-    if (const Jump j = loop_jump(s); j.cond != nullptr) {
+    Jump j = loop_jump(s);
+    if (j.cond == nullptr) j = ending_jump(s);
+    if (j.cond != nullptr) {
       skip_rest(j, stmts, i + 1, out);
       return std::nullopt;
     }
@@ -127,22 +131,58 @@ Lowerer::Jump Lowerer::loop_jump(const Stmt* s) {
   return {f->getCond(), isa<BreakStmt>(then[0])};
 }
 
+namespace {
+// Whether s holds a break or continue of the loop it is in (not of a loop inside it).
+bool jumps(const Stmt* s) {
+  if (s == nullptr || isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<LambdaExpr>(s))
+    return false;
+  if (isa<BreakStmt>(s) || isa<ContinueStmt>(s)) return true;
+  for (const Stmt* c : s->children())
+    if (jumps(c)) return true;
+  return false;
+}
+}  // namespace
+
+Lowerer::Jump Lowerer::ending_jump(const Stmt* s) {
+  const auto* f = dyn_cast<IfStmt>(s);
+  if (f == nullptr || f->getInit() != nullptr || f->getConditionVariable() != nullptr || has_return(f))
+    return {};
+  const std::vector<const Stmt*> then = statements(f->getThen());
+  if (then.size() < 2 || !(isa<ContinueStmt>(then.back()) || isa<BreakStmt>(then.back()))) return {};
+  if (std::any_of(then.begin(), then.end() - 1, jumps) || jumps(f->getElse())) return {};
+  return {f->getCond(), isa<BreakStmt>(then.back()), f};
+}
+
 // A jump directly in a loop's body: the rest of the body becomes a branch on !c,
 // and a break leaves the loop at the end of that iteration, where c still holds
 // (scalars are single-assignment; counters change at the end, outside the branch).
+// An if whose then ends with the jump is lowered first, without it; c is then the
+// condition it saved.
 void Lowerer::skip_rest(const Jump& j, const std::vector<const Stmt*>& stmts, std::size_t rest, Block& out) {
   const SourceLocation at = j.cond->getBeginLoc();
   const std::string what = j.is_break ? "break" : "continue";
   if (after_jump_) refuse(Code::unsupported_construct, loc(at), "a second break or continue in a loop body");
   if (loop_ == nullptr || structured_ != loop_body_)
     refuse(Code::unsupported_construct, loc(at), "a " + what + " inside a branch of a loop body");
+  std::string cond;
+  if (j.with != nullptr) {
+    std::vector<const Stmt*> then = statements(j.with->getThen());
+    then.pop_back();
+    Node first = branch(j.with->getBeginLoc(), j.cond);
+    cond = "cond_" + std::to_string(first.id);
+    const int line = int(first.loc.line);
+    const std::vector<BranchScalar> joined = enter_branch({j.with}, j.with->getBeginLoc(), out);
+    branch_over(std::move(first), then, statements(j.with->getElse()), out, joined);
+    leave_branch(joined, line, out);
+  } else {
+    cond = condition(j.cond);
+  }
   if (j.is_break) {
     if (!loop_->break_after.empty())
       refuse(Code::unsupported_construct, loc(at), "a second break in a loop body");
-    loop_->break_after = condition(j.cond);
+    loop_->break_after = cond;
   }
-  Node s = branch(at, j.cond);
-  s.text = "!(" + s.text + ")";
+  Node s = branch(at, "!(" + cond + ")");
   const int line = int(s.loc.line);
   const std::vector<const Stmt*> skipped(stmts.begin() + std::ptrdiff_t(rest), stmts.end());
   const std::vector<BranchScalar> joined = enter_branch(skipped, at, out);

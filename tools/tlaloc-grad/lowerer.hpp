@@ -124,10 +124,12 @@ class Lowerer {
   bool active(ValueId v) const { return p_.values[std::size_t(v)].active; }
   bool traced(ValueId v) const { return p_.values[std::size_t(v)].traced; }
 
-  // `if (c) continue;` or `if (c) break;`.
+  // `if (c) continue;` or `if (c) break;`, or an if whose then ends with one
+  // (`if (c) { ...; break; }`, with or without an else): `with`.
   struct Jump {
     const Expr* cond = nullptr;
     bool is_break = false;
+    const IfStmt* with = nullptr;
   };
 
   // A loop's carried value: the variable (a local the body assigns, or the carry
@@ -182,6 +184,7 @@ class Lowerer {
   // lower_flow.cpp: blocks, branches and loops
   ValueId conditional(const ConditionalOperator* c, Block& out);
   Node branch(SourceLocation at, const Expr* cond);
+  Node branch(SourceLocation at, const std::string& text);
   ValueId joined_value(Node& s, const std::string& base, ValueId a, ValueId b);
   ValueId meet(Node s, ValueId a, ValueId b, const std::string& base, Block& out);
   std::optional<ValueId> block(const std::vector<const Stmt*>& stmts, std::size_t from, Block& out);
@@ -190,6 +193,7 @@ class Lowerer {
   void branch_over(Node s, const std::vector<const Stmt*>& then, const std::vector<const Stmt*>& orelse,
                    Block& out, const std::vector<BranchScalar>& joined = {});
   static Jump loop_jump(const Stmt* s);
+  static Jump ending_jump(const Stmt* s);
   void skip_rest(const Jump& j, const std::vector<const Stmt*>& stmts, std::size_t rest, Block& out);
   std::optional<ValueId> returning_if(const IfStmt* f, const std::vector<const Stmt*>& stmts,
                                       std::size_t rest, Block& out);
