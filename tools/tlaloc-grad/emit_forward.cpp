@@ -54,7 +54,7 @@ void Writer::declare_hoisted(const Defined& d) {
     line("tl::Tensor " + name(v) + ";");
     if (tangents_ && active(v)) line("tl::Tensor t_" + name(v) + ";");
   }
-  for (int c : d.conds) line("bool cond_" + std::to_string(c) + " = false;");
+  for (int c : d.conds) line("bool " + cond_name(c) + " = false;");
   if (tangents_) return;
   for (ValueId v : d.customs) line(std::string(kForwardHalf) + " " + name(v) + "_fwd;");
   for (const Node* l : d.loops) {
@@ -158,7 +158,7 @@ void Writer::assign(ValueId out, ValueId from, const std::string& decl) {
 }
 
 void Writer::forward_branch(const Node& s, bool hoisted) {
-  const std::string cond = "cond_" + std::to_string(s.id);
+  const std::string cond = cond_name(s.id);
   if (!hoisted) declare_hoisted(defined_in({s}));
   line(cond + " = " + s.text + ";  // line " + std::to_string(s.loc.line));
   line("if (" + cond + ") {");
@@ -189,7 +189,7 @@ std::vector<ValueId> Writer::loop_values(const Node& s) const {
 std::vector<std::pair<std::string, std::string>> Writer::tapes(const Node& s) const {
   std::vector<std::pair<std::string, std::string>> t;
   for (ValueId v : loop_values(s)) t.push_back({"saved_" + name(v), "std::vector<tl::Tensor>"});
-  for (int c : loop_conds(s)) t.push_back({"saved_cond_" + std::to_string(c), "std::vector<bool>"});
+  for (int c : loop_conds(s)) t.push_back({"saved_" + cond_name(c), "std::vector<bool>"});
   for (const auto& [var, type] : s.scalars) t.push_back({scalar_tape(s, var), "std::vector<" + type + ">"});
   for (const auto& [var, type] : s.kept) t.push_back({scalar_tape(s, var), "std::vector<" + type + ">"});
   for (ValueId v : defined_in(s.body).customs)
@@ -243,8 +243,7 @@ void Writer::forward_loop(const Node& s, bool hoisted) {
   if (save) {
     for (const auto& [var, type] : s.kept) line(scalar_tape(s, var) + ".push_back(" + var + ");");
     for (ValueId v : loop_values(s)) line("saved_" + name(v) + ".push_back(" + name(v) + ");");
-    for (int c : loop_conds(s))
-      line("saved_cond_" + std::to_string(c) + ".push_back(cond_" + std::to_string(c) + ");");
+    for (int c : loop_conds(s)) line("saved_" + cond_name(c) + ".push_back(" + cond_name(c) + ");");
     for (ValueId v : defined_in(s.body).customs)
       line("saved_" + name(v) + "_fwd.push_back(" + name(v) + "_fwd);");
     for (const auto& [var, type] : inner_state(s))

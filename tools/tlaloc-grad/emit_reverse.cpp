@@ -146,7 +146,7 @@ void Writer::reverse_branch(const Node& s) {
     --depth_;
     return has_;
   };
-  line("if (cond_" + std::to_string(s.id) + ") {");
+  line("if (" + cond_name(s.id) + ") {");
   const auto then_state = side(s.body, true);
   line("} else {");
   const auto else_state = side(s.orelse, false);
@@ -162,8 +162,7 @@ void Writer::restore_iteration(const Node& s, const std::string& k) {
   for (ValueId v : loop_values(s))
     line("[[maybe_unused]] const tl::Tensor& " + name(v) + " = saved_" + name(v) + "[" + k + "];");
   for (int c : loop_conds(s))
-    line("[[maybe_unused]] const bool cond_" + std::to_string(c) + " = saved_cond_" + std::to_string(c) +
-         "[" + k + "];");
+    line("[[maybe_unused]] const bool " + cond_name(c) + " = saved_" + cond_name(c) + "[" + k + "];");
   for (ValueId v : defined_in(s.body).customs)
     line("[[maybe_unused]] const " + std::string(kForwardHalf) + "& " + name(v) + "_fwd = saved_" + name(v) +
          "_fwd[" + k + "];");
@@ -283,7 +282,7 @@ void Writer::reverse_cond(const Node& s) {
     });
     --depth_;
   };
-  line("if (cond_" + id + ") {");
+  line("if (" + cond_name(s.id) + ") {");
   side(s.body, true);
   line("} else {");
   side(s.orelse, false);

@@ -85,11 +85,18 @@ void Lowerer::plain_if(const IfStmt* f, Block& out) {
   if (f->getInit() != nullptr || f->getConditionVariable() != nullptr)
     refuse(Code::unsupported_construct, loc(f->getBeginLoc()),
            "an if with an initializer or a condition variable");
+  if_over(f, statements(f->getThen()), out);
+}
+
+// An if's paths (`then`, and its else): the tensors and scalars they assign meet
+// after it. Returns the branch's id, which names its saved condition.
+int Lowerer::if_over(const IfStmt* f, const std::vector<const Stmt*>& then, Block& out) {
   Node s = branch(f->getBeginLoc(), f->getCond());
+  const int id = s.id, line = int(s.loc.line);
   const std::vector<BranchScalar> joined = enter_branch({f}, f->getBeginLoc(), out);
-  const int line = int(s.loc.line);
-  branch_over(std::move(s), statements(f->getThen()), statements(f->getElse()), out, joined);
+  branch_over(std::move(s), then, statements(f->getElse()), out, joined);
   leave_branch(joined, line, out);
+  return id;
 }
 
 // Lowers the two paths of branch s; the tensors they assign meet after it, and the
@@ -168,12 +175,7 @@ void Lowerer::skip_rest(const Jump& j, const std::vector<const Stmt*>& stmts, st
   if (j.with != nullptr) {
     std::vector<const Stmt*> then = statements(j.with->getThen());
     then.pop_back();
-    Node first = branch(j.with->getBeginLoc(), j.cond);
-    cond = "cond_" + std::to_string(first.id);
-    const int line = int(first.loc.line);
-    const std::vector<BranchScalar> joined = enter_branch({j.with}, j.with->getBeginLoc(), out);
-    branch_over(std::move(first), then, statements(j.with->getElse()), out, joined);
-    leave_branch(joined, line, out);
+    cond = cond_name(if_over(j.with, then, out));
   } else {
     cond = condition(j.cond);
   }

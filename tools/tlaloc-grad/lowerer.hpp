@@ -190,6 +190,7 @@ class Lowerer {
   std::optional<ValueId> block(const std::vector<const Stmt*>& stmts, std::size_t from, Block& out);
   std::string condition(const Expr* c);
   void plain_if(const IfStmt* f, Block& out);
+  int if_over(const IfStmt* f, const std::vector<const Stmt*>& then, Block& out);
   void branch_over(Node s, const std::vector<const Stmt*>& then, const std::vector<const Stmt*>& orelse,
                    Block& out, const std::vector<BranchScalar>& joined = {});
   static Jump loop_jump(const Stmt* s);

@@ -91,6 +91,10 @@ struct Node {
   std::vector<std::pair<std::string, std::string>> kept;
 };
 
+// The generated variable holding branch `id`'s condition (saved per iteration in loops
+// as saved_cond_<id>).
+inline std::string cond_name(int id) { return "cond_" + std::to_string(id); }
+
 struct Value {
   std::string name;
   bool active = false;         // depends on the differentiated parameter
