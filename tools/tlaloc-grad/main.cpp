@@ -18,10 +18,10 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
+#include <stdexcept>
 
+#include "files.hpp"
 #include "parse.hpp"
 #include "program.hpp"
 #include "rewrite.hpp"
@@ -49,19 +49,6 @@ int usage() {
   std::cerr << "usage: tlaloc-grad INPUT -o OUTPUT [--dump-dir DIR] [--depfile FILE] [--cache-dir CACHE]"
                " [--arguments right-to-left|left-to-right] [-- compiler flags]\n";
   return 2;
-}
-
-// Writes only when the text changed, so that unchanged outputs do not rebuild.
-void write_if_changed(const std::string& path, const std::string& text) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream old;
-  old << in.rdbuf();
-  if (in && old.str() == text) return;
-  const std::filesystem::path p(path);
-  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
-  const std::string tmp = path + ".tmp";
-  std::ofstream(tmp, std::ios::binary) << text;
-  std::filesystem::rename(tmp, path);
 }
 
 // Gradients this file no longer has (a call moved or went away) leave the dump directory.
@@ -117,14 +104,12 @@ int run(int argc, char** argv) {
   if (input.empty() || output.empty() || (order != "left-to-right" && order != "right-to-left")) return usage();
   if (dump_dir.empty()) dump_dir = std::filesystem::path(output).parent_path().string();
   if (dump_dir.empty()) dump_dir = ".";
-  std::ifstream in(input, std::ios::binary);
-  if (!in) {
+  const std::optional<std::string> read = read_text(input);
+  if (!read) {
     std::cerr << "tlaloc-grad: cannot read " << input << "\n";
     return 1;
   }
-  std::stringstream buf;
-  buf << in.rdbuf();
-  const std::string source = buf.str();
+  const std::string& source = *read;
   const std::string abs_input = std::filesystem::absolute(input).lexically_normal().string();
   flags.push_back("-resource-dir=" TLALOC_GRAD_RESOURCE_DIR);
   flags.push_back("-Wno-unknown-warning-option");
@@ -143,10 +128,13 @@ int run(int argc, char** argv) {
   try {
     const Rewritten r = rewrite(ast->getASTContext(), source, abs_input, opt);
     for (const auto& note : r.notes) std::cerr << note << "\n";
-    for (const auto& g : r.gradients) write_if_changed(g.path, g.text);
+    const auto save = [](const std::string& path, const std::string& text) {
+      if (!write_if_changed(path, text)) throw std::runtime_error("cannot write " + path);
+    };
+    for (const auto& g : r.gradients) save(g.path, g.text);
     remove_stale(opt.dump_dir, opt.stem, r);
-    write_if_changed(output, r.text);
-    if (!deps.empty()) write_if_changed(deps, depfile(output, abs_input, parser.files_read(parsed)));
+    save(output, r.text);
+    if (!deps.empty()) save(deps, depfile(output, abs_input, parser.files_read(parsed)));
   } catch (const Diagnostic& d) {
     std::cerr << d.loc.file << ":" << d.loc.line << ":" << d.loc.col << ": error: [" << code_name(d.code) << "] "
               << d.what() << "\n";

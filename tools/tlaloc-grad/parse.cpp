@@ -1,5 +1,7 @@
 #include "parse.hpp"
 
+#include "files.hpp"
+
 #include <clang/Basic/Version.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendActions.h>
@@ -50,23 +52,6 @@ std::optional<std::string> stamp(const std::string& path) {
   const fs::file_time_type time = fs::last_write_time(path, ec);
   if (ec) return std::nullopt;
   return std::to_string(size) + " " + std::to_string(time.time_since_epoch().count());
-}
-
-// Replaces a file whole, so that another run of the tool reading it at the same time
-// sees the old text or the new.
-bool replace(const std::string& path, const std::string& text) {
-  const std::string tmp = path + "." + std::to_string(::getpid()) + ".tmp";
-  { std::ofstream(tmp, std::ios::binary) << text; }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  return !ec;
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 // The files a source manager read, as absolute paths.
@@ -161,7 +146,7 @@ bool Parser::build() const {
   fs::create_directories(cache_dir_, ec);
   // The header keeps its time when it exists: precompiled headers built from it
   // by other runs check it.
-  if (ec || (read_text(e.header) != e.includes && !replace(e.header, e.includes))) return false;
+  if (ec || !write_if_changed(e.header, e.includes)) return false;
   const std::string tmp = e.pch + "." + std::to_string(::getpid()) + ".tmp";
   std::vector<std::string> command{"tlaloc-grad"};
   command.insert(command.end(), flags_.begin(), flags_.end());
@@ -178,7 +163,7 @@ bool Parser::build() const {
     if (ok) deps += *s + " " + f + "\n";
   }
   // The stamps first: a run that finds the precompiled header finds them too.
-  ok = ok && replace(e.deps, deps);
+  ok = ok && write_if_changed(e.deps, deps);
   if (ok) fs::rename(tmp, e.pch, ec);
   fs::remove(tmp, ec);
   if (ok && fs::exists(e.pch)) precompiled_ = std::move(read);
