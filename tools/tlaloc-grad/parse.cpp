@@ -130,14 +130,27 @@ Parser::Entry Parser::entry(const std::string& includes) const {
   return {includes, stem + ".hpp", stem + ".pch", stem + ".deps"};
 }
 
-// Whether the entry can be read: it is fresh, or has just been built. Decided once.
-bool Parser::usable() const {
-  if (!usable_) {
-    std::optional<std::vector<std::string>> files = fresh(entry_.deps);
-    if (files && fs::exists(entry_.pch)) precompiled_ = std::move(*files);
-    usable_ = !precompiled_.empty() || build();
+Parser::~Parser() {
+  if (building_.valid()) building_.wait();
+}
+
+// Whether the entry can be read now; decided once. A fresh one can. A missing or
+// stale one is built on a second thread while the first parse (the input's) goes on
+// without it, so that the first run of a build costs the longer of the two rather
+// than their sum; later parses (the Hessians') wait for it.
+bool Parser::ready() const {
+  if (usable_) return *usable_;
+  if (building_.valid()) {
+    usable_ = building_.get();
+    return *usable_;
   }
-  return *usable_;
+  if (std::optional<std::vector<std::string>> files = fresh(entry_.deps); files && fs::exists(entry_.pch)) {
+    precompiled_ = std::move(*files);
+    usable_ = true;
+    return true;
+  }
+  building_ = std::async(std::launch::async, [this] { return build(); });
+  return false;
 }
 
 bool Parser::build() const {
@@ -154,7 +167,7 @@ bool Parser::build() const {
   llvm::IntrusiveRefCntPtr<clang::FileManager> files(new clang::FileManager(clang::FileSystemOptions()));
   std::vector<std::string> read;
   clang::tooling::ToolInvocation invocation(command, std::make_unique<WritePch>(tmp, read), files.get());
-  invocation.setDiagnosticConsumer(&quiet_);
+  invocation.setDiagnosticConsumer(&quiet_build_);
   std::string deps;
   bool ok = invocation.run() && fs::exists(tmp) && !read.empty();
   for (const std::string& f : read) {
@@ -181,7 +194,7 @@ std::unique_ptr<clang::ASTUnit> Parser::parse_with(const std::string& code, cons
 }
 
 Parsed Parser::parse(const std::string& code, const std::string& name) const {
-  if (!usable()) return {parse_with(code, name, ""), {}};
+  if (!ready()) return {parse_with(code, name, ""), {}};
   if (std::unique_ptr<clang::ASTUnit> ast = parse_with(code, name, entry_.pch);
       ast && !ast->getDiagnostics().hasErrorOccurred())
     return {std::move(ast), precompiled_};

@@ -7,6 +7,7 @@
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Frontend/ASTUnit.h>
 
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,6 +26,10 @@ class Parser {
   // flags: the compiler's (language, -I, -D); cache_dir: empty for no cache; input:
   // the input's text, whose leading `#include <...>` lines the cache's entry holds.
   Parser(std::vector<std::string> flags, std::string cache_dir, const std::string& input);
+  // Waits for an entry being built, so that the next run finds it.
+  ~Parser();
+  Parser(const Parser&) = delete;
+  Parser& operator=(const Parser&) = delete;
 
   // The unit of `code` named `name`; one with errors (printed) when it does not
   // compile. Generated code is parsed after the input's entry too: it is written to
@@ -41,7 +46,7 @@ class Parser {
     std::string includes, header, pch, deps;
   };
   Entry entry(const std::string& includes) const;
-  bool usable() const;
+  bool ready() const;
   bool build() const;
   std::unique_ptr<clang::ASTUnit> parse_with(const std::string& code, const std::string& name,
                                              const std::string& pch) const;
@@ -53,8 +58,11 @@ class Parser {
   mutable std::vector<std::string> precompiled_;
   mutable std::optional<bool> usable_;
   // A parse through the cache is quiet: its errors are reported by the parse done
-  // again without it. It outlives the units, which keep a pointer to it.
-  mutable clang::IgnoringDiagConsumer quiet_;
+  // again without it. It outlives the units, which keep a pointer to it. The entry's
+  // build has its own, since it runs beside a parse.
+  mutable clang::IgnoringDiagConsumer quiet_, quiet_build_;
+  // The entry's build on a second thread, while the first parse goes on without it.
+  mutable std::future<bool> building_;
 };
 
 }  // namespace tlaloc_grad
