@@ -26,6 +26,21 @@
 #include "program.hpp"
 #include "rewrite.hpp"
 
+// Under AddressSanitizer: LLVM gives each thread that runs clang an alternate signal
+// stack of its own (malloc'ed), replacing the one the sanitizer mapped, which the
+// sanitizer then fails to unmap when the thread ends. The tool builds its cache entry
+// on a second thread (parse.cpp), so the sanitizer keeps out of signal stacks.
+#if defined(__SANITIZE_ADDRESS__)
+#define TLALOC_GRAD_ASAN
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TLALOC_GRAD_ASAN
+#endif
+#endif
+#ifdef TLALOC_GRAD_ASAN
+extern "C" const char* __asan_default_options() { return "use_sigaltstack=0"; }
+#endif
+
 #ifndef TLALOC_GRAD_RESOURCE_DIR
 #error "TLALOC_GRAD_RESOURCE_DIR: clang's resource directory (its builtin headers)"
 #endif
