@@ -198,6 +198,13 @@ Tensor slice_backward(const Tensor& g, const Shape& shape, const std::vector<std
 enum class PadMode { constant, edge };
 Tensor pad(const Tensor& x, const std::vector<std::pair<std::int64_t, std::int64_t>>& widths,
            PadMode mode = PadMode::constant, Scalar value = 0);
+// The transpose of pad in either mode for x of `shape` (the value gets no share): in
+// constant mode g without the border, in edge mode with each border's elements summed
+// into the element it repeats. It is what the engine computes, and what tlaloc-grad
+// writes.
+Tensor pad_backward(const Tensor& g, const Shape& shape,
+                    const std::vector<std::pair<std::int64_t, std::int64_t>>& widths,
+                    PadMode mode = PadMode::constant);
 Tensor reverse(const Tensor& x, Axes axes);
 // Indices of any rank and integer dtype; negative ones count from the end, and an
 // index out of range raises AxisError naming it (all are checked before any work).

@@ -479,6 +479,20 @@ std::vector<Tensor> slice_vjp(const Rule& r) {
   return {spread_slice(r.cotangent(), r.in(0).shape(), r.attr<Ints>("start_indices"), r.attr<Ints>("strides"))};
 }
 
+// g without its `lo` first and `hi` last elements along each axis: a pad by the
+// negated widths.
+Tensor crop(const Tensor& g, const Ints& lo, const Ints& hi) {
+  Ints neg_lo(lo.size()), neg_hi(hi.size());
+  for (std::size_t d = 0; d < lo.size(); ++d) {
+    neg_lo[d] = -lo[d];
+    neg_hi[d] = -hi[d];
+  }
+  return call1(pad_op, {g, zero_of(g)},
+               {{"edge_padding_low", neg_lo},
+                {"edge_padding_high", neg_hi},
+                {"interior_padding", Ints(lo.size(), 0)}});
+}
+
 // The transpose of pad (as JAX's): negated edge widths crop what was padded and
 // put back, as zeros, what negative widths had cut; a slice with step interior + 1
 // then drops the interior padding. The padding value receives every other element,
@@ -491,19 +505,15 @@ std::vector<Tensor> pad_vjp(const Rule& r) {
   const auto& hi = r.attr<Ints>("edge_padding_high");
   const auto& interior = r.attr<Ints>("interior_padding");
   const std::size_t rank = lo.size();
-  Ints neg_lo(rank), neg_hi(rank), step(rank);
+  Ints step(rank);
   bool edges = false, strided = false;
   for (std::size_t d = 0; d < rank; ++d) {
-    neg_lo[d] = -lo[d];
-    neg_hi[d] = -hi[d];
     step[d] = interior[d] + 1;
     edges = edges || lo[d] != 0 || hi[d] != 0;
     strided = strided || interior[d] != 0;
   }
   Tensor gx = g;
-  if (edges)
-    gx = call1(pad_op, {gx, zero_of(g)},
-               {{"edge_padding_low", neg_lo}, {"edge_padding_high", neg_hi}, {"interior_padding", Ints(rank, 0)}});
+  if (edges) gx = crop(gx, lo, hi);
   if (strided)
     gx = call1(slice_op, {gx}, {{"start_indices", Ints(rank, 0)}, {"limit_indices", gx.shape()}, {"strides", step}});
   if (r.wants(1)) out[1] = sum(g) - sum(gx);
@@ -634,21 +644,66 @@ Tensor slice_backward(const Tensor& g, const Shape& shape, const Ints& starts, c
                     [&] { return fmt::format("from {} to {} step {}", starts, stops, steps); });
 }
 
+namespace {
+struct PadWidths {
+  Ints lo, hi;
+  bool none = true;
+};
+PadWidths pad_widths(std::string_view fn, std::size_t rank,
+                     const std::vector<std::pair<std::int64_t, std::int64_t>>& widths) {
+  if (widths.size() != rank)
+    fail<ValueError>(fn, "expects {} width pairs (one per axis), got {}", rank, widths.size());
+  PadWidths w{Ints(rank), Ints(rank)};
+  for (std::size_t d = 0; d < rank; ++d) {
+    w.lo[d] = widths[d].first;
+    w.hi[d] = widths[d].second;
+    if (w.lo[d] < 0 || w.hi[d] < 0)
+      fail<ValueError>(fn, "negative width ({}, {}) on axis {}", w.lo[d], w.hi[d], d);
+    w.none = w.none && w.lo[d] == 0 && w.hi[d] == 0;
+  }
+  return w;
+}
+
+void check_edge_axis(std::string_view fn, const Shape& shape, std::size_t d) {
+  if (shape[d] == 0)
+    fail<ValueError>(fn, "edge mode cannot extend the empty axis {} of {}", d, shape_string(shape));
+}
+
+// The transpose of one axis of an edge pad, whose operand had shape `in`: its steps
+// (below) taken back last first, as the engine's rules take them. concat gives each
+// part its slice of g; a part that is y itself (a border of width 1 of an axis of
+// size 1: no slice and no broadcast) adds its share there; the other borders sum
+// their broadcast and put the sum back where their slice was, the last border first.
+Tensor edge_axis_backward(const Tensor& g, const Shape& in, std::size_t d, std::int64_t lo, std::int64_t hi) {
+  const std::int64_t n = in[d];
+  const auto a = std::int64_t(d);
+  Ints starts(in.size(), 0), stops = g.shape();
+  const auto part = [&](std::int64_t from, std::int64_t to) {
+    starts[d] = from;
+    stops[d] = to;
+    return slice(g, starts, stops);
+  };
+  const Tensor low = part(0, lo), mid = part(lo, lo + n), high = part(lo + n, lo + n + hi);
+  Shape one = in;
+  one[d] = 1;
+  Ints dims(in.size());
+  for (std::size_t k = 0; k < dims.size(); ++k) dims[k] = std::int64_t(k);
+  const auto border = [&](const Tensor& share, std::int64_t width, std::int64_t at) {
+    const Tensor summed = width == 1 ? share : detail::unbroadcast(share, one, share.dtype(), dims);
+    return slice_backward(summed, in, a, at, at + 1);
+  };
+  const bool low_is_y = n == 1 && lo == 1, high_is_y = n == 1 && hi == 1;
+  Tensor ct = low_is_y ? add(low, mid) : mid;
+  ct = add(ct, high_is_y ? high : border(high, hi, n - 1));
+  return low_is_y ? ct : add(ct, border(low, lo, 0));
+}
+}  // namespace
+
 // Edge mode repeats the border element: per axis, concat(first slice broadcast, x, last slice broadcast).
 Tensor pad(const Tensor& x, const std::vector<std::pair<std::int64_t, std::int64_t>>& widths, PadMode mode,
            Scalar value) {
   const std::size_t r = std::size_t(x.rank());
-  if (widths.size() != r)
-    fail<ValueError>("pad", "expects {} width pairs (one per axis), got {}", r, widths.size());
-  Ints lo(r), hi(r);
-  bool none = true;
-  for (std::size_t d = 0; d < r; ++d) {
-    lo[d] = widths[d].first;
-    hi[d] = widths[d].second;
-    if (lo[d] < 0 || hi[d] < 0)
-      fail<ValueError>("pad", "negative width ({}, {}) on axis {}", lo[d], hi[d], d);
-    none = none && lo[d] == 0 && hi[d] == 0;
-  }
+  const auto [lo, hi, none] = pad_widths("pad", r, widths);
   if (none) return x;
   if (mode == PadMode::constant)
     return call1(pad_op, {x, scalar_tensor(value, x.dtype())},
@@ -656,9 +711,8 @@ Tensor pad(const Tensor& x, const std::vector<std::pair<std::int64_t, std::int64
   Tensor y = x;
   for (std::size_t d = 0; d < r; ++d) {
     if (lo[d] == 0 && hi[d] == 0) continue;
+    check_edge_axis("pad", x.shape(), d);
     const std::int64_t n = y.shape()[d];
-    if (n == 0)
-      fail<ValueError>("pad", "edge mode cannot extend the empty axis {} of {}", d, shape_string(x.shape()));
     const auto a = std::int64_t(d);
     Shape lo_shape = y.shape(), hi_shape = y.shape();
     lo_shape[d] = lo[d];
@@ -667,6 +721,26 @@ Tensor pad(const Tensor& x, const std::vector<std::pair<std::int64_t, std::int64
                a);
   }
   return y;
+}
+
+Tensor pad_backward(const Tensor& g, const Shape& shape,
+                    const std::vector<std::pair<std::int64_t, std::int64_t>>& widths, PadMode mode) {
+  const auto [lo, hi, none] = pad_widths("pad_backward", shape.size(), widths);
+  Shape padded = shape;
+  for (std::size_t d = 0; d < shape.size(); ++d) padded[d] += lo[d] + hi[d];
+  if (g.shape() != padded)
+    fail<ShapeError>("pad_backward", "g is {}, but {} padded by {} is {}", shape_string(g.shape()),
+                     shape_string(shape), widths, shape_string(padded));
+  if (none) return g;
+  if (mode == PadMode::constant) return crop(g, lo, hi);
+  Tensor ct = g;
+  for (std::size_t d = shape.size(); d-- > 0;) {
+    if (lo[d] == 0 && hi[d] == 0) continue;
+    check_edge_axis("pad_backward", shape, d);
+    padded[d] = shape[d];
+    ct = edge_axis_backward(ct, padded, d, lo[d], hi[d]);
+  }
+  return ct;
 }
 
 Tensor reverse(const Tensor& x, Axes axes) {

@@ -887,6 +887,75 @@ int main() {
               leaving_dot.item<double>());
   check_projection("statements before a jump", leaving_dot, tl::grad(leaving)(w), weights);
   report_hessian("hessian through statements before a jump", tl::hessian(leaving)(w), tl::grad(leaving), w);
+  // Edge pads in reverse mode (tl::pad_backward): a border of width 0, 1 and more, an
+  // axis of size 1 (whose borders of width 1 are the operand itself), and widths held
+  // in a variable, in either mode.
+  const std::vector<std::pair<std::int64_t, std::int64_t>> around{{2, 0}, {1, 1}};
+  auto bordered = [&](const tl::Tensor& m) {
+    const tl::Tensor edged_sq = tl::pad(m * m, {{1, 0}, {2, 1}}, tl::PadMode::edge);
+    const tl::Tensor column = tl::slice(tl::sin(m), 1, 0, 1);
+    const tl::Tensor wide = tl::pad(column, {{0, 2}, {1, 1}}, tl::PadMode::edge) +
+                            tl::pad(column * 2.0, {{1, 1}, {1, 1}}, tl::PadMode::edge);
+    const tl::Tensor lopsided = tl::pad(column * column, {{1, 0}, {1, 3}}, tl::PadMode::edge);
+    const tl::Tensor held = tl::pad(tl::tanh(m), around, tl::PadMode::edge) + tl::pad(m * 0.5, around);
+    return tl::sum(tl::exp(edged_sq) * 0.1) + tl::sum(wide * wide * wide) + tl::sum(tl::cos(lopsided)) +
+           tl::sum(tl::sin(held) * held);
+  };
+  report("edge pads", tl::grad(bordered)(w), bordered, w);
+  auto [bordered_value, bordered_dot] = tl::jvp(bordered, w, weights);
+  std::printf("edge pads jvp: %a %a\n", bordered_value.item<double>(), bordered_dot.item<double>());
+  check_projection("edge pads", bordered_dot, tl::grad(bordered)(w), weights);
+  report_hessian("hessian through edge pads", tl::hessian(bordered)(w), tl::grad(bordered), w);
+  // Jumps anywhere in a loop body: a continue before the last statement's break (which
+  // the continue skips), two jumps in one body, jumps inside branches (two deep, in an
+  // else, a bare break after statements), with scalars changed after them.
+  auto jumping = [](const tl::Tensor& m) {
+    tl::Tensor v = m;
+    for (int j = 0; j < 7; ++j) {
+      v = tl::sin(v) + m;
+      if (j % 2 == 0) continue;
+      v = v * 1.25;
+      if (j >= 2) break;
+    }
+    double k = 1.0;
+    for (int j = 0; j < 8; ++j) {
+      v = tl::cos(v) * k + m;
+      if (j == 1) continue;
+      k = k * 0.9;
+      if (j == 5) break;
+      v = v + m * k;
+    }
+    for (int j = 0; j < 6; ++j) {
+      if (j > 1) {
+        if (j == 4) break;
+        v = v * 0.75;
+      }
+      v = tl::tanh(v) + m;
+    }
+    int taken = 0;
+    for (int j = 0; j < 9; ++j) {
+      if (j % 3 != 0) {
+        v = tl::sin(v) * 1.1;
+      } else {
+        if (j > 4) {
+          v = v - m;
+          k += 0.5;
+          break;
+        }
+        v = v + m * 0.5;
+        continue;
+      }
+      ++taken;
+      v = v * (1.0 + 0.1 * taken);
+    }
+    return tl::sum(v * v) * k;
+  };
+  report("jumps anywhere in a body", tl::grad(jumping)(w), jumping, w);
+  auto [jumping_value, jumping_dot] = tl::jvp(jumping, w, weights);
+  std::printf("jumps anywhere in a body jvp: %a %a\n", jumping_value.item<double>(),
+              jumping_dot.item<double>());
+  check_projection("jumps anywhere in a body", jumping_dot, tl::grad(jumping)(w), weights);
+  report_hessian("hessian through jumps anywhere in a body", tl::hessian(jumping)(w), tl::grad(jumping), w);
 
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());

@@ -6,6 +6,7 @@
 #include "support/index_math.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -251,6 +252,79 @@ TEST(ShapeSlicePad, BadInputs) {
         tl::pad(tl::zeros({0, 2}), {{1, 0}, {0, 0}}, tl::PadMode::edge);
       },
       "pad");
+}
+
+// ---- pad_backward -----------------------------------------------------------------------------
+
+using Widths = std::vector<std::pair<std::int64_t, std::int64_t>>;
+
+// Edge mode: each element of g is added to the element of x it repeats (a naive loop
+// over g, whole numbers so that the order of the sums does not matter); constant mode:
+// only the elements where x was.
+TEST(PadBackward, SumsEachBorderIntoTheElementItRepeats) {
+  const std::vector<std::pair<tl::Shape, Widths>> cases{{{2, 3}, {{1, 2}, {1, 1}}},
+                                                        {{3, 1}, {{0, 2}, {1, 3}}},
+                                                        {{1, 1, 2}, {{1, 1}, {0, 0}, {2, 0}}},
+                                                        {{4}, {{0, 0}}}};
+  for (const auto& [s, w] : cases) {
+    tl::Shape out = s;
+    for (std::size_t d = 0; d < s.size(); ++d) out[d] += w[d].first + w[d].second;
+    const tl::Tensor g = seq(out, tl::DType::f64, 1);
+    const std::vector<double> vg = vals(g);
+    std::vector<double> edge(std::size_t(count(s)), 0.0), constant(edge.size(), 0.0);
+    for (std::int64_t f = 0; f < count(out); ++f) {
+      Ints idx = unravel(f, out), clamped(idx.size());
+      bool inside = true;
+      for (std::size_t d = 0; d < s.size(); ++d) {
+        idx[d] -= w[d].first;
+        clamped[d] = std::clamp<std::int64_t>(idx[d], 0, s[d] - 1);
+        inside = inside && idx[d] == clamped[d];
+      }
+      edge[std::size_t(ravel(clamped, s))] += vg[std::size_t(f)];
+      if (inside) constant[std::size_t(ravel(clamped, s))] += vg[std::size_t(f)];
+    }
+    const tl::Tensor by_edge = tl::pad_backward(g, s, w, tl::PadMode::edge);
+    EXPECT_EQ(by_edge.shape(), s);
+    EXPECT_EQ(vals(by_edge), edge) << tl::shape_string(s);
+    EXPECT_EQ(vals(tl::pad_backward(g, s, w)), constant) << tl::shape_string(s);
+  }
+}
+
+// tl::vjp of a pad gives pad_backward's bits, signed zeros included, in both modes and
+// for borders of width 0, 1 and more, on axes of size 1 and more.
+TEST(PadBackward, IsTheEnginesPullback) {
+  const std::vector<std::pair<tl::Shape, Widths>> cases{
+      {{2, 3}, {{1, 2}, {1, 1}}}, {{2, 3}, {{0, 2}, {3, 0}}}, {{3, 1}, {{1, 1}, {1, 1}}},
+      {{3, 1}, {{1, 0}, {1, 3}}}, {{1, 2}, {{0, 1}, {0, 0}}}, {{2, 2}, {{0, 0}, {2, 0}}}};
+  const auto bits = [](const tl::Tensor& t) {
+    std::vector<std::uint64_t> b;
+    for (const double v : t.to_vector<double>()) b.push_back(std::bit_cast<std::uint64_t>(v));
+    return b;
+  };
+  for (const tl::DType t : {tl::DType::f32, tl::DType::f64})
+    for (const auto& [s, w] : cases)
+      for (const tl::PadMode mode : {tl::PadMode::edge, tl::PadMode::constant}) {
+        const tl::Tensor x = seq(s, t);
+        auto [y, pullback] =
+            tl::vjp([&, &w = w](const tl::Tensor& a) { return tl::pad(a, w, mode, 2.5); }, x);
+        // Irrational cotangents, so the order of the sums shows, and a -0.0.
+        const tl::Tensor n = tl::reshape(tl::arange(count(y.shape())).astype(t), y.shape());
+        const tl::Tensor g = tl::where(tl::eq(n, 1.0), -0.0, tl::sin(n * 1.7) * 3.1);
+        EXPECT_EQ(bits(pullback(g).at(0)), bits(tl::pad_backward(g, s, w, mode)))
+            << tl::dtype_name(t) << " " << tl::shape_string(s) << " mode " << int(mode);
+      }
+}
+
+TEST(PadBackward, BadInputs) {
+  const tl::Tensor g = tl::zeros({4, 5});
+  expect_error<tl::ShapeError>([&] { tl::pad_backward(g, {2, 3}, {{1, 1}, {1, 0}}); }, "pad_backward");
+  expect_error<tl::ValueError>([&] { tl::pad_backward(g, {2, 3}, {{1, 1}}); }, "pad_backward");
+  expect_error<tl::ValueError>([&] { tl::pad_backward(g, {2, 3}, {{1, 1}, {3, -1}}); }, "pad_backward");
+  expect_error<tl::ValueError>(
+      [] {
+        tl::pad_backward(tl::zeros({2, 2}), {0, 2}, {{1, 1}, {0, 0}}, tl::PadMode::edge);
+      },
+      "pad_backward");
 }
 
 // ---- reverse -------------------------------------------------------------------------------------

@@ -161,6 +161,8 @@ void Writer::forward_branch(const Node& s, bool hoisted) {
   const std::string cond = cond_name(s.id);
   if (!hoisted) declare_hoisted(defined_in({s}));
   line(cond + " = " + s.text + ";  // line " + std::to_string(s.loc.line));
+  // A jump last in its block saves its condition only (lower_flow.cpp, skip_rest).
+  if (s.body.empty() && s.orelse.empty() && s.phis.empty()) return;
   line("if (" + cond + ") {");
   ++depth_;
   forward(s.body, true);

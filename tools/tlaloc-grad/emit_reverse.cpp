@@ -135,6 +135,7 @@ void Writer::scalars_of(const Block& b) {
 }
 
 void Writer::reverse_branch(const Node& s) {
+  if (s.body.empty() && s.orelse.empty() && s.phis.empty()) return;  // a saved condition only
   const auto before = has_;
   const auto side = [&](const Block& blk, bool first) {
     has_ = before;

@@ -40,6 +40,26 @@ bool is_options(QualType t) {
   return name.rfind("tlaloc::", 0) == 0 && name.size() > 7 && name.substr(name.size() - 7) == "Options";
 }
 
+// Numbers in standard containers (`std::vector<std::int64_t>` axes or a shape,
+// `std::vector<std::pair<std::int64_t, std::int64_t>>` pad widths, std::array):
+// generated code takes them as they are, by reference.
+bool is_numbers(QualType t) {
+  const QualType c = t.getNonReferenceType().getCanonicalType();
+  if (c->isArithmeticType() || c->isEnumeralType()) return true;
+  const auto* spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(c->getAsCXXRecordDecl());
+  if (spec == nullptr) return false;
+  const std::string name = spec->getQualifiedNameAsString();
+  if (name != "std::vector" && name != "std::array" && name != "std::pair") return false;
+  for (const TemplateArgument& a : spec->getTemplateArgs().asArray()) {
+    if (a.getKind() == TemplateArgument::Integral) continue;
+    if (a.getKind() != TemplateArgument::Type) return false;
+    const auto* alloc = a.getAsType()->getAsCXXRecordDecl();
+    if (alloc != nullptr && alloc->getQualifiedNameAsString() == "std::allocator") continue;
+    if (!is_numbers(a.getAsType())) return false;
+  }
+  return true;
+}
+
 const Expr* strip(const Expr* e) {
   for (;;) {
     e = e->IgnoreParens();
@@ -221,7 +241,7 @@ void Lowerer::param(const ValueDecl* d, QualType t, bool traced) {
     return;
   }
   const QualType plain = t.getNonReferenceType().getUnqualifiedType();
-  if (is_custom(plain) || is_options(plain)) {
+  if (is_custom(plain) || is_options(plain) || (plain->isRecordType() && is_numbers(plain))) {
     p_.params.push_back(
         {"const " + TypeName::getFullyQualifiedName(plain, ctx_, ctx_.getPrintingPolicy()) + "&", name, -1, outer});
     return;
@@ -229,7 +249,8 @@ void Lowerer::param(const ValueDecl* d, QualType t, bool traced) {
   if (!plain->isArithmeticType() && !plain->isEnumeralType())
     refuse(Code::unsupported_construct, loc(d->getLocation()),
            "parameter or capture '" + name + "' of type " + t.getAsString() +
-               ": only tl::Tensor, arithmetic and enumeration types, and the library's options structs");
+               ": only tl::Tensor, arithmetic and enumeration types, standard containers of numbers, and the "
+               "library's options structs");
   const std::string type = TypeName::getFullyQualifiedName(plain, ctx_, ctx_.getPrintingPolicy());
   p_.params.push_back({"const " + type, name, -1, outer});
   // A parameter taken by value may be assigned in the body, as a local.

@@ -62,10 +62,24 @@ std::optional<ValueId> Lowerer::block(const std::vector<const Stmt*>& stmts, std
       skip_rest(j, stmts, i + 1, out);
       return std::nullopt;
     }
+    // A jump on the path of branches: what follows it in this block never runs.
+    if (isa<BreakStmt>(s) || isa<ContinueStmt>(s)) {
+      jump_taken("", isa<BreakStmt>(s), s->getBeginLoc());
+      return std::nullopt;
+    }
     if (check(s, out)) continue;
     if (const auto* f = dyn_cast<IfStmt>(s)) {
       if (has_return(f)) return returning_if(f, stmts, i + 1, out);
+      const std::size_t taken = jumps_taken_.size();
       plain_if(f, out);
+      // A jump inside the if: the rest of this block runs where none was taken.
+      if (jumps_taken_.size() > taken && i + 1 < stmts.size()) {
+        std::string any;
+        for (std::size_t k = taken; k < jumps_taken_.size(); ++k)
+          any += (any.empty() ? "(" : " || (") + jumps_taken_[k] + ")";
+        guard_rest(f->getBeginLoc(), "!(" + any + ")", stmts, i + 1, out);
+        return std::nullopt;
+      }
       continue;
     }
     statement(s, out);
@@ -107,12 +121,15 @@ void Lowerer::branch_over(Node s, const std::vector<const Stmt*>& then,
   const auto before = tensors_;
   ++structured_;
   start_path(joined);
+  jump_path_.push_back(cond_name(s.id));
   block(then, 0, s.body);
   end_path(joined, s.body);
   const auto after_then = tensors_;
   tensors_ = before;
   start_path(joined);
+  jump_path_.back() = "!" + cond_name(s.id);
   block(orelse, 0, s.orelse);
+  jump_path_.pop_back();
   end_path(joined, s.orelse);
   --structured_;
   const auto after_else = tensors_;
@@ -160,17 +177,15 @@ Lowerer::Jump Lowerer::ending_jump(const Stmt* s) {
   return {f->getCond(), isa<BreakStmt>(then.back()), f};
 }
 
-// A jump directly in a loop's body: the rest of the body becomes a branch on !c,
-// and a break leaves the loop at the end of that iteration, where c still holds
-// (scalars are single-assignment; counters change at the end, outside the branch).
-// An if whose then ends with the jump is lowered first, without it; c is then the
-// condition it saved.
+// `if (c) break;` or `if (c) continue;` (or an if whose statements end with one): the
+// rest of the block becomes a branch on !c. Directly in a loop's body, a break leaves
+// the loop at the end of that iteration, where c still holds (scalars are
+// single-assignment; counters change at the end, outside the branch). Inside a
+// branch, the jump is taken where the branches' saved conditions say so (jump_taken).
+// An if whose statements end with the jump is lowered first, without it; c is then
+// the condition it saved.
 void Lowerer::skip_rest(const Jump& j, const std::vector<const Stmt*>& stmts, std::size_t rest, Block& out) {
   const SourceLocation at = j.cond->getBeginLoc();
-  const std::string what = j.is_break ? "break" : "continue";
-  if (after_jump_) refuse(Code::unsupported_construct, loc(at), "a second break or continue in a loop body");
-  if (loop_ == nullptr || structured_ != loop_body_)
-    refuse(Code::unsupported_construct, loc(at), "a " + what + " inside a branch of a loop body");
   std::string cond;
   if (j.with != nullptr) {
     std::vector<const Stmt*> then = statements(j.with->getThen());
@@ -179,18 +194,45 @@ void Lowerer::skip_rest(const Jump& j, const std::vector<const Stmt*>& stmts, st
   } else {
     cond = condition(j.cond);
   }
-  if (j.is_break) {
-    if (!loop_->break_after.empty())
-      refuse(Code::unsupported_construct, loc(at), "a second break in a loop body");
-    loop_->break_after = cond;
+  if (jump_path_.empty()) {
+    jump_taken(cond, j.is_break, at);
+    guard_rest(at, "!(" + cond + ")", stmts, rest, out);
+    return;
   }
+  // The branch saves !c, which says when the jump is taken beside the path's conditions.
   Node s = branch(at, "!(" + cond + ")");
+  jump_taken("!" + cond_name(s.id), j.is_break, at);
+  guard_rest(at, std::move(s), stmts, rest, out);
+}
+
+// Notes a jump taken where the conditions of the branches around it hold, and `last`
+// (directly in the loop's body: `last` alone, the jump's condition). A break leaves
+// the loop at the end of the iteration; the statements after the branches holding
+// the jump run where it was not taken (block).
+void Lowerer::jump_taken(const std::string& last, bool is_break, SourceLocation at) {
+  if (loop_ == nullptr)
+    refuse(Code::unsupported_construct, loc(at),
+           std::string("a ") + (is_break ? "break" : "continue") + " outside the loop being differentiated");
+  std::string when;
+  for (const std::string& c : jump_path_) when += (when.empty() ? "" : " && ") + c;
+  if (!last.empty()) when += (when.empty() ? "" : " && ") + last;
+  if (when.empty()) when = "true";
+  if (!jump_path_.empty()) jumps_taken_.push_back(when);
+  if (is_break)
+    loop_->break_after = loop_->break_after.empty() ? when : "(" + loop_->break_after + ") || (" + when + ")";
+}
+
+// stmts[rest...] inside a branch on `cond`, the scalars they change joined after it.
+void Lowerer::guard_rest(SourceLocation at, const std::string& cond, const std::vector<const Stmt*>& stmts,
+                         std::size_t rest, Block& out) {
+  guard_rest(at, branch(at, cond), stmts, rest, out);
+}
+void Lowerer::guard_rest(SourceLocation at, Node s, const std::vector<const Stmt*>& stmts, std::size_t rest,
+                         Block& out) {
   const int line = int(s.loc.line);
   const std::vector<const Stmt*> skipped(stmts.begin() + std::ptrdiff_t(rest), stmts.end());
   const std::vector<BranchScalar> joined = enter_branch(skipped, at, out);
-  const bool outer = std::exchange(after_jump_, true);
   branch_over(std::move(s), skipped, {}, out, joined);
-  after_jump_ = outer;
   leave_branch(joined, line, out);
 }
 
@@ -314,12 +356,14 @@ void Lowerer::loop(const Stmt* at, const Stmt* init, const Expr* cond, const Exp
   const std::vector<LoopScalar> scalars = forward_only_ ? std::vector<LoopScalar>{} : enter_loop(at, s, out);
   s.text = cond != nullptr ? condition(cond) : "true";
   if (inc != nullptr) s.step = assignment_text(inc);
-  // `if (c) break;` first or last in the body is written where it stands; one in
-  // the middle makes the rest of the body a branch (skip_rest).
+  // `if (c) break;` first in the body, or last with no jump before it (which would
+  // skip it on some iterations), is written where it stands; others make the rest of
+  // their block a branch (skip_rest).
   std::vector<const Stmt*> stmts = statements(body);
   const Expr* break_first = stmts.empty() ? nullptr : breaking(stmts.front());
   if (break_first != nullptr) stmts.erase(stmts.begin());
-  const Expr* break_last = stmts.empty() ? nullptr : breaking(stmts.back());
+  const Expr* break_last =
+      stmts.empty() || std::any_of(stmts.begin(), stmts.end() - 1, jumps) ? nullptr : breaking(stmts.back());
   if (break_last != nullptr) stmts.pop_back();
   std::set<const ValueDecl*> assigned;
   assigned_tensors(body, assigned);
@@ -340,12 +384,12 @@ void Lowerer::loop(const Stmt* at, const Stmt* init, const Expr* cond, const Exp
     s.kept.clear();
     start_body(scalars);
     if (break_first != nullptr) s.break_before = condition(break_first);
-    const bool outer_jump = std::exchange(after_jump_, false);
+    const auto outer_path = std::exchange(jump_path_, {});
+    const auto outer_taken = std::exchange(jumps_taken_, {});
     block(stmts, 0, lowered);
-    after_jump_ = outer_jump;
+    jump_path_ = outer_path;
+    jumps_taken_ = outer_taken;
     end_body(scalars, s, lowered);
-    if (break_last != nullptr && !s.break_after.empty())
-      refuse(Code::unsupported_construct, loc(break_last->getBeginLoc()), "a second break in a loop body");
     if (break_last != nullptr) s.break_after = condition(break_last);
     loop_ = outer;
     loop_body_ = outer_body;

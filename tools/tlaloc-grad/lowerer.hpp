@@ -115,7 +115,11 @@ class Lowerer {
   int next_id_ = 0;
   bool in_head_ = false;            // lowering a tl::while_loop's condition: nothing in it is differentiated
   ValueId* pair_second_ = nullptr;  // lowering tl::scan's function: where its return's y goes
-  bool after_jump_ = false;         // lowering the rest of a loop body after a break or continue
+  // In the innermost loop's body: the saved conditions of the branches being lowered
+  // (`cond_3` on a then path, `!cond_3` on an else path), and when each break or
+  // continue inside a branch is taken, in those conditions (lower_flow.cpp).
+  std::vector<std::string> jump_path_;
+  std::vector<std::string> jumps_taken_;
 
   Loc loc(SourceLocation l) const { return location(sm_, l); }
   std::vector<const ValueDecl*> in_source_order(const std::map<const ValueDecl*, ValueId>& vars) const;
@@ -196,6 +200,11 @@ class Lowerer {
   static Jump loop_jump(const Stmt* s);
   static Jump ending_jump(const Stmt* s);
   void skip_rest(const Jump& j, const std::vector<const Stmt*>& stmts, std::size_t rest, Block& out);
+  void jump_taken(const std::string& last, bool is_break, SourceLocation at);
+  void guard_rest(SourceLocation at, const std::string& cond, const std::vector<const Stmt*>& stmts,
+                  std::size_t rest, Block& out);
+  void guard_rest(SourceLocation at, Node s, const std::vector<const Stmt*>& stmts, std::size_t rest,
+                  Block& out);
   std::optional<ValueId> returning_if(const IfStmt* f, const std::vector<const Stmt*>& stmts,
                                       std::size_t rest, Block& out);
   static const Expr* breaking(const Stmt* s);

@@ -39,37 +39,22 @@ std::string permuted_vjp(const Rule&, std::size_t i, const Names& n) {
   return call("transpose", {n.g, braced(axes)});
 }
 
-// ---- pad (constant mode): the cotangent's slice where x was ---------------------
+// ---- pad: the library's pad_backward, whose own transpose is pad ----------------
 
-// The widths `{{lo, hi}, ...}` as literals (they give the rank, which the slice needs).
-std::vector<std::int64_t> low_widths(const std::string& text) {
-  std::vector<std::int64_t> low;
-  std::size_t at = text.find('{');
-  const auto refuse = [&] {
-    return std::invalid_argument("the widths '" + text + "' are not pairs of integer literals");
-  };
-  if (at == std::string::npos) throw refuse();
-  for (at = text.find('{', at + 1); at != std::string::npos; at = text.find('{', at + 1)) {
-    const std::size_t end = text.find('}', at);
-    const auto pair = end == std::string::npos ? std::nullopt : int_list(text.substr(at, end - at + 1));
-    if (!pair || pair->size() != 2) throw refuse();
-    low.push_back(pair->front());
-    at = end;
-  }
-  if (low.empty()) throw refuse();
-  return low;
-}
+// pad(x, widths, mode, value): x's share is the library's transpose of the pad, in
+// either mode (the value gets none, as it is a scalar).
 std::string pad_vjp(const Rule&, std::size_t i, const Names& n) {
   if (i != 0) return "";
-  if (n.args.size() > 2 && !n.args[2].ends_with("PadMode::constant"))
-    throw std::invalid_argument("mode '" + n.args[2] + "' has no build-time rule (only PadMode::constant)");
-  std::vector<std::string> starts, stops;
-  const std::vector<std::int64_t> low = low_widths(n.args[1]);
-  for (std::size_t d = 0; d < low.size(); ++d) {
-    starts.push_back(std::to_string(low[d]));
-    stops.push_back(starts.back() + " + " + n.args[0] + ".shape()[" + std::to_string(d) + "]");
-  }
-  return call("slice", {n.g, braced(starts), braced(stops)});
+  std::vector<std::string> args{n.g, shape_of(n.args[0]), n.args[1]};
+  if (n.args.size() > 2) args.push_back(n.args[2]);
+  return call("pad_backward", args);
+}
+// pad_backward(g, shape, widths, mode) is linear in g, and pad with zeros is its transpose.
+std::string pad_backward_vjp(const Rule&, std::size_t i, const Names& n) {
+  if (i != 0) return "";
+  std::vector<std::string> args{n.g, n.args[2]};
+  if (n.args.size() > 3) args.push_back(n.args[3]);
+  return call("pad", args);
 }
 
 // ---- concat and stack: the listed tensors first, then the axis -----------------
@@ -155,8 +140,7 @@ void add_layout_rules(RuleTable& t) {
       args.insert(args.end(), n.args.begin() + 2, n.args.end());
       return i == 0 ? call(r.name.substr(0, r.name.find('_')), args) : "";
     }));
-  // pad(x, widths, mode, value): in constant mode x's share is the cotangent where x
-  // was. Either mode is linear in x: the tangent is padded alike, with zeros.
+  // pad is linear in x: the tangent is padded alike, with zeros.
   Rule padded = moved("pad", pad_vjp);
   padded.jvp = [](const Rule& r, const Names& n, const Tangents& tg) {
     std::vector<std::string> args{tg[0], n.args[1]};
@@ -164,6 +148,7 @@ void add_layout_rules(RuleTable& t) {
     return call(r.name, args);
   };
   add(std::move(padded));
+  add(moved("pad_backward", pad_backward_vjp));
   add(moved("reverse", [](const Rule&, std::size_t i, const Names& n) {
     return i == 0 ? call("reverse", {n.g, n.args[1]}) : "";
   }));
