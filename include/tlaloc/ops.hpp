@@ -200,8 +200,9 @@ Tensor pad(const Tensor& x, const std::vector<std::pair<std::int64_t, std::int64
            PadMode mode = PadMode::constant, Scalar value = 0);
 // The transpose of pad in either mode for x of `shape` (the value gets no share): in
 // constant mode g without the border, in edge mode with each border's elements summed
-// into the element it repeats. It is what the engine computes, and what tlaloc-grad
-// writes.
+// into the element it repeats. It is what the engine computes for a pad (the engine
+// adds an edge pad's shares to x's cotangent one at a time, so with other uses of x
+// the sums may round differently); tlaloc-grad writes it for constant mode.
 Tensor pad_backward(const Tensor& g, const Shape& shape,
                     const std::vector<std::pair<std::int64_t, std::int64_t>>& widths,
                     PadMode mode = PadMode::constant);

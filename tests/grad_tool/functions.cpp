@@ -887,25 +887,25 @@ int main() {
               leaving_dot.item<double>());
   check_projection("statements before a jump", leaving_dot, tl::grad(leaving)(w), weights);
   report_hessian("hessian through statements before a jump", tl::hessian(leaving)(w), tl::grad(leaving), w);
-  // Edge pads in reverse mode (tl::pad_backward): a border of width 0, 1 and more, an
-  // axis of size 1 (whose borders of width 1 are the operand itself), and widths held
-  // in a variable, in either mode.
+  // pad in constant mode through tl::pad_backward: widths of 0, 1 and more, an axis of
+  // size 1, and widths held in a variable.
   const std::vector<std::pair<std::int64_t, std::int64_t>> around{{2, 0}, {1, 1}};
   auto bordered = [&](const tl::Tensor& m) {
-    const tl::Tensor edged_sq = tl::pad(m * m, {{1, 0}, {2, 1}}, tl::PadMode::edge);
+    const tl::Tensor framed = tl::pad(m * m, {{1, 0}, {2, 1}}, tl::PadMode::constant, 0.5);
     const tl::Tensor column = tl::slice(tl::sin(m), 1, 0, 1);
-    const tl::Tensor wide = tl::pad(column, {{0, 2}, {1, 1}}, tl::PadMode::edge) +
-                            tl::pad(column * 2.0, {{1, 1}, {1, 1}}, tl::PadMode::edge);
-    const tl::Tensor lopsided = tl::pad(column * column, {{1, 0}, {1, 3}}, tl::PadMode::edge);
-    const tl::Tensor held = tl::pad(tl::tanh(m), around, tl::PadMode::edge) + tl::pad(m * 0.5, around);
-    return tl::sum(tl::exp(edged_sq) * 0.1) + tl::sum(wide * wide * wide) + tl::sum(tl::cos(lopsided)) +
+    const tl::Tensor wide = tl::pad(column, {{0, 2}, {1, 1}}) + tl::pad(column * 2.0, {{1, 1}, {1, 1}});
+    const tl::Tensor held =
+        tl::pad(tl::tanh(m), around) + tl::pad(m * 0.5, around, tl::PadMode::constant, 1.5);
+    return tl::sum(tl::exp(framed) * 0.1) + tl::sum(wide * wide * wide) + tl::sum(tl::cos(column * column)) +
            tl::sum(tl::sin(held) * held);
   };
-  report("edge pads", tl::grad(bordered)(w), bordered, w);
+  report("pads with widths in a variable", tl::grad(bordered)(w), bordered, w);
   auto [bordered_value, bordered_dot] = tl::jvp(bordered, w, weights);
-  std::printf("edge pads jvp: %a %a\n", bordered_value.item<double>(), bordered_dot.item<double>());
-  check_projection("edge pads", bordered_dot, tl::grad(bordered)(w), weights);
-  report_hessian("hessian through edge pads", tl::hessian(bordered)(w), tl::grad(bordered), w);
+  std::printf("pads with widths in a variable jvp: %a %a\n", bordered_value.item<double>(),
+              bordered_dot.item<double>());
+  check_projection("pads with widths in a variable", bordered_dot, tl::grad(bordered)(w), weights);
+  report_hessian("hessian through pads with widths in a variable", tl::hessian(bordered)(w),
+                 tl::grad(bordered), w);
   // Jumps anywhere in a loop body: a continue before the last statement's break (which
   // the continue skips), two jumps in one body, jumps inside branches (two deep, in an
   // else, a bare break after statements), with scalars changed after them.
@@ -956,6 +956,43 @@ int main() {
               jumping_dot.item<double>());
   check_projection("jumps anywhere in a body", jumping_dot, tl::grad(jumping)(w), weights);
   report_hessian("hessian through jumps anywhere in a body", tl::hessian(jumping)(w), tl::grad(jumping), w);
+  // Scalars an if inside a branch changed, read after it: the branch's reverse sweep
+  // runs the inner if's scalar statements again. In a branch of the function, in one
+  // of a loop body, after a continue, and through an else-if chain.
+  bool opened = true, closed = false;  // not const: Clang says a constant needs no capture
+  auto rejoined = [opened, closed](const tl::Tensor& m) {
+    tl::Tensor v = tl::sin(m);
+    if (opened) {
+      double u = 1.0;
+      if (!closed) u = 2.0;
+      v = tl::sin(v) * u;
+    }
+    for (int j = 0; j < 5; ++j) {
+      if (j % 2 == 1) {
+        double r = 0.5;
+        if (j > 2) {
+          r = r * 3.0;
+        } else if (j > 0) {
+          r += 0.25;
+        } else {
+          r = 0.0;
+        }
+        v = tl::cos(v) * r + m;
+      }
+      if (j == 2) continue;
+      double q = 1.0 + 0.1 * j;
+      if (j > 3) q = q * q;
+      v = v * q;
+    }
+    return tl::sum(v * v);
+  };
+  report("scalars read after an if in a branch", tl::grad(rejoined)(w), rejoined, w);
+  auto [rejoined_value, rejoined_dot] = tl::jvp(rejoined, w, weights);
+  std::printf("scalars read after an if in a branch jvp: %a %a\n", rejoined_value.item<double>(),
+              rejoined_dot.item<double>());
+  check_projection("scalars read after an if in a branch", rejoined_dot, tl::grad(rejoined)(w), weights);
+  report_hessian("hessian through scalars read after an if in a branch", tl::hessian(rejoined)(w),
+                 tl::grad(rejoined), w);
 
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());

@@ -126,9 +126,37 @@ void Writer::prelude(const Node& s, std::vector<std::string> (*statements)(const
 }
 
 // A block's scalars computed again where its reverse needs them (which it may not).
-void Writer::scalars_of(const Block& b) {
+namespace {
+// Whether b, with the paths of its ifs, assigns a scalar declared outside it: the join
+// variable of an if (lower_scalars.cpp, end_path).
+bool assigns_joins(const Block& b) {
   for (const Node& s : b) {
-    if (s.kind != Node::Kind::scalar || s.assignment) continue;
+    if (s.kind == Node::Kind::scalar && s.assignment && s.declares.empty()) return true;
+    if (s.kind == Node::Kind::branch && (assigns_joins(s.body) || assigns_joins(s.orelse))) return true;
+  }
+  return false;
+}
+}  // namespace
+
+// The scalar statements of b, computed again where a reverse sweep needs them. With
+// replay_ifs, an if in b that joins scalars runs its paths' scalar statements again
+// too, so that its join variables hold the values b read after it (a loop body keeps
+// those instead: lower_scalars.cpp, settle); with_joins: b is such a path.
+void Writer::scalars_of(const Block& b, bool replay_ifs, bool with_joins) {
+  for (const Node& s : b) {
+    if (replay_ifs && s.kind == Node::Kind::branch && (assigns_joins(s.body) || assigns_joins(s.orelse))) {
+      line("if (" + cond_name(s.id) + ") {  // the scalars of the if at line " + std::to_string(s.loc.line));
+      ++depth_;
+      scalars_of(s.body, true, true);
+      --depth_;
+      line("} else {");
+      ++depth_;
+      scalars_of(s.orelse, true, true);
+      --depth_;
+      line("}");
+      continue;
+    }
+    if (s.kind != Node::Kind::scalar || (s.assignment && !(with_joins && s.declares.empty()))) continue;
     const bool marked = s.declares.empty() || s.text.rfind("[[maybe_unused]]", 0) == 0;
     line(marked ? s.text : "[[maybe_unused]] " + s.text);
   }
@@ -169,7 +197,7 @@ void Writer::restore_iteration(const Node& s, const std::string& k) {
          "_fwd[" + k + "];");
   for (const auto& [var, type] : inner_state(s))
     line("[[maybe_unused]] const " + type + "& " + var + " = saved_" + var + "[" + k + "];");
-  scalars_of(s.body);
+  scalars_of(s.body, false);
 }
 
 void Writer::reverse_loop(const Node& s) {

@@ -303,7 +303,7 @@ void Lowerer::leave_branch(const std::vector<BranchScalar>& joined, int line, Bl
     st.changeable = st.read = st.kept = false;
     st.node = -1;
     st.stale.clear();
-    settle(b.var, b.join, "the if at line " + std::to_string(line), out);
+    settle(b.var, b.join, "the if at line " + std::to_string(line), out, true);
   }
 }
 
@@ -311,15 +311,17 @@ void Lowerer::leave_branch(const std::vector<BranchScalar>& joined, int line, Bl
 // reverse sweep declares that variable again or restores it (the loop or if is inside
 // a branch or a loop body that declares it, or inside a loop that carries it), a later
 // use would read its value from before: directly in an enclosing loop's body, the value
-// is kept (saved per iteration of that loop, and restored by its reverse); elsewhere it
-// may not be read (read_scalar).
-void Lowerer::settle(const VarDecl* v, const std::string& holder, const std::string& what, Block& out) {
+// is kept (saved per iteration of that loop, and restored by its reverse). Elsewhere,
+// after an if (`replayed`), the reverse sweep runs the if's scalar statements again
+// (Writer::scalars_of); after a loop, the value may not be read (read_scalar).
+void Lowerer::settle(const VarDecl* v, const std::string& holder, const std::string& what, Block& out,
+                     bool replayed) {
   ScalarState& st = scalars_.at(v);
   const bool enclosing =
       std::find(carried_by_loops_.begin(), carried_by_loops_.end(), v) != carried_by_loops_.end();
   if (st.home == 0 && !enclosing) return;
   if (loop_ == nullptr || structured_ != loop_body_) {
-    st.stale = what;
+    if (!replayed) st.stale = what;
     return;
   }
   const std::string name = unique(st.base);

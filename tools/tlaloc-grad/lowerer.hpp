@@ -231,7 +231,8 @@ class Lowerer {
   void restore_path(const std::vector<BranchScalar>& scoped);
   void end_path(const std::vector<BranchScalar>& joined, Block& path);
   void leave_branch(const std::vector<BranchScalar>& joined, int line, Block& out);
-  void settle(const VarDecl* v, const std::string& holder, const std::string& what, Block& out);
+  void settle(const VarDecl* v, const std::string& holder, const std::string& what, Block& out,
+              bool replayed = false);
   void mark_unread(Block& b) const;
 
   // lower_tapes.cpp: a generated gradient's tapes and references, lowered again
