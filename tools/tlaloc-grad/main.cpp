@@ -25,18 +25,12 @@
 #include "parse.hpp"
 #include "program.hpp"
 #include "rewrite.hpp"
+#include "sanitizer.hpp"
 
 // Under AddressSanitizer: LLVM gives each thread that runs clang an alternate signal
 // stack of its own (malloc'ed), replacing the one the sanitizer mapped, which the
 // sanitizer then fails to unmap when the thread ends. The tool builds its cache entry
 // on a second thread (parse.cpp), so the sanitizer keeps out of signal stacks.
-#if defined(__SANITIZE_ADDRESS__)
-#define TLALOC_GRAD_ASAN
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TLALOC_GRAD_ASAN
-#endif
-#endif
 #ifdef TLALOC_GRAD_ASAN
 extern "C" const char* __asan_default_options() { return "use_sigaltstack=0"; }
 #endif
@@ -130,7 +124,7 @@ int run(int argc, char** argv) {
   flags.push_back("-Wno-unknown-warning-option");
   flags.push_back("-fsyntax-only");
   const Parser parser(flags, cache_dir, source);
-  const Parsed parsed = parser.parse(source, abs_input);
+  Parsed parsed = parser.parse(source, abs_input);
   const std::unique_ptr<clang::ASTUnit>& ast = parsed.ast;
   if (!ast || ast->getDiagnostics().hasErrorOccurred()) {
     std::cerr << "tlaloc-grad: " << input << " does not compile (errors above)\n";
@@ -150,6 +144,7 @@ int run(int argc, char** argv) {
     remove_stale(opt.dump_dir, opt.stem, r);
     save(output, r.text);
     if (!deps.empty()) save(deps, depfile(output, abs_input, parser.files_read(parsed)));
+    keep_until_exit(std::move(parsed.ast));
   } catch (const Diagnostic& d) {
     std::cerr << d.loc.file << ":" << d.loc.line << ":" << d.loc.col << ": error: [" << code_name(d.code) << "] "
               << d.what() << "\n";

@@ -1,6 +1,7 @@
 #include "parse.hpp"
 
 #include "files.hpp"
+#include "sanitizer.hpp"
 
 #include <clang/Basic/Version.h>
 #include <clang/Frontend/CompilerInstance.h>
@@ -219,6 +220,12 @@ std::vector<std::string> Parser::files_read(const Parsed& p) const {
   std::sort(files.begin(), files.end());
   files.erase(std::unique(files.begin(), files.end()), files.end());
   return files;
+}
+
+void keep_until_exit(std::unique_ptr<clang::ASTUnit> unit) {
+#ifndef TLALOC_GRAD_ASAN
+  (void)unit.release();
+#endif
 }
 
 }  // namespace tlaloc_grad

@@ -1,6 +1,5 @@
 #include "rewrite.hpp"
 
-#include <clang/AST/ParentMapContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Lex/Lexer.h>
 
@@ -12,6 +11,7 @@
 
 #include "emit.hpp"
 #include "lower.hpp"
+#include "parse.hpp"
 
 namespace tlaloc_grad {
 
@@ -27,6 +27,7 @@ bool is_tensor_type(QualType t) {
 struct Found {
   const CallExpr* call;
   std::string transform;
+  const Decl* top;
 };
 
 // Only the main file's declarations are searched: the headers' would be read out
@@ -36,16 +37,27 @@ bool outside_main_file(const SourceManager& sm, const Decl* d) {
          !sm.isInMainFile(sm.getExpansionLoc(d->getLocation()));
 }
 
+// The calls of transforms in the main file, each with the declaration at namespace
+// scope written around it (the innermost whose lexical context is a namespace or the
+// file), before which its generated function is included.
 struct Finder : RecursiveASTVisitor<Finder> {
   const SourceManager* sm = nullptr;
   std::vector<Found> found;
-  bool TraverseDecl(Decl* d) { return outside_main_file(*sm, d) || RecursiveASTVisitor::TraverseDecl(d); }
+  const Decl* top = nullptr;
+  bool TraverseDecl(Decl* d) {
+    if (outside_main_file(*sm, d)) return true;
+    const Decl* outer = top;
+    if (d != nullptr && !isa<TranslationUnitDecl>(d) && d->getLexicalDeclContext()->isFileContext()) top = d;
+    const bool more = RecursiveASTVisitor::TraverseDecl(d);
+    top = outer;
+    return more;
+  }
   bool VisitCallExpr(CallExpr* c) {
     const FunctionDecl* fd = c->getDirectCallee();
     if (fd == nullptr || !sm->isInMainFile(sm->getExpansionLoc(c->getBeginLoc()))) return true;
     const std::string q = fd->getQualifiedNameAsString();
     for (const char* t : {"grad", "value_and_grad", "jvp", "vjp", "hessian"})
-      if (q == std::string("tlaloc::") + t) found.push_back({c, t});
+      if (q == std::string("tlaloc::") + t) found.push_back({c, t, top});
     return true;
   }
 };
@@ -82,23 +94,6 @@ std::optional<Target> target_of(const Expr* e) {
     return t;
   }
   return std::nullopt;
-}
-
-// The declaration at namespace scope that contains a call: generated functions are
-// included just before it.
-const Decl* enclosing_top_decl(ASTContext& ctx, const Stmt* s) {
-  DynTypedNodeList parents = ctx.getParents(*s);
-  const Decl* last = nullptr;
-  while (!parents.empty()) {
-    const DynTypedNode n = parents[0];
-    if (const auto* d = n.get<Decl>()) {
-      const DeclContext* dc = d->getDeclContext();
-      if (isa<FunctionDecl>(d) || isa<VarDecl>(d) || isa<CXXRecordDecl>(d)) last = d;
-      if (dc != nullptr && (dc->isFileContext())) return d;
-    }
-    parents = ctx.getParents(n);
-  }
-  return last;
 }
 
 std::string fmt_hex(std::size_t v) {
@@ -171,7 +166,7 @@ std::string hessian(const Program& p, const Options& opt, const Loc& at, Rewritt
   g.name = p.name + "_gradient";
   const std::string file = opt.stem + "." + g.name + ".grad.cpp";
   gradient = {(std::filesystem::path(opt.dump_dir) / file).string(), emit_gradient(g, false)};
-  const std::unique_ptr<ASTUnit> ast = opt.parse(gradient.text, gradient.path);
+  std::unique_ptr<ASTUnit> ast = opt.parse(gradient.text, gradient.path);
   if (!ast || ast->getDiagnostics().hasErrorOccurred())
     refuse(Code::unsupported_construct, at, "tl::hessian: the generated gradient does not compile (errors above)");
   FunctionFinder finder;
@@ -192,6 +187,7 @@ std::string hessian(const Program& p, const Options& opt, const Loc& at, Rewritt
            "tl::hessian: the generated gradient, differentiated again, at " + gradient.path + ":" +
                std::to_string(d.loc.line) + ": " + d.what());
   }
+  keep_until_exit(std::move(ast));
   q.what = "the gradient of " + p.what + " (" + file + ")";
   return emit_hessian(p, q);
 }
@@ -285,10 +281,9 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
     const std::size_t b = sm.getFileOffset(sm.getExpansionLoc(range.getBegin()));
     const std::size_t e = sm.getFileOffset(Lexer::getLocForEndOfToken(sm.getExpansionLoc(range.getEnd()), 0, sm, ctx.getLangOpts()));
     edits[b] = {e - b, replacement};
-    const Decl* top = enclosing_top_decl(ctx, f.call);
-    std::size_t line_start = sm.getFileOffset(sm.getExpansionLoc(top->getBeginLoc()));
+    std::size_t line_start = sm.getFileOffset(sm.getExpansionLoc(f.top->getBeginLoc()));
     while (line_start > 0 && source[line_start - 1] != '\n') --line_start;
-    const unsigned line = sm.getExpansionLineNumber(top->getBeginLoc());
+    const unsigned line = sm.getExpansionLineNumber(f.top->getBeginLoc());
     // The gradient's hash beside its #include: when the gradient changes, so does this
     // file, and the build recompiles it (the build tool watches this file, not the
     // gradients it includes).
