@@ -28,6 +28,7 @@ struct Found {
   const CallExpr* call;
   std::string transform;
   const Decl* top;
+  bool dependent;  // inside a template, on its parameters
 };
 
 // Only the main file's declarations are searched: the headers' would be read out
@@ -53,11 +54,16 @@ struct Finder : RecursiveASTVisitor<Finder> {
     return more;
   }
   bool VisitCallExpr(CallExpr* c) {
-    const FunctionDecl* fd = c->getDirectCallee();
-    if (fd == nullptr || !sm->isInMainFile(sm->getExpansionLoc(c->getBeginLoc()))) return true;
-    const std::string q = fd->getQualifiedNameAsString();
+    if (!sm->isInMainFile(sm->getExpansionLoc(c->getBeginLoc()))) return true;
+    // Inside a template, a call whose arguments depend on its parameters (a lambda
+    // does) names its function only by lookup, resolved per instantiation.
+    const NamedDecl* callee = c->getDirectCallee();
+    const auto* lookup = dyn_cast<UnresolvedLookupExpr>(c->getCallee()->IgnoreParenImpCasts());
+    if (callee == nullptr && lookup != nullptr && lookup->getNumDecls() > 0) callee = *lookup->decls_begin();
+    if (callee == nullptr) return true;
+    const std::string q = callee->getQualifiedNameAsString();
     for (const char* t : {"grad", "value_and_grad", "jvp", "vjp", "hessian"})
-      if (q == std::string("tlaloc::") + t) found.push_back({c, t, top});
+      if (q == std::string("tlaloc::") + t) found.push_back({c, t, top, c->getDirectCallee() == nullptr});
     return true;
   }
 };
@@ -207,6 +213,13 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
   for (const Found& f : finder.found) {
     const Loc at = location(sm, f.call->getBeginLoc());
     const std::string where = at.file + ":" + std::to_string(at.line);
+    if (f.dependent) {
+      result.notes.push_back(
+          where + ": note: tl::" + f.transform +
+          " inside a template is left to trace at run time: its generated code would be one text "
+          "for every instantiation");
+      continue;
+    }
     const auto target = target_of(f.call->getArg(0));
     if (!target) {
       result.notes.push_back(where + ": note: tl::" + f.transform +
