@@ -994,6 +994,46 @@ int main() {
   report_hessian("hessian through scalars read after an if in a branch", tl::hessian(rejoined)(w),
                  tl::grad(rejoined), w);
 
+  // Lists of tensors (std::vector<tl::Tensor>) read by element: differentiated, with
+  // literal and computed indices, in a loop over its size, an element read twice in
+  // one op, one never read (its gradient is zeros), elements passed on to a function;
+  // and a list not differentiated, as an argument and as a capture.
+  const std::vector<tl::Tensor> layers{f64({0.3, -0.2, 0.1, 0.4, -0.5, 0.2}, {3, 2}), f64({0.05, -0.1}, {2}),
+                                       f64({0.2, -0.3, 0.6, 0.1}, {2, 2}), f64({0.0, 0.1}, {2}),
+                                       f64({1.0, 2.0}, {2})};
+  const auto report_list = [](const std::string& name, const std::vector<tl::Tensor>& gs, auto f,
+                              const std::vector<tl::Tensor>& ps) {
+    if (gs.size() != ps.size()) {
+      std::printf("FAIL %s: %zu gradients for %zu tensors\n", name.c_str(), gs.size(), ps.size());
+      ++failures;
+      return;
+    }
+    for (std::size_t k = 0; k < ps.size(); ++k) {
+      const auto with_k = [&](const tl::Tensor& t) {
+        std::vector<tl::Tensor> with = ps;
+        with[k] = t;
+        return f(with);
+      };
+      report(name + " [" + std::to_string(k) + "]", gs[k], with_k, ps[k]);
+    }
+  };
+  auto stacked = [&x](const std::vector<tl::Tensor>& ps) {
+    tl::Tensor h = x;
+    for (std::size_t i = 0; i + 2 < ps.size(); i += 2) h = layer(h, ps[i], ps.at(i + 1));
+    return tl::sum(h * h) + tl::sum(ps.front() * ps[0]) * 0.01 + tl::sum(tl::exp(ps[1])) * 0.5;
+  };
+  report_list("a list of parameters", tl::grad(stacked)(layers), stacked, layers);
+  auto [stacked_value, stacked_grads] = tl::value_and_grad(stacked)(layers);
+  std::printf("a list of parameters value: %a\n", stacked_value.item<double>());
+  report_list("a list of parameters, value_and_grad", stacked_grads, stacked, layers);
+  auto mixed = [&layers](const tl::Tensor& m, const std::vector<tl::Tensor>& coefs) {
+    return tl::sum(m * coefs[1] + tl::sin(m * coefs.back()) * layers[1]);
+  };
+  const std::vector<tl::Tensor> coefs{f64({1.5}, {1}), f64({0.5, -1.0}, {2}), f64({2.0}, {})};
+  report(
+      "a list not differentiated", tl::grad(mixed)(w, coefs),
+      [&](const tl::Tensor& m) { return mixed(m, coefs); }, w);
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

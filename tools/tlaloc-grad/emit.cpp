@@ -11,7 +11,8 @@ std::string shorten(const std::string& s) { return s.size() <= 72 ? s : s.substr
 std::string Writer::function(bool with_value) {
   header("The gradient of " + p_.what + " with respect to " + wrt_names() + ",",
          "derivatives in reverse order (an undefined tensor is a zero cotangent).");
-  const std::string g_type = p_.listed ? "std::vector<tl::Tensor>" : "tl::Tensor";
+  const bool list = p_.params[p_.wrt.at(0)].list;
+  const std::string g_type = p_.listed || list ? "std::vector<tl::Tensor>" : "tl::Tensor";
   signature(with_value ? "std::pair<tl::Tensor, " + g_type + ">" : g_type, false);
   forward(p_.body);
   const std::string y = name(p_.result);
@@ -57,13 +58,22 @@ std::string Writer::reverse_sweep(const std::string& seed) {
   }
   reverse(p_.body);
   std::string cts;
-  for (std::size_t w : p_.wrt) cts += (cts.empty() ? "" : ", ") + or_zeros(p_.params[w].value);
+  for (std::size_t w : p_.wrt) {
+    const Param& prm = p_.params[w];
+    if (prm.list) {
+      // Elements nothing read get zeros, as the engine gives an unused argument.
+      line("for (std::size_t k = 0; k < " + prm.name + ".size(); ++k)");
+      line("  if (!d_" + prm.name + "[k].defined()) d_" + prm.name + "[k] = tl::zeros_like(" + prm.name +
+           "[k]);");
+    }
+    cts += (cts.empty() ? "" : ", ") + (prm.list ? "d_" + prm.name : or_zeros(prm.value));
+  }
   return cts;
 }
 
 std::string Writer::wrt_names() const {
   std::string s;
-  for (std::size_t w : p_.wrt) s += (s.empty() ? "`" : ", `") + name(p_.params[w].value) + "`";
+  for (std::size_t w : p_.wrt) s += (s.empty() ? "`" : ", `") + p_.params[w].name + "`";
   return s;
 }
 
@@ -133,7 +143,9 @@ std::string Writer::tangent_or_zero(ValueId v) const {
 
 std::string Writer::d(ValueId v) const {
   const auto it = alias_.find(v);
-  return it != alias_.end() ? it->second : "d_" + name(v);
+  if (it != alias_.end()) return it->second;
+  const Value& value = p_.values[std::size_t(v)];
+  return value.list.empty() ? "d_" + value.name : "d_" + value.list + "[" + value.at + "]";
 }
 
 // v's cotangent, zeros where it has none (the engine's or_zeros).
@@ -150,9 +162,11 @@ std::string Writer::or_zeros(ValueId v) const {
   return zero;
 }
 
+// A list's element may have shares from other reads of it: it starts as "maybe".
 Has Writer::state(ValueId v) const {
   const auto it = has_.find(v);
-  return it == has_.end() ? Has::none : it->second;
+  if (it != has_.end()) return it->second;
+  return v >= 0 && !p_.values[std::size_t(v)].list.empty() ? Has::maybe : Has::none;
 }
 
 std::string Writer::escape(const std::string& s) {

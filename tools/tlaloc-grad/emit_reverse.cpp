@@ -1,6 +1,7 @@
 // The reverse sweep of a generated gradient, and the sums of the tl:: regions.
 #include "writer.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace tlaloc_grad {
@@ -10,15 +11,19 @@ namespace tlaloc_grad {
 void Writer::declare_cotangents(const Block& b, bool with_params) {
   std::vector<ValueId> vals;
   if (with_params)
-    for (const Param& prm : p_.params)
+    for (std::size_t i = 0; i < p_.params.size(); ++i) {
+      const Param& prm = p_.params[i];
       if (prm.value >= 0) vals.push_back(prm.value);
+      if (prm.list && std::find(p_.wrt.begin(), p_.wrt.end(), i) != p_.wrt.end())
+        line("std::vector<tl::Tensor> d_" + prm.name + "(" + prm.name + ".size());");
+    }
   for (const Node& s : b) {
     if (s.kind == Node::Kind::op) vals.push_back(s.result);
     for (const Phi& ph : s.phis) vals.push_back(ph.out);
     if (s.ys >= 0) vals.push_back(s.ys);
   }
   for (ValueId v : vals)
-    if (active(v)) line("tl::Tensor d_" + name(v) + ";");
+    if (active(v) && p_.values[std::size_t(v)].list.empty()) line("tl::Tensor d_" + name(v) + ";");
 }
 
 // d_v += contribution, as the engine's add_tangents: existing + new.

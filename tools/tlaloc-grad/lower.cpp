@@ -25,6 +25,16 @@ bool is_tensor(QualType t) {
   return r != nullptr && r->getQualifiedNameAsString() == "tlaloc::Tensor";
 }
 
+// A std::vector<tl::Tensor>: a list of tensors, such as a model's parameters.
+bool is_tensor_list(QualType t) {
+  const auto* spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      t.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl());
+  return spec != nullptr && spec->getQualifiedNameAsString() == "std::vector" &&
+         spec->getTemplateArgs().size() > 0 &&
+         spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
+         is_tensor(spec->getTemplateArgs()[0].getAsType());
+}
+
 // A function with a custom derivative rule (tl::custom_vjp / tl::custom_jvp).
 bool is_custom(QualType t) {
   const auto* r = t.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
@@ -167,9 +177,15 @@ void Lowerer::function(const FunctionDecl& fn, const LambdaExpr* lambda) {
       const auto* var = cast<VarDecl>(c.getCapturedVar());
       param(var, var->getType(), false);
     }
-  for (std::size_t w : p_.wrt)
-    if (w >= p_.explicit_params || p_.params[w].value < 0)
+  for (std::size_t w : p_.wrt) {
+    if (w < p_.explicit_params && p_.params[w].list && (p_.listed || p_.wrt.size() > 1))
+      refuse(Code::unsupported_construct, p_.loc,
+             "parameter " + std::to_string(w) +
+                 " is a std::vector<tl::Tensor>: tl::argnums lists tl::Tensor "
+                 "arguments only (differentiate the list alone, as tl::grad(f)(list, ...))");
+    if (w >= p_.explicit_params || (p_.params[w].value < 0 && !p_.params[w].list))
       refuse(Code::not_differentiable, p_.loc, "parameter " + std::to_string(w) + " is not a tl::Tensor");
+  }
   const auto r = block(statements(fn.getBody()), 0, p_.body);
   if (!r)
     refuse(Code::unsupported_construct, loc(fn.getEndLoc()), "the function ends without returning a tensor");
@@ -240,6 +256,12 @@ void Lowerer::param(const ValueDecl* d, QualType t, bool traced) {
     p_.params.push_back({"const tl::Tensor&", name, v, outer});
     return;
   }
+  if (is_tensor_list(t)) {
+    const bool wrt = std::find(p_.wrt.begin(), p_.wrt.end(), p_.params.size()) != p_.wrt.end();
+    list_params_[d] = {name, wrt, traced || wrt};
+    p_.params.push_back({"const std::vector<::tlaloc::Tensor>&", name, -1, outer, true});
+    return;
+  }
   const QualType plain = t.getNonReferenceType().getUnqualifiedType();
   if (is_custom(plain) || is_options(plain) || (plain->isRecordType() && is_numbers(plain))) {
     p_.params.push_back(
@@ -249,8 +271,8 @@ void Lowerer::param(const ValueDecl* d, QualType t, bool traced) {
   if (!plain->isArithmeticType() && !plain->isEnumeralType())
     refuse(Code::unsupported_construct, loc(d->getLocation()),
            "parameter or capture '" + name + "' of type " + t.getAsString() +
-               ": only tl::Tensor, arithmetic and enumeration types, standard containers of numbers, and the "
-               "library's options structs");
+               ": only tl::Tensor, std::vector<tl::Tensor>, arithmetic and enumeration types, standard "
+               "containers of numbers, and the library's options structs");
   const std::string type = TypeName::getFullyQualifiedName(plain, ctx_, ctx_.getPrintingPolicy());
   p_.params.push_back({"const " + type, name, -1, outer});
   // A parameter taken by value may be assigned in the body, as a local.
@@ -464,6 +486,8 @@ ValueId Lowerer::expr(const Expr* e, Block& out) {
 }
 
 ValueId Lowerer::operator_call(const CXXOperatorCallExpr* e, Block& out) {
+  if (e->getOperator() == OO_Subscript)
+    if (const ListParam* l = list_of(e->getArg(0))) return element(*l, scalar_text(e->getArg(1)), e, out);
   if (e->getOperator() == OO_Call && is_custom(e->getArg(0)->getType())) return custom_call(e, out);
   if (const auto* m = dyn_cast_or_null<CXXMethodDecl>(e->getDirectCallee()); m && m->getParent()->isLambda())
     return lambda_call(e, out);
@@ -595,12 +619,59 @@ ValueId Lowerer::joined(const CallExpr* e, const std::string& name, const std::v
 }
 
 ValueId Lowerer::member_call(const CXXMemberCallExpr* e, Block& out) {
+  if (const ListParam* l = list_of(e->getImplicitObjectArgument())) {
+    const std::string method = e->getMethodDecl()->getNameAsString();
+    if (method == "at" && e->getNumArgs() == 1) return element(*l, scalar_text(e->getArg(0)), e, out);
+    if (method == "front" || method == "back")
+      return element(*l, method == "front" ? "0" : l->name + ".size() - 1", e, out);
+    refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
+           "'" + raw(e) + "': a list of tensors is read by element (" + l->name +
+               "[i], .at(i), .front(), .back())");
+  }
   std::vector<Arg> args{arg(e->getImplicitObjectArgument(), out)};
   if (e->getMethodDecl()->getNameAsString() == "astype" && e->getNumArgs() == 1) {
     args.push_back(arg(e->getArg(0), out));
     return op(out, e, "astype", args, {});
   }
   return inactive(out, e, args);
+}
+
+// The list parameter e names, if it names one.
+const Lowerer::ListParam* Lowerer::list_of(const Expr* e) const {
+  const auto* ref = dyn_cast<DeclRefExpr>(strip(e));
+  if (ref == nullptr) return nullptr;
+  const auto it = list_params_.find(ref->getDecl());
+  return it == list_params_.end() ? nullptr : &it->second;
+}
+
+// An element of a list parameter: a value of its own, whose cotangent is the list's
+// cotangent's element (Value::list). A computed index is kept in a scalar, which the
+// reverse sweep computes again where it adds to that element. Traced, the element
+// is the argument itself and each use adds its share to it, in the order of the
+// reverse sweep, as here.
+ValueId Lowerer::element(const ListParam& l, std::string at, const Expr* e, Block& out) {
+  if (!region_.empty())
+    refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
+           "'" + raw(e) + "' inside " + region_ + ": read the list's elements before it (the engine sums a " +
+               "region's shares of what it uses from outside, apart)");
+  const bool literal = !at.empty() && std::all_of(at.begin(), at.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c));
+  });
+  if (!literal) {
+    const std::string index = unique("at");
+    scalar(out, e->getBeginLoc(), "const std::size_t " + index + " = " + at + ";");
+    out.back().declares = index;
+    read_versions_.insert(index);
+    at = index;
+  }
+  const ValueId v = op(out, e, {}, {}, l.name + "[" + at + "]");
+  Value& value = p_.values[std::size_t(v)];
+  value.name = unique(l.name + "_" + at);
+  value.active = l.active;
+  value.traced = l.traced;
+  value.list = l.name;
+  value.at = at;
+  return v;
 }
 
 ValueId Lowerer::call(const CallExpr* e, Block& out) {
@@ -650,6 +721,12 @@ ValueId Lowerer::inline_call(const CallExpr* e, const FunctionDecl& def, Block& 
     const ParmVarDecl* pd = def.getParamDecl(i);
     if (is_tensor(pd->getType())) {
       tensors_[pd] = expr(e->getArg(i), out);
+    } else if (is_tensor_list(pd->getType())) {
+      const ListParam* l = list_of(e->getArg(i));
+      if (l == nullptr)
+        refuse(Code::unsupported_construct, loc(e->getArg(i)->getBeginLoc()),
+               "'" + raw(e->getArg(i)) + "' passed as a std::vector<tl::Tensor>: only a list parameter is");
+      list_params_[pd] = *l;
     } else {
       const std::string name = unique(def.getNameAsString() + "_" + pd->getNameAsString());
       const QualType plain = pd->getType().getNonReferenceType().getUnqualifiedType();
@@ -701,6 +778,11 @@ void Lowerer::statement(const Stmt* s, Block& out) {
   if (const auto* w = dyn_cast<WhileStmt>(s))
     return loop(w, nullptr, w->getCond(), nullptr, w->getBody(), out);
   if (const auto* e = dyn_cast<Expr>(s)) return expression_statement(strip(e), out);
+  if (const auto* r = dyn_cast<CXXForRangeStmt>(s); r && list_of(r->getRangeInit()))
+    refuse(Code::unsupported_construct, loc(s->getBeginLoc()),
+           "a range-for over the list '" + list_of(r->getRangeInit())->name +
+               "': index it (`for (std::size_t i = 0; i < " + list_of(r->getRangeInit())->name +
+               ".size(); ++i)`)");
   refuse(Code::unsupported_construct, loc(s->getBeginLoc()),
          std::string("a statement of kind ") + s->getStmtClassName() + " in a differentiated function");
 }

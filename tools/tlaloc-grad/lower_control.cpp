@@ -74,6 +74,9 @@ ValueId Lowerer::lambda_body(const LambdaExpr* l, const std::vector<ValueId>& ar
   inlining_.push_back(fn);
   Node* const outer = loop_;
   loop_ = nullptr;
+  // A lambda called directly runs inline; one passed to a tl:: function is its region.
+  const std::string outer_region = region_;
+  if (what.rfind("tl::", 0) == 0) region_ = what;
   // Its body may not change the scalars outside it either (lower_scalars.cpp).
   std::set<const VarDecl*> outside;
   for (const auto& kv : scalars_) outside.insert(kv.first);
@@ -82,6 +85,7 @@ ValueId Lowerer::lambda_body(const LambdaExpr* l, const std::vector<ValueId>& ar
   const auto r = block(statements(fn->getBody()), 0, out);
   pair_second_ = pair;
   loop_ = outer;
+  region_ = outer_region;
   std::swap(outside, outside_lambda_);
   inlining_.pop_back();
   for (const auto& [var, v] : saved)

@@ -26,6 +26,7 @@ using namespace clang;
 
 // Helpers on clang's AST (lower.cpp).
 bool is_tensor(QualType t);
+bool is_tensor_list(QualType t);
 const VarDecl* assigned_variable(const Stmt* s);
 std::optional<std::pair<const ValueDecl*, const ValueDecl*>> alias_targets(const VarDecl* v);
 bool is_custom(QualType t);
@@ -107,6 +108,14 @@ class Lowerer {
   };
   std::map<const ValueDecl*, std::string> lists_;
   std::map<const ValueDecl*, Alias> aliases_;
+  // Parameters and captures of type std::vector<tl::Tensor>, read by element (ps[i]):
+  // their names, whether they are differentiated, and whether they are traced.
+  struct ListParam {
+    std::string name;
+    bool active = false, traced = false;
+  };
+  std::map<const ValueDecl*, ListParam> list_params_;
+  std::string region_;  // the tl:: region whose function is being lowered (tl::cond's on_true, ...)
   Node* loop_ = nullptr;                      // the loop being lowered
   std::vector<const FunctionDecl*> inlining_;
   const FunctionDecl* top_ = nullptr;  // the function lowered
@@ -168,6 +177,8 @@ class Lowerer {
   std::vector<ValueId> object_call_arguments(const CXXOperatorCallExpr* e, Block& out,
                                              const std::string& what);
   ValueId member_call(const CXXMemberCallExpr* e, Block& out);
+  const ListParam* list_of(const Expr* e) const;
+  ValueId element(const ListParam& l, std::string at, const Expr* e, Block& out);
   static std::optional<std::vector<const Expr*>> braced_tensors(const Expr* e);
   ValueId joined(const CallExpr* e, const std::string& name, const std::vector<const Expr*>& list, Block& out);
   ValueId call(const CallExpr* e, Block& out);

@@ -100,6 +100,9 @@ struct Value {
   bool active = false;         // depends on the differentiated parameter
   bool traced = false;         // depends on a parameter: symbolic when tl::grad traces
   bool undefined = false;      // `tl::Tensor t;` before its first assignment: no value, no tangent
+  // An element of a list parameter (`ps[i]`): the list's name and the index, a literal
+  // or the scalar holding it. Its cotangent is the list's cotangent's element there.
+  std::string list, at;
 };
 
 struct Param {
@@ -107,6 +110,7 @@ struct Param {
   std::string name;
   ValueId value = -1;          // -1: not a tensor
   std::string outer;           // its name where the transform is called (captures)
+  bool list = false;           // a std::vector<tl::Tensor>, read by element
 };
 
 struct Program {

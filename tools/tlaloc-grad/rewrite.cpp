@@ -168,6 +168,10 @@ void refuse_in_hessian(const Program& p, const Block& b, const Loc& at) {
 // dump directory too (`gradient`), since the Hessian's comments give its lines.
 std::string hessian(const Program& p, const Options& opt, const Loc& at, Rewritten::Gradient& gradient) {
   refuse_in_hessian(p, p.body, at);
+  for (const Param& prm : p.params)
+    if (prm.list)
+      refuse(Code::unsupported_construct, at,
+             "tl::hessian of a function of a std::vector<tl::Tensor> ('" + prm.outer + "')");
   Program g = p;
   g.name = p.name + "_gradient";
   const std::string file = opt.stem + "." + g.name + ".grad.cpp";
