@@ -1034,6 +1034,37 @@ int main() {
       "a list not differentiated", tl::grad(mixed)(w, coefs),
       [&](const tl::Tensor& m) { return mixed(m, coefs); }, w);
 
+  // Returns inside a loop: the loop leaves at the iteration that returns, by either
+  // of two returns (after continues on other iterations), or runs to its end and the
+  // rest of the body returns.
+  for (const int limit : {3, 9, 20}) {
+    auto solved = [limit](const tl::Tensor& m) {
+      tl::Tensor v = m;
+      double k = 1.0;
+      for (int j = 0; j < 8; ++j) {
+        v = tl::tanh(v) * 1.2 + m * 0.3;
+        if (j == limit) return tl::sum(v * v) * k;
+        if (j % 2 == 1) {
+          k += 0.5;
+          continue;
+        }
+        if (j == 4 && limit > 10) {
+          v = v * 0.5;
+          return tl::sum(v * m);
+        }
+        v = v * 0.9;
+      }
+      k = k * 2.0;
+      return tl::sum(v * v) * k + tl::sum(v);
+    };
+    const std::string name = "returns inside a loop, limit " + std::to_string(limit);
+    report(name, tl::grad(solved)(w), solved, w);
+    auto [solved_value, solved_dot] = tl::jvp(solved, w, weights);
+    std::printf("%s jvp: %a %a\n", name.c_str(), solved_value.item<double>(), solved_dot.item<double>());
+    check_projection(name.c_str(), solved_dot, tl::grad(solved)(w), weights);
+    report_hessian(("hessian through " + name).c_str(), tl::hessian(solved)(w), tl::grad(solved), w);
+  }
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

@@ -138,7 +138,11 @@ std::string Writer::footer() {
 std::string Writer::tangent_or_zero(ValueId v) const {
   if (active(v)) return "t_" + name(v);
   // An undefined tensor (one declared without a value) has no tangent either.
-  return undefined(v) ? "tl::Tensor()" : "tl::zeros_like(" + name(v) + ")";
+  if (undefined(v)) return "tl::Tensor()";
+  const std::string zero = "tl::zeros_like(" + name(v) + ")";
+  if (p_.values[std::size_t(v)].maybe_undefined)
+    return "(" + name(v) + ".defined() ? " + zero + " : tl::Tensor())";
+  return zero;
 }
 
 std::string Writer::d(ValueId v) const {

@@ -30,6 +30,7 @@ Node Lowerer::branch(SourceLocation at, const std::string& text) {
 // The value after branch s: a from its `then`, b from its `else`.
 ValueId Lowerer::joined_value(Node& s, const std::string& base, ValueId a, ValueId b) {
   const ValueId v = p_.add_value(unique(base), active(a) || active(b), traced(a) || traced(b));
+  p_.values[std::size_t(v)].maybe_undefined = maybe_undefined(a) || maybe_undefined(b);
   s.phis.push_back({v, -1, a, b});
   return v;
 }
@@ -48,6 +49,10 @@ std::optional<ValueId> Lowerer::block(const std::vector<const Stmt*>& stmts, std
     if (const auto* r = dyn_cast<ReturnStmt>(s)) {
       if (r->getRetValue() == nullptr)
         refuse(Code::unsupported_construct, loc(r->getBeginLoc()), "a return without a value");
+      if (returns_from_loop()) {
+        loop_return(r, out);
+        return std::nullopt;
+      }
       if (pair_second_ != nullptr) return pair_return(r->getRetValue(), out);
       return expr(r->getRetValue(), out);
     }
@@ -69,7 +74,7 @@ std::optional<ValueId> Lowerer::block(const std::vector<const Stmt*>& stmts, std
     }
     if (check(s, out)) continue;
     if (const auto* f = dyn_cast<IfStmt>(s)) {
-      if (has_return(f)) return returning_if(f, stmts, i + 1, out);
+      if (has_return(f) && !returns_from_loop()) return returning_if(f, stmts, i + 1, out);
       const std::size_t taken = jumps_taken_.size();
       plain_if(f, out);
       // A jump inside the if: the rest of this block runs where none was taken.
@@ -82,6 +87,8 @@ std::optional<ValueId> Lowerer::block(const std::vector<const Stmt*>& stmts, std
       }
       continue;
     }
+    if ((isa<ForStmt>(s) || isa<WhileStmt>(s)) && has_return(s) && !returns_from_loop())
+      return returning_loop(s, stmts, i + 1, out);
     statement(s, out);
   }
   return std::nullopt;
@@ -160,7 +167,7 @@ namespace {
 bool jumps(const Stmt* s) {
   if (s == nullptr || isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<LambdaExpr>(s))
     return false;
-  if (isa<BreakStmt>(s) || isa<ContinueStmt>(s)) return true;
+  if (isa<BreakStmt>(s) || isa<ContinueStmt>(s) || isa<ReturnStmt>(s)) return true;
   for (const Stmt* c : s->children())
     if (jumps(c)) return true;
   return false;
@@ -274,6 +281,65 @@ std::optional<ValueId> Lowerer::returning_if(const IfStmt* f, const std::vector<
   return meet(std::move(s), a, b, "result", out);
 }
 
+// A variable the lowering declares itself, in the function lowered.
+const VarDecl* Lowerer::declared_here(const std::string& name, QualType type, SourceLocation at) {
+  auto* fn = const_cast<FunctionDecl*>(top_);
+  return VarDecl::Create(ctx_, fn, at, at, &ctx_.Idents.get(name), type,
+                         ctx_.getTrivialTypeSourceInfo(type, at), SC_None);
+}
+
+// A loop with returns in it, directly in the function's body: as if written
+//   tl::Tensor result; bool returned = false;
+//   for (...) { ... if (c) { result = e; returned = true; break; } ... }
+//   if (returned) return result;
+//   ... the rest of the body ...
+// Traced, the loop unrolls up to the return, and the gradient flows from e; here
+// it flows through `result`, carried by the loop, to the iteration that returned.
+std::optional<ValueId> Lowerer::returning_loop(const Stmt* loop, const std::vector<const Stmt*>& stmts,
+                                               std::size_t rest, Block& out) {
+  const SourceLocation at = loop->getBeginLoc();
+  if (structured_ > 0 || !inlining_.empty() || pair_second_ != nullptr || forward_only_)
+    refuse(Code::unsupported_construct, loc(at),
+           "a return inside a loop nested in another loop, a branch, or a function called in the body");
+  // Declared, as far as the scans of statements can tell, where the body opens.
+  const SourceLocation opening = top_->getBody()->getBeginLoc();
+  returning_ = {declared_here("result", top_->getReturnType().getUnqualifiedType(), opening),
+                declared_here("returned", ctx_.BoolTy, opening)};
+  tensors_[returning_.result] = undefined_tensor(returning_.result, out);
+  const std::string flag = unique("returned");
+  scalar(out, at, "bool " + flag + " = false;");
+  out.back().declares = flag;
+  declare_scalar(returning_.returned, flag, "bool", true);
+  statement(loop, out);
+  const Returning r = std::exchange(returning_, {});
+  read_scalar(r.returned, at);
+  Node s = branch(at, current(r.returned));
+  const ValueId returned = tensors_.at(r.result);
+  const std::vector<const Stmt*> after(stmts.begin() + std::ptrdiff_t(rest), stmts.end());
+  const std::vector<BranchScalar> scoped = changed_in(after, at);
+  ++structured_;
+  const auto saved = tensors_;
+  start_path(scoped);
+  const auto otherwise = block(after, 0, s.orelse);
+  restore_path(scoped);
+  tensors_ = saved;
+  --structured_;
+  if (!otherwise)
+    refuse(Code::unsupported_construct, loc(at), "the function ends without returning after this loop");
+  return meet(std::move(s), returned, *otherwise, "result", out);
+}
+
+// A return in the returning loop: `result = e; returned = true;` and a break.
+void Lowerer::loop_return(const ReturnStmt* r, Block& out) {
+  const SourceLocation at = r->getBeginLoc();
+  const ValueId v = expr(r->getRetValue(), out);
+  tensors_[returning_.result] = v;
+  if (structured_ != scalars_.at(returning_.returned).depth)
+    refuse(Code::unsupported_construct, loc(at), "a return the loop's branches cannot join");
+  set_scalar(returning_.returned, "true", current(returning_.returned) + " = true;", at, out);
+  jump_taken("", true, at);
+}
+
 // c in `if (c) break;`, or null.
 const Expr* Lowerer::breaking(const Stmt* s) {
   const Jump j = loop_jump(s);
@@ -299,6 +365,8 @@ std::vector<ValueId> Lowerer::carry_through(Node& s, const std::vector<Carried>&
       const bool a = active_carried.count(c.var) != 0, t = a || traced(c.init);
       const ValueId out_v = p_.add_value(unique(c.var->getNameAsString()), a, t);
       const ValueId in_v = p_.add_value(unique(c.var->getNameAsString() + "_in"), a, t);
+      p_.values[std::size_t(out_v)].maybe_undefined = p_.values[std::size_t(in_v)].maybe_undefined =
+          maybe_undefined(c.init);
       phis.push_back({out_v, in_v, c.init, -1});
       tensors_[c.var] = in_v;
     }
@@ -330,7 +398,9 @@ std::vector<ValueId> Lowerer::carry_through(Node& s, const std::vector<Carried>&
 
 void Lowerer::loop(const Stmt* at, const Stmt* init, const Expr* cond, const Expr* inc, const Stmt* body,
                    Block& out) {
-  if (has_return(body)) refuse(Code::unsupported_construct, loc(at->getBeginLoc()), "a return inside a loop");
+  if (has_return(body) && (!returns_from_loop() || loop_ != nullptr))
+    refuse(Code::unsupported_construct, loc(at->getBeginLoc()),
+           "a return inside a loop nested in another loop, a branch, or a function called in the body");
   // A generated tl::while_loop is `for (;;)`, left by a break after its condition.
   if (cond == nullptr && !forward_only_)
     refuse(Code::unsupported_construct, loc(at->getBeginLoc()), "a loop without a condition");
@@ -367,6 +437,7 @@ void Lowerer::loop(const Stmt* at, const Stmt* init, const Expr* cond, const Exp
   if (break_last != nullptr) stmts.pop_back();
   std::set<const ValueDecl*> assigned;
   assigned_tensors(body, assigned);
+  if (returns_from_loop()) assigned.insert(returning_.result);
   std::vector<Carried> carried;
   for (const ValueDecl* var : in_source_order(assigned))
     if (tensors_.count(var)) carried.push_back({var, tensors_.at(var)});  // else declared inside the body

@@ -19,8 +19,9 @@ namespace tlaloc_grad {
 
 namespace {
 
-// The scalars a statement assigns, in the order it first assigns them.
-std::vector<const VarDecl*> assigned_scalars(const Stmt* s) {
+// The scalars a statement assigns, in the order it first assigns them; `on_return`,
+// when a return in it sets that flag (a returning loop's), last.
+std::vector<const VarDecl*> assigned_scalars(const Stmt* s, const VarDecl* on_return) {
   struct Finder : RecursiveASTVisitor<Finder> {
     std::vector<const VarDecl*> found;
     bool VisitExpr(Expr* e) {
@@ -30,6 +31,7 @@ std::vector<const VarDecl*> assigned_scalars(const Stmt* s) {
     }
   } finder;
   finder.TraverseStmt(const_cast<Stmt*>(s));
+  if (on_return != nullptr && has_return(s)) finder.found.push_back(on_return);
   return finder.found;
 }
 
@@ -107,17 +109,24 @@ void Lowerer::assign_scalar(const VarDecl* v, const Expr* e, Block& out) {
   } else {
     value = prior + (cast<UnaryOperator>(e)->isIncrementOp() ? " + 1" : " - 1");
   }
+  counting_reads_ = false;
+  std::string in_place = assignment_text(e) + ";";
+  counting_reads_ = true;
+  set_scalar(v, value, std::move(in_place), e->getBeginLoc(), out);
+}
+
+// v's new version, `value`; in_place: the assignment as written, which replaces it
+// when nothing reads it in the body of the loop that carries v.
+void Lowerer::set_scalar(const VarDecl* v, const std::string& value, std::string in_place, SourceLocation at,
+                         Block& out) {
+  ScalarState& st = scalars_.at(v);
+  const std::string prior = current(v);
   const bool in_body =
       loop_ != nullptr && structured_ == loop_body_ && st.depth == loop_body_ &&
       std::find(carried_by_loops_.begin(), carried_by_loops_.end(), v) != carried_by_loops_.end();
-  std::string in_place;
-  if (in_body) {
-    counting_reads_ = false;
-    in_place = assignment_text(e) + ";";
-    counting_reads_ = true;
-  }
+  if (!in_body) in_place.clear();
   const std::string name = unique(st.base);
-  scalar(out, e->getBeginLoc(), "const " + st.type + " " + name + " = " + value + ";");
+  scalar(out, at, "const " + st.type + " " + name + " = " + value + ";");
   out.back().declares = name;
   renamed_[v] = name;
   st.changeable = st.read = st.kept = false;
@@ -133,7 +142,7 @@ void Lowerer::assign_scalar(const VarDecl* v, const Expr* e, Block& out) {
 // since its last value is changed in place; otherwise the loop starts a new one.
 std::vector<Lowerer::LoopScalar> Lowerer::enter_loop(const Stmt* at, Node& s, Block& out) {
   std::vector<LoopScalar> carried;
-  for (const VarDecl* v : assigned_scalars(at)) {
+  for (const VarDecl* v : assigned_scalars(at, return_flag())) {
     const auto it = scalars_.find(v);
     if (it == scalars_.end() || sm_.isPointWithin(v->getLocation(), at->getBeginLoc(), at->getEndLoc()))
       continue;  // not a local scalar, or declared inside the loop
@@ -231,7 +240,7 @@ std::vector<Lowerer::BranchScalar> Lowerer::changed_in(const std::vector<const S
   std::vector<BranchScalar> found;
   if (forward_only_ || stmts.empty()) return found;
   for (const Stmt* s : stmts)
-    for (const VarDecl* v : assigned_scalars(s)) {
+    for (const VarDecl* v : assigned_scalars(s, return_flag())) {
       const auto it = scalars_.find(v);
       const auto same = [v](const BranchScalar& b) { return b.var == v; };
       if (it == scalars_.end() || std::any_of(found.begin(), found.end(), same) ||

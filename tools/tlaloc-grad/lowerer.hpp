@@ -129,6 +129,17 @@ class Lowerer {
   // continue inside a branch is taken, in those conditions (lower_flow.cpp).
   std::vector<std::string> jump_path_;
   std::vector<std::string> jumps_taken_;
+  // A loop of the function's own body with returns in it (lower_flow.cpp,
+  // returning_loop): each return sets `result` and `returned` and breaks; after the
+  // loop, the function returns `result` where `returned` holds. Variables the
+  // lowering declares itself, as if the function had them.
+  struct Returning {
+    const VarDecl* result = nullptr;
+    const VarDecl* returned = nullptr;
+  };
+  Returning returning_;
+  // Whether a return met now is one of the returning loop's.
+  bool returns_from_loop() const { return returning_.result != nullptr && inlining_.empty(); }
 
   Loc loc(SourceLocation l) const { return location(sm_, l); }
   std::vector<const ValueDecl*> in_source_order(const std::map<const ValueDecl*, ValueId>& vars) const;
@@ -136,6 +147,9 @@ class Lowerer {
 
   bool active(ValueId v) const { return p_.values[std::size_t(v)].active; }
   bool traced(ValueId v) const { return p_.values[std::size_t(v)].traced; }
+  bool maybe_undefined(ValueId v) const {
+    return p_.values[std::size_t(v)].undefined || p_.values[std::size_t(v)].maybe_undefined;
+  }
 
   // `if (c) continue;` or `if (c) break;`, or an if whose then ends with one
   // (`if (c) { ...; break; }`, with or without an else): `with`.
@@ -218,6 +232,10 @@ class Lowerer {
                   Block& out);
   std::optional<ValueId> returning_if(const IfStmt* f, const std::vector<const Stmt*>& stmts,
                                       std::size_t rest, Block& out);
+  std::optional<ValueId> returning_loop(const Stmt* loop, const std::vector<const Stmt*>& stmts,
+                                        std::size_t rest, Block& out);
+  void loop_return(const ReturnStmt* r, Block& out);
+  const VarDecl* declared_here(const std::string& name, QualType type, SourceLocation at);
   static const Expr* breaking(const Stmt* s);
   std::vector<ValueId> carry_through(Node& s, const std::vector<Carried>& carried,
                                      const std::function<std::vector<ValueId>(Block&)>& body);
@@ -231,6 +249,9 @@ class Lowerer {
   void refuse_outside_lambda(const VarDecl* v, SourceLocation at);
   void refuse_assignment_in(const Stmt* s);
   void assign_scalar(const VarDecl* v, const Expr* e, Block& out);
+  void set_scalar(const VarDecl* v, const std::string& value, std::string in_place, SourceLocation at,
+                  Block& out);
+  const VarDecl* return_flag() const { return returns_from_loop() ? returning_.returned : nullptr; }
   std::vector<LoopScalar> enter_loop(const Stmt* at, Node& s, Block& out);
   void start_body(const std::vector<LoopScalar>& carried);
   void end_body(const std::vector<LoopScalar>& carried, Node& s, Block& lowered);

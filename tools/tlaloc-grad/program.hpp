@@ -100,6 +100,7 @@ struct Value {
   bool active = false;         // depends on the differentiated parameter
   bool traced = false;         // depends on a parameter: symbolic when tl::grad traces
   bool undefined = false;      // `tl::Tensor t;` before its first assignment: no value, no tangent
+  bool maybe_undefined = false;  // joins an undefined value (after a branch or loop that may not assign it)
   // An element of a list parameter (`ps[i]`): the list's name and the index, a literal
   // or the scalar holding it. Its cotangent is the list's cotangent's element there.
   std::string list, at;
