@@ -1065,6 +1065,27 @@ int main() {
     report_hessian(("hessian through " + name).c_str(), tl::hessian(solved)(w), tl::grad(solved), w);
   }
 
+  // Exact zeros through loops: the Hessian of an elementwise loop (zero off its
+  // diagonal, -0 where the trace's products give it) and a jvp along one element into
+  // an accumulator that starts without a tangent. The trace's first iteration has no
+  // tangent for the carried value, a symbolic zero: no +0 term may turn a -0 into +0.
+  auto elementwise = [](const tl::Tensor& m) {
+    tl::Tensor v = m;
+    tl::Tensor acc = tl::zeros_like(m);
+    for (int j = 0; j < 3; ++j) {
+      v = tl::sin(v) * 1.2 + m * 0.3;
+      acc = acc + v;
+    }
+    return tl::sum(v) + tl::sum(acc);
+  };
+  const tl::Tensor one_element = f64({0, 0, 1, 0, 0, 0}, {3, 2});
+  report_hessian("hessian with exact zeros through a loop", tl::hessian(elementwise)(w),
+                 tl::grad(elementwise), w);
+  auto [elementwise_value, elementwise_dot] = tl::jvp(elementwise, w, one_element);
+  std::printf("exact zeros through a loop jvp: %a %a\n", elementwise_value.item<double>(),
+              elementwise_dot.item<double>());
+  check_projection("exact zeros through a loop", elementwise_dot, tl::grad(elementwise)(w), one_element);
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

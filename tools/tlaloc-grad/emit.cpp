@@ -136,6 +136,8 @@ std::string Writer::footer() {
 }
 
 std::string Writer::tangent_or_zero(ValueId v) const {
+  if (active(v) && zero_tangent_.count(v) != 0)
+    return "(t_" + name(v) + ".defined() ? t_" + name(v) + " : tl::zeros_like(" + name(v) + "))";
   if (active(v)) return "t_" + name(v);
   // An undefined tensor (one declared without a value) has no tangent either.
   if (undefined(v)) return "tl::Tensor()";

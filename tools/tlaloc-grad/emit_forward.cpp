@@ -2,6 +2,9 @@
 // before it, what a loop saves per iteration, and (forward mode) the tangents.
 #include "writer.hpp"
 
+#include <algorithm>
+#include <functional>
+
 namespace tlaloc_grad {
 
 std::string Writer::spelled(const Node& s, Names& n) const {
@@ -95,7 +98,10 @@ void Writer::forward_op(const Node& s, bool hoisted) {
   if (undefined(s.result)) return;
   if (!s.list.empty()) {
     line(decl + n.y + " = " + s.text + ";" + comment);
-    if (tangents_ && active(s.result)) line(decl + "t_" + n.y + " = t_" + s.text + ";");
+    if (tangents_ && active(s.result)) {
+      line(decl + "t_" + n.y + " = t_" + s.text + ";");
+      if (zero_lists_.count(s.list) != 0) zero_tangent_.insert(s.result);
+    }
     return;
   }
   if (s.fn == "custom" && active(s.result)) return custom_forward(s, n, comment, decl);
@@ -111,10 +117,47 @@ void Writer::forward_op(const Node& s, bool hoisted) {
   if (r.jvp == nullptr)
     refuse(Code::not_differentiable, s.loc, "tl::" + s.fn + " has no build-time forward rule");
   prelude(s, r.prelude, n);
-  // An empty tangent: the result does not move with the operands that do (a share
-  // of a max pool moves with the cotangent only, not with x).
-  const std::string tangent = r.jvp(r, n, t);
-  line(decl + "t_" + n.y + " = " + (tangent.empty() ? "tl::zeros_like(" + n.y + ")" : tangent) + ";");
+  line(decl + "t_" + n.y + " = " + op_tangent(s, r, n, std::move(t)) + ";");
+}
+
+// The tangent of op s from its operands' tangents t. Where an operand's tangent may be
+// undefined (zero_tangent_), the rule is applied with and without it, chosen at run
+// time, as the trace applies it to the operands that have tangents: a term of a zero
+// tangent would add +0 where the trace has -0. Without any, the result's is undefined.
+std::string Writer::op_tangent(const Node& s, const Rule& r, const Names& n, std::vector<std::string> t) {
+  std::vector<ValueId> maybe;
+  for (const Arg& a : s.args)
+    if (a.is_tensor() && active(a.value) && zero_tangent_.count(a.value) != 0 &&
+        std::find(maybe.begin(), maybe.end(), a.value) == maybe.end())
+      maybe.push_back(a.value);
+  // Beyond two such operands the choices would multiply: their zeros are written out.
+  if (maybe.size() > 2) {
+    for (std::size_t i = 0; i < s.args.size(); ++i)
+      if (!t[i].empty()) t[i] = tangent_or_zero(s.args[i].value);
+    maybe.clear();
+  }
+  // An empty tangent with every operand's: the result does not move with the operands
+  // that do (a share of a max pool moves with the cotangent only, not with x).
+  const std::string all = r.jvp(r, n, t);
+  if (all.empty()) return "tl::zeros_like(" + n.y + ")";
+  bool undefined_somewhere = false;
+  const std::function<std::string(std::size_t, std::vector<std::string>)> choose =
+      [&](std::size_t k, std::vector<std::string> with) -> std::string {
+    if (k == maybe.size()) {
+      const bool none = std::all_of(with.begin(), with.end(), [](const std::string& x) { return x.empty(); });
+      const std::string tangent = none ? "" : r.jvp(r, n, with);
+      undefined_somewhere = undefined_somewhere || tangent.empty();
+      return tangent.empty() ? "tl::Tensor()" : tangent;
+    }
+    std::vector<std::string> without = with;
+    for (std::size_t i = 0; i < s.args.size(); ++i)
+      if (s.args[i].value == maybe[k]) without[i].clear();
+    const std::string a = choose(k + 1, with), b = choose(k + 1, std::move(without));
+    return "(t_" + name(maybe[k]) + ".defined() ? " + a + " : " + b + ")";
+  };
+  const std::string tangent = choose(0, std::move(t));
+  if (undefined_somewhere) zero_tangent_.insert(s.result);
+  return tangent;
 }
 
 // A custom rule's forward half: reverse mode keeps its residuals for the backward
@@ -147,14 +190,28 @@ void Writer::tape(const Node& s) {
     if (tangents) line(s.init);
     return;
   }
-  line(s.list + ".push_back(" + name(s.args[0].value) + ");");
-  if (tangents) line("t_" + s.list + ".push_back(" + tangent_or_zero(s.args[0].value) + ");");
+  const ValueId v = s.args[0].value;
+  line(s.list + ".push_back(" + name(v) + ");");
+  if (!tangents) return;
+  // A tangent that may be undefined goes on as it is; what reads the tape allows for it.
+  const bool maybe = active(v) && zero_tangent_.count(v) != 0;
+  if (maybe) zero_lists_.insert(s.list);
+  line("t_" + s.list + ".push_back(" + (maybe ? "t_" + name(v) : tangent_or_zero(v)) + ");");
 }
 
-// out = from, and in forward mode t_out = from's tangent.
-void Writer::assign(ValueId out, ValueId from, const std::string& decl) {
+// out = from, and in forward mode t_out = from's tangent. unrolled: a C++ branch or
+// loop, which the trace unrolls: there a value without a tangent gives out none (the
+// trace's zero is symbolic), where a tl:: region's carries and results are zeros.
+void Writer::assign(ValueId out, ValueId from, const std::string& decl, bool unrolled) {
   line(decl + name(out) + " = " + (undefined(from) ? "tl::Tensor()" : name(from)) + ";");
-  if (tangents_ && active(out)) line(decl + "t_" + name(out) + " = " + tangent_or_zero(from) + ";");
+  if (!tangents_ || !active(out)) return;
+  if (active(from) || undefined(from) || !unrolled) {
+    line(decl + "t_" + name(out) + " = " + (active(from) ? "t_" + name(from) : tangent_or_zero(from)) + ";");
+    if (active(from) && zero_tangent_.count(from) != 0) zero_tangent_.insert(out);
+    return;
+  }
+  line(decl + "t_" + name(out) + " = tl::Tensor();");
+  zero_tangent_.insert(out);
 }
 
 void Writer::forward_branch(const Node& s, bool hoisted) {
@@ -165,13 +222,14 @@ void Writer::forward_branch(const Node& s, bool hoisted) {
   if (s.body.empty() && s.orelse.empty() && s.phis.empty()) return;
   line("if (" + cond + ") {");
   ++depth_;
+  const bool unrolled = s.structured.empty();
   forward(s.body, true);
-  for (const Phi& ph : s.phis) assign(ph.out, ph.first);
+  for (const Phi& ph : s.phis) assign(ph.out, ph.first, "", unrolled);
   --depth_;
   line("} else {");
   ++depth_;
   forward(s.orelse, true);
-  for (const Phi& ph : s.phis) assign(ph.out, ph.second);
+  for (const Phi& ph : s.phis) assign(ph.out, ph.second, "", unrolled);
   --depth_;
   line("}");
 }
@@ -218,7 +276,8 @@ void Writer::forward_loop(const Node& s, bool hoisted) {
   line("// The " + (s.structured.empty() ? std::string("loop") : s.structured) + " at line " +
        std::to_string(s.loc.line) +
        (save ? ", saving what the reverse sweep needs." : ", tangents carried beside the values."));
-  for (const Phi& ph : s.phis) assign(ph.out, ph.first, hoisted ? "" : "tl::Tensor ");
+  const bool unrolled = s.structured.empty();
+  for (const Phi& ph : s.phis) assign(ph.out, ph.first, hoisted ? "" : "tl::Tensor ", unrolled);
   if (save && !hoisted) {
     for (const auto& [tape, type] : tapes(s)) line(type + " " + tape + ";");
     line("std::size_t " + steps + " = 0;");
@@ -226,6 +285,28 @@ void Writer::forward_loop(const Node& s, bool hoisted) {
   const bool stacks = s.ys >= 0, tangent_stacks = stacks && tangents_ && active(s.ys);
   if (stacks) line("std::vector<tl::Tensor> " + name(s.ys) + "_steps(" + s.count + ");");
   if (tangent_stacks) line("std::vector<tl::Tensor> t_" + name(s.ys) + "_steps(" + s.count + ");");
+  // Written again when an iteration can end with a carried tangent undefined that
+  // started defined: the next iteration's ops must allow for it.
+  const std::size_t start = out_.size();
+  for (;;) {
+    std::set<ValueId> undefined_before;
+    for (const Phi& ph : s.phis)
+      if (zero_tangent_.count(ph.out) != 0) undefined_before.insert(ph.out);
+    loop_statement(s, save, stacks, tangent_stacks, unrolled);
+    const bool again = std::any_of(s.phis.begin(), s.phis.end(), [&](const Phi& ph) {
+      return zero_tangent_.count(ph.out) != 0 && undefined_before.count(ph.out) == 0;
+    });
+    if (!again) break;
+    out_.resize(start);
+  }
+  const std::string decl = hoisted ? "" : "const tl::Tensor ";
+  if (stacks) line(decl + name(s.ys) + " = tl::stack(" + name(s.ys) + "_steps, 0);");
+  if (tangent_stacks) line(decl + "t_" + name(s.ys) + " = tl::stack(t_" + name(s.ys) + "_steps, 0);");
+}
+
+// The loop statement itself, from `for (...) {` to its closing brace.
+void Writer::loop_statement(const Node& s, bool save, bool stacks, bool tangent_stacks, bool unrolled) {
+  const std::string steps = "steps_" + std::to_string(s.id);
   if (!s.head.empty())
     line("for (;;) {");
   else if (s.init.empty() && s.step.empty())
@@ -233,7 +314,7 @@ void Writer::forward_loop(const Node& s, bool hoisted) {
   else
     line("for (" + s.init + "; " + s.text + "; " + s.step + ") {");
   ++depth_;
-  for (const Phi& ph : s.phis) assign(ph.in, ph.out, "const tl::Tensor ");
+  for (const Phi& ph : s.phis) assign(ph.in, ph.out, "const tl::Tensor ", unrolled);
   if (!s.head.empty()) {
     forward(s.head);
     line("if (!" + s.text + ") break;");
@@ -253,14 +334,11 @@ void Writer::forward_loop(const Node& s, bool hoisted) {
   }
   if (stacks) line(name(s.ys) + "_steps[" + s.index + "] = " + name(s.y) + ";");
   if (tangent_stacks) line("t_" + name(s.ys) + "_steps[" + s.index + "] = " + tangent_or_zero(s.y) + ";");
-  for (const Phi& ph : s.phis) assign(ph.out, ph.second);
+  for (const Phi& ph : s.phis) assign(ph.out, ph.second, "", unrolled);
   if (save) line("++" + steps + ";");
   if (!s.break_after.empty()) line("if (" + s.break_after + ") break;");
   --depth_;
   line("}");
-  const std::string decl = hoisted ? "" : "const tl::Tensor ";
-  if (stacks) line(decl + name(s.ys) + " = tl::stack(" + name(s.ys) + "_steps, 0);");
-  if (tangent_stacks) line(decl + "t_" + name(s.ys) + " = tl::stack(t_" + name(s.ys) + "_steps, 0);");
 }
 
 }  // namespace tlaloc_grad

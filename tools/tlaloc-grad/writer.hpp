@@ -34,6 +34,10 @@ class Writer {
  private:
   const Program& p_;
   bool tangents_ = false;  // forward mode: each active value's tangent t_<value> beside it
+  // Forward mode: active values whose tangent may be undefined at run time, a zero
+  // the trace would not have computed (emit_forward.cpp, assign).
+  std::set<ValueId> zero_tangent_;
+  std::set<std::string> zero_lists_;  // tapes of tangents holding such tangents
   std::string out_;
   int depth_ = 0;
   std::map<ValueId, Has> has_;
@@ -131,12 +135,14 @@ class Writer {
   void forward_op(const Node& s, bool hoisted);
   void custom_forward(const Node& s, const Names& n, const std::string& comment, const std::string& decl);
   void tape(const Node& s);
-  void assign(ValueId out, ValueId from, const std::string& decl = "");
+  void assign(ValueId out, ValueId from, const std::string& decl = "", bool unrolled = false);
+  std::string op_tangent(const Node& s, const Rule& r, const Names& n, std::vector<std::string> t);
   void forward_branch(const Node& s, bool hoisted);
   std::vector<ValueId> loop_values(const Node& s) const;
   std::vector<std::pair<std::string, std::string>> tapes(const Node& s) const;
   std::vector<std::pair<std::string, std::string>> inner_state(const Node& s) const;
   void forward_loop(const Node& s, bool hoisted);
+  void loop_statement(const Node& s, bool save, bool stacks, bool tangent_stacks, bool unrolled);
 
   // emit_reverse.cpp: the reverse sweep, and the sums of the tl:: regions
   void declare_cotangents(const Block& b, bool with_params);
