@@ -140,6 +140,7 @@ std::string Writer::op_tangent(const Node& s, const Rule& r, const Names& n, std
   // that do (a share of a max pool moves with the cotangent only, not with x).
   const std::string all = r.jvp(r, n, t);
   if (all.empty()) return "tl::zeros_like(" + n.y + ")";
+  if (maybe.empty()) return all;
   bool undefined_somewhere = false;
   const std::function<std::string(std::size_t, std::vector<std::string>)> choose =
       [&](std::size_t k, std::vector<std::string> with) -> std::string {

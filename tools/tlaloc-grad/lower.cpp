@@ -778,11 +778,11 @@ void Lowerer::statement(const Stmt* s, Block& out) {
   if (const auto* w = dyn_cast<WhileStmt>(s))
     return loop(w, nullptr, w->getCond(), nullptr, w->getBody(), out);
   if (const auto* e = dyn_cast<Expr>(s)) return expression_statement(strip(e), out);
-  if (const auto* r = dyn_cast<CXXForRangeStmt>(s); r && list_of(r->getRangeInit()))
-    refuse(Code::unsupported_construct, loc(s->getBeginLoc()),
-           "a range-for over the list '" + list_of(r->getRangeInit())->name +
-               "': index it (`for (std::size_t i = 0; i < " + list_of(r->getRangeInit())->name +
-               ".size(); ++i)`)");
+  if (const auto* r = dyn_cast<CXXForRangeStmt>(s))
+    if (const ListParam* l = list_of(r->getRangeInit()))
+      refuse(Code::unsupported_construct, loc(s->getBeginLoc()),
+             "a range-for over the list '" + l->name + "': index it (`for (std::size_t i = 0; i < " + l->name +
+                 ".size(); ++i)`)");
   refuse(Code::unsupported_construct, loc(s->getBeginLoc()),
          std::string("a statement of kind ") + s->getStmtClassName() + " in a differentiated function");
 }
