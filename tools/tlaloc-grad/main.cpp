@@ -25,15 +25,6 @@
 #include "parse.hpp"
 #include "program.hpp"
 #include "rewrite.hpp"
-#include "sanitizer.hpp"
-
-// Under AddressSanitizer: LLVM gives each thread that runs clang an alternate signal
-// stack of its own (malloc'ed), replacing the one the sanitizer mapped, which the
-// sanitizer then fails to unmap when the thread ends. The tool builds its cache entry
-// on a second thread (parse.cpp), so the sanitizer keeps out of signal stacks.
-#ifdef TLALOC_GRAD_ASAN
-extern "C" const char* __asan_default_options() { return "use_sigaltstack=0"; }
-#endif
 
 #ifndef TLALOC_GRAD_RESOURCE_DIR
 #error "TLALOC_GRAD_RESOURCE_DIR: clang's resource directory (its builtin headers)"

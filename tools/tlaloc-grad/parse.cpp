@@ -7,15 +7,22 @@
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendActions.h>
 #include <clang/Tooling/Tooling.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <optional>
 #include <sstream>
+#include <thread>
 
 namespace tlaloc_grad {
 
@@ -128,30 +135,92 @@ Parser::Entry Parser::entry(const std::string& includes) const {
   char name[17];
   std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(h));
   const std::string stem = (fs::path(cache_dir_) / name).string();
-  return {includes, stem + ".hpp", stem + ".pch", stem + ".deps"};
+  return {includes, stem + ".hpp", stem + ".pch", stem + ".deps", stem + ".lock"};
 }
 
-Parser::~Parser() {
-  if (building_.valid()) building_.wait();
-}
-
-// Whether the entry can be read now; decided once. A fresh one can. A missing or
-// stale one is built on a second thread while the first parse (the input's) goes on
-// without it, so that the first run of a build costs the longer of the two rather
-// than their sum; later parses (the Hessians') wait for it.
+// Whether the entry can be read now. A fresh one can. The first parse (the input's)
+// never waits: when the entry is missing or stale it starts a process that builds
+// it and goes on without it, so that a run costs no more than a run without a cache
+// and the build finishes after the run has ended. A later parse of the same run (a
+// Hessian's) waits for a build in flight, this run's or another's, and reads it.
 bool Parser::ready() const {
   if (usable_) return *usable_;
-  if (building_.valid()) {
-    usable_ = building_.get();
-    return *usable_;
+  if (!asked_) {
+    asked_ = true;
+    if (load()) {
+      usable_ = true;
+      return true;
+    }
+    start_build();
+    return false;
   }
-  if (std::optional<std::vector<std::string>> files = fresh(entry_.deps); files && fs::exists(entry_.pch)) {
-    precompiled_ = std::move(*files);
-    usable_ = true;
-    return true;
+  wait_for_build();
+  usable_ = load();
+  return *usable_;
+}
+
+// Reads the entry's list of files when each still has the size and time it had.
+bool Parser::load() const {
+  std::optional<std::vector<std::string>> files = fresh(entry_.deps);
+  if (!files || !fs::exists(entry_.pch)) return false;
+  precompiled_ = std::move(*files);
+  return true;
+}
+
+namespace {
+
+// A forked builder keeps nothing of the run's terminal or pipes: a build system waits
+// for its job's output to close, which would make it wait for the entry.
+void detach() {
+  ::setsid();
+  const int null = ::open("/dev/null", O_RDWR);
+  if (null < 0) return;
+  for (int fd = 0; fd < 3; ++fd) ::dup2(null, fd);
+  if (null > 2) ::close(null);
+}
+
+}  // namespace
+
+// One build per entry at a time: the builder holds an exclusive flock on the entry's
+// lock file until it exits (the kernel releases it if it dies), and a run that cannot
+// take the lock goes on without the entry. Without a lock or a fork, no cache.
+void Parser::start_build() const {
+  std::error_code ec;
+  fs::create_directories(cache_dir_, ec);
+  if (ec) return;
+  const int lock = ::open(entry_.lock.c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+  if (lock < 0) return;
+  // Another run may have finished the entry since it was looked for.
+  if (::flock(lock, LOCK_EX | LOCK_NB) != 0 || load()) {
+    ::close(lock);
+    return;
   }
-  building_ = std::async(std::launch::async, [this] { return build(); });
-  return false;
+  std::cout.flush();
+  std::cerr.flush();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    detach();
+    ::_exit(build() ? 0 : 1);
+  }
+  ::close(lock);  // the builder's copy holds it
+  builder_ = pid;
+}
+
+// This run's builder is waited for; another run's for as long as it holds the lock,
+// up to a minute (a run could be waiting for this one).
+void Parser::wait_for_build() const {
+  if (builder_ > 0) {
+    int status = 0;
+    while (::waitpid(builder_, &status, 0) < 0 && errno == EINTR) {
+    }
+    builder_ = -1;
+    return;
+  }
+  const int lock = ::open(entry_.lock.c_str(), O_RDONLY | O_CLOEXEC);
+  if (lock < 0) return;
+  for (int tries = 0; tries < 3000 && ::flock(lock, LOCK_SH | LOCK_NB) != 0; ++tries)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ::close(lock);
 }
 
 bool Parser::build() const {
@@ -168,7 +237,8 @@ bool Parser::build() const {
   llvm::IntrusiveRefCntPtr<clang::FileManager> files(new clang::FileManager(clang::FileSystemOptions()));
   std::vector<std::string> read;
   clang::tooling::ToolInvocation invocation(command, std::make_unique<WritePch>(tmp, read), files.get());
-  invocation.setDiagnosticConsumer(&quiet_build_);
+  clang::IgnoringDiagConsumer quiet;
+  invocation.setDiagnosticConsumer(&quiet);
   std::string deps;
   bool ok = invocation.run() && fs::exists(tmp) && !read.empty();
   for (const std::string& f : read) {
@@ -180,8 +250,7 @@ bool Parser::build() const {
   ok = ok && write_if_changed(e.deps, deps);
   if (ok) fs::rename(tmp, e.pch, ec);
   fs::remove(tmp, ec);
-  if (ok && fs::exists(e.pch)) precompiled_ = std::move(read);
-  return !precompiled_.empty();
+  return ok && fs::exists(e.pch);
 }
 
 std::unique_ptr<clang::ASTUnit> Parser::parse_with(const std::string& code, const std::string& name,

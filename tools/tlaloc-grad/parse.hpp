@@ -1,13 +1,15 @@
 // Parsing a translation unit for tlaloc-grad. Most of a parse is the headers
 // (`<tlaloc/tlaloc.hpp>` and the standard library); with a cache directory, a file's
 // leading `#include <...>` lines are read from a precompiled header kept there
-// (docs/BUILD_TIME_GRADIENTS.md, "Cost").
+// (docs/BUILD_TIME_GRADIENTS.md, "Cost"). A missing entry is built by a process of
+// its own, which outlives the run that started it.
 #pragma once
 
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Frontend/ASTUnit.h>
 
-#include <future>
+#include <sys/types.h>
+
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,8 +28,6 @@ class Parser {
   // flags: the compiler's (language, -I, -D); cache_dir: empty for no cache; input:
   // the input's text, whose leading `#include <...>` lines the cache's entry holds.
   Parser(std::vector<std::string> flags, std::string cache_dir, const std::string& input);
-  // Waits for an entry being built, so that the next run finds it.
-  ~Parser();
   Parser(const Parser&) = delete;
   Parser& operator=(const Parser&) = delete;
 
@@ -43,10 +43,13 @@ class Parser {
 
  private:
   struct Entry {
-    std::string includes, header, pch, deps;
+    std::string includes, header, pch, deps, lock;
   };
   Entry entry(const std::string& includes) const;
   bool ready() const;
+  bool load() const;
+  void start_build() const;
+  void wait_for_build() const;
   bool build() const;
   std::unique_ptr<clang::ASTUnit> parse_with(const std::string& code, const std::string& name,
                                              const std::string& pch) const;
@@ -58,11 +61,12 @@ class Parser {
   mutable std::vector<std::string> precompiled_;
   mutable std::optional<bool> usable_;
   // A parse through the cache is quiet: its errors are reported by the parse done
-  // again without it. It outlives the units, which keep a pointer to it. The entry's
-  // build has its own, since it runs beside a parse.
-  mutable clang::IgnoringDiagConsumer quiet_, quiet_build_;
-  // The entry's build on a second thread, while the first parse goes on without it.
-  mutable std::future<bool> building_;
+  // again without it. It outlives the units, which keep a pointer to it.
+  mutable clang::IgnoringDiagConsumer quiet_;
+  // Whether a parse has asked for the entry yet; the process building it, if this run
+  // started one.
+  mutable bool asked_ = false;
+  mutable pid_t builder_ = -1;
 };
 
 // Leaves a unit allocated until the process ends, as the clang driver's -disable-free
