@@ -140,12 +140,14 @@ Tensor argmax(const Tensor& x);  // over the flattened tensor
 Tensor argmin(const Tensor& x);
 Tensor cumsum(const Tensor& x, std::int64_t axis);
 Tensor cumprod(const Tensor& x, std::int64_t axis);
-// The derivatives of sum, prod and cumprod (PyTorch's functions of these names): the
-// AD engine's rules call them, and so do generated gradients. g is the result's
-// cotangent, t x's tangent, y the result. sum_backward spreads g back over x's
-// `shape` (max's and min's share too, times each tie's part); prod's and cumprod's
-// are exact where elements are zero (they never divide by x).
+// The derivatives of sum, cumsum, prod and cumprod (PyTorch's functions of these
+// names): the AD engine's rules call them, and so do generated gradients. g is the
+// result's cotangent, t x's tangent, y the result. sum_backward spreads g back over x's
+// `shape` (max's and min's share too, times each tie's part); cumsum_backward sums
+// each cotangent into every earlier position along the axis (a cumsum run from the
+// end); prod's and cumprod's are exact where elements are zero (they never divide by x).
 Tensor sum_backward(const Tensor& g, const Shape& shape, Axes axes = {}, bool keepdims = false);
+Tensor cumsum_backward(const Tensor& g, std::int64_t axis);
 Tensor prod_backward(const Tensor& g, const Tensor& x, Axes axes = {}, bool keepdims = false);
 Tensor prod_jvp(const Tensor& t, const Tensor& x, Axes axes = {}, bool keepdims = false);
 Tensor cumprod_backward(const Tensor& g, const Tensor& x, const Tensor& y, std::int64_t axis);

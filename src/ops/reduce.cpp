@@ -188,11 +188,9 @@ std::vector<Tensor> prod_vjp(const Rule& r) {
   return {prod_backward(r.cotangent(), r.in(0), axes_of(r), r.attr<bool>("keepdims"))};
 }
 
-// Scans. cumsum is linear; its transpose sums each cotangent into every earlier
-// position: a cumsum running from the end.
-Tensor reverse_cumsum(const Tensor& g, std::int64_t axis) { return reverse(cumsum(reverse(g, axis), axis), axis); }
+// Scans. cumsum is linear; its transpose is the library's cumsum_backward.
 std::vector<Tensor> cumsum_vjp(const Rule& r) {
-  return {reverse_cumsum(r.cotangent(), r.attr<std::int64_t>("axis"))};
+  return {cumsum_backward(r.cotangent(), r.attr<std::int64_t>("axis"))};
 }
 
 // cumprod: y_k = x_0 ... x_k. Where no zero comes before or at j, dy_k/dx_j = y_k /
@@ -397,7 +395,7 @@ Tensor sum_to_size(const Tensor& x, const Shape& shape) {
 }
 Tensor prod(const Tensor& x, Axes axes, bool keepdims) { return call1(reduce_prod_op, {x}, reduce_attrs("prod", x, axes, keepdims)); }
 
-// ---- the derivatives of sum, prod and cumprod -------------------------------------
+// ---- the derivatives of sum, cumsum, prod and cumprod -------------------------------------
 
 Tensor sum_backward(const Tensor& g, const Shape& shape, Axes axes, bool keepdims) {
   std::vector<std::int64_t> all(shape.size());
@@ -409,6 +407,11 @@ Tensor sum_backward(const Tensor& g, const Shape& shape, Axes axes, bool keepdim
     detail::fail<ShapeError>("sum_backward", "g is {}, but the sum of {} is {}", shape_string(g.shape()),
                              shape_string(shape), shape_string(want));
   return broadcast_to(keepdims ? g : reshape(g, reduced_shape(shape, a, true)), shape);
+}
+
+Tensor cumsum_backward(const Tensor& g, std::int64_t axis) {
+  const std::int64_t a = detail::normalize_axis("cumsum_backward", axis, g.rank());
+  return reverse(cumsum(reverse(g, a), a), a);
 }
 
 namespace {
@@ -442,8 +445,8 @@ Tensor prod_jvp(const Tensor& t, const Tensor& x, Axes axes, bool keepdims) {
 Tensor cumprod_backward(const Tensor& g, const Tensor& x, const Tensor& y, std::int64_t axis) {
   check_scan("cumprod_backward", g, x, y);
   const ScanZeros z = scan_zeros(x, axis);
-  const Tensor early = reverse_cumsum(g * y, axis) / z.safe_x;
-  const Tensor at_zero = reverse_cumsum(g * z.skip_zero, axis);
+  const Tensor early = cumsum_backward(g * y, axis) / z.safe_x;
+  const Tensor at_zero = cumsum_backward(g * z.skip_zero, axis);
   return where(z.before, early, where(z.first_zero, at_zero, 0.0));
 }
 Tensor cumprod_jvp(const Tensor& t, const Tensor& x, const Tensor& y, std::int64_t axis) {

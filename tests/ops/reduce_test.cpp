@@ -817,6 +817,14 @@ TEST(ReduceDerivatives, ProdWithAZero) {
   expect_error<tl::ShapeError>([&] { tl::prod_jvp(g, x); }, "prod_jvp");
 }
 
+TEST(ReduceDerivatives, Cumsum) {
+  // Each x_j enters every y_k with k >= j: its share is the sum of those cotangents.
+  const tl::Tensor g = tl::tensor({1.0, 2.0, 3.0, 4.0, 10.0, 20.0, 30.0, 40.0}, {2, 4});
+  EXPECT_EQ(tl::cumsum_backward(g, 1).to_vector<double>(), (Doubles{10, 9, 7, 4, 100, 90, 70, 40}));
+  EXPECT_EQ(tl::cumsum_backward(g, -2).to_vector<double>(), (Doubles{11, 22, 33, 44, 10, 20, 30, 40}));
+  expect_error<tl::AxisError>([&] { tl::cumsum_backward(g, 2); }, "cumsum_backward");
+}
+
 TEST(ReduceDerivatives, Cumprod) {
   const tl::Tensor x = tl::tensor({2.0, 3.0, 0.0, 5.0}, {4});
   const tl::Tensor y = tl::cumprod(x, 0);  // 2, 6, 0, 0

@@ -160,7 +160,8 @@ void set_jvps(RuleTable& t) {
     return to_result(tg[0].empty() ? "-" + tg[1] : tg[0] + " - " + tg[1], n);
   });
   set("neg", [](const Rule&, const Names&, const std::vector<std::string>& tg) { return "-" + tg[0]; });
-  for (const char* linear : {"sum", "cumsum", "sum_to_size", "sum_backward"}) set(linear, linear_jvp);
+  for (const char* linear : {"sum", "cumsum", "sum_to_size", "sum_backward", "cumsum_backward"})
+    set(linear, linear_jvp);
   // The engine's dot_general rule: the op applied to each operand's tangent, in turn.
   set("dot_general", [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
     return plus(tg[0].empty() ? "" : spell_call(r, {{tg[0], n.args[1], n.args[2]}, {}, {}, {}}),
@@ -393,11 +394,9 @@ RuleTable make_rules() {
              {call("sum_to_size", {n.g + " * " + outer_factor(n.args[1 - i], 1 - i, n), outer_shape(i, n)}),
               shape_of(n.args[i])});
        }});
-  // cumsum is linear; its transpose sums each cotangent into every earlier position,
-  // a cumsum running from the end (the engine's reverse_cumsum).
+  // cumsum is linear; its transpose is the library's cumsum_backward, the engine's rule.
   add({"cumsum", spell_call, [](const Rule&, std::size_t i, const Names& n) {
-         const std::string& axis = n.args[1];
-         return i == 0 ? call("reverse", {call("cumsum", {call("reverse", {n.g, axis}), axis}), axis}) : "";
+         return i == 0 ? call("cumsum_backward", {n.g, n.args[1]}) : "";
        }});
   add({"where", spell_call, [](const Rule&, std::size_t i, const Names& n) {
          if (i == 0) return std::string();
@@ -457,9 +456,10 @@ RuleTable make_rules() {
        nullptr, logsumexp_prelude});
   // Functions a generated reverse sweep calls, with forward rules only: tl::hessian
   // differentiates a generated gradient in forward mode (rewrite.cpp).
-  for (const char* forward_only : {"sum_to_size", "sum_backward", "dot_general", "matmul_backward",
-                                   "conv2d_backward", "conv_transpose2d_backward", "max_pool2d_backward",
-                                   "avg_pool2d_backward", "extreme_backward", "extreme_jvp"})
+  for (const char* forward_only :
+       {"sum_to_size", "sum_backward", "cumsum_backward", "dot_general", "matmul_backward", "conv2d_backward",
+        "conv_transpose2d_backward", "max_pool2d_backward", "avg_pool2d_backward", "extreme_backward",
+        "extreme_jvp"})
     add({forward_only, spell_call, nullptr});
   // x.astype(dtype): the cotangent converted back, as the engine's convert rule does.
   add({"astype", [](const Rule&, const Names& n) { return paren(n.args[0]) + ".astype(" + n.args[1] + ")"; },
