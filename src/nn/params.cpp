@@ -31,9 +31,11 @@ bool Params::contains(std::string_view name) const {
   return false;
 }
 
-const Tensor& Params::at(std::string_view name) const {
-  for (const Entry& e : entries_)
-    if (e.first == name) return e.second;
+const Tensor& Params::at(std::string_view name) const { return entries_[index(name)].second; }
+
+std::size_t Params::index(std::string_view name) const {
+  for (std::size_t i = 0; i < entries_.size(); ++i)
+    if (entries_[i].first == name) return i;
   throw ValueError(fmt::format("tl::nn::Params: no parameter named '{}'", name));
 }
 

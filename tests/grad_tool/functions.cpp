@@ -23,6 +23,11 @@ tl::Tensor ramp(const tl::Tensor& x) {
   return tl::sum(tl::where(x > 0.0, x, x * 0.1));
 }
 
+// A model's output layer, read from its Params by name.
+tl::Tensor head(const tl::nn::Params& p, const tl::Tensor& h) {
+  return tl::matmul(h, p.at("out.weight")) * p.at("scale");
+}
+
 int failures = 0;
 
 // Prints g's bits, and compares g with central differences of f at x.
@@ -1085,6 +1090,35 @@ int main() {
   std::printf("exact zeros through a loop jvp: %a %a\n", elementwise_value.item<double>(),
               elementwise_dot.item<double>());
   check_projection("exact zeros through a loop", elementwise_dot, tl::grad(elementwise)(w), one_element);
+
+  // A model's tl::nn::Params read by name: differentiated (its gradient is a Params of
+  // the same names, in order; an entry never read gets zeros, one read in two ops
+  // adds both shares; passed on to a function), and a Params not differentiated,
+  // captured.
+  const tl::nn::Params model{{"hidden.weight", layers[0]},
+                             {"hidden.bias", layers[1]},
+                             {"out.weight", layers[2]},
+                             {"unused", layers[3]},
+                             {"scale", layers[4]}};
+  const auto report_params = [&](const std::string& name, const tl::nn::Params& gs, auto f) {
+    if (gs.names() != model.names()) {
+      std::printf("FAIL %s: the gradient's names differ from the parameters'\n", name.c_str());
+      ++failures;
+    }
+    report_list(
+        name, gs.tensors(), [&](const std::vector<tl::Tensor>& ts) { return f(model.with_tensors(ts)); },
+        model.tensors());
+  };
+  auto modelled = [&x](const tl::nn::Params& p) {
+    const tl::Tensor out = head(p, layer(x, p.at("hidden.weight"), p.at("hidden.bias")));
+    return tl::sum(out * out) + tl::sum(p.at("scale") * p.at("scale")) * 0.1;
+  };
+  report_params("a model's Params", tl::grad(modelled)(model), modelled);
+  auto [modelled_value, modelled_grads] = tl::value_and_grad(modelled)(model);
+  std::printf("a model's Params value: %a\n", modelled_value.item<double>());
+  report_params("a model's Params, value_and_grad", modelled_grads, modelled);
+  auto frozen = [&model](const tl::Tensor& m) { return tl::sum(tl::tanh(m * model.at("hidden.weight"))); };
+  report("a Params not differentiated", tl::grad(frozen)(w), frozen, w);
 
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());

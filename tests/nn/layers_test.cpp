@@ -25,6 +25,14 @@ std::vector<float> values(const Tensor& t) { return t.to_vector<float>(); }
 
 using tltest::expect_bit_equal;
 
+TEST(Params, IndexIsAnEntrysPosition) {
+  const nn::Params p{{"fc.weight", tl::ones({2})}, {"fc.bias", tl::zeros({1})}, {"out", tl::ones({3})}};
+  EXPECT_EQ(p.index("fc.weight"), 0u);
+  EXPECT_EQ(p.index("out"), 2u);
+  EXPECT_EQ(p.entries()[p.index("fc.bias")].first, "fc.bias");
+  tltest::expect_error<tl::ValueError>([&] { (void)p.index("fc"); }, "nn::Params", "no parameter named 'fc'");
+}
+
 TEST(Layers, LinearHasTorchsNamesShapesAndBound) {
   const nn::Linear lin{.in_features = 300, .out_features = 40};
   const nn::Params p = lin.init(tl::random::key(0));

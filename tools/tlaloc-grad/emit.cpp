@@ -11,8 +11,10 @@ std::string shorten(const std::string& s) { return s.size() <= 72 ? s : s.substr
 std::string Writer::function(bool with_value) {
   header("The gradient of " + p_.what + " with respect to " + wrt_names() + ",",
          "derivatives in reverse order (an undefined tensor is a zero cotangent).");
-  const bool list = p_.params[p_.wrt.at(0)].list;
-  const std::string g_type = p_.listed || list ? "std::vector<tl::Tensor>" : "tl::Tensor";
+  const Param& first = p_.params[p_.wrt.at(0)];
+  const std::string g_type = first.named               ? "tl::nn::Params"
+                             : p_.listed || first.list ? "std::vector<tl::Tensor>"
+                                                       : "tl::Tensor";
   signature(with_value ? "std::pair<tl::Tensor, " + g_type + ">" : g_type, false);
   forward(p_.body);
   const std::string y = name(p_.result);
@@ -63,10 +65,12 @@ std::string Writer::reverse_sweep(const std::string& seed) {
     if (prm.list) {
       // Elements nothing read get zeros, as the engine gives an unused argument.
       line("for (std::size_t k = 0; k < " + prm.name + ".size(); ++k)");
-      line("  if (!d_" + prm.name + "[k].defined()) d_" + prm.name + "[k] = tl::zeros_like(" + prm.name +
-           "[k]);");
+      line("  if (!d_" + prm.name + "[k].defined()) d_" + prm.name + "[k] = tl::zeros_like(" +
+           prm.element("k") + ");");
     }
-    cts += (cts.empty() ? "" : ", ") + (prm.list ? "d_" + prm.name : or_zeros(prm.value));
+    // A Params' gradient has its names (tl::grad's).
+    const std::string list = prm.named ? prm.name + ".with_tensors(d_" + prm.name + ")" : "d_" + prm.name;
+    cts += (cts.empty() ? "" : ", ") + (prm.list ? list : or_zeros(prm.value));
   }
   return cts;
 }

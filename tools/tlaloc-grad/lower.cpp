@@ -35,6 +35,12 @@ bool is_tensor_list(QualType t) {
          is_tensor(spec->getTemplateArgs()[0].getAsType());
 }
 
+// A tl::nn::Params: named tensors, a model's parameters as tl::nn's layers take them.
+bool is_params(QualType t) {
+  const auto* r = t.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
+  return r != nullptr && r->getQualifiedNameAsString() == "tlaloc::nn::Params";
+}
+
 // A function with a custom derivative rule (tl::custom_vjp / tl::custom_jvp).
 bool is_custom(QualType t) {
   const auto* r = t.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
@@ -180,8 +186,9 @@ void Lowerer::function(const FunctionDecl& fn, const LambdaExpr* lambda) {
   for (std::size_t w : p_.wrt) {
     if (w < p_.explicit_params && p_.params[w].list && (p_.listed || p_.wrt.size() > 1))
       refuse(Code::unsupported_construct, p_.loc,
-             "parameter " + std::to_string(w) +
-                 " is a std::vector<tl::Tensor>: tl::argnums lists tl::Tensor "
+             "parameter " + std::to_string(w) + " is a " +
+                 (p_.params[w].named ? "tl::nn::Params" : "std::vector<tl::Tensor>") +
+                 ": tl::argnums lists tl::Tensor "
                  "arguments only (differentiate the list alone, as tl::grad(f)(list, ...))");
     if (w >= p_.explicit_params || (p_.params[w].value < 0 && !p_.params[w].list))
       refuse(Code::not_differentiable, p_.loc, "parameter " + std::to_string(w) + " is not a tl::Tensor");
@@ -256,10 +263,12 @@ void Lowerer::param(const ValueDecl* d, QualType t, bool traced) {
     p_.params.push_back({"const tl::Tensor&", name, v, outer});
     return;
   }
-  if (is_tensor_list(t)) {
+  if (is_tensor_list(t) || is_params(t)) {
     const bool wrt = std::find(p_.wrt.begin(), p_.wrt.end(), p_.params.size()) != p_.wrt.end();
-    list_params_[d] = {name, wrt, traced || wrt};
-    p_.params.push_back({"const std::vector<::tlaloc::Tensor>&", name, -1, outer, true});
+    const bool named = is_params(t);
+    list_params_[d] = {name, wrt, traced || wrt, named};
+    p_.params.push_back({named ? "const ::tlaloc::nn::Params&" : "const std::vector<::tlaloc::Tensor>&", name,
+                         -1, outer, true, named});
     return;
   }
   const QualType plain = t.getNonReferenceType().getUnqualifiedType();
@@ -269,10 +278,12 @@ void Lowerer::param(const ValueDecl* d, QualType t, bool traced) {
     return;
   }
   if (!plain->isArithmeticType() && !plain->isEnumeralType())
-    refuse(Code::unsupported_construct, loc(d->getLocation()),
-           "parameter or capture '" + name + "' of type " + t.getAsString() +
-               ": only tl::Tensor, std::vector<tl::Tensor>, arithmetic and enumeration types, standard "
-               "containers of numbers, and the library's options structs");
+    refuse(
+        Code::unsupported_construct, loc(d->getLocation()),
+        "parameter or capture '" + name + "' of type " + t.getAsString() +
+            ": only tl::Tensor, std::vector<tl::Tensor>, tl::nn::Params, arithmetic and enumeration types, "
+            "standard "
+            "containers of numbers, and the library's options structs");
   const std::string type = TypeName::getFullyQualifiedName(plain, ctx_, ctx_.getPrintingPolicy());
   p_.params.push_back({"const " + type, name, -1, outer});
   // A parameter taken by value may be assigned in the body, as a local.
@@ -325,9 +336,13 @@ void Lowerer::refuse_active_in(const Stmt* s, const Stmt* parent, const Expr* wh
   if (const auto* ref = dyn_cast<DeclRefExpr>(s)) {
     static const std::set<std::string> shape_reads{"shape", "numel", "rank", "dtype", "defined"};
     const auto* member = dyn_cast_or_null<MemberExpr>(parent);
+    // A differentiated list may give its size; its tensors are read as elements only.
+    static const std::set<std::string> list_reads{"size", "empty"};
+    const std::string read = member == nullptr ? "" : member->getMemberNameInfo().getAsString();
     const auto it = tensors_.find(ref->getDecl());
-    if (it != tensors_.end() && active(it->second) &&
-        (member == nullptr || shape_reads.count(member->getMemberNameInfo().getAsString()) == 0))
+    const auto list = list_params_.find(ref->getDecl());
+    if ((it != tensors_.end() && active(it->second) && shape_reads.count(read) == 0) ||
+        (list != list_params_.end() && list->second.active && list_reads.count(read) == 0))
       refuse(Code::not_differentiable, loc(ref->getBeginLoc()),
              "'" + raw(whole) + "' (not a tl::Tensor) uses '" + ref->getDecl()->getNameAsString() +
                  "', which depends on the differentiated argument: its derivative would be lost");
@@ -621,6 +636,8 @@ ValueId Lowerer::joined(const CallExpr* e, const std::string& name, const std::v
 ValueId Lowerer::member_call(const CXXMemberCallExpr* e, Block& out) {
   if (const ListParam* l = list_of(e->getImplicitObjectArgument())) {
     const std::string method = e->getMethodDecl()->getNameAsString();
+    // Of a Params' members only `at` gives a tensor.
+    if (l->named) return named_element(*l, e->getArg(0), e, out);
     if (method == "at" && e->getNumArgs() == 1) return element(*l, scalar_text(e->getArg(0)), e, out);
     if (method == "front" || method == "back")
       return element(*l, method == "front" ? "0" : l->name + ".size() - 1", e, out);
@@ -650,23 +667,51 @@ const Lowerer::ListParam* Lowerer::list_of(const Expr* e) const {
 // is the argument itself and each use adds its share to it, in the order of the
 // reverse sweep, as here.
 ValueId Lowerer::element(const ListParam& l, std::string at, const Expr* e, Block& out) {
+  const bool literal = !at.empty() && std::all_of(at.begin(), at.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c));
+  });
+  if (!literal) at = index_scalar("at", at, e, out);
+  return element_value(l, at, l.name + "[" + at + "]", l.name + "_" + at, e, out);
+}
+
+// p.at("w") of a tl::nn::Params: an element whose position the generated code finds
+// by its name (Params::index), where it reads it.
+ValueId Lowerer::named_element(const ListParam& l, const Expr* name, const Expr* e, Block& out) {
+  const Expr* n = name->IgnoreImplicit();
+  if (const auto* k = dyn_cast<CXXConstructExpr>(n); k && k->getNumArgs() >= 1)
+    n = k->getArg(0)->IgnoreImplicit();
+  const auto* literal = dyn_cast<StringLiteral>(n);
+  if (literal == nullptr)
+    refuse(Code::unsupported_construct, loc(name->getBeginLoc()),
+           "'" + raw(e) + "': a tl::nn::Params is read by a name written as a string literal");
+  std::string word;
+  for (const char c : literal->getString()) word += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  // Only a differentiated Params' cotangent is indexed.
+  const std::string at =
+      l.active ? index_scalar("at_" + word, l.name + ".index(" + raw(name) + ")", e, out) : "";
+  return element_value(l, at, l.name + ".at(" + raw(name) + ")", l.name + "_" + word, e, out);
+}
+
+// A scalar holding an element's index, which the reverse sweep computes again where
+// it adds to that element.
+std::string Lowerer::index_scalar(const std::string& base, const std::string& index, const Expr* e,
+                                  Block& out) {
+  const std::string name = unique(base);
+  scalar(out, e->getBeginLoc(), "const std::size_t " + name + " = " + index + ";");
+  out.back().declares = name;
+  read_versions_.insert(name);
+  return name;
+}
+
+ValueId Lowerer::element_value(const ListParam& l, const std::string& at, const std::string& read,
+                               const std::string& base, const Expr* e, Block& out) {
   if (!region_.empty())
     refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
            "'" + raw(e) + "' inside " + region_ + ": read the list's elements before it (the engine sums a " +
                "region's shares of what it uses from outside, apart)");
-  const bool literal = !at.empty() && std::all_of(at.begin(), at.end(), [](char c) {
-    return std::isdigit(static_cast<unsigned char>(c));
-  });
-  if (!literal) {
-    const std::string index = unique("at");
-    scalar(out, e->getBeginLoc(), "const std::size_t " + index + " = " + at + ";");
-    out.back().declares = index;
-    read_versions_.insert(index);
-    at = index;
-  }
-  const ValueId v = op(out, e, {}, {}, l.name + "[" + at + "]");
+  const ValueId v = op(out, e, {}, {}, read);
   Value& value = p_.values[std::size_t(v)];
-  value.name = unique(l.name + "_" + at);
+  value.name = unique(base);
   value.active = l.active;
   value.traced = l.traced;
   value.list = l.name;
@@ -721,11 +766,13 @@ ValueId Lowerer::inline_call(const CallExpr* e, const FunctionDecl& def, Block& 
     const ParmVarDecl* pd = def.getParamDecl(i);
     if (is_tensor(pd->getType())) {
       tensors_[pd] = expr(e->getArg(i), out);
-    } else if (is_tensor_list(pd->getType())) {
+    } else if (is_tensor_list(pd->getType()) || is_params(pd->getType())) {
       const ListParam* l = list_of(e->getArg(i));
-      if (l == nullptr)
+      if (l == nullptr || l->named != is_params(pd->getType()))
         refuse(Code::unsupported_construct, loc(e->getArg(i)->getBeginLoc()),
-               "'" + raw(e->getArg(i)) + "' passed as a std::vector<tl::Tensor>: only a list parameter is");
+               "'" + raw(e->getArg(i)) + "' passed as a " +
+                   (is_params(pd->getType()) ? "tl::nn::Params" : "std::vector<tl::Tensor>") +
+                   ": only a parameter of that type is");
       list_params_[pd] = *l;
     } else {
       const std::string name = unique(def.getNameAsString() + "_" + pd->getNameAsString());
@@ -781,8 +828,9 @@ void Lowerer::statement(const Stmt* s, Block& out) {
   if (const auto* r = dyn_cast<CXXForRangeStmt>(s))
     if (const ListParam* l = list_of(r->getRangeInit()))
       refuse(Code::unsupported_construct, loc(s->getBeginLoc()),
-             "a range-for over the list '" + l->name + "': index it (`for (std::size_t i = 0; i < " + l->name +
-                 ".size(); ++i)`)");
+             "a range-for over the list '" + l->name + "': " +
+                 (l->named ? "read its tensors by name (`" + l->name + ".at(\"weight\")`)"
+                           : "index it (`for (std::size_t i = 0; i < " + l->name + ".size(); ++i)`)"));
   refuse(Code::unsupported_construct, loc(s->getBeginLoc()),
          std::string("a statement of kind ") + s->getStmtClassName() + " in a differentiated function");
 }

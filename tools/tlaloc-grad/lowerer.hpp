@@ -27,6 +27,7 @@ using namespace clang;
 // Helpers on clang's AST (lower.cpp).
 bool is_tensor(QualType t);
 bool is_tensor_list(QualType t);
+bool is_params(QualType t);
 const VarDecl* assigned_variable(const Stmt* s);
 std::optional<std::pair<const ValueDecl*, const ValueDecl*>> alias_targets(const VarDecl* v);
 bool is_custom(QualType t);
@@ -108,11 +109,12 @@ class Lowerer {
   };
   std::map<const ValueDecl*, std::string> lists_;
   std::map<const ValueDecl*, Alias> aliases_;
-  // Parameters and captures of type std::vector<tl::Tensor>, read by element (ps[i]):
-  // their names, whether they are differentiated, and whether they are traced.
+  // Parameters and captures of type std::vector<tl::Tensor>, read by element (ps[i]),
+  // or tl::nn::Params, read by name (p.at("w")): their names, whether they are
+  // differentiated, whether they are traced, and which of the two they are.
   struct ListParam {
     std::string name;
-    bool active = false, traced = false;
+    bool active = false, traced = false, named = false;
   };
   std::map<const ValueDecl*, ListParam> list_params_;
   std::string region_;  // the tl:: region whose function is being lowered (tl::cond's on_true, ...)
@@ -193,6 +195,10 @@ class Lowerer {
   ValueId member_call(const CXXMemberCallExpr* e, Block& out);
   const ListParam* list_of(const Expr* e) const;
   ValueId element(const ListParam& l, std::string at, const Expr* e, Block& out);
+  ValueId named_element(const ListParam& l, const Expr* name, const Expr* e, Block& out);
+  std::string index_scalar(const std::string& base, const std::string& index, const Expr* e, Block& out);
+  ValueId element_value(const ListParam& l, const std::string& at, const std::string& read,
+                        const std::string& base, const Expr* e, Block& out);
   static std::optional<std::vector<const Expr*>> braced_tensors(const Expr* e);
   ValueId joined(const CallExpr* e, const std::string& name, const std::vector<const Expr*>& list, Block& out);
   ValueId call(const CallExpr* e, Block& out);

@@ -112,6 +112,11 @@ struct Param {
   ValueId value = -1;          // -1: not a tensor
   std::string outer;           // its name where the transform is called (captures)
   bool list = false;           // a std::vector<tl::Tensor>, read by element
+  bool named = false;          // a list that is a tl::nn::Params, read by name
+  // Its element k, as generated code reads it.
+  std::string element(const std::string& k) const {
+    return named ? name + ".entries()[" + k + "].second" : name + "[" + k + "]";
+  }
 };
 
 struct Program {

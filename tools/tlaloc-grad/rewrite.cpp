@@ -171,7 +171,9 @@ std::string hessian(const Program& p, const Options& opt, const Loc& at, Rewritt
   for (const Param& prm : p.params)
     if (prm.list)
       refuse(Code::unsupported_construct, at,
-             "tl::hessian of a function of a std::vector<tl::Tensor> ('" + prm.outer + "')");
+             "tl::hessian of a function of a " +
+                 std::string(prm.named ? "tl::nn::Params" : "std::vector<tl::Tensor>") + " ('" + prm.outer +
+                 "')");
   Program g = p;
   g.name = p.name + "_gradient";
   const std::string file = opt.stem + "." + g.name + ".grad.cpp";
@@ -234,7 +236,8 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
     bool tensors = true;  // tl::vjp(f, x, y, ...) and tl::jvp(f, x, t) take tensors
     for (unsigned i = 1; i < f.call->getNumArgs(); ++i) tensors = tensors && is_tensor_type(f.call->getArg(i)->getType());
     if ((forward && (f.call->getNumArgs() != 3 || !tensors)) || (pullback && !tensors)) {
-      result.notes.push_back(where + ": note: tl::" + f.transform + " of a vector of tensors is left to trace at run time");
+      result.notes.push_back(where + ": note: tl::" + f.transform +
+                             " of a std::vector<tl::Tensor> or tl::nn::Params is left to trace at run time");
       continue;
     }
     std::vector<std::size_t> wrt{0};

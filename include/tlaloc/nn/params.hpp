@@ -26,6 +26,9 @@ class Params {
   bool contains(std::string_view name) const;
   // The tensor named; a ValueError naming it when there is none.
   const Tensor& at(std::string_view name) const;
+  // The position of the entry named (in entries(), tensors(), with_tensors()); a
+  // ValueError naming it when there is none.
+  std::size_t index(std::string_view name) const;
   // The entries whose names start with `prefix` + ".", with the prefix removed.
   Params sub(std::string_view prefix) const;
   // These entries with `prefix` + "." before each name.
