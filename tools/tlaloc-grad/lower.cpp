@@ -278,12 +278,10 @@ void Lowerer::param(const ValueDecl* d, QualType t, bool traced) {
     return;
   }
   if (!plain->isArithmeticType() && !plain->isEnumeralType())
-    refuse(
-        Code::unsupported_construct, loc(d->getLocation()),
-        "parameter or capture '" + name + "' of type " + t.getAsString() +
-            ": only tl::Tensor, std::vector<tl::Tensor>, tl::nn::Params, arithmetic and enumeration types, "
-            "standard "
-            "containers of numbers, and the library's options structs");
+    refuse(Code::unsupported_construct, loc(d->getLocation()),
+           "parameter or capture '" + name + "' of type " + t.getAsString() +
+               ": only tl::Tensor, std::vector<tl::Tensor>, tl::nn::Params, arithmetic and enumeration "
+               "types, standard containers of numbers, and the library's options structs");
   const std::string type = TypeName::getFullyQualifiedName(plain, ctx_, ctx_.getPrintingPolicy());
   p_.params.push_back({"const " + type, name, -1, outer});
   // A parameter taken by value may be assigned in the body, as a local.
@@ -636,14 +634,16 @@ ValueId Lowerer::joined(const CallExpr* e, const std::string& name, const std::v
 ValueId Lowerer::member_call(const CXXMemberCallExpr* e, Block& out) {
   if (const ListParam* l = list_of(e->getImplicitObjectArgument())) {
     const std::string method = e->getMethodDecl()->getNameAsString();
-    // Of a Params' members only `at` gives a tensor.
-    if (l->named) return named_element(*l, e->getArg(0), e, out);
-    if (method == "at" && e->getNumArgs() == 1) return element(*l, scalar_text(e->getArg(0)), e, out);
-    if (method == "front" || method == "back")
+    const bool at = method == "at" && e->getNumArgs() == 1;
+    if (l->named && at) return named_element(*l, e->getArg(0), e, out);
+    if (!l->named && at) return element(*l, scalar_text(e->getArg(0)), e, out);
+    if (!l->named && (method == "front" || method == "back"))
       return element(*l, method == "front" ? "0" : l->name + ".size() - 1", e, out);
     refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
-           "'" + raw(e) + "': a list of tensors is read by element (" + l->name +
-               "[i], .at(i), .front(), .back())");
+           "'" + raw(e) + "': " +
+               (l->named ? "a tl::nn::Params is read by name (" + l->name + ".at(\"weight\"))"
+                         : "a list of tensors is read by element (" + l->name +
+                               "[i], .at(i), .front(), .back())"));
   }
   std::vector<Arg> args{arg(e->getImplicitObjectArgument(), out)};
   if (e->getMethodDecl()->getNameAsString() == "astype" && e->getNumArgs() == 1) {
