@@ -199,8 +199,14 @@ void Parser::start_build() const {
   std::cerr.flush();
   const pid_t pid = ::fork();
   if (pid == 0) {
+    // The builder never returns into the run's code, whatever the build throws.
     detach();
-    ::_exit(build() ? 0 : 1);
+    bool built = false;
+    try {
+      built = build();
+    } catch (...) {
+    }
+    ::_exit(built ? 0 : 1);
   }
   ::close(lock);  // the builder's copy holds it
   builder_ = pid;
