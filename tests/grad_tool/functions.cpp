@@ -2,6 +2,7 @@
 // as written, where tl::grad traces at run time, and through tlaloc-grad, where each
 // call is replaced by C++ written at build time. Both builds print every gradient's
 // bits, which must be equal, and check them against central differences.
+#include <tlaloc/nn/losses.hpp>
 #include <tlaloc/tlaloc.hpp>
 
 #include <cmath>
@@ -1119,6 +1120,33 @@ int main() {
   report_params("a model's Params, value_and_grad", modelled_grads, modelled);
   auto frozen = [&model](const tl::Tensor& m) { return tl::sum(tl::tanh(m * model.at("hidden.weight"))); };
   report("a Params not differentiated", tl::grad(frozen)(w), frozen, w);
+
+  // tl::nn's losses, whose bodies are in their header: their checks are copied as
+  // written, their default arguments written out, a reduction may be chosen at run
+  // time, and a loss may be inlined in a loop.
+  const tl::Tensor classes = tl::tensor(std::vector<std::int64_t>{1, 0, 1}, {3});
+  const tl::Tensor targets = f64({1, 0, 0.5, 0.2, 1, 0}, {3, 2});
+  auto classified = [&](const tl::Tensor& m) {
+    return tl::nn::cross_entropy(m * 2.0, classes) +
+           tl::nn::cross_entropy(m, classes, 0.1, tl::nn::Reduction::sum) * 0.5 +
+           tl::nn::nll_loss(tl::log_softmax(m, 1), classes);
+  };
+  report("tl::nn's classification losses", tl::grad(classified)(w), classified, w);
+  report_hessian("hessian of tl::nn's classification losses", tl::hessian(classified)(w),
+                 tl::grad(classified), w);
+  tl::nn::Reduction reduction = tl::nn::Reduction::sum;  // not const: read at run time
+  auto regressed = [&](const tl::Tensor& m) {
+    const tl::Shape shape = m.shape();  // a constant of numbers
+    tl::Tensor total = tl::nn::huber_loss(m * 3.0, targets, 0.8);
+    for (int i = 1; i < 3; ++i)
+      total = total + tl::nn::mse_loss(tl::reshape(tl::tanh(m * double(i)), shape), targets, reduction);
+    return total + tl::nn::binary_cross_entropy_with_logits(m, targets);
+  };
+  report("tl::nn's regression losses", tl::grad(regressed)(w), regressed, w);
+  auto [regressed_value, regressed_dot] = tl::jvp(regressed, w, weights);
+  std::printf("tl::nn's regression losses jvp: %a %a\n", regressed_value.item<double>(),
+              regressed_dot.item<double>());
+  check_projection("tl::nn's regression losses", regressed_dot, tl::grad(regressed)(w), weights);
 
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());

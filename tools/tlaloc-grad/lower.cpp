@@ -76,6 +76,15 @@ bool is_numbers(QualType t) {
   return true;
 }
 
+// std::string or std::string_view: names and messages, such as the losses' own names
+// that their checks report.
+bool is_text(QualType t) {
+  const auto* r = t.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
+  if (r == nullptr) return false;
+  const std::string name = r->getQualifiedNameAsString();
+  return name == "std::basic_string_view" || name == "std::basic_string";
+}
+
 const Expr* strip(const Expr* e) {
   for (;;) {
     e = e->IgnoreParens();
@@ -133,6 +142,14 @@ const VarDecl* assigned_variable(const Stmt* s) {
   if (const auto* u = dyn_cast<UnaryOperator>(s); u && u->isIncrementDecrementOp()) target = u->getSubExpr();
   const auto* ref = target ? dyn_cast<DeclRefExpr>(target->IgnoreParenImpCasts()) : nullptr;
   return ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+}
+
+// Whether names written in d may not resolve where the generated code is, in a
+// namespace of its own at global scope: d is inside a named namespace.
+bool in_named_namespace(const Decl* d) {
+  for (const DeclContext* c = d->getDeclContext(); c != nullptr; c = c->getParent())
+    if (const auto* n = dyn_cast<NamespaceDecl>(c); n != nullptr && !n->isAnonymousNamespace()) return true;
+  return false;
 }
 
 std::vector<const Stmt*> statements(const Stmt* s) {
@@ -361,27 +378,55 @@ std::string Lowerer::constant_value(const DeclRefExpr& ref) {
   if (owner == top_ || std::find(inlining_.begin(), inlining_.end(), owner) != inlining_.end()) return "";
   const APValue* value = v->evaluateValue();
   const QualType t = v->getType().getUnqualifiedType();
-  if (value != nullptr && value->isInt()) {
-    const std::string n = toString(value->getInt(), 10);
-    if (t->isBooleanType()) return value->getInt().isZero() ? "false" : "true";
-    if (t->isEnumeralType())
-      return "static_cast<" + TypeName::getFullyQualifiedName(t, ctx_, ctx_.getPrintingPolicy()) + ">(" + n +
-             ")";
-    return n;
+  if (value != nullptr)
+    if (auto spelled = constant_text(*value, t)) return *spelled;
+  refuse(Code::unsupported_construct, loc(ref.getBeginLoc()),
+         "the constant '" + v->getNameAsString() + "' of the enclosing function, of type " + t.getAsString() +
+             ": capture it by value ([" + v->getNameAsString() + "]) or pass it as an argument");
+}
+
+// A constant of type t written out: a number, a bool, or an enumerator by its
+// qualified name (none for other types).
+std::optional<std::string> Lowerer::constant_text(const APValue& value, QualType t) const {
+  if (value.isInt()) {
+    if (t->isBooleanType()) return value.getInt().isZero() ? "false" : "true";
+    if (const auto* e = t->getAs<EnumType>()) {
+      for (const EnumConstantDecl* c : e->getDecl()->enumerators())
+        if (llvm::APSInt::isSameValue(c->getInitVal(), value.getInt()))
+          return "::" + c->getQualifiedNameAsString();
+      return "static_cast<" + TypeName::getFullyQualifiedName(t, ctx_, ctx_.getPrintingPolicy()) + ">(" +
+             toString(value.getInt(), 10) + ")";
+    }
+    return toString(value.getInt(), 10);
   }
-  if (value != nullptr && value->isFloat() &&
+  if (value.isFloat() &&
       (t->isSpecificBuiltinType(BuiltinType::Double) || t->isSpecificBuiltinType(BuiltinType::Float))) {
     const bool is_float = t->isSpecificBuiltinType(BuiltinType::Float);
     char buf[40];
-    std::snprintf(buf, sizeof buf, is_float ? "%.9gf" : "%.17g", value->getFloat().convertToDouble());
+    std::snprintf(buf, sizeof buf, is_float ? "%.9gf" : "%.17g", value.getFloat().convertToDouble());
     std::string out = buf;
     if (out.find_first_of(".eEn") == std::string::npos)
       out.insert(is_float ? out.size() - 1 : out.size(), ".0");
     return out;
   }
-  refuse(Code::unsupported_construct, loc(ref.getBeginLoc()),
-         "the constant '" + v->getNameAsString() + "' of the enclosing function, of type " + t.getAsString() +
-             ": capture it by value ([" + v->getNameAsString() + "]) or pass it as an argument");
+  return std::nullopt;
+}
+
+// A non-tensor argument's text. A default argument is written where the call is, so
+// it must be a constant (its text belongs to the callee's scope), or `{}`.
+std::string Lowerer::argument_text(const Expr* a, const FunctionDecl& callee, const ParmVarDecl& param) {
+  const auto* d = dyn_cast<CXXDefaultArgExpr>(a);
+  if (d == nullptr) return text(a);
+  const QualType t = param.getType().getNonReferenceType().getUnqualifiedType();
+  Expr::EvalResult r;
+  if (d->getExpr()->EvaluateAsRValue(r, ctx_))
+    if (auto spelled = constant_text(r.Val, t)) return *spelled;
+  const Expr* init = d->getExpr()->IgnoreImplicit();
+  if (const auto* c = dyn_cast<CXXConstructExpr>(init); c != nullptr && c->getNumArgs() == 0) return "{}";
+  if (const auto* l = dyn_cast<InitListExpr>(init); l != nullptr && l->getNumInits() == 0) return "{}";
+  refuse(Code::unsupported_construct, loc(d->getUsedLocation()),
+         "the default argument of '" + param.getNameAsString() + "' in '" + callee.getNameAsString() +
+             "' is not a constant: pass it at the call");
 }
 
 void Lowerer::collect_renames(const Stmt* s, unsigned begin,
@@ -403,6 +448,8 @@ void Lowerer::collect_renames(const Stmt* s, unsigned begin,
       to = spelled(ref->getDecl());
     else if (auto r = renamed_.find(ref->getDecl()); r != renamed_.end())
       to = r->second;
+    else if (const auto* c = dyn_cast<EnumConstantDecl>(ref->getDecl()); c && in_named_namespace(current()))
+      to = "::" + c->getQualifiedNameAsString();
     else
       to = constant_value(*ref);
     if (!to.empty()) {
@@ -779,7 +826,7 @@ ValueId Lowerer::inline_call(const CallExpr* e, const FunctionDecl& def, Block& 
       const QualType plain = pd->getType().getNonReferenceType().getUnqualifiedType();
       const std::string type = TypeName::getFullyQualifiedName(plain, ctx_, ctx_.getPrintingPolicy());
       scalar(out, e->getArg(i)->getBeginLoc(),
-             "const " + type + " " + name + " = " + text(e->getArg(i)) + ";");
+             "const " + type + " " + name + " = " + argument_text(e->getArg(i), def, *pd) + ";");
       renamed_[pd] = name;
       // A parameter taken by value may be assigned in the body, as a local.
       if (!pd->getType()->isReferenceType() && !forward_only_) {
@@ -788,6 +835,7 @@ ValueId Lowerer::inline_call(const CallExpr* e, const FunctionDecl& def, Block& 
       }
     }
   }
+  note_header(def);
   inlining_.push_back(&def);
   ValueId* const pair = std::exchange(pair_second_, nullptr);
   const auto r = block(statements(def.getBody()), 0, out);
@@ -799,6 +847,16 @@ ValueId Lowerer::inline_call(const CallExpr* e, const FunctionDecl& def, Block& 
   tensors_ = saved;
   renamed_ = saved_renamed;
   return *r;
+}
+
+// An inlined function of the library (namespace tlaloc) names its header's
+// declarations (tl::nn::Reduction): the generated file includes that header, by its
+// path from the `tlaloc/` directory.
+void Lowerer::note_header(const FunctionDecl& def) {
+  if (def.getQualifiedNameAsString().rfind("tlaloc::", 0) != 0) return;
+  const std::string file = sm_.getFilename(sm_.getExpansionLoc(def.getLocation())).str();
+  const std::size_t at = file.rfind("/tlaloc/");
+  if (at != std::string::npos && file.ends_with(".hpp")) p_.headers.insert(file.substr(at + 1));
 }
 
 // What an inlined function's scalars are prefixed with: its name, or `lambda`.
@@ -860,13 +918,16 @@ void Lowerer::declaration(const DeclStmt* d, Block& out) {
     }
     // A lambda is lowered where it is called or passed to tl::cond or a tl:: loop.
     if (const auto* r = v->getType()->getAsCXXRecordDecl(); r != nullptr && r->isLambda()) continue;
-    // Scalars: numbers, and enumerations such as a tl::DType.
-    if (v->getType()->isReferenceType() ||
-        !(v->getType()->isArithmeticType() || v->getType()->isEnumeralType())) {
+    // Scalars: numbers, and enumerations such as a tl::DType; constants of numbers in
+    // containers (a tl::Shape) and of text, which nothing can change.
+    const QualType vt = v->getType();
+    const bool constant = vt.isConstQualified() && (is_numbers(vt) || is_options(vt) || is_text(vt));
+    if (vt->isReferenceType() || !(vt->isArithmeticType() || vt->isEnumeralType() || constant)) {
       refuse_scan_in(v->getInit());
       refuse(Code::unsupported_construct, loc(v->getLocation()),
              "local '" + v->getNameAsString() + "' of type " + v->getType().getAsString() +
-                 ": a differentiated function's locals are tl::Tensor, arithmetic or enumerations");
+                 ": a differentiated function's locals are tl::Tensor, arithmetic or enumerations, or "
+                 "constants of numbers or text");
     }
     const bool is_const = v->getType().isConstQualified();
     // Forward only, a scalar is assigned where it stands; otherwise a loop changes it
@@ -989,8 +1050,41 @@ void Lowerer::expression_statement(const Expr* e, Block& out) {
     tensors_[ref->getDecl()] = op(out, e, rule, {{lhs, {}}, arg(oc->getArg(1), out)}, {});
     return;
   }
+  if (void_call(e, out)) return;
   refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
          "the statement '" + text(e) + "' (a differentiated function may only compute tensors and scalars)");
+}
+
+// A call of a function that returns nothing and can write none of its arguments (a
+// check, such as the losses' of their inputs): copied as written. Tensors are
+// immutable, so it cannot change a value; it may throw.
+bool Lowerer::void_call(const Expr* e, Block& out) {
+  const auto* c = dyn_cast<CallExpr>(e);
+  const FunctionDecl* fd = c != nullptr ? c->getDirectCallee() : nullptr;
+  if (fd == nullptr || !c->getType()->isVoidType() || isa<CXXMemberCallExpr>(c) ||
+      isa<CXXOperatorCallExpr>(c))
+    return false;
+  for (const ParmVarDecl* pd : fd->parameters()) {
+    const QualType t = pd->getType();
+    if ((t->isReferenceType() || t->isPointerType()) && !t->getPointeeType().isConstQualified())
+      refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
+             "a call of '" + fd->getNameAsString() + "', which may write its argument '" +
+                 pd->getNameAsString() +
+                 "' (a differentiated function may only compute tensors and scalars)");
+  }
+  // Written in a namespace, the callee's name is qualified where the generated code is.
+  std::string spelled = text(e);
+  const auto* callee = dyn_cast<DeclRefExpr>(c->getCallee()->IgnoreImplicit());
+  if (in_named_namespace(current()) && callee != nullptr && !callee->hasExplicitTemplateArgs()) {
+    std::vector<std::string> args;
+    for (const Expr* a : c->arguments())
+      if (!isa<CXXDefaultArgExpr>(a)) args.push_back(text(a));
+    spelled = "::" + fd->getQualifiedNameAsString() + "(";
+    for (std::size_t i = 0; i < args.size(); ++i) spelled += (i ? ", " : "") + args[i];
+    spelled += ")";
+  }
+  scalar(out, e->getBeginLoc(), spelled + ";");
+  return true;
 }
 
 // `if (c) throw E;` outside branches and loops: a check, copied as written.

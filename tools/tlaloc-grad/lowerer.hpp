@@ -35,6 +35,7 @@ const Expr* strip(const Expr* e);
 bool has_return(const Stmt* s);
 void assigned_tensors(const Stmt* s, std::set<const ValueDecl*>& out);
 std::vector<const Stmt*> statements(const Stmt* s);
+bool in_named_namespace(const Decl* d);
 const char* operator_rule(OverloadedOperatorKind k, unsigned args);
 const char* compound_rule(OverloadedOperatorKind k);
 
@@ -179,6 +180,8 @@ class Lowerer {
   std::string scalar_text(const Expr* e);
   void refuse_active_in(const Stmt* s, const Stmt* parent, const Expr* whole);
   std::string constant_value(const DeclRefExpr& ref);
+  std::optional<std::string> constant_text(const APValue& value, QualType t) const;
+  std::string argument_text(const Expr* a, const FunctionDecl& callee, const ParmVarDecl& param);
   void collect_renames(const Stmt* s, unsigned begin,
                        std::vector<std::pair<unsigned, std::pair<unsigned, std::string>>>& out);
   ValueId op(Block& out, const Expr* e, std::string fn, std::vector<Arg> args, std::string spelled);
@@ -205,6 +208,9 @@ class Lowerer {
   const Rule* rule_for(const CallExpr* e, const FunctionDecl& fd, const std::vector<Arg>& args);
   ValueId inline_call(const CallExpr* e, const FunctionDecl& def, Block& out);
   std::string scope_prefix() const;
+  void note_header(const FunctionDecl& def);
+  // The function whose body is being lowered: the innermost inlined one, or the top.
+  const FunctionDecl* current() const { return inlining_.empty() ? top_ : inlining_.back(); }
   void scalar(Block& out, SourceLocation at, std::string statement);
   void statement(const Stmt* s, Block& out);
   void declaration(const DeclStmt* d, Block& out);
@@ -215,6 +221,7 @@ class Lowerer {
   const VarDecl* assigned_scalar(const Expr* e) const;
   void expression_statement(const Expr* e, Block& out);
   bool check(const Stmt* s, Block& out);
+  bool void_call(const Expr* e, Block& out);
 
   // lower_flow.cpp: blocks, branches and loops
   ValueId conditional(const ConditionalOperator* c, Block& out);

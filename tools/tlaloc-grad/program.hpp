@@ -129,6 +129,9 @@ struct Program {
   std::vector<std::size_t> wrt;  // the differentiated parameters (tl::jvp: one)
   bool listed = false;           // gradients as a std::vector (tl::argnums)
   std::set<std::string> active_lists;  // lists (Node::list) holding active tensors
+  // The library's headers whose functions were inlined ("tlaloc/nn/losses.hpp"): the
+  // generated file includes them, as its text may name what they declare.
+  std::set<std::string> headers;
   Block body;
   ValueId result = -1;
   ValueId add_value(std::string value_name, bool is_active, bool is_traced) {

@@ -200,6 +200,7 @@ std::string hessian(const Program& p, const Options& opt, const Loc& at, Rewritt
                std::to_string(d.loc.line) + ": " + d.what());
   }
   keep_until_exit(std::move(ast));
+  q.headers = p.headers;
   q.what = "the gradient of " + p.what + " (" + file + ")";
   return emit_hessian(p, q);
 }
