@@ -171,6 +171,11 @@ Tensor outer(const Tensor& a, const Tensor& b);
 // any ranks matmul takes (PyTorch's matmul backward): the transposes of matmul's own
 // steps, so the same values as the AD engine's gradient of a traced matmul.
 Tensor matmul_backward(const Tensor& g, const Tensor& a, const Tensor& b, int operand);
+// Operand `operand`'s (0: a, 1: b) share of g, the cotangent of dot_general(a, b,
+// dims): g contracted with the other operand over its free axes, in the operand's
+// layout and dtype. The AD engine's rule for dot_general.
+Tensor dot_general_backward(const Tensor& g, const Tensor& a, const Tensor& b, const DotDims& dims,
+                            int operand);
 
 // ---- shape ------------------------------------------------------------------
 Tensor reshape(const Tensor& x, const Shape& shape);  // one -1 is inferred

@@ -201,13 +201,12 @@ Tensor dot_transpose(const Tensor& ct, const Tensor& x, const Tensor& other, con
 }
 
 std::vector<Tensor> dot_vjp(const detail::Rule& r) {
-  const auto& lb = r.attr<Dims>("lhs_batching_dimensions");
-  const auto& rb = r.attr<Dims>("rhs_batching_dimensions");
-  const auto& lc = r.attr<Dims>("lhs_contracting_dimensions");
-  const auto& rc = r.attr<Dims>("rhs_contracting_dimensions");
+  const DotDims dims{r.attr<Dims>("lhs_batching_dimensions"), r.attr<Dims>("rhs_batching_dimensions"),
+                     r.attr<Dims>("lhs_contracting_dimensions"), r.attr<Dims>("rhs_contracting_dimensions")};
   std::vector<Tensor> g(2);
-  if (r.wants(0)) g[0] = dot_transpose(r.cotangent(), r.in(0), r.in(1), lb, lc, rb, rc, true);
-  if (r.wants(1)) g[1] = dot_transpose(r.cotangent(), r.in(1), r.in(0), rb, rc, lb, lc, false);
+  for (int k = 0; k < 2; ++k)
+    if (r.wants(std::size_t(k)))
+      g[std::size_t(k)] = dot_general_backward(r.cotangent(), r.in(0), r.in(1), dims, k);
   return g;
 }
 
@@ -341,6 +340,22 @@ Tensor lax::dot_general(const Tensor& a, const Tensor& b, const DotDims& dims, D
 Tensor matmul(const Tensor& a, const Tensor& b) {
   const MatmulView v = matmul_view(a, b);
   return reshape(batched_product(v.a2, v.b2, v.batch), v.result);
+}
+
+Tensor dot_general_backward(const Tensor& g, const Tensor& a, const Tensor& b, const DotDims& dims,
+                            int operand) {
+  if (operand != 0 && operand != 1)
+    fail<ValueError>("dot_general_backward", "operand is {}: 0 for a, 1 for b", operand);
+  const std::size_t nb = dims.lhs_batch.size(), nc = dims.lhs_contract.size();
+  const std::int64_t rank = std::int64_t(a.rank() + b.rank()) - std::int64_t(nb + 2 * nc);
+  if (g.rank() != rank || dims.rhs_batch.size() != nb || dims.rhs_contract.size() != nc)
+    fail<ShapeError>("dot_general_backward",
+                     "g is {}, but dot_general of {} and {} over these dims has rank {}",
+                     shape_string(g.shape()), shape_string(a.shape()), shape_string(b.shape()), rank);
+  return operand == 0 ? dot_transpose(g, a, b, dims.lhs_batch, dims.lhs_contract, dims.rhs_batch,
+                                      dims.rhs_contract, true)
+                      : dot_transpose(g, b, a, dims.rhs_batch, dims.rhs_contract, dims.lhs_batch,
+                                      dims.lhs_contract, false);
 }
 
 // matmul's steps undone last first, with the functions the engine's rules use for

@@ -1148,6 +1148,21 @@ int main() {
               regressed_dot.item<double>());
   check_projection("tl::nn's regression losses", regressed_dot, tl::grad(regressed)(w), weights);
 
+  // tl::dot_general, whose shares are tl::dot_general_backward: x @ m^T over the last
+  // axes, as a Linear layer computes it, and a batched product.
+  auto contracted = [&](const tl::Tensor& m) {
+    const tl::Tensor contraction =
+        tl::tanh(tl::dot_general(x, tl::transpose(m), {{}, {}, {x.rank() - 1}, {1}}));
+    const tl::Tensor outers =
+        tl::dot_general(tl::reshape(m, {3, 2, 1}), tl::reshape(m * m, {3, 1, 2}), {{0}, {0}, {2}, {1}});
+    return tl::sum(contraction * contraction) + tl::sum(tl::sin(outers));
+  };
+  report("dot_general", tl::grad(contracted)(w), contracted, w);
+  report_hessian("hessian through dot_general", tl::hessian(contracted)(w), tl::grad(contracted), w);
+  auto [contracted_value, contracted_dot] = tl::jvp(contracted, w, weights);
+  std::printf("dot_general jvp: %a %a\n", contracted_value.item<double>(), contracted_dot.item<double>());
+  check_projection("dot_general", contracted_dot, tl::grad(contracted)(w), weights);
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

@@ -611,4 +611,42 @@ TEST(LinalgMatmulBackward, ChecksItsArguments) {
   expect_error<tl::ShapeError>([&] { tl::matmul_backward(tl::ones({2, 4}), a, a, 0); }, "matmul");
 }
 
+// ---- dot_general_backward -------------------------------------------------------
+
+// x @ w^T (a Linear layer's product): x's share is g @ w, w's is g^T @ x.
+TEST(LinalgDotGeneralBackward, ContractingTheLastAxesIsAProductWithATranspose) {
+  const tl::Tensor x = rough({3, 4}, 0.1, tl::DType::f64), w = rough({5, 4}, 0.7, tl::DType::f64);
+  const tl::Tensor g = rough({3, 5}, 1.3, tl::DType::f64);
+  const tl::DotDims dims{{}, {}, {1}, {1}};
+  const auto near = [](const tl::Tensor& mine, const tl::Tensor& expected) {
+    ASSERT_EQ(mine.shape(), expected.shape());
+    const std::vector<double> m = mine.to_vector<double>(), e = expected.to_vector<double>();
+    for (std::size_t i = 0; i < m.size(); ++i) EXPECT_NEAR(m[i], e[i], 1e-13) << "element " << i;
+  };
+  near(tl::dot_general_backward(g, x, w, dims, 0), tl::matmul(g, w));
+  near(tl::dot_general_backward(g, x, w, dims, 1), tl::matmul(tl::transpose(g), x));
+}
+
+// A batched product as dot_general is matmul's: the same shares as matmul_backward.
+TEST(LinalgDotGeneralBackward, BatchedProductIsMatmuls) {
+  const tl::Tensor a = rough({2, 3, 4}, 0.1), b = rough({2, 4, 5}, 0.7), g = rough({2, 3, 5}, 1.3);
+  const tl::DotDims dims{{0}, {0}, {2}, {1}};
+  for (int i = 0; i < 2; ++i)
+    EXPECT_EQ(tl::dot_general_backward(g, a, b, dims, i).to_vector<float>(),
+              tl::matmul_backward(g, a, b, i).to_vector<float>())
+        << "operand " << i;
+}
+
+TEST(LinalgDotGeneralBackward, ChecksItsArguments) {
+  const tl::Tensor a = tl::ones({2, 3}), b = tl::ones({4, 3});
+  const tl::DotDims dims{{}, {}, {1}, {1}};
+  expect_error<tl::ShapeError>([&] { tl::dot_general_backward(tl::ones({2}), a, b, dims, 0); },
+                               "dot_general_backward", "[2]");
+  expect_error<tl::ValueError>(
+      [&] {
+        tl::dot_general_backward(tl::ones({2, 4}), a, b, dims, 2);
+      },
+      "dot_general_backward");
+}
+
 }  // namespace

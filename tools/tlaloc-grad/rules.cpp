@@ -170,7 +170,8 @@ void set_jvps(RuleTable& t) {
   // matmul_backward(g, a, b, i) and conv2d_backward(g, x, w, opt, i) are linear in g
   // and in the other operand; the terms in the order of the engine's rule for the
   // product they transpose, whose operands are (g, b) for a's share and (a, g) for b's.
-  for (const char* bilinear : {"matmul_backward", "conv2d_backward", "conv_transpose2d_backward"})
+  for (const char* bilinear :
+       {"matmul_backward", "dot_general_backward", "conv2d_backward", "conv_transpose2d_backward"})
     set(bilinear, [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
       const auto with = [&](std::size_t k, const std::string& t) {
         if (t.empty()) return std::string();
@@ -386,6 +387,10 @@ RuleTable make_rules() {
   add({"matmul", spell_call, [](const Rule&, std::size_t i, const Names& n) {
          return call("matmul_backward", {n.g, n.args[0], n.args[1], std::to_string(i)});
        }});
+  // dot_general's shares are the library's dot_general_backward, the engine's rule.
+  add({"dot_general", spell_call, [](const Rule&, std::size_t i, const Names& n) {
+         return call("dot_general_backward", {n.g, n.args[0], n.args[1], n.args[2], std::to_string(i)});
+       }});
   // outer(a, b) is a [n, 1] column times a [1, m] row (the library's definition): the
   // product's shares, summed to the column or the row, reshaped back.
   add({"outer", spell_call, [](const Rule&, std::size_t i, const Names& n) {
@@ -457,9 +462,9 @@ RuleTable make_rules() {
   // Functions a generated reverse sweep calls, with forward rules only: tl::hessian
   // differentiates a generated gradient in forward mode (rewrite.cpp).
   for (const char* forward_only :
-       {"sum_to_size", "sum_backward", "cumsum_backward", "dot_general", "matmul_backward", "conv2d_backward",
-        "conv_transpose2d_backward", "max_pool2d_backward", "avg_pool2d_backward", "extreme_backward",
-        "extreme_jvp"})
+       {"sum_to_size", "sum_backward", "cumsum_backward", "dot_general_backward", "matmul_backward",
+        "conv2d_backward", "conv_transpose2d_backward", "max_pool2d_backward", "avg_pool2d_backward",
+        "extreme_backward", "extreme_jvp"})
     add({forward_only, spell_call, nullptr});
   // x.astype(dtype): the cotangent converted back, as the engine's convert rule does.
   add({"astype", [](const Rule&, const Names& n) { return paren(n.args[0]) + ".astype(" + n.args[1] + ")"; },
