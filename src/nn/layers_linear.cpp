@@ -31,14 +31,10 @@ Params Linear::init(random::Key key) const {
   return p;
 }
 
-Tensor Linear::operator()(const Params& p, const Tensor& x) const {
+void detail::check_features(const Tensor& x, std::int64_t in_features) {
   if (x.rank() < 1 || x.size(-1) != in_features)
     throw ShapeError(fmt::format("tl::nn::Linear: input of shape {} does not end in in_features = {}",
                                  fmt::join(x.shape(), "x"), in_features));
-  // x's last axis against the weight's second: gemm reads the weight transposed in
-  // place, and its gradient comes out in the weight's own layout (no transpose copies).
-  Tensor y = dot_general(x, p.at("weight"), {{}, {}, {x.rank() - 1}, {1}});
-  return bias ? y + p.at("bias") : y;
 }
 
 std::vector<Linear> MLP::linears() const {

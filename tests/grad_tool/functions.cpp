@@ -2,7 +2,7 @@
 // as written, where tl::grad traces at run time, and through tlaloc-grad, where each
 // call is replaced by C++ written at build time. Both builds print every gradient's
 // bits, which must be equal, and check them against central differences.
-#include <tlaloc/nn/losses.hpp>
+#include <tlaloc/nn.hpp>
 #include <tlaloc/tlaloc.hpp>
 
 #include <cmath>
@@ -1162,6 +1162,44 @@ int main() {
   auto [contracted_value, contracted_dot] = tl::jvp(contracted, w, weights);
   std::printf("dot_general jvp: %a %a\n", contracted_value.item<double>(), contracted_dot.item<double>());
   check_projection("dot_general", contracted_dot, tl::grad(contracted)(w), weights);
+
+  // A model written with tl::nn's layers, whose forward functions are in their
+  // header: layers captured by reference and one declared in the body, each reading
+  // its entries of one Params through sub("..."), with and without a bias.
+  const auto filled = [](const tl::Shape& s, double phase) {
+    std::int64_t n = 1;
+    for (std::int64_t d : s) n *= d;
+    return tl::sin(tl::reshape(tl::arange(n).astype(tl::DType::f64), s) * 0.7 + phase);
+  };
+  const tl::nn::Embedding vocabulary{5, 3};
+  const tl::nn::Linear fc1{3, 4}, fc2{4, 2, false};
+  const tl::nn::LayerNorm norm{{4}};
+  const tl::nn::RMSNorm rms{{2}};
+  const tl::nn::Params net{{"vocabulary.weight", filled({5, 3}, 0.1)},
+                           {"fc1.weight", filled({4, 3}, 0.2)},
+                           {"fc1.bias", filled({4}, 0.3)},
+                           {"norm.weight", filled({4}, 0.4) + 1.0},
+                           {"norm.bias", filled({4}, 0.5)},
+                           {"fc2.weight", filled({2, 4}, 0.6)},
+                           {"rms.weight", filled({2}, 0.7) + 1.0},
+                           {"out.weight", filled({2, 2}, 0.8)},
+                           {"out.bias", filled({2}, 0.9)}};
+  const tl::Tensor tokens = tl::tensor(std::vector<std::int64_t>{4, 1}, {2});
+  const tl::Tensor wanted = f64({0.5, -0.5, 1, 0}, {2, 2});
+  auto layered = [&](const tl::nn::Params& p) {
+    const tl::nn::Linear out{2, 2};
+    const tl::Tensor e = vocabulary(p.sub("vocabulary"), tokens) + x;
+    const tl::Tensor h = tl::tanh(norm(p.sub("norm"), fc1(p.sub("fc1"), e)));
+    return tl::nn::mse_loss(out(p.sub("out"), rms(p.sub("rms"), fc2(p.sub("fc2"), h))), wanted);
+  };
+  const tl::nn::Params layered_grads = tl::grad(layered)(net);
+  report_list(
+      "a model of tl::nn's layers", layered_grads.tensors(),
+      [&](const std::vector<tl::Tensor>& ts) { return layered(net.with_tensors(ts)); }, net.tensors());
+  if (layered_grads.names() != net.names()) {
+    std::printf("FAIL a model of tl::nn's layers: the gradient's names differ from the parameters'\n");
+    ++failures;
+  }
 
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());

@@ -11,6 +11,7 @@
 #include <filesystem>
 
 #include "rules.hpp"
+#include "rules_text.hpp"
 
 namespace tlaloc_grad {
 
@@ -72,6 +73,22 @@ bool is_numbers(QualType t) {
     const auto* alloc = a.getAsType()->getAsCXXRecordDecl();
     if (alloc != nullptr && alloc->getQualifiedNameAsString() == "std::allocator") continue;
     if (!is_numbers(a.getAsType())) return false;
+  }
+  return true;
+}
+
+// An aggregate of numbers (a layer's sizes, tl::nn::Linear; a user's settings):
+// fields of arithmetic, enumeration or container-of-numbers types, or such aggregates.
+bool is_number_struct(QualType t) {
+  const auto* r = t.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
+  if (r == nullptr || !r->hasDefinition() || !r->isAggregate() || r->isLambda() || r->getNumBases() != 0 ||
+      r->field_empty())
+    return false;
+  for (const FieldDecl* f : r->fields()) {
+    const QualType ft = f->getType();
+    if (!(ft->isArithmeticType() || ft->isEnumeralType() || (ft->isRecordType() && is_numbers(ft)) ||
+          is_number_struct(ft)))
+      return false;
   }
   return true;
 }
@@ -149,6 +166,15 @@ const VarDecl* assigned_variable(const Stmt* s) {
 bool in_named_namespace(const Decl* d) {
   for (const DeclContext* c = d->getDeclContext(); c != nullptr; c = c->getParent())
     if (const auto* n = dyn_cast<NamespaceDecl>(c); n != nullptr && !n->isAnonymousNamespace()) return true;
+  return false;
+}
+
+// A function of the library (namespace tlaloc): the functions its body names are
+// written qualified, as the generated code is outside the library's namespaces.
+bool library_body(const Decl* d) {
+  for (const DeclContext* c = d->getDeclContext(); c != nullptr; c = c->getParent())
+    if (const auto* n = dyn_cast<NamespaceDecl>(c); n != nullptr && n->getParent()->isTranslationUnit())
+      return n->getName() == "tlaloc";
   return false;
 }
 
@@ -289,9 +315,13 @@ void Lowerer::param(const ValueDecl* d, QualType t, bool traced) {
     return;
   }
   const QualType plain = t.getNonReferenceType().getUnqualifiedType();
-  if (is_custom(plain) || is_options(plain) || (plain->isRecordType() && is_numbers(plain))) {
+  if (is_custom(plain) || is_options(plain) || (plain->isRecordType() && is_numbers(plain)) ||
+      is_number_struct(plain)) {
+    // An object whose operator() reads none of its fields (tl::nn::Embedding) is not read.
+    const std::string unused = is_number_struct(plain) && !is_options(plain) ? "[[maybe_unused]] " : "";
     p_.params.push_back(
-        {"const " + TypeName::getFullyQualifiedName(plain, ctx_, ctx_.getPrintingPolicy()) + "&", name, -1, outer});
+        {unused + "const " + TypeName::getFullyQualifiedName(plain, ctx_, ctx_.getPrintingPolicy()) + "&",
+         name, -1, outer});
     return;
   }
   if (!plain->isArithmeticType() && !plain->isEnumeralType())
@@ -450,6 +480,10 @@ void Lowerer::collect_renames(const Stmt* s, unsigned begin,
       to = r->second;
     else if (const auto* c = dyn_cast<EnumConstantDecl>(ref->getDecl()); c && in_named_namespace(current()))
       to = "::" + c->getQualifiedNameAsString();
+    else if (const auto* f = dyn_cast<FunctionDecl>(ref->getDecl());
+             f && library_body(current()) && f->getDeclName().isIdentifier() && !isa<CXXMethodDecl>(f) &&
+             !ref->hasExplicitTemplateArgs())
+      to = "::" + f->getQualifiedNameAsString();
     else
       to = constant_value(*ref);
     if (!to.empty()) {
@@ -458,6 +492,17 @@ void Lowerer::collect_renames(const Stmt* s, unsigned begin,
           sm_.getFileOffset(Lexer::getLocForEndOfToken(ref->getEndLoc(), 0, sm_, ctx_.getLangOpts()));
       out.push_back({at - begin, {end - at, to}});
     }
+  }
+  // A field read through an implicit `this` in an inlined member function: read from
+  // the object.
+  const auto* m = dyn_cast<MemberExpr>(s);
+  if (const auto* self = m != nullptr ? dyn_cast<CXXThisExpr>(m->getBase()) : nullptr;
+      self != nullptr && self->isImplicit() && !object_.empty()) {
+    const unsigned at = sm_.getFileOffset(m->getMemberLoc());
+    const unsigned end =
+        sm_.getFileOffset(Lexer::getLocForEndOfToken(m->getMemberLoc(), 0, sm_, ctx_.getLangOpts()));
+    out.push_back({at - begin, {end - at, paren(object_) + "." + m->getMemberNameInfo().getAsString()}});
+    return;
   }
   for (const Stmt* c : s->children()) collect_renames(c, begin, out);
 }
@@ -547,10 +592,22 @@ ValueId Lowerer::expr(const Expr* e, Block& out) {
 
 ValueId Lowerer::operator_call(const CXXOperatorCallExpr* e, Block& out) {
   if (e->getOperator() == OO_Subscript)
-    if (const ListParam* l = list_of(e->getArg(0))) return element(*l, scalar_text(e->getArg(1)), e, out);
+    if (const auto l = list_of(e->getArg(0))) return element(*l, scalar_text(e->getArg(1)), e, out);
   if (e->getOperator() == OO_Call && is_custom(e->getArg(0)->getType())) return custom_call(e, out);
   if (const auto* m = dyn_cast_or_null<CXXMethodDecl>(e->getDirectCallee()); m && m->getParent()->isLambda())
     return lambda_call(e, out);
+  // layer(p, x) for an aggregate of numbers with a visible operator(): its body
+  // inlined, its fields read from the object.
+  if (const auto* m = dyn_cast_or_null<CXXMethodDecl>(e->getDirectCallee());
+      m && e->getOperator() == OO_Call && is_number_struct(e->getArg(0)->getType())) {
+    const FunctionDecl* def = nullptr;
+    if (m->hasBody(def) && !sm_.isInSystemHeader(def->getLocation())) {
+      const std::string saved = std::exchange(object_, text(e->getArg(0)));
+      const ValueId v = inline_call(e, *def, out, 1);
+      object_ = saved;
+      return v;
+    }
+  }
   if (const auto saved = tape_read(e, out)) return *saved;
   std::vector<Arg> args = arguments(e, out);
   if (const char* rule = operator_rule(e->getOperator(), e->getNumArgs())) return op(out, e, rule, args, {});
@@ -679,7 +736,7 @@ ValueId Lowerer::joined(const CallExpr* e, const std::string& name, const std::v
 }
 
 ValueId Lowerer::member_call(const CXXMemberCallExpr* e, Block& out) {
-  if (const ListParam* l = list_of(e->getImplicitObjectArgument())) {
+  if (const auto l = list_of(e->getImplicitObjectArgument())) {
     const std::string method = e->getMethodDecl()->getNameAsString();
     const bool at = method == "at" && e->getNumArgs() == 1;
     if (l->named && at) return named_element(*l, e->getArg(0), e, out);
@@ -700,12 +757,31 @@ ValueId Lowerer::member_call(const CXXMemberCallExpr* e, Block& out) {
   return inactive(out, e, args);
 }
 
-// The list parameter e names, if it names one.
-const Lowerer::ListParam* Lowerer::list_of(const Expr* e) const {
-  const auto* ref = dyn_cast<DeclRefExpr>(strip(e));
-  if (ref == nullptr) return nullptr;
+// The list parameter e names, if it names one. `p.sub("fc1")` of a Params is the
+// entries under "fc1.": the same list, its names prefixed.
+std::optional<Lowerer::ListParam> Lowerer::list_of(const Expr* e) const {
+  e = strip(e);
+  if (const auto* m = dyn_cast<CXXMemberCallExpr>(e);
+      m && m->getNumArgs() == 1 && m->getMethodDecl()->getNameAsString() == "sub") {
+    std::optional<ListParam> l = list_of(m->getImplicitObjectArgument());
+    const StringLiteral* name = string_literal(m->getArg(0));
+    if (!l || !l->named || name == nullptr) return std::nullopt;
+    l->prefix += name->getString().str() + ".";
+    return l;
+  }
+  const auto* ref = dyn_cast<DeclRefExpr>(e);
+  if (ref == nullptr) return std::nullopt;
   const auto it = list_params_.find(ref->getDecl());
-  return it == list_params_.end() ? nullptr : &it->second;
+  if (it == list_params_.end()) return std::nullopt;
+  return it->second;
+}
+
+// A string literal, through the conversions to std::string_view or std::string.
+const StringLiteral* string_literal(const Expr* e) {
+  const Expr* n = e->IgnoreImplicit();
+  if (const auto* k = dyn_cast<CXXConstructExpr>(n); k && k->getNumArgs() >= 1)
+    n = k->getArg(0)->IgnoreImplicit();
+  return dyn_cast<StringLiteral>(n);
 }
 
 // An element of a list parameter: a value of its own, whose cotangent is the list's
@@ -724,19 +800,17 @@ ValueId Lowerer::element(const ListParam& l, std::string at, const Expr* e, Bloc
 // p.at("w") of a tl::nn::Params: an element whose position the generated code finds
 // by its name (Params::index), where it reads it.
 ValueId Lowerer::named_element(const ListParam& l, const Expr* name, const Expr* e, Block& out) {
-  const Expr* n = name->IgnoreImplicit();
-  if (const auto* k = dyn_cast<CXXConstructExpr>(n); k && k->getNumArgs() >= 1)
-    n = k->getArg(0)->IgnoreImplicit();
-  const auto* literal = dyn_cast<StringLiteral>(n);
+  const StringLiteral* literal = string_literal(name);
   if (literal == nullptr)
     refuse(Code::unsupported_construct, loc(name->getBeginLoc()),
            "'" + raw(e) + "': a tl::nn::Params is read by a name written as a string literal");
+  const std::string full = l.prefix + literal->getString().str(), quoted = "\"" + full + "\"";
   std::string word;
-  for (const char c : literal->getString()) word += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  for (const char c : full) word += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   // Only a differentiated Params' cotangent is indexed.
   const std::string at =
-      l.active ? index_scalar("at_" + word, l.name + ".index(" + raw(name) + ")", e, out) : "";
-  return element_value(l, at, l.name + ".at(" + raw(name) + ")", l.name + "_" + word, e, out);
+      l.active ? index_scalar("at_" + word, l.name + ".index(" + quoted + ")", e, out) : "";
+  return element_value(l, at, l.name + ".at(" + quoted + ")", l.name + "_" + word, e, out);
 }
 
 // A scalar holding an element's index, which the reverse sweep computes again where
@@ -744,7 +818,10 @@ ValueId Lowerer::named_element(const ListParam& l, const Expr* name, const Expr*
 std::string Lowerer::index_scalar(const std::string& base, const std::string& index, const Expr* e,
                                   Block& out) {
   const std::string name = unique(base);
-  scalar(out, e->getBeginLoc(), "const std::size_t " + name + " = " + index + ";");
+  // In a branch or a loop only the reverse sweep's copy may read it.
+  scalar(out, e->getBeginLoc(),
+         std::string(structured_ > 0 ? "[[maybe_unused]] " : "") + "const std::size_t " + name + " = " +
+             index + ";");
   out.back().declares = name;
   read_versions_.insert(name);
   return name;
@@ -799,34 +876,37 @@ ValueId Lowerer::call(const CallExpr* e, Block& out) {
 }
 
 // A call of a function with a visible body: its body lowered in place.
-ValueId Lowerer::inline_call(const CallExpr* e, const FunctionDecl& def, Block& out) {
+ValueId Lowerer::inline_call(const CallExpr* e, const FunctionDecl& def, Block& out, unsigned first) {
   if (std::find(inlining_.begin(), inlining_.end(), &def) != inlining_.end())
     refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
            "a recursive call of '" + def.getNameAsString() + "'");
   if (!is_tensor(def.getReturnType()))
     refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
            "a call of '" + def.getNameAsString() + "', which does not return a tl::Tensor");
+  // A call among the arguments may inline the same function (fc1(p.sub("a"),
+  // fc1(p.sub("b"), x))): each restores the bindings it found.
   const auto saved = tensors_;
   const auto saved_renamed = renamed_;
+  const auto saved_lists = list_params_;
   for (unsigned k = 0; k < def.getNumParams(); ++k) {
     const unsigned i = right_to_left_ ? def.getNumParams() - 1 - k : k;
     const ParmVarDecl* pd = def.getParamDecl(i);
+    const Expr* a = e->getArg(first + i);  // first: 1 for an object's operator()
     if (is_tensor(pd->getType())) {
-      tensors_[pd] = expr(e->getArg(i), out);
+      tensors_[pd] = expr(a, out);
     } else if (is_tensor_list(pd->getType()) || is_params(pd->getType())) {
-      const ListParam* l = list_of(e->getArg(i));
-      if (l == nullptr || l->named != is_params(pd->getType()))
-        refuse(Code::unsupported_construct, loc(e->getArg(i)->getBeginLoc()),
-               "'" + raw(e->getArg(i)) + "' passed as a " +
+      const auto l = list_of(a);
+      if (!l || l->named != is_params(pd->getType()))
+        refuse(Code::unsupported_construct, loc(a->getBeginLoc()),
+               "'" + raw(a) + "' passed as a " +
                    (is_params(pd->getType()) ? "tl::nn::Params" : "std::vector<tl::Tensor>") +
                    ": only a parameter of that type is");
       list_params_[pd] = *l;
     } else {
-      const std::string name = unique(def.getNameAsString() + "_" + pd->getNameAsString());
+      const std::string name = unique(inlined_name(def) + "_" + pd->getNameAsString());
       const QualType plain = pd->getType().getNonReferenceType().getUnqualifiedType();
       const std::string type = TypeName::getFullyQualifiedName(plain, ctx_, ctx_.getPrintingPolicy());
-      scalar(out, e->getArg(i)->getBeginLoc(),
-             "const " + type + " " + name + " = " + argument_text(e->getArg(i), def, *pd) + ";");
+      scalar(out, a->getBeginLoc(), "const " + type + " " + name + " = " + argument_text(a, def, *pd) + ";");
       renamed_[pd] = name;
       // A parameter taken by value may be assigned in the body, as a local.
       if (!pd->getType()->isReferenceType() && !forward_only_) {
@@ -846,6 +926,7 @@ ValueId Lowerer::inline_call(const CallExpr* e, const FunctionDecl& def, Block& 
            "'" + def.getNameAsString() + "' ends without returning");
   tensors_ = saved;
   renamed_ = saved_renamed;
+  list_params_ = saved_lists;
   return *r;
 }
 
@@ -859,11 +940,14 @@ void Lowerer::note_header(const FunctionDecl& def) {
   if (at != std::string::npos && file.ends_with(".hpp")) p_.headers.insert(file.substr(at + 1));
 }
 
-// What an inlined function's scalars are prefixed with: its name, or `lambda`.
-std::string Lowerer::scope_prefix() const {
-  const FunctionDecl* f = inlining_.back();
-  if (const auto* m = dyn_cast<CXXMethodDecl>(f); m && m->getParent()->isLambda()) return "lambda";
-  return f->getNameAsString();
+// What an inlined function's scalars are prefixed with: its name, `lambda`, or for
+// another operator() its class's name (`LayerNorm_axes`).
+std::string Lowerer::scope_prefix() const { return inlined_name(*inlining_.back()); }
+std::string inlined_name(const FunctionDecl& f) {
+  if (const auto* m = dyn_cast<CXXMethodDecl>(&f); m && m->getParent()->isLambda()) return "lambda";
+  if (const auto* m = dyn_cast<CXXMethodDecl>(&f); m && m->isOverloadedOperator())
+    return m->getParent()->getNameAsString();
+  return f.getNameAsString();
 }
 
 void Lowerer::scalar(Block& out, SourceLocation at, std::string statement) {
@@ -884,7 +968,7 @@ void Lowerer::statement(const Stmt* s, Block& out) {
     return loop(w, nullptr, w->getCond(), nullptr, w->getBody(), out);
   if (const auto* e = dyn_cast<Expr>(s)) return expression_statement(strip(e), out);
   if (const auto* r = dyn_cast<CXXForRangeStmt>(s))
-    if (const ListParam* l = list_of(r->getRangeInit()))
+    if (const auto l = list_of(r->getRangeInit()))
       refuse(Code::unsupported_construct, loc(s->getBeginLoc()),
              "a range-for over the list '" + l->name + "': " +
                  (l->named ? "read its tensors by name (`" + l->name + ".at(\"weight\")`)"
@@ -921,7 +1005,8 @@ void Lowerer::declaration(const DeclStmt* d, Block& out) {
     // Scalars: numbers, and enumerations such as a tl::DType; constants of numbers in
     // containers (a tl::Shape) and of text, which nothing can change.
     const QualType vt = v->getType();
-    const bool constant = vt.isConstQualified() && (is_numbers(vt) || is_options(vt) || is_text(vt));
+    const bool constant =
+        vt.isConstQualified() && (is_numbers(vt) || is_options(vt) || is_number_struct(vt) || is_text(vt));
     if (vt->isReferenceType() || !(vt->isArithmeticType() || vt->isEnumeralType() || constant)) {
       refuse_scan_in(v->getInit());
       refuse(Code::unsupported_construct, loc(v->getLocation()),

@@ -36,6 +36,10 @@ bool has_return(const Stmt* s);
 void assigned_tensors(const Stmt* s, std::set<const ValueDecl*>& out);
 std::vector<const Stmt*> statements(const Stmt* s);
 bool in_named_namespace(const Decl* d);
+bool library_body(const Decl* d);
+bool is_number_struct(QualType t);
+std::string inlined_name(const FunctionDecl& f);
+const StringLiteral* string_literal(const Expr* e);
 const char* operator_rule(OverloadedOperatorKind k, unsigned args);
 const char* compound_rule(OverloadedOperatorKind k);
 
@@ -116,12 +120,14 @@ class Lowerer {
   struct ListParam {
     std::string name;
     bool active = false, traced = false, named = false;
+    std::string prefix;  // a Params' sub("fc1"): "fc1.", put before the names read
   };
   std::map<const ValueDecl*, ListParam> list_params_;
   std::string region_;  // the tl:: region whose function is being lowered (tl::cond's on_true, ...)
   Node* loop_ = nullptr;                      // the loop being lowered
   std::vector<const FunctionDecl*> inlining_;
   const FunctionDecl* top_ = nullptr;  // the function lowered
+  std::string object_;  // the object whose member function is being inlined, as generated code names it
   int structured_ = 0;  // depth of branches and loops
   int loop_body_ = -1;  // structured_ inside the innermost loop's body
   int next_id_ = 0;
@@ -196,7 +202,7 @@ class Lowerer {
   std::vector<ValueId> object_call_arguments(const CXXOperatorCallExpr* e, Block& out,
                                              const std::string& what);
   ValueId member_call(const CXXMemberCallExpr* e, Block& out);
-  const ListParam* list_of(const Expr* e) const;
+  std::optional<ListParam> list_of(const Expr* e) const;
   ValueId element(const ListParam& l, std::string at, const Expr* e, Block& out);
   ValueId named_element(const ListParam& l, const Expr* name, const Expr* e, Block& out);
   std::string index_scalar(const std::string& base, const std::string& index, const Expr* e, Block& out);
@@ -206,7 +212,7 @@ class Lowerer {
   ValueId joined(const CallExpr* e, const std::string& name, const std::vector<const Expr*>& list, Block& out);
   ValueId call(const CallExpr* e, Block& out);
   const Rule* rule_for(const CallExpr* e, const FunctionDecl& fd, const std::vector<Arg>& args);
-  ValueId inline_call(const CallExpr* e, const FunctionDecl& def, Block& out);
+  ValueId inline_call(const CallExpr* e, const FunctionDecl& def, Block& out, unsigned first = 0);
   std::string scope_prefix() const;
   void note_header(const FunctionDecl& def);
   // The function whose body is being lowered: the innermost inlined one, or the top.

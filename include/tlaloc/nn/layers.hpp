@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string_view>
 #include <vector>
 
 #include "tlaloc/nn/params.hpp"
@@ -73,5 +74,41 @@ struct RMSNorm {
   Params init(random::Key key) const;  // deterministic; the key is for uniformity
   Tensor operator()(const Params& p, const Tensor& x) const;
 };
+
+// ---- the layers' forward functions ----------------------------------------------
+// Defined here, so that tlaloc-grad sees their bodies: a model written with these
+// layers is differentiated at build time op by op, as when traced.
+
+namespace detail {
+// The layers' checks of their inputs (compiled into the library): x ends in
+// in_features; a shape ends in normalized_shape, whose axes are returned.
+void check_features(const Tensor& x, std::int64_t in_features);
+std::vector<std::int64_t> trailing_axes(std::string_view layer, const Shape& normalized_shape,
+                                        const Shape& shape);
+}  // namespace detail
+
+inline Tensor Linear::operator()(const Params& p, const Tensor& x) const {
+  detail::check_features(x, in_features);
+  // x's last axis against the weight's second: gemm reads the weight transposed in
+  // place, and its gradient comes out in the weight's own layout (no transpose copies).
+  const Tensor y = dot_general(x, p.at("weight"), {{}, {}, {x.rank() - 1}, {1}});
+  return bias ? y + p.at("bias") : y;
+}
+
+inline Tensor Embedding::operator()(const Params& p, const Tensor& indices) const {
+  return embedding(p.at("weight"), indices);
+}
+
+inline Tensor LayerNorm::operator()(const Params& p, const Tensor& x) const {
+  const std::vector<std::int64_t> axes = detail::trailing_axes("LayerNorm", normalized_shape, x.shape());
+  const Tensor centered = x - mean(x, axes, true);
+  const Tensor y = centered * rsqrt(var(x, axes, true) + eps);
+  return elementwise_affine ? y * p.at("weight") + p.at("bias") : y;
+}
+
+inline Tensor RMSNorm::operator()(const Params& p, const Tensor& x) const {
+  const std::vector<std::int64_t> axes = detail::trailing_axes("RMSNorm", normalized_shape, x.shape());
+  return x * rsqrt(mean(square(x), axes, true) + eps) * p.at("weight");
+}
 
 }  // namespace tlaloc::nn
