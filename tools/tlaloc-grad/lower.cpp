@@ -161,20 +161,14 @@ const VarDecl* assigned_variable(const Stmt* s) {
   return ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
 }
 
-// Whether names written in d may not resolve where the generated code is, in a
-// namespace of its own at global scope: d is inside a named namespace.
+// Whether names written unqualified in d may not resolve where the generated code
+// is, in a namespace of its own at global scope: d is inside a named namespace (the
+// library's tlaloc::nn, a user's), other than the generated code's own, whose texts
+// a Hessian's second parse reads.
 bool in_named_namespace(const Decl* d) {
   for (const DeclContext* c = d->getDeclContext(); c != nullptr; c = c->getParent())
-    if (const auto* n = dyn_cast<NamespaceDecl>(c); n != nullptr && !n->isAnonymousNamespace()) return true;
-  return false;
-}
-
-// A function of the library (namespace tlaloc): the functions its body names are
-// written qualified, as the generated code is outside the library's namespaces.
-bool library_body(const Decl* d) {
-  for (const DeclContext* c = d->getDeclContext(); c != nullptr; c = c->getParent())
-    if (const auto* n = dyn_cast<NamespaceDecl>(c); n != nullptr && n->getParent()->isTranslationUnit())
-      return n->getName() == "tlaloc";
+    if (const auto* n = dyn_cast<NamespaceDecl>(c); n != nullptr && !n->isAnonymousNamespace())
+      return n->getName() != "tlaloc_generated";
   return false;
 }
 
@@ -481,8 +475,8 @@ void Lowerer::collect_renames(const Stmt* s, unsigned begin,
     else if (const auto* c = dyn_cast<EnumConstantDecl>(ref->getDecl()); c && in_named_namespace(current()))
       to = "::" + c->getQualifiedNameAsString();
     else if (const auto* f = dyn_cast<FunctionDecl>(ref->getDecl());
-             f && library_body(current()) && f->getDeclName().isIdentifier() && !isa<CXXMethodDecl>(f) &&
-             !ref->hasExplicitTemplateArgs())
+             f && in_named_namespace(current()) && f->getDeclName().isIdentifier() &&
+             !isa<CXXMethodDecl>(f) && !ref->hasExplicitTemplateArgs())
       to = "::" + f->getQualifiedNameAsString();
     else
       to = constant_value(*ref);
@@ -1157,18 +1151,7 @@ bool Lowerer::void_call(const Expr* e, Block& out) {
                  pd->getNameAsString() +
                  "' (a differentiated function may only compute tensors and scalars)");
   }
-  // Written in a namespace, the callee's name is qualified where the generated code is.
-  std::string spelled = text(e);
-  const auto* callee = dyn_cast<DeclRefExpr>(c->getCallee()->IgnoreImplicit());
-  if (in_named_namespace(current()) && callee != nullptr && !callee->hasExplicitTemplateArgs()) {
-    std::vector<std::string> args;
-    for (const Expr* a : c->arguments())
-      if (!isa<CXXDefaultArgExpr>(a)) args.push_back(text(a));
-    spelled = "::" + fd->getQualifiedNameAsString() + "(";
-    for (std::size_t i = 0; i < args.size(); ++i) spelled += (i ? ", " : "") + args[i];
-    spelled += ")";
-  }
-  scalar(out, e->getBeginLoc(), spelled + ";");
+  scalar(out, e->getBeginLoc(), text(e) + ";");
   return true;
 }
 

@@ -36,7 +36,6 @@ bool has_return(const Stmt* s);
 void assigned_tensors(const Stmt* s, std::set<const ValueDecl*>& out);
 std::vector<const Stmt*> statements(const Stmt* s);
 bool in_named_namespace(const Decl* d);
-bool library_body(const Decl* d);
 bool is_number_struct(QualType t);
 std::string inlined_name(const FunctionDecl& f);
 const StringLiteral* string_literal(const Expr* e);
