@@ -29,6 +29,16 @@ tl::Tensor head(const tl::nn::Params& p, const tl::Tensor& h) {
   return tl::matmul(h, p.at("out.weight")) * p.at("scale");
 }
 
+// A user's enumeration and settings, which generated gradients and Hessians name.
+enum class Curve { bowl, saddle };
+struct Weights {
+  double a, b;
+};
+tl::Tensor shaped(const tl::Tensor& x, const Weights& k, Curve c) {
+  const tl::Tensor s = tl::sum(tl::sin(x) * x);
+  return c == Curve::saddle ? s * k.a - tl::sum(x * x) * k.b : s * k.a;
+}
+
 int failures = 0;
 
 // Prints g's bits, and compares g with central differences of f at x.
@@ -1200,6 +1210,13 @@ int main() {
     std::printf("FAIL a model of tl::nn's layers: the gradient's names differ from the parameters'\n");
     ++failures;
   }
+
+  // Types of the user's file (here in an anonymous namespace) in a gradient, and in
+  // the Hessian, whose second parse reads the gradient after the user's code.
+  const Weights weighting{1.5, 0.25};
+  auto by_curve = [&](const tl::Tensor& v) { return shaped(v, weighting, Curve::saddle); };
+  report("a user's types", tl::grad(by_curve)(w), by_curve, w);
+  report_hessian("hessian with a user's types", tl::hessian(by_curve)(w), tl::grad(by_curve), w);
 
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());

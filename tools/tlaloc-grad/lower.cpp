@@ -313,9 +313,7 @@ void Lowerer::param(const ValueDecl* d, QualType t, bool traced) {
       is_number_struct(plain)) {
     // An object whose operator() reads none of its fields (tl::nn::Embedding) is not read.
     const std::string unused = is_number_struct(plain) && !is_options(plain) ? "[[maybe_unused]] " : "";
-    p_.params.push_back(
-        {unused + "const " + TypeName::getFullyQualifiedName(plain, ctx_, ctx_.getPrintingPolicy()) + "&",
-         name, -1, outer});
+    p_.params.push_back({unused + "const " + type_name(plain) + "&", name, -1, outer});
     return;
   }
   if (!plain->isArithmeticType() && !plain->isEnumeralType())
@@ -323,7 +321,7 @@ void Lowerer::param(const ValueDecl* d, QualType t, bool traced) {
            "parameter or capture '" + name + "' of type " + t.getAsString() +
                ": only tl::Tensor, std::vector<tl::Tensor>, tl::nn::Params, arithmetic and enumeration "
                "types, standard containers of numbers, and the library's options structs");
-  const std::string type = TypeName::getFullyQualifiedName(plain, ctx_, ctx_.getPrintingPolicy());
+  const std::string type = type_name(plain);
   p_.params.push_back({"const " + type, name, -1, outer});
   // A parameter taken by value may be assigned in the body, as a local.
   if (const auto* pv = dyn_cast<ParmVarDecl>(d); pv && !t->isReferenceType() && !forward_only_)
@@ -331,6 +329,23 @@ void Lowerer::param(const ValueDecl* d, QualType t, bool traced) {
 }
 
 // An expression's source as written, on one line.
+// Names as the generated code writes them: fully qualified, without the scopes no
+// one can write (an anonymous namespace, whose names its parent's lookup finds).
+PrintingPolicy Lowerer::written_policy() const {
+  PrintingPolicy policy = ctx_.getPrintingPolicy();
+  policy.SuppressUnwrittenScope = true;
+  return policy;
+}
+std::string Lowerer::type_name(QualType t) const {
+  return TypeName::getFullyQualifiedName(t, ctx_, written_policy());
+}
+std::string Lowerer::written_name(const NamedDecl& d) const {
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  d.printQualifiedName(os, written_policy());
+  return "::" + os.str();
+}
+
 std::string Lowerer::raw(const Expr* e) const {
   std::string src(
       Lexer::getSourceText(CharSourceRange::getTokenRange(e->getSourceRange()), sm_, ctx_.getLangOpts()));
@@ -416,10 +431,8 @@ std::optional<std::string> Lowerer::constant_text(const APValue& value, QualType
     if (t->isBooleanType()) return value.getInt().isZero() ? "false" : "true";
     if (const auto* e = t->getAs<EnumType>()) {
       for (const EnumConstantDecl* c : e->getDecl()->enumerators())
-        if (llvm::APSInt::isSameValue(c->getInitVal(), value.getInt()))
-          return "::" + c->getQualifiedNameAsString();
-      return "static_cast<" + TypeName::getFullyQualifiedName(t, ctx_, ctx_.getPrintingPolicy()) + ">(" +
-             toString(value.getInt(), 10) + ")";
+        if (llvm::APSInt::isSameValue(c->getInitVal(), value.getInt())) return written_name(*c);
+      return "static_cast<" + type_name(t) + ">(" + toString(value.getInt(), 10) + ")";
     }
     return toString(value.getInt(), 10);
   }
@@ -473,11 +486,11 @@ void Lowerer::collect_renames(const Stmt* s, unsigned begin,
     else if (auto r = renamed_.find(ref->getDecl()); r != renamed_.end())
       to = r->second;
     else if (const auto* c = dyn_cast<EnumConstantDecl>(ref->getDecl()); c && in_named_namespace(current()))
-      to = "::" + c->getQualifiedNameAsString();
+      to = written_name(*c);
     else if (const auto* f = dyn_cast<FunctionDecl>(ref->getDecl());
              f && in_named_namespace(current()) && f->getDeclName().isIdentifier() &&
              !isa<CXXMethodDecl>(f) && !ref->hasExplicitTemplateArgs())
-      to = "::" + f->getQualifiedNameAsString();
+      to = written_name(*f);
     else
       to = constant_value(*ref);
     if (!to.empty()) {
@@ -899,7 +912,7 @@ ValueId Lowerer::inline_call(const CallExpr* e, const FunctionDecl& def, Block& 
     } else {
       const std::string name = unique(inlined_name(def) + "_" + pd->getNameAsString());
       const QualType plain = pd->getType().getNonReferenceType().getUnqualifiedType();
-      const std::string type = TypeName::getFullyQualifiedName(plain, ctx_, ctx_.getPrintingPolicy());
+      const std::string type = type_name(plain);
       scalar(out, a->getBeginLoc(), "const " + type + " " + name + " = " + argument_text(a, def, *pd) + ";");
       renamed_[pd] = name;
       // A parameter taken by value may be assigned in the body, as a local.
@@ -1014,8 +1027,7 @@ void Lowerer::declaration(const DeclStmt* d, Block& out) {
     // A scalar declared without a value gets one later (`double k; k = 2.0;`).
     const bool changeable = !is_const && (changed(v, !forward_only_) || !v->hasInit());
     if (forward_only_ && changeable) assigned_scalars_.insert(v);
-    const std::string type =
-        TypeName::getFullyQualifiedName(v->getType().getUnqualifiedType(), ctx_, ctx_.getPrintingPolicy());
+    const std::string type = type_name(v->getType().getUnqualifiedType());
     std::string name = v->getNameAsString();
     if (!inlining_.empty()) {
       name = unique(scope_prefix() + "_" + name);

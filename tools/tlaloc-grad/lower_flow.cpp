@@ -418,7 +418,7 @@ void Lowerer::loop(const Stmt* at, const Stmt* init, const Expr* cond, const Exp
       if (!v->getType()->isArithmeticType() || !v->hasInit())
         refuse(Code::unsupported_construct, loc(v->getLocation()),
                "a loop variable that is not an initialized arithmetic scalar");
-      const std::string type = TypeName::getFullyQualifiedName(v->getType(), ctx_, ctx_.getPrintingPolicy());
+      const std::string type = type_name(v->getType());
       s.init += (s.init.empty() ? type + " " : ", ") + v->getNameAsString() + " = " + scalar_text(v->getInit());
       s.scalars.push_back({v->getNameAsString(), type});
     }

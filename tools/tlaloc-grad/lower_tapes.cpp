@@ -64,7 +64,7 @@ void Lowerer::tape_statement(const std::string& tape, const std::string& text, c
 // steps_1 = ...`), copied as written; and the reference to one of two tensors.
 bool Lowerer::tape_declaration(const VarDecl* v, Block& out) {
   if (!forward_only_) return false;
-  const std::string type = TypeName::getFullyQualifiedName(v->getType(), ctx_, ctx_.getPrintingPolicy());
+  const std::string type = type_name(v->getType());
   const bool reference = v->getType()->isReferenceType();
   const auto tensors = tape_of_tensors(v->getType());
   const bool number = reference && v->getType().getNonReferenceType()->isArithmeticType();

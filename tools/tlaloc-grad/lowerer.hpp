@@ -180,6 +180,9 @@ class Lowerer {
   std::string claim(const std::string& user);
   void param(const ValueDecl* d, QualType t, bool traced);
   std::string raw(const Expr* e) const;
+  clang::PrintingPolicy written_policy() const;
+  std::string type_name(clang::QualType t) const;
+  std::string written_name(const clang::NamedDecl& d) const;
   std::string text(const Expr* e);
   std::string assignment_text(const Expr* e);
   std::string scalar_text(const Expr* e);

@@ -162,11 +162,36 @@ void refuse_in_hessian(const Program& p, const Block& b, const Loc& at) {
   }
 }
 
+// Where the code generated for a call is included: the start of the line of the
+// declaration at namespace scope around the call.
+std::size_t include_point(const SourceManager& sm, const std::string& source, const Decl* top) {
+  std::size_t start = sm.getFileOffset(sm.getExpansionLoc(top->getBeginLoc()));
+  while (start > 0 && source[start - 1] != '\n') --start;
+  return start;
+}
+
+// The user's file around the point where a call's gradient is included: the text
+// before it, and the braces closing the namespaces open there.
+struct Context {
+  std::string name, before, after;
+};
+Context context_of(const SourceManager& sm, const std::string& source, const std::string& name,
+                   const Decl* top) {
+  Context c{name, source.substr(0, include_point(sm, source, top)), ""};
+  for (const DeclContext* d = top->getLexicalDeclContext(); !d->isTranslationUnit();
+       d = d->getLexicalParent())
+    c.after += "}\n";
+  return c;
+}
+
 // tl::hessian: forward mode over the generated gradient, as the engine runs jacfwd
-// over jacrev. The gradient's text is parsed again and lowered like a user's
-// function; what it cannot take is refused at the call. The gradient is left in the
-// dump directory too (`gradient`), since the Hessian's comments give its lines.
-std::string hessian(const Program& p, const Options& opt, const Loc& at, Rewritten::Gradient& gradient) {
+// over jacrev. The gradient's text is parsed again where the user's build includes
+// it, after the user's code before the call's declaration (so it sees the user's
+// types and functions, as it does there), and lowered like a user's function; what
+// it cannot take is refused at the call. The gradient is left in the dump directory
+// too (`gradient`), since the Hessian's comments give its lines.
+std::string hessian(const Program& p, const Options& opt, const Context& around, const Loc& at,
+                    Rewritten::Gradient& gradient) {
   refuse_in_hessian(p, p.body, at);
   for (const Param& prm : p.params)
     if (prm.list)
@@ -178,7 +203,8 @@ std::string hessian(const Program& p, const Options& opt, const Loc& at, Rewritt
   g.name = p.name + "_gradient";
   const std::string file = opt.stem + "." + g.name + ".grad.cpp";
   gradient = {(std::filesystem::path(opt.dump_dir) / file).string(), emit_gradient(g, false)};
-  std::unique_ptr<ASTUnit> ast = opt.parse(gradient.text, gradient.path);
+  std::unique_ptr<ASTUnit> ast = opt.parse(
+      around.before + "#line 1 \"" + gradient.path + "\"\n" + gradient.text + around.after, around.name);
   if (!ast || ast->getDiagnostics().hasErrorOccurred())
     refuse(Code::unsupported_construct, at, "tl::hessian: the generated gradient does not compile (errors above)");
   FunctionFinder finder;
@@ -256,7 +282,7 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
     const std::string path = (std::filesystem::path(opt.dump_dir) / file).string();
     if (f.transform == "hessian") {
       Rewritten::Gradient gradient;
-      std::string text = hessian(p, opt, at, gradient);
+      std::string text = hessian(p, opt, context_of(sm, source, input_name, f.top), at, gradient);
       result.gradients.push_back(std::move(gradient));
       result.gradients.push_back({path, std::move(text)});
     } else {
@@ -302,8 +328,7 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
     const std::size_t b = sm.getFileOffset(sm.getExpansionLoc(range.getBegin()));
     const std::size_t e = sm.getFileOffset(Lexer::getLocForEndOfToken(sm.getExpansionLoc(range.getEnd()), 0, sm, ctx.getLangOpts()));
     edits[b] = {e - b, replacement};
-    std::size_t line_start = sm.getFileOffset(sm.getExpansionLoc(f.top->getBeginLoc()));
-    while (line_start > 0 && source[line_start - 1] != '\n') --line_start;
+    const std::size_t line_start = include_point(sm, source, f.top);
     const unsigned line = sm.getExpansionLineNumber(f.top->getBeginLoc());
     // The gradient's hash beside its #include: when the gradient changes, so does this
     // file, and the build recompiles it (the build tool watches this file, not the

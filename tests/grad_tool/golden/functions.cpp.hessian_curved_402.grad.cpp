@@ -1,4 +1,4 @@
-// The derivative of the gradient of the lambda at functions.cpp:387 (functions.cpp.hessian_curved_392_gradient.grad.cpp) at `m` along `t_m` (forward mode),
+// The derivative of the gradient of the lambda at functions.cpp:397 (functions.cpp.hessian_curved_402_gradient.grad.cpp) at `m` along `t_m` (forward mode),
 // written by tlaloc-grad at build time: the function's own ops, then their
 // tangents beside them (t_v is the derivative of v along t_m).
 #include <tlaloc/tlaloc.hpp>
@@ -13,7 +13,7 @@
 namespace tlaloc_generated {
 namespace tl = ::tlaloc;
 
-inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_392_gradient_jvp(const tl::Tensor& m, const tl::Tensor& x, const tl::Tensor& b, const double scale, const tl::Tensor& t_m) {
+inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_402_gradient_jvp(const tl::Tensor& m, const tl::Tensor& x, const tl::Tensor& b, const double scale, const tl::Tensor& t_m) {
   const tl::Tensor matmul_3 = tl::matmul(x, m);  // matmul, line 17: tl::matmul(x, m)
   const tl::Tensor t_matmul_3 = tl::matmul(x, t_m);
   const tl::Tensor add_4 = matmul_3 + b;  // add, line 18: matmul_3 + b
@@ -69,7 +69,7 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_392_gradient_jvp(const t
   const tl::Tensor t_add_27 = tl::broadcast_to(t_add_26 + t_sum_19, add_27.shape());
   const tl::Tensor sub_28 = add_27 - sum_18;  // sub, line 42: add_27 - sum_18
   const tl::Tensor t_sub_28 = tl::broadcast_to(t_add_27 - t_sum_18, sub_28.shape());
-  if (sub_28.rank() != 0) throw tl::ValueError("tlaloc-grad: the lambda at functions.cpp:387 must return a scalar, got " + tl::shape_string(sub_28.shape()));
+  if (sub_28.rank() != 0) throw tl::ValueError("tlaloc-grad: the lambda at functions.cpp:397 must return a scalar, got " + tl::shape_string(sub_28.shape()));
   const tl::Tensor t_56 = tl::scalar_tensor(1, sub_28.dtype());  // line 74: tl::scalar_tensor(1, sub_28.dtype())
   const tl::Tensor sum_to_size_57 = tl::sum_to_size(t_56, add_27.shape());  // sum_to_size, line 76: tl::sum_to_size(d_sub_28, add_27.shape())
   const tl::Tensor neg_58 = -t_56;  // neg, line 77: -d_sub_28
@@ -231,17 +231,17 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_392_gradient_jvp(const t
   return {add_154, t_add_154};
 }
 
-// The Hessian of the lambda at functions.cpp:387 with respect to `m` (tl::hessian), of shape
+// The Hessian of the lambda at functions.cpp:397 with respect to `m` (tl::hessian), of shape
 // m.shape() + m.shape(): the derivative of the gradient along each basis
 // vector, stacked on a last axis, as the engine's jacfwd(jacrev(f)).
-inline tl::Tensor hessian_curved_392(const tl::Tensor& m, const tl::Tensor& x, const tl::Tensor& b, const double scale) {
+inline tl::Tensor hessian_curved_402(const tl::Tensor& m, const tl::Tensor& x, const tl::Tensor& b, const double scale) {
   const std::int64_t n = m.numel();
   tl::Shape shape = m.shape();
   shape.insert(shape.end(), m.shape().begin(), m.shape().end());
   std::vector<tl::Tensor> columns;
   for (std::int64_t i = 0; i < n; ++i) {
     const tl::Tensor basis = tl::reshape(tl::one_hot(tl::scalar_tensor(i, tl::DType::i64), n, m.dtype()), m.shape());
-    columns.push_back(hessian_curved_392_gradient_jvp(m, x, b, scale, basis).second);
+    columns.push_back(hessian_curved_402_gradient_jvp(m, x, b, scale, basis).second);
   }
   if (n == 0) return tl::zeros(shape, m.dtype());
   return tl::reshape(tl::stack(columns, -1), shape);
