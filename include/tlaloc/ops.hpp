@@ -121,17 +121,19 @@ Tensor operator-(const Tensor& x);
 Tensor operator!(const Tensor& x);
 
 // ---- reductions ---------------------------------------------------------------
+// mean, logsumexp, var and std, like softmax, log_softmax and outer below, are derived
+// ops: their bodies are in tlaloc/derived_ops.hpp.
 Tensor sum(const Tensor& x, Axes axes = {}, bool keepdims = false);
 // x summed over the axes along which `shape` would broadcast to x's shape (PyTorch's
 // sum_to_size): the reverse of broadcast_to, and how gradients undo broadcasting.
 Tensor sum_to_size(const Tensor& x, const Shape& shape);
-Tensor mean(const Tensor& x, Axes axes = {}, bool keepdims = false);
+inline Tensor mean(const Tensor& x, Axes axes = {}, bool keepdims = false);
 Tensor prod(const Tensor& x, Axes axes = {}, bool keepdims = false);
 Tensor max(const Tensor& x, Axes axes = {}, bool keepdims = false);
 Tensor min(const Tensor& x, Axes axes = {}, bool keepdims = false);
-Tensor logsumexp(const Tensor& x, Axes axes = {}, bool keepdims = false);
-Tensor var(const Tensor& x, Axes axes = {}, bool keepdims = false, std::int64_t ddof = 0);
-Tensor std(const Tensor& x, Axes axes = {}, bool keepdims = false, std::int64_t ddof = 0);
+inline Tensor logsumexp(const Tensor& x, Axes axes = {}, bool keepdims = false);
+inline Tensor var(const Tensor& x, Axes axes = {}, bool keepdims = false, std::int64_t ddof = 0);
+inline Tensor std(const Tensor& x, Axes axes = {}, bool keepdims = false, std::int64_t ddof = 0);
 Tensor any(const Tensor& x, Axes axes = {}, bool keepdims = false);
 Tensor all(const Tensor& x, Axes axes = {}, bool keepdims = false);
 Tensor argmax(const Tensor& x, std::int64_t axis, bool keepdims = false);  // i64, first maximum
@@ -166,7 +168,7 @@ struct DotDims {
 };
 // StableHLO dot_general: result dims are batch, then lhs free, then rhs free.
 Tensor dot_general(const Tensor& a, const Tensor& b, const DotDims& dims);
-Tensor outer(const Tensor& a, const Tensor& b);
+inline Tensor outer(const Tensor& a, const Tensor& b);
 // Operand `operand`'s (0: a, 1: b) share of g, the cotangent of matmul(a, b), for
 // any ranks matmul takes (PyTorch's matmul backward): the transposes of matmul's own
 // steps, so the same values as the AD engine's gradient of a traced matmul.
@@ -235,8 +237,8 @@ Tensor iota(const Shape& shape, std::int64_t axis, DType t = DType::i64);
 
 // ---- neural-network ops -------------------------------------------------------
 // Stable (shifted by the maximum); a row whose maximum is infinite gives NaN, as PyTorch.
-Tensor softmax(const Tensor& x, std::int64_t axis = -1);
-Tensor log_softmax(const Tensor& x, std::int64_t axis = -1);
+inline Tensor softmax(const Tensor& x, std::int64_t axis = -1);
+inline Tensor log_softmax(const Tensor& x, std::int64_t axis = -1);
 // Integer indices; an index outside [0, num_classes) gives a row of zeros, as JAX.
 Tensor one_hot(const Tensor& indices, std::int64_t num_classes, DType t = DType::f32);
 struct Conv2dOptions {
@@ -286,3 +288,5 @@ void set_num_threads(int n);
 int num_threads();
 
 }  // namespace tlaloc
+
+#include "tlaloc/derived_ops.hpp"

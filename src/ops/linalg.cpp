@@ -393,8 +393,4 @@ Tensor matmul_backward(const Tensor& g, const Tensor& a, const Tensor& b, int op
   return reshape(share, (operand == 0 ? a : b).shape());
 }
 
-Tensor outer(const Tensor& a, const Tensor& b) {
-  return mul(reshape(a, {a.numel(), 1}), reshape(b, {1, b.numel()}));
-}
-
 }  // namespace tlaloc

@@ -1,6 +1,7 @@
-// Neural-network helpers that are composites of other public ops: softmax,
-// log_softmax, one_hot and embedding. They have no kernels of their own, so a
-// trace records the primitives they call.
+// Neural-network helpers written with other public ops: one_hot and embedding (and
+// softmax's axis; softmax and log_softmax are in tlaloc/derived_ops.hpp). They have
+// no kernels of their own, so a trace records the primitives they call.
+#include <algorithm>
 #include <string_view>
 
 #include "core/check.hpp"
@@ -8,40 +9,11 @@
 #include "tlaloc/transforms.hpp"
 
 namespace tlaloc {
-namespace {
 
 using detail::fail;
 
-Tensor as_floating(const Tensor& x) { return is_floating(x.dtype()) ? x : x.astype(DType::f32); }
-
-// Rank 0 is treated as a vector of one element (as PyTorch does), so that
-// softmax of a scalar is 1. Returns the input seen with rank >= 1.
-Tensor at_least_1d(std::string_view op, const Tensor& x, std::int64_t axis) {
-  if (x.rank() > 0) return x;
-  detail::normalize_axis(op, axis, 1);
-  return reshape(x, {1});
-}
-
-}  // namespace
-
-// Shifted by the maximum so exp never overflows. A row whose maximum is
-// infinite is all NaN (its max minus itself is NaN), as in PyTorch and JAX:
-// a row of -inf has no defined distribution. The shift cancels in the value, so
-// stop_gradient keeps it out of derivatives (as JAX does).
-Tensor softmax(const Tensor& x, std::int64_t axis) {
-  const Tensor xf = at_least_1d("softmax", as_floating(x), axis);
-  const std::int64_t a = detail::normalize_axis("softmax", axis, xf.rank());
-  const Tensor e = exp(xf - stop_gradient(max(xf, a, true)));
-  return reshape(e / sum(e, a, true), x.shape());
-}
-
-// x - max - log(sum(exp(x - max))): no overflow for large values and no log(0)
-// unless a whole row is -inf (NaN then, as softmax).
-Tensor log_softmax(const Tensor& x, std::int64_t axis) {
-  const Tensor xf = at_least_1d("log_softmax", as_floating(x), axis);
-  const std::int64_t a = detail::normalize_axis("log_softmax", axis, xf.rank());
-  const Tensor shifted = xf - stop_gradient(max(xf, a, true));
-  return reshape(shifted - log(sum(exp(shifted), a, true)), x.shape());
+std::int64_t detail::row_axis(std::string_view op, std::int64_t axis, std::int64_t rank) {
+  return normalize_axis(op, axis, std::max<std::int64_t>(rank, 1));
 }
 
 // indices == [0, 1, ..., n-1] along a new last axis. Negative or too large

@@ -341,39 +341,16 @@ const OpDef& cumprod_op = def_op("cumprod").inputs(1).shape_rule(scan_rule("cump
       return scan_kernel<detail::ProdOp>("cumprod", in[0], attrs, out[0]);
     }).lower(detail::lower_scan("cumprod", detail::ReduceBody::mul)).jvp(cumprod_jvp).vjp(cumprod_vjp).cpp(axis_spelling("tl::cumprod"));
 
-std::vector<std::int64_t> axes_list(const Tensor& x, const Axes& axes) {
+std::vector<std::int64_t> axes_list(std::int64_t rank, const Axes& axes) {
   if (!axes.all()) return axes.list();
-  std::vector<std::int64_t> all(std::size_t(x.rank()));
+  std::vector<std::int64_t> all(static_cast<std::size_t>(rank));
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = std::int64_t(i);
   return all;
 }
 // Normalizes the axes under the public name, so errors name what the user called.
 Attrs reduce_attrs(std::string_view op, const Tensor& x, const Axes& axes, bool keepdims) {
-  return {{"axes", detail::normalize_axes(op, axes_list(x, axes), x.rank())}, {"keepdims", keepdims}};
+  return {{"axes", detail::normalize_axes(op, axes_list(x.rank(), axes), x.rank())}, {"keepdims", keepdims}};
 }
-// The number of elements each output of a reduction combines.
-std::int64_t reduced_count(std::string_view op, const Tensor& x, const Axes& axes) {
-  std::int64_t n = 1;
-  for (auto a : detail::normalize_axes(op, axes_list(x, axes), x.rank())) n *= x.shape()[std::size_t(a)];
-  return n;
-}
-// Statistics compute in stats_dtype (f32 for 16-bit floats, as JAX does) and return
-// the input's floating type (f32 for integers).
-DType stats_compute_dtype(const Tensor& x) { return stats_dtype(x.dtype()); }
-DType stats_result_dtype(const Tensor& x) { return is_floating(x.dtype()) ? x.dtype() : DType::f32; }
-
-Tensor mean_impl(std::string_view op, const Tensor& x, const Axes& axes, bool keepdims) {
-  const std::int64_t n = reduced_count(op, x, axes);
-  return sum(x.astype(stats_compute_dtype(x)), axes, keepdims) / double(n);
-}
-
-Tensor var_impl(std::string_view op, const Tensor& x, const Axes& axes, bool keepdims, std::int64_t ddof) {
-  const std::int64_t n = reduced_count(op, x, axes);
-  const Tensor xc = x.astype(stats_compute_dtype(x));
-  const Tensor centered = xc - mean_impl(op, xc, axes, true);
-  return sum(square(centered), axes, keepdims) / double(std::max<std::int64_t>(n - ddof, 0));
-}
-
 }  // namespace
 
 Tensor sum(const Tensor& x, Axes axes, bool keepdims) { return call1(reduce_sum_op, {x}, reduce_attrs("sum", x, axes, keepdims)); }
@@ -419,7 +396,7 @@ namespace {
 // of the result, or a tangent of x) has the shape it must have.
 std::vector<std::int64_t> checked_axes(std::string_view fn, const Tensor& t, const Tensor& x,
                                        const Axes& axes, bool keepdims, bool of_result) {
-  const auto a = detail::normalize_axes(fn, axes_list(x, axes), x.rank());
+  const auto a = detail::normalize_axes(fn, axes_list(x.rank(), axes), x.rank());
   const Shape want = of_result ? reduced_shape(x.shape(), a, keepdims) : x.shape();
   if (t.shape() != want)
     detail::fail<ShapeError>(fn, "{} is {}, but {} {}", of_result ? "g" : "t", shape_string(t.shape()),
@@ -493,26 +470,16 @@ Tensor all(const Tensor& x, Axes axes, bool keepdims) {
   return call1(reduce_min_op, {x.astype(DType::boolean)}, reduce_attrs("all", x, axes, keepdims));
 }
 
-Tensor mean(const Tensor& x, Axes axes, bool keepdims) {
-  return mean_impl("mean", x, axes, keepdims).astype(stats_result_dtype(x));
+// The sizes the derived ops (tlaloc/derived_ops.hpp) check and use.
+std::int64_t detail::reduced_count(std::string_view op, const Shape& shape, const Axes& axes) {
+  std::int64_t n = 1;
+  for (auto a : normalize_axes(op, axes_list(std::int64_t(shape.size()), axes), std::int64_t(shape.size())))
+    n *= shape[std::size_t(a)];
+  return n;
 }
-Tensor var(const Tensor& x, Axes axes, bool keepdims, std::int64_t ddof) {
-  return var_impl("var", x, axes, keepdims, ddof).astype(stats_result_dtype(x));
-}
-Tensor std(const Tensor& x, Axes axes, bool keepdims, std::int64_t ddof) {
-  return sqrt(var_impl("std", x, axes, keepdims, ddof)).astype(stats_result_dtype(x));
-}
-
-// Shifted by the maximum for stability; an infinite maximum shifts by 0 instead.
-Tensor logsumexp(const Tensor& x, Axes axes, bool keepdims) {
-  const Tensor xc = x.astype(stats_compute_dtype(x));
-  const Tensor m = call1(reduce_max_op, {xc}, reduce_attrs("logsumexp", x, axes, true));
-  // The shift cancels in the value; stop_gradient keeps it out of the derivative.
-  const Tensor shift = stop_gradient(where(isfinite(m), m, 0.0));
-  Tensor out = log(sum(exp(xc - shift), axes, true)) + shift;
-  if (!keepdims)
-    out = reshape(out, reduced_shape(x.shape(), detail::normalize_axes("logsumexp", axes_list(x, axes), x.rank()), false));
-  return out.astype(stats_result_dtype(x));
+Shape detail::reduction_shape(std::string_view op, const Shape& shape, const Axes& axes, bool keepdims) {
+  const auto rank = std::int64_t(shape.size());
+  return reduced_shape(shape, normalize_axes(op, axes_list(rank, axes), rank), keepdims);
 }
 
 Tensor argmax(const Tensor& x, std::int64_t axis, bool keepdims) {

@@ -1218,6 +1218,20 @@ int main() {
   report("a user's types", tl::grad(by_curve)(w), by_curve, w);
   report_hessian("hessian with a user's types", tl::hessian(by_curve)(w), tl::grad(by_curve), w);
 
+  // Derived ops, whose bodies the tool differentiates as the trace records them: a
+  // rank-0 softmax and log_softmax (a vector of one element), logsumexp without
+  // keepdims, outer.
+  auto derived = [](const tl::Tensor& v) {
+    const tl::Tensor sq = tl::sum(v * v);
+    const tl::Tensor crossed = tl::outer(tl::sum(v, {1}), tl::logsumexp(v, {0}));
+    return tl::sum(crossed * v) + tl::softmax(sq) * sq + tl::log_softmax(sq * 0.5);
+  };
+  report("derived ops", tl::grad(derived)(w), derived, w);
+  report_hessian("hessian through derived ops", tl::hessian(derived)(w), tl::grad(derived), w);
+  auto [derived_value, derived_dot] = tl::jvp(derived, w, weights);
+  std::printf("derived ops jvp: %a %a\n", derived_value.item<double>(), derived_dot.item<double>());
+  check_projection("derived ops", derived_dot, tl::grad(derived)(w), weights);
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

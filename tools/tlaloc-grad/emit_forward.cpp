@@ -116,7 +116,6 @@ void Writer::forward_op(const Node& s, bool hoisted) {
   for (const Arg& a : s.args) t.push_back(a.is_tensor() && active(a.value) ? "t_" + name(a.value) : "");
   if (r.jvp == nullptr)
     refuse(Code::not_differentiable, s.loc, "tl::" + s.fn + " has no build-time forward rule");
-  prelude(s, r.prelude, n);
   line(decl + "t_" + n.y + " = " + op_tangent(s, r, n, std::move(t)) + ";");
 }
 

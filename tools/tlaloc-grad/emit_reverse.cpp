@@ -104,8 +104,6 @@ void Writer::reverse_op(const Node& s) {
     refuse(Code::not_differentiable, s.loc, "tl::" + s.fn + " has no build-time reverse rule (only a forward one)");
   const auto apply = [&] {
     line("// " + s.fn + ", line " + std::to_string(s.loc.line));
-    prelude(s, r.prelude, n);
-    prelude(s, r.share_prelude, n);
     for (std::size_t i = 0; i < s.args.size(); ++i) {
       if (!s.args[i].is_tensor() || !active(s.args[i].value)) continue;
       std::string c;
@@ -118,16 +116,6 @@ void Writer::reverse_op(const Node& s) {
     }
   };
   guarded_if_maybe(s.result, apply);
-}
-
-// The values of the op's own decomposition its derivative needs, computed again.
-void Writer::prelude(const Node& s, std::vector<std::string> (*statements)(const Names&), const Names& n) {
-  if (statements == nullptr) return;
-  try {
-    for (const std::string& l : statements(n)) line(l);
-  } catch (const std::invalid_argument& e) {
-    refuse(Code::not_differentiable, s.loc, "tl::" + s.fn + ": " + e.what());
-  }
 }
 
 // A block's scalars computed again where its reverse needs them (which it may not).

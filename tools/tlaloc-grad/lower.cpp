@@ -58,11 +58,16 @@ bool is_options(QualType t) {
 }
 
 // Numbers in standard containers (`std::vector<std::int64_t>` axes or a shape,
-// `std::vector<std::pair<std::int64_t, std::int64_t>>` pad widths, std::array):
+// `std::vector<std::pair<std::int64_t, std::int64_t>>` pad widths, std::array) or
+// in tl::Axes:
 // generated code takes them as they are, by reference.
 bool is_numbers(QualType t) {
   const QualType c = t.getNonReferenceType().getCanonicalType();
   if (c->isArithmeticType() || c->isEnumeralType()) return true;
+  // tl::Axes: a list of axes, or all of them.
+  if (const auto* r = c->getAsCXXRecordDecl();
+      r != nullptr && r->getQualifiedNameAsString() == "tlaloc::Axes")
+    return true;
   const auto* spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(c->getAsCXXRecordDecl());
   if (spec == nullptr) return false;
   const std::string name = spec->getQualifiedNameAsString();
@@ -860,6 +865,12 @@ ValueId Lowerer::call(const CallExpr* e, Block& out) {
     if (qualified == "tlaloc::fori_loop") return fori_call(e, out);
     if (qualified == "tlaloc::while_loop") return while_call(e, out);
     const std::string name = fd->getNameAsString();
+    // A derived op (tlaloc/derived_ops.hpp: softmax, var, ...) has no rule of its own:
+    // its body is differentiated, as the engine differentiates what it records.
+    const FunctionDecl* def = nullptr;
+    if (find_rule(name) == nullptr && fd->getTemplatedKind() == FunctionDecl::TK_NonTemplate &&
+        is_tensor(fd->getReturnType()) && fd->hasBody(def) && !sm_.isInSystemHeader(def->getLocation()))
+      return inline_call(e, *def, out);
     if (name == "concat" || name == "stack") {
       if (const auto list = braced_tensors(e->getArg(0))) return joined(e, name, *list, out);
     }

@@ -66,7 +66,8 @@ bool Lowerer::tape_declaration(const VarDecl* v, Block& out) {
   if (!forward_only_) return false;
   const std::string type = type_name(v->getType());
   const bool reference = v->getType()->isReferenceType();
-  const auto tensors = tape_of_tensors(v->getType());
+  // A constant vector (`const tl::Shape s = ...;`) is a value, not a tape.
+  const auto tensors = v->getType().isConstQualified() ? std::nullopt : tape_of_tensors(v->getType());
   const bool number = reference && v->getType().getNonReferenceType()->isArithmeticType();
   if (tensors || number) {
     const std::string name = claim(v->getNameAsString());

@@ -58,8 +58,6 @@ std::string summed_to(const std::string& g, std::size_t i, const Names& n) {
   return g;
 }
 
-// A reduction's axes as written (`{}`, all of them, when none are).
-std::string reduced_axes(const Names& n) { return n.args.size() > 1 ? n.args[1] : "{}"; }
 // g spread back over the shape of `like` by the library's sum_backward (the engine's
 // rule of a sum), with the reduction's axes and keepdims as written.
 std::string spread_back(const std::string& g, const std::string& like, const Names& n) {
@@ -77,28 +75,6 @@ std::vector<std::string> with_result(const std::string& t, const Names& n) {
   std::vector<std::string> args{t, n.args[0], n.y};
   args.insert(args.end(), n.args.begin() + 1, n.args.end());
   return args;
-}
-
-// The number of elements a reduction of x to `reduced` summed over (a reduction to
-// nothing summed over none).
-std::string count_of(const std::string& x, const std::string& reduced) {
-  return "double(" + x + ".numel() / std::max<std::int64_t>(1, " + reduced + ".numel()))";
-}
-
-// Statistics (mean, var, std, logsumexp) compute in tl::stats_dtype, f32 for 16-bit
-// floats, and convert back, as the library's do: a prelude line names that dtype
-// (stats_<result>), and the rules convert to it and back.
-std::string stats_line(const Names& n) {
-  return "const tl::DType stats_" + n.y + " = tl::stats_dtype(" + n.args[0] + ".dtype());";
-}
-std::string in_stats(const std::string& t, const Names& n) { return paren(t) + ".astype(stats_" + n.y + ")"; }
-std::string from_stats(const std::string& t, const std::string& like) {
-  return paren(t) + ".astype(" + like + ".dtype())";
-}
-std::vector<std::string> mean_prelude(const Names& n) { return {stats_line(n)}; }
-// 1 / count, in the stats dtype: the partial of a division by the count.
-std::string inverse_count(const std::string& count, const Names& n) {
-  return call("reciprocal", {call("scalar_tensor", {count, "stats_" + n.y})});
 }
 
 std::string spell_infix(const std::string& op, const Names& n) {
@@ -139,15 +115,6 @@ std::string plus(const std::string& a, const std::string& b) {
 // binary_derivative's JVP: t_a * da + t_b * db, broadcast to the result.
 std::string product_jvp(const std::string& da, const std::string& db, const Names& n, const std::vector<std::string>& t) {
   return to_result(plus(t[0].empty() ? "" : t[0] + " * " + paren(da), t[1].empty() ? "" : t[1] + " * " + paren(db)), n);
-}
-
-// outer(a, b) = reshape(a, {n, 1}) * reshape(b, {1, m}): operand i's reshaped shape,
-// and a tensor of that operand's size reshaped to it.
-std::string outer_shape(std::size_t i, const Names& n) {
-  return i == 0 ? "{" + n.args[0] + ".numel(), 1}" : "{1, " + n.args[1] + ".numel()}";
-}
-std::string outer_factor(const std::string& t, std::size_t i, const Names& n) {
-  return t.empty() ? "" : call("reshape", {t, outer_shape(i, n)});
 }
 
 void set_jvps(RuleTable& t) {
@@ -205,18 +172,8 @@ void set_jvps(RuleTable& t) {
     set(extreme, [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
       return call("extreme_jvp", with_result(tg[0], n));
     });
-  set("mean", [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
-    Rule sum = r;
-    sum.name = "sum";
-    const std::string count = count_of(n.args[0], n.y);
-    return from_stats(linear_jvp(sum, n, {in_stats(tg[0], n)}) + " * " + inverse_count(count, n), n.y);
-  });
   set("matmul", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
     return plus(tg[0].empty() ? "" : call("matmul", {tg[0], n.args[1]}), tg[1].empty() ? "" : call("matmul", {n.args[0], tg[1]}));
-  });
-  set("outer", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
-    return product_jvp(outer_factor(n.args[1], 1, n), outer_factor(n.args[0], 0, n), n,
-                       {outer_factor(tg[0], 0, n), outer_factor(tg[1], 1, n)});
   });
   set("where", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
     const std::string zero = call("zeros_like", {n.y});
@@ -234,101 +191,6 @@ void set_jvps(RuleTable& t) {
   }
 }
 
-// ---- composites: the engine differentiates their decomposition ----------------
-
-// softmax and log_softmax shift by the row maximum (stop_gradient) and exponentiate;
-// their shares need that exponential and its sum, which the prelude computes again.
-std::string softmax_axis(const Names& n) { return n.args.size() > 1 ? n.args[1] : "-1"; }
-std::vector<std::string> softmax_prelude(const Names& n) {
-  const std::string x = n.args[0], a = "{" + softmax_axis(n) + "}";
-  return {"const tl::Tensor e_" + n.y + " = tl::exp(" + x + " - tl::stop_gradient(tl::max(" + x + ", " + a + ", true)));",
-          "const tl::Tensor z_" + n.y + " = tl::sum(e_" + n.y + ", " + a + ", true);"};
-}
-// logsumexp shifts by the maximum where it is finite.
-std::string lse_axes(const Names& n) { return n.args.size() > 1 ? n.args[1] : "{}"; }
-std::vector<std::string> logsumexp_prelude(const Names& n) {
-  const std::string x = in_stats(n.args[0], n), a = lse_axes(n), m = "m_" + n.y;
-  return {stats_line(n), "const tl::Tensor " + m + " = tl::max(" + x + ", " + a + ", true);",
-          "const tl::Tensor e_" + n.y + " = tl::exp(" + x + " - tl::stop_gradient(tl::where(tl::isfinite(" +
-              m + "), " + m + ", 0.0)));",
-          "const tl::Tensor z_" + n.y + " = tl::sum(e_" + n.y + ", " + a + ", true);"};
-}
-
-// var(x, axes, keepdims, ddof) is the library's sum(square(x - mean(x, axes, true)),
-// axes, keepdims) / max(n - ddof, 0) in the stats dtype, and std its sqrt. The
-// prelude computes the mean, the centered values and the count n again (and std's
-// root in the stats dtype, which is the result unless x is a 16-bit float); the
-// shares and tangents follow the decomposition's rules op by op.
-std::string ddof(const Names& n) { return n.args.size() > 3 ? n.args[3] : "0"; }
-std::vector<std::string> variance_prelude(const Names& n) {
-  const std::string x = in_stats(n.args[0], n), m = "m_" + n.y, c = "centered_" + n.y;
-  return {stats_line(n), "const tl::Tensor " + m + " = " + call("mean", {x, reduced_axes(n), "true"}) + ";",
-          "const tl::Tensor " + c + " = " + x + " - " + m + ";",
-          "const double count_" + n.y + " = " + count_of(n.args[0], m) + ";"};
-}
-std::vector<std::string> deviation_prelude(const Names& n) {
-  std::vector<std::string> lines = variance_prelude(n), args{in_stats(n.args[0], n)};
-  args.insert(args.end(), n.args.begin() + 1, n.args.end());
-  lines.push_back("const tl::Tensor root_" + n.y + " = " + n.y + ".dtype() == stats_" + n.y + " ? " + n.y +
-                  " : " + call("std", args) + ";");
-  return lines;
-}
-// The division's partial, 1 / max(n - ddof, 0).
-std::string stats_divisor(const Names& n) {
-  return inverse_count("std::max(count_" + n.y + " - " + paren(ddof(n)) + ", 0.0)", n);
-}
-// The variance's cotangent (in the stats dtype) from var's or std's.
-std::string variance_cotangent(const Names& n, bool root) {
-  return in_stats(n.g, n) + (root ? " * (0.5 / root_" + n.y + ")" : "");
-}
-// The centered values' cotangent, from the variance's cotangent g.
-std::vector<std::string> centered_share(const Names& n, const std::string& g) {
-  const std::string c = "centered_" + n.y;
-  return {"const tl::Tensor d_" + c + " = " + spread_back(g + " * " + stats_divisor(n), c, n) + " * (2.0 * " +
-          c + ");"};
-}
-// x's share: the subtraction's, plus the mean's, converted back.
-std::string stats_vjp(const Rule&, std::size_t i, const Names& n) {
-  if (i != 0) return "";
-  const std::string dc = "d_centered_" + n.y, m = "m_" + n.y;
-  const std::string count = inverse_count("count_" + n.y, n);
-  return from_stats(dc + " + " +
-                        call("broadcast_to", {call("sum_to_size", {"-" + dc, shape_of(m)}) + " * " + count,
-                                              shape_of(n.args[0])}),
-                    n.args[0]);
-}
-// The variance's tangent (in the stats dtype) from x's tangent.
-std::string variance_jvp(const Names& n, const std::string& tx) {
-  const std::string c = "centered_" + n.y, t = in_stats(tx, n);
-  const std::string tm = call("sum", {t, reduced_axes(n), "true"}) + " * " + inverse_count("count_" + n.y, n);
-  std::vector<std::string> summed{call("broadcast_to", {t + " - " + tm, shape_of(c)}) + " * (2.0 * " + c +
-                                  ")"};
-  summed.insert(summed.end(), n.args.begin() + 1,
-                n.args.begin() + std::ptrdiff_t(std::min<std::size_t>(n.args.size(), 3)));
-  return call("sum", summed) + " * " + stats_divisor(n);
-}
-
-// Their forward rules follow the decomposition's JVPs with the prelude's e and z:
-// the exponential's tangent t * e, the sum's, then the division's (softmax), the
-// log's and the subtraction's (log_softmax), or the log's (logsumexp).
-void composite_jvps(RuleTable& t) {
-  using Tangents = std::vector<std::string>;
-  t.at("softmax").jvp = [](const Rule&, const Names& n, const Tangents& tg) {
-    const std::string te = tg[0] + " * e_" + n.y, z = "z_" + n.y;
-    const std::string tz = call("sum", {te, "{" + softmax_axis(n) + "}", "true"});
-    return call("broadcast_to", {te + " * " + call("reciprocal", {z}) + " + " + tz + " * (-(" + n.y + " / " + z + "))", shape_of(n.y)});
-  };
-  t.at("log_softmax").jvp = [](const Rule&, const Names& n, const Tangents& tg) {
-    const std::string te = tg[0] + " * e_" + n.y, z = "z_" + n.y;
-    const std::string tz = call("sum", {te, "{" + softmax_axis(n) + "}", "true"});
-    return call("broadcast_to", {tg[0] + " - " + tz + " * " + call("reciprocal", {z}), shape_of(n.y)});
-  };
-  t.at("logsumexp").jvp = [](const Rule&, const Names& n, const Tangents& tg) {
-    const std::string ts = call("sum", {in_stats(tg[0], n) + " * e_" + n.y, lse_axes(n), "true"});
-    return from_stats(call("reshape", {ts + " * " + call("reciprocal", {"z_" + n.y}), shape_of(n.y)}), n.y);
-  };
-}
-
 RuleTable make_rules() {
   RuleTable t;
   const auto add = [&t](Rule r) { t.emplace(r.name, std::move(r)); };
@@ -340,15 +202,6 @@ RuleTable make_rules() {
        [](const Rule&, std::size_t, const Names& n) { return "-" + n.g; }});
   add({"sum", spell_call,
        [](const Rule&, std::size_t, const Names& n) { return spread_back(n.g, n.args[0], n); }});
-  add({"mean", spell_call,
-       [](const Rule&, std::size_t, const Names& n) {
-         // The engine's mean is a sum divided by the reduced count, and the division's
-         // rule multiplies by the count's reciprocal.
-         const std::string count = count_of(n.args[0], n.y);
-         const std::string scaled = in_stats(n.g, n) + " * " + inverse_count(count, n);
-         return from_stats(spread_back(scaled, n.args[0], n), n.args[0]);
-       },
-       nullptr, mean_prelude});
   // conv2d, conv_transpose2d and the pools: their derivatives are library functions
   // computed with the engine's rules; the convolutions' options are `{}` when not written.
   for (const char* conv : {"conv2d", "conv_transpose2d"})
@@ -391,14 +244,6 @@ RuleTable make_rules() {
   add({"dot_general", spell_call, [](const Rule&, std::size_t i, const Names& n) {
          return call("dot_general_backward", {n.g, n.args[0], n.args[1], n.args[2], std::to_string(i)});
        }});
-  // outer(a, b) is a [n, 1] column times a [1, m] row (the library's definition): the
-  // product's shares, summed to the column or the row, reshaped back.
-  add({"outer", spell_call, [](const Rule&, std::size_t i, const Names& n) {
-         return call(
-             "reshape",
-             {call("sum_to_size", {n.g + " * " + outer_factor(n.args[1 - i], 1 - i, n), outer_shape(i, n)}),
-              shape_of(n.args[i])});
-       }});
   // cumsum is linear; its transpose is the library's cumsum_backward, the engine's rule.
   add({"cumsum", spell_call, [](const Rule&, std::size_t i, const Names& n) {
          return i == 0 ? call("cumsum_backward", {n.g, n.args[1]}) : "";
@@ -408,57 +253,6 @@ RuleTable make_rules() {
          const std::string picked = i == 1 ? call("where", {n.args[0], n.g, "0.0"}) : call("where", {n.args[0], "0.0", n.g});
          return call("sum_to_size", {picked, shape_of(n.args[i])});
        }});
-  add({"var",
-       spell_call,
-       stats_vjp,
-       nullptr,
-       variance_prelude,
-       [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
-         return from_stats(variance_jvp(n, tg[0]), n.y);
-       },
-       {},
-       [](const Names& n) { return centered_share(n, variance_cotangent(n, false)); }});
-  // std = sqrt(var): the square root's partial 0.5 / y first.
-  add({"std",
-       spell_call,
-       stats_vjp,
-       nullptr,
-       deviation_prelude,
-       [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
-         return from_stats(paren(variance_jvp(n, tg[0])) + " * (0.5 / root_" + n.y + ")", n.y);
-       },
-       {},
-       [](const Names& n) { return centered_share(n, variance_cotangent(n, true)); }});
-  // y = e / z: the division's shares, then the sum's, then the exponential's.
-  add({"softmax", spell_call,
-       [](const Rule&, std::size_t i, const Names& n) {
-         if (i != 0) return std::string();
-         const std::string e = "e_" + n.y, z = "z_" + n.y;
-         return "(" + n.g + " * tl::reciprocal(" + z + ") + " +
-                call("broadcast_to", {call("sum_to_size", {n.g + " * -(" + n.y + " / " + z + ")", shape_of(z)}), shape_of(e)}) +
-                ") * " + e;
-       },
-       nullptr, softmax_prelude});
-  // y = shifted - log(z): the subtraction's shares, then the log's, the sum's, the exponential's.
-  add({"log_softmax", spell_call,
-       [](const Rule&, std::size_t i, const Names& n) {
-         if (i != 0) return std::string();
-         const std::string e = "e_" + n.y, z = "z_" + n.y;
-         return n.g + " + " +
-                call("broadcast_to", {call("sum_to_size", {"-" + n.g, shape_of(z)}) + " * tl::reciprocal(" + z + ")", shape_of(e)}) +
-                " * " + e;
-       },
-       nullptr, softmax_prelude});
-  // y = log(z) + shift, reshaped without the reduced axes unless keepdims.
-  add({"logsumexp", spell_call,
-       [](const Rule&, std::size_t i, const Names& n) {
-         if (i != 0) return std::string();
-         const std::string e = "e_" + n.y, z = "z_" + n.y;
-         const std::string g = call("reshape", {in_stats(n.g, n), shape_of(z)});
-         return from_stats(
-             call("broadcast_to", {g + " * tl::reciprocal(" + z + ")", shape_of(e)}) + " * " + e, n.args[0]);
-       },
-       nullptr, logsumexp_prelude});
   // Functions a generated reverse sweep calls, with forward rules only: tl::hessian
   // differentiates a generated gradient in forward mode (rewrite.cpp).
   for (const char* forward_only :
@@ -486,7 +280,6 @@ RuleTable make_rules() {
   }
   add_layout_rules(t);
   set_jvps(t);
-  composite_jvps(t);
   // select is where under another name (the library's definition).
   Rule select = t.at("where");
   select.name = "select";

@@ -31,16 +31,10 @@ struct Rule {
   std::string (*vjp)(const Rule& r, std::size_t i, const Names& n) = nullptr;
   // A check written after the forward call (shape conditions of the rule), or empty.
   std::string (*check)(const Names& n) = nullptr;
-  // Statements written before the shares (values of the op's own decomposition that
-  // its shares need, computed again), or none.
-  std::vector<std::string> (*prelude)(const Names& n) = nullptr;
   // Forward mode: the result's tangent from the operands' (t[i] empty: zero).
   std::string (*jvp)(const Rule& r, const Names& n, const std::vector<std::string>& t) = nullptr;
   // Elementwise ops: each operand's partial derivative, in x (or a and b) and y.
   std::vector<std::string> derivatives;
-  // Statements written before the shares in reverse mode only, after the prelude
-  // (they may use the cotangent), or none.
-  std::vector<std::string> (*share_prelude)(const Names& n) = nullptr;
 };
 
 // The rule for a public function (`tanh`, `sum`) or operator (`add`, `neg`), or null.

@@ -149,8 +149,8 @@ std::optional<Known> elementwise(const std::string& fn, const Split& s) {
   return r;
 }
 
-// sum, mean, logsumexp(x, axes, keepdims); softmax, log_softmax(x, axis).
-std::optional<Known> reduction(const std::string& fn, const Split& s) {
+// sum(x, axes, keepdims).
+std::optional<Known> reduction(const Split& s) {
   tl::Axes axes;
   bool keepdims = false;
   if (!s.texts.empty()) {
@@ -166,18 +166,7 @@ std::optional<Known> reduction(const std::string& fn, const Split& s) {
     if (!k) return std::nullopt;
     keepdims = *k;
   }
-  if (fn == "softmax" || fn == "log_softmax") {
-    const auto axis = s.texts.empty() ? std::optional<std::int64_t>(-1) : int_literal(s.texts[0]);
-    if (!axis) return std::nullopt;
-    return run(s.tensors, [&](Args a) {
-      return fn == "softmax" ? tl::softmax(a[0], *axis) : tl::log_softmax(a[0], *axis);
-    });
-  }
-  return run(s.tensors, [&](Args a) {
-    if (fn == "sum") return tl::sum(a[0], axes, keepdims);
-    if (fn == "mean") return tl::mean(a[0], axes, keepdims);
-    return tl::logsumexp(a[0], axes, keepdims);
-  });
+  return run(s.tensors, [&](Args a) { return tl::sum(a[0], axes, keepdims); });
 }
 
 // reshape, broadcast_to and transpose; a literal target shape is known even where
@@ -277,8 +266,7 @@ std::optional<Known> result_of(const std::string& fn, const std::vector<Operand>
     return k;
   }
   if (binary_ops().count(fn) || fn == "where") return elementwise(fn, s);
-  if (fn == "sum" || fn == "mean" || fn == "logsumexp" || fn == "softmax" || fn == "log_softmax")
-    return reduction(fn, s);
+  if (fn == "sum") return reduction(s);
   return std::nullopt;
 }
 

@@ -151,7 +151,6 @@ class Writer {
   void join(const std::map<ValueId, Has>& a, const std::map<ValueId, Has>& b);
   void reverse(const Block& b);
   void reverse_op(const Node& s);
-  void prelude(const Node& s, std::vector<std::string> (*statements)(const Names&), const Names& n);
   void scalars_of(const Block& b, bool replay_ifs = true, bool with_joins = false);
   void reverse_branch(const Node& s);
   void restore_iteration(const Node& s, const std::string& k);

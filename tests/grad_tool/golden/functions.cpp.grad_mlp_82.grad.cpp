@@ -2,6 +2,7 @@
 // written by tlaloc-grad at build time: the function's own ops, then their
 // derivatives in reverse order (an undefined tensor is a zero cotangent).
 #include <tlaloc/tlaloc.hpp>
+#include <tlaloc/derived_ops.hpp>
 
 #include <cstddef>
 #include <utility>
@@ -27,9 +28,12 @@ inline tl::Tensor grad_mlp_82(const tl::Tensor& wt, const tl::Tensor& x, const t
   tl::Tensor div_12;
   tl::Tensor sum_13;
   tl::Tensor exp_14;
-  tl::Tensor mean_15;
-  tl::Tensor add_16;
-  tl::Tensor sub_17;
+  tl::Tensor astype_15;
+  tl::Tensor sum_16;
+  tl::Tensor div_17;
+  tl::Tensor astype_18;
+  tl::Tensor add_19;
+  tl::Tensor sub_20;
   bool cond_0 = false;
   cond_0 = scale > 1.0;  // line 79
   if (cond_0) {
@@ -40,11 +44,17 @@ inline tl::Tensor grad_mlp_82(const tl::Tensor& wt, const tl::Tensor& x, const t
     sigmoid_11 = tl::sigmoid(h);  // sigmoid, line 80: tl::sigmoid(h)
     div_12 = sigmoid_11 / add_10;  // div, line 80: tl::sigmoid(h) / (b + 2.0)
     sum_13 = tl::sum(div_12);  // sum, line 80: tl::sum(tl::sigmoid(h) / (b + 2.0))
+    const bool mean_keepdims = false;
+    const tlaloc::Axes mean_axes = {};
     exp_14 = tl::exp(h);  // exp, line 80: tl::exp(h)
-    mean_15 = tl::mean(exp_14);  // mean, line 80: tl::mean(tl::exp(h))
-    add_16 = mean_15 + y;  // add, line 80: tl::mean(tl::exp(h)) + y
-    sub_17 = add_16 - sum_13;  // sub, line 80: tl::mean(tl::exp(h)) + y - tl::sum(tl::sigmoid(h) / (b + 2.0))
-    result = sub_17;
+    const int64_t mean_n = ::tlaloc::detail::reduced_count("mean", exp_14.shape(), mean_axes);
+    astype_15 = exp_14.astype(::tlaloc::stats_dtype(exp_14.dtype()));  // astype, line 51: x.astype(stats_dtype(x.dtype()))
+    sum_16 = tl::sum(astype_15, mean_axes, mean_keepdims);  // sum, line 51: sum(x.astype(stats_dtype(x.dtype())), axes, keepdims)
+    div_17 = sum_16 / double(mean_n);  // div, line 51: sum(x.astype(stats_dtype(x.dtype())), axes, keepdims) / double(n)
+    astype_18 = div_17.astype(::tlaloc::detail::floating_dtype(exp_14.dtype()));  // astype, line 51: (sum(x.astype(stats_dtype(x.dtype())), axes, keepdims) / double(n)) ....
+    add_19 = astype_18 + y;  // add, line 80: tl::mean(tl::exp(h)) + y
+    sub_20 = add_19 - sum_13;  // sub, line 80: tl::mean(tl::exp(h)) + y - tl::sum(tl::sigmoid(h) / (b + 2.0))
+    result = sub_20;
   }
   if (result.rank() != 0)
     throw tl::ValueError("tlaloc-grad: the lambda at functions.cpp:76 must return a scalar, got " + tl::shape_string(result.shape()));
@@ -65,23 +75,34 @@ inline tl::Tensor grad_mlp_82(const tl::Tensor& wt, const tl::Tensor& x, const t
     // mul, line 79
     d_y = d_mul_9 * 2.0;
   } else {
+    [[maybe_unused]] const bool mean_keepdims = false;
+    [[maybe_unused]] const tlaloc::Axes mean_axes = {};
+    [[maybe_unused]] const int64_t mean_n = ::tlaloc::detail::reduced_count("mean", exp_14.shape(), mean_axes);
     tl::Tensor d_sigmoid_11;
     tl::Tensor d_div_12;
     tl::Tensor d_sum_13;
     tl::Tensor d_exp_14;
-    tl::Tensor d_mean_15;
-    tl::Tensor d_add_16;
-    tl::Tensor d_sub_17;
-    d_sub_17 = d_result;
+    tl::Tensor d_astype_15;
+    tl::Tensor d_sum_16;
+    tl::Tensor d_div_17;
+    tl::Tensor d_astype_18;
+    tl::Tensor d_add_19;
+    tl::Tensor d_sub_20;
+    d_sub_20 = d_result;
     // sub, line 80
-    d_add_16 = tl::sum_to_size(d_sub_17, add_16.shape());
-    d_sum_13 = tl::sum_to_size(-d_sub_17, sum_13.shape());
+    d_add_19 = tl::sum_to_size(d_sub_20, add_19.shape());
+    d_sum_13 = tl::sum_to_size(-d_sub_20, sum_13.shape());
     // add, line 80
-    d_mean_15 = tl::sum_to_size(d_add_16, mean_15.shape());
-    d_y = tl::sum_to_size(d_add_16, y.shape());
-    // mean, line 80
-    const tl::DType stats_mean_15 = tl::stats_dtype(exp_14.dtype());
-    d_exp_14 = tl::broadcast_to(d_mean_15.astype(stats_mean_15) * tl::reciprocal(tl::scalar_tensor(double(exp_14.numel() / std::max<std::int64_t>(1, mean_15.numel())), stats_mean_15)), exp_14.shape()).astype(exp_14.dtype());
+    d_astype_18 = tl::sum_to_size(d_add_19, astype_18.shape());
+    d_y = tl::sum_to_size(d_add_19, y.shape());
+    // astype, line 51
+    d_div_17 = d_astype_18.astype(div_17.dtype());
+    // div, line 51
+    d_sum_16 = d_div_17 * tl::reciprocal(tl::scalar_tensor(double(mean_n), div_17.dtype()));
+    // sum, line 51
+    d_astype_15 = tl::sum_backward(d_sum_16, astype_15.shape(), mean_axes, mean_keepdims);
+    // astype, line 51
+    d_exp_14 = d_astype_15.astype(exp_14.dtype());
     // exp, line 80
     d_h = d_exp_14 * exp_14;
     // sum, line 80
