@@ -58,13 +58,11 @@ bool is_options(QualType t) {
 }
 
 // Numbers in standard containers (`std::vector<std::int64_t>` axes or a shape,
-// `std::vector<std::pair<std::int64_t, std::int64_t>>` pad widths, std::array) or
-// in tl::Axes:
-// generated code takes them as they are, by reference.
+// `std::vector<std::pair<std::int64_t, std::int64_t>>` pad widths, std::array), or in a
+// tl::Axes: generated code takes them as they are, by reference.
 bool is_numbers(QualType t) {
   const QualType c = t.getNonReferenceType().getCanonicalType();
   if (c->isArithmeticType() || c->isEnumeralType()) return true;
-  // tl::Axes: a list of axes, or all of them.
   if (const auto* r = c->getAsCXXRecordDecl();
       r != nullptr && r->getQualifiedNameAsString() == "tlaloc::Axes")
     return true;
@@ -333,7 +331,6 @@ void Lowerer::param(const ValueDecl* d, QualType t, bool traced) {
     declare_scalar(pv, name, type, false);
 }
 
-// An expression's source as written, on one line.
 // Names as the generated code writes them: fully qualified, without the scopes no
 // one can write (an anonymous namespace, whose names its parent's lookup finds).
 PrintingPolicy Lowerer::written_policy() const {
@@ -351,6 +348,7 @@ std::string Lowerer::written_name(const NamedDecl& d) const {
   return "::" + os.str();
 }
 
+// An expression's source as written, on one line.
 std::string Lowerer::raw(const Expr* e) const {
   std::string src(
       Lexer::getSourceText(CharSourceRange::getTokenRange(e->getSourceRange()), sm_, ctx_.getLangOpts()));
