@@ -637,6 +637,20 @@ ValueId Lowerer::operator_call(const CXXOperatorCallExpr* e, Block& out) {
   return inactive(out, e, args, spelled);
 }
 
+// `tl::name(...)` over arguments already lowered, which are not computed a second time.
+std::string Lowerer::spelled_over(const std::string& name, const std::vector<Arg>& args) const {
+  std::vector<std::string> spelled;
+  for (const Arg& a : args) {
+    if (!a.is_tensor()) {
+      spelled.push_back(a.text);
+      continue;
+    }
+    const Value& v = p_.values[std::size_t(a.value)];
+    spelled.push_back(v.undefined ? "tl::Tensor()" : v.name);
+  }
+  return "tl::" + name + "(" + comma_list(spelled) + ")";
+}
+
 // An op with no derivative, spelled as written with the renamed arguments.
 ValueId Lowerer::inactive(Block& out, const Expr* e, const std::vector<Arg>& args,
                           const std::string& spelled) {
@@ -877,7 +891,8 @@ ValueId Lowerer::call(const CallExpr* e, Block& out) {
     if (name == "clamp" && args.size() == 3)
       return op(out, e, "minimum", {{op(out, e, "maximum", {args[0], args[1]}, {}), {}}, args[2]}, {});
     if (rule_for(e, *fd, args) != nullptr && !zero_derivative(name)) return op(out, e, name, args, {});
-    const ValueId v = zero_derivative(name) ? op(out, e, {}, args, text(e)) : inactive(out, e, args);
+    const ValueId v =
+        zero_derivative(name) ? op(out, e, {}, args, spelled_over(name, args)) : inactive(out, e, args);
     note_shape(out.back(), name);  // tl::zeros({2, 3}) and the like fix a shape
     return v;
   }

@@ -72,9 +72,7 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_402_gradient_jvp(const t
   }
   const tl::Tensor max_20 = tl::max(xf_1_1, log_softmax_a, true);  // max, line 45: tl::max(xf_1, log_softmax_a, true)
   const tl::Tensor t_max_20 = tl::extreme_jvp(t_xf_1_1, xf_1_1, max_20, log_softmax_a, true);
-  const tl::Tensor max_24 = tl::max(xf_1_1, log_softmax_a, true);  // max, line 46: ::tlaloc::max(xf_1, log_softmax_a, true)
-  const tl::Tensor t_max_24 = tl::extreme_jvp(t_xf_1_1, xf_1_1, max_24, log_softmax_a, true);
-  const tl::Tensor u_t_21 = ::tlaloc::stop_gradient(::tlaloc::max(xf_1_1, log_softmax_a, true));  // line 46: ::tlaloc::stop_gradient(::tlaloc::max(xf_1, log_softmax_a, true))
+  const tl::Tensor u_t_21 = tl::stop_gradient(max_20);  // line 46: tl::stop_gradient(max_20)
   const tl::Tensor shifted = xf_1_1 - u_t_21;  // sub, line 47: xf_1 - t_21
   const tl::Tensor t_shifted = tl::broadcast_to(t_xf_1_1, shifted.shape());
   const tl::Tensor exp_23 = tl::exp(shifted);  // exp, line 48: tl::exp(shifted)
@@ -119,176 +117,176 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_402_gradient_jvp(const t
   const tl::Tensor sub_41 = add_40 - sum_28;  // sub, line 69: add_40 - sum_28
   const tl::Tensor t_sub_41 = tl::broadcast_to(t_add_40 - t_sum_28, sub_41.shape());
   if (sub_41.rank() != 0) throw tl::ValueError("tlaloc-grad: the lambda at functions.cpp:397 must return a scalar, got " + tl::shape_string(sub_41.shape()));
-  const tl::Tensor t_84 = tl::scalar_tensor(1, sub_41.dtype());  // line 112: tl::scalar_tensor(1, sub_41.dtype())
-  const tl::Tensor sum_to_size_85 = tl::sum_to_size(t_84, add_40.shape());  // sum_to_size, line 114: tl::sum_to_size(d_sub_41, add_40.shape())
-  const tl::Tensor neg_86 = -t_84;  // neg, line 115: -d_sub_41
-  const tl::Tensor sum_to_size_87 = tl::sum_to_size(neg_86, sum_28.shape());  // sum_to_size, line 115: tl::sum_to_size(-d_sub_41, sum_28.shape())
-  const tl::Tensor sum_to_size_88 = tl::sum_to_size(sum_to_size_85, add_39.shape());  // sum_to_size, line 117: tl::sum_to_size(d_add_40, add_39.shape())
-  const tl::Tensor sum_to_size_89 = tl::sum_to_size(sum_to_size_85, sum_29.shape());  // sum_to_size, line 118: tl::sum_to_size(d_add_40, sum_29.shape())
-  const tl::Tensor sum_to_size_90 = tl::sum_to_size(sum_to_size_88, mul_38.shape());  // sum_to_size, line 120: tl::sum_to_size(d_add_39, mul_38.shape())
-  const tl::Tensor sum_to_size_91 = tl::sum_to_size(sum_to_size_88, astype_35.shape());  // sum_to_size, line 121: tl::sum_to_size(d_add_39, astype_35.shape())
-  const tl::Tensor mul_92 = sum_to_size_90 * scale;  // mul, line 123: d_mul_38 * scale
-  const tl::Tensor broadcast_to_93 = tl::broadcast_to(mul_92, mul_36.shape());  // broadcast_to, line 125: tl::broadcast_to(d_sum_37, mul_36.shape())
-  const tl::Tensor mul_94 = broadcast_to_93 * h;  // mul, line 127: d_mul_36 * h
-  const tl::Tensor t_mul_94 = tl::broadcast_to(t_h * broadcast_to_93, mul_94.shape());
-  const tl::Tensor sum_to_size_95 = tl::sum_to_size(mul_94, h.shape());  // sum_to_size, line 127: tl::sum_to_size(d_mul_36 * h, h.shape())
-  const tl::Tensor t_sum_to_size_95 = tl::sum_to_size(t_mul_94, h.shape());
-  const tl::Tensor mul_96 = broadcast_to_93 * h;  // mul, line 128: d_mul_36 * h
-  const tl::Tensor t_mul_96 = tl::broadcast_to(t_h * broadcast_to_93, mul_96.shape());
-  const tl::Tensor sum_to_size_97 = tl::sum_to_size(mul_96, h.shape());  // sum_to_size, line 128: tl::sum_to_size(d_mul_36 * h, h.shape())
-  const tl::Tensor t_sum_to_size_97 = tl::sum_to_size(t_mul_96, h.shape());
-  const tl::Tensor add_98 = sum_to_size_95 + sum_to_size_97;  // add, line 128: d_h + (tl::sum_to_size(d_mul_36 * h, h.shape()))
-  const tl::Tensor t_add_98 = tl::broadcast_to(t_sum_to_size_95 + t_sum_to_size_97, add_98.shape());
-  const tl::Tensor astype_99 = sum_to_size_91.astype(div_34.dtype());  // astype, line 130: d_astype_35.astype(div_34.dtype())
-  const tl::Tensor t_100 = tl::scalar_tensor(double(mean_n), div_34.dtype());  // line 132: tl::scalar_tensor(double(mean_n), div_34.dtype())
-  const tl::Tensor reciprocal_101 = tl::reciprocal(t_100);  // reciprocal, line 132: tl::reciprocal(tl::scalar_tensor(double(mean_n), div_34.dtype()))
-  const tl::Tensor mul_102 = astype_99 * reciprocal_101;  // mul, line 132: d_div_34 * tl::reciprocal(tl::scalar_tensor(double(mean_n), div_34.dt...
-  const tl::Tensor sum_backward_103 = tl::sum_backward(mul_102, astype_32.shape(), mean_axes, mean_keepdims);  // sum_backward, line 134: tl::sum_backward(d_sum_33, astype_32.shape(), mean_axes, mean_keepdims)
-  const tl::Tensor astype_104 = sum_backward_103.astype(exp_31.dtype());  // astype, line 136: d_astype_32.astype(exp_31.dtype())
-  const tl::Tensor mul_105 = astype_104 * exp_31;  // mul, line 138: d_exp_31 * exp_31
-  const tl::Tensor t_mul_105 = tl::broadcast_to(t_exp_31 * astype_104, mul_105.shape());
-  const tl::Tensor mul_106 = mul_105 * 0.5;  // mul, line 140: d_mul_30 * 0.5
-  const tl::Tensor t_mul_106 = tl::broadcast_to(t_mul_105 * 0.5, mul_106.shape());
-  const tl::Tensor broadcast_to_107 = tl::broadcast_to(sum_to_size_89, r.shape());  // broadcast_to, line 142: tl::broadcast_to(d_sum_29, r.shape())
-  const tl::Tensor broadcast_to_108 = tl::broadcast_to(sum_to_size_87, reshape_27.shape());  // broadcast_to, line 144: tl::broadcast_to(d_sum_28, reshape_27.shape())
-  const tl::Tensor reshape_109 = tl::reshape(broadcast_to_108, sub_26.shape());  // reshape, line 146: tl::reshape(d_reshape_27, sub_26.shape())
-  const tl::Tensor sum_to_size_110 = tl::sum_to_size(reshape_109, shifted.shape());  // sum_to_size, line 148: tl::sum_to_size(d_sub_26, shifted.shape())
-  const tl::Tensor neg_111 = -reshape_109;  // neg, line 149: -d_sub_26
-  const tl::Tensor sum_to_size_112 = tl::sum_to_size(neg_111, log_25.shape());  // sum_to_size, line 149: tl::sum_to_size(-d_sub_26, log_25.shape())
-  const tl::Tensor reciprocal_113 = tl::reciprocal(sum_24);  // reciprocal, line 151: tl::reciprocal(sum_24)
-  const tl::Tensor t_reciprocal_113 = t_sum_24 * -(reciprocal_113 * reciprocal_113);
-  const tl::Tensor mul_114 = sum_to_size_112 * reciprocal_113;  // mul, line 151: d_log_25 * tl::reciprocal(sum_24)
-  const tl::Tensor t_mul_114 = tl::broadcast_to(t_reciprocal_113 * sum_to_size_112, mul_114.shape());
-  const tl::Tensor sum_backward_115 = tl::sum_backward(mul_114, exp_23.shape(), log_softmax_a, true);  // sum_backward, line 153: tl::sum_backward(d_sum_24, exp_23.shape(), log_softmax_a, true)
-  const tl::Tensor t_sum_backward_115 = tl::sum_backward(t_mul_114, exp_23.shape(), log_softmax_a, true);
-  const tl::Tensor mul_116 = sum_backward_115 * exp_23;  // mul, line 155: d_exp_23 * exp_23
-  const tl::Tensor t_mul_116 = tl::broadcast_to(t_sum_backward_115 * exp_23 + (t_exp_23 * sum_backward_115), mul_116.shape());
-  const tl::Tensor add_117 = sum_to_size_110 + mul_116;  // add, line 155: d_shifted + (d_exp_23 * exp_23)
-  const tl::Tensor t_add_117 = tl::broadcast_to(t_mul_116, add_117.shape());
-  const tl::Tensor sum_to_size_118 = tl::sum_to_size(add_117, xf_1_1.shape());  // sum_to_size, line 157: tl::sum_to_size(d_shifted, xf_1.shape())
-  const tl::Tensor t_sum_to_size_118 = tl::sum_to_size(t_add_117, xf_1_1.shape());
+  const tl::Tensor t_83 = tl::scalar_tensor(1, sub_41.dtype());  // line 112: tl::scalar_tensor(1, sub_41.dtype())
+  const tl::Tensor sum_to_size_84 = tl::sum_to_size(t_83, add_40.shape());  // sum_to_size, line 114: tl::sum_to_size(d_sub_41, add_40.shape())
+  const tl::Tensor neg_85 = -t_83;  // neg, line 115: -d_sub_41
+  const tl::Tensor sum_to_size_86 = tl::sum_to_size(neg_85, sum_28.shape());  // sum_to_size, line 115: tl::sum_to_size(-d_sub_41, sum_28.shape())
+  const tl::Tensor sum_to_size_87 = tl::sum_to_size(sum_to_size_84, add_39.shape());  // sum_to_size, line 117: tl::sum_to_size(d_add_40, add_39.shape())
+  const tl::Tensor sum_to_size_88 = tl::sum_to_size(sum_to_size_84, sum_29.shape());  // sum_to_size, line 118: tl::sum_to_size(d_add_40, sum_29.shape())
+  const tl::Tensor sum_to_size_89 = tl::sum_to_size(sum_to_size_87, mul_38.shape());  // sum_to_size, line 120: tl::sum_to_size(d_add_39, mul_38.shape())
+  const tl::Tensor sum_to_size_90 = tl::sum_to_size(sum_to_size_87, astype_35.shape());  // sum_to_size, line 121: tl::sum_to_size(d_add_39, astype_35.shape())
+  const tl::Tensor mul_91 = sum_to_size_89 * scale;  // mul, line 123: d_mul_38 * scale
+  const tl::Tensor broadcast_to_92 = tl::broadcast_to(mul_91, mul_36.shape());  // broadcast_to, line 125: tl::broadcast_to(d_sum_37, mul_36.shape())
+  const tl::Tensor mul_93 = broadcast_to_92 * h;  // mul, line 127: d_mul_36 * h
+  const tl::Tensor t_mul_93 = tl::broadcast_to(t_h * broadcast_to_92, mul_93.shape());
+  const tl::Tensor sum_to_size_94 = tl::sum_to_size(mul_93, h.shape());  // sum_to_size, line 127: tl::sum_to_size(d_mul_36 * h, h.shape())
+  const tl::Tensor t_sum_to_size_94 = tl::sum_to_size(t_mul_93, h.shape());
+  const tl::Tensor mul_95 = broadcast_to_92 * h;  // mul, line 128: d_mul_36 * h
+  const tl::Tensor t_mul_95 = tl::broadcast_to(t_h * broadcast_to_92, mul_95.shape());
+  const tl::Tensor sum_to_size_96 = tl::sum_to_size(mul_95, h.shape());  // sum_to_size, line 128: tl::sum_to_size(d_mul_36 * h, h.shape())
+  const tl::Tensor t_sum_to_size_96 = tl::sum_to_size(t_mul_95, h.shape());
+  const tl::Tensor add_97 = sum_to_size_94 + sum_to_size_96;  // add, line 128: d_h + (tl::sum_to_size(d_mul_36 * h, h.shape()))
+  const tl::Tensor t_add_97 = tl::broadcast_to(t_sum_to_size_94 + t_sum_to_size_96, add_97.shape());
+  const tl::Tensor astype_98 = sum_to_size_90.astype(div_34.dtype());  // astype, line 130: d_astype_35.astype(div_34.dtype())
+  const tl::Tensor t_99 = tl::scalar_tensor(double(mean_n), div_34.dtype());  // line 132: tl::scalar_tensor(double(mean_n), div_34.dtype())
+  const tl::Tensor reciprocal_100 = tl::reciprocal(t_99);  // reciprocal, line 132: tl::reciprocal(tl::scalar_tensor(double(mean_n), div_34.dtype()))
+  const tl::Tensor mul_101 = astype_98 * reciprocal_100;  // mul, line 132: d_div_34 * tl::reciprocal(tl::scalar_tensor(double(mean_n), div_34.dt...
+  const tl::Tensor sum_backward_102 = tl::sum_backward(mul_101, astype_32.shape(), mean_axes, mean_keepdims);  // sum_backward, line 134: tl::sum_backward(d_sum_33, astype_32.shape(), mean_axes, mean_keepdims)
+  const tl::Tensor astype_103 = sum_backward_102.astype(exp_31.dtype());  // astype, line 136: d_astype_32.astype(exp_31.dtype())
+  const tl::Tensor mul_104 = astype_103 * exp_31;  // mul, line 138: d_exp_31 * exp_31
+  const tl::Tensor t_mul_104 = tl::broadcast_to(t_exp_31 * astype_103, mul_104.shape());
+  const tl::Tensor mul_105 = mul_104 * 0.5;  // mul, line 140: d_mul_30 * 0.5
+  const tl::Tensor t_mul_105 = tl::broadcast_to(t_mul_104 * 0.5, mul_105.shape());
+  const tl::Tensor broadcast_to_106 = tl::broadcast_to(sum_to_size_88, r.shape());  // broadcast_to, line 142: tl::broadcast_to(d_sum_29, r.shape())
+  const tl::Tensor broadcast_to_107 = tl::broadcast_to(sum_to_size_86, reshape_27.shape());  // broadcast_to, line 144: tl::broadcast_to(d_sum_28, reshape_27.shape())
+  const tl::Tensor reshape_108 = tl::reshape(broadcast_to_107, sub_26.shape());  // reshape, line 146: tl::reshape(d_reshape_27, sub_26.shape())
+  const tl::Tensor sum_to_size_109 = tl::sum_to_size(reshape_108, shifted.shape());  // sum_to_size, line 148: tl::sum_to_size(d_sub_26, shifted.shape())
+  const tl::Tensor neg_110 = -reshape_108;  // neg, line 149: -d_sub_26
+  const tl::Tensor sum_to_size_111 = tl::sum_to_size(neg_110, log_25.shape());  // sum_to_size, line 149: tl::sum_to_size(-d_sub_26, log_25.shape())
+  const tl::Tensor reciprocal_112 = tl::reciprocal(sum_24);  // reciprocal, line 151: tl::reciprocal(sum_24)
+  const tl::Tensor t_reciprocal_112 = t_sum_24 * -(reciprocal_112 * reciprocal_112);
+  const tl::Tensor mul_113 = sum_to_size_111 * reciprocal_112;  // mul, line 151: d_log_25 * tl::reciprocal(sum_24)
+  const tl::Tensor t_mul_113 = tl::broadcast_to(t_reciprocal_112 * sum_to_size_111, mul_113.shape());
+  const tl::Tensor sum_backward_114 = tl::sum_backward(mul_113, exp_23.shape(), log_softmax_a, true);  // sum_backward, line 153: tl::sum_backward(d_sum_24, exp_23.shape(), log_softmax_a, true)
+  const tl::Tensor t_sum_backward_114 = tl::sum_backward(t_mul_113, exp_23.shape(), log_softmax_a, true);
+  const tl::Tensor mul_115 = sum_backward_114 * exp_23;  // mul, line 155: d_exp_23 * exp_23
+  const tl::Tensor t_mul_115 = tl::broadcast_to(t_sum_backward_114 * exp_23 + (t_exp_23 * sum_backward_114), mul_115.shape());
+  const tl::Tensor add_116 = sum_to_size_109 + mul_115;  // add, line 155: d_shifted + (d_exp_23 * exp_23)
+  const tl::Tensor t_add_116 = tl::broadcast_to(t_mul_115, add_116.shape());
+  const tl::Tensor sum_to_size_117 = tl::sum_to_size(add_116, xf_1_1.shape());  // sum_to_size, line 157: tl::sum_to_size(d_shifted, xf_1.shape())
+  const tl::Tensor t_sum_to_size_117 = tl::sum_to_size(t_add_116, xf_1_1.shape());
   tl::Tensor d_xf_2;
   tl::Tensor t_d_xf_2;
-  tl::Tensor reshape_120;
-  tl::Tensor t_reshape_120;
+  tl::Tensor reshape_119;
+  tl::Tensor t_reshape_119;
   bool cond_1 = false;
   cond_1 = u_cond_0;  // line 158
   if (cond_1) {
-    d_xf_2 = sum_to_size_118;
-    t_d_xf_2 = t_sum_to_size_118;
+    d_xf_2 = sum_to_size_117;
+    t_d_xf_2 = t_sum_to_size_117;
   } else {
-    reshape_120 = tl::reshape(sum_to_size_118, xf.shape());  // reshape, line 164: tl::reshape(d_reshape_18, xf.shape())
-    t_reshape_120 = tl::reshape(t_sum_to_size_118, xf.shape());
-    d_xf_2 = reshape_120;
-    t_d_xf_2 = t_reshape_120;
+    reshape_119 = tl::reshape(sum_to_size_117, xf.shape());  // reshape, line 164: tl::reshape(d_reshape_18, xf.shape())
+    t_reshape_119 = tl::reshape(t_sum_to_size_117, xf.shape());
+    d_xf_2 = reshape_119;
+    t_d_xf_2 = t_reshape_119;
   }
-  const tl::Tensor astype_122 = d_xf_2.astype(mul_16.dtype());  // astype, line 167: d_xf.astype(mul_16.dtype())
-  const tl::Tensor t_astype_122 = t_d_xf_2.astype(mul_16.dtype());
-  const tl::Tensor mul_123 = astype_122 * 2.0;  // mul, line 169: d_mul_16 * 2.0
-  const tl::Tensor t_mul_123 = tl::broadcast_to(t_astype_122 * 2.0, mul_123.shape());
-  const tl::Tensor add_124 = mul_106 + mul_123;  // add, line 169: d_m + (d_mul_16 * 2.0)
-  const tl::Tensor t_add_124 = tl::broadcast_to(t_mul_106 + t_mul_123, add_124.shape());
-  const tl::Tensor sum_to_size_125 = tl::sum_to_size(broadcast_to_107, div_14.shape());  // sum_to_size, line 171: tl::sum_to_size(d_r, div_14.shape())
-  const tl::Tensor sum_to_size_126 = tl::sum_to_size(broadcast_to_107, mul_8.shape());  // sum_to_size, line 172: tl::sum_to_size(d_r, mul_8.shape())
-  const tl::Tensor reciprocal_127 = tl::reciprocal(add_10);  // reciprocal, line 174: tl::reciprocal(add_10)
-  const tl::Tensor t_reciprocal_127 = t_add_10 * -(reciprocal_127 * reciprocal_127);
-  const tl::Tensor mul_128 = sum_to_size_125 * reciprocal_127;  // mul, line 174: d_div_14 * tl::reciprocal(add_10)
-  const tl::Tensor t_mul_128 = tl::broadcast_to(t_reciprocal_127 * sum_to_size_125, mul_128.shape());
-  const tl::Tensor sum_to_size_129 = tl::sum_to_size(mul_128, pow_13.shape());  // sum_to_size, line 174: tl::sum_to_size(d_div_14 * tl::reciprocal(add_10), pow_13.shape())
-  const tl::Tensor t_sum_to_size_129 = tl::sum_to_size(t_mul_128, pow_13.shape());
-  const tl::Tensor div_130 = div_14 / add_10;  // div, line 175: div_14 / add_10
-  const tl::Tensor t_div_130 = tl::broadcast_to(t_div_14 * tl::reciprocal(add_10) + (t_add_10 * -(div_130 / add_10)), div_130.shape());
-  const tl::Tensor neg_131 = -div_130;  // neg, line 175: -(div_14 / add_10)
-  const tl::Tensor t_neg_131 = -t_div_130;
-  const tl::Tensor mul_132 = sum_to_size_125 * neg_131;  // mul, line 175: d_div_14 * -(div_14 / add_10)
-  const tl::Tensor t_mul_132 = tl::broadcast_to(t_neg_131 * sum_to_size_125, mul_132.shape());
-  const tl::Tensor sum_to_size_133 = tl::sum_to_size(mul_132, add_10.shape());  // sum_to_size, line 175: tl::sum_to_size(d_div_14 * -(div_14 / add_10), add_10.shape())
-  const tl::Tensor t_sum_to_size_133 = tl::sum_to_size(t_mul_132, add_10.shape());
-  const tl::Tensor t_134 = tl::scalar_tensor(1.5, pow_13.dtype());  // line 177: tl::scalar_tensor(1.5, pow_13.dtype())
-  const tl::Tensor astype_135 = t_134.astype(pow_13.dtype());  // astype, line 177: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype())
-  const tl::Tensor sub_136 = astype_135 - 1.0;  // sub, line 177: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) - 1.0
-  const tl::Tensor astype_137 = add_12.astype(pow_13.dtype());  // astype, line 177: add_12.astype(pow_13.dtype())
-  const tl::Tensor t_astype_137 = t_add_12.astype(pow_13.dtype());
-  const tl::Tensor pow_138 = tl::pow(astype_137, sub_136);  // pow, line 177: tl::pow(add_12.astype(pow_13.dtype()), tl::scalar_tensor(1.5, pow_13....
-  const tl::Tensor t_pow_138 = tl::broadcast_to(t_astype_137 * tl::where(sub_136.astype(pow_138.dtype()) == 0, 0.0, sub_136.astype(pow_138.dtype()) * tl::pow(astype_137.astype(pow_138.dtype()), sub_136.astype(pow_138.dtype()) - 1.0)), pow_138.shape());
-  const tl::Tensor t_139 = tl::scalar_tensor(1.5, pow_13.dtype());  // line 177: tl::scalar_tensor(1.5, pow_13.dtype())
-  const tl::Tensor astype_140 = t_139.astype(pow_13.dtype());  // astype, line 177: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype())
-  const tl::Tensor mul_141 = astype_140 * pow_138;  // mul, line 177: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) * tl::p...
-  const tl::Tensor t_mul_141 = tl::broadcast_to(t_pow_138 * astype_140, mul_141.shape());
-  const tl::Tensor t_142 = tl::scalar_tensor(1.5, pow_13.dtype());  // line 177: tl::scalar_tensor(1.5, pow_13.dtype())
-  const tl::Tensor astype_143 = t_142.astype(pow_13.dtype());  // astype, line 177: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype())
-  const tl::Tensor t_144 = astype_143 == 0;  // line 177: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) == 0
-  const tl::Tensor where_145 = tl::where(t_144, 0.0, mul_141);  // where, line 177: tl::where(tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype(...
-  const tl::Tensor t_where_145 = tl::broadcast_to(tl::where(t_144, tl::zeros_like(where_145), t_mul_141), where_145.shape());
-  const tl::Tensor mul_146 = sum_to_size_129 * where_145;  // mul, line 177: d_pow_13 * tl::where(tl::scalar_tensor(1.5, pow_13.dtype()).astype(po...
-  const tl::Tensor t_mul_146 = tl::broadcast_to(t_sum_to_size_129 * where_145 + (t_where_145 * sum_to_size_129), mul_146.shape());
-  const tl::Tensor mul_147 = mul_146 * m;  // mul, line 181: d_mul_11 * m
-  const tl::Tensor t_mul_147 = tl::broadcast_to(t_mul_146 * m + (t_m * mul_146), mul_147.shape());
-  const tl::Tensor sum_to_size_148 = tl::sum_to_size(mul_147, m.shape());  // sum_to_size, line 181: tl::sum_to_size(d_mul_11 * m, m.shape())
-  const tl::Tensor t_sum_to_size_148 = tl::sum_to_size(t_mul_147, m.shape());
-  const tl::Tensor add_149 = add_124 + sum_to_size_148;  // add, line 181: d_m + (tl::sum_to_size(d_mul_11 * m, m.shape()))
-  const tl::Tensor t_add_149 = tl::broadcast_to(t_add_124 + t_sum_to_size_148, add_149.shape());
-  const tl::Tensor mul_150 = mul_146 * m;  // mul, line 182: d_mul_11 * m
-  const tl::Tensor t_mul_150 = tl::broadcast_to(t_mul_146 * m + (t_m * mul_146), mul_150.shape());
-  const tl::Tensor sum_to_size_151 = tl::sum_to_size(mul_150, m.shape());  // sum_to_size, line 182: tl::sum_to_size(d_mul_11 * m, m.shape())
-  const tl::Tensor t_sum_to_size_151 = tl::sum_to_size(t_mul_150, m.shape());
-  const tl::Tensor add_152 = add_149 + sum_to_size_151;  // add, line 182: d_m + (tl::sum_to_size(d_mul_11 * m, m.shape()))
-  const tl::Tensor t_add_152 = tl::broadcast_to(t_add_149 + t_sum_to_size_151, add_152.shape());
-  const tl::Tensor mul_153 = sum_to_size_133 * m;  // mul, line 186: d_mul_9 * m
-  const tl::Tensor t_mul_153 = tl::broadcast_to(t_sum_to_size_133 * m + (t_m * sum_to_size_133), mul_153.shape());
-  const tl::Tensor sum_to_size_154 = tl::sum_to_size(mul_153, m.shape());  // sum_to_size, line 186: tl::sum_to_size(d_mul_9 * m, m.shape())
-  const tl::Tensor t_sum_to_size_154 = tl::sum_to_size(t_mul_153, m.shape());
-  const tl::Tensor add_155 = add_152 + sum_to_size_154;  // add, line 186: d_m + (tl::sum_to_size(d_mul_9 * m, m.shape()))
-  const tl::Tensor t_add_155 = tl::broadcast_to(t_add_152 + t_sum_to_size_154, add_155.shape());
-  const tl::Tensor mul_156 = sum_to_size_133 * m;  // mul, line 187: d_mul_9 * m
-  const tl::Tensor t_mul_156 = tl::broadcast_to(t_sum_to_size_133 * m + (t_m * sum_to_size_133), mul_156.shape());
-  const tl::Tensor sum_to_size_157 = tl::sum_to_size(mul_156, m.shape());  // sum_to_size, line 187: tl::sum_to_size(d_mul_9 * m, m.shape())
-  const tl::Tensor t_sum_to_size_157 = tl::sum_to_size(t_mul_156, m.shape());
-  const tl::Tensor add_158 = add_155 + sum_to_size_157;  // add, line 187: d_m + (tl::sum_to_size(d_mul_9 * m, m.shape()))
-  const tl::Tensor t_add_158 = tl::broadcast_to(t_add_155 + t_sum_to_size_157, add_158.shape());
-  const tl::Tensor mul_159 = sum_to_size_126 * sigmoid_6;  // mul, line 189: d_mul_8 * sigmoid_6
-  const tl::Tensor t_mul_159 = tl::broadcast_to(t_sigmoid_6 * sum_to_size_126, mul_159.shape());
-  const tl::Tensor sum_to_size_160 = tl::sum_to_size(mul_159, maximum_7.shape());  // sum_to_size, line 189: tl::sum_to_size(d_mul_8 * sigmoid_6, maximum_7.shape())
-  const tl::Tensor t_sum_to_size_160 = tl::sum_to_size(t_mul_159, maximum_7.shape());
-  const tl::Tensor mul_161 = sum_to_size_126 * maximum_7;  // mul, line 190: d_mul_8 * maximum_7
-  const tl::Tensor t_mul_161 = tl::broadcast_to(t_maximum_7 * sum_to_size_126, mul_161.shape());
-  const tl::Tensor sum_to_size_162 = tl::sum_to_size(mul_161, sigmoid_6.shape());  // sum_to_size, line 190: tl::sum_to_size(d_mul_8 * maximum_7, sigmoid_6.shape())
-  const tl::Tensor t_sum_to_size_162 = tl::sum_to_size(t_mul_161, sigmoid_6.shape());
-  const tl::Tensor t_163 = tl::scalar_tensor(0.05, maximum_7.dtype());  // line 192: tl::scalar_tensor(0.05, maximum_7.dtype())
-  const tl::Tensor t_164 = t_163 == maximum_7;  // line 192: tl::scalar_tensor(0.05, maximum_7.dtype()) == maximum_7
-  const tl::Tensor astype_165 = t_164.astype(maximum_7.dtype());  // astype, line 192: (tl::scalar_tensor(0.05, maximum_7.dtype()) == maximum_7).astype(maxi...
-  const tl::Tensor t_166 = m == maximum_7;  // line 192: m == maximum_7
-  const tl::Tensor astype_167 = t_166.astype(maximum_7.dtype());  // astype, line 192: (m == maximum_7).astype(maximum_7.dtype())
-  const tl::Tensor mul_168 = 0.5 * astype_167;  // mul, line 192: 0.5 * (m == maximum_7).astype(maximum_7.dtype())
-  const tl::Tensor mul_169 = mul_168 * astype_165;  // mul, line 192: 0.5 * (m == maximum_7).astype(maximum_7.dtype()) * (tl::scalar_tensor...
-  const tl::Tensor t_170 = m == maximum_7;  // line 192: m == maximum_7
-  const tl::Tensor astype_171 = t_170.astype(maximum_7.dtype());  // astype, line 192: (m == maximum_7).astype(maximum_7.dtype())
-  const tl::Tensor sub_172 = astype_171 - mul_169;  // sub, line 192: (m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m == maximum_7).a...
-  const tl::Tensor mul_173 = sum_to_size_160 * sub_172;  // mul, line 192: d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m ...
-  const tl::Tensor t_mul_173 = tl::broadcast_to(t_sum_to_size_160 * sub_172, mul_173.shape());
-  const tl::Tensor add_174 = add_158 + mul_173;  // add, line 192: d_m + (d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0....
-  const tl::Tensor t_add_174 = tl::broadcast_to(t_add_158 + t_mul_173, add_174.shape());
-  const tl::Tensor sub_175 = 1.0 - sigmoid_6;  // sub, line 194: 1.0 - sigmoid_6
-  const tl::Tensor t_sub_175 = tl::broadcast_to(-t_sigmoid_6, sub_175.shape());
-  const tl::Tensor mul_176 = sigmoid_6 * sub_175;  // mul, line 194: sigmoid_6 * (1.0 - sigmoid_6)
-  const tl::Tensor t_mul_176 = tl::broadcast_to(t_sigmoid_6 * sub_175 + (t_sub_175 * sigmoid_6), mul_176.shape());
-  const tl::Tensor mul_177 = sum_to_size_162 * mul_176;  // mul, line 194: d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6))
-  const tl::Tensor t_mul_177 = tl::broadcast_to(t_sum_to_size_162 * mul_176 + (t_mul_176 * sum_to_size_162), mul_177.shape());
-  const tl::Tensor add_178 = add_174 + mul_177;  // add, line 194: d_m + (d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6)))
-  const tl::Tensor t_add_178 = tl::broadcast_to(t_add_174 + t_mul_177, add_178.shape());
-  const tl::Tensor mul_179 = h * h;  // mul, line 196: h * h
-  const tl::Tensor t_mul_179 = tl::broadcast_to(t_h * h + (t_h * h), mul_179.shape());
-  const tl::Tensor sub_180 = 1.0 - mul_179;  // sub, line 196: 1.0 - h * h
-  const tl::Tensor t_sub_180 = tl::broadcast_to(-t_mul_179, sub_180.shape());
-  const tl::Tensor mul_181 = add_98 * sub_180;  // mul, line 196: d_h * (1.0 - h * h)
-  const tl::Tensor t_mul_181 = tl::broadcast_to(t_add_98 * sub_180 + (t_sub_180 * add_98), mul_181.shape());
-  const tl::Tensor sum_to_size_182 = tl::sum_to_size(mul_181, matmul_3.shape());  // sum_to_size, line 198: tl::sum_to_size(d_add_4, matmul_3.shape())
-  const tl::Tensor t_sum_to_size_182 = tl::sum_to_size(t_mul_181, matmul_3.shape());
-  const tl::Tensor matmul_backward_183 = tl::matmul_backward(sum_to_size_182, x, m, 1);  // matmul_backward, line 200: tl::matmul_backward(d_matmul_3, x, m, 1)
-  const tl::Tensor t_matmul_backward_183 = tl::matmul_backward(t_sum_to_size_182, x, m, 1);
-  const tl::Tensor add_184 = add_178 + matmul_backward_183;  // add, line 200: d_m + (tl::matmul_backward(d_matmul_3, x, m, 1))
-  const tl::Tensor t_add_184 = tl::broadcast_to(t_add_178 + t_matmul_backward_183, add_184.shape());
-  return {add_184, t_add_184};
+  const tl::Tensor astype_121 = d_xf_2.astype(mul_16.dtype());  // astype, line 167: d_xf.astype(mul_16.dtype())
+  const tl::Tensor t_astype_121 = t_d_xf_2.astype(mul_16.dtype());
+  const tl::Tensor mul_122 = astype_121 * 2.0;  // mul, line 169: d_mul_16 * 2.0
+  const tl::Tensor t_mul_122 = tl::broadcast_to(t_astype_121 * 2.0, mul_122.shape());
+  const tl::Tensor add_123 = mul_105 + mul_122;  // add, line 169: d_m + (d_mul_16 * 2.0)
+  const tl::Tensor t_add_123 = tl::broadcast_to(t_mul_105 + t_mul_122, add_123.shape());
+  const tl::Tensor sum_to_size_124 = tl::sum_to_size(broadcast_to_106, div_14.shape());  // sum_to_size, line 171: tl::sum_to_size(d_r, div_14.shape())
+  const tl::Tensor sum_to_size_125 = tl::sum_to_size(broadcast_to_106, mul_8.shape());  // sum_to_size, line 172: tl::sum_to_size(d_r, mul_8.shape())
+  const tl::Tensor reciprocal_126 = tl::reciprocal(add_10);  // reciprocal, line 174: tl::reciprocal(add_10)
+  const tl::Tensor t_reciprocal_126 = t_add_10 * -(reciprocal_126 * reciprocal_126);
+  const tl::Tensor mul_127 = sum_to_size_124 * reciprocal_126;  // mul, line 174: d_div_14 * tl::reciprocal(add_10)
+  const tl::Tensor t_mul_127 = tl::broadcast_to(t_reciprocal_126 * sum_to_size_124, mul_127.shape());
+  const tl::Tensor sum_to_size_128 = tl::sum_to_size(mul_127, pow_13.shape());  // sum_to_size, line 174: tl::sum_to_size(d_div_14 * tl::reciprocal(add_10), pow_13.shape())
+  const tl::Tensor t_sum_to_size_128 = tl::sum_to_size(t_mul_127, pow_13.shape());
+  const tl::Tensor div_129 = div_14 / add_10;  // div, line 175: div_14 / add_10
+  const tl::Tensor t_div_129 = tl::broadcast_to(t_div_14 * tl::reciprocal(add_10) + (t_add_10 * -(div_129 / add_10)), div_129.shape());
+  const tl::Tensor neg_130 = -div_129;  // neg, line 175: -(div_14 / add_10)
+  const tl::Tensor t_neg_130 = -t_div_129;
+  const tl::Tensor mul_131 = sum_to_size_124 * neg_130;  // mul, line 175: d_div_14 * -(div_14 / add_10)
+  const tl::Tensor t_mul_131 = tl::broadcast_to(t_neg_130 * sum_to_size_124, mul_131.shape());
+  const tl::Tensor sum_to_size_132 = tl::sum_to_size(mul_131, add_10.shape());  // sum_to_size, line 175: tl::sum_to_size(d_div_14 * -(div_14 / add_10), add_10.shape())
+  const tl::Tensor t_sum_to_size_132 = tl::sum_to_size(t_mul_131, add_10.shape());
+  const tl::Tensor t_133 = tl::scalar_tensor(1.5, pow_13.dtype());  // line 177: tl::scalar_tensor(1.5, pow_13.dtype())
+  const tl::Tensor astype_134 = t_133.astype(pow_13.dtype());  // astype, line 177: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype())
+  const tl::Tensor sub_135 = astype_134 - 1.0;  // sub, line 177: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) - 1.0
+  const tl::Tensor astype_136 = add_12.astype(pow_13.dtype());  // astype, line 177: add_12.astype(pow_13.dtype())
+  const tl::Tensor t_astype_136 = t_add_12.astype(pow_13.dtype());
+  const tl::Tensor pow_137 = tl::pow(astype_136, sub_135);  // pow, line 177: tl::pow(add_12.astype(pow_13.dtype()), tl::scalar_tensor(1.5, pow_13....
+  const tl::Tensor t_pow_137 = tl::broadcast_to(t_astype_136 * tl::where(sub_135.astype(pow_137.dtype()) == 0, 0.0, sub_135.astype(pow_137.dtype()) * tl::pow(astype_136.astype(pow_137.dtype()), sub_135.astype(pow_137.dtype()) - 1.0)), pow_137.shape());
+  const tl::Tensor t_138 = tl::scalar_tensor(1.5, pow_13.dtype());  // line 177: tl::scalar_tensor(1.5, pow_13.dtype())
+  const tl::Tensor astype_139 = t_138.astype(pow_13.dtype());  // astype, line 177: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype())
+  const tl::Tensor mul_140 = astype_139 * pow_137;  // mul, line 177: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) * tl::p...
+  const tl::Tensor t_mul_140 = tl::broadcast_to(t_pow_137 * astype_139, mul_140.shape());
+  const tl::Tensor t_141 = tl::scalar_tensor(1.5, pow_13.dtype());  // line 177: tl::scalar_tensor(1.5, pow_13.dtype())
+  const tl::Tensor astype_142 = t_141.astype(pow_13.dtype());  // astype, line 177: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype())
+  const tl::Tensor t_143 = astype_142 == 0;  // line 177: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) == 0
+  const tl::Tensor where_144 = tl::where(t_143, 0.0, mul_140);  // where, line 177: tl::where(tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype(...
+  const tl::Tensor t_where_144 = tl::broadcast_to(tl::where(t_143, tl::zeros_like(where_144), t_mul_140), where_144.shape());
+  const tl::Tensor mul_145 = sum_to_size_128 * where_144;  // mul, line 177: d_pow_13 * tl::where(tl::scalar_tensor(1.5, pow_13.dtype()).astype(po...
+  const tl::Tensor t_mul_145 = tl::broadcast_to(t_sum_to_size_128 * where_144 + (t_where_144 * sum_to_size_128), mul_145.shape());
+  const tl::Tensor mul_146 = mul_145 * m;  // mul, line 181: d_mul_11 * m
+  const tl::Tensor t_mul_146 = tl::broadcast_to(t_mul_145 * m + (t_m * mul_145), mul_146.shape());
+  const tl::Tensor sum_to_size_147 = tl::sum_to_size(mul_146, m.shape());  // sum_to_size, line 181: tl::sum_to_size(d_mul_11 * m, m.shape())
+  const tl::Tensor t_sum_to_size_147 = tl::sum_to_size(t_mul_146, m.shape());
+  const tl::Tensor add_148 = add_123 + sum_to_size_147;  // add, line 181: d_m + (tl::sum_to_size(d_mul_11 * m, m.shape()))
+  const tl::Tensor t_add_148 = tl::broadcast_to(t_add_123 + t_sum_to_size_147, add_148.shape());
+  const tl::Tensor mul_149 = mul_145 * m;  // mul, line 182: d_mul_11 * m
+  const tl::Tensor t_mul_149 = tl::broadcast_to(t_mul_145 * m + (t_m * mul_145), mul_149.shape());
+  const tl::Tensor sum_to_size_150 = tl::sum_to_size(mul_149, m.shape());  // sum_to_size, line 182: tl::sum_to_size(d_mul_11 * m, m.shape())
+  const tl::Tensor t_sum_to_size_150 = tl::sum_to_size(t_mul_149, m.shape());
+  const tl::Tensor add_151 = add_148 + sum_to_size_150;  // add, line 182: d_m + (tl::sum_to_size(d_mul_11 * m, m.shape()))
+  const tl::Tensor t_add_151 = tl::broadcast_to(t_add_148 + t_sum_to_size_150, add_151.shape());
+  const tl::Tensor mul_152 = sum_to_size_132 * m;  // mul, line 186: d_mul_9 * m
+  const tl::Tensor t_mul_152 = tl::broadcast_to(t_sum_to_size_132 * m + (t_m * sum_to_size_132), mul_152.shape());
+  const tl::Tensor sum_to_size_153 = tl::sum_to_size(mul_152, m.shape());  // sum_to_size, line 186: tl::sum_to_size(d_mul_9 * m, m.shape())
+  const tl::Tensor t_sum_to_size_153 = tl::sum_to_size(t_mul_152, m.shape());
+  const tl::Tensor add_154 = add_151 + sum_to_size_153;  // add, line 186: d_m + (tl::sum_to_size(d_mul_9 * m, m.shape()))
+  const tl::Tensor t_add_154 = tl::broadcast_to(t_add_151 + t_sum_to_size_153, add_154.shape());
+  const tl::Tensor mul_155 = sum_to_size_132 * m;  // mul, line 187: d_mul_9 * m
+  const tl::Tensor t_mul_155 = tl::broadcast_to(t_sum_to_size_132 * m + (t_m * sum_to_size_132), mul_155.shape());
+  const tl::Tensor sum_to_size_156 = tl::sum_to_size(mul_155, m.shape());  // sum_to_size, line 187: tl::sum_to_size(d_mul_9 * m, m.shape())
+  const tl::Tensor t_sum_to_size_156 = tl::sum_to_size(t_mul_155, m.shape());
+  const tl::Tensor add_157 = add_154 + sum_to_size_156;  // add, line 187: d_m + (tl::sum_to_size(d_mul_9 * m, m.shape()))
+  const tl::Tensor t_add_157 = tl::broadcast_to(t_add_154 + t_sum_to_size_156, add_157.shape());
+  const tl::Tensor mul_158 = sum_to_size_125 * sigmoid_6;  // mul, line 189: d_mul_8 * sigmoid_6
+  const tl::Tensor t_mul_158 = tl::broadcast_to(t_sigmoid_6 * sum_to_size_125, mul_158.shape());
+  const tl::Tensor sum_to_size_159 = tl::sum_to_size(mul_158, maximum_7.shape());  // sum_to_size, line 189: tl::sum_to_size(d_mul_8 * sigmoid_6, maximum_7.shape())
+  const tl::Tensor t_sum_to_size_159 = tl::sum_to_size(t_mul_158, maximum_7.shape());
+  const tl::Tensor mul_160 = sum_to_size_125 * maximum_7;  // mul, line 190: d_mul_8 * maximum_7
+  const tl::Tensor t_mul_160 = tl::broadcast_to(t_maximum_7 * sum_to_size_125, mul_160.shape());
+  const tl::Tensor sum_to_size_161 = tl::sum_to_size(mul_160, sigmoid_6.shape());  // sum_to_size, line 190: tl::sum_to_size(d_mul_8 * maximum_7, sigmoid_6.shape())
+  const tl::Tensor t_sum_to_size_161 = tl::sum_to_size(t_mul_160, sigmoid_6.shape());
+  const tl::Tensor t_162 = tl::scalar_tensor(0.05, maximum_7.dtype());  // line 192: tl::scalar_tensor(0.05, maximum_7.dtype())
+  const tl::Tensor t_163 = t_162 == maximum_7;  // line 192: tl::scalar_tensor(0.05, maximum_7.dtype()) == maximum_7
+  const tl::Tensor astype_164 = t_163.astype(maximum_7.dtype());  // astype, line 192: (tl::scalar_tensor(0.05, maximum_7.dtype()) == maximum_7).astype(maxi...
+  const tl::Tensor t_165 = m == maximum_7;  // line 192: m == maximum_7
+  const tl::Tensor astype_166 = t_165.astype(maximum_7.dtype());  // astype, line 192: (m == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor mul_167 = 0.5 * astype_166;  // mul, line 192: 0.5 * (m == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor mul_168 = mul_167 * astype_164;  // mul, line 192: 0.5 * (m == maximum_7).astype(maximum_7.dtype()) * (tl::scalar_tensor...
+  const tl::Tensor t_169 = m == maximum_7;  // line 192: m == maximum_7
+  const tl::Tensor astype_170 = t_169.astype(maximum_7.dtype());  // astype, line 192: (m == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor sub_171 = astype_170 - mul_168;  // sub, line 192: (m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m == maximum_7).a...
+  const tl::Tensor mul_172 = sum_to_size_159 * sub_171;  // mul, line 192: d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m ...
+  const tl::Tensor t_mul_172 = tl::broadcast_to(t_sum_to_size_159 * sub_171, mul_172.shape());
+  const tl::Tensor add_173 = add_157 + mul_172;  // add, line 192: d_m + (d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0....
+  const tl::Tensor t_add_173 = tl::broadcast_to(t_add_157 + t_mul_172, add_173.shape());
+  const tl::Tensor sub_174 = 1.0 - sigmoid_6;  // sub, line 194: 1.0 - sigmoid_6
+  const tl::Tensor t_sub_174 = tl::broadcast_to(-t_sigmoid_6, sub_174.shape());
+  const tl::Tensor mul_175 = sigmoid_6 * sub_174;  // mul, line 194: sigmoid_6 * (1.0 - sigmoid_6)
+  const tl::Tensor t_mul_175 = tl::broadcast_to(t_sigmoid_6 * sub_174 + (t_sub_174 * sigmoid_6), mul_175.shape());
+  const tl::Tensor mul_176 = sum_to_size_161 * mul_175;  // mul, line 194: d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6))
+  const tl::Tensor t_mul_176 = tl::broadcast_to(t_sum_to_size_161 * mul_175 + (t_mul_175 * sum_to_size_161), mul_176.shape());
+  const tl::Tensor add_177 = add_173 + mul_176;  // add, line 194: d_m + (d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6)))
+  const tl::Tensor t_add_177 = tl::broadcast_to(t_add_173 + t_mul_176, add_177.shape());
+  const tl::Tensor mul_178 = h * h;  // mul, line 196: h * h
+  const tl::Tensor t_mul_178 = tl::broadcast_to(t_h * h + (t_h * h), mul_178.shape());
+  const tl::Tensor sub_179 = 1.0 - mul_178;  // sub, line 196: 1.0 - h * h
+  const tl::Tensor t_sub_179 = tl::broadcast_to(-t_mul_178, sub_179.shape());
+  const tl::Tensor mul_180 = add_97 * sub_179;  // mul, line 196: d_h * (1.0 - h * h)
+  const tl::Tensor t_mul_180 = tl::broadcast_to(t_add_97 * sub_179 + (t_sub_179 * add_97), mul_180.shape());
+  const tl::Tensor sum_to_size_181 = tl::sum_to_size(mul_180, matmul_3.shape());  // sum_to_size, line 198: tl::sum_to_size(d_add_4, matmul_3.shape())
+  const tl::Tensor t_sum_to_size_181 = tl::sum_to_size(t_mul_180, matmul_3.shape());
+  const tl::Tensor matmul_backward_182 = tl::matmul_backward(sum_to_size_181, x, m, 1);  // matmul_backward, line 200: tl::matmul_backward(d_matmul_3, x, m, 1)
+  const tl::Tensor t_matmul_backward_182 = tl::matmul_backward(t_sum_to_size_181, x, m, 1);
+  const tl::Tensor add_183 = add_177 + matmul_backward_182;  // add, line 200: d_m + (tl::matmul_backward(d_matmul_3, x, m, 1))
+  const tl::Tensor t_add_183 = tl::broadcast_to(t_add_177 + t_matmul_backward_182, add_183.shape());
+  return {add_183, t_add_183};
 }
 
 // The Hessian of the lambda at functions.cpp:397 with respect to `m` (tl::hessian), of shape
