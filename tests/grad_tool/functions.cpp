@@ -1232,6 +1232,56 @@ int main() {
   std::printf("derived ops jvp: %a %a\n", derived_value.item<double>(), derived_dot.item<double>());
   check_projection("derived ops", derived_dot, tl::grad(derived)(w), weights);
 
+  // A std::vector<tl::Tensor> as the state of tl::fori_loop, tl::while_loop and
+  // tl::cond: an integrator carrying a position, a velocity and a stiffness passed
+  // through unchanged; a local list read by index, .at, .front, .back and .size; a
+  // lambda taking the list.
+  auto orbit = [&](const tl::Tensor& v) {
+    const std::vector<tl::Tensor> state{w * 0.5, v, tl::sum(v * v) * 0.1};
+    const auto kinetic = [](const std::vector<tl::Tensor>& s) { return tl::sum(s[1] * s[1]) * 0.5; };
+    const std::vector<tl::Tensor> swung = tl::fori_loop(
+        0, 5,
+        [&](const tl::Tensor& i, const std::vector<tl::Tensor>& s) {
+          const tl::Tensor a = -tl::sin(s[0]) * s.back() + i.astype(tl::DType::f64) * 0.01;
+          return std::vector<tl::Tensor>{s.at(0) + s[1] * 0.1, s[1] + a * 0.1, s[2]};
+        },
+        state);
+    const auto settled =
+        tl::while_loop([](const std::vector<tl::Tensor>& s) { return tl::sum(s[0] * s[0]) > 0.05; },
+                       [&](const std::vector<tl::Tensor>& s) {
+                         return std::vector<tl::Tensor>{s[0] * 0.5, s[1] + s[0] * v};
+                       },
+                       std::vector<tl::Tensor>{swung.front(), swung[1] * 0.5});
+    const std::vector<tl::Tensor> picked_pair = tl::cond(
+        tl::sum(v) > 0.0,
+        [&] {
+          return std::vector<tl::Tensor>{settled[0] * 2.0, settled[1]};
+        },
+        [&] {
+          return std::vector<tl::Tensor>{settled[1], settled[0] - v};
+        });
+    return tl::sum(picked_pair[0] * picked_pair[1]) + kinetic(swung) * double(swung.size()) +
+           tl::sum(tl::fori_loop(
+                       0, 2, [](const tl::Tensor&, const std::vector<tl::Tensor>& s) { return s; },
+                       std::vector<tl::Tensor>{v})[0] *
+                   swung[2]);
+  };
+  report("vector states", tl::grad(orbit)(w), orbit, w);
+  report("vector states, else", tl::grad(orbit)(-w), orbit, -w);
+  report_hessian("hessian through vector states", tl::hessian(orbit)(w), tl::grad(orbit), w);
+  auto [orbit_value, orbit_dot] = tl::jvp(orbit, w, weights);
+  std::printf("vector states jvp: %a %a\n", orbit_value.item<double>(), orbit_dot.item<double>());
+  check_projection("vector states", orbit_dot, tl::grad(orbit)(w), weights);
+
+  // Hessians of a function reading a list and a Params it captures (not differentiated).
+  auto read_both = [&layers, &model](const tl::Tensor& m) {
+    return tl::sum(tl::tanh(m * model.at("hidden.weight")) * layers[1]) +
+           tl::sum(tl::sin(m) * m * layers.at(4));
+  };
+  report("a list and a Params captured", tl::grad(read_both)(w), read_both, w);
+  report_hessian("hessian with a list and a Params captured", tl::hessian(read_both)(w), tl::grad(read_both),
+                 w);
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

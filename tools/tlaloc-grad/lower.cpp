@@ -472,7 +472,30 @@ std::string Lowerer::argument_text(const Expr* a, const FunctionDecl& callee, co
 void Lowerer::collect_renames(const Stmt* s, unsigned begin,
                               std::vector<std::pair<unsigned, std::pair<unsigned, std::string>>>& out) {
   if (s == nullptr) return;
+  // An element of a Pack, or its length, read in a scalar's text: its value's name,
+  // or the length written out.
+  const auto* e = dyn_cast<Expr>(s);
+  const auto* size = dyn_cast_or_null<CXXMemberCallExpr>(s);
+  const auto* sized = size != nullptr && size->getMethodDecl()->getNameAsString() == "size"
+                          ? dyn_cast<DeclRefExpr>(strip(size->getImplicitObjectArgument()))
+                          : nullptr;
+  const std::optional<ValueId> element = e != nullptr ? pack_read(e, nullptr) : std::nullopt;
+  if (element || (sized != nullptr && packs_.count(sized->getDecl()) != 0)) {
+    const unsigned at = sm_.getFileOffset(s->getBeginLoc());
+    const unsigned end =
+        sm_.getFileOffset(Lexer::getLocForEndOfToken(s->getEndLoc(), 0, sm_, ctx_.getLangOpts()));
+    const std::string to = element
+                               ? p_.values[std::size_t(*element)].name
+                               : "std::size_t{" + std::to_string(packs_.at(sized->getDecl()).size()) + "}";
+    out.push_back({at - begin, {end - at, to}});
+    return;
+  }
   if (const auto* ref = dyn_cast<DeclRefExpr>(s)) {
+    if (packs_.count(ref->getDecl()) != 0)
+      refuse(Code::unsupported_construct, loc(ref->getBeginLoc()),
+             "the std::vector<tl::Tensor> '" + ref->getDecl()->getNameAsString() +
+                 "' used whole: read its elements (" + ref->getDecl()->getNameAsString() +
+                 "[0]) or its size");
     if (const auto* v = dyn_cast<VarDecl>(ref->getDecl())) read_scalar(v, ref->getBeginLoc());
     std::string to;
     // An undefined tensor is not written out: its text is one (`d.defined()`).
@@ -601,6 +624,7 @@ ValueId Lowerer::expr(const Expr* e, Block& out) {
 }
 
 ValueId Lowerer::operator_call(const CXXOperatorCallExpr* e, Block& out) {
+  if (const auto element = pack_read(e, &out)) return *element;
   if (e->getOperator() == OO_Subscript)
     if (const auto l = list_of(e->getArg(0))) return element(*l, scalar_text(e->getArg(1)), e, out);
   if (e->getOperator() == OO_Call && is_custom(e->getArg(0)->getType())) return custom_call(e, out);
@@ -689,7 +713,8 @@ bool Lowerer::is_floating_result(const Expr* e) {
 // residuals of its forward half are kept beside the value (per iteration in loops).
 ValueId Lowerer::custom_call(const CXXOperatorCallExpr* e, Block& out) {
   std::vector<Arg> args;
-  for (ValueId v : object_call_arguments(e, out, "a custom rule function")) args.push_back({v, {}});
+  for (const Pack& v : object_call_arguments(e, out, "a custom rule function", false))
+    args.push_back({v[0], {}});
   const std::string callee = text(e->getArg(0));
   const ValueId v = op(out, e, "custom", args, {});
   out.back().callee = callee;
@@ -698,16 +723,20 @@ ValueId Lowerer::custom_call(const CXXOperatorCallExpr* e, Block& out) {
 
 // The arguments of `f(x...)` for a function object f (a custom rule function, a
 // lambda), which must be tensors, lowered in the compiler's order.
-std::vector<ValueId> Lowerer::object_call_arguments(const CXXOperatorCallExpr* e, Block& out,
-                                                    const std::string& what) {
+std::vector<Lowerer::Pack> Lowerer::object_call_arguments(const CXXOperatorCallExpr* e, Block& out,
+                                                          const std::string& what, bool packs) {
   std::vector<const Expr*> given(e->arg_begin() + 1, e->arg_end());
-  std::vector<ValueId> args(given.size());
+  std::vector<Pack> args(given.size());
   for (std::size_t k = 0; k < given.size(); ++k) {
     const std::size_t i = right_to_left_ ? given.size() - 1 - k : k;
+    if (packs && is_tensor_list(given[i]->getType()) && is_pack(given[i])) {
+      args[i] = pack(given[i], out);
+      continue;
+    }
     if (!is_tensor(given[i]->getType()))
       refuse(Code::unsupported_construct, loc(given[i]->getBeginLoc()),
              what + " called with an argument that is not a tensor");
-    args[i] = expr(given[i], out);
+    args[i] = {expr(given[i], out)};
   }
   return args;
 }
@@ -760,6 +789,7 @@ ValueId Lowerer::joined(const CallExpr* e, const std::string& name, const std::v
 }
 
 ValueId Lowerer::member_call(const CXXMemberCallExpr* e, Block& out) {
+  if (const auto element = pack_read(e, &out)) return *element;
   if (const auto l = list_of(e->getImplicitObjectArgument())) {
     const std::string method = e->getMethodDecl()->getNameAsString();
     const bool at = method == "at" && e->getNumArgs() == 1;
@@ -873,9 +903,7 @@ ValueId Lowerer::call(const CallExpr* e, Block& out) {
     refuse(Code::unsupported_construct, loc(e->getBeginLoc()), "a call through a pointer or function object");
   const std::string qualified = fd->getQualifiedNameAsString();
   if (qualified.rfind("tlaloc::", 0) == 0 && qualified.find("::", 8) == std::string::npos) {
-    if (qualified == "tlaloc::cond") return cond_call(e, out);
-    if (qualified == "tlaloc::fori_loop") return fori_call(e, out);
-    if (qualified == "tlaloc::while_loop") return while_call(e, out);
+    if (is_structured(e)) return state(e, out)[0];
     const std::string name = fd->getNameAsString();
     // A derived op (tlaloc/derived_ops.hpp: softmax, var, ...) has no rule of its own:
     // its body is differentiated, as the engine differentiates what it records.
@@ -919,12 +947,15 @@ ValueId Lowerer::inline_call(const CallExpr* e, const FunctionDecl& def, Block& 
   const auto saved = tensors_;
   const auto saved_renamed = renamed_;
   const auto saved_lists = list_params_;
+  const auto saved_packs = packs_;
   for (unsigned k = 0; k < def.getNumParams(); ++k) {
     const unsigned i = right_to_left_ ? def.getNumParams() - 1 - k : k;
     const ParmVarDecl* pd = def.getParamDecl(i);
     const Expr* a = e->getArg(first + i);  // first: 1 for an object's operator()
     if (is_tensor(pd->getType())) {
       tensors_[pd] = expr(a, out);
+    } else if (is_tensor_list(pd->getType()) && is_pack(a)) {
+      packs_[pd] = pack(a, out);
     } else if (is_tensor_list(pd->getType()) || is_params(pd->getType())) {
       const auto l = list_of(a);
       if (!l || l->named != is_params(pd->getType()))
@@ -949,7 +980,9 @@ ValueId Lowerer::inline_call(const CallExpr* e, const FunctionDecl& def, Block& 
   note_header(def);
   inlining_.push_back(&def);
   ValueId* const pair = std::exchange(pair_second_, nullptr);
+  Pack* const outer_return = std::exchange(pack_return_, nullptr);
   const auto r = block(statements(def.getBody()), 0, out);
+  pack_return_ = outer_return;
   pair_second_ = pair;
   inlining_.pop_back();
   if (!r)
@@ -958,6 +991,7 @@ ValueId Lowerer::inline_call(const CallExpr* e, const FunctionDecl& def, Block& 
   tensors_ = saved;
   renamed_ = saved_renamed;
   list_params_ = saved_lists;
+  packs_ = saved_packs;
   return *r;
 }
 
@@ -1021,6 +1055,10 @@ void Lowerer::declaration(const DeclStmt* d, Block& out) {
       continue;
     }
     if (tape_declaration(v, out)) continue;
+    if (is_tensor_list(v->getType())) {
+      declare_pack(v, out);
+      continue;
+    }
     if (is_tensor(v->getType())) {
       const auto* made = v->hasInit() ? dyn_cast<CXXConstructExpr>(strip(v->getInit())) : nullptr;
       if (!v->hasInit() || (made != nullptr && made->getNumArgs() == 0)) {
@@ -1151,6 +1189,10 @@ void Lowerer::expression_statement(const Expr* e, Block& out) {
     const auto* ref = dyn_cast<DeclRefExpr>(oc->getArg(0)->IgnoreParenImpCasts());
     if (ref != nullptr && aliases_.count(ref->getDecl()) != 0 && oc->getOperator() == OO_Equal)
       return alias_write(ref->getDecl(), expr(oc->getArg(1), out), e, out);
+    if (ref != nullptr && packs_.count(ref->getDecl()) != 0)
+      refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
+             "an assignment to the std::vector<tl::Tensor> '" + ref->getDecl()->getNameAsString() +
+                 "': declare a new one (each holds the values it was declared with)");
     if (ref == nullptr || tensors_.count(ref->getDecl()) == 0)
       refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
              "an assignment to something other than a local tensor");

@@ -46,30 +46,36 @@ const LambdaExpr* Lowerer::lambda_arg(const Expr* e, const std::string& what) {
   return l;
 }
 
-// A lambda's body lowered in place, its (tensor) parameters bound to args; returns
-// the tensor it returns. Traced, the body runs once to record its region, so it may
-// not change the tensors and counters outside it.
+// A lambda's body lowered in place, its parameters bound to args (a tensor's a Pack
+// of one); returns what it returns: a tensor, as a Pack of one, or a
+// std::vector<tl::Tensor>'s elements. Traced, the body runs once to record its
+// region, so it may not change the tensors and counters outside it.
 // With `second`, the lambda returns a pair of tensors (tl::scan's function), whose
 // second goes there.
-ValueId Lowerer::lambda_body(const LambdaExpr* l, const std::vector<ValueId>& args, Block& out,
-                             const std::string& what, ValueId* second) {
+Lowerer::Pack Lowerer::lambda_body(const LambdaExpr* l, const std::vector<Pack>& args, Block& out,
+                                   const std::string& what, ValueId* second) {
   const CXXMethodDecl* fn = l->getCallOperator();
-  if (second == nullptr && !is_tensor(fn->getReturnType()))
+  const bool returns_pack = is_tensor_list(fn->getReturnType());
+  if (second == nullptr && !is_tensor(fn->getReturnType()) && !returns_pack)
     refuse(Code::unsupported_construct, loc(l->getBeginLoc()),
            what + " returns " + fn->getReturnType().getAsString() +
-               "; tlaloc-grad writes these with one tl::Tensor carried");
+               "; tlaloc-grad writes these with a tl::Tensor or a std::vector<tl::Tensor> carried");
   if (fn->getNumParams() != args.size())
     refuse(Code::unsupported_construct, loc(l->getBeginLoc()),
            what + " takes " + std::to_string(fn->getNumParams()) + " parameters, not " +
                std::to_string(args.size()));
   const auto saved = tensors_;
+  const auto saved_packs = packs_;
   const auto saved_renamed = renamed_;
   for (unsigned i = 0; i < fn->getNumParams(); ++i) {
     const ParmVarDecl* pd = fn->getParamDecl(i);
-    if (!is_tensor(pd->getType()))
+    if (is_tensor_list(pd->getType()))
+      packs_[pd] = args[i];
+    else if (is_tensor(pd->getType()) && args[i].size() == 1)
+      tensors_[pd] = args[i][0];
+    else
       refuse(Code::unsupported_construct, loc(pd->getLocation()),
              what + "'s parameter '" + pd->getNameAsString() + "' is not a tl::Tensor");
-    tensors_[pd] = args[i];
   }
   inlining_.push_back(fn);
   Node* const outer = loop_;
@@ -82,7 +88,10 @@ ValueId Lowerer::lambda_body(const LambdaExpr* l, const std::vector<ValueId>& ar
   for (const auto& kv : scalars_) outside.insert(kv.first);
   std::swap(outside, outside_lambda_);
   ValueId* const pair = std::exchange(pair_second_, second);
+  Pack returned;
+  Pack* const outer_return = std::exchange(pack_return_, returns_pack ? &returned : nullptr);
   const auto r = block(statements(fn->getBody()), 0, out);
+  pack_return_ = outer_return;
   pair_second_ = pair;
   loop_ = outer;
   region_ = outer_region;
@@ -93,9 +102,10 @@ ValueId Lowerer::lambda_body(const LambdaExpr* l, const std::vector<ValueId>& ar
       refuse(Code::unsupported_construct, loc(l->getBeginLoc()),
              what + " assigns '" + var->getNameAsString() + "', a tensor from outside it: return it instead");
   tensors_ = saved;
+  packs_ = saved_packs;
   renamed_ = saved_renamed;
   if (!r) refuse(Code::unsupported_construct, loc(fn->getEndLoc()), what + " ends without returning");
-  return *r;
+  return returns_pack ? returned : Pack{*r};
 }
 
 // tl::scan anywhere in s, used in a way the lowering does not follow: refused by name.
@@ -113,7 +123,13 @@ void Lowerer::refuse_scan_in(const Stmt* s) {
 ValueId Lowerer::lambda_call(const CXXOperatorCallExpr* e, Block& out) {
   const std::string what = "the lambda '" + text(e->getArg(0)) + "'";
   const LambdaExpr* l = lambda_arg(e->getArg(0), what);
-  return lambda_body(l, object_call_arguments(e, out, what), out, what);
+  const std::vector<Pack> args = object_call_arguments(e, out, what, true);
+  if (is_tensor_list(l->getCallOperator()->getReturnType()))
+    refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
+           what +
+               " returns a std::vector<tl::Tensor>: tlaloc-grad follows those as a tl:: loop's or "
+               "tl::cond's state");
+  return lambda_body(l, args, out, what)[0];
 }
 
 const ParmVarDecl* Lowerer::parameter(const LambdaExpr* l, unsigned i, unsigned count,
@@ -128,21 +144,21 @@ const ParmVarDecl* Lowerer::parameter(const LambdaExpr* l, unsigned i, unsigned 
 
 // tl::cond(pred, on_true, on_false). A condition the trace knows (it depends on no
 // parameter) only picks a branch there, as C++'s if does.
-ValueId Lowerer::cond_call(const CallExpr* e, Block& out) {
+Lowerer::Pack Lowerer::cond_call(const CallExpr* e, Block& out) {
   const LambdaExpr* on_true = lambda_arg(e->getArg(1), "tl::cond's on_true");
   const LambdaExpr* on_false = lambda_arg(e->getArg(2), "tl::cond's on_false");
   const ValueId pred = expr(e->getArg(0), out);
-  Node s;
-  s.kind = Node::Kind::branch;
-  s.loc = loc(e->getBeginLoc());
-  s.id = next_id_++;
-  s.text = p_.values[std::size_t(pred)].name + ".item<bool>()";
+  Node s = branch(e->getBeginLoc(), p_.values[std::size_t(pred)].name + ".item<bool>()");
   if (traced(pred)) s.structured = "tl::cond";
   ++structured_;
-  const ValueId a = lambda_body(on_true, {}, s.body, "tl::cond's on_true");
-  const ValueId b = lambda_body(on_false, {}, s.orelse, "tl::cond's on_false");
+  const Pack a = lambda_body(on_true, {}, s.body, "tl::cond's on_true");
+  const Pack b = lambda_body(on_false, {}, s.orelse, "tl::cond's on_false");
   --structured_;
-  return meet(std::move(s), a, b, "cond", out);
+  check_state(b, a, e, "tl::cond's on_false");
+  Pack joined;
+  for (std::size_t k = 0; k < a.size(); ++k) joined.push_back(joined_value(s, "cond", a[k], b[k]));
+  out.push_back(std::move(s));
+  return joined;
 }
 
 Node Lowerer::structured_loop(const CallExpr* e, const char* fn) {
@@ -155,28 +171,30 @@ Node Lowerer::structured_loop(const CallExpr* e, const char* fn) {
 }
 
 // tl::fori_loop(lo, hi, body, init): carry = body(i, carry) for i in [lo, hi).
-ValueId Lowerer::fori_call(const CallExpr* e, Block& out) {
+Lowerer::Pack Lowerer::fori_call(const CallExpr* e, Block& out) {
   const std::string what = "tl::fori_loop's body";
   const LambdaExpr* fn = lambda_arg(e->getArg(2), what);
   const ParmVarDecl* index = parameter(fn, 0, 2, what);
   const ParmVarDecl* carry = parameter(fn, 1, 2, what);
-  const ValueId init = expr(e->getArg(3), out);
+  const Pack init = state(e->getArg(3), out);
   Node s = structured_loop(e, "tl::fori_loop");
   const std::string i = unique("step_" + std::to_string(s.id));
   s.init = "std::int64_t " + i + " = " + text(e->getArg(0));
   s.text = i + " < " + text(e->getArg(1));
   s.step = "++" + i;
-  const std::vector<ValueId> after = carry_through(s, {{carry, init}}, [&](Block& body) {
+  const Pack after = carry_through(s, carried_state(carry, init), [&](Block& body) {
     const ValueId at = op(body, e, {}, {}, "tl::scalar_tensor(" + i + ", tl::DType::i64)");
     body.back().source = "the step index";
     if (!index->getName().empty()) {
       names_.erase(p_.values[std::size_t(at)].name);
       p_.values[std::size_t(at)].name = claim(index->getNameAsString());
     }
-    return std::vector<ValueId>{lambda_body(fn, {at, tensors_.at(carry)}, body, what)};
+    const Pack end = lambda_body(fn, {{at}, current_state(carry)}, body, what);
+    check_state(end, init, e, what);
+    return end;
   });
   out.push_back(std::move(s));
-  return after[0];
+  return after;
 }
 
 const CallExpr* Lowerer::scan_of(const Expr* e) {
@@ -225,6 +243,10 @@ std::pair<ValueId, ValueId> Lowerer::scan_call(const CallExpr* e, Block& out) {
   const LambdaExpr* fn = lambda_arg(e->getArg(0), what);
   const ParmVarDecl* carry = parameter(fn, 0, 2, what);
   const ParmVarDecl* slice = parameter(fn, 1, 2, what);
+  if (!is_tensor(carry->getType()) || !is_tensor(slice->getType()))
+    refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
+           "tl::scan with a std::vector<tl::Tensor> carried or scanned: tlaloc-grad writes scans of one "
+           "tl::Tensor carried over one sequence");
   ValueId init = -1, xs = -1;
   if (right_to_left_) {
     xs = expr(e->getArg(2), out);
@@ -264,7 +286,7 @@ std::pair<ValueId, ValueId> Lowerer::scan_call(const CallExpr* e, Block& out) {
     body.back().source = "the step's slice of " + raw(e->getArg(2));
     names_.erase(p_.values[std::size_t(s.x)].name);
     p_.values[std::size_t(s.x)].name = claim(slice->getName().empty() ? "x_" + id : slice->getNameAsString());
-    return std::vector<ValueId>{lambda_body(fn, {tensors_.at(carry), s.x}, body, what, &y)};
+    return lambda_body(fn, {{tensors_.at(carry)}, {s.x}}, body, what, &y);
   });
   s.y = y;
   s.ys = p_.add_value(unique("ys"), active(y), traced(y));
@@ -275,23 +297,29 @@ std::pair<ValueId, ValueId> Lowerer::scan_call(const CallExpr* e, Block& out) {
 
 // tl::while_loop(cond, body, init): its condition is computed at the start of each
 // iteration from the carried value (the loop's head), and differentiated nowhere.
-ValueId Lowerer::while_call(const CallExpr* e, Block& out) {
+Lowerer::Pack Lowerer::while_call(const CallExpr* e, Block& out) {
+  const std::string what = "tl::while_loop's body";
   const LambdaExpr* cond = lambda_arg(e->getArg(0), "tl::while_loop's condition");
-  const LambdaExpr* fn = lambda_arg(e->getArg(1), "tl::while_loop's body");
-  const ParmVarDecl* carry = parameter(fn, 0, 1, "tl::while_loop's body");
-  const ValueId init = expr(e->getArg(2), out);
+  const LambdaExpr* fn = lambda_arg(e->getArg(1), what);
+  const ParmVarDecl* carry = parameter(fn, 0, 1, what);
+  const Pack init = state(e->getArg(2), out);
   Node s = structured_loop(e, "tl::while_loop");
-  const std::vector<ValueId> after = carry_through(s, {{carry, init}}, [&](Block& body) {
-    return std::vector<ValueId>{lambda_body(fn, {tensors_.at(carry)}, body, "tl::while_loop's body")};
+  const Pack after = carry_through(s, carried_state(carry, init), [&](Block& body) {
+    const Pack end = lambda_body(fn, {current_state(carry)}, body, what);
+    check_state(end, init, e, what);
+    return end;
   });
+  Pack in;
+  for (const Phi& ph : s.phis) in.push_back(ph.in);
   ++structured_;
   in_head_ = true;
-  const ValueId pred = lambda_body(cond, {s.phis[0].in}, s.head, "tl::while_loop's condition");
+  const ValueId pred = lambda_body(cond, {is_tensor_list(carry->getType()) ? in : Pack{in[0]}}, s.head,
+                                   "tl::while_loop's condition")[0];
   in_head_ = false;
   --structured_;
   s.text = p_.values[std::size_t(pred)].name + ".item<bool>()";
   out.push_back(std::move(s));
-  return after[0];
+  return after;
 }
 
 }  // namespace tlaloc_grad

@@ -54,6 +54,10 @@ std::optional<ValueId> Lowerer::block(const std::vector<const Stmt*>& stmts, std
         return std::nullopt;
       }
       if (pair_second_ != nullptr) return pair_return(r->getRetValue(), out);
+      if (pack_return_ != nullptr) {
+        *pack_return_ = pack(r->getRetValue(), out);
+        return pack_return_->front();
+      }
       return expr(r->getRetValue(), out);
     }
     if (const auto* c = dyn_cast<CompoundStmt>(s)) {
@@ -61,6 +65,10 @@ std::optional<ValueId> Lowerer::block(const std::vector<const Stmt*>& stmts, std
       inner.insert(inner.end(), stmts.begin() + std::ptrdiff_t(i) + 1, stmts.end());
       return block(inner, 0, out);
     }
+    if (pack_return_ != nullptr && has_return(s))
+      refuse(Code::unsupported_construct, loc(s->getBeginLoc()),
+             "a return inside a branch or loop of a function returning a std::vector<tl::Tensor>: return "
+             "once, at its end");
     Jump j = loop_jump(s);
     if (j.cond == nullptr) j = ending_jump(s);
     if (j.cond != nullptr) {
@@ -352,23 +360,32 @@ const Expr* Lowerer::breaking(const Stmt* s) {
 // parameter through it. Returns the carried values after the loop.
 std::vector<ValueId> Lowerer::carry_through(Node& s, const std::vector<Carried>& carried,
                                             const std::function<std::vector<ValueId>(Block&)>& body) {
-  std::set<const ValueDecl*> active_carried;
+  std::set<std::pair<const ValueDecl*, int>> active_carried;
   for (const Carried& c : carried)
-    if (active(c.init)) active_carried.insert(c.var);
+    if (active(c.init)) active_carried.insert({c.var, c.element});
   const std::size_t values_before = p_.values.size();
   const auto names_before = names_;
   const auto scalars_before = s.scalars;
   for (;;) {
     std::vector<Phi> phis;
     const auto before = tensors_;
+    const auto packs_before = packs_;
     for (const Carried& c : carried) {
-      const bool a = active_carried.count(c.var) != 0, t = a || traced(c.init);
-      const ValueId out_v = p_.add_value(unique(c.var->getNameAsString()), a, t);
-      const ValueId in_v = p_.add_value(unique(c.var->getNameAsString() + "_in"), a, t);
+      const bool a = active_carried.count({c.var, c.element}) != 0, t = a || traced(c.init);
+      const std::string base =
+          c.var->getNameAsString() + (c.element >= 0 ? "_" + std::to_string(c.element) : std::string());
+      const ValueId out_v = p_.add_value(unique(base), a, t);
+      const ValueId in_v = p_.add_value(unique(base + "_in"), a, t);
       p_.values[std::size_t(out_v)].maybe_undefined = p_.values[std::size_t(in_v)].maybe_undefined =
           maybe_undefined(c.init);
       phis.push_back({out_v, in_v, c.init, -1});
-      tensors_[c.var] = in_v;
+      if (c.element < 0) {
+        tensors_[c.var] = in_v;
+      } else {
+        Pack& elements = packs_[c.var];
+        elements.resize(std::max(elements.size(), std::size_t(c.element) + 1));
+        elements[std::size_t(c.element)] = in_v;
+      }
     }
     Block lowered;
     ++structured_;
@@ -377,10 +394,12 @@ std::vector<ValueId> Lowerer::carry_through(Node& s, const std::vector<Carried>&
     bool again = false;
     for (std::size_t k = 0; k < carried.size(); ++k) {
       phis[k].second = ends[k];
-      if (active(ends[k]) && !active(phis[k].in) && active_carried.insert(carried[k].var).second)
+      if (active(ends[k]) && !active(phis[k].in) &&
+          active_carried.insert({carried[k].var, carried[k].element}).second)
         again = true;
     }
     tensors_ = before;
+    packs_ = packs_before;
     if (again) {
       p_.values.resize(values_before);
       known_.erase(known_.lower_bound(ValueId(values_before)), known_.end());

@@ -8,6 +8,7 @@
 #include <clang/AST/Decl.h>
 #include <clang/AST/ExprCXX.h>
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -122,6 +123,12 @@ class Lowerer {
     std::string prefix;  // a Params' sub("fc1"): "fc1.", put before the names read
   };
   std::map<const ValueDecl*, ListParam> list_params_;
+  // A std::vector<tl::Tensor> whose length the function fixes (lower_packs.cpp): a
+  // braced list, a tl:: loop's or tl::cond's state, a local or a parameter bound to
+  // one. Its elements are values of their own, read at indices known at compile time.
+  using Pack = std::vector<ValueId>;
+  std::map<const ValueDecl*, Pack> packs_;
+  Pack* pack_return_ = nullptr;  // lowering a function that returns a Pack: where its return goes
   std::string region_;  // the tl:: region whose function is being lowered (tl::cond's on_true, ...)
   Node* loop_ = nullptr;                      // the loop being lowered
   std::vector<const FunctionDecl*> inlining_;
@@ -172,6 +179,7 @@ class Lowerer {
   struct Carried {
     const ValueDecl* var;
     ValueId init;
+    int element = -1;  // a Pack's element, when var is a std::vector<tl::Tensor>
   };
 
   // lower.cpp: the function, expressions, calls and declarations
@@ -202,8 +210,8 @@ class Lowerer {
   ValueId inactive(Block& out, const Expr* e, const std::vector<Arg>& args, const std::string& spelled = {});
   static bool is_floating_result(const Expr* e);
   ValueId custom_call(const CXXOperatorCallExpr* e, Block& out);
-  std::vector<ValueId> object_call_arguments(const CXXOperatorCallExpr* e, Block& out,
-                                             const std::string& what);
+  std::vector<Pack> object_call_arguments(const CXXOperatorCallExpr* e, Block& out, const std::string& what,
+                                          bool packs);
   ValueId member_call(const CXXMemberCallExpr* e, Block& out);
   std::optional<ListParam> list_of(const Expr* e) const;
   ValueId element(const ListParam& l, std::string at, const Expr* e, Block& out);
@@ -300,18 +308,29 @@ class Lowerer {
 
   // lower_control.cpp: tl::cond, the tl:: loops and lambdas
   const LambdaExpr* lambda_arg(const Expr* e, const std::string& what);
-  ValueId lambda_body(const LambdaExpr* l, const std::vector<ValueId>& args, Block& out,
-                      const std::string& what, ValueId* second = nullptr);
+  Pack lambda_body(const LambdaExpr* l, const std::vector<Pack>& args, Block& out, const std::string& what,
+                   ValueId* second = nullptr);
   void refuse_scan_in(const Stmt* s);
   ValueId lambda_call(const CXXOperatorCallExpr* e, Block& out);
   const ParmVarDecl* parameter(const LambdaExpr* l, unsigned i, unsigned count, const std::string& what);
-  ValueId cond_call(const CallExpr* e, Block& out);
+  Pack cond_call(const CallExpr* e, Block& out);
   Node structured_loop(const CallExpr* e, const char* fn);
-  ValueId fori_call(const CallExpr* e, Block& out);
+  Pack fori_call(const CallExpr* e, Block& out);
   static const CallExpr* scan_of(const Expr* e);
   ValueId pair_return(const Expr* e, Block& out);
   std::pair<ValueId, ValueId> scan_call(const CallExpr* e, Block& out);
-  ValueId while_call(const CallExpr* e, Block& out);
+  Pack while_call(const CallExpr* e, Block& out);
+
+  // lower_packs.cpp: std::vector<tl::Tensor>s of a length fixed in the function
+  static bool is_structured(const Expr* e);
+  bool is_pack(const Expr* e) const;
+  Pack pack(const Expr* e, Block& out);
+  Pack state(const Expr* e, Block& out);
+  std::vector<Carried> carried_state(const ValueDecl* carry, const Pack& init) const;
+  Pack current_state(const ValueDecl* carry) const;
+  void check_state(const Pack& returned, const Pack& init, const Expr* at, const std::string& what) const;
+  std::optional<ValueId> pack_read(const Expr* e, Block* out);
+  void declare_pack(const VarDecl* v, Block& out);
 };
 
 }  // namespace tlaloc_grad

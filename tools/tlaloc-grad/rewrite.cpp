@@ -193,12 +193,6 @@ Context context_of(const SourceManager& sm, const std::string& source, const std
 std::string hessian(const Program& p, const Options& opt, const Context& around, const Loc& at,
                     Rewritten::Gradient& gradient) {
   refuse_in_hessian(p, p.body, at);
-  for (const Param& prm : p.params)
-    if (prm.list)
-      refuse(Code::unsupported_construct, at,
-             "tl::hessian of a function of a " +
-                 std::string(prm.named ? "tl::nn::Params" : "std::vector<tl::Tensor>") + " ('" + prm.outer +
-                 "')");
   Program g = p;
   g.name = p.name + "_gradient";
   const std::string file = opt.stem + "." + g.name + ".grad.cpp";

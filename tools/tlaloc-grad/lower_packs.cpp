@@ -1,0 +1,151 @@
+// std::vector<tl::Tensor>s whose length the differentiated function fixes: the state
+// a tl::fori_loop or tl::while_loop carries and a tl::cond returns (a position and a
+// velocity), written as a braced list, kept in a local or passed to a lambda or an
+// inlined function. The trace sees a list of values, not a vector: so does the
+// lowering, where each element is a value of its own (a Pack), read at an index
+// known at compile time (`s[0]`, `s.at(1)`, `s.front()`, `s.back()`; `s.size()` is
+// the length).
+#include "lowerer.hpp"
+
+namespace tlaloc_grad {
+
+// A call of tl::cond, tl::fori_loop or tl::while_loop.
+bool Lowerer::is_structured(const Expr* e) {
+  const auto* c = dyn_cast<CallExpr>(strip(e));
+  const FunctionDecl* fd = c != nullptr ? c->getDirectCallee() : nullptr;
+  if (fd == nullptr) return false;
+  const std::string name = fd->getQualifiedNameAsString();
+  return name == "tlaloc::cond" || name == "tlaloc::fori_loop" || name == "tlaloc::while_loop";
+}
+
+namespace {
+// e without the copy or move of a whole std::vector<tl::Tensor>.
+const Expr* uncopied(const Expr* e) {
+  for (;;) {
+    e = strip(e);
+    const auto* k = dyn_cast<CXXConstructExpr>(e);
+    if (k == nullptr || k->getNumArgs() != 1 || !is_tensor_list(k->getArg(0)->getType())) return e;
+    e = k->getArg(0);
+  }
+}
+}  // namespace
+
+// Whether e is a Pack: a variable bound to one, or a tl:: call whose state is a vector.
+bool Lowerer::is_pack(const Expr* e) const {
+  e = uncopied(e);
+  if (const auto* ref = dyn_cast<DeclRefExpr>(e)) return packs_.count(ref->getDecl()) != 0;
+  return is_tensor_list(e->getType()) && is_structured(e);
+}
+
+Lowerer::Pack Lowerer::pack(const Expr* e, Block& out) {
+  e = uncopied(e);
+  if (const auto* ref = dyn_cast<DeclRefExpr>(e))
+    if (auto it = packs_.find(ref->getDecl()); it != packs_.end()) return it->second;
+  if (is_structured(e)) return state(e, out);
+  const Expr* braced = e;
+  if (const auto* f = dyn_cast<CXXFunctionalCastExpr>(braced)) braced = f->getSubExpr();
+  if (const auto list = braced_tensors(braced)) {
+    Pack p;  // a braced list is evaluated left to right
+    for (const Expr* x : *list) p.push_back(expr(x, out));
+    return p;
+  }
+  refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
+         "the std::vector<tl::Tensor> '" + raw(e) +
+             "': tlaloc-grad follows those written as a braced list of tensors ({a, b}), returned by "
+             "tl::cond, tl::fori_loop or tl::while_loop, or named by a variable holding one");
+}
+
+// The state of a tl:: loop or branch: one tensor (a Pack of one), or a vector's elements.
+Lowerer::Pack Lowerer::state(const Expr* e, Block& out) {
+  e = uncopied(e);
+  if (const auto* c = dyn_cast<CallExpr>(e); c && is_structured(c)) {
+    const std::string name = c->getDirectCallee()->getQualifiedNameAsString();
+    if (name == "tlaloc::cond") return cond_call(c, out);
+    if (name == "tlaloc::fori_loop") return fori_call(c, out);
+    return while_call(c, out);
+  }
+  if (is_tensor(e->getType())) return {expr(e, out)};
+  return pack(e, out);
+}
+
+// A tl:: loop's carried parameter as carry_through takes it: the tensor, or each element.
+std::vector<Lowerer::Carried> Lowerer::carried_state(const ValueDecl* carry, const Pack& init) const {
+  if (!is_tensor_list(carry->getType())) return {{carry, init.at(0)}};
+  std::vector<Carried> carried;
+  for (std::size_t k = 0; k < init.size(); ++k) carried.push_back({carry, init[k], int(k)});
+  return carried;
+}
+
+Lowerer::Pack Lowerer::current_state(const ValueDecl* carry) const {
+  if (auto it = packs_.find(carry); it != packs_.end()) return it->second;
+  return {tensors_.at(carry)};
+}
+
+// A region's function returns as many tensors as its state holds: traced, a different
+// count is refused when the region is recorded.
+void Lowerer::check_state(const Pack& returned, const Pack& init, const Expr* at,
+                          const std::string& what) const {
+  if (returned.size() != init.size())
+    refuse(Code::shape_mismatch, loc(at->getBeginLoc()),
+           what + " returns " + std::to_string(returned.size()) + " tensors, but its state holds " +
+               std::to_string(init.size()));
+}
+
+// `s[k]`, `s.at(k)`, `s.front()` or `s.back()` of a Pack: the element's value
+// (refused when k is not a constant or is out of range), or none when e reads no
+// Pack. Without `out`, only a variable's Pack is read (in a scalar's text).
+std::optional<ValueId> Lowerer::pack_read(const Expr* e, Block* out) {
+  e = strip(e);
+  const Expr* list = nullptr;
+  const Expr* index = nullptr;
+  std::string method;
+  if (const auto* oc = dyn_cast<CXXOperatorCallExpr>(e); oc && oc->getOperator() == OO_Subscript) {
+    list = oc->getArg(0);
+    index = oc->getArg(1);
+  } else if (const auto* mc = dyn_cast<CXXMemberCallExpr>(e)) {
+    method = mc->getMethodDecl()->getNameAsString();
+    list = mc->getImplicitObjectArgument();
+    if (method == "at" && mc->getNumArgs() == 1)
+      index = mc->getArg(0);
+    else if (method != "front" && method != "back")
+      return std::nullopt;
+  } else {
+    return std::nullopt;
+  }
+  if (list == nullptr || !is_pack(list) || (out == nullptr && !isa<DeclRefExpr>(uncopied(list))))
+    return std::nullopt;
+  const Pack p = out != nullptr ? pack(list, *out) : packs_.at(cast<DeclRefExpr>(uncopied(list))->getDecl());
+  std::int64_t k = method == "back" ? std::int64_t(p.size()) - 1 : 0;
+  if (index != nullptr) {
+    const auto constant = index->getIntegerConstantExpr(ctx_);
+    if (!constant)
+      refuse(Code::unsupported_construct, loc(index->getBeginLoc()),
+             "'" + raw(e) +
+                 "': the elements of a std::vector<tl::Tensor> the function builds are read at "
+                 "indices known at compile time");
+    k = constant->getExtValue();
+  }
+  if (k < 0 || std::size_t(k) >= p.size())
+    refuse(Code::shape_mismatch, loc(e->getBeginLoc()),
+           "'" + raw(e) + "' reads element " + std::to_string(k) + " of a std::vector<tl::Tensor> holding " +
+               std::to_string(p.size()) + " tensors");
+  return p[std::size_t(k)];
+}
+
+// A local std::vector<tl::Tensor> with a value: its elements take its name (`state_0`).
+void Lowerer::declare_pack(const VarDecl* v, Block& out) {
+  if (!v->hasInit())
+    refuse(Code::unsupported_construct, loc(v->getLocation()),
+           "the std::vector<tl::Tensor> '" + v->getNameAsString() + "' declared without a value");
+  const std::size_t before = p_.values.size();
+  const Pack p = pack(v->getInit(), out);
+  std::set<ValueId> named;
+  for (std::size_t k = 0; k < p.size(); ++k) {
+    if (std::size_t(p[k]) < before || !named.insert(p[k]).second) continue;
+    names_.erase(p_.values[std::size_t(p[k])].name);
+    p_.values[std::size_t(p[k])].name = claim(v->getNameAsString() + "_" + std::to_string(k));
+  }
+  packs_[v] = p;
+}
+
+}  // namespace tlaloc_grad
