@@ -1282,6 +1282,36 @@ int main() {
   report_hessian("hessian with a list and a Params captured", tl::hessian(read_both)(w), tl::grad(read_both),
                  w);
 
+  // Returns inside nested loops: from the inner loop (every loop leaves), from a
+  // loop inside a branch of the outer body, or none and the rest of the body.
+  for (const int limit : {2, 5, 60, 40}) {
+    auto searched = [limit](const tl::Tensor& m) {
+      tl::Tensor h = m;
+      int n = 0;
+      for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) {
+          h = tl::sin(h) + m * 0.1;
+          ++n;
+          if (n == limit) return tl::sum(h * m);
+        }
+        h = h * 1.5;
+        if (i == 1) {
+          for (int j = 0; j < 2; ++j) {
+            h = h + m * double(j);
+            if (n * 10 == limit) return tl::sum(h * h) * 0.5;
+          }
+        }
+      }
+      return tl::sum(h * h);
+    };
+    const std::string name = "returns in nested loops, limit " + std::to_string(limit);
+    report(name, tl::grad(searched)(w), searched, w);
+    report_hessian((name + ", hessian").c_str(), tl::hessian(searched)(w), tl::grad(searched), w);
+    auto [searched_value, searched_dot] = tl::jvp(searched, w, weights);
+    std::printf("%s jvp: %a %a\n", name.c_str(), searched_value.item<double>(), searched_dot.item<double>());
+    check_projection(name.c_str(), searched_dot, tl::grad(searched)(w), weights);
+  }
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

@@ -97,6 +97,10 @@ std::optional<ValueId> Lowerer::block(const std::vector<const Stmt*>& stmts, std
     }
     if ((isa<ForStmt>(s) || isa<WhileStmt>(s)) && has_return(s) && !returns_from_loop())
       return returning_loop(s, stmts, i + 1, out);
+    if ((isa<ForStmt>(s) || isa<WhileStmt>(s)) && has_return(s) && loop_ != nullptr) {
+      inner_returning_loop(s, stmts, i + 1, out);
+      return std::nullopt;
+    }
     statement(s, out);
   }
   return std::nullopt;
@@ -171,10 +175,11 @@ Lowerer::Jump Lowerer::loop_jump(const Stmt* s) {
 }
 
 namespace {
-// Whether s holds a break or continue of the loop it is in (not of a loop inside it).
+// Whether s holds a break or continue of the loop it is in (not of a loop inside it),
+// or a return (which leaves every loop around it).
 bool jumps(const Stmt* s) {
-  if (s == nullptr || isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<LambdaExpr>(s))
-    return false;
+  if (s == nullptr || isa<LambdaExpr>(s)) return false;
+  if (isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s)) return has_return(s);
   if (isa<BreakStmt>(s) || isa<ContinueStmt>(s) || isa<ReturnStmt>(s)) return true;
   for (const Stmt* c : s->children())
     if (jumps(c)) return true;
@@ -190,6 +195,19 @@ Lowerer::Jump Lowerer::ending_jump(const Stmt* s) {
   if (then.size() < 2 || !(isa<ContinueStmt>(then.back()) || isa<BreakStmt>(then.back()))) return {};
   if (std::any_of(then.begin(), then.end() - 1, jumps) || jumps(f->getElse())) return {};
   return {f->getCond(), isa<BreakStmt>(then.back()), f};
+}
+
+// A loop with returns inside the returning loop's body (or a loop nested in it): as
+// if followed by `if (returned) break;`, so that a return leaves every loop around it.
+void Lowerer::inner_returning_loop(const Stmt* loop, const std::vector<const Stmt*>& stmts, std::size_t rest,
+                                   Block& out) {
+  statement(loop, out);
+  // Read by a branch whose condition is saved and by the forward sweep's break only:
+  // nothing the reverse sweep computes again reads it, so the value a loop inside a
+  // branch left is fine to read here (read_scalar refuses it for other reads).
+  scalars_.at(returning_.returned).read = true;
+  read_versions_.insert(current(returning_.returned));
+  break_on(current(returning_.returned), loop->getBeginLoc(), stmts, rest, out);
 }
 
 // `if (c) break;` or `if (c) continue;` (or an if whose statements end with one): the
@@ -209,14 +227,20 @@ void Lowerer::skip_rest(const Jump& j, const std::vector<const Stmt*>& stmts, st
   } else {
     cond = condition(j.cond);
   }
+  break_on(cond, at, stmts, rest, out, j.is_break);
+}
+
+// A jump where `cond` holds, here: the rest of the block runs where it does not.
+void Lowerer::break_on(const std::string& cond, SourceLocation at, const std::vector<const Stmt*>& stmts,
+                       std::size_t rest, Block& out, bool is_break) {
   if (jump_path_.empty()) {
-    jump_taken(cond, j.is_break, at);
+    jump_taken(cond, is_break, at);
     guard_rest(at, "!(" + cond + ")", stmts, rest, out);
     return;
   }
   // The branch saves !c, which says when the jump is taken beside the path's conditions.
   Node s = branch(at, "!(" + cond + ")");
-  jump_taken("!" + cond_name(s.id), j.is_break, at);
+  jump_taken("!" + cond_name(s.id), is_break, at);
   guard_rest(at, std::move(s), stmts, rest, out);
 }
 
@@ -308,7 +332,7 @@ std::optional<ValueId> Lowerer::returning_loop(const Stmt* loop, const std::vect
   const SourceLocation at = loop->getBeginLoc();
   if (structured_ > 0 || !inlining_.empty() || pair_second_ != nullptr || forward_only_)
     refuse(Code::unsupported_construct, loc(at),
-           "a return inside a loop nested in another loop, a branch, or a function called in the body");
+           "a return inside a loop in a branch, or in a function called in the body");
   // Declared, as far as the scans of statements can tell, where the body opens.
   const SourceLocation opening = top_->getBody()->getBeginLoc();
   returning_ = {declared_here("result", top_->getReturnType().getUnqualifiedType(), opening),
@@ -417,9 +441,9 @@ std::vector<ValueId> Lowerer::carry_through(Node& s, const std::vector<Carried>&
 
 void Lowerer::loop(const Stmt* at, const Stmt* init, const Expr* cond, const Expr* inc, const Stmt* body,
                    Block& out) {
-  if (has_return(body) && (!returns_from_loop() || loop_ != nullptr))
+  if (has_return(body) && !returns_from_loop())
     refuse(Code::unsupported_construct, loc(at->getBeginLoc()),
-           "a return inside a loop nested in another loop, a branch, or a function called in the body");
+           "a return inside a loop in a branch, or in a function called in the body");
   // A generated tl::while_loop is `for (;;)`, left by a break after its condition.
   if (cond == nullptr && !forward_only_)
     refuse(Code::unsupported_construct, loc(at->getBeginLoc()), "a loop without a condition");

@@ -255,6 +255,10 @@ class Lowerer {
   static Jump loop_jump(const Stmt* s);
   static Jump ending_jump(const Stmt* s);
   void skip_rest(const Jump& j, const std::vector<const Stmt*>& stmts, std::size_t rest, Block& out);
+  void break_on(const std::string& cond, SourceLocation at, const std::vector<const Stmt*>& stmts,
+                std::size_t rest, Block& out, bool is_break = true);
+  void inner_returning_loop(const Stmt* loop, const std::vector<const Stmt*>& stmts, std::size_t rest,
+                            Block& out);
   void jump_taken(const std::string& last, bool is_break, SourceLocation at);
   void guard_rest(SourceLocation at, const std::string& cond, const std::vector<const Stmt*>& stmts,
                   std::size_t rest, Block& out);
