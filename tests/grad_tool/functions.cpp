@@ -1312,6 +1312,10 @@ int main() {
     check_projection(name.c_str(), searched_dot, tl::grad(searched)(w), weights);
   }
 
+  // The Hessian through two tl::scans, one reversed: forward mode over a gradient
+  // that writes each step's cotangent by index and stacks them.
+  report_hessian("hessian through tl::scan", tl::hessian(scanned)(w), tl::grad(scanned), w);
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

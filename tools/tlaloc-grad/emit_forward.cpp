@@ -99,7 +99,7 @@ void Writer::forward_op(const Node& s, bool hoisted) {
   if (!s.list.empty()) {
     line(decl + n.y + " = " + s.text + ";" + comment);
     if (tangents_ && active(s.result)) {
-      line(decl + "t_" + n.y + " = t_" + s.text + ";");
+      line(decl + "t_" + n.y + " = " + (s.init.empty() ? "t_" + s.text : s.init) + ";");
       if (zero_lists_.count(s.list) != 0) zero_tangent_.insert(s.result);
     }
     return;
@@ -191,6 +191,12 @@ void Writer::tape(const Node& s) {
     return;
   }
   const ValueId v = s.args[0].value;
+  if (!s.index.empty()) {
+    // A scan's step: the steps are joined by tl::stack, which needs every tangent.
+    line(s.list + "[" + s.index + "] = " + name(v) + ";");
+    if (tangents) line("t_" + s.list + "[" + s.index + "] = " + tangent_or_zero(v) + ";");
+    return;
+  }
   line(s.list + ".push_back(" + name(v) + ");");
   if (!tangents) return;
   // A tangent that may be undefined goes on as it is; what reads the tape allows for it.

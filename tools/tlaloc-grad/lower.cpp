@@ -913,6 +913,7 @@ ValueId Lowerer::call(const CallExpr* e, Block& out) {
       return inline_call(e, *def, out);
     if (name == "concat" || name == "stack") {
       if (const auto list = braced_tensors(e->getArg(0))) return joined(e, name, *list, out);
+      if (const auto steps = tape_joined(e, name, out)) return *steps;
     }
     std::vector<Arg> args = arguments(e, out);
     // clamp is minimum(maximum(x, lo), hi) in the library, and so differentiated.
@@ -1183,7 +1184,7 @@ void Lowerer::expression_statement(const Expr* e, Block& out) {
     scalar(out, e->getBeginLoc(), scalar_text(e) + ";");
     return;
   }
-  if (tape_push(e, out)) return;
+  if (tape_push(e, out) || tape_store(e, out)) return;
   if (const auto* oc = dyn_cast<CXXOperatorCallExpr>(e);
       oc && oc->isAssignmentOp() && oc->getNumArgs() == 2) {
     const auto* ref = dyn_cast<DeclRefExpr>(oc->getArg(0)->IgnoreParenImpCasts());

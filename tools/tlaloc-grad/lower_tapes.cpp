@@ -72,7 +72,14 @@ bool Lowerer::tape_declaration(const VarDecl* v, Block& out) {
   if (tensors || number) {
     const std::string name = claim(v->getNameAsString());
     if (name != v->getNameAsString()) renamed_[v] = name;
-    const std::string init = v->hasInit() && reference ? " = " + scalar_text(v->getInit()) : "";
+    std::string init = v->hasInit() && reference ? " = " + scalar_text(v->getInit()) : "";
+    // A scan's steps, written by index: `std::vector<tl::Tensor> ys_steps(length_0);`.
+    const auto* sized =
+        v->hasInit() && !reference ? dyn_cast<CXXConstructExpr>(strip(v->getInit())) : nullptr;
+    if (sized != nullptr && sized->getNumArgs() >= 1 && sized->getArg(0)->getType()->isIntegerType() &&
+        std::all_of(sized->arg_begin() + 1, sized->arg_end(),
+                    [](const Expr* a) { return isa<CXXDefaultArgExpr>(a); }))
+      init = "(" + scalar_text(sized->getArg(0)) + ")";
     const std::string unused = v->hasAttr<UnusedAttr>() ? "[[maybe_unused]] " : "";
     const std::string decl = unused + type + " " + name;
     if (!tensors.value_or(false)) {
@@ -88,7 +95,7 @@ bool Lowerer::tape_declaration(const VarDecl* v, Block& out) {
              "a reference to a tape that is not an element of another");
     if (outer != nullptr && p_.active_lists.count(lists_.at(outer)) != 0) p_.active_lists.insert(name);
     const std::string tangent =
-        unused + type + " t_" + name + (reference ? " = t_" + init.substr(3) : "") + ";";
+        unused + type + " t_" + name + (reference ? " = t_" + init.substr(3) : init) + ";";
     tape_statement(name, decl + init + ";", tangent, v->getBeginLoc(), out);
     return true;
   }
@@ -185,6 +192,50 @@ bool Lowerer::tape_push(const Expr* e, Block& out) {
   out.push_back(std::move(s));
   if (active(v)) p_.active_lists.insert(list->second);
   return true;
+}
+
+// `tape[k] = x;`: a scan's step written where it belongs (its tangent beside it).
+bool Lowerer::tape_store(const Expr* e, Block& out) {
+  const auto* assign = dyn_cast<CXXOperatorCallExpr>(e);
+  if (!forward_only_ || assign == nullptr || assign->getOperator() != OO_Equal) return false;
+  const auto* at = dyn_cast<CXXOperatorCallExpr>(assign->getArg(0)->IgnoreImplicit());
+  const ValueDecl* tape =
+      at != nullptr && at->getOperator() == OO_Subscript ? referenced(at->getArg(0)) : nullptr;
+  const auto list = tape != nullptr ? lists_.find(tape) : lists_.end();
+  if (list == lists_.end()) return false;
+  const ValueId v = expr(assign->getArg(1), out);
+  refuse_undefined(v, e);
+  Node s;
+  s.kind = Node::Kind::scalar;
+  s.loc = loc(e->getBeginLoc());
+  s.list = list->second;
+  s.index = scalar_text(at->getArg(1));
+  s.args = {{v, {}}};
+  out.push_back(std::move(s));
+  if (active(v)) p_.active_lists.insert(list->second);
+  return true;
+}
+
+// tl::stack(tape, axis) or tl::concat of a scan's steps: their tangents joined alike.
+std::optional<ValueId> Lowerer::tape_joined(const CallExpr* e, const std::string& fn, Block& out) {
+  if (!forward_only_ || e->getNumArgs() < 1) return std::nullopt;
+  const ValueDecl* tape = referenced(e->getArg(0));
+  const auto list = tape != nullptr ? lists_.find(tape) : lists_.end();
+  if (list == lists_.end()) return std::nullopt;
+  std::string rest;
+  for (unsigned i = 1; i < e->getNumArgs(); ++i)
+    if (!isa<CXXDefaultArgExpr>(e->getArg(i))) rest += ", " + scalar_text(e->getArg(i));
+  Node s;
+  s.kind = Node::Kind::op;
+  s.loc = loc(e->getBeginLoc());
+  s.source = raw(e);
+  s.list = list->second;
+  s.text = "tl::" + fn + "(" + list->second + rest + ")";
+  s.init = "tl::" + fn + "(t_" + list->second + rest + ")";
+  const bool is_active = p_.active_lists.count(list->second) != 0;
+  s.result = p_.add_value(unique(fn + "_" + std::to_string(p_.values.size())), is_active, is_active);
+  out.push_back(std::move(s));
+  return out.back().result;
 }
 
 // tape[k]: the tensor saved there, active when the tape holds active tensors.

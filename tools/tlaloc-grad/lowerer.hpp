@@ -309,6 +309,8 @@ class Lowerer {
   void alias_write(const ValueDecl* r, ValueId value, const Expr* at, Block& out);
   bool tape_push(const Expr* e, Block& out);
   std::optional<ValueId> tape_read(const CXXOperatorCallExpr* e, Block& out);
+  bool tape_store(const Expr* e, Block& out);
+  std::optional<ValueId> tape_joined(const CallExpr* e, const std::string& fn, Block& out);
 
   // lower_control.cpp: tl::cond, the tl:: loops and lambdas
   const LambdaExpr* lambda_arg(const Expr* e, const std::string& what);

@@ -141,8 +141,8 @@ struct FunctionFinder : RecursiveASTVisitor<FunctionFinder> {
   }
 };
 
-// What the second lowering of a generated gradient cannot follow: a scan's steps, a
-// custom rule's halves, and prod's and cumprod's shares (no forward rule).
+// What the second lowering of a generated gradient cannot follow: a custom rule's
+// halves, and prod's and cumprod's shares (no forward rule).
 void refuse_in_hessian(const Program& p, const Block& b, const Loc& at) {
   for (const Node& s : b) {
     const std::string line = "(line " + std::to_string(s.loc.line) + ")";
@@ -150,9 +150,6 @@ void refuse_in_hessian(const Program& p, const Block& b, const Loc& at) {
     if (s.fn == "custom")
       what = "a custom rule " + line +
              ": its gradient calls the rule's backward half, whose body tlaloc-grad cannot see";
-    if (s.structured == "tl::scan")
-      what = "a tl::scan " + line +
-             ": its gradient writes the steps' outputs into a vector by index, which is not lowered again";
     if ((s.fn == "prod" || s.fn == "cumprod") && s.result >= 0 && p.values.at(std::size_t(s.result)).active)
       what = "tl::" + s.fn + " " + line + ": its share, tl::" + s.fn + "_backward, has no forward rule";
     if (!what.empty()) refuse(Code::unsupported_construct, at, "tl::hessian of a function with " + what);
