@@ -141,6 +141,20 @@ std::string Writer::footer() {
   return out_;
 }
 
+// Where a comment's code is: `line 12` of the differentiated function's file, or a
+// header's line (`tlaloc/derived_ops.hpp:51`, `physics.hpp:8`) for a function inlined
+// from it.
+std::string Writer::at(const Loc& l) const {
+  const std::string line = std::to_string(l.line);
+  if (l.file.empty() || l.file == p_.loc.file) return "line " + line;
+  const std::size_t library = l.file.rfind("/tlaloc/");
+  const std::size_t slash = l.file.rfind('/');
+  const std::string file = library != std::string::npos ? l.file.substr(library + 1)
+                           : slash != std::string::npos ? l.file.substr(slash + 1)
+                                                        : l.file;
+  return file + ":" + line;
+}
+
 std::string Writer::tangent_or_zero(ValueId v) const {
   if (active(v) && zero_tangent_.count(v) != 0)
     return "(t_" + name(v) + ".defined() ? t_" + name(v) + " : tl::zeros_like(" + name(v) + "))";

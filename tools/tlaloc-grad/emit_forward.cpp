@@ -91,8 +91,8 @@ void Writer::forward(const Block& b, bool hoisted) {
 void Writer::forward_op(const Node& s, bool hoisted) {
   Names n;
   const std::string rhs = spelled(s, n);
-  const std::string comment = "  // " + (s.fn.empty() ? "" : s.fn + ", ") + "line " +
-                              std::to_string(s.loc.line) + ": " + shorten(s.source);
+  const std::string comment =
+      "  // " + (s.fn.empty() ? "" : s.fn + ", ") + at(s.loc) + ": " + shorten(s.source);
   const std::string decl = hoisted ? "" : "const tl::Tensor ";
   // `tl::Tensor t;` is written where its undefined value flows on (assign).
   if (undefined(s.result)) return;
@@ -223,7 +223,7 @@ void Writer::assign(ValueId out, ValueId from, const std::string& decl, bool unr
 void Writer::forward_branch(const Node& s, bool hoisted) {
   const std::string cond = cond_name(s.id);
   if (!hoisted) declare_hoisted(defined_in({s}));
-  line(cond + " = " + s.text + ";  // line " + std::to_string(s.loc.line));
+  line(cond + " = " + s.text + ";  // " + at(s.loc));
   // A jump last in its block saves its condition only (lower_flow.cpp, skip_rest).
   if (s.body.empty() && s.orelse.empty() && s.phis.empty()) return;
   line("if (" + cond + ") {");
@@ -279,8 +279,7 @@ std::vector<std::pair<std::string, std::string>> Writer::inner_state(const Node&
 void Writer::forward_loop(const Node& s, bool hoisted) {
   const std::string id = std::to_string(s.id), steps = "steps_" + id;
   const bool save = !tangents_;
-  line("// The " + (s.structured.empty() ? std::string("loop") : s.structured) + " at line " +
-       std::to_string(s.loc.line) +
+  line("// The " + (s.structured.empty() ? std::string("loop") : s.structured) + " at " + at(s.loc) +
        (save ? ", saving what the reverse sweep needs." : ", tangents carried beside the values."));
   const bool unrolled = s.structured.empty();
   for (const Phi& ph : s.phis) assign(ph.out, ph.first, hoisted ? "" : "tl::Tensor ", unrolled);

@@ -92,7 +92,7 @@ void Writer::reverse_op(const Node& s) {
   spelled(s, n);
   if (s.fn == "custom") {
     return guarded_if_maybe(s.result, [&] {
-      line("// the custom rule's backward half, line " + std::to_string(s.loc.line));
+      line("// the custom rule's backward half, " + at(s.loc));
       line("const std::vector<tl::Tensor> " + n.y + "_cts = " + s.callee + ".backward(" + n.y +
            "_fwd.second, " + n.g + ");");
       for (std::size_t i = 0; i < s.args.size(); ++i)
@@ -103,7 +103,7 @@ void Writer::reverse_op(const Node& s) {
   if (r.vjp == nullptr)
     refuse(Code::not_differentiable, s.loc, "tl::" + s.fn + " has no build-time reverse rule (only a forward one)");
   const auto apply = [&] {
-    line("// " + s.fn + ", line " + std::to_string(s.loc.line));
+    line("// " + s.fn + ", " + at(s.loc));
     for (std::size_t i = 0; i < s.args.size(); ++i) {
       if (!s.args[i].is_tensor() || !active(s.args[i].value)) continue;
       std::string c;
@@ -138,7 +138,7 @@ bool assigns_joins(const Block& b) {
 void Writer::scalars_of(const Block& b, bool replay_ifs, bool with_joins) {
   for (const Node& s : b) {
     if (replay_ifs && s.kind == Node::Kind::branch && (assigns_joins(s.body) || assigns_joins(s.orelse))) {
-      line("if (" + cond_name(s.id) + ") {  // the scalars of the if at line " + std::to_string(s.loc.line));
+      line("if (" + cond_name(s.id) + ") {  // the scalars of the if at " + at(s.loc));
       ++depth_;
       scalars_of(s.body, true, true);
       --depth_;
@@ -206,7 +206,7 @@ void Writer::reverse_loop(const Node& s) {
   for (ValueId v : body) has_.erase(v);
   const auto outside = has_;
   const std::string id = std::to_string(s.id);
-  line("// Reverse of the loop at line " + std::to_string(s.loc.line) + ", last iteration first.");
+  line("// Reverse of the loop at " + at(s.loc) + ", last iteration first.");
   const std::string k = "k" + id;  // the iteration, last first
   line("for (std::size_t " + k + " = steps_" + id + "; " + k + "-- > 0;) {");
   ++depth_;
@@ -286,7 +286,7 @@ void Writer::uses(const Block& b, std::set<ValueId>& used, std::set<ValueId>& de
 void Writer::reverse_cond(const Node& s) {
   const std::vector<ValueId> free = free_values(s);
   const std::string id = std::to_string(s.id);
-  line("// Reverse of the tl::cond at line " + std::to_string(s.loc.line) +
+  line("// Reverse of the tl::cond at " + at(s.loc) +
        ": each branch sums what it gives the values it uses from outside,");
   line("// which are added to them after it (the engine's rule for the traced if).");
   for (ValueId w : free) line("tl::Tensor d_" + name(w) + "_cond" + id + ";");
@@ -332,7 +332,7 @@ void Writer::reverse_structured_loop(const Node& s) {
   const std::string slices = sequence ? "d_" + name(s.x) + "_steps" : "";
   const auto carry = [&](const Phi* ph) { return "d_" + name(ph->out) + "_carry"; };
   const auto sum = [&](ValueId w) { return "d_" + name(w) + "_sum" + id; };
-  line("// Reverse of the " + s.structured + " at line " + std::to_string(s.loc.line) +
+  line("// Reverse of the " + s.structured + " at " + at(s.loc) +
        ", last iteration first: the carried value's cotangent");
   line("// and the sums of each iteration's shares, added after it (the engine's rule for the traced loop).");
   const auto outside = has_;

@@ -52,6 +52,7 @@ class Writer {
   }
 
   const std::string& name(ValueId v) const { return p_.values[std::size_t(v)].name; }
+  std::string at(const Loc& l) const;
   bool active(ValueId v) const { return v >= 0 && p_.values[std::size_t(v)].active; }
   bool undefined(ValueId v) const { return v >= 0 && p_.values[std::size_t(v)].undefined; }
 

@@ -48,10 +48,10 @@ inline tl::Tensor grad_mlp_82(const tl::Tensor& wt, const tl::Tensor& x, const t
     const tlaloc::Axes mean_axes = {};
     exp_14 = tl::exp(h);  // exp, line 80: tl::exp(h)
     const int64_t mean_n = ::tlaloc::detail::reduced_count("mean", exp_14.shape(), mean_axes);
-    astype_15 = exp_14.astype(::tlaloc::stats_dtype(exp_14.dtype()));  // astype, line 51: x.astype(stats_dtype(x.dtype()))
-    sum_16 = tl::sum(astype_15, mean_axes, mean_keepdims);  // sum, line 51: sum(x.astype(stats_dtype(x.dtype())), axes, keepdims)
-    div_17 = sum_16 / double(mean_n);  // div, line 51: sum(x.astype(stats_dtype(x.dtype())), axes, keepdims) / double(n)
-    astype_18 = div_17.astype(::tlaloc::detail::floating_dtype(exp_14.dtype()));  // astype, line 51: (sum(x.astype(stats_dtype(x.dtype())), axes, keepdims) / double(n)) ....
+    astype_15 = exp_14.astype(::tlaloc::stats_dtype(exp_14.dtype()));  // astype, tlaloc/derived_ops.hpp:51: x.astype(stats_dtype(x.dtype()))
+    sum_16 = tl::sum(astype_15, mean_axes, mean_keepdims);  // sum, tlaloc/derived_ops.hpp:51: sum(x.astype(stats_dtype(x.dtype())), axes, keepdims)
+    div_17 = sum_16 / double(mean_n);  // div, tlaloc/derived_ops.hpp:51: sum(x.astype(stats_dtype(x.dtype())), axes, keepdims) / double(n)
+    astype_18 = div_17.astype(::tlaloc::detail::floating_dtype(exp_14.dtype()));  // astype, tlaloc/derived_ops.hpp:51: (sum(x.astype(stats_dtype(x.dtype())), axes, keepdims) / double(n)) ....
     add_19 = astype_18 + y;  // add, line 80: tl::mean(tl::exp(h)) + y
     sub_20 = add_19 - sum_13;  // sub, line 80: tl::mean(tl::exp(h)) + y - tl::sum(tl::sigmoid(h) / (b + 2.0))
     result = sub_20;
@@ -95,13 +95,13 @@ inline tl::Tensor grad_mlp_82(const tl::Tensor& wt, const tl::Tensor& x, const t
     // add, line 80
     d_astype_18 = tl::sum_to_size(d_add_19, astype_18.shape());
     d_y = tl::sum_to_size(d_add_19, y.shape());
-    // astype, line 51
+    // astype, tlaloc/derived_ops.hpp:51
     d_div_17 = d_astype_18.astype(div_17.dtype());
-    // div, line 51
+    // div, tlaloc/derived_ops.hpp:51
     d_sum_16 = d_div_17 * tl::reciprocal(tl::scalar_tensor(double(mean_n), div_17.dtype()));
-    // sum, line 51
+    // sum, tlaloc/derived_ops.hpp:51
     d_astype_15 = tl::sum_backward(d_sum_16, astype_15.shape(), mean_axes, mean_keepdims);
-    // astype, line 51
+    // astype, tlaloc/derived_ops.hpp:51
     d_exp_14 = d_astype_15.astype(exp_14.dtype());
     // exp, line 80
     d_h = d_exp_14 * exp_14;
