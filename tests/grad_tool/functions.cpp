@@ -1316,6 +1316,19 @@ int main() {
   // that writes each step's cotangent by index and stacks them.
   report_hessian("hessian through tl::scan", tl::hessian(scanned)(w), tl::grad(scanned), w);
 
+  // Edge pads in reverse mode, each its operand's only use: widths on both axes, and
+  // an axis of size 1 padded by one on each side (the border is the element itself).
+  auto replicated = [](const tl::Tensor& v) {
+    const tl::Tensor wide = tl::pad(tl::sin(v), {{1, 2}, {0, 1}}, tl::PadMode::edge);
+    const tl::Tensor thin = tl::pad(tl::sum(v * v, {1}, true), {{0, 0}, {1, 1}}, tl::PadMode::edge);
+    return tl::sum(wide * wide) + tl::sum(tl::cos(thin) * thin);
+  };
+  report("edge pads", tl::grad(replicated)(w), replicated, w);
+  report_hessian("hessian through edge pads", tl::hessian(replicated)(w), tl::grad(replicated), w);
+  auto [replicated_value, replicated_dot] = tl::jvp(replicated, w, weights);
+  std::printf("edge pads jvp: %a %a\n", replicated_value.item<double>(), replicated_dot.item<double>());
+  check_projection("edge pads", replicated_dot, tl::grad(replicated)(w), weights);
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

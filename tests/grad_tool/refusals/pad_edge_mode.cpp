@@ -1,11 +1,13 @@
-// expect: 9:20: error: [NOT_DIFFERENTIABLE] tl::pad: mode 'tl::PadMode::edge' has no build-time rule (only PadMode::constant)
+// expect: 9:31: error: [NOT_DIFFERENTIABLE] tl::pad in mode 'tl::PadMode::edge' of 'x', which is used after it
 #include <tlaloc/tlaloc.hpp>
 
 namespace tl = tlaloc;
 
 tl::Tensor f(const tl::Tensor& w) {
-  // Reverse mode through an edge pad sums the border's cotangents: no rule yet.
+  // The pad's share would be x's last: the engine adds its border's shares one at a time.
   return tl::grad([](const tl::Tensor& x) {
-    return tl::sum(tl::pad(x, {{1, 1}, {0, 2}}, tl::PadMode::edge) * 2.0);
+    const tl::Tensor padded = tl::pad(x, {{1, 1}, {0, 2}}, tl::PadMode::edge);
+    const tl::Tensor later = tl::sum(x * x);
+    return tl::sum(padded * 2.0) + later;
   })(w);
 }
