@@ -182,16 +182,23 @@ bool Lowerer::tape_push(const Expr* e, Block& out) {
                    "t_" + list->second + ".push_back(std::move(t_" + name + "));", e->getBeginLoc(), out);
     return true;
   }
-  const ValueId v = expr(m->getArg(0), out);
+  tape_write(list->second, m->getArg(0), "", e, out);
+  return true;
+}
+
+// x pushed onto a tape (index empty) or written at index; its tangent beside it.
+void Lowerer::tape_write(const std::string& tape, const Expr* x, std::string index, const Expr* e,
+                         Block& out) {
+  const ValueId v = expr(x, out);
   refuse_undefined(v, e);
   Node s;
   s.kind = Node::Kind::scalar;
   s.loc = loc(e->getBeginLoc());
-  s.list = list->second;
+  s.list = tape;
+  s.index = std::move(index);
   s.args = {{v, {}}};
   out.push_back(std::move(s));
-  if (active(v)) p_.active_lists.insert(list->second);
-  return true;
+  if (active(v)) p_.active_lists.insert(tape);
 }
 
 // `tape[k] = x;`: a scan's step written where it belongs (its tangent beside it).
@@ -203,16 +210,7 @@ bool Lowerer::tape_store(const Expr* e, Block& out) {
       at != nullptr && at->getOperator() == OO_Subscript ? referenced(at->getArg(0)) : nullptr;
   const auto list = tape != nullptr ? lists_.find(tape) : lists_.end();
   if (list == lists_.end()) return false;
-  const ValueId v = expr(assign->getArg(1), out);
-  refuse_undefined(v, e);
-  Node s;
-  s.kind = Node::Kind::scalar;
-  s.loc = loc(e->getBeginLoc());
-  s.list = list->second;
-  s.index = scalar_text(at->getArg(1));
-  s.args = {{v, {}}};
-  out.push_back(std::move(s));
-  if (active(v)) p_.active_lists.insert(list->second);
+  tape_write(list->second, assign->getArg(1), scalar_text(at->getArg(1)), e, out);
   return true;
 }
 

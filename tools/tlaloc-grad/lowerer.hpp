@@ -310,6 +310,7 @@ class Lowerer {
   bool tape_push(const Expr* e, Block& out);
   std::optional<ValueId> tape_read(const CXXOperatorCallExpr* e, Block& out);
   bool tape_store(const Expr* e, Block& out);
+  void tape_write(const std::string& tape, const Expr* x, std::string index, const Expr* e, Block& out);
   std::optional<ValueId> tape_joined(const CallExpr* e, const std::string& fn, Block& out);
 
   // lower_control.cpp: tl::cond, the tl:: loops and lambdas
