@@ -106,14 +106,11 @@ void Writer::reverse_op(const Node& s) {
     line("// " + s.fn + ", " + at(s.loc));
     for (std::size_t i = 0; i < s.args.size(); ++i) {
       if (!s.args[i].is_tensor() || !active(s.args[i].value)) continue;
-      // An edge pad's share is summed before it is added: the engine's sum where it is
-      // x's first, which it is when x has no later use.
-      if (s.fn == "pad" && n.args.size() > 2 && !n.args[2].ends_with("PadMode::constant") &&
-          state(s.args[i].value) != Has::none)
-        refuse(Code::not_differentiable, s.loc,
-               "tl::pad in mode '" + n.args[2] + "' of '" + name(s.args[i].value) +
-                   "', which is used after it: the engine adds the border's shares to its cotangent one at a "
-                   "time, after those of the later uses (pad a copy, `x * 1.0`, or use it first)");
+      // A share the engine's sum equals only where it is the operand's first: the
+      // operand has no use after this op.
+      if (r.first_share_only != nullptr && state(s.args[i].value) != Has::none)
+        if (const std::string why = r.first_share_only(i, n, name(s.args[i].value)); !why.empty())
+          refuse(Code::not_differentiable, s.loc, why);
       std::string c;
       try {
         c = r.vjp(r, i, n);

@@ -29,6 +29,10 @@ struct Rule {
   // Operand i's share of the cotangent, or empty when it has none; null for the
   // functions with a forward rule only.
   std::string (*vjp)(const Rule& r, std::size_t i, const Names& n) = nullptr;
+  // Where operand i's share, as vjp writes it, equals the engine's sum only as that
+  // operand's first (its cotangent empty so far): the refusal for another case, naming
+  // the operand; empty, or null, where the share is always exact.
+  std::string (*first_share_only)(std::size_t i, const Names& n, const std::string& operand) = nullptr;
   // A check written after the forward call (shape conditions of the rule), or empty.
   std::string (*check)(const Names& n) = nullptr;
   // Forward mode: the result's tangent from the operands' (t[i] empty: zero).

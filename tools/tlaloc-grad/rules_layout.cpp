@@ -43,8 +43,8 @@ std::string permuted_vjp(const Rule&, std::size_t i, const Names& n) {
 
 // pad(x, widths, mode, value): x's share is the library's transpose of the pad (the
 // value gets none, as it is a scalar). In edge mode the engine adds the border's
-// shares to x's cotangent one at a time, after the shares x already has: the writer
-// takes this share only as x's first (Writer::reverse_op).
+// shares to x's cotangent one at a time, after the shares x already has: this share
+// is taken only as x's first (Rule::first_share_only).
 std::string pad_vjp(const Rule&, std::size_t i, const Names& n) {
   if (i != 0) return "";
   std::vector<std::string> args{n.g, shape_of(n.args[0]), n.args[1]};
@@ -148,6 +148,14 @@ void add_layout_rules(RuleTable& t) {
     std::vector<std::string> args{tg[0], n.args[1]};
     if (n.args.size() > 2) args.push_back(n.args[2]);
     return call(r.name, args);
+  };
+  // In edge mode (or a mode known only at run time) the share sums the border's
+  // shares first, where the engine adds them one at a time after x's other shares.
+  padded.first_share_only = [](std::size_t i, const Names& n, const std::string& operand) -> std::string {
+    if (i != 0 || n.args.size() <= 2 || n.args[2].ends_with("PadMode::constant")) return "";
+    return "tl::pad in mode '" + n.args[2] + "' of '" + operand +
+           "', which is used after it: the engine adds the border's shares to its cotangent one at a time, "
+           "after those of the later uses (pad a copy, `x * 1.0`, or use it first)";
   };
   add(std::move(padded));
   add(moved("pad_backward", pad_backward_vjp));
