@@ -21,12 +21,17 @@ namespace tlaloc {
 namespace detail {
 
 namespace {
-// Large buffers are kept for reuse when freed: a fresh multi-megabyte allocation
-// is mapped by the kernel page by page on first touch, which costs more than an
-// elementwise pass over it. Small buffers go straight to malloc.
+// Buffers of 16 KB and more are kept for reuse when freed. Fresh memory is mapped by
+// the kernel page by page on first touch, which costs more than an elementwise pass
+// over it; and handing buffers of tens or hundreds of KB back to malloc made glibc return
+// the top of its heap to the kernel again and again as tensors came and went, so
+// eager code paid those faults on every call (docs/PERFORMANCE.md). Smaller buffers
+// go straight to malloc. Blocks of 1 MB and more are rounded up to 64 KB, so that
+// nearby sizes share them.
 class BlockCache {
  public:
-  static constexpr std::size_t min_block = std::size_t(1) << 20;
+  static constexpr std::size_t min_block = std::size_t(1) << 14;
+  static constexpr std::size_t granular_block = std::size_t(1) << 20;
   static constexpr std::size_t max_cached = std::size_t(1) << 30;
 
   static BlockCache& get() {
@@ -36,7 +41,7 @@ class BlockCache {
   static std::size_t round(std::size_t n) {
     constexpr std::size_t align = 64;
     const std::size_t a = std::max<std::size_t>(align, (n + align - 1) / align * align);
-    if (a < min_block) return a;
+    if (a < granular_block) return a;
     constexpr std::size_t granule = std::size_t(1) << 16;
     return (a + granule - 1) / granule * granule;
   }
