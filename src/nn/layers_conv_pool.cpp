@@ -1,4 +1,5 @@
-// Conv2d, MaxPool2d and AvgPool2d (tl::nn): thin layers over tl::conv2d and the pools.
+// Conv2d (tl::nn): its initialization and its input check; the forward functions of
+// Conv2d and the pools are in the header.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -40,20 +41,10 @@ Params Conv2d::init(random::Key key) const {
   return p;
 }
 
-Tensor Conv2d::operator()(const Params& p, const Tensor& x) const {
+void detail::check_conv_input(const Tensor& x, std::int64_t in_channels) {
   if (x.rank() != 4 || x.size(1) != in_channels)
     throw ShapeError(fmt::format("tl::nn::Conv2d: input of shape {} is not [N, in_channels = {}, H, W]",
                                  fmt::join(x.shape(), "x"), in_channels));
-  const Tensor y = conv2d(x, p.at("weight"), {.stride = stride, .padding = padding, .dilation = dilation, .groups = groups});
-  return bias ? y + reshape(p.at("bias"), {1, out_channels, 1, 1}) : y;
-}
-
-Tensor MaxPool2d::operator()(const Tensor& x) const {
-  return max_pool2d(x, {.kernel = kernel, .stride = stride, .padding = padding});
-}
-
-Tensor AvgPool2d::operator()(const Tensor& x) const {
-  return avg_pool2d(x, {.kernel = kernel, .stride = stride, .padding = padding});
 }
 
 }  // namespace tlaloc::nn

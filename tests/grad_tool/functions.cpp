@@ -1211,6 +1211,41 @@ int main() {
     ++failures;
   }
 
+  // A convolutional model of tl::nn's layers (Conv2d with padding, Conv2d in two
+  // groups without a bias, MaxPool2d, AvgPool2d with a stride of its own, Linear) and
+  // cross_entropy: its gradient with respect to the Params, and the Hessian with
+  // respect to one image.
+  const tl::nn::Conv2d conv1{.in_channels = 2, .out_channels = 4, .kernel = {3, 3}, .padding = {1, 1}};
+  const tl::nn::Conv2d conv2{
+      .in_channels = 4, .out_channels = 4, .kernel = {2, 2}, .groups = 2, .bias = false};
+  const tl::nn::MaxPool2d pooled{};
+  const tl::nn::AvgPool2d averaged{.kernel = {2, 2}, .stride = {1, 1}};
+  const tl::nn::Linear classifier{4, 3};
+  const tl::nn::Params cnn{{"conv1.weight", filled({4, 2, 3, 3}, 0.1)},
+                           {"conv1.bias", filled({4}, 0.2)},
+                           {"conv2.weight", filled({4, 2, 2, 2}, 0.3)},
+                           {"classifier.weight", filled({3, 4}, 0.4)},
+                           {"classifier.bias", filled({3}, 0.5)}};
+  const tl::Tensor images = filled({2, 2, 6, 6}, 0.6);
+  const tl::Tensor cnn_labels = tl::tensor(std::vector<std::int64_t>{2, 0}, {2});
+  auto cnn_loss = [&](const tl::nn::Params& p) {
+    const tl::Tensor h = pooled(tl::tanh(conv1(p.sub("conv1"), images)));
+    const tl::Tensor features = tl::reshape(averaged(conv2(p.sub("conv2"), h)), {2, 4});
+    return tl::nn::cross_entropy(classifier(p.sub("classifier"), features), cnn_labels);
+  };
+  report_list(
+      "a convolutional model of tl::nn's layers", tl::grad(cnn_loss)(cnn).tensors(),
+      [&](const std::vector<tl::Tensor>& ts) { return cnn_loss(cnn.with_tensors(ts)); }, cnn.tensors());
+  const tl::Tensor cnn_image = filled({1, 2, 4, 4}, 0.7),
+                   cnn_label = tl::tensor(std::vector<std::int64_t>{1}, {1});
+  auto seen = [&](const tl::Tensor& im) {
+    const tl::Tensor h = pooled(tl::tanh(conv1(cnn.sub("conv1"), im)));
+    const tl::Tensor features = tl::reshape(conv2(cnn.sub("conv2"), h), {1, 4});
+    return tl::nn::cross_entropy(classifier(cnn.sub("classifier"), features), cnn_label);
+  };
+  report_hessian("hessian of a convolutional model of tl::nn's layers", tl::hessian(seen)(cnn_image),
+                 tl::grad(seen), cnn_image);
+
   // Types of the user's file (here in an anonymous namespace) in a gradient, and in
   // the Hessian, whose second parse reads the gradient after the user's code.
   const Weights weighting{1.5, 0.25};

@@ -81,4 +81,27 @@ struct BatchNorm2d {
   Result operator()(const Params& p, const Params& state, const Tensor& x, bool train) const;
 };
 
+// ---- the forward functions of Conv2d and the pools ------------------------------
+// Defined here, as layers.hpp's are, so that tlaloc-grad sees their bodies.
+
+namespace detail {
+// Conv2d's check of its input (compiled into the library): [N, in_channels, H, W].
+void check_conv_input(const Tensor& x, std::int64_t in_channels);
+}  // namespace detail
+
+inline Tensor Conv2d::operator()(const Params& p, const Tensor& x) const {
+  detail::check_conv_input(x, in_channels);
+  const Tensor y = conv2d(x, p.at("weight"),
+                          {.stride = stride, .padding = padding, .dilation = dilation, .groups = groups});
+  return bias ? y + reshape(p.at("bias"), {1, out_channels, 1, 1}) : y;
+}
+
+inline Tensor MaxPool2d::operator()(const Tensor& x) const {
+  return max_pool2d(x, {.kernel = kernel, .stride = stride, .padding = padding});
+}
+
+inline Tensor AvgPool2d::operator()(const Tensor& x) const {
+  return avg_pool2d(x, {.kernel = kernel, .stride = stride, .padding = padding});
+}
+
 }  // namespace tlaloc::nn
