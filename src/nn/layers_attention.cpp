@@ -2,7 +2,6 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <limits>
 #include <vector>
 
 #include "tlaloc/error.hpp"
@@ -12,16 +11,19 @@
 
 namespace tlaloc::nn {
 
-Tensor apply_rotary(const Tensor& x, const Tensor& positions, double base) {
+void detail::check_rotary(const Tensor& x, double base) {
   if (x.rank() != 4)
     throw ShapeError(fmt::format("tl::nn::apply_rotary: x must be [B, T, H, D], not of shape {}",
                                  fmt::join(x.shape(), "x")));
-  const std::int64_t t = x.size(1), d = x.size(3);
-  if (d % 2 != 0) throw ShapeError(fmt::format("tl::nn::apply_rotary: the head size D = {} is odd", d));
+  if (x.size(3) % 2 != 0)
+    throw ShapeError(fmt::format("tl::nn::apply_rotary: the head size D = {} is odd", x.size(3)));
+  if (!(base > 0)) throw ValueError(fmt::format("tl::nn::apply_rotary: base must be positive, not {}", base));
+}
+
+Tensor detail::rotary_angles(const Tensor& positions, std::int64_t t, std::int64_t d, double base) {
   if (positions.rank() != 1 || positions.size(0) != t)
     throw ShapeError(fmt::format("tl::nn::apply_rotary: positions of shape {} do not match T = {}",
                                  fmt::join(positions.shape(), "x"), t));
-  if (!(base > 0)) throw ValueError(fmt::format("tl::nn::apply_rotary: base must be positive, not {}", base));
   const std::int64_t half = d / 2;
   // inv_freq[i] = base^(-2i/D), rounded to f32 once, then multiplied in f32 as the
   // PyTorch implementations do, so the angles agree to the bit with theirs.
@@ -30,17 +32,7 @@ Tensor apply_rotary(const Tensor& x, const Tensor& positions, double base) {
     inv_freq[static_cast<std::size_t>(i)] =
         static_cast<float>(1.0 / std::pow(base, static_cast<double>(2 * i) / static_cast<double>(d)));
   const Tensor angle = reshape(positions.astype(DType::f32), {t, 1}) * tensor(inv_freq, {half});  // [T, D/2]
-  const Tensor full_angle = reshape(concat({angle, angle}, 1), {t, 1, d});  // broadcasts over B and H
-  const Tensor c = cos(full_angle).astype(x.dtype()), s = sin(full_angle).astype(x.dtype());
-  const Tensor x1 = slice(x, 3, 0, half), x2 = slice(x, 3, half, d);
-  return x * c + concat({-x2, x1}, 3) * s;
-}
-
-Tensor apply_rotary(const Tensor& x, std::int64_t offset, double base) {
-  if (x.rank() != 4)
-    throw ShapeError(fmt::format("tl::nn::apply_rotary: x must be [B, T, H, D], not of shape {}",
-                                 fmt::join(x.shape(), "x")));
-  return apply_rotary(x, arange(offset, offset + x.size(1)), base);
+  return reshape(concat({angle, angle}, 1), {t, 1, d});
 }
 
 std::int64_t MultiHeadAttention::head_dim() const {
@@ -72,57 +64,12 @@ Params MultiHeadAttention::init(random::Key key) const {
   return p;
 }
 
-namespace {
-
-struct Projected {
-  Tensor q, k, v;  // [B, T, H, dh], [B, T, Hkv, dh], [B, T, Hkv, dh]
-};
-
-Projected project(const MultiHeadAttention& m, const Params& p, const Tensor& x, const char* who) {
-  const std::int64_t dh = m.head_dim(), hkv = m.kv_heads();
+void detail::check_attention_input(const MultiHeadAttention& m, const Tensor& x, const char* who) {
+  m.head_dim();  // checks the sizes
   if (x.rank() != 3 || x.size(2) != m.d_model)
-    throw ShapeError(fmt::format("tl::nn::MultiHeadAttention{}: input of shape {} is not [B, T, d_model = {}]", who,
-                                 fmt::join(x.shape(), "x"), m.d_model));
-  const std::int64_t b = x.size(0), t = x.size(1);
-  const Linear q_proj{m.d_model, m.d_model, m.bias}, kv_proj{m.d_model, hkv * dh, m.bias};
-  return {reshape(q_proj(p.sub("q_proj"), x), {b, t, m.num_heads, dh}),
-          reshape(kv_proj(p.sub("k_proj"), x), {b, t, hkv, dh}),
-          reshape(kv_proj(p.sub("v_proj"), x), {b, t, hkv, dh})};
-}
-
-// softmax(q k^T / sqrt(dh), keys not kept masked) v, then o_proj: q [B, T, H, dh],
-// k and v [B, S, Hkv, dh], keep [T, S] (undefined: every key).
-Tensor attend(const MultiHeadAttention& m, const Params& p, Tensor q, Tensor k, Tensor v, const Tensor& keep) {
-  const std::int64_t dh = m.head_dim(), hkv = m.kv_heads(), b = q.size(0), t = q.size(1);
-  if (hkv != m.num_heads) {  // each k/v head serves num_heads / hkv consecutive query heads
-    k = repeat(k, m.num_heads / hkv, 2);
-    v = repeat(v, m.num_heads / hkv, 2);
-  }
-  // [B, H, T, dh]: the heads become a batch axis of the two matmuls.
-  q = permute(q, {0, 2, 1, 3});
-  k = permute(k, {0, 2, 3, 1});  // [B, H, dh, S]
-  v = permute(v, {0, 2, 1, 3});
-  Tensor scores = matmul(q, k) * static_cast<float>(1.0 / std::sqrt(static_cast<double>(dh)));  // [B, H, T, S]
-  // Every query keeps at least its own position, so no row is all -inf and the
-  // softmax stays finite.
-  if (keep.defined()) scores = where(keep, scores, -std::numeric_limits<float>::infinity());
-  const Tensor out = matmul(softmax(scores, -1), v);  // [B, H, T, dh]
-  const Linear o_proj{m.d_model, m.d_model, m.bias};
-  return o_proj(p.sub("o_proj"), reshape(permute(out, {0, 2, 1, 3}), {b, t, m.d_model}));
-}
-
-}  // namespace
-
-Tensor MultiHeadAttention::operator()(const Params& p, const Tensor& x) const {
-  Projected a = project(*this, p, x, "");
-  const std::int64_t t = x.size(1);
-  if (rotary) {
-    a.q = apply_rotary(a.q, 0, rotary_base);
-    a.k = apply_rotary(a.k, 0, rotary_base);
-  }
-  // Query t sees key s only when s <= t.
-  const Tensor keep = causal ? iota({t, t}, 0) >= iota({t, t}, 1) : Tensor();
-  return attend(*this, p, a.q, a.k, a.v, keep);
+    throw ShapeError(
+        fmt::format("tl::nn::MultiHeadAttention{}: input of shape {} is not [B, T, d_model = {}]", who,
+                    fmt::join(x.shape(), "x"), m.d_model));
 }
 
 KVCache MultiHeadAttention::empty_cache(std::int64_t batch, std::int64_t capacity, DType t) const {
@@ -136,7 +83,9 @@ KVCache MultiHeadAttention::empty_cache(std::int64_t batch, std::int64_t capacit
 std::pair<Tensor, KVCache> MultiHeadAttention::cached(const Params& p, const Tensor& x, const Tensor& start,
                                                       const KVCache& cache) const {
   if (!causal) throw ValueError("tl::nn::MultiHeadAttention::cached: a KV cache needs causal attention");
-  Projected a = project(*this, p, x, "::cached");
+  detail::check_attention_input(*this, x, "::cached");
+  Tensor q = detail::queries(*this, p, x), k = detail::keys(*this, p, x);
+  const Tensor v = detail::values(*this, p, x);
   const std::int64_t b = x.size(0), t = x.size(1);
   const Shape want{b, cache.k.defined() ? cache.k.size(1) : 0, kv_heads(), head_dim()};
   if (!cache.k.defined() || !cache.v.defined() || cache.k.shape() != want || cache.v.shape() != want || want[1] < t)
@@ -148,26 +97,16 @@ std::pair<Tensor, KVCache> MultiHeadAttention::cached(const Params& p, const Ten
   const Tensor s = start.astype(DType::i64);
   const Tensor positions = s + arange(std::int64_t{0}, t);  // [T]
   if (rotary) {
-    a.q = apply_rotary(a.q, positions, rotary_base);
-    a.k = apply_rotary(a.k, positions, rotary_base);
+    q = apply_rotary(q, positions, rotary_base);
+    k = apply_rotary(k, positions, rotary_base);
   }
   const Tensor zero = scalar_tensor(std::int64_t{0}, DType::i64);
   const std::vector<Tensor> at{zero, s, zero, zero};
-  const KVCache next{lax::dynamic_update_slice(cache.k, a.k, at), lax::dynamic_update_slice(cache.v, a.v, at)};
+  const KVCache next{lax::dynamic_update_slice(cache.k, k, at), lax::dynamic_update_slice(cache.v, v, at)};
   // Query i (at position start + i) sees cache position j when j <= start + i.
   const std::int64_t capacity = want[1];
   const Tensor keep = iota({1, capacity}, 1) <= reshape(positions, {t, 1});
-  return {attend(*this, p, a.q, next.k, next.v, keep), next};
-}
-
-MultiHeadAttention TransformerBlock::attention() const {
-  return MultiHeadAttention{.d_model = d_model,
-                            .num_heads = num_heads,
-                            .num_kv_heads = num_kv_heads,
-                            .causal = true,
-                            .rotary = true,
-                            .bias = false,
-                            .rotary_base = rotary_base};
+  return {detail::attend(*this, p, q, next.k, next.v, keep, true), next};
 }
 
 Params TransformerBlock::init(random::Key key) const {
@@ -187,27 +126,11 @@ Params TransformerBlock::init(random::Key key) const {
   return p;
 }
 
-namespace {
-
-Tensor swiglu(const TransformerBlock& b, const Params& p, const Tensor& h) {
-  const RMSNorm norm{.normalized_shape = {b.d_model}, .eps = b.eps};
-  const Tensor n = norm(p.sub("mlp_norm"), h);
-  const Linear gate{b.d_model, b.d_ff, false}, up{b.d_model, b.d_ff, false}, down{b.d_ff, b.d_model, false};
-  return h + down(p.sub("mlp.down_proj"), silu(gate(p.sub("mlp.gate_proj"), n)) * up(p.sub("mlp.up_proj"), n));
-}
-
-}  // namespace
-
-Tensor TransformerBlock::operator()(const Params& p, const Tensor& x) const {
-  const RMSNorm norm{.normalized_shape = {d_model}, .eps = eps};
-  return swiglu(*this, p, x + attention()(p.sub("attn"), norm(p.sub("attn_norm"), x)));
-}
-
 std::pair<Tensor, KVCache> TransformerBlock::cached(const Params& p, const Tensor& x, const Tensor& start,
                                                     const KVCache& cache) const {
   const RMSNorm norm{.normalized_shape = {d_model}, .eps = eps};
   auto [a, next] = attention().cached(p.sub("attn"), norm(p.sub("attn_norm"), x), start, cache);
-  return {swiglu(*this, p, x + a), std::move(next)};
+  return {detail::swiglu(*this, p, x + a), std::move(next)};
 }
 
 }  // namespace tlaloc::nn

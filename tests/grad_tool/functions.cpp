@@ -1246,6 +1246,39 @@ int main() {
   report_hessian("hessian of a convolutional model of tl::nn's layers", tl::hessian(seen)(cnn_image),
                  tl::grad(seen), cnn_image);
 
+  // tl::nn's attention layers, whose forward functions are in their header: a
+  // TransformerBlock (causal, rotary, two query heads sharing one key/value head, the
+  // SwiGLU MLP) after a MultiHeadAttention without a mask or rotation, with biases:
+  // the gradient with respect to their Params, and the Hessian of the block with
+  // respect to its input.
+  const tl::nn::MultiHeadAttention mixing{.d_model = 4, .num_heads = 2};
+  const tl::nn::TransformerBlock decoder{.d_model = 4, .num_heads = 2, .num_kv_heads = 1, .d_ff = 6};
+  const tl::nn::Params attention_params{
+      {"mix.q_proj.weight", filled({4, 4}, 0.1)},          {"mix.q_proj.bias", filled({4}, 0.2)},
+      {"mix.k_proj.weight", filled({4, 4}, 0.3)},          {"mix.k_proj.bias", filled({4}, 0.4)},
+      {"mix.v_proj.weight", filled({4, 4}, 0.5)},          {"mix.v_proj.bias", filled({4}, 0.6)},
+      {"mix.o_proj.weight", filled({4, 4}, 0.7)},          {"mix.o_proj.bias", filled({4}, 0.8)},
+      {"block.attn_norm.weight", filled({4}, 0.9) + 1.0},  {"block.attn.q_proj.weight", filled({4, 4}, 1.0)},
+      {"block.attn.k_proj.weight", filled({2, 4}, 1.1)},   {"block.attn.v_proj.weight", filled({2, 4}, 1.2)},
+      {"block.attn.o_proj.weight", filled({4, 4}, 1.3)},   {"block.mlp_norm.weight", filled({4}, 1.4) + 1.0},
+      {"block.mlp.gate_proj.weight", filled({6, 4}, 1.5)}, {"block.mlp.up_proj.weight", filled({6, 4}, 1.6)},
+      {"block.mlp.down_proj.weight", filled({4, 6}, 1.7)}};
+  const tl::Tensor sequence = filled({2, 3, 4}, 1.8);
+  auto attended = [&](const tl::nn::Params& p) {
+    const tl::Tensor h = decoder(p.sub("block"), mixing(p.sub("mix"), sequence));
+    return tl::mean(tl::square(h)) + tl::sum(h) * 0.1;
+  };
+  report_list(
+      "tl::nn's attention layers", tl::grad(attended)(attention_params).tensors(),
+      [&](const std::vector<tl::Tensor>& ts) { return attended(attention_params.with_tensors(ts)); },
+      attention_params.tensors());
+  auto mixed_in = [&](const tl::Tensor& s) {
+    return tl::sum(tl::square(decoder(attention_params.sub("block"), s)));
+  };
+  const tl::Tensor short_sequence = filled({1, 3, 4}, 1.9);
+  report_hessian("hessian of tl::nn's attention layers", tl::hessian(mixed_in)(short_sequence),
+                 tl::grad(mixed_in), short_sequence);
+
   // Types of the user's file (here in an anonymous namespace) in a gradient, and in
   // the Hessian, whose second parse reads the gradient after the user's code.
   const Weights weighting{1.5, 0.25};

@@ -173,11 +173,18 @@ void Writer::reverse_branch(const Node& s) {
     --depth_;
     return has_;
   };
+  const std::size_t before_if = out_.size();
   line("if (" + cond_name(s.id) + ") {");
+  const std::size_t then_at = out_.size();
   const auto then_state = side(s.body, true);
+  const bool then_empty = out_.size() == then_at;
   line("} else {");
+  const std::size_t else_at = out_.size();
   const auto else_state = side(s.orelse, false);
+  const bool else_empty = out_.size() == else_at;
   line("}");
+  // A branch of inactive ops has nothing to do in reverse: no empty if is written.
+  if (then_empty && else_empty) out_.resize(before_if);
   join(then_state, else_state);
 }
 

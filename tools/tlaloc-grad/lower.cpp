@@ -391,7 +391,7 @@ std::string Lowerer::scalar_text(const Expr* e) {
 void Lowerer::refuse_active_in(const Stmt* s, const Stmt* parent, const Expr* whole) {
   if (s == nullptr) return;
   if (const auto* ref = dyn_cast<DeclRefExpr>(s)) {
-    static const std::set<std::string> shape_reads{"shape", "numel", "rank", "dtype", "defined"};
+    static const std::set<std::string> shape_reads{"shape", "size", "numel", "rank", "dtype", "defined"};
     const auto* member = dyn_cast_or_null<MemberExpr>(parent);
     // A differentiated list may give its size; its tensors are read as elements only.
     static const std::set<std::string> list_reads{"size", "empty"};
@@ -526,15 +526,29 @@ void Lowerer::collect_renames(const Stmt* s, unsigned begin,
       out.push_back({at - begin, {end - at, to}});
     }
   }
-  // A field read through an implicit `this` in an inlined member function: read from
-  // the object.
+  // In an inlined member function, `this` is the object: a field read through it
+  // (`bias`, `this->bias`) is read from the object, and `*this` is the object.
+  if (object_.empty()) {
+    for (const Stmt* c : s->children()) collect_renames(c, begin, out);
+    return;
+  }
+  const auto end_of = [&](SourceLocation l) {
+    return sm_.getFileOffset(Lexer::getLocForEndOfToken(l, 0, sm_, ctx_.getLangOpts()));
+  };
   const auto* m = dyn_cast<MemberExpr>(s);
-  if (const auto* self = m != nullptr ? dyn_cast<CXXThisExpr>(m->getBase()) : nullptr;
-      self != nullptr && self->isImplicit() && !object_.empty()) {
-    const unsigned at = sm_.getFileOffset(m->getMemberLoc());
-    const unsigned end =
-        sm_.getFileOffset(Lexer::getLocForEndOfToken(m->getMemberLoc(), 0, sm_, ctx_.getLangOpts()));
-    out.push_back({at - begin, {end - at, paren(object_) + "." + m->getMemberNameInfo().getAsString()}});
+  if (const auto* self =
+          m != nullptr ? dyn_cast<CXXThisExpr>(m->getBase()->IgnoreParenImpCasts()) : nullptr) {
+    const unsigned at = sm_.getFileOffset(self->isImplicit() ? m->getMemberLoc() : m->getBeginLoc());
+    out.push_back(
+        {at - begin,
+         {end_of(m->getMemberLoc()) - at, paren(object_) + "." + m->getMemberNameInfo().getAsString()}});
+    return;
+  }
+  if (const auto* deref = dyn_cast<UnaryOperator>(s);
+      deref != nullptr && deref->getOpcode() == UO_Deref &&
+      isa<CXXThisExpr>(deref->getSubExpr()->IgnoreParenImpCasts())) {
+    const unsigned at = sm_.getFileOffset(deref->getBeginLoc());
+    out.push_back({at - begin, {end_of(deref->getEndLoc()) - at, object_}});
     return;
   }
   for (const Stmt* c : s->children()) collect_renames(c, begin, out);
@@ -618,6 +632,8 @@ ValueId Lowerer::expr(const Expr* e, Block& out) {
   if (const auto* oc = dyn_cast<CXXOperatorCallExpr>(e)) return operator_call(oc, out);
   if (const auto* mc = dyn_cast<CXXMemberCallExpr>(e)) return member_call(mc, out);
   if (const auto* c = dyn_cast<CallExpr>(e)) return call(c, out);
+  if (const auto* c = dyn_cast<CXXConstructExpr>(e); c != nullptr && c->getNumArgs() == 0)
+    return undefined_tensor(c->getBeginLoc(), "undefined", raw(e), out);
   refuse_scan_in(e);
   refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
          std::string("a tensor expression of kind ") + e->getStmtClassName());
@@ -1117,11 +1133,16 @@ void Lowerer::refuse_undefined(ValueId v, const Expr* at) {
 // `tl::Tensor t;`: an undefined tensor until its first assignment, which may be in a
 // branch or a loop (a branch that assigns none leaves it undefined after it).
 ValueId Lowerer::undefined_tensor(const VarDecl* v, Block& out) {
+  return undefined_tensor(v->getLocation(), v->getNameAsString(), "tl::Tensor " + v->getNameAsString(), out);
+}
+// `tl::Tensor()` in an expression (a generated gradient's zero cotangent): the same.
+ValueId Lowerer::undefined_tensor(SourceLocation at, const std::string& name, std::string source,
+                                  Block& out) {
   Node s;
   s.kind = Node::Kind::op;
-  s.loc = loc(v->getLocation());
-  s.source = "tl::Tensor " + v->getNameAsString();
-  s.result = p_.add_value(claim(v->getNameAsString()), false, false);
+  s.loc = loc(at);
+  s.source = std::move(source);
+  s.result = p_.add_value(claim(name), false, false);
   p_.values[std::size_t(s.result)].undefined = true;
   out.push_back(std::move(s));
   return out.back().result;

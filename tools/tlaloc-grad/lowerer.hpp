@@ -232,6 +232,7 @@ class Lowerer {
   void statement(const Stmt* s, Block& out);
   void declaration(const DeclStmt* d, Block& out);
   ValueId undefined_tensor(const VarDecl* v, Block& out);
+  ValueId undefined_tensor(SourceLocation at, const std::string& name, std::string source, Block& out);
   void refuse_undefined(ValueId v, const Expr* at);
   void bind(const ValueDecl* v, ValueId value, std::size_t values_before);
   bool changed(const VarDecl* v, bool in_loops_only);
