@@ -293,6 +293,22 @@ TEST(Tensor, Allclose) {
   EXPECT_TRUE(tl::allclose(tl::full({2}, INFINITY), tl::full({2}, INFINITY)));
 }
 
+// Freed buffers of 16 KB and more are handed out again (src/core/tensor.cpp): fresh
+// memory costs a page fault per page on first touch, and glibc hands buffers of a
+// few hundred KB back to the kernel (docs/PERFORMANCE.md, "Build-time gradients").
+TEST(Tensor, FreedBuffersOf16KBAndMoreAreReused) {
+  for (const std::int64_t n : {4096, 128 * 1024, 512 * 1024, 3 * 512 * 1024}) {  // f32: 16 KB to 6 MB
+    const void* freed = nullptr;
+    {
+      const tl::Tensor a = tl::zeros({n});
+      freed = a.raw_data();
+    }
+    const tl::Tensor b = tl::ones({n});
+    EXPECT_EQ(b.raw_data(), freed) << n << " floats";
+    EXPECT_EQ(tl::sum(b).item<double>(), double(n));
+  }
+}
+
 TEST(TensorErrors, BadInput) {
   EXPECT_THROW(tl::tensor({1.f, 2.f}, {3}), tl::ShapeError);
   EXPECT_THROW(tl::zeros({-1}), tl::ValueError);
