@@ -8,13 +8,9 @@
 
 namespace tlaloc::nn {
 
-Tensor Dropout::operator()(const Tensor& x, random::Key key, bool train) const {
-  if (!(p >= 0.0 && p <= 1.0)) throw ValueError(fmt::format("tl::nn::Dropout: p must be in [0, 1], not {}", p));
-  if (!train || p == 0.0) return x;
-  // p = 1 drops everything (1/(1-p) would be infinite); x * 0 keeps the graph.
-  if (p == 1.0) return x * 0.0;
-  const Tensor keep = random::bernoulli(key, 1.0 - p, x.shape());
-  return where(keep, x * (1.0 / (1.0 - p)), 0.0);
+void detail::check_dropout(double p) {
+  if (!(p >= 0.0 && p <= 1.0))
+    throw ValueError(fmt::format("tl::nn::Dropout: p must be in [0, 1], not {}", p));
 }
 
 Params BatchNorm2d::init(random::Key /*key*/) const {

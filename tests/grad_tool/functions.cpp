@@ -1279,6 +1279,17 @@ int main() {
   report_hessian("hessian of tl::nn's attention layers", tl::hessian(mixed_in)(short_sequence),
                  tl::grad(mixed_in), short_sequence);
 
+  // tl::nn's Dropout, whose forward function is in its header: its mask drawn from a
+  // key (a constant, as when traced), in training and in evaluation.
+  const tl::nn::Dropout dropped{.p = 0.25};
+  const tl::random::Key dropout_key = tl::random::key(7);
+  auto regularized = [&](const tl::Tensor& m) {
+    const tl::Tensor h = dropped(tl::tanh(m * 2.0), dropout_key, true);
+    return tl::sum(h * h) + tl::sum(dropped(m, dropout_key, false) * m);
+  };
+  report("tl::nn's Dropout", tl::grad(regularized)(w), regularized, w);
+  report_hessian("hessian through tl::nn's Dropout", tl::hessian(regularized)(w), tl::grad(regularized), w);
+
   // Types of the user's file (here in an anonymous namespace) in a gradient, and in
   // the Hessian, whose second parse reads the gradient after the user's code.
   const Weights weighting{1.5, 0.25};

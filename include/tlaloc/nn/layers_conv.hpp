@@ -81,12 +81,14 @@ struct BatchNorm2d {
   Result operator()(const Params& p, const Params& state, const Tensor& x, bool train) const;
 };
 
-// ---- the forward functions of Conv2d and the pools ------------------------------
+// ---- the forward functions of Conv2d, the pools and Dropout ----------------------
 // Defined here, as layers.hpp's are, so that tlaloc-grad sees their bodies.
 
 namespace detail {
-// Conv2d's check of its input (compiled into the library): [N, in_channels, H, W].
+// Compiled into the library: Conv2d's check of its input ([N, in_channels, H, W]) and
+// Dropout's of its probability.
 void check_conv_input(const Tensor& x, std::int64_t in_channels);
+void check_dropout(double p);
 }  // namespace detail
 
 inline Tensor Conv2d::operator()(const Params& p, const Tensor& x) const {
@@ -102,6 +104,16 @@ inline Tensor MaxPool2d::operator()(const Tensor& x) const {
 
 inline Tensor AvgPool2d::operator()(const Tensor& x) const {
   return avg_pool2d(x, {.kernel = kernel, .stride = stride, .padding = padding});
+}
+
+inline Tensor Dropout::operator()(const Tensor& x, random::Key key, bool train) const {
+  detail::check_dropout(p);
+  // One return (a ?: rather than early returns), so that tlaloc-grad may inline it
+  // anywhere. p = 1 drops everything (1/(1-p) would be infinite); x * 0 keeps the graph.
+  const bool identity = !train || p == 0.0;
+  return identity   ? x
+         : p == 1.0 ? x * 0.0
+                    : where(random::bernoulli(key, 1.0 - p, x.shape()), x * (1.0 / (1.0 - p)), 0.0);
 }
 
 }  // namespace tlaloc::nn
