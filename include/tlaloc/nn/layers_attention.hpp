@@ -107,7 +107,9 @@ Tensor rotary_angles(const Tensor& positions, std::int64_t t, std::int64_t d, do
 void check_attention_input(const MultiHeadAttention& m, const Tensor& x, const char* who);
 
 // The queries, keys and values of x [B, T, d_model]: [B, T, H, dh], [B, T, Hkv, dh]
-// and [B, T, Hkv, dh] (the sizes checked by check_attention_input).
+// and [B, T, Hkv, dh] (the sizes checked by check_attention_input). Three functions
+// rather than one taking the projection's name: tlaloc-grad reads Params entries by
+// literal names only.
 inline Tensor queries(const MultiHeadAttention& m, const Params& p, const Tensor& x) {
   const Linear q_proj{m.d_model, m.d_model, m.bias};
   return reshape(q_proj(p.sub("q_proj"), x), {x.size(0), x.size(1), m.num_heads, m.d_model / m.num_heads});
