@@ -37,11 +37,16 @@ void detail::check_features(const Tensor& x, std::int64_t in_features) {
                                  fmt::join(x.shape(), "x"), in_features));
 }
 
-std::vector<Linear> MLP::linears() const {
+std::size_t detail::check_mlp(const std::vector<std::int64_t>& sizes) {
   if (sizes.size() < 2)
     throw ValueError(fmt::format("tl::nn::MLP: needs at least 2 sizes (input and output), got {}", sizes.size()));
+  return sizes.size() - 1;
+}
+
+std::vector<Linear> MLP::linears() const {
+  const std::size_t layers = detail::check_mlp(sizes);
   std::vector<Linear> out;
-  for (std::size_t i = 0; i + 1 < sizes.size(); ++i) out.push_back(Linear{sizes[i], sizes[i + 1], bias});
+  for (std::size_t i = 0; i < layers; ++i) out.push_back(Linear{sizes[i], sizes[i + 1], bias});
   return out;
 }
 
@@ -52,16 +57,6 @@ Params MLP::init(random::Key key) const {
   for (std::size_t i = 0; i < ls.size(); ++i)
     for (const Params::Entry& e : ls[i].init(keys[i]).prefixed(fmt::format("layers.{}", i))) p.set(e.first, e.second);
   return p;
-}
-
-Tensor MLP::operator()(const Params& p, const Tensor& x) const {
-  const std::vector<Linear> ls = linears();
-  Tensor h = x;
-  for (std::size_t i = 0; i < ls.size(); ++i) {
-    h = ls[i](p.sub(fmt::format("layers.{}", i)), h);
-    if (i + 1 < ls.size()) h = activation(h);
-  }
-  return h;
 }
 
 }  // namespace tlaloc::nn

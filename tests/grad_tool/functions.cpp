@@ -1290,6 +1290,35 @@ int main() {
   report("tl::nn's Dropout", tl::grad(regularized)(w), regularized, w);
   report_hessian("hessian through tl::nn's Dropout", tl::hessian(regularized)(w), tl::grad(regularized), w);
 
+  // tl::nn's MLP, whose forward function is in its header: its Linear layers read
+  // under names built at run time ("layers.<i>"), and its activation, a std::function,
+  // inlined from the lambda the MLP was made with, or its default (relu). The
+  // gradient with respect to the Params of two MLPs, one under the other's output,
+  // and the Hessian with respect to the input.
+  const tl::nn::MLP trunk{.sizes = {3, 4, 4, 2},
+                          .activation = [](const tl::Tensor& t) { return tl::tanh(t) * 0.5 + t; }};
+  const tl::nn::MLP rectified{.sizes = {2, 3, 1}, .bias = false};
+  const tl::nn::Params mlp_params{
+      {"trunk.layers.0.weight", filled({4, 3}, 0.1)}, {"trunk.layers.0.bias", filled({4}, 0.2)},
+      {"trunk.layers.1.weight", filled({4, 4}, 0.3)}, {"trunk.layers.1.bias", filled({4}, 0.4)},
+      {"trunk.layers.2.weight", filled({2, 4}, 0.5)}, {"trunk.layers.2.bias", filled({2}, 0.6)},
+      {"head.layers.0.weight", filled({3, 2}, 0.7)},  {"head.layers.1.weight", filled({1, 3}, 0.8)}};
+  const tl::Tensor mlp_input = filled({5, 3}, 0.9);
+  const tl::Tensor mlp_target = filled({5, 1}, 1.0);
+  auto perceptrons = [&](const tl::nn::Params& p) {
+    return tl::nn::mse_loss(rectified(p.sub("head"), trunk(p.sub("trunk"), mlp_input)), mlp_target);
+  };
+  report_list(
+      "tl::nn's MLP", tl::grad(perceptrons)(mlp_params).tensors(),
+      [&](const std::vector<tl::Tensor>& ts) { return perceptrons(mlp_params.with_tensors(ts)); },
+      mlp_params.tensors());
+  auto perceived = [&](const tl::Tensor& v) {
+    return tl::sum(tl::square(trunk(mlp_params.sub("trunk"), v)));
+  };
+  const tl::Tensor mlp_point = filled({2, 3}, 1.1);
+  report_hessian("hessian of tl::nn's MLP", tl::hessian(perceived)(mlp_point), tl::grad(perceived),
+                 mlp_point);
+
   // Types of the user's file (here in an anonymous namespace) in a gradient, and in
   // the Hessian, whose second parse reads the gradient after the user's code.
   const Weights weighting{1.5, 0.25};

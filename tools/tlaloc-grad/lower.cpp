@@ -80,8 +80,16 @@ bool is_numbers(QualType t) {
   return true;
 }
 
+// A std::function (tl::nn::MLP's activation): called, it is inlined from the lambda
+// the object was made with (Lowerer::member_function_call).
+bool is_function(QualType t) {
+  const auto* r = t.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
+  return r != nullptr && r->getQualifiedNameAsString() == "std::function";
+}
+
 // An aggregate of numbers (a layer's sizes, tl::nn::Linear; a user's settings):
-// fields of arithmetic, enumeration or container-of-numbers types, or such aggregates.
+// fields of arithmetic, enumeration or container-of-numbers types, or such aggregates,
+// or functions (tl::nn::MLP's activation).
 bool is_number_struct(QualType t) {
   const auto* r = t.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
   if (r == nullptr || !r->hasDefinition() || !r->isAggregate() || r->isLambda() || r->getNumBases() != 0 ||
@@ -90,7 +98,7 @@ bool is_number_struct(QualType t) {
   for (const FieldDecl* f : r->fields()) {
     const QualType ft = f->getType();
     if (!(ft->isArithmeticType() || ft->isEnumeralType() || (ft->isRecordType() && is_numbers(ft)) ||
-          is_number_struct(ft)))
+          is_function(ft) || is_number_struct(ft)))
       return false;
   }
   return true;
@@ -646,6 +654,7 @@ ValueId Lowerer::operator_call(const CXXOperatorCallExpr* e, Block& out) {
   if (e->getOperator() == OO_Call && is_custom(e->getArg(0)->getType())) return custom_call(e, out);
   if (const auto* m = dyn_cast_or_null<CXXMethodDecl>(e->getDirectCallee()); m && m->getParent()->isLambda())
     return lambda_call(e, out);
+  if (e->getOperator() == OO_Call && is_function(e->getArg(0)->getType())) return function_call(e, out);
   // layer(p, x) for an aggregate of numbers with a visible operator(): its body
   // inlined, its fields read from the object.
   if (const auto* m = dyn_cast_or_null<CXXMethodDecl>(e->getDirectCallee());
@@ -653,8 +662,14 @@ ValueId Lowerer::operator_call(const CXXOperatorCallExpr* e, Block& out) {
     const FunctionDecl* def = nullptr;
     if (m->hasBody(def) && !sm_.isInSystemHeader(def->getLocation())) {
       const std::string saved = std::exchange(object_, text(e->getArg(0)));
+      const auto* ref = dyn_cast<DeclRefExpr>(strip(e->getArg(0)));
+      const VarDecl* saved_decl =
+          std::exchange(object_decl_, ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr);
+      const SourceLocation saved_at = std::exchange(object_at_, e->getBeginLoc());
       const ValueId v = inline_call(e, *def, out, 1);
       object_ = saved;
+      object_decl_ = saved_decl;
+      object_at_ = saved_at;
       return v;
     }
   }
@@ -828,15 +843,21 @@ ValueId Lowerer::member_call(const CXXMemberCallExpr* e, Block& out) {
 }
 
 // The list parameter e names, if it names one. `p.sub("fc1")` of a Params is the
-// entries under "fc1.": the same list, its names prefixed.
-std::optional<Lowerer::ListParam> Lowerer::list_of(const Expr* e) const {
+// entries under "fc1.": the same list, its names prefixed. A prefix computed at run
+// time (`p.sub("layers." + std::to_string(i))`, tl::nn::MLP's) is kept as C++ text,
+// which the generated code evaluates where it reads an element, as the library does.
+std::optional<Lowerer::ListParam> Lowerer::list_of(const Expr* e) {
   e = strip(e);
   if (const auto* m = dyn_cast<CXXMemberCallExpr>(e);
       m && m->getNumArgs() == 1 && m->getMethodDecl()->getNameAsString() == "sub") {
     std::optional<ListParam> l = list_of(m->getImplicitObjectArgument());
-    const StringLiteral* name = string_literal(m->getArg(0));
-    if (!l || !l->named || name == nullptr) return std::nullopt;
-    l->prefix += name->getString().str() + ".";
+    if (!l || !l->named) return std::nullopt;
+    if (const StringLiteral* name = string_literal(m->getArg(0))) {
+      l->prefix += name->getString().str() + ".";
+      return l;
+    }
+    l->computed = computed_name(*l, m->getArg(0));
+    l->prefix = ".";
     return l;
   }
   const auto* ref = dyn_cast<DeclRefExpr>(e);
@@ -844,6 +865,19 @@ std::optional<Lowerer::ListParam> Lowerer::list_of(const Expr* e) const {
   const auto it = list_params_.find(ref->getDecl());
   if (it == list_params_.end()) return std::nullopt;
   return it->second;
+}
+
+// C++ text of l's names followed by `name`, a string known at run time.
+std::string Lowerer::computed_name(const ListParam& l, const Expr* name) {
+  const std::string part = "std::string(" + scalar_text(name) + ")";
+  return l.computed.empty() && l.prefix.empty() ? part : name_text(l, "") + " + " + part;
+}
+
+// The name of l's element `name` as C++ text: a string literal, or a std::string
+// built on the computed prefix.
+std::string Lowerer::name_text(const ListParam& l, const std::string& name) {
+  const std::string rest = "\"" + l.prefix + name + "\"";
+  return l.computed.empty() ? rest : l.computed + " + " + rest;
 }
 
 // A string literal, through the conversions to std::string_view or std::string.
@@ -868,15 +902,16 @@ ValueId Lowerer::element(const ListParam& l, std::string at, const Expr* e, Bloc
 }
 
 // p.at("w") of a tl::nn::Params: an element whose position the generated code finds
-// by its name (Params::index), where it reads it.
+// by its name (Params::index), where it reads it. A name computed at run time is
+// evaluated there, and where the reverse sweep adds to the element.
 ValueId Lowerer::named_element(const ListParam& l, const Expr* name, const Expr* e, Block& out) {
   const StringLiteral* literal = string_literal(name);
-  if (literal == nullptr)
-    refuse(Code::unsupported_construct, loc(name->getBeginLoc()),
-           "'" + raw(e) + "': a tl::nn::Params is read by a name written as a string literal");
-  const std::string full = l.prefix + literal->getString().str(), quoted = "\"" + full + "\"";
+  const std::string full = literal != nullptr ? l.prefix + literal->getString().str() : "entry";
+  const std::string quoted =
+      literal != nullptr ? name_text(l, literal->getString().str()) : computed_name(l, name);
   std::string word;
-  for (const char c : full) word += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  for (const char c : full)
+    if (!word.empty() || c != '.') word += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   // Only a differentiated Params' cotangent is indexed.
   const std::string at =
       l.active ? index_scalar("at_" + word, l.name + ".index(" + quoted + ")", e, out) : "";

@@ -132,6 +132,38 @@ ValueId Lowerer::lambda_call(const CXXOperatorCallExpr* e, Block& out) {
   return lambda_body(l, args, out, what)[0];
 }
 
+// A std::function member called (tl::nn::MLP's activation): the lambda it was made
+// from, inlined. That is known where the object is a const variable whose initializer
+// gives the member a lambda, or leaves it the lambda of its class's default. The
+// lambda captures nothing: the differentiated function could not see what it holds.
+ValueId Lowerer::function_call(const CXXOperatorCallExpr* e, Block& out) {
+  const auto* member = dyn_cast<MemberExpr>(strip(e->getArg(0)));
+  const auto* field = member != nullptr ? dyn_cast<FieldDecl>(member->getMemberDecl()) : nullptr;
+  const bool of_this = field != nullptr && isa<CXXThisExpr>(strip(member->getBase()));
+  const VarDecl* object = of_this ? object_decl_ : nullptr;
+  if (const auto* ref = field != nullptr ? dyn_cast<DeclRefExpr>(strip(member->getBase())) : nullptr)
+    object = dyn_cast<VarDecl>(ref->getDecl());
+  const std::string what = "the std::function '" +
+                           (field != nullptr ? field->getNameAsString() : raw(e->getArg(0))) + "'" +
+                           (of_this ? " of '" + object_ + "'" : "");
+  const auto* list = object != nullptr && object->getType().isConstQualified() && object->hasInit()
+                         ? dyn_cast<InitListExpr>(strip(object->getInit()))
+                         : nullptr;
+  // A refusal inside an inlined member function names the user's call of it.
+  if (list == nullptr || field->getFieldIndex() >= list->getNumInits())
+    refuse(Code::unsupported_construct, loc(of_this ? object_at_ : e->getBeginLoc()),
+           what + ": tlaloc-grad inlines the lambda such a member was given where the object is a const " +
+               "variable initialized in braces in the file (`const tl::nn::MLP mlp{...};`)");
+  const Expr* init = list->getInit(field->getFieldIndex());
+  if (isa<CXXDefaultInitExpr>(strip(init))) init = field->getInClassInitializer();
+  const LambdaExpr* l = lambda_arg(init, what);
+  if (l->capture_size() != 0)
+    refuse(Code::unsupported_construct, loc(l->getBeginLoc()),
+           what + " is a lambda with captures: tlaloc-grad inlines those that capture nothing");
+  const std::vector<Pack> args = object_call_arguments(e, out, what, true);
+  return lambda_body(l, args, out, what)[0];
+}
+
 const ParmVarDecl* Lowerer::parameter(const LambdaExpr* l, unsigned i, unsigned count,
                                       const std::string& what) {
   const CXXMethodDecl* fn = l->getCallOperator();

@@ -38,6 +38,7 @@ void assigned_tensors(const Stmt* s, std::set<const ValueDecl*>& out);
 std::vector<const Stmt*> statements(const Stmt* s);
 bool in_named_namespace(const Decl* d);
 bool is_number_struct(QualType t);
+bool is_function(QualType t);
 std::string inlined_name(const FunctionDecl& f);
 const StringLiteral* string_literal(const Expr* e);
 const char* operator_rule(OverloadedOperatorKind k, unsigned args);
@@ -120,7 +121,8 @@ class Lowerer {
   struct ListParam {
     std::string name;
     bool active = false, traced = false, named = false;
-    std::string prefix;  // a Params' sub("fc1"): "fc1.", put before the names read
+    std::string prefix;    // a Params' sub("fc1"): "fc1.", put before the names read
+    std::string computed;  // C++ text of a prefix known at run time, put before prefix
   };
   std::map<const ValueDecl*, ListParam> list_params_;
   // A std::vector<tl::Tensor> whose length the function fixes (lower_packs.cpp): a
@@ -134,6 +136,8 @@ class Lowerer {
   std::vector<const FunctionDecl*> inlining_;
   const FunctionDecl* top_ = nullptr;  // the function lowered
   std::string object_;  // the object whose member function is being inlined, as generated code names it
+  const VarDecl* object_decl_ = nullptr;  // and its variable, where it is one,
+  SourceLocation object_at_;              // and the call of the function
   int structured_ = 0;  // depth of branches and loops
   int loop_body_ = -1;  // structured_ inside the innermost loop's body
   int next_id_ = 0;
@@ -213,7 +217,9 @@ class Lowerer {
   std::vector<Pack> object_call_arguments(const CXXOperatorCallExpr* e, Block& out, const std::string& what,
                                           bool packs);
   ValueId member_call(const CXXMemberCallExpr* e, Block& out);
-  std::optional<ListParam> list_of(const Expr* e) const;
+  std::optional<ListParam> list_of(const Expr* e);
+  static std::string name_text(const ListParam& l, const std::string& name);
+  std::string computed_name(const ListParam& l, const Expr* name);
   ValueId element(const ListParam& l, std::string at, const Expr* e, Block& out);
   ValueId named_element(const ListParam& l, const Expr* name, const Expr* e, Block& out);
   std::string index_scalar(const std::string& base, const std::string& index, const Expr* e, Block& out);
@@ -320,6 +326,7 @@ class Lowerer {
                    ValueId* second = nullptr);
   void refuse_scan_in(const Stmt* s);
   ValueId lambda_call(const CXXOperatorCallExpr* e, Block& out);
+  ValueId function_call(const CXXOperatorCallExpr* e, Block& out);
   const ParmVarDecl* parameter(const LambdaExpr* l, unsigned i, unsigned count, const std::string& what);
   Pack cond_call(const CallExpr* e, Block& out);
   Node structured_loop(const CallExpr* e, const char* fn);

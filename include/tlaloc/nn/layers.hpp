@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -83,6 +84,8 @@ namespace detail {
 // The layers' checks of their inputs (compiled into the library): x ends in
 // in_features; a shape ends in normalized_shape, whose axes are returned.
 void check_features(const Tensor& x, std::int64_t in_features);
+// The number of Linear layers of an MLP of these sizes (at least 2 are needed).
+std::size_t check_mlp(const std::vector<std::int64_t>& sizes);
 std::vector<std::int64_t> trailing_axes(std::string_view layer, const Shape& normalized_shape,
                                         const Shape& shape);
 }  // namespace detail
@@ -93,6 +96,21 @@ inline Tensor Linear::operator()(const Params& p, const Tensor& x) const {
   // place, and its gradient comes out in the weight's own layout (no transpose copies).
   const Tensor y = dot_general(x, p.at("weight"), {{}, {}, {x.rank() - 1}, {1}});
   return bias ? y + p.at("bias") : y;
+}
+
+// The Linear layers in turn, each reading "layers.<i>", the activation between them.
+// Written for tlaloc-grad to inline: each Linear is made in the loop (an aggregate of
+// numbers, not linears()'s vector), and the activation is inlined from the lambda the
+// MLP was made with (docs/BUILD_TIME_GRADIENTS.md).
+inline Tensor MLP::operator()(const Params& p, const Tensor& x) const {
+  const std::size_t layers = detail::check_mlp(sizes);
+  Tensor h = x;
+  for (std::size_t i = 0; i < layers; ++i) {
+    const Linear linear{sizes[i], sizes[i + 1], bias};
+    h = linear(p.sub("layers." + std::to_string(i)), h);
+    if (i + 1 < layers) h = activation(h);
+  }
+  return h;
 }
 
 inline Tensor Embedding::operator()(const Params& p, const Tensor& indices) const {
