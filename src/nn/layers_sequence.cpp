@@ -80,15 +80,10 @@ Params DecoderLM::init(random::Key key) const {
   return p;
 }
 
-Tensor DecoderLM::operator()(const Params& p, const Tensor& tokens) const {
+void detail::check_tokens(const Tensor& tokens) {
   if (tokens.rank() != 2)
-    throw ShapeError(fmt::format("tl::nn::DecoderLM: tokens of shape {} are not [B, T]",
-                                 fmt::join(tokens.shape(), "x")));
-  const TransformerBlock b = block();
-  Tensor h = Embedding{vocab, d_model}(p.sub("embed"), tokens);
-  for (std::int64_t i = 0; i < num_layers; ++i) h = b(p.sub(fmt::format("blocks.{}", i)), h);
-  h = RMSNorm{.normalized_shape = {d_model}, .eps = b.eps}(p.sub("norm"), h);
-  return Linear{d_model, vocab, false}(p.sub("lm_head"), h);
+    throw ShapeError(
+        fmt::format("tl::nn::DecoderLM: tokens of shape {} are not [B, T]", fmt::join(tokens.shape(), "x")));
 }
 
 std::vector<KVCache> DecoderLM::empty_cache(std::int64_t batch, std::int64_t capacity) const {

@@ -1319,6 +1319,26 @@ int main() {
   report_hessian("hessian of tl::nn's MLP", tl::hessian(perceived)(mlp_point), tl::grad(perceived),
                  mlp_point);
 
+  // tl::nn's DecoderLM, whose forward function is in its header: two TransformerBlocks
+  // read as "blocks.<i>" in a loop, the embedding, norm and output layers made as
+  // temporaries in its body; the gradient of a next-token loss with respect to its
+  // Params (its initialization, in f64).
+  const tl::nn::DecoderLM language{
+      .vocab = 7, .d_model = 4, .num_layers = 2, .num_heads = 2, .num_kv_heads = 1, .d_ff = 6};
+  const tl::nn::Params initialized = language.init(tl::random::key(11));
+  std::vector<tl::Tensor> language_f64;
+  for (const tl::Tensor& t : initialized.tensors()) language_f64.push_back(t.astype(tl::DType::f64));
+  const tl::nn::Params language_params = initialized.with_tensors(language_f64);
+  const tl::Tensor prompt = tl::tensor(std::vector<std::int64_t>{1, 3, 5, 2, 6, 0}, {2, 3});
+  const tl::Tensor next_tokens = tl::tensor(std::vector<std::int64_t>{3, 5, 2, 6, 0, 1}, {6});
+  auto next_token_loss = [&](const tl::nn::Params& p) {
+    return tl::nn::cross_entropy(tl::reshape(language(p, prompt), {6, 7}), next_tokens);
+  };
+  report_list(
+      "tl::nn's DecoderLM", tl::grad(next_token_loss)(language_params).tensors(),
+      [&](const std::vector<tl::Tensor>& ts) { return next_token_loss(language_params.with_tensors(ts)); },
+      language_params.tensors());
+
   // Types of the user's file (here in an anonymous namespace) in a gradient, and in
   // the Hessian, whose second parse reads the gradient after the user's code.
   const Weights weighting{1.5, 0.25};

@@ -661,7 +661,7 @@ ValueId Lowerer::operator_call(const CXXOperatorCallExpr* e, Block& out) {
       m && e->getOperator() == OO_Call && is_number_struct(e->getArg(0)->getType())) {
     const FunctionDecl* def = nullptr;
     if (m->hasBody(def) && !sm_.isInSystemHeader(def->getLocation())) {
-      const std::string saved = std::exchange(object_, text(e->getArg(0)));
+      const std::string saved = std::exchange(object_, object_name(e->getArg(0), out));
       const auto* ref = dyn_cast<DeclRefExpr>(strip(e->getArg(0)));
       const VarDecl* saved_decl =
           std::exchange(object_decl_, ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr);
@@ -690,6 +690,22 @@ ValueId Lowerer::operator_call(const CXXOperatorCallExpr* e, Block& out) {
   const std::string spelled =
       args.size() == 2 ? operand(0) + " " + spelling + " " + operand(1) : spelling + operand(0);
   return inactive(out, e, args, spelled);
+}
+
+// How generated code names the object whose operator() is inlined: as written, or a
+// temporary (`RMSNorm{.eps = b.eps}(p, h)`) made a constant of its own, since its
+// type's name is written as the user's scope sees it and its fields are read apart.
+std::string Lowerer::object_name(const Expr* object, Block& out) {
+  const auto* cast = dyn_cast<CXXFunctionalCastExpr>(strip(object));
+  const auto* list = cast != nullptr ? dyn_cast<InitListExpr>(cast->getSubExpr()->IgnoreImplicit()) : nullptr;
+  if (list == nullptr) return text(object);
+  std::string word = cast->getType()->getAsCXXRecordDecl()->getNameAsString();
+  for (char& c : word) c = char(std::tolower(static_cast<unsigned char>(c)));
+  const std::string name = inlining_.empty() ? claim(word) : unique(scope_prefix() + "_" + word);
+  scalar(out, object->getBeginLoc(),
+         "const " + type_name(cast->getType().getUnqualifiedType()) + " " + name + text(list) + ";");
+  out.back().declares = name;
+  return name;
 }
 
 // `tl::name(...)` over arguments already lowered, which are not computed a second time.

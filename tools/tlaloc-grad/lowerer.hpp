@@ -327,6 +327,7 @@ class Lowerer {
   void refuse_scan_in(const Stmt* s);
   ValueId lambda_call(const CXXOperatorCallExpr* e, Block& out);
   ValueId function_call(const CXXOperatorCallExpr* e, Block& out);
+  std::string object_name(const Expr* object, Block& out);
   const ParmVarDecl* parameter(const LambdaExpr* l, unsigned i, unsigned count, const std::string& what);
   Pack cond_call(const CallExpr* e, Block& out);
   Node structured_loop(const CallExpr* e, const char* fn);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -61,5 +62,21 @@ struct DecoderLM {
   std::pair<Tensor, std::vector<KVCache>> cached(const Params& p, const Tensor& tokens, const Tensor& start,
                                                  const std::vector<KVCache>& caches) const;
 };
+
+namespace detail {
+// DecoderLM's check of its input (compiled into the library): tokens are [B, T].
+void check_tokens(const Tensor& tokens);
+}  // namespace detail
+
+// In this header so that tlaloc-grad inlines it (docs/BUILD_TIME_GRADIENTS.md): the
+// blocks read "blocks.<i>", a name built at run time.
+inline Tensor DecoderLM::operator()(const Params& p, const Tensor& tokens) const {
+  detail::check_tokens(tokens);
+  const TransformerBlock b = block();
+  Tensor h = Embedding{vocab, d_model}(p.sub("embed"), tokens);
+  for (std::int64_t i = 0; i < num_layers; ++i) h = b(p.sub("blocks." + std::to_string(i)), h);
+  h = RMSNorm{.normalized_shape = {d_model}, .eps = b.eps}(p.sub("norm"), h);
+  return Linear{d_model, vocab, false}(p.sub("lm_head"), h);
+}
 
 }  // namespace tlaloc::nn
