@@ -30,32 +30,13 @@ Params GRU::init(random::Key key) const {
   return p;
 }
 
-GRU::Result GRU::apply(const Params& p, const Tensor& x, const Tensor& h0) const {
-  const std::int64_t hs = hidden_size;
-  if (x.rank() != 3 || x.size(2) != input_size)
+void detail::check_gru_input(const GRU& gru, const Tensor& x, const Tensor& h0) {
+  if (x.rank() != 3 || x.size(2) != gru.input_size)
     throw ShapeError(fmt::format("tl::nn::GRU: input of shape {} is not [B, T, input_size = {}]",
-                                 fmt::join(x.shape(), "x"), input_size));
-  if (h0.rank() != 2 || h0.size(0) != x.size(0) || h0.size(1) != hs)
+                                 fmt::join(x.shape(), "x"), gru.input_size));
+  if (h0.rank() != 2 || h0.size(0) != x.size(0) || h0.size(1) != gru.hidden_size)
     throw ShapeError(fmt::format("tl::nn::GRU: h0 of shape {} is not [B = {}, hidden_size = {}]",
-                                 fmt::join(h0.shape(), "x"), x.size(0), hs));
-  // The input projections do not depend on h, so they are one matmul over all steps
-  // before the loop; only the h-dependent part runs T times.
-  Tensor gi = matmul(permute(x, {1, 0, 2}), transpose(p.at("weight_ih_l0")));  // [T, B, 3H]
-  if (bias) gi = gi + p.at("bias_ih_l0");
-  const Tensor w_hh_t = transpose(p.at("weight_hh_l0"));
-  const Tensor b_hh = bias ? p.at("bias_hh_l0") : Tensor();
-  const bool has_bias = bias;
-  auto step = [&w_hh_t, &b_hh, has_bias, hs](const Tensor& h, const Tensor& g) {
-    Tensor gh = matmul(h, w_hh_t);  // [B, 3H]
-    if (has_bias) gh = gh + b_hh;
-    const Tensor r = sigmoid(slice(g, 1, 0, hs) + slice(gh, 1, 0, hs));
-    const Tensor z = sigmoid(slice(g, 1, hs, 2 * hs) + slice(gh, 1, hs, 2 * hs));
-    const Tensor n = tanh(slice(g, 1, 2 * hs, 3 * hs) + r * slice(gh, 1, 2 * hs, 3 * hs));
-    Tensor h2 = (1.0f - z) * n + z * h;
-    return std::pair<Tensor, Tensor>{h2, h2};
-  };
-  auto [h_last, ys] = scan(step, h0, gi);
-  return Result{permute(ys, {1, 0, 2}), h_last};
+                                 fmt::join(h0.shape(), "x"), x.size(0), gru.hidden_size));
 }
 
 TransformerBlock DecoderLM::block() const {

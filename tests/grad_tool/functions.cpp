@@ -1339,6 +1339,37 @@ int main() {
       [&](const std::vector<tl::Tensor>& ts) { return next_token_loss(language_params.with_tensors(ts)); },
       language_params.tensors());
 
+  // tl::nn's GRU, whose apply is in its header: a tl::scan over the time steps, its
+  // result an aggregate of two tensors read by name (`.outputs`, `.h_last`) or bound
+  // by a structured binding. The gradient with respect to the Params of a GRU with
+  // biases, and the Hessian of one without with respect to its first hidden state.
+  const tl::nn::GRU recurrent{.input_size = 3, .hidden_size = 2};
+  const tl::nn::GRU unbiased{.input_size = 2, .hidden_size = 2, .bias = false};
+  const tl::nn::Params gru_params{{"weight_ih_l0", filled({6, 3}, 0.1)},
+                                  {"weight_hh_l0", filled({6, 2}, 0.2)},
+                                  {"bias_ih_l0", filled({6}, 0.3)},
+                                  {"bias_hh_l0", filled({6}, 0.4)}};
+  const tl::nn::Params unbiased_params{{"weight_ih_l0", filled({6, 2}, 0.5)},
+                                       {"weight_hh_l0", filled({6, 2}, 0.6)}};
+  const tl::Tensor gru_input = filled({2, 4, 3}, 0.7);
+  const tl::Tensor gru_h0 = filled({2, 2}, 0.8);
+  auto recurred = [&](const tl::nn::Params& p) {
+    const tl::nn::GRU::Result r = recurrent.apply(p, gru_input, gru_h0);
+    return tl::sum(tl::square(r.outputs)) + tl::sum(r.h_last * 0.5);
+  };
+  report_list(
+      "tl::nn's GRU", tl::grad(recurred)(gru_params).tensors(),
+      [&](const std::vector<tl::Tensor>& ts) { return recurred(gru_params.with_tensors(ts)); },
+      gru_params.tensors());
+  auto from_state = [&](const tl::Tensor& h) {
+    auto [outputs, last] =
+        unbiased.apply(unbiased_params, tl::slice(tl::tanh(gru_input * 0.5 + 0.1), 2, 0, 2), h);
+    return tl::sum(outputs * tl::reshape(last, {2, 1, 2}));
+  };
+  report("tl::nn's GRU by its first state", tl::grad(from_state)(gru_h0), from_state, gru_h0);
+  report_hessian("hessian of tl::nn's GRU by its first state", tl::hessian(from_state)(gru_h0),
+                 tl::grad(from_state), gru_h0);
+
   // Types of the user's file (here in an anonymous namespace) in a gradient, and in
   // the Hessian, whose second parse reads the gradient after the user's code.
   const Weights weighting{1.5, 0.25};

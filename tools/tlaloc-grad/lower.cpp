@@ -80,6 +80,17 @@ bool is_numbers(QualType t) {
   return true;
 }
 
+// An aggregate of tensors (tl::nn::GRU::Result): its fields are values of their own
+// (a Pack, in the order of the fields), read by name (Lowerer::struct_value).
+bool is_tensor_struct(QualType t) {
+  const auto* r = t.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
+  if (r == nullptr || !r->hasDefinition() || !r->isAggregate() || r->isLambda() || r->getNumBases() != 0 ||
+      r->field_empty())
+    return false;
+  return std::all_of(r->field_begin(), r->field_end(),
+                     [](const FieldDecl* f) { return is_tensor(f->getType()); });
+}
+
 // A std::function (tl::nn::MLP's activation): called, it is inlined from the lambda
 // the object was made with (Lowerer::member_function_call).
 bool is_function(QualType t) {
@@ -536,7 +547,7 @@ void Lowerer::collect_renames(const Stmt* s, unsigned begin,
   }
   // In an inlined member function, `this` is the object: a field read through it
   // (`bias`, `this->bias`) is read from the object, and `*this` is the object.
-  if (object_.empty()) {
+  if (object_.name.empty()) {
     for (const Stmt* c : s->children()) collect_renames(c, begin, out);
     return;
   }
@@ -549,14 +560,14 @@ void Lowerer::collect_renames(const Stmt* s, unsigned begin,
     const unsigned at = sm_.getFileOffset(self->isImplicit() ? m->getMemberLoc() : m->getBeginLoc());
     out.push_back(
         {at - begin,
-         {end_of(m->getMemberLoc()) - at, paren(object_) + "." + m->getMemberNameInfo().getAsString()}});
+         {end_of(m->getMemberLoc()) - at, paren(object_.name) + "." + m->getMemberNameInfo().getAsString()}});
     return;
   }
   if (const auto* deref = dyn_cast<UnaryOperator>(s);
       deref != nullptr && deref->getOpcode() == UO_Deref &&
       isa<CXXThisExpr>(deref->getSubExpr()->IgnoreParenImpCasts())) {
     const unsigned at = sm_.getFileOffset(deref->getBeginLoc());
-    out.push_back({at - begin, {end_of(deref->getEndLoc()) - at, object_}});
+    out.push_back({at - begin, {end_of(deref->getEndLoc()) - at, object_.name}});
     return;
   }
   for (const Stmt* c : s->children()) collect_renames(c, begin, out);
@@ -637,6 +648,10 @@ ValueId Lowerer::expr(const Expr* e, Block& out) {
     const auto [carry, ys] = scan_call(scan_of(m->getBase()), out);
     return m->getMemberDecl()->getName() == "first" ? carry : ys;
   }
+  if (const auto* m = dyn_cast<MemberExpr>(e);
+      m && !m->isArrow() && is_tensor_struct(m->getBase()->getType()))
+    if (const auto* field = dyn_cast<FieldDecl>(m->getMemberDecl()))
+      return struct_value(m->getBase(), out)[field->getFieldIndex()];
   if (const auto* oc = dyn_cast<CXXOperatorCallExpr>(e)) return operator_call(oc, out);
   if (const auto* mc = dyn_cast<CXXMemberCallExpr>(e)) return member_call(mc, out);
   if (const auto* c = dyn_cast<CallExpr>(e)) return call(c, out);
@@ -661,15 +676,9 @@ ValueId Lowerer::operator_call(const CXXOperatorCallExpr* e, Block& out) {
       m && e->getOperator() == OO_Call && is_number_struct(e->getArg(0)->getType())) {
     const FunctionDecl* def = nullptr;
     if (m->hasBody(def) && !sm_.isInSystemHeader(def->getLocation())) {
-      const std::string saved = std::exchange(object_, object_name(e->getArg(0), out));
-      const auto* ref = dyn_cast<DeclRefExpr>(strip(e->getArg(0)));
-      const VarDecl* saved_decl =
-          std::exchange(object_decl_, ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr);
-      const SourceLocation saved_at = std::exchange(object_at_, e->getBeginLoc());
+      const Object saved = std::exchange(object_, object_of(e, e->getArg(0), out));
       const ValueId v = inline_call(e, *def, out, 1);
       object_ = saved;
-      object_decl_ = saved_decl;
-      object_at_ = saved_at;
       return v;
     }
   }
@@ -692,20 +701,59 @@ ValueId Lowerer::operator_call(const CXXOperatorCallExpr* e, Block& out) {
   return inactive(out, e, args, spelled);
 }
 
-// How generated code names the object whose operator() is inlined: as written, or a
-// temporary (`RMSNorm{.eps = b.eps}(p, h)`) made a constant of its own, since its
-// type's name is written as the user's scope sees it and its fields are read apart.
-std::string Lowerer::object_name(const Expr* object, Block& out) {
+// The object of `call`, a member function inlined. Generated code names it as
+// written, or a temporary (`RMSNorm{.eps = b.eps}(p, h)`) a constant of its own,
+// since its type's name is written as the user's scope sees it and its fields are
+// read apart.
+Lowerer::Object Lowerer::object_of(const CallExpr* call, const Expr* object, Block& out) {
+  const auto* ref = dyn_cast<DeclRefExpr>(strip(object));
+  Object o{text(object), ref != nullptr ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr, call->getBeginLoc()};
   const auto* cast = dyn_cast<CXXFunctionalCastExpr>(strip(object));
   const auto* list = cast != nullptr ? dyn_cast<InitListExpr>(cast->getSubExpr()->IgnoreImplicit()) : nullptr;
-  if (list == nullptr) return text(object);
+  if (list == nullptr) return o;
   std::string word = cast->getType()->getAsCXXRecordDecl()->getNameAsString();
   for (char& c : word) c = char(std::tolower(static_cast<unsigned char>(c)));
-  const std::string name = inlining_.empty() ? claim(word) : unique(scope_prefix() + "_" + word);
+  o.name = inlining_.empty() ? claim(word) : unique(scope_prefix() + "_" + word);
   scalar(out, object->getBeginLoc(),
-         "const " + type_name(cast->getType().getUnqualifiedType()) + " " + name + text(list) + ";");
-  out.back().declares = name;
-  return name;
+         "const " + type_name(cast->getType().getUnqualifiedType()) + " " + o.name + text(list) + ";");
+  out.back().declares = o.name;
+  return o;
+}
+
+// The fields of an aggregate of tensors: a variable bound to one, one made in braces,
+// or one returned by a function with a visible body (a member function of an
+// aggregate of numbers, `gru.apply(p, x, h0)`, or a free function), inlined.
+Lowerer::Pack Lowerer::struct_value(const Expr* e, Block& out) {
+  e = strip(e);
+  if (const auto* k = dyn_cast<CXXConstructExpr>(e);
+      k && k->getNumArgs() == 1 && is_tensor_struct(k->getArg(0)->getType()))
+    return struct_value(k->getArg(0), out);
+  if (const auto* ref = dyn_cast<DeclRefExpr>(e))
+    if (auto it = packs_.find(ref->getDecl()); it != packs_.end()) return it->second;
+  if (const auto* f = dyn_cast<CXXFunctionalCastExpr>(e); f && braced_tensors(f->getSubExpr()))
+    return pack(e, out);
+  const auto* call = dyn_cast<CallExpr>(e);
+  const FunctionDecl* def = nullptr;
+  if (call != nullptr && !isa<CXXOperatorCallExpr>(call) && call->getDirectCallee() != nullptr &&
+      call->getDirectCallee()->hasBody(def) && !sm_.isInSystemHeader(def->getLocation())) {
+    Pack fields;
+    const auto* mc = dyn_cast<CXXMemberCallExpr>(call);
+    if (mc == nullptr) {
+      inline_body(call, *def, out, 0, &fields);
+      return fields;
+    }
+    if (is_number_struct(mc->getImplicitObjectArgument()->getType())) {
+      const Object saved = std::exchange(object_, object_of(mc, mc->getImplicitObjectArgument(), out));
+      inline_body(mc, *def, out, 0, &fields);
+      object_ = saved;
+      return fields;
+    }
+  }
+  refuse(
+      Code::unsupported_construct, loc(e->getBeginLoc()),
+      "'" + raw(e) + "' of type " + e->getType().getAsString() +
+          ": tlaloc-grad follows an aggregate of tensors made in braces, held in a variable, or returned by "
+          "a function with a visible body");
 }
 
 // `tl::name(...)` over arguments already lowered, which are not computed a second time.
@@ -1004,12 +1052,20 @@ ValueId Lowerer::call(const CallExpr* e, Block& out) {
 
 // A call of a function with a visible body: its body lowered in place.
 ValueId Lowerer::inline_call(const CallExpr* e, const FunctionDecl& def, Block& out, unsigned first) {
-  if (std::find(inlining_.begin(), inlining_.end(), &def) != inlining_.end())
-    refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
-           "a recursive call of '" + def.getNameAsString() + "'");
   if (!is_tensor(def.getReturnType()))
     refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
            "a call of '" + def.getNameAsString() + "', which does not return a tl::Tensor");
+  return inline_body(e, def, out, first, nullptr);
+}
+
+// def's body lowered in place of the call e, its parameters bound to e's arguments
+// from `first` on; what it returns: a tensor, or with `returned`, an aggregate of
+// tensors, whose fields go there.
+ValueId Lowerer::inline_body(const CallExpr* e, const FunctionDecl& def, Block& out, unsigned first,
+                             Pack* returned) {
+  if (std::find(inlining_.begin(), inlining_.end(), &def) != inlining_.end())
+    refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
+           "a recursive call of '" + def.getNameAsString() + "'");
   // A call among the arguments may inline the same function (fc1(p.sub("a"),
   // fc1(p.sub("b"), x))): each restores the bindings it found.
   const auto saved = tensors_;
@@ -1048,7 +1104,7 @@ ValueId Lowerer::inline_call(const CallExpr* e, const FunctionDecl& def, Block& 
   note_header(def);
   inlining_.push_back(&def);
   ValueId* const pair = std::exchange(pair_second_, nullptr);
-  Pack* const outer_return = std::exchange(pack_return_, nullptr);
+  Pack* const outer_return = std::exchange(pack_return_, returned);
   const auto r = block(statements(def.getBody()), 0, out);
   pack_return_ = outer_return;
   pair_second_ = pair;
@@ -1120,6 +1176,16 @@ void Lowerer::declaration(const DeclStmt* d, Block& out) {
       const auto [carry, ys] = scan_call(scan_of(dd->getInit()), out);
       bind(dd->bindings()[0], carry, before);
       bind(dd->bindings()[1], ys, before);
+      continue;
+    }
+    if (const auto* dd = dyn_cast<DecompositionDecl>(v); dd && is_tensor_struct(dd->getType())) {
+      const std::size_t before = p_.values.size();
+      const Pack fields = struct_value(dd->getInit(), out);
+      for (std::size_t i = 0; i < fields.size(); ++i) bind(dd->bindings()[i], fields[i], before);
+      continue;
+    }
+    if (is_tensor_struct(v->getType()) && v->hasInit()) {
+      packs_[v] = struct_value(v->getInit(), out);
       continue;
     }
     if (tape_declaration(v, out)) continue;

@@ -140,18 +140,18 @@ ValueId Lowerer::function_call(const CXXOperatorCallExpr* e, Block& out) {
   const auto* member = dyn_cast<MemberExpr>(strip(e->getArg(0)));
   const auto* field = member != nullptr ? dyn_cast<FieldDecl>(member->getMemberDecl()) : nullptr;
   const bool of_this = field != nullptr && isa<CXXThisExpr>(strip(member->getBase()));
-  const VarDecl* object = of_this ? object_decl_ : nullptr;
+  const VarDecl* object = of_this ? object_.decl : nullptr;
   if (const auto* ref = field != nullptr ? dyn_cast<DeclRefExpr>(strip(member->getBase())) : nullptr)
     object = dyn_cast<VarDecl>(ref->getDecl());
   const std::string what = "the std::function '" +
                            (field != nullptr ? field->getNameAsString() : raw(e->getArg(0))) + "'" +
-                           (of_this ? " of '" + object_ + "'" : "");
+                           (of_this ? " of '" + object_.name + "'" : "");
   const auto* list = object != nullptr && object->getType().isConstQualified() && object->hasInit()
                          ? dyn_cast<InitListExpr>(strip(object->getInit()))
                          : nullptr;
   // A refusal inside an inlined member function names the user's call of it.
   if (list == nullptr || field->getFieldIndex() >= list->getNumInits())
-    refuse(Code::unsupported_construct, loc(of_this ? object_at_ : e->getBeginLoc()),
+    refuse(Code::unsupported_construct, loc(of_this ? object_.at : e->getBeginLoc()),
            what + ": tlaloc-grad inlines the lambda such a member was given where the object is a const " +
                "variable initialized in braces in the file (`const tl::nn::MLP mlp{...};`)");
   const Expr* init = list->getInit(field->getFieldIndex());

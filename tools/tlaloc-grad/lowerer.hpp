@@ -39,6 +39,7 @@ std::vector<const Stmt*> statements(const Stmt* s);
 bool in_named_namespace(const Decl* d);
 bool is_number_struct(QualType t);
 bool is_function(QualType t);
+bool is_tensor_struct(QualType t);
 std::string inlined_name(const FunctionDecl& f);
 const StringLiteral* string_literal(const Expr* e);
 const char* operator_rule(OverloadedOperatorKind k, unsigned args);
@@ -135,9 +136,14 @@ class Lowerer {
   Node* loop_ = nullptr;                      // the loop being lowered
   std::vector<const FunctionDecl*> inlining_;
   const FunctionDecl* top_ = nullptr;  // the function lowered
-  std::string object_;  // the object whose member function is being inlined, as generated code names it
-  const VarDecl* object_decl_ = nullptr;  // and its variable, where it is one,
-  SourceLocation object_at_;              // and the call of the function
+  // The object whose member function is being inlined: as generated code names it, its
+  // variable where it is one, and where the user's code calls the function.
+  struct Object {
+    std::string name;
+    const VarDecl* decl = nullptr;
+    SourceLocation at;
+  };
+  Object object_;
   int structured_ = 0;  // depth of branches and loops
   int loop_body_ = -1;  // structured_ inside the innermost loop's body
   int next_id_ = 0;
@@ -327,7 +333,10 @@ class Lowerer {
   void refuse_scan_in(const Stmt* s);
   ValueId lambda_call(const CXXOperatorCallExpr* e, Block& out);
   ValueId function_call(const CXXOperatorCallExpr* e, Block& out);
-  std::string object_name(const Expr* object, Block& out);
+  Object object_of(const CallExpr* call, const Expr* object, Block& out);
+  std::optional<Pack> member_struct(const CallExpr* e, const Expr* object, Block& out);
+  Pack struct_value(const Expr* e, Block& out);
+  ValueId inline_body(const CallExpr* e, const FunctionDecl& def, Block& out, unsigned first, Pack* returned);
   const ParmVarDecl* parameter(const LambdaExpr* l, unsigned i, unsigned count, const std::string& what);
   Pack cond_call(const CallExpr* e, Block& out);
   Node structured_loop(const CallExpr* e, const char* fn);

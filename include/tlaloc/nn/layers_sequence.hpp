@@ -7,8 +7,10 @@
 #include <utility>
 #include <vector>
 
+#include "tlaloc/control.hpp"
 #include "tlaloc/nn/layers_attention.hpp"
 #include "tlaloc/nn/params.hpp"
+#include "tlaloc/ops.hpp"
 #include "tlaloc/random.hpp"
 #include "tlaloc/tensor.hpp"
 
@@ -64,9 +66,37 @@ struct DecoderLM {
 };
 
 namespace detail {
-// DecoderLM's check of its input (compiled into the library): tokens are [B, T].
+// The checks of the inputs (compiled into the library): GRU's x is [B, T, input_size]
+// and h0 [B, hidden_size]; DecoderLM's tokens are [B, T].
+void check_gru_input(const GRU& gru, const Tensor& x, const Tensor& h0);
 void check_tokens(const Tensor& tokens);
 }  // namespace detail
+
+// In this header so that tlaloc-grad inlines it (docs/BUILD_TIME_GRADIENTS.md). The
+// input projections do not depend on h, so they are one matmul over all steps before
+// the loop; only the h-dependent part runs T times. The hidden bias is read before
+// the tl::scan, whose step reads nothing of the Params.
+inline GRU::Result GRU::apply(const Params& p, const Tensor& x, const Tensor& h0) const {
+  detail::check_gru_input(*this, x, h0);
+  const std::int64_t hs = hidden_size;
+  Tensor gi = matmul(permute(x, {1, 0, 2}), transpose(p.at("weight_ih_l0")));  // [T, B, 3H]
+  if (bias) gi = gi + p.at("bias_ih_l0");
+  const Tensor w_hh_t = transpose(p.at("weight_hh_l0"));
+  Tensor b_hh;
+  if (bias) b_hh = p.at("bias_hh_l0");
+  const bool has_bias = bias;
+  auto step = [&w_hh_t, &b_hh, has_bias, hs](const Tensor& h, const Tensor& g) {
+    Tensor gh = matmul(h, w_hh_t);  // [B, 3H]
+    if (has_bias) gh = gh + b_hh;
+    const Tensor r = sigmoid(slice(g, 1, 0, hs) + slice(gh, 1, 0, hs));
+    const Tensor z = sigmoid(slice(g, 1, hs, 2 * hs) + slice(gh, 1, hs, 2 * hs));
+    const Tensor n = tanh(slice(g, 1, 2 * hs, 3 * hs) + r * slice(gh, 1, 2 * hs, 3 * hs));
+    const Tensor h2 = (1.0f - z) * n + z * h;
+    return std::pair<Tensor, Tensor>{h2, h2};
+  };
+  auto [h_last, ys] = scan(step, h0, gi);
+  return Result{permute(ys, {1, 0, 2}), h_last};
+}
 
 // In this header so that tlaloc-grad inlines it (docs/BUILD_TIME_GRADIENTS.md): the
 // blocks read "blocks.<i>", a name built at run time.
