@@ -751,7 +751,7 @@ Lowerer::Pack Lowerer::struct_value(const Expr* e, Block& out) {
   }
   refuse(
       Code::unsupported_construct, loc(e->getBeginLoc()),
-      "'" + raw(e) + "' of type " + e->getType().getAsString() +
+      "'" + raw(e) + "' of type " + type_name(e->getType().getUnqualifiedType()) +
           ": tlaloc-grad follows an aggregate of tensors made in braces, held in a variable, or returned by "
           "a function with a visible body");
 }
