@@ -1475,6 +1475,32 @@ int main() {
   // that writes each step's cotangent by index and stacks them.
   report_hessian("hessian through tl::scan", tl::hessian(scanned)(w), tl::grad(scanned), w);
 
+  // A tl::scan carrying a std::vector<tl::Tensor> (an LSTM cell's hidden and cell
+  // states) over the rows of a sequence: gradient, Hessian and jvp.
+  const tl::Tensor lstm_rows = tl::reshape(tl::sin(tl::arange(12).astype(tl::DType::f64)), {4, 1, 3});
+  auto lstm = [&](const tl::Tensor& u) {
+    auto [state, hs] = tl::scan(
+        [&u](const std::vector<tl::Tensor>& s, const tl::Tensor& step_input) {
+          const tl::Tensor gates =
+              tl::matmul(tl::concat({s[0], step_input}, 1), tl::concat({u, u * 0.5, u - 0.1, u * u}, 1));
+          const tl::Tensor i = tl::sigmoid(tl::slice(gates, 1, 0, 2));
+          const tl::Tensor f = tl::sigmoid(tl::slice(gates, 1, 2, 4));
+          const tl::Tensor o = tl::sigmoid(tl::slice(gates, 1, 4, 6));
+          const tl::Tensor c = f * s[1] + i * tl::tanh(tl::slice(gates, 1, 6, 8));
+          const tl::Tensor h = o * tl::tanh(c);
+          return std::pair<std::vector<tl::Tensor>, tl::Tensor>{{h, c}, h};
+        },
+        std::vector<tl::Tensor>{tl::slice(u, 0, 0, 1), tl::slice(u, 0, 1, 2) * 0.5},
+        tl::slice(lstm_rows, 2, 0, 1));
+    return tl::sum(tl::square(hs)) + tl::sum(state[1] * state[0]);
+  };
+  report("tl::scan with a vector carried", tl::grad(lstm)(w), lstm, w);
+  report_hessian("hessian through tl::scan with a vector carried", tl::hessian(lstm)(w), tl::grad(lstm), w);
+  auto [lstm_value, lstm_dot] = tl::jvp(lstm, w, weights);
+  std::printf("tl::scan with a vector carried, jvp: %a %a\n", lstm_value.item<double>(),
+              lstm_dot.item<double>());
+  check_projection("tl::scan with a vector carried", lstm_dot, tl::grad(lstm)(w), weights);
+
   // Edge pads in reverse mode, each its operand's only use: widths on both axes, and
   // an axis of size 1 padded by one on each side (the border is the element itself).
   auto replicated = [](const tl::Tensor& v) {

@@ -646,7 +646,7 @@ ValueId Lowerer::expr(const Expr* e, Block& out) {
   if (const auto* c = dyn_cast<ConditionalOperator>(e)) return conditional(c, out);
   if (const auto* m = dyn_cast<MemberExpr>(e); m && scan_of(m->getBase())) {
     const auto [carry, ys] = scan_call(scan_of(m->getBase()), out);
-    return m->getMemberDecl()->getName() == "first" ? carry : ys;
+    return m->getMemberDecl()->getName() == "first" ? carry.at(0) : ys;
   }
   if (const auto* m = dyn_cast<MemberExpr>(e);
       m && !m->isArrow() && is_tensor_struct(m->getBase()->getType()))
@@ -1174,7 +1174,10 @@ void Lowerer::declaration(const DeclStmt* d, Block& out) {
         dd && scan_of(dd->getInit()) && dd->bindings().size() == 2) {
       const std::size_t before = p_.values.size();
       const auto [carry, ys] = scan_call(scan_of(dd->getInit()), out);
-      bind(dd->bindings()[0], carry, before);
+      if (is_tensor_list(dd->bindings()[0]->getType()))
+        packs_[dd->bindings()[0]] = carry;
+      else
+        bind(dd->bindings()[0], carry.at(0), before);
       bind(dd->bindings()[1], ys, before);
       continue;
     }

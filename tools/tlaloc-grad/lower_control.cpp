@@ -55,7 +55,11 @@ const LambdaExpr* Lowerer::lambda_arg(const Expr* e, const std::string& what) {
 Lowerer::Pack Lowerer::lambda_body(const LambdaExpr* l, const std::vector<Pack>& args, Block& out,
                                    const std::string& what, ValueId* second) {
   const CXXMethodDecl* fn = l->getCallOperator();
-  const bool returns_pack = is_tensor_list(fn->getReturnType());
+  // tl::scan's function returns a pair, whose first is a std::vector<tl::Tensor> where
+  // that is what it carries.
+  const bool returns_pack = second != nullptr
+                                ? fn->getNumParams() > 0 && is_tensor_list(fn->getParamDecl(0)->getType())
+                                : is_tensor_list(fn->getReturnType());
   if (second == nullptr && !is_tensor(fn->getReturnType()) && !returns_pack)
     refuse(Code::unsupported_construct, loc(l->getBeginLoc()),
            what + " returns " + fn->getReturnType().getAsString() +
@@ -255,13 +259,21 @@ ValueId Lowerer::pair_return(const Expr* e, Block& out) {
              call->getDirectCallee()->getQualifiedNameAsString() == "std::make_pair") {
     parts.assign(call->arg_begin(), call->arg_end());
   }
-  if (parts.size() != 2 || !is_tensor(parts[0]->getType()) || !is_tensor(parts[1]->getType()))
+  // A std::vector<tl::Tensor> carried is returned as the pair's first (a braced list).
+  const bool listed = pack_return_ != nullptr;
+  if (parts.size() != 2 || !(listed ? is_tensor_list(parts[0]->getType()) : is_tensor(parts[0]->getType())) ||
+      !is_tensor(parts[1]->getType()))
     refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
            "tl::scan's function returns '" + raw(e) + "'; write the pair in the return: std::pair{carry, y}");
   ValueId v[2];
   for (std::size_t k = 0; k < 2; ++k) {
     const std::size_t i = !in_order && right_to_left_ ? 1 - k : k;
-    v[i] = expr(parts[i], out);
+    if (i == 0 && listed) {
+      *pack_return_ = pack(parts[0], out);
+      v[0] = pack_return_->front();
+    } else {
+      v[i] = expr(parts[i], out);
+    }
   }
   ValueId* const second = pair_second_;
   *second = v[1];
@@ -270,21 +282,22 @@ ValueId Lowerer::pair_return(const Expr* e, Block& out) {
 
 // tl::scan(f, init, xs, reverse): for each slice x of xs along axis 0 (last first if
 // reverse), (carry, y) = f(carry, x); returns the carry and the ys stacked.
-std::pair<ValueId, ValueId> Lowerer::scan_call(const CallExpr* e, Block& out) {
+std::pair<Lowerer::Pack, ValueId> Lowerer::scan_call(const CallExpr* e, Block& out) {
   const std::string what = "tl::scan's function";
   const LambdaExpr* fn = lambda_arg(e->getArg(0), what);
   const ParmVarDecl* carry = parameter(fn, 0, 2, what);
   const ParmVarDecl* slice = parameter(fn, 1, 2, what);
-  if (!is_tensor(carry->getType()) || !is_tensor(slice->getType()))
+  if (!is_tensor(slice->getType()) || !(is_tensor(carry->getType()) || is_tensor_list(carry->getType())))
     refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
-           "tl::scan with a std::vector<tl::Tensor> carried or scanned: tlaloc-grad writes scans of one "
-           "tl::Tensor carried over one sequence");
-  ValueId init = -1, xs = -1;
+           "tl::scan over a std::vector<tl::Tensor> of sequences: tlaloc-grad writes scans over one "
+           "tl::Tensor (the carry may be a tl::Tensor or a std::vector<tl::Tensor>)");
+  Pack init;
+  ValueId xs = -1;
   if (right_to_left_) {
     xs = expr(e->getArg(2), out);
-    init = expr(e->getArg(1), out);
+    init = state(e->getArg(1), out);
   } else {
-    init = expr(e->getArg(1), out);
+    init = state(e->getArg(1), out);
     xs = expr(e->getArg(2), out);
   }
   Node s = structured_loop(e, "tl::scan");
@@ -306,7 +319,7 @@ std::pair<ValueId, ValueId> Lowerer::scan_call(const CallExpr* e, Block& out) {
          "if (" + s.count + " == 0) throw tl::ValueError(\"tlaloc-grad: tl::scan at line " +
              std::to_string(s.loc.line) + " needs a sequence with at least one step along axis 0\");");
   ValueId y = -1;
-  const std::vector<ValueId> after = carry_through(s, {{carry, init}}, [&](Block& body) {
+  const Pack after = carry_through(s, carried_state(carry, init), [&](Block& body) {
     const std::string last_first = s.count + " - 1 - " + step;
     scalar(body, e->getBeginLoc(),
            "const std::int64_t " + s.index + " = " +
@@ -318,13 +331,15 @@ std::pair<ValueId, ValueId> Lowerer::scan_call(const CallExpr* e, Block& out) {
     body.back().source = "the step's slice of " + raw(e->getArg(2));
     names_.erase(p_.values[std::size_t(s.x)].name);
     p_.values[std::size_t(s.x)].name = claim(slice->getName().empty() ? "x_" + id : slice->getNameAsString());
-    return lambda_body(fn, {{tensors_.at(carry)}, {s.x}}, body, what, &y);
+    const Pack end = lambda_body(fn, {current_state(carry), {s.x}}, body, what, &y);
+    check_state(end, init, e, what);
+    return end;
   });
   s.y = y;
   s.ys = p_.add_value(unique("ys"), active(y), traced(y));
   const ValueId ys = s.ys;
   out.push_back(std::move(s));
-  return {after[0], ys};
+  return {after, ys};
 }
 
 // tl::while_loop(cond, body, init): its condition is computed at the start of each

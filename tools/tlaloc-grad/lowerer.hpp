@@ -343,7 +343,7 @@ class Lowerer {
   Pack fori_call(const CallExpr* e, Block& out);
   static const CallExpr* scan_of(const Expr* e);
   ValueId pair_return(const Expr* e, Block& out);
-  std::pair<ValueId, ValueId> scan_call(const CallExpr* e, Block& out);
+  std::pair<Pack, ValueId> scan_call(const CallExpr* e, Block& out);
   Pack while_call(const CallExpr* e, Block& out);
 
   // lower_packs.cpp: std::vector<tl::Tensor>s of a length fixed in the function
