@@ -92,7 +92,7 @@ bool is_tensor_struct(QualType t) {
 }
 
 // A std::function (tl::nn::MLP's activation): called, it is inlined from the lambda
-// the object was made with (Lowerer::member_function_call).
+// the object was made with (Lowerer::function_call).
 bool is_function(QualType t) {
   const auto* r = t.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
   return r != nullptr && r->getQualifiedNameAsString() == "std::function";

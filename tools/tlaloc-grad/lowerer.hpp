@@ -334,7 +334,6 @@ class Lowerer {
   ValueId lambda_call(const CXXOperatorCallExpr* e, Block& out);
   ValueId function_call(const CXXOperatorCallExpr* e, Block& out);
   Object object_of(const CallExpr* call, const Expr* object, Block& out);
-  std::optional<Pack> member_struct(const CallExpr* e, const Expr* object, Block& out);
   Pack struct_value(const Expr* e, Block& out);
   ValueId inline_body(const CallExpr* e, const FunctionDecl& def, Block& out, unsigned first, Pack* returned);
   const ParmVarDecl* parameter(const LambdaExpr* l, unsigned i, unsigned count, const std::string& what);
