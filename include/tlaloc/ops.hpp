@@ -154,6 +154,14 @@ Tensor prod_backward(const Tensor& g, const Tensor& x, Axes axes = {}, bool keep
 Tensor prod_jvp(const Tensor& t, const Tensor& x, Axes axes = {}, bool keepdims = false);
 Tensor cumprod_backward(const Tensor& g, const Tensor& x, const Tensor& y, std::int64_t axis);
 Tensor cumprod_jvp(const Tensor& t, const Tensor& x, const Tensor& y, std::int64_t axis);
+// The derivatives of prod_backward and cumprod_backward along tangents of their tensor
+// arguments (an undefined tangent is zero), as forward mode over the ops they record
+// gives them: what tl::hessian of a function through prod or cumprod needs, in code
+// that tlaloc-grad generates. Undefined where every tangent is.
+Tensor prod_backward_jvp(const Tensor& g, const Tensor& tg, const Tensor& x, const Tensor& tx, Axes axes = {},
+                         bool keepdims = false);
+Tensor cumprod_backward_jvp(const Tensor& g, const Tensor& tg, const Tensor& x, const Tensor& tx,
+                            const Tensor& y, const Tensor& ty, std::int64_t axis);
 // The derivatives of max and min (y = max(x, axes, keepdims), or min): g goes to the
 // elements of x equal to y, shared equally among ties (JAX's rule), and t is summed
 // over them alike. The AD engine's rules call them, and so do generated gradients.

@@ -142,7 +142,7 @@ struct FunctionFinder : RecursiveASTVisitor<FunctionFinder> {
 };
 
 // What the second lowering of a generated gradient cannot follow: a custom rule's
-// halves, and prod's and cumprod's shares (no forward rule).
+// halves.
 void refuse_in_hessian(const Program& p, const Block& b, const Loc& at) {
   for (const Node& s : b) {
     const std::string line = "(line " + std::to_string(s.loc.line) + ")";
@@ -150,8 +150,6 @@ void refuse_in_hessian(const Program& p, const Block& b, const Loc& at) {
     if (s.fn == "custom")
       what = "a custom rule " + line +
              ": its gradient calls the rule's backward half, whose body tlaloc-grad cannot see";
-    if ((s.fn == "prod" || s.fn == "cumprod") && s.result >= 0 && p.values.at(std::size_t(s.result)).active)
-      what = "tl::" + s.fn + " " + line + ": its share, tl::" + s.fn + "_backward, has no forward rule";
     if (!what.empty()) refuse(Code::unsupported_construct, at, "tl::hessian of a function with " + what);
     refuse_in_hessian(p, s.head, at);
     refuse_in_hessian(p, s.body, at);

@@ -253,6 +253,26 @@ RuleTable make_rules() {
          const std::string picked = i == 1 ? call("where", {n.args[0], n.g, "0.0"}) : call("where", {n.args[0], "0.0", n.g});
          return call("sum_to_size", {picked, shape_of(n.args[i])});
        }});
+  // prod's and cumprod's shares are not linear in x: their derivatives are the
+  // library's forward mode over them (prod_backward_jvp, cumprod_backward_jvp), where
+  // an undefined tangent is zero.
+  for (const char* product_share : {"prod_backward", "cumprod_backward"}) {
+    Rule share{product_share, spell_call, nullptr};
+    share.jvp = [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
+      const std::size_t tensors = r.name == "prod_backward" ? 2 : 3;
+      if (std::all_of(tg.begin(), tg.begin() + std::ptrdiff_t(tensors),
+                      [](const std::string& t) { return t.empty(); }))
+        return std::string();
+      std::vector<std::string> args;
+      for (std::size_t i = 0; i < tensors; ++i) {
+        args.push_back(n.args[i]);
+        args.push_back(tg[i].empty() ? "tl::Tensor()" : tg[i]);
+      }
+      args.insert(args.end(), n.args.begin() + std::ptrdiff_t(tensors), n.args.end());
+      return call(r.name + "_jvp", args);
+    };
+    add(std::move(share));
+  }
   // Functions a generated reverse sweep calls, with forward rules only: tl::hessian
   // differentiates a generated gradient in forward mode (rewrite.cpp).
   for (const char* forward_only :
