@@ -44,6 +44,14 @@ Values call_custom(const std::shared_ptr<const CustomRule>& rule, std::span<cons
 // for the result's (reverse mode, as the engine does inside a trace).
 Values transposed_custom_jvp(const std::shared_ptr<const CustomRule>& rule, std::span<const Tensor> primals,
                              const Tensor& cotangent);
+// Forward mode over the halves (CustomFunction::forward_jvp, backward_jvp): each
+// half's outputs, then their tangents.
+std::pair<Values, Values> custom_forward_jvp(const std::shared_ptr<const CustomRule>& rule,
+                                             std::span<const Tensor> args, std::span<const Tensor> tangents);
+std::pair<Values, Values> custom_backward_jvp(const std::shared_ptr<const CustomRule>& rule,
+                                              std::span<const Tensor> residuals,
+                                              std::span<const Tensor> residual_tangents,
+                                              const Tensor& cotangent, const Tensor& cotangent_tangent);
 
 struct CustomRuleReport {
   double max_abs_error = 0;  // largest |custom - engine| over the compared derivatives
@@ -111,6 +119,24 @@ class CustomFunction {
     if (!rule_->jvp) throw Error("'" + rule_->name + "' has no custom_jvp rule");
     auto [values, t] = rule_->jvp(primals, tangents);
     return {values.at(0), t.at(0)};
+  }
+
+  // Forward mode over the halves, for the Hessians tlaloc-grad writes: {outputs,
+  // their tangents} along the tangents given (undefined: zero), computed as the engine
+  // computes them when it differentiates a gradient through this function.
+  using ForwardHalf = std::pair<Tensor, std::vector<Tensor>>;
+  std::pair<ForwardHalf, ForwardHalf> forward_jvp(const std::vector<Tensor>& args,
+                                                  const std::vector<Tensor>& tangents) const {
+    auto [values, t] = detail::custom_forward_jvp(rule_, args, tangents);
+    const auto half = [](detail::Values& v) {
+      return ForwardHalf{v.at(0), std::vector<Tensor>(v.begin() + 1, v.end())};
+    };
+    return {half(values), half(t)};
+  }
+  std::pair<std::vector<Tensor>, std::vector<Tensor>> backward_jvp(
+      const std::vector<Tensor>& residuals, const std::vector<Tensor>& residual_tangents,
+      const Tensor& cotangent, const Tensor& cotangent_tangent) const {
+    return detail::custom_backward_jvp(rule_, residuals, residual_tangents, cotangent, cotangent_tangent);
   }
 
  private:

@@ -2,9 +2,11 @@
 // primal), and what the engine does at such an op in each mode.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <mutex>
 
+#include "ad/along_defined.hpp"
 #include "ad/custom.hpp"
 #include "ir/passes.hpp"
 #include "ops/rule.hpp"
@@ -198,6 +200,57 @@ Values transposed_custom_jvp(const std::shared_ptr<const CustomRule>& rule, std:
                                 std::span<const Tensor>(&cotangent, 1), [&](const std::string& op) {
                                   throw NotDifferentiableError(ad::nonlinear_message(rule->name, op));
                                 });
+}
+
+std::pair<Values, Values> custom_forward_jvp(const std::shared_ptr<const CustomRule>& rule,
+                                             std::span<const Tensor> args, std::span<const Tensor> tangents) {
+  const bool moving =
+      std::any_of(tangents.begin(), tangents.end(), [](const Tensor& t) { return t.defined(); });
+  if (rule->fwd)
+    return ad::along_defined(
+        [&](std::span<const Tensor> a) {
+          auto [values, residuals] = rule->fwd(a);
+          values.insert(values.end(), residuals.begin(), residuals.end());
+          return values;
+        },
+        args, tangents);
+  if (!rule->jvp) throw Error("'" + rule->name + "' has no custom rule");
+  // A custom_jvp function keeps its arguments for the backward half; the engine applies
+  // the JVP rule to zeros where a tangent is absent, and the primal where all are.
+  Values values{moving ? Tensor() : rule->primal(args).at(0)}, out_tangents{Tensor()};
+  if (moving) {
+    std::vector<Tensor> full;
+    for (std::size_t i = 0; i < args.size(); ++i)
+      full.push_back(tangents[i].defined() ? tangents[i] : zeros_like(args[i]));
+    auto [vals, tans] = rule->jvp(args, full);
+    values[0] = vals.at(0);
+    out_tangents[0] = tans.at(0);
+  }
+  values.insert(values.end(), args.begin(), args.end());
+  out_tangents.insert(out_tangents.end(), tangents.begin(), tangents.end());
+  return {values, out_tangents};
+}
+
+std::pair<Values, Values> custom_backward_jvp(const std::shared_ptr<const CustomRule>& rule,
+                                              std::span<const Tensor> residuals,
+                                              std::span<const Tensor> residual_tangents,
+                                              const Tensor& cotangent, const Tensor& cotangent_tangent) {
+  const std::size_t n = residuals.size();
+  std::vector<Tensor> args(residuals.begin(), residuals.end()),
+      tangents(residual_tangents.begin(), residual_tangents.end());
+  if (tangents.size() != n)
+    throw ValueError(fmt::format("'{}': {} residuals but {} tangents", rule->name, n, tangents.size()));
+  args.push_back(cotangent);
+  tangents.push_back(cotangent_tangent);
+  const TensorType result = type_of(cotangent);
+  const auto backward = [&](std::span<const Tensor> a) -> Values {
+    if (rule->bwd) return rule->bwd(a.first(n), a.subspan(n, 1));
+    if (!rule->jvp) throw Error("'" + rule->name + "' has no custom rule");
+    return ad::transpose_jvp_rule(
+        *rule, a.first(n), std::span<const TensorType>(&result, 1), a.subspan(n, 1),
+        [&](const std::string& op) { throw NotDifferentiableError(ad::nonlinear_message(rule->name, op)); });
+  };
+  return ad::along_defined(backward, args, tangents);
 }
 
 Values call_custom(const std::shared_ptr<const CustomRule>& rule, std::span<const Tensor> args) {

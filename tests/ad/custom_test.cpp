@@ -119,6 +119,55 @@ TEST(CustomJvp, ItsHalvesOnHostTensorsTransposeTheRuleAsTheEngineDoes) {
       {"the custom_jvp function 'bad_square' has a JVP rule that is not linear in the tangents (its op 'mul'"});
 }
 
+void expect_near(const Tensor& got, const Tensor& want) {
+  ASSERT_TRUE(got.defined());
+  const auto g = got.to_vector<double>(), w = want.to_vector<double>();
+  ASSERT_EQ(g.size(), w.size());
+  for (std::size_t i = 0; i < g.size(); ++i) EXPECT_NEAR(g[i], w[i], 1e-12 * (1 + std::abs(w[i]))) << i;
+}
+
+// forward_jvp/backward_jvp, which generated Hessians call: each half's derivative
+// along the tangents given, against the halves' derivatives worked out by hand.
+TEST(CustomVjp, ItsHalvesInForwardModeGiveTheirDerivatives) {
+  const Tensor x = vec({0.3, -2, 5}), t = vec({1, 0.5, -2}), ct = tl::scalar_tensor(1.5, tl::DType::f64);
+  const auto [values, tangents] = stable_lse.forward_jvp({x}, {t});
+  const Tensor softmax = tl::exp(x - naive_lse(x));
+  expect_near(values.first, naive_lse(x));
+  expect_near(tangents.first, tl::sum(softmax * t));
+  ASSERT_EQ(tangents.second.size(), 2u);
+  expect_near(tangents.second[0], t);
+  expect_near(tangents.second[1], tl::sum(softmax * t));
+  // bwd = ct * exp(x - y): along (t_x, t_y) and a tangent of ct.
+  const Tensor t_ct = tl::scalar_tensor(-0.25, tl::DType::f64);
+  const auto [cts, t_cts] = stable_lse.backward_jvp(values.second, tangents.second, ct, t_ct);
+  expect_near(cts.at(0), ct * softmax);
+  expect_near(t_cts.at(0), t_ct * softmax + ct * softmax * (t - tl::sum(softmax * t)));
+  // No tangent of the cotangent; then none at all: the values alone.
+  expect_near(stable_lse.backward_jvp(values.second, tangents.second, ct, Tensor()).second.at(0),
+              ct * softmax * (t - tl::sum(softmax * t)));
+  const auto [still, none] = stable_lse.backward_jvp(values.second, {Tensor(), Tensor()}, ct, Tensor());
+  expect_near(still.at(0), ct * softmax);
+  EXPECT_FALSE(none.at(0).defined());
+  tltest::expect_error_with<tl::ValueError>([&] { stable_lse.backward_jvp(values.second, {t}, ct, t_ct); },
+                                            {"'stable_lse': 2 residuals but 1 tangents"});
+}
+
+// A custom_jvp function: its forward half is the primal where no tangent moves, and
+// its backward half (the transposed rule, ct * sigmoid(x)) moves with x and ct.
+TEST(CustomJvp, ItsHalvesInForwardModeGiveTheirDerivatives) {
+  const Tensor x = vec({0.3, -2, 5}), t = vec({1, 0.5, -2}), ct = vec({1, -0.5, 2}), t_ct = vec({0.5, 1, 1});
+  const auto [still, none] = log1pexp.forward_jvp({x}, {Tensor()});
+  expect_near(still.first, tl::log(1.0 + tl::exp(x)));
+  EXPECT_FALSE(none.first.defined());
+  const auto [values, tangents] = log1pexp.forward_jvp({x}, {t});
+  expect_near(tangents.first, t * tl::sigmoid(x));
+  expect_near(tangents.second.at(0), t);
+  const auto [cts, t_cts] = log1pexp.backward_jvp(values.second, tangents.second, ct, t_ct);
+  const Tensor s = tl::sigmoid(x);
+  expect_near(cts.at(0), ct * s);
+  expect_near(t_cts.at(0), t_ct * s + ct * s * (1.0 - s) * t);
+}
+
 TEST(CustomRule, LowersToItsPrimalAndScanToAWhileLoop) {
   tltest::expect_round_trip(
       [](std::span<const Tensor> a) {

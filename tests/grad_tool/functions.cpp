@@ -426,6 +426,14 @@ int main() {
   };
   report_hessian("hessian", hess, tl::grad(curved), w);
 
+  // Hessians through custom rules: the gradient's calls of a rule's halves run in
+  // forward mode in the library (CustomFunction::forward_jvp and backward_jvp), as the
+  // engine differentiates what the halves record. A custom_vjp function, a custom_jvp
+  // one (its JVP rule transposed), and both inside loops and branches.
+  report_hessian("hessian through custom_vjp", tl::hessian(logged)(w), tl::grad(logged), w);
+  report_hessian("hessian through custom_jvp", tl::hessian(smooth)(w), tl::grad(smooth), w);
+  report_hessian("hessian through custom rules in loops", tl::hessian(branchy)(w), tl::grad(branchy), w);
+
   // tl::concat and tl::stack of braced lists (a negative axis, the default one).
   auto joined = [&](const tl::Tensor& m) {
     const tl::Tensor wide = tl::concat({m, tl::sin(m) * 2.0, m * m}, -1);

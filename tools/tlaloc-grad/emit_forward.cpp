@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <functional>
 
+#include "rules_text.hpp"
+
 namespace tlaloc_grad {
 
 std::string Writer::spelled(const Node& s, Names& n) const {
@@ -184,6 +186,7 @@ void Writer::custom_forward(const Node& s, const Names& n, const std::string& co
 // A generated gradient's tape lowered again (tl::hessian): a statement on it, or a
 // tensor pushed onto it; in forward mode the same on the tangents' tape beside it.
 void Writer::tape(const Node& s) {
+  if (!s.callee.empty()) return custom_half(s);
   const bool tangents = tangents_ && p_.active_lists.count(s.list) != 0;
   if (s.args.empty()) {
     line(s.text);
@@ -203,6 +206,43 @@ void Writer::tape(const Node& s) {
   const bool maybe = active(v) && zero_tangent_.count(v) != 0;
   if (maybe) zero_lists_.insert(s.list);
   line("t_" + s.list + ".push_back(" + (maybe ? "t_" + name(v) : tangent_or_zero(v)) + ");");
+}
+
+// A custom rule's half in a generated gradient lowered again (Lowerer::custom_half);
+// in forward mode run with its tangents by the library, as the engine differentiates
+// what the half records. Its list's tangents are all undefined where every tangent
+// given may be.
+void Writer::custom_half(const Node& s) {
+  std::vector<std::string> values, moving;
+  bool maybe_none = true;
+  for (const Arg& a : s.args) {
+    values.push_back(name(a.value));
+    moving.push_back(active(a.value) ? "t_" + name(a.value) : "tl::Tensor()");
+    maybe_none = maybe_none && (!active(a.value) || zero_tangent_.count(a.value) != 0);
+  }
+  std::string call, with_tangents;
+  if (s.fn == "forward") {
+    call = ".forward(" + comma_list(values) + ")";
+    with_tangents = ".forward_jvp(" + braced(values) + ", " + braced(moving) + ")";
+  } else {
+    const std::string residuals = s.text + ".second";
+    const bool moved = p_.active_lists.count(s.text) != 0;
+    maybe_none = maybe_none && (!moved || zero_lists_.count(s.text) != 0);
+    call = ".backward(" + residuals + ", " + values[0] + ")";
+    with_tangents = ".backward_jvp(" + residuals + ", " +
+                    (moved ? "t_" + residuals : "std::vector<tl::Tensor>(" + residuals + ".size())") + ", " +
+                    values[0] + ", " + moving[0] + ")";
+  }
+  const std::string comment = "  // " + s.fn + ", " + at(s.loc) + ": " + shorten(s.source);
+  const std::string decl = s.init.empty() ? "" : "const " + s.init + " ";
+  if (!tangents_ || p_.active_lists.count(s.list) == 0) {
+    line(decl + s.list + " = " + s.callee + call + ";" + comment);
+    return;
+  }
+  line("const auto " + s.list + "_jvp = " + s.callee + with_tangents + ";" + comment);
+  line(decl + s.list + " = " + s.list + "_jvp.first;");
+  line(decl + "t_" + s.list + " = " + s.list + "_jvp.second;");
+  if (maybe_none) zero_lists_.insert(s.list);
 }
 
 // out = from, and in forward mode t_out = from's tangent. unrolled: a C++ branch or

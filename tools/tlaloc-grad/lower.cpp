@@ -648,6 +648,8 @@ ValueId Lowerer::expr(const Expr* e, Block& out) {
     const auto [carry, ys] = scan_call(scan_of(m->getBase()), out);
     return m->getMemberDecl()->getName() == "first" ? carry.at(0) : ys;
   }
+  if (const auto* m = dyn_cast<MemberExpr>(e))
+    if (const auto value = custom_value(m, out)) return *value;
   if (const auto* m = dyn_cast<MemberExpr>(e);
       m && !m->isArrow() && is_tensor_struct(m->getBase()->getType()))
     if (const auto* field = dyn_cast<FieldDecl>(m->getMemberDecl()))
@@ -1191,7 +1193,7 @@ void Lowerer::declaration(const DeclStmt* d, Block& out) {
       packs_[v] = struct_value(v->getInit(), out);
       continue;
     }
-    if (tape_declaration(v, out)) continue;
+    if (custom_half_declaration(v, out) || tape_declaration(v, out)) continue;
     if (is_tensor_list(v->getType())) {
       declare_pack(v, out);
       continue;
@@ -1325,7 +1327,7 @@ void Lowerer::expression_statement(const Expr* e, Block& out) {
     scalar(out, e->getBeginLoc(), scalar_text(e) + ";");
     return;
   }
-  if (tape_push(e, out) || tape_store(e, out)) return;
+  if (tape_push(e, out) || tape_store(e, out) || custom_half_assignment(e, out)) return;
   if (const auto* oc = dyn_cast<CXXOperatorCallExpr>(e);
       oc && oc->isAssignmentOp() && oc->getNumArgs() == 2) {
     const auto* ref = dyn_cast<DeclRefExpr>(oc->getArg(0)->IgnoreParenImpCasts());

@@ -21,8 +21,19 @@ std::optional<QualType> vector_element(QualType t) {
   return s->getTemplateArgs()[0].getAsType();
 }
 
+// A custom rule's forward half as a generated gradient keeps it: std::pair of its
+// value and residuals.
+bool is_forward_half(QualType t) {
+  const auto* s = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      t.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl());
+  if (s == nullptr || s->getQualifiedNameAsString() != "std::pair") return false;
+  const auto residuals = vector_element(s->getTemplateArgs()[1].getAsType());
+  return is_tensor(s->getTemplateArgs()[0].getAsType()) && residuals && is_tensor(*residuals);
+}
+
 // A tape's innermost elements: tensors (true), numbers (false), or neither.
 std::optional<bool> tape_of_tensors(QualType t) {
+  if (is_forward_half(t)) return true;
   const auto element = vector_element(t);
   if (!element) return std::nullopt;
   if (is_tensor(*element)) return true;
@@ -33,6 +44,14 @@ std::optional<bool> tape_of_tensors(QualType t) {
 const ValueDecl* referenced(const Expr* e) {
   const auto* r = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
   return r != nullptr ? r->getDecl() : nullptr;
+}
+
+// `f.forward(x...)` or `f.backward(residuals, cotangent)` of a tl::CustomFunction f.
+const CXXMemberCallExpr* custom_half_call(const Expr* e) {
+  const auto* m = e != nullptr ? dyn_cast<CXXMemberCallExpr>(strip(e)) : nullptr;
+  if (m == nullptr || !is_custom(m->getImplicitObjectArgument()->getType())) return nullptr;
+  const std::string half = m->getMethodDecl()->getNameAsString();
+  return half == "forward" || half == "backward" ? m : nullptr;
 }
 
 }  // namespace
@@ -250,6 +269,81 @@ std::optional<ValueId> Lowerer::tape_read(const CXXOperatorCallExpr* e, Block& o
   s.text = list->second + "[" + scalar_text(e->getArg(1)) + "]";
   const bool is_active = p_.active_lists.count(list->second) != 0;
   s.result = p_.add_value(unique("saved_" + std::to_string(p_.values.size())), is_active, is_active);
+  out.push_back(std::move(s));
+  return out.back().result;
+}
+
+// A custom rule's half, as a generated gradient calls it: `X_fwd = f.forward(x...)`
+// or `X_cts = f.backward(X_fwd.second, d_X)`, declaring X_fwd or X_cts when `type`
+// is given. Both are lists (X_fwd.first and X_cts[i] are read from them), which
+// forward mode fills with their tangents beside them (Writer::custom_half).
+void Lowerer::custom_half(const CXXMemberCallExpr* m, const std::string& list, const std::string& type,
+                          Block& out) {
+  Node s;
+  s.kind = Node::Kind::scalar;
+  s.loc = loc(m->getBeginLoc());
+  s.source = raw(m);
+  s.list = list;
+  s.init = type;
+  s.callee = scalar_text(m->getImplicitObjectArgument());
+  s.fn = m->getMethodDecl()->getNameAsString();
+  bool moves = false;
+  if (s.fn == "backward") {
+    const auto* residuals = dyn_cast<MemberExpr>(strip(m->getArg(0)));
+    const ValueDecl* half = residuals != nullptr ? referenced(residuals->getBase()) : nullptr;
+    if (half == nullptr || lists_.count(half) == 0)
+      refuse(Code::unsupported_construct, loc(m->getBeginLoc()),
+             "a custom rule's backward half given residuals other than its forward half's");
+    s.text = lists_.at(half);
+    moves = p_.active_lists.count(s.text) != 0;
+    s.args.push_back({expr(m->getArg(1), out), {}});
+  } else {
+    s.args = arguments(m, out);
+  }
+  for (const Arg& a : s.args) {
+    refuse_undefined(a.value, m);
+    moves = moves || active(a.value);
+  }
+  if (moves) p_.active_lists.insert(list);
+  out.push_back(std::move(s));
+}
+
+// `const std::pair<...> X_fwd = f.forward(x...);` or
+// `const std::vector<tl::Tensor> X_cts = f.backward(...);`.
+bool Lowerer::custom_half_declaration(const VarDecl* v, Block& out) {
+  const CXXMemberCallExpr* m = forward_only_ && v->hasInit() ? custom_half_call(v->getInit()) : nullptr;
+  if (m == nullptr) return false;
+  const std::string name = claim(v->getNameAsString());
+  if (name != v->getNameAsString()) renamed_[v] = name;
+  lists_[v] = name;
+  custom_half(m, name, type_name(v->getType().getUnqualifiedType()), out);
+  return true;
+}
+
+// `X_fwd = f.forward(x...);` where X_fwd was declared before a branch or in a loop.
+bool Lowerer::custom_half_assignment(const Expr* e, Block& out) {
+  const auto* assign = dyn_cast<CXXOperatorCallExpr>(e);
+  if (!forward_only_ || assign == nullptr || assign->getOperator() != OO_Equal) return false;
+  const ValueDecl* target = referenced(assign->getArg(0));
+  const CXXMemberCallExpr* m = custom_half_call(assign->getArg(1));
+  if (target == nullptr || m == nullptr || lists_.count(target) == 0) return false;
+  custom_half(m, lists_.at(target), "", out);
+  return true;
+}
+
+// X_fwd.first: a custom rule's value, read from its forward half.
+std::optional<ValueId> Lowerer::custom_value(const MemberExpr* m, Block& out) {
+  const ValueDecl* half = forward_only_ ? referenced(m->getBase()) : nullptr;
+  const auto list = half != nullptr ? lists_.find(half) : lists_.end();
+  if (list == lists_.end() || m->getMemberDecl()->getName() != "first") return std::nullopt;
+  Node s;
+  s.kind = Node::Kind::op;
+  s.loc = loc(m->getBeginLoc());
+  s.source = raw(m);
+  s.list = list->second;
+  s.text = list->second + ".first";
+  const bool is_active = p_.active_lists.count(list->second) != 0;
+  s.result = p_.add_value(unique("custom_" + std::to_string(p_.values.size())), is_active, is_active);
   out.push_back(std::move(s));
   return out.back().result;
 }

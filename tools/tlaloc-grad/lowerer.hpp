@@ -325,6 +325,10 @@ class Lowerer {
   bool tape_store(const Expr* e, Block& out);
   void tape_write(const std::string& tape, const Expr* x, std::string index, const Expr* e, Block& out);
   std::optional<ValueId> tape_joined(const CallExpr* e, const std::string& fn, Block& out);
+  void custom_half(const CXXMemberCallExpr* m, const std::string& list, const std::string& type, Block& out);
+  bool custom_half_declaration(const VarDecl* v, Block& out);
+  bool custom_half_assignment(const Expr* e, Block& out);
+  std::optional<ValueId> custom_value(const MemberExpr* m, Block& out);
 
   // lower_control.cpp: tl::cond, the tl:: loops and lambdas
   const LambdaExpr* lambda_arg(const Expr* e, const std::string& what);

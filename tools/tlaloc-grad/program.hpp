@@ -62,10 +62,12 @@ struct Node {
   // scalar: a statement copied as written (names substituted); branch and loop: the
   // condition; loop: its init and step (empty for while).
   std::string text, init, step;
-  std::string callee;          // op "custom": the tl::CustomFunction called
+  std::string callee;  // op "custom" (and a custom rule's half): the tl::CustomFunction called
   // tl::hessian's second lowering (lower_tapes.cpp): a vector of tensors (or of such
   // vectors): a statement on it (scalar: `text`, and `init` for the tangents' tape),
-  // a tensor pushed onto it (scalar, one arg), or read (op, `text` the element).
+  // a tensor pushed onto it (scalar, one arg), or read (op, `text` the element). A
+  // custom rule's half fills one (scalar, `callee` set: `fn` "forward" or "backward",
+  // `init` the type of the list it declares, `text` the forward half a backward reads).
   std::string list;
   // branch and loop: the tl:: function they come from (tl::cond, tl::fori_loop,
   // tl::while_loop), whose engine rule orders the sums of cotangents; empty for C++'s

@@ -141,22 +141,6 @@ struct FunctionFinder : RecursiveASTVisitor<FunctionFinder> {
   }
 };
 
-// What the second lowering of a generated gradient cannot follow: a custom rule's
-// halves.
-void refuse_in_hessian(const Program& p, const Block& b, const Loc& at) {
-  for (const Node& s : b) {
-    const std::string line = "(line " + std::to_string(s.loc.line) + ")";
-    std::string what;
-    if (s.fn == "custom")
-      what = "a custom rule " + line +
-             ": its gradient calls the rule's backward half, whose body tlaloc-grad cannot see";
-    if (!what.empty()) refuse(Code::unsupported_construct, at, "tl::hessian of a function with " + what);
-    refuse_in_hessian(p, s.head, at);
-    refuse_in_hessian(p, s.body, at);
-    refuse_in_hessian(p, s.orelse, at);
-  }
-}
-
 // Where the code generated for a call is included: the start of the line of the
 // declaration at namespace scope around the call.
 std::size_t include_point(const SourceManager& sm, const std::string& source, const Decl* top) {
@@ -187,7 +171,6 @@ Context context_of(const SourceManager& sm, const std::string& source, const std
 // too (`gradient`), since the Hessian's comments give its lines.
 std::string hessian(const Program& p, const Options& opt, const Context& around, const Loc& at,
                     Rewritten::Gradient& gradient) {
-  refuse_in_hessian(p, p.body, at);
   Program g = p;
   g.name = p.name + "_gradient";
   const std::string file = opt.stem + "." + g.name + ".grad.cpp";

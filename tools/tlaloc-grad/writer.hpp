@@ -136,6 +136,7 @@ class Writer {
   void forward_op(const Node& s, bool hoisted);
   void custom_forward(const Node& s, const Names& n, const std::string& comment, const std::string& decl);
   void tape(const Node& s);
+  void custom_half(const Node& s);
   void assign(ValueId out, ValueId from, const std::string& decl = "", bool unrolled = false);
   std::string op_tangent(const Node& s, const Rule& r, const Names& n, std::vector<std::string> t);
   void forward_branch(const Node& s, bool hoisted);
