@@ -23,7 +23,52 @@ void Writer::declare_cotangents(const Block& b, bool with_params) {
     if (s.ys >= 0) vals.push_back(s.ys);
   }
   for (ValueId v : vals)
-    if (active(v) && p_.values[std::size_t(v)].list.empty()) line("tl::Tensor d_" + name(v) + ";");
+    if (active(v) && p_.values[std::size_t(v)].list.empty() && !converted(b, v))
+      line("tl::Tensor d_" + name(v) + ";");
+}
+
+void Writer::count_uses(const Block& b) {
+  for (const Node& s : b) {
+    for (const Arg& a : s.args)
+      if (a.is_tensor()) ++uses_[a.value];
+    for (const Phi& ph : s.phis)
+      for (ValueId v : {ph.first, ph.second})
+        if (v >= 0) ++uses_[v];
+    if (s.xs >= 0) ++uses_[s.xs];
+    count_uses(s.head);
+    count_uses(s.body);
+    count_uses(s.orelse);
+  }
+  if (&b == &p_.body && p_.result >= 0) ++uses_[p_.result];
+}
+
+// y = x.astype(dtype) where x has other uses: the library's astype returns x itself
+// when the dtype stays, and the engine then adds each of y's shares to x's cotangent
+// as it comes, among x's other shares. d_y refers to d_x in that case (and to a
+// variable of its own otherwise), so the sums come out in the engine's order.
+// Declares that reference among b's cotangents; false for any other value.
+bool Writer::converted(const Block& b, ValueId y) {
+  const auto node = std::find_if(b.begin(), b.end(), [&](const Node& s) {
+    return s.kind == Node::Kind::op && s.result == y && s.fn == "astype";
+  });
+  if (node == b.end() || !active(node->args[0].value) || uses_[node->args[0].value] < 2) return false;
+  // Only where x is b's own (or a parameter, at the top): a region or a loop body has
+  // cotangents of its own for what it uses from outside.
+  const ValueId x = node->args[0].value;
+  const bool own = std::any_of(b.begin(), b.end(), [&](const Node& s) {
+    return (s.kind == Node::Kind::op && s.result == x) ||
+           std::any_of(s.phis.begin(), s.phis.end(), [&](const Phi& ph) { return ph.out == x; });
+  });
+  const bool param = &b == &p_.body && std::any_of(p_.params.begin(), p_.params.end(),
+                                                   [&](const Param& prm) { return prm.value == x; });
+  const std::string dx = d(x);
+  if (!(own || param) || dx.find_first_of("[.") != std::string::npos) return false;
+  line("tl::Tensor d_" + name(y) + "_converted;");
+  line("tl::Tensor& d_" + name(y) + " = " + name(y) + ".dtype() == " + name(x) + ".dtype() ? " + dx +
+       " : d_" + name(y) + "_converted;");
+  converted_[y] = x;
+  has_[y] = Has::maybe;
+  return true;
 }
 
 // d_v += contribution, as the engine's add_tangents: existing + new.
@@ -44,6 +89,9 @@ void Writer::accumulate(ValueId v, const std::string& c) {
       break;
   }
   has_[v] = Has::yes;
+  // A share of a converted value may have gone to its operand's cotangent.
+  if (const auto x = converted_.find(v); x != converted_.end() && state(x->second) == Has::none)
+    has_[x->second] = Has::maybe;
 }
 
 // Flows d_from into d_to, when d_from may hold something.
@@ -98,6 +146,18 @@ void Writer::reverse_op(const Node& s) {
       for (std::size_t i = 0; i < s.args.size(); ++i)
         if (active(s.args[i].value)) accumulate(s.args[i].value, n.y + "_cts[" + std::to_string(i) + "]");
     });
+  }
+  if (const auto x = converted_.find(s.result); x != converted_.end()) {
+    // Its shares are in x's cotangent already where the dtype stayed.
+    const auto before = has_;
+    line("if (" + n.y + ".dtype() != " + name(x->second) + ".dtype()) {  // astype, " + at(s.loc));
+    ++depth_;
+    guarded_if_maybe(s.result,
+                     [&] { accumulate(x->second, n.g + ".astype(" + name(x->second) + ".dtype())"); });
+    --depth_;
+    line("}");
+    join(before, has_);
+    return;
   }
   const Rule& r = *find_rule(s.fn);
   if (r.vjp == nullptr)

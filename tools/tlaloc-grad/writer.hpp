@@ -23,7 +23,10 @@ std::string shorten(const std::string& s);
 
 class Writer {
  public:
-  explicit Writer(const Program& p) : p_(p) { name_scalar_tapes(p.body); }
+  explicit Writer(const Program& p) : p_(p) {
+    name_scalar_tapes(p.body);
+    count_uses(p.body);
+  }
 
   // The gradient (tl::grad; with_value: tl::value_and_grad), the value and pullback
   // (tl::vjp), and the value and derivative along a tangent (tl::jvp).
@@ -44,6 +47,13 @@ class Writer {
   // Values from outside a tl:: region whose shares the region sums apart (their
   // cotangent variable there), as the engine's rules for the region's op do.
   std::map<ValueId, std::string> alias_;
+  // How many times each value is an op's operand, a loop's initial value or a
+  // branch's; and the astype results whose shares go straight to their operand's
+  // cotangent where the conversion keeps the dtype (the library then returns the
+  // operand itself, and the engine sees no op): y -> x for y = x.astype(...).
+  std::map<ValueId, int> uses_;
+  std::map<ValueId, ValueId> converted_;
+  void count_uses(const Block& b);
   // The vector of a loop's scalar per iteration: saved_<name>, numbered where loops
   // one after another have counters of the same name.
   std::map<std::pair<int, std::string>, std::string> scalar_tapes_;
@@ -148,6 +158,7 @@ class Writer {
 
   // emit_reverse.cpp: the reverse sweep, and the sums of the tl:: regions
   void declare_cotangents(const Block& b, bool with_params);
+  bool converted(const Block& b, ValueId y);
   void accumulate(ValueId v, const std::string& c);
   void pass(ValueId from, ValueId to);
   void join(const std::map<ValueId, Has>& a, const std::map<ValueId, Has>& b);
