@@ -56,6 +56,10 @@ class Tensor {
   Tensor() = default;  // undefined: any use but defined() throws
 
   bool defined() const { return impl_ != nullptr; }
+  // Whether both handles refer to the same tensor (PyTorch's is_same): functions that
+  // would not change their argument (a reshape to its own shape, an astype to its own
+  // dtype, ...) return it.
+  bool is_same(const Tensor& other) const { return impl_ == other.impl_; }
   bool is_symbolic() const;  // a value inside a trace rather than host data
   DType dtype() const;
   const Shape& shape() const;

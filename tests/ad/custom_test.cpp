@@ -148,7 +148,8 @@ TEST(CustomVjp, ItsHalvesInForwardModeGiveTheirDerivatives) {
   const auto [still, none] = stable_lse.backward_jvp(values.second, {Tensor(), Tensor()}, ct, Tensor());
   expect_near(still.at(0), ct * softmax);
   EXPECT_FALSE(none.at(0).defined());
-  tltest::expect_error_with<tl::ValueError>([&] { stable_lse.backward_jvp(values.second, {t}, ct, t_ct); },
+  const std::vector<Tensor> residuals = values.second;  // Clang 14 does not capture structured bindings
+  tltest::expect_error_with<tl::ValueError>([&] { stable_lse.backward_jvp(residuals, {t}, ct, t_ct); },
                                             {"'stable_lse': 2 residuals but 1 tangents"});
 }
 

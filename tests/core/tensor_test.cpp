@@ -31,6 +31,23 @@ TEST(Tensor, CreationAndAccess) {
   EXPECT_EQ(tl::tensor(std::vector<bool>{true, false}).to_vector<bool>(), (std::vector<bool>{true, false}));
 }
 
+// Functions that would not change their argument return it (generated gradients rely
+// on it to add cotangents in the engine's order); any other result is a new tensor.
+TEST(Tensor, IsSameTellsWhetherAFunctionReturnedItsArgument) {
+  const tl::Tensor x = tl::ones({2, 3});
+  const tl::Tensor copy = x;
+  EXPECT_TRUE(copy.is_same(x));
+  EXPECT_TRUE(tl::reshape(x, {2, 3}).is_same(x));
+  EXPECT_TRUE(x.astype(tl::DType::f32).is_same(x));
+  EXPECT_TRUE(tl::broadcast_to(x, {2, 3}).is_same(x));
+  EXPECT_TRUE(tl::transpose(x, {0, 1}).is_same(x));
+  EXPECT_FALSE(tl::reshape(x, {3, 2}).is_same(x));
+  EXPECT_FALSE(x.astype(tl::DType::f64).is_same(x));
+  EXPECT_FALSE(tl::ones({2, 3}).is_same(x));
+  EXPECT_FALSE(tl::Tensor().is_same(x));
+  EXPECT_TRUE(tl::Tensor().is_same(tl::Tensor()));
+}
+
 TEST(Tensor, Factories) {
   EXPECT_EQ(tl::zeros({2, 3}).to_vector<float>(), std::vector<float>(6, 0.f));
   EXPECT_EQ(tl::ones({2}, tl::DType::i8).to_vector<int>(), (std::vector<int>{1, 1}));

@@ -696,6 +696,34 @@ int main() {
   };
   report("var of a tensor used elsewhere", tl::grad(varied)(w), varied, w);
   report_hessian("hessian of var of a tensor used elsewhere", tl::hessian(varied)(w), tl::grad(varied), w);
+  // The same for the other functions that return their argument where they would not
+  // change it: a reshape to its own shape, broadcast_to its own shape, a whole slice,
+  // the transpose of a vector, a reverse of no axes.
+  auto unchanged = [](const tl::Tensor& m) {
+    const tl::Tensor r = tl::reshape(m, m.shape());
+    const tl::Tensor wide = tl::broadcast_to(m, {3, 2});
+    const tl::Tensor s = tl::slice(m, 0, 0, 3);
+    const tl::Tensor v = tl::reshape(m, {6});
+    const tl::Tensor t = tl::transpose(v);
+    const tl::Tensor u = tl::reverse(v, std::vector<std::int64_t>{});
+    return tl::sum(tl::sin(m) * r * r) + tl::sum(tl::exp(wide) * wide * m) + tl::sum(s * tl::cos(m) * s) +
+           tl::sum(t * tl::tanh(v) * t) + tl::sum(u * v * u);
+  };
+  report("functions that return their argument", tl::grad(unchanged)(w), unchanged, w);
+  // Passed on twice (e is r is m), with a share of m's own between: d_e refers to d_r,
+  // which refers to d_m.
+  auto twice = [](const tl::Tensor& m) {
+    const tl::Tensor r = tl::reshape(m, m.shape());
+    const tl::Tensor z = r * 3.0;
+    const tl::Tensor e = tl::broadcast_to(r, m.shape());
+    const tl::Tensor s = tl::sin(m);
+    const tl::Tensor q = s * z;
+    const tl::Tensor ee = e * e;
+    return tl::sum(ee) + tl::sum(q);
+  };
+  report("functions that return their argument, twice", tl::grad(twice)(w), twice, w);
+  report_hessian("hessian of functions that return their argument", tl::hessian(unchanged)(w),
+                 tl::grad(unchanged), w);
 
   // conv2d (padding, stride, groups) and the pools, whose shares are library functions
   // computed with the engine's rules; options written in the call or captured.

@@ -2,6 +2,7 @@
 #include "writer.hpp"
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 
 namespace tlaloc_grad {
@@ -23,7 +24,7 @@ void Writer::declare_cotangents(const Block& b, bool with_params) {
     if (s.ys >= 0) vals.push_back(s.ys);
   }
   for (ValueId v : vals)
-    if (active(v) && p_.values[std::size_t(v)].list.empty() && !converted(b, v))
+    if (active(v) && p_.values[std::size_t(v)].list.empty() && !passed_on(b, v))
       line("tl::Tensor d_" + name(v) + ";");
 }
 
@@ -42,16 +43,31 @@ void Writer::count_uses(const Block& b) {
   if (&b == &p_.body && p_.result >= 0) ++uses_[p_.result];
 }
 
-// y = x.astype(dtype) where x has other uses: the library's astype returns x itself
-// when the dtype stays, and the engine then adds each of y's shares to x's cotangent
-// as it comes, among x's other shares. d_y refers to d_x in that case (and to a
-// variable of its own otherwise), so the sums come out in the engine's order.
-// Declares that reference among b's cotangents; false for any other value.
-bool Writer::converted(const Block& b, ValueId y) {
+namespace {
+// The public functions that return their tensor argument itself where they would not
+// change it (tl::reshape to its own shape, an astype to its own dtype, tl::transpose
+// by the identity, a whole slice, ...). pad, which also does, is left out: its edge
+// mode's share must be its operand's first (Rule::first_share_only).
+bool may_pass_on(const std::string& fn) {
+  static const std::set<std::string, std::less<>> ops{"astype",    "reshape", "squeeze",
+                                                      "transpose", "permute", "broadcast_to",
+                                                      "slice",     "reverse", "sum_to_size"};
+  return ops.count(fn) != 0;
+}
+}  // namespace
+
+// y = f(x, ...) of such a function, where x has other uses: when y is x, the engine
+// adds each of y's shares to x's cotangent as it comes, among x's other shares. d_y
+// refers to d_x then (and to a variable of its own otherwise), so the sums come out
+// in the engine's order. Declares that reference among b's cotangents; false for any
+// other value.
+bool Writer::passed_on(const Block& b, ValueId y) {
   const auto node = std::find_if(b.begin(), b.end(), [&](const Node& s) {
-    return s.kind == Node::Kind::op && s.result == y && s.fn == "astype";
+    return s.kind == Node::Kind::op && s.result == y && may_pass_on(s.fn);
   });
-  if (node == b.end() || !active(node->args[0].value) || uses_[node->args[0].value] < 2) return false;
+  if (node == b.end() || !node->args[0].is_tensor() || !active(node->args[0].value) ||
+      uses_[node->args[0].value] < 2)
+    return false;
   // Only where x is b's own (or a parameter, at the top): a region or a loop body has
   // cotangents of its own for what it uses from outside.
   const ValueId x = node->args[0].value;
@@ -63,10 +79,10 @@ bool Writer::converted(const Block& b, ValueId y) {
                                                    [&](const Param& prm) { return prm.value == x; });
   const std::string dx = d(x);
   if (!(own || param) || dx.find_first_of("[.") != std::string::npos) return false;
-  line("tl::Tensor d_" + name(y) + "_converted;");
-  line("tl::Tensor& d_" + name(y) + " = " + name(y) + ".dtype() == " + name(x) + ".dtype() ? " + dx +
-       " : d_" + name(y) + "_converted;");
-  converted_[y] = x;
+  line("tl::Tensor d_" + name(y) + "_apart;");
+  line("tl::Tensor& d_" + name(y) + " = " + name(y) + ".is_same(" + name(x) + ") ? " + dx + " : d_" +
+       name(y) + "_apart;");
+  passed_[y] = x;
   has_[y] = Has::maybe;
   return true;
 }
@@ -89,9 +105,10 @@ void Writer::accumulate(ValueId v, const std::string& c) {
       break;
   }
   has_[v] = Has::yes;
-  // A share of a converted value may have gone to its operand's cotangent.
-  if (const auto x = converted_.find(v); x != converted_.end() && state(x->second) == Has::none)
-    has_[x->second] = Has::maybe;
+  // A share of a value passed on may have gone to its operand's cotangent (and on,
+  // where that was passed on too).
+  for (auto x = passed_.find(v); x != passed_.end(); x = passed_.find(x->second))
+    if (state(x->second) == Has::none) has_[x->second] = Has::maybe;
 }
 
 // Flows d_from into d_to, when d_from may hold something.
@@ -147,18 +164,6 @@ void Writer::reverse_op(const Node& s) {
         if (active(s.args[i].value)) accumulate(s.args[i].value, n.y + "_cts[" + std::to_string(i) + "]");
     });
   }
-  if (const auto x = converted_.find(s.result); x != converted_.end()) {
-    // Its shares are in x's cotangent already where the dtype stayed.
-    const auto before = has_;
-    line("if (" + n.y + ".dtype() != " + name(x->second) + ".dtype()) {  // astype, " + at(s.loc));
-    ++depth_;
-    guarded_if_maybe(s.result,
-                     [&] { accumulate(x->second, n.g + ".astype(" + name(x->second) + ".dtype())"); });
-    --depth_;
-    line("}");
-    join(before, has_);
-    return;
-  }
   const Rule& r = *find_rule(s.fn);
   if (r.vjp == nullptr)
     refuse(Code::not_differentiable, s.loc, "tl::" + s.fn + " has no build-time reverse rule (only a forward one)");
@@ -180,7 +185,16 @@ void Writer::reverse_op(const Node& s) {
       if (!c.empty()) accumulate(s.args[i].value, c);
     }
   };
+  const auto x = passed_.find(s.result);
+  if (x == passed_.end()) return guarded_if_maybe(s.result, apply);
+  // Where the op passed x on, y's shares are in x's cotangent already.
+  const auto before = has_;
+  line("if (!" + n.y + ".is_same(" + name(x->second) + ")) {");
+  ++depth_;
   guarded_if_maybe(s.result, apply);
+  --depth_;
+  line("}");
+  join(before, has_);
 }
 
 // A block's scalars computed again where its reverse needs them (which it may not).

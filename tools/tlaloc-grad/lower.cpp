@@ -410,14 +410,19 @@ std::string Lowerer::scalar_text(const Expr* e) {
 void Lowerer::refuse_active_in(const Stmt* s, const Stmt* parent, const Expr* whole) {
   if (s == nullptr) return;
   if (const auto* ref = dyn_cast<DeclRefExpr>(s)) {
-    static const std::set<std::string> shape_reads{"shape", "size", "numel", "rank", "dtype", "defined"};
+    // Reads of what a tensor is, not of its values: also `y.is_same(x)`, either side.
+    static const std::set<std::string> shape_reads{"shape", "size",    "numel",  "rank",
+                                                   "dtype", "defined", "is_same"};
     const auto* member = dyn_cast_or_null<MemberExpr>(parent);
+    const auto* call = dyn_cast_or_null<CXXMemberCallExpr>(parent);
+    const bool compared = call != nullptr && call->getMethodDecl() != nullptr &&
+                          call->getMethodDecl()->getNameAsString() == "is_same";
     // A differentiated list may give its size; its tensors are read as elements only.
     static const std::set<std::string> list_reads{"size", "empty"};
     const std::string read = member == nullptr ? "" : member->getMemberNameInfo().getAsString();
     const auto it = tensors_.find(ref->getDecl());
     const auto list = list_params_.find(ref->getDecl());
-    if ((it != tensors_.end() && active(it->second) && shape_reads.count(read) == 0) ||
+    if ((it != tensors_.end() && active(it->second) && shape_reads.count(read) == 0 && !compared) ||
         (list != list_params_.end() && list->second.active && list_reads.count(read) == 0))
       refuse(Code::not_differentiable, loc(ref->getBeginLoc()),
              "'" + raw(whole) + "' (not a tl::Tensor) uses '" + ref->getDecl()->getNameAsString() +

@@ -48,11 +48,11 @@ class Writer {
   // cotangent variable there), as the engine's rules for the region's op do.
   std::map<ValueId, std::string> alias_;
   // How many times each value is an op's operand, a loop's initial value or a
-  // branch's; and the astype results whose shares go straight to their operand's
-  // cotangent where the conversion keeps the dtype (the library then returns the
-  // operand itself, and the engine sees no op): y -> x for y = x.astype(...).
+  // branch's; and the results of ops that may return their operand unchanged, whose
+  // shares then go straight to the operand's cotangent (the engine sees no op there):
+  // y -> x for y = tl::reshape(x, ...), x.astype(...), ...
   std::map<ValueId, int> uses_;
-  std::map<ValueId, ValueId> converted_;
+  std::map<ValueId, ValueId> passed_;
   void count_uses(const Block& b);
   // The vector of a loop's scalar per iteration: saved_<name>, numbered where loops
   // one after another have counters of the same name.
@@ -158,7 +158,7 @@ class Writer {
 
   // emit_reverse.cpp: the reverse sweep, and the sums of the tl:: regions
   void declare_cotangents(const Block& b, bool with_params);
-  bool converted(const Block& b, ValueId y);
+  bool passed_on(const Block& b, ValueId y);
   void accumulate(ValueId v, const std::string& c);
   void pass(ValueId from, ValueId to);
   void join(const std::map<ValueId, Has>& a, const std::map<ValueId, Has>& b);
