@@ -190,6 +190,15 @@ void custom_vjp_backward(VjpPass& p, const Op& op) {
 }  // namespace tlaloc::ad
 
 namespace tlaloc::detail {
+namespace {
+
+// Outside a trace there is no op to name: a nonlinear JVP rule is refused by its name.
+std::function<void(const std::string&)> refuse_nonlinear(const CustomRule& rule) {
+  return
+      [&rule](const std::string& op) { throw NotDifferentiableError(ad::nonlinear_message(rule.name, op)); };
+}
+
+}  // namespace
 
 Values transposed_custom_jvp(const std::shared_ptr<const CustomRule>& rule, std::span<const Tensor> primals,
                              const Tensor& cotangent) {
@@ -197,13 +206,14 @@ Values transposed_custom_jvp(const std::shared_ptr<const CustomRule>& rule, std:
     throw ValueError(fmt::format("'{}': backward takes host tensors (inside a trace, call the function itself)", rule->name));
   const TensorType result = type_of(cotangent);
   return ad::transpose_jvp_rule(*rule, primals, std::span<const TensorType>(&result, 1),
-                                std::span<const Tensor>(&cotangent, 1), [&](const std::string& op) {
-                                  throw NotDifferentiableError(ad::nonlinear_message(rule->name, op));
-                                });
+                                std::span<const Tensor>(&cotangent, 1), refuse_nonlinear(*rule));
 }
 
 std::pair<Values, Values> custom_forward_jvp(const std::shared_ptr<const CustomRule>& rule,
                                              std::span<const Tensor> args, std::span<const Tensor> tangents) {
+  if (tangents.size() != args.size())
+    throw ValueError(
+        fmt::format("'{}': {} arguments but {} tangents", rule->name, args.size(), tangents.size()));
   const bool moving =
       std::any_of(tangents.begin(), tangents.end(), [](const Tensor& t) { return t.defined(); });
   if (rule->fwd)
@@ -246,9 +256,8 @@ std::pair<Values, Values> custom_backward_jvp(const std::shared_ptr<const Custom
   const auto backward = [&](std::span<const Tensor> a) -> Values {
     if (rule->bwd) return rule->bwd(a.first(n), a.subspan(n, 1));
     if (!rule->jvp) throw Error("'" + rule->name + "' has no custom rule");
-    return ad::transpose_jvp_rule(
-        *rule, a.first(n), std::span<const TensorType>(&result, 1), a.subspan(n, 1),
-        [&](const std::string& op) { throw NotDifferentiableError(ad::nonlinear_message(rule->name, op)); });
+    return ad::transpose_jvp_rule(*rule, a.first(n), std::span<const TensorType>(&result, 1), a.subspan(n, 1),
+                                  refuse_nonlinear(*rule));
   };
   return ad::along_defined(backward, args, tangents);
 }

@@ -151,6 +151,8 @@ TEST(CustomVjp, ItsHalvesInForwardModeGiveTheirDerivatives) {
   const std::vector<Tensor> residuals = values.second;  // Clang 14 does not capture structured bindings
   tltest::expect_error_with<tl::ValueError>([&] { stable_lse.backward_jvp(residuals, {t}, ct, t_ct); },
                                             {"'stable_lse': 2 residuals but 1 tangents"});
+  tltest::expect_error_with<tl::ValueError>([&] { stable_lse.forward_jvp({x}, {}); },
+                                            {"'stable_lse': 1 arguments but 0 tangents"});
 }
 
 // A custom_jvp function: its forward half is the primal where no tangent moves, and
