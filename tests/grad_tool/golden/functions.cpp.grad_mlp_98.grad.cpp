@@ -1,4 +1,4 @@
-// The gradient of the lambda at functions.cpp:76 with respect to `wt`,
+// The gradient of the lambda at functions.cpp:92 with respect to `wt`,
 // written by tlaloc-grad at build time: the function's own ops, then their
 // derivatives in reverse order (an undefined tensor is a zero cotangent).
 #include <tlaloc/tlaloc.hpp>
@@ -14,13 +14,13 @@
 namespace tlaloc_generated {
 namespace tl = ::tlaloc;
 
-inline tl::Tensor grad_mlp_82(const tl::Tensor& wt, const tl::Tensor& x, const tl::Tensor& b, const double scale) {
+inline tl::Tensor grad_mlp_98(const tl::Tensor& wt, const tl::Tensor& x, const tl::Tensor& b, const double scale) {
   const tl::Tensor matmul_3 = tl::matmul(x, wt);  // matmul, line 17: tl::matmul(x, w)
   const tl::Tensor add_4 = matmul_3 + b;  // add, line 17: tl::matmul(x, w) + b
   const tl::Tensor h = tl::tanh(add_4);  // tanh, line 17: tl::tanh(tl::matmul(x, w) + b)
-  const tl::Tensor mul_6 = h * h;  // mul, line 78: h * h
-  const tl::Tensor sum_7 = tl::sum(mul_6);  // sum, line 78: tl::sum(h * h)
-  const tl::Tensor y = sum_7 * scale;  // mul, line 78: tl::sum(h * h) * scale
+  const tl::Tensor mul_6 = h * h;  // mul, line 94: h * h
+  const tl::Tensor sum_7 = tl::sum(mul_6);  // sum, line 94: tl::sum(h * h)
+  const tl::Tensor y = sum_7 * scale;  // mul, line 94: tl::sum(h * h) * scale
   tl::Tensor result;
   tl::Tensor mul_9;
   tl::Tensor add_10;
@@ -35,29 +35,29 @@ inline tl::Tensor grad_mlp_82(const tl::Tensor& wt, const tl::Tensor& x, const t
   tl::Tensor add_19;
   tl::Tensor sub_20;
   bool cond_0 = false;
-  cond_0 = scale > 1.0;  // line 79
+  cond_0 = scale > 1.0;  // line 95
   if (cond_0) {
-    mul_9 = y * 2.0;  // mul, line 79: y * 2.0
+    mul_9 = y * 2.0;  // mul, line 95: y * 2.0
     result = mul_9;
   } else {
-    add_10 = b + 2.0;  // add, line 80: b + 2.0
-    sigmoid_11 = tl::sigmoid(h);  // sigmoid, line 80: tl::sigmoid(h)
-    div_12 = sigmoid_11 / add_10;  // div, line 80: tl::sigmoid(h) / (b + 2.0)
-    sum_13 = tl::sum(div_12);  // sum, line 80: tl::sum(tl::sigmoid(h) / (b + 2.0))
+    add_10 = b + 2.0;  // add, line 96: b + 2.0
+    sigmoid_11 = tl::sigmoid(h);  // sigmoid, line 96: tl::sigmoid(h)
+    div_12 = sigmoid_11 / add_10;  // div, line 96: tl::sigmoid(h) / (b + 2.0)
+    sum_13 = tl::sum(div_12);  // sum, line 96: tl::sum(tl::sigmoid(h) / (b + 2.0))
     const bool mean_keepdims = false;
     const tlaloc::Axes mean_axes = {};
-    exp_14 = tl::exp(h);  // exp, line 80: tl::exp(h)
+    exp_14 = tl::exp(h);  // exp, line 96: tl::exp(h)
     const int64_t mean_n = ::tlaloc::detail::reduced_count("mean", exp_14.shape(), mean_axes);
     astype_15 = exp_14.astype(::tlaloc::stats_dtype(exp_14.dtype()));  // astype, tlaloc/derived_ops.hpp:51: x.astype(stats_dtype(x.dtype()))
     sum_16 = tl::sum(astype_15, mean_axes, mean_keepdims);  // sum, tlaloc/derived_ops.hpp:51: sum(x.astype(stats_dtype(x.dtype())), axes, keepdims)
     div_17 = sum_16 / double(mean_n);  // div, tlaloc/derived_ops.hpp:51: sum(x.astype(stats_dtype(x.dtype())), axes, keepdims) / double(n)
     astype_18 = div_17.astype(::tlaloc::detail::floating_dtype(exp_14.dtype()));  // astype, tlaloc/derived_ops.hpp:51: (sum(x.astype(stats_dtype(x.dtype())), axes, keepdims) / double(n)) ....
-    add_19 = astype_18 + y;  // add, line 80: tl::mean(tl::exp(h)) + y
-    sub_20 = add_19 - sum_13;  // sub, line 80: tl::mean(tl::exp(h)) + y - tl::sum(tl::sigmoid(h) / (b + 2.0))
+    add_19 = astype_18 + y;  // add, line 96: tl::mean(tl::exp(h)) + y
+    sub_20 = add_19 - sum_13;  // sub, line 96: tl::mean(tl::exp(h)) + y - tl::sum(tl::sigmoid(h) / (b + 2.0))
     result = sub_20;
   }
   if (result.rank() != 0)
-    throw tl::ValueError("tlaloc-grad: the lambda at functions.cpp:76 must return a scalar, got " + tl::shape_string(result.shape()));
+    throw tl::ValueError("tlaloc-grad: the lambda at functions.cpp:92 must return a scalar, got " + tl::shape_string(result.shape()));
 
   // Reverse: d_v is the derivative of the result with respect to v.
   tl::Tensor d_wt;
@@ -72,7 +72,7 @@ inline tl::Tensor grad_mlp_82(const tl::Tensor& wt, const tl::Tensor& x, const t
   if (cond_0) {
     tl::Tensor d_mul_9;
     d_mul_9 = d_result;
-    // mul, line 79
+    // mul, line 95
     d_y = d_mul_9 * 2.0;
   } else {
     [[maybe_unused]] const bool mean_keepdims = false;
@@ -89,10 +89,10 @@ inline tl::Tensor grad_mlp_82(const tl::Tensor& wt, const tl::Tensor& x, const t
     tl::Tensor d_add_19;
     tl::Tensor d_sub_20;
     d_sub_20 = d_result;
-    // sub, line 80
+    // sub, line 96
     d_add_19 = tl::sum_to_size(d_sub_20, add_19.shape());
     d_sum_13 = tl::sum_to_size(-d_sub_20, sum_13.shape());
-    // add, line 80
+    // add, line 96
     d_astype_18 = tl::sum_to_size(d_add_19, astype_18.shape());
     d_y = tl::sum_to_size(d_add_19, y.shape());
     // astype, tlaloc/derived_ops.hpp:51
@@ -103,20 +103,20 @@ inline tl::Tensor grad_mlp_82(const tl::Tensor& wt, const tl::Tensor& x, const t
     d_astype_15 = tl::sum_backward(d_sum_16, astype_15.shape(), mean_axes, mean_keepdims);
     // astype, tlaloc/derived_ops.hpp:51
     d_exp_14 = d_astype_15.astype(exp_14.dtype());
-    // exp, line 80
+    // exp, line 96
     d_h = d_exp_14 * exp_14;
-    // sum, line 80
+    // sum, line 96
     d_div_12 = tl::broadcast_to(d_sum_13, div_12.shape());
-    // div, line 80
+    // div, line 96
     d_sigmoid_11 = tl::sum_to_size(d_div_12 * tl::reciprocal(add_10), sigmoid_11.shape());
-    // sigmoid, line 80
+    // sigmoid, line 96
     d_h = d_h + (d_sigmoid_11 * (sigmoid_11 * (1.0 - sigmoid_11)));
   }
-  // mul, line 78
+  // mul, line 94
   d_sum_7 = d_y * scale;
-  // sum, line 78
+  // sum, line 94
   d_mul_6 = tl::broadcast_to(d_sum_7, mul_6.shape());
-  // mul, line 78
+  // mul, line 94
   d_h = d_h.defined() ? d_h + (tl::sum_to_size(d_mul_6 * h, h.shape())) : (tl::sum_to_size(d_mul_6 * h, h.shape()));
   d_h = d_h + (tl::sum_to_size(d_mul_6 * h, h.shape()));
   // tanh, line 17

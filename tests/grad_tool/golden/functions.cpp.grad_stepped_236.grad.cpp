@@ -1,4 +1,4 @@
-// The gradient of the lambda at functions.cpp:213 with respect to `m`,
+// The gradient of the lambda at functions.cpp:229 with respect to `m`,
 // written by tlaloc-grad at build time: the function's own ops, then their
 // derivatives in reverse order (an undefined tensor is a zero cotangent).
 #include <tlaloc/tlaloc.hpp>
@@ -13,9 +13,9 @@
 namespace tlaloc_generated {
 namespace tl = ::tlaloc;
 
-inline tl::Tensor grad_stepped_220(const tl::Tensor& m) {
-  const tl::Tensor mul_1 = m * 0.5;  // mul, line 217: m * 0.5
-  // The tl::fori_loop at line 214, saving what the reverse sweep needs.
+inline tl::Tensor grad_stepped_236(const tl::Tensor& m) {
+  const tl::Tensor mul_1 = m * 0.5;  // mul, line 233: m * 0.5
+  // The tl::fori_loop at line 230, saving what the reverse sweep needs.
   tl::Tensor out = mul_1;
   std::vector<tl::Tensor> saved_c_in;
   std::vector<tl::Tensor> saved_i;
@@ -28,13 +28,13 @@ inline tl::Tensor grad_stepped_220(const tl::Tensor& m) {
   std::size_t steps_0 = 0;
   for (std::int64_t step_0 = 0; step_0 < 4; ++step_0) {
     const tl::Tensor c_in = out;
-    const tl::Tensor i = tl::scalar_tensor(step_0, tl::DType::i64);  // line 214: the step index
-    const tl::Tensor astype_5 = i.astype(tl::DType::f64);  // astype, line 216: i.astype(tl::DType::f64)
-    const tl::Tensor mul_6 = m * astype_5;  // mul, line 216: m * i.astype(tl::DType::f64)
-    const tl::Tensor mul_7 = mul_6 * 0.1;  // mul, line 216: m * i.astype(tl::DType::f64) * 0.1
-    const tl::Tensor sin_8 = tl::sin(c_in);  // sin, line 216: tl::sin(c)
-    const tl::Tensor mul_9 = sin_8 * m;  // mul, line 216: tl::sin(c) * m
-    const tl::Tensor add_10 = mul_9 + mul_7;  // add, line 216: tl::sin(c) * m + m * i.astype(tl::DType::f64) * 0.1
+    const tl::Tensor i = tl::scalar_tensor(step_0, tl::DType::i64);  // line 230: the step index
+    const tl::Tensor astype_5 = i.astype(tl::DType::f64);  // astype, line 232: i.astype(tl::DType::f64)
+    const tl::Tensor mul_6 = m * astype_5;  // mul, line 232: m * i.astype(tl::DType::f64)
+    const tl::Tensor mul_7 = mul_6 * 0.1;  // mul, line 232: m * i.astype(tl::DType::f64) * 0.1
+    const tl::Tensor sin_8 = tl::sin(c_in);  // sin, line 232: tl::sin(c)
+    const tl::Tensor mul_9 = sin_8 * m;  // mul, line 232: tl::sin(c) * m
+    const tl::Tensor add_10 = mul_9 + mul_7;  // add, line 232: tl::sin(c) * m + m * i.astype(tl::DType::f64) * 0.1
     saved_c_in.push_back(c_in);
     saved_i.push_back(i);
     saved_astype_5.push_back(astype_5);
@@ -46,7 +46,7 @@ inline tl::Tensor grad_stepped_220(const tl::Tensor& m) {
     out = add_10;
     ++steps_0;
   }
-  // The tl::fori_loop at line 218, saving what the reverse sweep needs.
+  // The tl::fori_loop at line 234, saving what the reverse sweep needs.
   tl::Tensor c = m;
   std::vector<tl::Tensor> saved_c_in_1;
   std::vector<tl::Tensor> saved_t_13;
@@ -54,20 +54,20 @@ inline tl::Tensor grad_stepped_220(const tl::Tensor& m) {
   std::size_t steps_1 = 0;
   for (std::int64_t step_1 = 2; step_1 < 2; ++step_1) {
     const tl::Tensor c_in_1 = c;
-    const tl::Tensor t_13 = tl::scalar_tensor(step_1, tl::DType::i64);  // line 218: the step index
-    const tl::Tensor mul_14 = c_in_1 * m;  // mul, line 218: c * m
+    const tl::Tensor t_13 = tl::scalar_tensor(step_1, tl::DType::i64);  // line 234: the step index
+    const tl::Tensor mul_14 = c_in_1 * m;  // mul, line 234: c * m
     saved_c_in_1.push_back(c_in_1);
     saved_t_13.push_back(t_13);
     saved_mul_14.push_back(mul_14);
     c = mul_14;
     ++steps_1;
   }
-  const tl::Tensor sum_15 = tl::sum(c);  // sum, line 218: tl::sum(tl::fori_loop(2, 2, [&](const tl::Tensor&, const tl::Tensor& ...
-  const tl::Tensor mul_16 = out * out;  // mul, line 218: out * out
-  const tl::Tensor sum_17 = tl::sum(mul_16);  // sum, line 218: tl::sum(out * out)
-  const tl::Tensor add_18 = sum_17 + sum_15;  // add, line 218: tl::sum(out * out) + tl::sum(tl::fori_loop(2, 2, [&](const tl::Tensor...
+  const tl::Tensor sum_15 = tl::sum(c);  // sum, line 234: tl::sum(tl::fori_loop(2, 2, [&](const tl::Tensor&, const tl::Tensor& ...
+  const tl::Tensor mul_16 = out * out;  // mul, line 234: out * out
+  const tl::Tensor sum_17 = tl::sum(mul_16);  // sum, line 234: tl::sum(out * out)
+  const tl::Tensor add_18 = sum_17 + sum_15;  // add, line 234: tl::sum(out * out) + tl::sum(tl::fori_loop(2, 2, [&](const tl::Tensor...
   if (add_18.rank() != 0)
-    throw tl::ValueError("tlaloc-grad: the lambda at functions.cpp:213 must return a scalar, got " + tl::shape_string(add_18.shape()));
+    throw tl::ValueError("tlaloc-grad: the lambda at functions.cpp:229 must return a scalar, got " + tl::shape_string(add_18.shape()));
 
   // Reverse: d_v is the derivative of the result with respect to v.
   tl::Tensor d_m;
@@ -79,17 +79,17 @@ inline tl::Tensor grad_stepped_220(const tl::Tensor& m) {
   tl::Tensor d_sum_17;
   tl::Tensor d_add_18;
   d_add_18 = tl::scalar_tensor(1, add_18.dtype());
-  // add, line 218
+  // add, line 234
   d_sum_17 = tl::sum_to_size(d_add_18, sum_17.shape());
   d_sum_15 = tl::sum_to_size(d_add_18, sum_15.shape());
-  // sum, line 218
+  // sum, line 234
   d_mul_16 = tl::broadcast_to(d_sum_17, mul_16.shape());
-  // mul, line 218
+  // mul, line 234
   d_out = tl::sum_to_size(d_mul_16 * out, out.shape());
   d_out = d_out + (tl::sum_to_size(d_mul_16 * out, out.shape()));
-  // sum, line 218
+  // sum, line 234
   d_c = tl::broadcast_to(d_sum_15, c.shape());
-  // Reverse of the tl::fori_loop at line 218, last iteration first: the carried value's cotangent
+  // Reverse of the tl::fori_loop at line 234, last iteration first: the carried value's cotangent
   // and the sums of each iteration's shares, added after it (the engine's rule for the traced loop).
   if (steps_1 > 0) {
     tl::Tensor d_c_carry = d_c;
@@ -102,7 +102,7 @@ inline tl::Tensor grad_stepped_220(const tl::Tensor& m) {
       tl::Tensor d_mul_14;
       tl::Tensor d_m_step1;
       d_mul_14 = d_c_carry;
-      // mul, line 218
+      // mul, line 234
       d_c_in_1 = tl::sum_to_size(d_mul_14 * m, c_in_1.shape());
       d_m_step1 = tl::sum_to_size(d_mul_14 * c_in_1, m.shape());
       d_c_carry = d_c_in_1;
@@ -113,7 +113,7 @@ inline tl::Tensor grad_stepped_220(const tl::Tensor& m) {
   } else {
     d_m = d_c;
   }
-  // Reverse of the tl::fori_loop at line 214, last iteration first: the carried value's cotangent
+  // Reverse of the tl::fori_loop at line 230, last iteration first: the carried value's cotangent
   // and the sums of each iteration's shares, added after it (the engine's rule for the traced loop).
   if (steps_0 > 0) {
     tl::Tensor d_out_carry = d_out;
@@ -135,17 +135,17 @@ inline tl::Tensor grad_stepped_220(const tl::Tensor& m) {
       tl::Tensor d_add_10;
       tl::Tensor d_m_step0;
       d_add_10 = d_out_carry;
-      // add, line 216
+      // add, line 232
       d_mul_9 = tl::sum_to_size(d_add_10, mul_9.shape());
       d_mul_7 = tl::sum_to_size(d_add_10, mul_7.shape());
-      // mul, line 216
+      // mul, line 232
       d_sin_8 = tl::sum_to_size(d_mul_9 * m, sin_8.shape());
       d_m_step0 = tl::sum_to_size(d_mul_9 * sin_8, m.shape());
-      // sin, line 216
+      // sin, line 232
       d_c_in = d_sin_8 * tl::cos(c_in);
-      // mul, line 216
+      // mul, line 232
       d_mul_6 = d_mul_7 * 0.1;
-      // mul, line 216
+      // mul, line 232
       d_m_step0 = d_m_step0 + (tl::sum_to_size(d_mul_6 * astype_5, m.shape()));
       d_out_carry = d_c_in;
       d_m_sum0 = d_m_sum0 + d_m_step0;
@@ -155,7 +155,7 @@ inline tl::Tensor grad_stepped_220(const tl::Tensor& m) {
   } else {
     d_mul_1 = d_out;
   }
-  // mul, line 217
+  // mul, line 233
   d_m = d_m + (d_mul_1 * 0.5);
   return d_m;
 }

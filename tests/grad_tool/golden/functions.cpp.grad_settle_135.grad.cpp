@@ -1,4 +1,4 @@
-// The gradient of the lambda at functions.cpp:108 with respect to `a`,
+// The gradient of the lambda at functions.cpp:124 with respect to `a`,
 // written by tlaloc-grad at build time: the function's own ops, then their
 // derivatives in reverse order (an undefined tensor is a zero cotangent).
 #include <tlaloc/tlaloc.hpp>
@@ -13,10 +13,10 @@
 namespace tlaloc_generated {
 namespace tl = ::tlaloc;
 
-inline tl::Tensor grad_settle_119(const tl::Tensor& a) {
+inline tl::Tensor grad_settle_135(const tl::Tensor& a) {
   int n = 0;
   double t = 0.5;
-  // The loop at line 112, saving what the reverse sweep needs.
+  // The loop at line 128, saving what the reverse sweep needs.
   tl::Tensor s_1 = a;
   std::vector<tl::Tensor> saved_s_in;
   std::vector<tl::Tensor> saved_cos_3;
@@ -29,9 +29,9 @@ inline tl::Tensor grad_settle_119(const tl::Tensor& a) {
     const tl::Tensor s_in = s_1;
     saved_n.push_back(n);
     saved_t.push_back(t);
-    const tl::Tensor cos_3 = tl::cos(s_in);  // cos, line 113: tl::cos(s)
-    const tl::Tensor mul_4 = cos_3 * a;  // mul, line 113: tl::cos(s) * a
-    const tl::Tensor add_5 = mul_4 + t;  // add, line 113: tl::cos(s) * a + t
+    const tl::Tensor cos_3 = tl::cos(s_in);  // cos, line 129: tl::cos(s)
+    const tl::Tensor mul_4 = cos_3 * a;  // mul, line 129: tl::cos(s) * a
+    const tl::Tensor add_5 = mul_4 + t;  // add, line 129: tl::cos(s) * a + t
     n += 1;
     t = t * 0.5;
     saved_s_in.push_back(s_in);
@@ -41,10 +41,10 @@ inline tl::Tensor grad_settle_119(const tl::Tensor& a) {
     s_1 = add_5;
     ++steps_0;
   }
-  const tl::Tensor mul_6 = s_1 * s_1;  // mul, line 117: s * s
-  const tl::Tensor sum_7 = tl::sum(mul_6);  // sum, line 117: tl::sum(s * s)
+  const tl::Tensor mul_6 = s_1 * s_1;  // mul, line 133: s * s
+  const tl::Tensor sum_7 = tl::sum(mul_6);  // sum, line 133: tl::sum(s * s)
   if (sum_7.rank() != 0)
-    throw tl::ValueError("tlaloc-grad: the lambda at functions.cpp:108 must return a scalar, got " + tl::shape_string(sum_7.shape()));
+    throw tl::ValueError("tlaloc-grad: the lambda at functions.cpp:124 must return a scalar, got " + tl::shape_string(sum_7.shape()));
 
   // Reverse: d_v is the derivative of the result with respect to v.
   tl::Tensor d_a;
@@ -52,12 +52,12 @@ inline tl::Tensor grad_settle_119(const tl::Tensor& a) {
   tl::Tensor d_mul_6;
   tl::Tensor d_sum_7;
   d_sum_7 = tl::scalar_tensor(1, sum_7.dtype());
-  // sum, line 117
+  // sum, line 133
   d_mul_6 = tl::broadcast_to(d_sum_7, mul_6.shape());
-  // mul, line 117
+  // mul, line 133
   d_s_1 = tl::sum_to_size(d_mul_6 * s_1, s_1.shape());
   d_s_1 = d_s_1 + (tl::sum_to_size(d_mul_6 * s_1, s_1.shape()));
-  // Reverse of the loop at line 112, last iteration first.
+  // Reverse of the loop at line 128, last iteration first.
   for (std::size_t k0 = steps_0; k0-- > 0;) {
     [[maybe_unused]] const int n = saved_n[k0];
     [[maybe_unused]] const double t = saved_t[k0];
@@ -74,16 +74,16 @@ inline tl::Tensor grad_settle_119(const tl::Tensor& a) {
       d_add_5 = d_s_1;
     }
     if (d_add_5.defined()) {
-      // add, line 113
+      // add, line 129
       d_mul_4 = d_add_5;
     }
     if (d_mul_4.defined()) {
-      // mul, line 113
+      // mul, line 129
       d_cos_3 = tl::sum_to_size(d_mul_4 * a, cos_3.shape());
       d_a = d_a.defined() ? d_a + (tl::sum_to_size(d_mul_4 * cos_3, a.shape())) : (tl::sum_to_size(d_mul_4 * cos_3, a.shape()));
     }
     if (d_cos_3.defined()) {
-      // cos, line 113
+      // cos, line 129
       d_s_in = d_s_in.defined() ? d_s_in + (d_cos_3 * -tl::sin(s_in)) : (d_cos_3 * -tl::sin(s_in));
     }
     d_s_1 = d_s_in;

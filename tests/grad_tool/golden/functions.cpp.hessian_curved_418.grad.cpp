@@ -1,4 +1,4 @@
-// The derivative of the gradient of the lambda at functions.cpp:397 (functions.cpp.hessian_curved_402_gradient.grad.cpp) at `m` along `t_m` (forward mode),
+// The derivative of the gradient of the lambda at functions.cpp:413 (functions.cpp.hessian_curved_418_gradient.grad.cpp) at `m` along `t_m` (forward mode),
 // written by tlaloc-grad at build time: the function's own ops, then their
 // tangents beside them (t_v is the derivative of v along t_m).
 #include <tlaloc/tlaloc.hpp>
@@ -14,7 +14,7 @@
 namespace tlaloc_generated {
 namespace tl = ::tlaloc;
 
-inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_402_gradient_jvp(const tl::Tensor& m, const tl::Tensor& x, const tl::Tensor& b, const double scale, const tl::Tensor& t_m) {
+inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const tl::Tensor& m, const tl::Tensor& x, const tl::Tensor& b, const double scale, const tl::Tensor& t_m) {
   const tl::Tensor matmul_3 = tl::matmul(x, m);  // matmul, line 18: tl::matmul(x, m)
   const tl::Tensor t_matmul_3 = tl::matmul(x, t_m);
   const tl::Tensor add_4 = matmul_3 + b;  // add, line 19: matmul_3 + b
@@ -116,7 +116,7 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_402_gradient_jvp(const t
   const tl::Tensor t_add_40 = tl::broadcast_to(t_add_39 + t_sum_29, add_40.shape());
   const tl::Tensor sub_41 = add_40 - sum_28;  // sub, line 69: add_40 - sum_28
   const tl::Tensor t_sub_41 = tl::broadcast_to(t_add_40 - t_sum_28, sub_41.shape());
-  if (sub_41.rank() != 0) throw tl::ValueError("tlaloc-grad: the lambda at functions.cpp:397 must return a scalar, got " + tl::shape_string(sub_41.shape()));
+  if (sub_41.rank() != 0) throw tl::ValueError("tlaloc-grad: the lambda at functions.cpp:413 must return a scalar, got " + tl::shape_string(sub_41.shape()));
   const tl::Tensor t_83 = tl::scalar_tensor(1, sub_41.dtype());  // line 112: tl::scalar_tensor(1, sub_41.dtype())
   const tl::Tensor sum_to_size_84 = tl::sum_to_size(t_83, add_40.shape());  // sum_to_size, line 114: tl::sum_to_size(d_sub_41, add_40.shape())
   const tl::Tensor neg_85 = -t_83;  // neg, line 115: -d_sub_41
@@ -289,17 +289,17 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_402_gradient_jvp(const t
   return {add_183, t_add_183};
 }
 
-// The Hessian of the lambda at functions.cpp:397 with respect to `m` (tl::hessian), of shape
+// The Hessian of the lambda at functions.cpp:413 with respect to `m` (tl::hessian), of shape
 // m.shape() + m.shape(): the derivative of the gradient along each basis
 // vector, stacked on a last axis, as the engine's jacfwd(jacrev(f)).
-inline tl::Tensor hessian_curved_402(const tl::Tensor& m, const tl::Tensor& x, const tl::Tensor& b, const double scale) {
+inline tl::Tensor hessian_curved_418(const tl::Tensor& m, const tl::Tensor& x, const tl::Tensor& b, const double scale) {
   const std::int64_t n = m.numel();
   tl::Shape shape = m.shape();
   shape.insert(shape.end(), m.shape().begin(), m.shape().end());
   std::vector<tl::Tensor> columns;
   for (std::int64_t i = 0; i < n; ++i) {
     const tl::Tensor basis = tl::reshape(tl::one_hot(tl::scalar_tensor(i, tl::DType::i64), n, m.dtype()), m.shape());
-    columns.push_back(hessian_curved_402_gradient_jvp(m, x, b, scale, basis).second);
+    columns.push_back(hessian_curved_418_gradient_jvp(m, x, b, scale, basis).second);
   }
   if (n == 0) return tl::zeros(shape, m.dtype());
   return tl::reshape(tl::stack(columns, -1), shape);
