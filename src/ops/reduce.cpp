@@ -194,11 +194,11 @@ std::vector<Tensor> cumsum_vjp(const Rule& r) {
 }
 
 // cumprod: y_k = x_0 ... x_k. Where no zero comes before or at j, dy_k/dx_j = y_k /
-// x_j is exact; once a lane meets its first zero z, only x_z still matters to the
-// later y_k, through the products with x_z taken as 1 (after z every y_k is zero,
-// whatever the other elements do). Restriction: at an exact zero the rules are
-// exact but not their own derivative (the elements after the first zero get a
-// constant zero cotangent), so second order holds only away from zeros.
+// x_j is exact. From a lane's first zero z on, y_k = x_z * y'_k, where y' is the
+// cumprod of x' (x with x_z taken as 1): the rules there are x_z's share of that
+// product plus x_z times the rule of x'. Their value is the same as writing zeros
+// after z, but differentiated again they keep the terms through x_z itself, so second
+// derivatives hold at zeros (and every order where a lane has one zero: x' has none).
 struct ScanZeros {
   Tensor before;      // no zero at or before this position in its lane
   Tensor first_zero;  // the lane's first zero
@@ -214,6 +214,10 @@ ScanZeros scan_zeros(const Tensor& x, std::int64_t axis) {
   s.safe_x = where(s.before, x, 1.0);
   s.skip_zero = cumprod(where(s.first_zero, 1.0, x), axis);
   return s;
+}
+// The lane's first zero x_z, along its lane (0 where it has none); its tangent is x_z's.
+Tensor zero_of_lane(const Tensor& x, const ScanZeros& s, std::int64_t axis) {
+  return sum(where(s.first_zero, x, 0.0), axis, true);
 }
 std::vector<Tensor> cumprod_jvp(const Rule& r) {
   return {tlaloc::cumprod_jvp(r.tangent(0), r.in(0), r.out(0), r.attr<std::int64_t>("axis"))};
@@ -419,18 +423,40 @@ Tensor prod_jvp(const Tensor& t, const Tensor& x, Axes axes, bool keepdims) {
   const auto a = checked_axes("prod_jvp", t, x, axes, keepdims, false);
   return sum(t * prod_of_others(x, a), Axes(a), keepdims);
 }
-Tensor cumprod_backward(const Tensor& g, const Tensor& x, const Tensor& y, std::int64_t axis) {
-  check_scan("cumprod_backward", g, x, y);
+namespace {
+// The rules with zeros written after each lane's first zero: exact, but constant there
+// when differentiated again (the rules below apply them to x', one zero fewer).
+Tensor cumprod_backward_flat(const Tensor& g, const Tensor& x, const Tensor& y, std::int64_t axis) {
   const ScanZeros z = scan_zeros(x, axis);
   const Tensor early = cumsum_backward(g * y, axis) / z.safe_x;
   const Tensor at_zero = cumsum_backward(g * z.skip_zero, axis);
   return where(z.before, early, where(z.first_zero, at_zero, 0.0));
 }
+Tensor cumprod_jvp_flat(const Tensor& t, const Tensor& x, const Tensor& y, std::int64_t axis) {
+  const ScanZeros z = scan_zeros(x, axis);
+  const Tensor early = y * cumsum(where(z.before, t, 0.0) / z.safe_x, axis);
+  const Tensor late = sum(where(z.first_zero, t, 0.0), axis, true) * z.skip_zero;
+  return where(z.before, early, late);
+}
+}  // namespace
+
+Tensor cumprod_backward(const Tensor& g, const Tensor& x, const Tensor& y, std::int64_t axis) {
+  check_scan("cumprod_backward", g, x, y);
+  const ScanZeros z = scan_zeros(x, axis);
+  const Tensor early = cumsum_backward(g * y, axis) / z.safe_x;
+  // From z on: d(x_z * y'_k)/dx_j is y'_k's own at j = z, and x_z * dy'_k/dx_j after.
+  const Tensor primed = cumprod_backward_flat(g, where(z.first_zero, 1.0, x), z.skip_zero, axis);
+  return where(z.before, early, primed * where(z.first_zero, 1.0, zero_of_lane(x, z, axis)));
+}
 Tensor cumprod_jvp(const Tensor& t, const Tensor& x, const Tensor& y, std::int64_t axis) {
   check_scan("cumprod_jvp", t, x, y);
   const ScanZeros z = scan_zeros(x, axis);
   const Tensor early = y * cumsum(where(z.before, t, 0.0) / z.safe_x, axis);
-  const Tensor late = sum(where(z.first_zero, t, 0.0), axis, true) * z.skip_zero;
+  // From z on: d(x_z * y'_k) = t_z * y'_k + x_z * dy'_k, where x'_z is a constant 1.
+  const Tensor primed =
+      cumprod_jvp_flat(where(z.first_zero, 0.0, t), where(z.first_zero, 1.0, x), z.skip_zero, axis);
+  const Tensor late =
+      sum(where(z.first_zero, t, 0.0), axis, true) * z.skip_zero + zero_of_lane(x, z, axis) * primed;
   return where(z.before, early, late);
 }
 namespace {
