@@ -203,7 +203,8 @@ struct ScanZeros {
   Tensor before;      // no zero at or before this position in its lane
   Tensor first_zero;  // the lane's first zero
   Tensor safe_x;      // x where `before`, 1 elsewhere
-  Tensor skip_zero;   // cumprod of x with the first zero taken as 1
+  Tensor skipped;     // x', x with the first zero taken as 1
+  Tensor skip_zero;   // y', the cumprod of x'
 };
 ScanZeros scan_zeros(const Tensor& x, std::int64_t axis) {
   const Tensor zero = x == 0.0;
@@ -212,7 +213,8 @@ ScanZeros scan_zeros(const Tensor& x, std::int64_t axis) {
   s.before = count == 0;
   s.first_zero = zero & (count == 1);
   s.safe_x = where(s.before, x, 1.0);
-  s.skip_zero = cumprod(where(s.first_zero, 1.0, x), axis);
+  s.skipped = where(s.first_zero, 1.0, x);
+  s.skip_zero = cumprod(s.skipped, axis);
   return s;
 }
 // The lane's first zero x_z, along its lane (0 where it has none); its tangent is x_z's.
@@ -445,7 +447,7 @@ Tensor cumprod_backward(const Tensor& g, const Tensor& x, const Tensor& y, std::
   const ScanZeros z = scan_zeros(x, axis);
   const Tensor early = cumsum_backward(g * y, axis) / z.safe_x;
   // From z on: d(x_z * y'_k)/dx_j is y'_k's own at j = z, and x_z * dy'_k/dx_j after.
-  const Tensor primed = cumprod_backward_flat(g, where(z.first_zero, 1.0, x), z.skip_zero, axis);
+  const Tensor primed = cumprod_backward_flat(g, z.skipped, z.skip_zero, axis);
   return where(z.before, early, primed * where(z.first_zero, 1.0, zero_of_lane(x, z, axis)));
 }
 Tensor cumprod_jvp(const Tensor& t, const Tensor& x, const Tensor& y, std::int64_t axis) {
@@ -453,8 +455,7 @@ Tensor cumprod_jvp(const Tensor& t, const Tensor& x, const Tensor& y, std::int64
   const ScanZeros z = scan_zeros(x, axis);
   const Tensor early = y * cumsum(where(z.before, t, 0.0) / z.safe_x, axis);
   // From z on: d(x_z * y'_k) = t_z * y'_k + x_z * dy'_k, where x'_z is a constant 1.
-  const Tensor primed =
-      cumprod_jvp_flat(where(z.first_zero, 0.0, t), where(z.first_zero, 1.0, x), z.skip_zero, axis);
+  const Tensor primed = cumprod_jvp_flat(where(z.first_zero, 0.0, t), z.skipped, z.skip_zero, axis);
   const Tensor late =
       sum(where(z.first_zero, t, 0.0), axis, true) * z.skip_zero + zero_of_lane(x, z, axis) * primed;
   return where(z.before, early, late);
