@@ -1572,6 +1572,58 @@ int main() {
               lstm_dot.item<double>());
   check_projection("tl::scan with a vector carried", lstm_dot, tl::grad(lstm)(w), weights);
 
+  // A tl::scan over a std::vector of sequences sliced together (the parameter twice,
+  // a function of it and a constant), the parameter also used inside; then one over
+  // a local vector of two, reversed, with two outputs per step, and one whose
+  // outputs are read from its .second: gradient, Hessian and jvp.
+  const tl::Tensor drive = tl::reshape(tl::cos(tl::arange(6).astype(tl::DType::f64)), {3, 2});
+  auto zipped = [&](const tl::Tensor& m) {
+    auto [final_carry, outs] = tl::scan(
+        [&](const tl::Tensor& c, const std::vector<tl::Tensor>& slices) {
+          const tl::Tensor next =
+              tl::tanh(c * slices[0] + slices[1] * slices[2]) + tl::mean(m, {0}) * slices[3];
+          return std::pair{next, next * slices[1]};
+        },
+        tl::sum(m, {0}) * 0.1, std::vector<tl::Tensor>{m, tl::sin(m) * 2.0, drive, m});
+    const std::vector<tl::Tensor> both{outs, tl::exp(outs * 0.5)};
+    auto [back, ys_back] = tl::scan(
+        [](const tl::Tensor& c, const std::vector<tl::Tensor>& duo) {
+          return std::make_pair(c + duo.front() * duo.back() * c,
+                                std::vector<tl::Tensor>{tl::sin(duo[0]) + c, duo[1] * c});
+        },
+        final_carry, both, true);
+    const tl::Tensor cumulative = tl::scan(
+                                      [](const tl::Tensor& c, const tl::Tensor& o) {
+                                        return std::pair{c + o, std::vector<tl::Tensor>{c, o * c}};
+                                      },
+                                      back, outs)
+                                      .second[1];
+    return tl::sum(final_carry * final_carry) + tl::sum(outs * outs) + tl::sum(back) +
+           tl::sum(ys_back[0] * ys_back[0]) + tl::sum(ys_back[1]) + tl::sum(tl::cos(cumulative));
+  };
+  report_near("tl::scan over a vector of sequences", tl::grad(zipped), zipped, w);
+  report_hessian_near("hessian through tl::scan over a vector of sequences", tl::hessian(zipped),
+                      tl::grad(zipped), w);
+  auto [zipped_value, zipped_dot] = tl::jvp(zipped, w, weights);
+  std::printf("tl::scan over a vector of sequences, jvp: %a %a\n", zipped_value.item<double>(),
+              zipped_dot.item<double>());
+  check_projection("tl::scan over a vector of sequences", zipped_dot, tl::grad(zipped)(w), weights);
+  // Sequences of different lengths: a tl::ShapeError, traced or generated.
+  auto unequal = [&](const tl::Tensor& m) {
+    return tl::sum(tl::scan(
+                       [](const tl::Tensor& c, const std::vector<tl::Tensor>& slices) {
+                         return std::pair{c + slices[0] * slices[1], c};
+                       },
+                       tl::zeros({2}, tl::DType::f64), std::vector<tl::Tensor>{m, tl::slice(m, 0, 0, 2)})
+                       .first);
+  };
+  try {
+    tl::grad(unequal)(w);
+    std::printf("tl::scan over sequences of 3 and 2 steps: no error\n");
+  } catch (const tl::ShapeError&) {
+    std::printf("tl::scan over sequences of 3 and 2 steps: tl::ShapeError\n");
+  }
+
   // Edge pads in reverse mode, each its operand's only use: widths on both axes, and
   // an axis of size 1 padded by one on each side (the border is the element itself).
   auto replicated = [](const tl::Tensor& v) {

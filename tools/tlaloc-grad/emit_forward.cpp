@@ -40,7 +40,7 @@ void Writer::defined_in(const Block& b, Defined& d) const {
     }
     if (s.kind == Node::Kind::loop) d.loops.push_back(&s);
     for (const Phi& ph : s.phis) d.values.push_back(ph.out);
-    if (s.ys >= 0) d.values.push_back(s.ys);
+    d.values.insert(d.values.end(), s.ys.begin(), s.ys.end());
     if (s.kind != Node::Kind::branch) continue;
     d.conds.push_back(s.id);
     defined_in(s.body, d);
@@ -327,9 +327,10 @@ void Writer::forward_loop(const Node& s, bool hoisted) {
     for (const auto& [tape, type] : tapes(s)) line(type + " " + tape + ";");
     line("std::size_t " + steps + " = 0;");
   }
-  const bool stacks = s.ys >= 0, tangent_stacks = stacks && tangents_ && active(s.ys);
-  if (stacks) line("std::vector<tl::Tensor> " + name(s.ys) + "_steps(" + s.count + ");");
-  if (tangent_stacks) line("std::vector<tl::Tensor> t_" + name(s.ys) + "_steps(" + s.count + ");");
+  for (ValueId ys : s.ys) {
+    line("std::vector<tl::Tensor> " + name(ys) + "_steps(" + s.count + ");");
+    if (tangents_ && active(ys)) line("std::vector<tl::Tensor> t_" + name(ys) + "_steps(" + s.count + ");");
+  }
   // Written again when an iteration can end with a carried tangent undefined that
   // started defined: the next iteration's ops must allow for it.
   const std::size_t start = out_.size();
@@ -337,7 +338,7 @@ void Writer::forward_loop(const Node& s, bool hoisted) {
     std::set<ValueId> undefined_before;
     for (const Phi& ph : s.phis)
       if (zero_tangent_.count(ph.out) != 0) undefined_before.insert(ph.out);
-    loop_statement(s, save, stacks, tangent_stacks, unrolled);
+    loop_statement(s, save, unrolled);
     const bool again = std::any_of(s.phis.begin(), s.phis.end(), [&](const Phi& ph) {
       return zero_tangent_.count(ph.out) != 0 && undefined_before.count(ph.out) == 0;
     });
@@ -345,12 +346,14 @@ void Writer::forward_loop(const Node& s, bool hoisted) {
     out_.resize(start);
   }
   const std::string decl = hoisted ? "" : "const tl::Tensor ";
-  if (stacks) line(decl + name(s.ys) + " = tl::stack(" + name(s.ys) + "_steps, 0);");
-  if (tangent_stacks) line(decl + "t_" + name(s.ys) + " = tl::stack(t_" + name(s.ys) + "_steps, 0);");
+  for (ValueId ys : s.ys) {
+    line(decl + name(ys) + " = tl::stack(" + name(ys) + "_steps, 0);");
+    if (tangents_ && active(ys)) line(decl + "t_" + name(ys) + " = tl::stack(t_" + name(ys) + "_steps, 0);");
+  }
 }
 
 // The loop statement itself, from `for (...) {` to its closing brace.
-void Writer::loop_statement(const Node& s, bool save, bool stacks, bool tangent_stacks, bool unrolled) {
+void Writer::loop_statement(const Node& s, bool save, bool unrolled) {
   const std::string steps = "steps_" + std::to_string(s.id);
   if (!s.head.empty())
     line("for (;;) {");
@@ -377,8 +380,11 @@ void Writer::loop_statement(const Node& s, bool save, bool stacks, bool tangent_
     for (const auto& [var, type] : inner_state(s))
       line("saved_" + var + ".push_back(std::move(" + var + "));");
   }
-  if (stacks) line(name(s.ys) + "_steps[" + s.index + "] = " + name(s.y) + ";");
-  if (tangent_stacks) line("t_" + name(s.ys) + "_steps[" + s.index + "] = " + tangent_or_zero(s.y) + ";");
+  for (std::size_t i = 0; i < s.ys.size(); ++i) {
+    line(name(s.ys[i]) + "_steps[" + s.index + "] = " + name(s.y[i]) + ";");
+    if (tangents_ && active(s.ys[i]))
+      line("t_" + name(s.ys[i]) + "_steps[" + s.index + "] = " + tangent_or_zero(s.y[i]) + ";");
+  }
   for (const Phi& ph : s.phis) assign(ph.out, ph.second, "", unrolled);
   if (save) line("++" + steps + ";");
   if (!s.break_after.empty()) line("if (" + s.break_after + ") break;");

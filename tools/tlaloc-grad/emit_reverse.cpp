@@ -21,7 +21,7 @@ void Writer::declare_cotangents(const Block& b, bool with_params) {
   for (const Node& s : b) {
     if (s.kind == Node::Kind::op) vals.push_back(s.result);
     for (const Phi& ph : s.phis) vals.push_back(ph.out);
-    if (s.ys >= 0) vals.push_back(s.ys);
+    vals.insert(vals.end(), s.ys.begin(), s.ys.end());
   }
   for (ValueId v : vals)
     if (active(v) && p_.values[std::size_t(v)].list.empty() && !passed_on(b, v))
@@ -35,7 +35,7 @@ void Writer::count_uses(const Block& b) {
     for (const Phi& ph : s.phis)
       for (ValueId v : {ph.first, ph.second})
         if (v >= 0) ++uses_[v];
-    if (s.xs >= 0) ++uses_[s.xs];
+    for (ValueId v : s.xs) ++uses_[v];
     count_uses(s.head);
     count_uses(s.body);
     count_uses(s.orelse);
@@ -350,12 +350,14 @@ std::vector<ValueId> Writer::free_values(const Node& s) const {
   return free;
 }
 
-// own_slice: a scan's slice of its sequence, an operand of the scan, not a use.
-void Writer::uses(const Block& b, std::set<ValueId>& used, std::set<ValueId>& defined, ValueId own_slice) {
+// own_slices: a scan's slices of its sequences, operands of the scan, not uses.
+void Writer::uses(const Block& b, std::set<ValueId>& used, std::set<ValueId>& defined,
+                  const std::vector<ValueId>& own_slices) {
   for (const Node& n : b) {
     for (const Arg& a : n.args)
-      if (a.is_tensor() && (n.result != own_slice || own_slice < 0)) used.insert(a.value);
-    if (n.ys >= 0) defined.insert(n.ys);
+      if (a.is_tensor() && std::find(own_slices.begin(), own_slices.end(), n.result) == own_slices.end())
+        used.insert(a.value);
+    defined.insert(n.ys.begin(), n.ys.end());
     defined.insert(n.result);
     for (const Phi& ph : n.phis) {
       defined.insert({ph.out, ph.in});
@@ -407,15 +409,21 @@ void Writer::reverse_structured_loop(const Node& s) {
   std::vector<const Phi*> carried;
   for (const Phi& ph : s.phis)
     if (active(ph.out)) carried.push_back(&ph);
-  // tl::scan: its ys' cotangent seeds each step's y, and its xs get each step's
-  // slice's cotangent, stacked.
-  const bool seeds = s.ys >= 0 && active(s.ys) && state(s.ys) != Has::none;
-  const bool sequence = s.xs >= 0 && active(s.xs);
+  // tl::scan: each output's cotangent seeds the step's output, and each of its
+  // sequences gets each step's slice's cotangent, stacked (in the order of the
+  // outputs and of the sequences, as the engine takes them).
+  std::vector<std::size_t> seeded;
+  for (std::size_t i = 0; i < s.ys.size(); ++i)
+    if (active(s.ys[i]) && state(s.ys[i]) != Has::none) seeded.push_back(i);
+  const bool seeds = !seeded.empty();
+  std::vector<std::size_t> sequences;
+  for (std::size_t i = 0; i < s.xs.size(); ++i)
+    if (active(s.xs[i])) sequences.push_back(i);
   if (carried.empty() && !seeds) return;
   const std::vector<ValueId> free = free_values(s);
   const std::string id = std::to_string(s.id), k = "k" + id;
   const bool empty_is_init = s.structured == "tl::fori_loop";
-  const std::string slices = sequence ? "d_" + name(s.x) + "_steps" : "";
+  const auto slices = [&](std::size_t i) { return "d_" + name(s.x[i]) + "_steps"; };
   const auto carry = [&](const Phi* ph) { return "d_" + name(ph->out) + "_carry"; };
   const auto sum = [&](ValueId w) { return "d_" + name(w) + "_sum" + id; };
   line("// Reverse of the " + s.structured + " at " + at(s.loc) +
@@ -428,7 +436,7 @@ void Writer::reverse_structured_loop(const Node& s) {
   }
   for (const Phi* ph : carried) line("tl::Tensor " + carry(ph) + " = " + or_zeros(ph->out) + ";");
   for (ValueId w : free) line("tl::Tensor " + sum(w) + " = tl::zeros_like(" + name(w) + ");");
-  if (sequence) line("std::vector<tl::Tensor> " + slices + "(" + s.count + ");");
+  for (std::size_t i : sequences) line("std::vector<tl::Tensor> " + slices(i) + "(" + s.count + ");");
   line("for (std::size_t " + k + " = steps_" + id + "; " + k + "-- > 0;) {");
   ++depth_;
   restore_iteration(s, k);
@@ -438,10 +446,11 @@ void Writer::reverse_structured_loop(const Node& s) {
   apart(free, "_step" + id, [&] {
     for (ValueId w : free) line("tl::Tensor " + d(w) + ";");
     for (const Phi* ph : carried) accumulate(ph->second, carry(ph));
-    if (seeds) guarded_if_maybe(s.ys, [&] { accumulate(s.y, step_of(d(s.ys), s.index)); });
+    for (std::size_t i : seeded)
+      guarded_if_maybe(s.ys[i], [&] { accumulate(s.y[i], step_of(d(s.ys[i]), s.index)); });
     reverse(s.body);
     for (const Phi* ph : carried) line(carry(ph) + " = " + or_zeros(ph->in) + ";");
-    if (sequence) line(slices + "[" + s.index + "] = " + or_zeros(s.x) + ";");
+    for (std::size_t i : sequences) line(slices(i) + "[" + s.index + "] = " + or_zeros(s.x[i]) + ";");
     for (ValueId w : free) {
       if (state(w) == Has::yes) line(sum(w) + " = " + sum(w) + " + " + d(w) + ";");
       if (state(w) == Has::maybe)
@@ -453,7 +462,7 @@ void Writer::reverse_structured_loop(const Node& s) {
   has_ = outside;
   for (const Phi* ph : carried) accumulate(ph->first, carry(ph));
   for (ValueId w : free) accumulate(w, sum(w));
-  if (sequence) accumulate(s.xs, "tl::stack(" + slices + ", 0)");
+  for (std::size_t i : sequences) accumulate(s.xs[i], "tl::stack(" + slices(i) + ", 0)");
   if (!empty_is_init) return;
   const auto ran = has_;
   has_ = outside;

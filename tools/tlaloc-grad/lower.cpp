@@ -649,9 +649,9 @@ ValueId Lowerer::expr(const Expr* e, Block& out) {
     return op(out, e, {}, {}, text(e));  // a tensor from outside (a global): a constant
   }
   if (const auto* c = dyn_cast<ConditionalOperator>(e)) return conditional(c, out);
-  if (const auto* m = dyn_cast<MemberExpr>(e); m && scan_of(m->getBase())) {
+  if (const MemberExpr* m = scan_member(e)) {
     const auto [carry, ys] = scan_call(scan_of(m->getBase()), out);
-    return m->getMemberDecl()->getName() == "first" ? carry.at(0) : ys;
+    return (m->getMemberDecl()->getName() == "first" ? carry : ys).at(0);
   }
   if (const auto* m = dyn_cast<MemberExpr>(e))
     if (const auto value = custom_value(m, out)) return *value;
@@ -1110,7 +1110,7 @@ ValueId Lowerer::inline_body(const CallExpr* e, const FunctionDecl& def, Block& 
   }
   note_header(def);
   inlining_.push_back(&def);
-  ValueId* const pair = std::exchange(pair_second_, nullptr);
+  Pack* const pair = std::exchange(pair_second_, nullptr);
   Pack* const outer_return = std::exchange(pack_return_, returned);
   const auto r = block(statements(def.getBody()), 0, out);
   pack_return_ = outer_return;
@@ -1181,11 +1181,13 @@ void Lowerer::declaration(const DeclStmt* d, Block& out) {
         dd && scan_of(dd->getInit()) && dd->bindings().size() == 2) {
       const std::size_t before = p_.values.size();
       const auto [carry, ys] = scan_call(scan_of(dd->getInit()), out);
-      if (is_tensor_list(dd->bindings()[0]->getType()))
-        packs_[dd->bindings()[0]] = carry;
-      else
-        bind(dd->bindings()[0], carry.at(0), before);
-      bind(dd->bindings()[1], ys, before);
+      for (const auto& [binding, values] :
+           {std::pair{dd->bindings()[0], carry}, std::pair{dd->bindings()[1], ys}}) {
+        if (is_tensor_list(binding->getType()))
+          bind_pack(binding, values, before);
+        else
+          bind(binding, values.at(0), before);
+      }
       continue;
     }
     if (const auto* dd = dyn_cast<DecompositionDecl>(v); dd && is_tensor_struct(dd->getType())) {

@@ -53,7 +53,7 @@ const LambdaExpr* Lowerer::lambda_arg(const Expr* e, const std::string& what) {
 // With `second`, the lambda returns a pair of tensors (tl::scan's function), whose
 // second goes there.
 Lowerer::Pack Lowerer::lambda_body(const LambdaExpr* l, const std::vector<Pack>& args, Block& out,
-                                   const std::string& what, ValueId* second) {
+                                   const std::string& what, Pack* second) {
   const CXXMethodDecl* fn = l->getCallOperator();
   // tl::scan's function returns a pair, whose first is a std::vector<tl::Tensor> where
   // that is what it carries.
@@ -91,7 +91,7 @@ Lowerer::Pack Lowerer::lambda_body(const LambdaExpr* l, const std::vector<Pack>&
   std::set<const VarDecl*> outside;
   for (const auto& kv : scalars_) outside.insert(kv.first);
   std::swap(outside, outside_lambda_);
-  ValueId* const pair = std::exchange(pair_second_, second);
+  Pack* const pair = std::exchange(pair_second_, second);
   Pack returned;
   Pack* const outer_return = std::exchange(pack_return_, returns_pack ? &returned : nullptr);
   const auto r = block(statements(fn->getBody()), 0, out);
@@ -241,8 +241,9 @@ const CallExpr* Lowerer::scan_of(const Expr* e) {
 }
 
 // `return std::pair{carry, y};` (or std::make_pair, or a braced list) in tl::scan's
-// function: the carry is returned, y goes to pair_second_. Braces evaluate left to
-// right; a call's arguments in the compiler's order.
+// function: the carry is returned, y goes to pair_second_; either may be a
+// std::vector<tl::Tensor> (a Pack). Braces evaluate left to right; a call's arguments
+// in the compiler's order.
 ValueId Lowerer::pair_return(const Expr* e, Block& out) {
   e = strip(e);
   if (const auto* f = dyn_cast<CXXFunctionalCastExpr>(e)) e = strip(f->getSubExpr());
@@ -261,44 +262,49 @@ ValueId Lowerer::pair_return(const Expr* e, Block& out) {
   }
   // A std::vector<tl::Tensor> carried is returned as the pair's first (a braced list).
   const bool listed = pack_return_ != nullptr;
-  if (parts.size() != 2 || !(listed ? is_tensor_list(parts[0]->getType()) : is_tensor(parts[0]->getType())) ||
-      !is_tensor(parts[1]->getType()))
+  const auto fits = [](const Expr* part) {
+    return is_tensor(part->getType()) || is_tensor_list(part->getType());
+  };
+  if (parts.size() != 2 || !fits(parts[0]) || listed != is_tensor_list(parts[0]->getType()) ||
+      !fits(parts[1]))
     refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
            "tl::scan's function returns '" + raw(e) + "'; write the pair in the return: std::pair{carry, y}");
-  ValueId v[2];
+  Pack v[2];
   for (std::size_t k = 0; k < 2; ++k) {
     const std::size_t i = !in_order && right_to_left_ ? 1 - k : k;
-    if (i == 0 && listed) {
-      *pack_return_ = pack(parts[0], out);
-      v[0] = pack_return_->front();
-    } else {
-      v[i] = expr(parts[i], out);
-    }
+    v[i] = is_tensor_list(parts[i]->getType()) ? pack(parts[i], out) : Pack{expr(parts[i], out)};
   }
-  ValueId* const second = pair_second_;
+  if (listed) *pack_return_ = v[0];
+  Pack* const second = pair_second_;
   *second = v[1];
-  return v[0];
+  return v[0].front();
 }
 
 // tl::scan(f, init, xs, reverse): for each slice x of xs along axis 0 (last first if
-// reverse), (carry, y) = f(carry, x); returns the carry and the ys stacked.
-std::pair<Lowerer::Pack, ValueId> Lowerer::scan_call(const CallExpr* e, Block& out) {
+// reverse), (carry, y) = f(carry, x); returns the carry and the ys stacked. xs is a
+// tl::Tensor or a std::vector<tl::Tensor> of sequences sharing their leading axis
+// (a Pack), whose slices the function takes as a std::vector.
+std::pair<Lowerer::Pack, Lowerer::Pack> Lowerer::scan_call(const CallExpr* e, Block& out) {
   const std::string what = "tl::scan's function";
   const LambdaExpr* fn = lambda_arg(e->getArg(0), what);
   const ParmVarDecl* carry = parameter(fn, 0, 2, what);
   const ParmVarDecl* slice = parameter(fn, 1, 2, what);
-  if (!is_tensor(slice->getType()) || !(is_tensor(carry->getType()) || is_tensor_list(carry->getType())))
-    refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
-           "tl::scan over a std::vector<tl::Tensor> of sequences: tlaloc-grad writes scans over one "
-           "tl::Tensor (the carry may be a tl::Tensor or a std::vector<tl::Tensor>)");
-  Pack init;
-  ValueId xs = -1;
+  const bool listed = is_tensor_list(e->getArg(2)->getType());
+  for (const ParmVarDecl* pd : {carry, slice})
+    if (!is_tensor(pd->getType()) && !is_tensor_list(pd->getType()))
+      refuse(Code::unsupported_construct, loc(pd->getBeginLoc()),
+             what + " takes '" + pd->getType().getAsString() +
+                 "': tlaloc-grad writes scans whose function takes its carry and its slices each as a "
+                 "tl::Tensor or a std::vector<tl::Tensor>");
+  Pack init, xs;
+  // (pack refuses an empty list: `std::vector<tl::Tensor>{}` is no braced list of tensors)
+  const auto sequences = [&] { xs = listed ? pack(e->getArg(2), out) : Pack{expr(e->getArg(2), out)}; };
   if (right_to_left_) {
-    xs = expr(e->getArg(2), out);
+    sequences();
     init = state(e->getArg(1), out);
   } else {
     init = state(e->getArg(1), out);
-    xs = expr(e->getArg(2), out);
+    sequences();
   }
   Node s = structured_loop(e, "tl::scan");
   const std::string id = std::to_string(s.id);
@@ -312,13 +318,22 @@ std::pair<Lowerer::Pack, ValueId> Lowerer::scan_call(const CallExpr* e, Block& o
   s.step = "++" + step;
   s.scalars.push_back({step, "std::int64_t"});
   s.xs = xs;
-  const std::string seq = p_.values[std::size_t(xs)].name;
+  const std::string seq = p_.values[std::size_t(xs[0])].name, line = std::to_string(s.loc.line);
   scalar(out, e->getBeginLoc(),
          "const std::int64_t " + s.count + " = " + seq + ".rank() > 0 ? " + seq + ".shape()[0] : 0;");
+  for (std::size_t k = 1; k < xs.size(); ++k) {
+    if (xs[k] == xs[0]) continue;
+    const std::string other = p_.values[std::size_t(xs[k])].name;
+    scalar(out, e->getBeginLoc(),
+           "if (" + other + ".rank() == 0 || " + other + ".shape()[0] != " + s.count +
+               ") throw tl::ShapeError(\"tlaloc-grad: tl::scan at line " + line +
+               ": its sequences must share a leading axis, got \" + tl::shape_string(" + seq +
+               ".shape()) + \" and \" + tl::shape_string(" + other + ".shape()));");
+  }
   scalar(out, e->getBeginLoc(),
-         "if (" + s.count + " == 0) throw tl::ValueError(\"tlaloc-grad: tl::scan at line " +
-             std::to_string(s.loc.line) + " needs a sequence with at least one step along axis 0\");");
-  ValueId y = -1;
+         "if (" + s.count + " == 0) throw tl::ValueError(\"tlaloc-grad: tl::scan at line " + line +
+             " needs a sequence with at least one step along axis 0\");");
+  Pack y;
   const Pack after = carry_through(s, carried_state(carry, init), [&](Block& body) {
     const std::string last_first = s.count + " - 1 - " + step;
     scalar(body, e->getBeginLoc(),
@@ -327,17 +342,23 @@ std::pair<Lowerer::Pack, ValueId> Lowerer::scan_call(const CallExpr* e, Block& o
                 : reverse == "true" ? last_first
                                     : reverse + " ? " + last_first + " : " + step) +
                ";");
-    s.x = op(body, e, "scan_slice", {{xs, {}}}, s.index);
-    body.back().source = "the step's slice of " + raw(e->getArg(2));
-    names_.erase(p_.values[std::size_t(s.x)].name);
-    p_.values[std::size_t(s.x)].name = claim(slice->getName().empty() ? "x_" + id : slice->getNameAsString());
-    const Pack end = lambda_body(fn, {current_state(carry), {s.x}}, body, what, &y);
+    const std::string named = slice->getName().empty() ? "x_" + id : slice->getNameAsString();
+    s.x.clear();  // the body may be lowered again, once its carried values are known
+    for (std::size_t k = 0; k < xs.size(); ++k) {
+      const ValueId x = op(body, e, "scan_slice", {{xs[k], {}}}, s.index);
+      body.back().source =
+          "the step's slice of " + (listed ? p_.values[std::size_t(xs[k])].name : raw(e->getArg(2)));
+      names_.erase(p_.values[std::size_t(x)].name);
+      p_.values[std::size_t(x)].name = claim(listed ? named + "_" + std::to_string(k) : named);
+      s.x.push_back(x);
+    }
+    const Pack end = lambda_body(fn, {current_state(carry), s.x}, body, what, &y);
     check_state(end, init, e, what);
     return end;
   });
   s.y = y;
-  s.ys = p_.add_value(unique("ys"), active(y), traced(y));
-  const ValueId ys = s.ys;
+  for (ValueId step_y : y) s.ys.push_back(p_.add_value(unique("ys"), active(step_y), traced(step_y)));
+  const Pack ys = s.ys;
   out.push_back(std::move(s));
   return {after, ys};
 }

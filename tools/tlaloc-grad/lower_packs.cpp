@@ -30,11 +30,17 @@ const Expr* uncopied(const Expr* e) {
 }
 }  // namespace
 
+// tl::scan(...).first or .second.
+const MemberExpr* Lowerer::scan_member(const Expr* e) {
+  const auto* m = dyn_cast<MemberExpr>(e);
+  return m != nullptr && scan_of(m->getBase()) != nullptr ? m : nullptr;
+}
+
 // Whether e is a Pack: a variable bound to one, or a tl:: call whose state is a vector.
 bool Lowerer::is_pack(const Expr* e) const {
   e = uncopied(e);
   if (const auto* ref = dyn_cast<DeclRefExpr>(e)) return packs_.count(ref->getDecl()) != 0;
-  return is_tensor_list(e->getType()) && is_structured(e);
+  return is_tensor_list(e->getType()) && (is_structured(e) || scan_member(e) != nullptr);
 }
 
 Lowerer::Pack Lowerer::pack(const Expr* e, Block& out) {
@@ -42,6 +48,10 @@ Lowerer::Pack Lowerer::pack(const Expr* e, Block& out) {
   if (const auto* ref = dyn_cast<DeclRefExpr>(e))
     if (auto it = packs_.find(ref->getDecl()); it != packs_.end()) return it->second;
   if (is_structured(e)) return state(e, out);
+  if (const MemberExpr* m = scan_member(e)) {
+    const auto [carry, ys] = scan_call(scan_of(m->getBase()), out);
+    return m->getMemberDecl()->getName() == "first" ? carry : ys;
+  }
   const Expr* braced = e;
   if (const auto* f = dyn_cast<CXXFunctionalCastExpr>(braced)) braced = f->getSubExpr();
   if (const auto list = braced_tensors(braced)) {
@@ -138,10 +148,14 @@ void Lowerer::declare_pack(const VarDecl* v, Block& out) {
     refuse(Code::unsupported_construct, loc(v->getLocation()),
            "the std::vector<tl::Tensor> '" + v->getNameAsString() + "' declared without a value");
   const std::size_t before = p_.values.size();
-  const Pack p = pack(v->getInit(), out);
+  bind_pack(v, pack(v->getInit(), out), before);
+}
+
+// A declared std::vector<tl::Tensor>: the elements computed for it take its name.
+void Lowerer::bind_pack(const ValueDecl* v, const Pack& p, std::size_t values_before) {
   std::set<ValueId> named;
   for (std::size_t k = 0; k < p.size(); ++k) {
-    if (std::size_t(p[k]) < before || !named.insert(p[k]).second) continue;
+    if (std::size_t(p[k]) < values_before || !named.insert(p[k]).second) continue;
     names_.erase(p_.values[std::size_t(p[k])].name);
     p_.values[std::size_t(p[k])].name = claim(v->getNameAsString() + "_" + std::to_string(k));
   }

@@ -148,7 +148,7 @@ class Lowerer {
   int loop_body_ = -1;  // structured_ inside the innermost loop's body
   int next_id_ = 0;
   bool in_head_ = false;            // lowering a tl::while_loop's condition: nothing in it is differentiated
-  ValueId* pair_second_ = nullptr;  // lowering tl::scan's function: where its return's y goes
+  Pack* pair_second_ = nullptr;     // lowering tl::scan's function: where its return's y goes
   // In the innermost loop's body: the saved conditions of the branches being lowered
   // (`cond_3` on a then path, `!cond_3` on an else path), and when each break or
   // continue inside a branch is taken, in those conditions (lower_flow.cpp).
@@ -247,6 +247,7 @@ class Lowerer {
   ValueId undefined_tensor(SourceLocation at, const std::string& name, std::string source, Block& out);
   void refuse_undefined(ValueId v, const Expr* at);
   void bind(const ValueDecl* v, ValueId value, std::size_t values_before);
+  void bind_pack(const ValueDecl* v, const Pack& p, std::size_t values_before);
   bool changed(const VarDecl* v, bool in_loops_only);
   const VarDecl* assigned_scalar(const Expr* e) const;
   void expression_statement(const Expr* e, Block& out);
@@ -333,7 +334,7 @@ class Lowerer {
   // lower_control.cpp: tl::cond, the tl:: loops and lambdas
   const LambdaExpr* lambda_arg(const Expr* e, const std::string& what);
   Pack lambda_body(const LambdaExpr* l, const std::vector<Pack>& args, Block& out, const std::string& what,
-                   ValueId* second = nullptr);
+                   Pack* second = nullptr);
   void refuse_scan_in(const Stmt* s);
   ValueId lambda_call(const CXXOperatorCallExpr* e, Block& out);
   ValueId function_call(const CXXOperatorCallExpr* e, Block& out);
@@ -345,8 +346,9 @@ class Lowerer {
   Node structured_loop(const CallExpr* e, const char* fn);
   Pack fori_call(const CallExpr* e, Block& out);
   static const CallExpr* scan_of(const Expr* e);
+  static const MemberExpr* scan_member(const Expr* e);
   ValueId pair_return(const Expr* e, Block& out);
-  std::pair<Pack, ValueId> scan_call(const CallExpr* e, Block& out);
+  std::pair<Pack, Pack> scan_call(const CallExpr* e, Block& out);
   Pack while_call(const CallExpr* e, Block& out);
 
   // lower_packs.cpp: std::vector<tl::Tensor>s of a length fixed in the function

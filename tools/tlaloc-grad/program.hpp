@@ -76,10 +76,11 @@ struct Node {
   Block head;                  // tl::while_loop: the ops computing its condition
   // C++ loops: `if (c) break;` as the body's first or last statement, its condition
   std::string break_before, break_after;
-  // tl::scan: the sequence, each step's slice of it (an op "scan_slice" in the body,
-  // whose text names the step's index) and output, and the outputs stacked after it;
-  // the C++ names of the step count and of the index in the sequence.
-  ValueId xs = -1, x = -1, y = -1, ys = -1;
+  // tl::scan: the sequences (one, or a std::vector's elements), each step's slice of
+  // each (an op "scan_slice" in the body, whose text names the step's index), the
+  // step's outputs (one, or a std::vector's elements), and each output stacked after
+  // it; the C++ names of the step count and of the index in the sequences.
+  std::vector<ValueId> xs, x, y, ys;
   std::string count, index;
   bool assignment = false;     // scalar: `n += 1;`, a variable the loop carries, changed
   std::string declares;        // scalar: the name it declares, if any

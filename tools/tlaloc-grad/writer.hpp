@@ -154,7 +154,7 @@ class Writer {
   std::vector<std::pair<std::string, std::string>> tapes(const Node& s) const;
   std::vector<std::pair<std::string, std::string>> inner_state(const Node& s) const;
   void forward_loop(const Node& s, bool hoisted);
-  void loop_statement(const Node& s, bool save, bool stacks, bool tangent_stacks, bool unrolled);
+  void loop_statement(const Node& s, bool save, bool unrolled);
 
   // emit_reverse.cpp: the reverse sweep, and the sums of the tl:: regions
   void declare_cotangents(const Block& b, bool with_params);
@@ -170,7 +170,7 @@ class Writer {
   void reverse_loop(const Node& s);
   std::vector<ValueId> free_values(const Node& s) const;
   static void uses(const Block& b, std::set<ValueId>& used, std::set<ValueId>& defined,
-                   ValueId own_slice = -1);
+                   const std::vector<ValueId>& own_slices = {});
   void reverse_cond(const Node& s);
   void reverse_structured_loop(const Node& s);
 };
