@@ -147,7 +147,8 @@ Tensor cumprod(const Tensor& x, std::int64_t axis);
 // result's cotangent, t x's tangent, y the result. sum_backward spreads g back over x's
 // `shape` (max's and min's share too, times each tie's part); cumsum_backward sums
 // each cotangent into every earlier position along the axis (a cumsum run from the
-// end); prod's and cumprod's are exact where elements are zero (they never divide by x).
+// end); prod's and cumprod's are exact where elements are zero (they never divide by x),
+// and so are their derivatives in turn (a Hessian through a zero).
 Tensor sum_backward(const Tensor& g, const Shape& shape, Axes axes = {}, bool keepdims = false);
 Tensor cumsum_backward(const Tensor& g, std::int64_t axis);
 Tensor prod_backward(const Tensor& g, const Tensor& x, Axes axes = {}, bool keepdims = false);
@@ -192,6 +193,10 @@ Tensor reshape(const Tensor& x, const Shape& shape);  // one -1 is inferred
 Tensor transpose(const Tensor& x);                     // reverses the axes
 Tensor transpose(const Tensor& x, const std::vector<std::int64_t>& perm);
 Tensor permute(const Tensor& x, const std::vector<std::int64_t>& perm);
+// The transpose of transpose(x, perm) and permute(x, perm) (negative axes count from
+// the end): g, of the result's shape, under the inverse permutation. It is what the
+// engine's rule for transpose computes, and what tlaloc-grad writes.
+Tensor transpose_backward(const Tensor& g, const std::vector<std::int64_t>& perm);
 Tensor squeeze(const Tensor& x, Axes axes = {});  // all: every size-1 axis
 Tensor expand_dims(const Tensor& x, std::int64_t axis);
 Tensor broadcast_to(const Tensor& x, const Shape& shape);

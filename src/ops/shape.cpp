@@ -55,7 +55,11 @@ void check_permutation(std::string_view op, const std::vector<std::int64_t>& per
 
 const OpDef& transpose_op =
     def_op("transpose")
-        .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::transpose", op, {detail::cpp_ints(op.attrs().get<std::vector<std::int64_t>>("permutation"))}); })
+        .cpp([](detail::CppOp& op) {
+          return detail::cpp_call(
+              "tl::transpose", op,
+              {detail::cpp_ints(op.attrs().get<std::vector<std::int64_t>>("permutation"))});
+        })
         .inputs(1)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
           const auto& perm = attrs.get<std::vector<std::int64_t>>("permutation");
@@ -70,10 +74,8 @@ const OpDef& transpose_op =
         })
         .jvp(detail::linear_jvp({0}))
         .vjp([](const detail::Rule& r) {
-          const auto& perm = r.attr<std::vector<std::int64_t>>("permutation");
-          std::vector<std::int64_t> inverse(perm.size());
-          for (std::size_t i = 0; i < perm.size(); ++i) inverse[std::size_t(perm[i])] = std::int64_t(i);
-          return std::vector<Tensor>{transpose(r.cotangent(), inverse)};
+          return std::vector<Tensor>{
+              transpose_backward(r.cotangent(), r.attr<std::vector<std::int64_t>>("permutation"))};
         })
         .stablehlo({"stablehlo.transpose", {Hlo("permutation", Kind::i64_array).pretty("dims")}, "keywords"});
 
@@ -225,6 +227,15 @@ Tensor transpose(const Tensor& x) {
   return transpose(x, p);
 }
 Tensor permute(const Tensor& x, const std::vector<std::int64_t>& perm) { return transpose(x, perm); }
+Tensor transpose_backward(const Tensor& g, const std::vector<std::int64_t>& perm) {
+  std::vector<std::int64_t> p = perm;
+  for (auto& a : p)
+    if (a < 0) a += g.rank();
+  check_permutation("transpose_backward", p, std::size_t(g.rank()));
+  std::vector<std::int64_t> inverse(p.size());
+  for (std::size_t i = 0; i < p.size(); ++i) inverse[std::size_t(p[i])] = std::int64_t(i);
+  return transpose(g, inverse);
+}
 
 Tensor squeeze(const Tensor& x, Axes axes) {
   std::vector<bool> drop(std::size_t(x.rank()), false);

@@ -1608,6 +1608,18 @@ int main() {
   std::printf("tl::scan over a vector of sequences, jvp: %a %a\n", zipped_value.item<double>(),
               zipped_dot.item<double>());
   check_projection("tl::scan over a vector of sequences", zipped_dot, tl::grad(zipped)(w), weights);
+  // A permutation and concatenation axes known only at run time, negative ones among
+  // them: the transposes' cotangents are the library's transpose_backward.
+  const int last_axis = int(w.rank()) - 1;
+  auto turned_at_run_time = [&](const tl::Tensor& m) {
+    const tl::Tensor block = tl::reshape(tl::concat({m, tl::sin(m)}, last_axis), {3, 2, 2});
+    const tl::Tensor turned =
+        tl::transpose(block, {block.rank() - 1, 0, -2}) * tl::permute(tl::cos(block), {-1, 0, 1});
+    return tl::sum(turned * turned) + tl::sum(tl::concat({m * m, tl::exp(m)}, -last_axis - 1) * 0.5);
+  };
+  report_near("permutation and axes at run time", tl::grad(turned_at_run_time), turned_at_run_time, w);
+  report_hessian_near("hessian with a permutation and axes at run time", tl::hessian(turned_at_run_time),
+                      tl::grad(turned_at_run_time), w);
   // Sequences of different lengths: a tl::ShapeError, traced or generated.
   auto unequal = [&](const tl::Tensor& m) {
     return tl::sum(tl::scan(

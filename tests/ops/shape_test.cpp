@@ -158,6 +158,10 @@ TEST(ShapeTranspose, EveryPermutationEveryDType) {
       const Ints negative{perm[0] - 3, perm[1] - 3, perm[2] - 3};
       EXPECT_EQ(vals(tl::transpose(x, negative)), ref_transpose(xv, s, perm)) << tl::dtype_name(t);
       EXPECT_EQ(vals(tl::permute(x, perm)), ref_transpose(xv, s, perm)) << tl::dtype_name(t);
+      // The transpose's own transpose undoes it, for either spelling of the axes.
+      EXPECT_EQ(vals(tl::transpose_backward(y, perm)), xv) << tl::dtype_name(t);
+      EXPECT_EQ(vals(tl::transpose_backward(y, negative)), xv) << tl::dtype_name(t);
+      EXPECT_EQ(tl::transpose_backward(y, perm).shape(), s);
     } while (std::next_permutation(perm.begin(), perm.end()));
     const auto d = tl::transpose(x);
     EXPECT_EQ(d.shape(), (tl::Shape{4, 3, 2}));
@@ -221,6 +225,8 @@ TEST(ShapeTranspose, Errors) {
                               {"tl::transpose"});
   // permute is transpose under another name; its errors say "transpose".
   expect_error_with<tl::AxisError>([&] { tl::permute(x, {1, 1}); }, {"transpose"});
+  expect_error_with<tl::AxisError>([&] { tl::transpose_backward(x, {1, 1}); }, {"tl::transpose_backward"});
+  expect_error_with<tl::AxisError>([&] { tl::transpose_backward(x, {0, 1, 2}); }, {"tl::transpose_backward"});
 }
 
 // ---- squeeze ---------------------------------------------------------------------------------

@@ -49,9 +49,9 @@ namespace {
 // by the identity, a whole slice, ...). pad, which also does, is left out: its edge
 // mode's share must be its operand's first (Rule::first_share_only).
 bool may_pass_on(const std::string& fn) {
-  static const std::set<std::string, std::less<>> ops{"astype",    "reshape", "squeeze",
-                                                      "transpose", "permute", "broadcast_to",
-                                                      "slice",     "reverse", "sum_to_size"};
+  static const std::set<std::string, std::less<>> ops{
+      "astype", "reshape", "squeeze",     "transpose",    "permute",
+      "slice",  "reverse", "sum_to_size", "broadcast_to", "transpose_backward"};
   return ops.count(fn) != 0;
 }
 }  // namespace

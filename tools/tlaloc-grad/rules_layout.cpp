@@ -3,8 +3,6 @@
 // and each cotangent is the op's transpose, as the engine's rules write it (most
 // pairs are each other's transposes: take and index_add, slice and slice_backward).
 #include <algorithm>
-#include <cctype>
-#include <stdexcept>
 
 #include "rules_text.hpp"
 #include "shapes.hpp"
@@ -17,26 +15,12 @@ using Tangents = std::vector<std::string>;
 // ---- layout -------------------------------------------------------------------
 
 // transpose(x) reverses the axes, and so does its transpose. transpose(x, perm) and
-// permute(x, perm) are undone by the inverse permutation, worked out here: perm must
-// be written out as integer literals.
+// permute(x, perm) are undone by the library's transpose_backward (the inverse
+// permutation, the engine's rule), whose own transpose is transpose by perm.
 std::string permuted_vjp(const Rule&, std::size_t i, const Names& n) {
   if (i != 0) return "";
   if (n.args.size() < 2) return call("transpose", {n.g});
-  const auto perm = int_list(n.args[1]);
-  if (!perm)
-    throw std::invalid_argument("the permutation '" + n.args[1] + "' is not a list of integer literals");
-  std::vector<std::int64_t> inverse(perm->size(), -1);
-  for (std::size_t k = 0; k < perm->size(); ++k) {
-    const std::int64_t p = (*perm)[k];
-    if (p < 0 || std::size_t(p) >= perm->size() || inverse[std::size_t(p)] >= 0)
-      throw std::invalid_argument("'" + n.args[1] + "' is not a permutation of 0 to " +
-                                  std::to_string(perm->size() - 1) +
-                                  " (write negative axes as non-negative)");
-    inverse[std::size_t(p)] = std::int64_t(k);
-  }
-  std::vector<std::string> axes;
-  for (std::int64_t p : inverse) axes.push_back(std::to_string(p));
-  return call("transpose", {n.g, braced(axes)});
+  return call("transpose_backward", {n.g, n.args[1]});
 }
 
 // ---- pad: the library's pad_backward, whose own transpose is pad ----------------
@@ -74,15 +58,10 @@ std::string axis_extent(const std::string& t, const std::string& a) {
   const auto literal = int_literal(a);
   if (literal && *literal >= 0) return t + ".shape()[" + a + "]";
   if (literal && *literal == -1) return t + ".shape().back()";
-  if (literal) return t + ".shape()[std::size_t(" + t + ".rank() - " + std::to_string(-*literal) + ")]";
-  return t + ".shape()[std::size_t(" + a + " < 0 ? " + a + " + " + t + ".rank() : " + a + ")]";
+  return t + ".size(" + a + ")";
 }
-// Tensor i's extent along the concatenated axis, which must be an integer literal.
-std::string extent(const Names& n, std::size_t i) {
-  const std::string a = join_axis(n);
-  if (!int_literal(a)) throw std::invalid_argument("the axis '" + a + "' is not an integer literal");
-  return axis_extent(n.args[i], a);
-}
+// Tensor i's extent along the concatenated axis.
+std::string extent(const Names& n, std::size_t i) { return axis_extent(n.args[i], join_axis(n)); }
 // The engine's concatenate rule: each tensor's slice of the cotangent along the axis.
 std::string concat_vjp(const Rule&, std::size_t i, const Names& n) {
   std::string start = "0";
@@ -117,6 +96,9 @@ Rule moved(const char* name, Share share) {
 void add_layout_rules(RuleTable& t) {
   const auto add = [&t](Rule r) { t.emplace(r.name, std::move(r)); };
   for (const char* name : {"transpose", "permute"}) add(moved(name, permuted_vjp));
+  add(moved("transpose_backward", [](const Rule&, std::size_t i, const Names& n) {
+    return i == 0 ? call("transpose", {n.g, n.args[1]}) : "";
+  }));
   add(moved("reshape", [](const Rule&, std::size_t i, const Names& n) {
     return i == 0 ? call("reshape", {n.g, shape_of(n.args[0])}) : "";
   }));
