@@ -1620,6 +1620,35 @@ int main() {
   report_near("permutation and axes at run time", tl::grad(turned_at_run_time), turned_at_run_time, w);
   report_hessian_near("hessian with a permutation and axes at run time", tl::hessian(turned_at_run_time),
                       tl::grad(turned_at_run_time), w);
+  // Returns in loops inside a branch of the body: the branch's path goes on with the
+  // rest of its loop and of the body where no return is taken, and a second loop that
+  // returns follows the first. Each limit takes another return.
+  const char* const return_names[] = {"return in a loop in a branch: the first loop's",
+                                      "return in a loop in a branch: the second loop's",
+                                      "return in a loop in a branch: none taken"};
+  for (const int limit : {1, 5, 9}) {
+    auto returns_in_branch = [limit](const tl::Tensor& m) {
+      tl::Tensor r = tl::sin(m);
+      if (limit > 0) {
+        for (int j = 0; j < 3; ++j) {
+          r = tl::sin(r) * 1.5;
+          if (j == limit) return tl::sum(r * m);
+        }
+        r = r * r;
+        for (int i = 0; i < 2; ++i) {
+          r = tl::cos(r) + m;
+          if (i == limit - 4) return tl::sum(r);
+        }
+      }
+      return tl::sum(r * r * m);
+    };
+    const char* name = return_names[limit / 4];
+    report_near(name, tl::grad(returns_in_branch), returns_in_branch, w);
+    report_hessian_near(name, tl::hessian(returns_in_branch), tl::grad(returns_in_branch), w);
+    auto [branch_value, branch_dot] = tl::jvp(returns_in_branch, w, weights);
+    std::printf("%s, jvp: %a %a\n", name, branch_value.item<double>(), branch_dot.item<double>());
+    check_projection(name, branch_dot, tl::grad(returns_in_branch)(w), weights);
+  }
   // Sequences of different lengths: a tl::ShapeError, traced or generated.
   auto unequal = [&](const tl::Tensor& m) {
     return tl::sum(tl::scan(

@@ -153,6 +153,15 @@ bool has_return(const Stmt* s) {
   return false;
 }
 
+// Whether every path through a statement ends in a `return` (a loop may end without one).
+bool always_returns(const Stmt* s) {
+  if (isa<ReturnStmt>(s)) return true;
+  if (const auto* c = dyn_cast<CompoundStmt>(s)) return !c->body_empty() && always_returns(c->body_back());
+  if (const auto* f = dyn_cast<IfStmt>(s))
+    return f->getElse() != nullptr && always_returns(f->getThen()) && always_returns(f->getElse());
+  return false;
+}
+
 // The tensor variables a statement assigns to (loop-carried values).
 void assigned_tensors(const Stmt* s, std::set<const ValueDecl*>& out) {
   if (s == nullptr) return;

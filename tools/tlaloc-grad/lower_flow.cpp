@@ -286,10 +286,12 @@ std::optional<ValueId> Lowerer::returning_if(const IfStmt* f, const std::vector<
            "an early return in a function inlined inside a loop or a branch");
   Node s = branch(f->getBeginLoc(), f->getCond());
   // Each path runs to a return: the scalars it changes are versioned inside it, and
-  // nothing after the if reads them.
+  // nothing after the if reads them. A path that may end without one (a loop that
+  // returns, or an if with a return on one side) goes on with the rest of the block.
   const auto statements_of = [&](const Stmt* branch) {
     std::vector<const Stmt*> list = statements(branch);
-    if (!has_return(branch)) list.insert(list.end(), stmts.begin() + std::ptrdiff_t(rest), stmts.end());
+    if (list.empty() || !always_returns(list.back()))
+      list.insert(list.end(), stmts.begin() + std::ptrdiff_t(rest), stmts.end());
     return list;
   };
   const std::vector<const Stmt*> then = statements_of(f->getThen()), orelse = statements_of(f->getElse());
@@ -308,7 +310,9 @@ std::optional<ValueId> Lowerer::returning_if(const IfStmt* f, const std::vector<
     return *r;
   };
   ++structured_;
+  ++returning_paths_;
   const ValueId a = path(then, then_scalars, s.body), b = path(orelse, else_scalars, s.orelse);
+  --returning_paths_;
   --structured_;
   return meet(std::move(s), a, b, "result", out);
 }
@@ -330,9 +334,9 @@ const VarDecl* Lowerer::declared_here(const std::string& name, QualType type, So
 std::optional<ValueId> Lowerer::returning_loop(const Stmt* loop, const std::vector<const Stmt*>& stmts,
                                                std::size_t rest, Block& out) {
   const SourceLocation at = loop->getBeginLoc();
-  if (structured_ > 0 || !inlining_.empty() || pair_second_ != nullptr || forward_only_)
+  if (structured_ > returning_paths_ || !inlining_.empty() || pair_second_ != nullptr || forward_only_)
     refuse(Code::unsupported_construct, loc(at),
-           "a return inside a loop in a branch, or in a function called in the body");
+           "a return inside a loop in a branch that does not return, or in a function called in the body");
   // Declared, as far as the scans of statements can tell, where the body opens.
   const SourceLocation opening = top_->getBody()->getBeginLoc();
   returning_ = {declared_here("result", top_->getReturnType().getUnqualifiedType(), opening),
@@ -344,17 +348,22 @@ std::optional<ValueId> Lowerer::returning_loop(const Stmt* loop, const std::vect
   declare_scalar(returning_.returned, flag, "bool", true);
   statement(loop, out);
   const Returning r = std::exchange(returning_, {});
+  // The flag is read by the branch's condition only, which the forward pass saves for
+  // the reverse sweep: a loop inside a path may leave it (read_scalar's refusal).
+  scalars_.at(r.returned).stale.clear();
   read_scalar(r.returned, at);
   Node s = branch(at, current(r.returned));
   const ValueId returned = tensors_.at(r.result);
   const std::vector<const Stmt*> after(stmts.begin() + std::ptrdiff_t(rest), stmts.end());
   const std::vector<BranchScalar> scoped = changed_in(after, at);
   ++structured_;
+  ++returning_paths_;
   const auto saved = tensors_;
   start_path(scoped);
   const auto otherwise = block(after, 0, s.orelse);
   restore_path(scoped);
   tensors_ = saved;
+  --returning_paths_;
   --structured_;
   if (!otherwise)
     refuse(Code::unsupported_construct, loc(at), "the function ends without returning after this loop");
@@ -443,7 +452,7 @@ void Lowerer::loop(const Stmt* at, const Stmt* init, const Expr* cond, const Exp
                    Block& out) {
   if (has_return(body) && !returns_from_loop())
     refuse(Code::unsupported_construct, loc(at->getBeginLoc()),
-           "a return inside a loop in a branch, or in a function called in the body");
+           "a return inside a loop in a branch that does not return, or in a function called in the body");
   // A generated tl::while_loop is `for (;;)`, left by a break after its condition.
   if (cond == nullptr && !forward_only_)
     refuse(Code::unsupported_construct, loc(at->getBeginLoc()), "a loop without a condition");

@@ -34,6 +34,7 @@ std::optional<std::pair<const ValueDecl*, const ValueDecl*>> alias_targets(const
 bool is_custom(QualType t);
 const Expr* strip(const Expr* e);
 bool has_return(const Stmt* s);
+bool always_returns(const Stmt* s);
 void assigned_tensors(const Stmt* s, std::set<const ValueDecl*>& out);
 std::vector<const Stmt*> statements(const Stmt* s);
 bool in_named_namespace(const Decl* d);
@@ -145,6 +146,9 @@ class Lowerer {
   };
   Object object_;
   int structured_ = 0;  // depth of branches and loops
+  // Of those, the paths that run on to the function's return (an if that returns, the
+  // rest of the body after a loop that returns): a loop there may return too.
+  int returning_paths_ = 0;
   int loop_body_ = -1;  // structured_ inside the innermost loop's body
   int next_id_ = 0;
   bool in_head_ = false;            // lowering a tl::while_loop's condition: nothing in it is differentiated
