@@ -50,8 +50,8 @@ const LambdaExpr* Lowerer::lambda_arg(const Expr* e, const std::string& what) {
 // of one); returns what it returns: a tensor, as a Pack of one, or a
 // std::vector<tl::Tensor>'s elements. Traced, the body runs once to record its
 // region, so it may not change the tensors and counters outside it.
-// With `second`, the lambda returns a pair of tensors (tl::scan's function), whose
-// second goes there.
+// With `second`, the lambda returns a pair (tl::scan's function: each a tensor or a
+// std::vector<tl::Tensor>), whose second's elements go there.
 Lowerer::Pack Lowerer::lambda_body(const LambdaExpr* l, const std::vector<Pack>& args, Block& out,
                                    const std::string& what, Pack* second) {
   const CXXMethodDecl* fn = l->getCallOperator();

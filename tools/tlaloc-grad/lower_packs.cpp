@@ -36,7 +36,8 @@ const MemberExpr* Lowerer::scan_member(const Expr* e) {
   return m != nullptr && scan_of(m->getBase()) != nullptr ? m : nullptr;
 }
 
-// Whether e is a Pack: a variable bound to one, or a tl:: call whose state is a vector.
+// Whether e is a Pack: a variable bound to one, a tl:: call whose state is a vector, or
+// a tl::scan's .first or .second that is one.
 bool Lowerer::is_pack(const Expr* e) const {
   e = uncopied(e);
   if (const auto* ref = dyn_cast<DeclRefExpr>(e)) return packs_.count(ref->getDecl()) != 0;
