@@ -1649,6 +1649,44 @@ int main() {
     std::printf("%s, jvp: %a %a\n", name, branch_value.item<double>(), branch_dot.item<double>());
     check_projection(name, branch_dot, tl::grad(returns_in_branch)(w), weights);
   }
+  // Scalars that a loop inside a branch changes, read after the loop: in the branch,
+  // through an inner if's join in an outer branch, and in a branch of a loop's body
+  // (a final value per iteration). Each level takes other paths.
+  const char* const settled_names[] = {"loops in branches, level 0", "loops in branches, level 1",
+                                       "loops in branches, level 2"};
+  for (const int level : {0, 1, 2}) {
+    auto loop_in_branch = [level](const tl::Tensor& m) {
+      tl::Tensor r = tl::sin(m);
+      if (level > 0) {
+        double u = 1.0;
+        for (int j = 0; j < 2; ++j) u = u * 1.5;
+        r = tl::sin(r) * u;
+      }
+      double v = 0.5;
+      if (level != 1) {
+        double s = 2.0;
+        if (level == 2) {
+          for (int j = 0; j < 3; ++j) s = s - 0.25 * j;
+        }
+        r = r * s + tl::cos(r);
+        v = v + s;
+      }
+      for (int i = 0; i < 3; ++i) {
+        if (i != level) {
+          double t = 1.0 + i;
+          for (int j = 0; j < i; ++j) t = t * v;
+          r = tl::sin(r) * t;
+        }
+      }
+      return tl::sum(r * m);
+    };
+    const char* name = settled_names[level];
+    report_near(name, tl::grad(loop_in_branch), loop_in_branch, w);
+    report_hessian_near(name, tl::hessian(loop_in_branch), tl::grad(loop_in_branch), w);
+    auto [settled_value, settled_dot] = tl::jvp(loop_in_branch, w, weights);
+    std::printf("%s, jvp: %a %a\n", name, settled_value.item<double>(), settled_dot.item<double>());
+    check_projection(name, settled_dot, tl::grad(loop_in_branch)(w), weights);
+  }
   // Sequences of different lengths: a tl::ShapeError, traced or generated.
   auto unequal = [&](const tl::Tensor& m) {
     return tl::sum(tl::scan(

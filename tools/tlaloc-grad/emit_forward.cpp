@@ -39,6 +39,7 @@ void Writer::defined_in(const Block& b, Defined& d) const {
       if (s.fn == "custom" && active(s.result)) d.customs.push_back(s.result);
     }
     if (s.kind == Node::Kind::loop) d.loops.push_back(&s);
+    if (!s.hoisted.empty()) d.scalars.emplace_back(s.declares, s.hoisted);
     for (const Phi& ph : s.phis) d.values.push_back(ph.out);
     d.values.insert(d.values.end(), s.ys.begin(), s.ys.end());
     if (s.kind != Node::Kind::branch) continue;
@@ -60,6 +61,7 @@ void Writer::declare_hoisted(const Defined& d) {
     if (tangents_ && active(v)) line("tl::Tensor t_" + name(v) + ";");
   }
   for (int c : d.conds) line("bool " + cond_name(c) + " = false;");
+  for (const auto& [var, type] : d.scalars) line(type + " " + var + "{};");
   if (tangents_) return;
   for (ValueId v : d.customs) line(std::string(kForwardHalf) + " " + name(v) + "_fwd;");
   for (const Node* l : d.loops) {

@@ -529,7 +529,7 @@ void Lowerer::collect_renames(const Stmt* s, unsigned begin,
              "the std::vector<tl::Tensor> '" + ref->getDecl()->getNameAsString() +
                  "' used whole: read its elements (" + ref->getDecl()->getNameAsString() +
                  "[0]) or its size");
-    if (const auto* v = dyn_cast<VarDecl>(ref->getDecl())) read_scalar(v, ref->getBeginLoc());
+    if (const auto* v = dyn_cast<VarDecl>(ref->getDecl())) read_scalar(v);
     std::string to;
     // An undefined tensor is not written out: its text is one (`d.defined()`).
     const std::function<std::string(const ValueDecl*)> spelled = [&](const ValueDecl* d) -> std::string {

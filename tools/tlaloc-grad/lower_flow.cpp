@@ -125,10 +125,10 @@ void Lowerer::plain_if(const IfStmt* f, Block& out) {
 // after it. Returns the branch's id, which names its saved condition.
 int Lowerer::if_over(const IfStmt* f, const std::vector<const Stmt*>& then, Block& out) {
   Node s = branch(f->getBeginLoc(), f->getCond());
-  const int id = s.id, line = int(s.loc.line);
+  const int id = s.id;
   const std::vector<BranchScalar> joined = enter_branch({f}, f->getBeginLoc(), out);
   branch_over(std::move(s), then, statements(f->getElse()), out, joined);
-  leave_branch(joined, line, out);
+  leave_branch(joined, out);
   return id;
 }
 
@@ -268,11 +268,10 @@ void Lowerer::guard_rest(SourceLocation at, const std::string& cond, const std::
 }
 void Lowerer::guard_rest(SourceLocation at, Node s, const std::vector<const Stmt*>& stmts, std::size_t rest,
                          Block& out) {
-  const int line = int(s.loc.line);
   const std::vector<const Stmt*> skipped(stmts.begin() + std::ptrdiff_t(rest), stmts.end());
   const std::vector<BranchScalar> joined = enter_branch(skipped, at, out);
   branch_over(std::move(s), skipped, {}, out, joined);
-  leave_branch(joined, line, out);
+  leave_branch(joined, out);
 }
 
 // `if` with a return in a branch: the rest of the block runs on the other path,
@@ -348,10 +347,7 @@ std::optional<ValueId> Lowerer::returning_loop(const Stmt* loop, const std::vect
   declare_scalar(returning_.returned, flag, "bool", true);
   statement(loop, out);
   const Returning r = std::exchange(returning_, {});
-  // The flag is read by the branch's condition only, which the forward pass saves for
-  // the reverse sweep: a loop inside a path may leave it (read_scalar's refusal).
-  scalars_.at(r.returned).stale.clear();
-  read_scalar(r.returned, at);
+  read_scalar(r.returned);
   Node s = branch(at, current(r.returned));
   const ValueId returned = tensors_.at(r.result);
   const std::vector<const Stmt*> after(stmts.begin() + std::ptrdiff_t(rest), stmts.end());
@@ -521,9 +517,8 @@ void Lowerer::loop(const Stmt* at, const Stmt* init, const Expr* cond, const Exp
     return ends;
   });
   for (std::size_t k = 0; k < carried.size(); ++k) tensors_[carried[k].var] = after[k];
-  const int line = int(s.loc.line);
   out.push_back(std::move(s));
-  leave_loop(scalars, line, out);
+  leave_loop(scalars, out);
 }
 
 }  // namespace tlaloc_grad

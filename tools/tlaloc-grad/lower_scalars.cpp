@@ -52,16 +52,10 @@ std::string Lowerer::current(const VarDecl* v) const {
   return r == renamed_.end() ? v->getNameAsString() : r->second;
 }
 
-// A read of v's current version, which a loop inside a branch may have left where
-// the reverse sweep cannot see it (leave_loop).
-void Lowerer::read_scalar(const VarDecl* v, SourceLocation at) {
+// A read of v's current version: the reverse sweep keeps it.
+void Lowerer::read_scalar(const VarDecl* v) {
   const auto it = scalars_.find(v);
   if (it == scalars_.end() || !counting_reads_) return;
-  if (!it->second.stale.empty())
-    refuse(Code::unsupported_construct, loc(at),
-           "scalar '" + v->getNameAsString() + "' is read after " + it->second.stale +
-               " changed it, inside a branch: the reverse sweep keeps no final values of loops and ifs in "
-               "branches (declare the scalar before the branch, or assign it again before reading it)");
   it->second.read = true;
   read_versions_.insert(current(v));
 }
@@ -98,7 +92,7 @@ void Lowerer::assign_scalar(const VarDecl* v, const Expr* e, Block& out) {
   const std::string prior = current(v);
   // `k op= e` and `++k` read k.
   const auto* b = dyn_cast<BinaryOperator>(e);
-  if (b == nullptr || b->isCompoundAssignmentOp()) read_scalar(v, e->getBeginLoc());
+  if (b == nullptr || b->isCompoundAssignmentOp()) read_scalar(v);
   std::string value;
   if (b != nullptr) {
     value = scalar_text(b->getRHS());
@@ -130,7 +124,6 @@ void Lowerer::set_scalar(const VarDecl* v, const std::string& value, std::string
   out.back().declares = name;
   renamed_[v] = name;
   st.changeable = st.read = st.kept = false;
-  st.stale.clear();
   st.home = structured_;
   st.node = in_body ? std::ptrdiff_t(out.size()) - 1 : -1;
   st.prior = prior;
@@ -155,7 +148,7 @@ std::vector<Lowerer::LoopScalar> Lowerer::enter_loop(const Stmt* at, Node& s, Bl
                "scalar '" + v->getNameAsString() +
                    "' is read before this loop changes it, inside a branch of where it is declared "
                    "(declare a new scalar for the loop)");
-      read_scalar(v, at->getBeginLoc());
+      read_scalar(v);
       c.name = unique(st.base);
       c.in_place = false;
       scalar(out, at->getBeginLoc(), st.type + " " + c.name + " = " + current(v) + ";");
@@ -180,7 +173,6 @@ void Lowerer::start_body(const std::vector<LoopScalar>& carried) {
     ScalarState& st = scalars_.at(c.var);
     st.depth = structured_;
     st.read = st.kept = false;
-    st.stale.clear();
     st.node = -1;
   }
 }
@@ -218,7 +210,7 @@ void Lowerer::end_body(const std::vector<LoopScalar>& carried, Node& s, Block& l
 
 // After the loop: each carried scalar is its variable, holding the last iteration's
 // value (settle).
-void Lowerer::leave_loop(const std::vector<LoopScalar>& carried, int line, Block& out) {
+void Lowerer::leave_loop(const std::vector<LoopScalar>& carried, Block& out) {
   carried_by_loops_.resize(carried_by_loops_.size() - carried.size());
   for (const LoopScalar& c : carried) {
     renamed_[c.var] = c.name;
@@ -228,8 +220,7 @@ void Lowerer::leave_loop(const std::vector<LoopScalar>& carried, int line, Block
     st.changeable = true;
     st.read = st.kept = false;
     st.node = -1;
-    st.stale.clear();
-    settle(c.var, c.name, "the loop at line " + std::to_string(line), out);
+    settle(c.var, c.name, out);
   }
 }
 
@@ -262,7 +253,7 @@ std::vector<Lowerer::BranchScalar> Lowerer::enter_branch(const std::vector<const
                                                          SourceLocation at, Block& out) {
   std::vector<BranchScalar> joined = changed_in(stmts, at);
   for (BranchScalar& b : joined) {
-    read_scalar(b.var, at);
+    read_scalar(b.var);
     b.before = scalars_.at(b.var);
     b.join = unique(b.before.base);
     scalar(out, at, b.before.type + " " + b.join + " = " + b.prior + ";");
@@ -304,45 +295,49 @@ void Lowerer::end_path(const std::vector<BranchScalar>& joined, Block& path) {
 }
 
 // After the if: each scalar it changed is its join variable (settle).
-void Lowerer::leave_branch(const std::vector<BranchScalar>& joined, int line, Block& out) {
+void Lowerer::leave_branch(const std::vector<BranchScalar>& joined, Block& out) {
   for (const BranchScalar& b : joined) {
     renamed_[b.var] = b.join;
     ScalarState& st = scalars_.at(b.var) = b.before;
     st.depth = st.home = structured_;
     st.changeable = st.read = st.kept = false;
     st.node = -1;
-    st.stale.clear();
-    settle(b.var, b.join, "the if at line " + std::to_string(line), out, true);
+    settle(b.var, b.join, out, true);
   }
 }
 
 // v's new value, after a loop or an if (`what`) changed it, is in `holder`. Where the
 // reverse sweep declares that variable again or restores it (the loop or if is inside
 // a branch or a loop body that declares it, or inside a loop that carries it), a later
-// use would read its value from before: directly in an enclosing loop's body, the value
-// is kept (saved per iteration of that loop, and restored by its reverse). Elsewhere,
-// after an if (`replayed`), the reverse sweep runs the if's scalar statements again
-// (Writer::scalars_of); after a loop, the value may not be read (read_scalar).
-void Lowerer::settle(const VarDecl* v, const std::string& holder, const std::string& what, Block& out,
-                     bool replayed) {
+// use would read its value from before. After an if (`replayed`), the reverse sweep
+// runs the if's scalar statements again (Writer::scalars_of), except directly in a
+// loop body. A loop's final value is kept in a constant of its own: directly in an
+// enclosing loop's body, saved per iteration of that loop and restored by its reverse;
+// inside a branch, in a variable declared before the outermost branch around it
+// (Node::hoisted), which the replay of the branch's scalars leaves alone, and which an
+// enclosing loop saves per iteration too.
+void Lowerer::settle(const VarDecl* v, const std::string& holder, Block& out, bool replayed) {
   ScalarState& st = scalars_.at(v);
   const bool enclosing =
       std::find(carried_by_loops_.begin(), carried_by_loops_.end(), v) != carried_by_loops_.end();
   if (st.home == 0 && !enclosing) return;
-  if (loop_ == nullptr || structured_ != loop_body_) {
-    if (!replayed) st.stale = what;
-    return;
-  }
+  const bool in_body = loop_ != nullptr && structured_ == loop_body_;
+  if (replayed && !in_body) return;
   const std::string name = unique(st.base);
-  scalar(out, v->getLocation(), "const " + st.type + " " + name + " = " + holder + ";");
+  if (in_body) {
+    scalar(out, v->getLocation(), "const " + st.type + " " + name + " = " + holder + ";");
+  } else {
+    scalar(out, v->getLocation(), name + " = " + holder + ";");
+    out.back().hoisted = st.type;
+  }
   out.back().declares = name;
-  out.back().assignment = true;  // restored, not computed again, by the reverse sweep
+  out.back().assignment = true;  // restored or left, not computed again, by the reverse sweep
   read_versions_.insert(holder);
-  loop_->kept.push_back({name, st.type});
+  if (loop_ != nullptr) loop_->kept.push_back({name, st.type});
   renamed_[v] = name;
   st.depth = st.home = structured_;
   st.changeable = false;
-  st.kept = true;
+  st.kept = loop_ != nullptr;
   st.prior = holder;
 }
 
@@ -350,6 +345,9 @@ void Lowerer::settle(const VarDecl* v, const std::string& holder, const std::str
 // assigns, or one a loop replaced.
 void Lowerer::mark_unread(Block& b) const {
   for (Node& s : b) {
+    // A hoisted value nothing reads is declared where it is assigned.
+    if (!s.hoisted.empty() && read_versions_.count(s.declares) == 0)
+      s.text = "const " + std::exchange(s.hoisted, "") + " " + s.text;
     if (s.kind == Node::Kind::scalar && !s.declares.empty() && read_versions_.count(s.declares) == 0 &&
         s.text.rfind("[[maybe_unused]]", 0) != 0)
       s.text = "[[maybe_unused]] " + s.text;

@@ -80,7 +80,6 @@ class Lowerer {
     int home = 0;             // structured_ where the variable holding it is declared
     bool changeable = false;  // not const: a loop may change it in place
     bool read = false;        // read since this version was made
-    std::string stale;        // the loop or if that left its value inside a branch (see read_scalar)
     // A version in the body of the loop that carries it: its node there, the name it
     // replaced and the statement as written, which replaces the version when nothing
     // reads it (`n += 1;`).
@@ -297,7 +296,7 @@ class Lowerer {
   // lower_scalars.cpp: scalars' versions
   void declare_scalar(const VarDecl* v, const std::string& name, const std::string& type, bool changeable);
   std::string current(const VarDecl* v) const;
-  void read_scalar(const VarDecl* v, SourceLocation at);
+  void read_scalar(const VarDecl* v);
   void refuse_outside_lambda(const VarDecl* v, SourceLocation at);
   void refuse_assignment_in(const Stmt* s);
   void assign_scalar(const VarDecl* v, const Expr* e, Block& out);
@@ -307,16 +306,15 @@ class Lowerer {
   std::vector<LoopScalar> enter_loop(const Stmt* at, Node& s, Block& out);
   void start_body(const std::vector<LoopScalar>& carried);
   void end_body(const std::vector<LoopScalar>& carried, Node& s, Block& lowered);
-  void leave_loop(const std::vector<LoopScalar>& carried, int line, Block& out);
+  void leave_loop(const std::vector<LoopScalar>& carried, Block& out);
   std::vector<BranchScalar> changed_in(const std::vector<const Stmt*>& stmts, SourceLocation at);
   std::vector<BranchScalar> enter_branch(const std::vector<const Stmt*>& stmts, SourceLocation at,
                                          Block& out);
   void start_path(const std::vector<BranchScalar>& joined);
   void restore_path(const std::vector<BranchScalar>& scoped);
   void end_path(const std::vector<BranchScalar>& joined, Block& path);
-  void leave_branch(const std::vector<BranchScalar>& joined, int line, Block& out);
-  void settle(const VarDecl* v, const std::string& holder, const std::string& what, Block& out,
-              bool replayed = false);
+  void leave_branch(const std::vector<BranchScalar>& joined, Block& out);
+  void settle(const VarDecl* v, const std::string& holder, Block& out, bool replayed = false);
   void mark_unread(Block& b) const;
 
   // lower_tapes.cpp: a generated gradient's tapes and references, lowered again

@@ -84,6 +84,10 @@ struct Node {
   std::string count, index;
   bool assignment = false;     // scalar: `n += 1;`, a variable the loop carries, changed
   std::string declares;        // scalar: the name it declares, if any
+  // scalar: the type of `declares` where the statement only assigns it, the variable
+  // being declared before the outermost branch around it (a loop's final value
+  // inside a branch, which the reverse sweep must not compute again)
+  std::string hoisted;
   int id = 0;                  // branch and loop: a number for their saved conditions and counters
   Block body, orelse;
   std::vector<Phi> phis;

@@ -76,6 +76,7 @@ class Writer {
     std::vector<int> conds;
     std::vector<ValueId> customs;
     std::vector<const Node*> loops;
+    std::vector<std::pair<std::string, std::string>> scalars;  // Node::hoisted (name, type)
   };
   // A custom rule's forward half: its value and the residuals its backward half takes.
   static constexpr const char* kForwardHalf = "std::pair<tl::Tensor, std::vector<tl::Tensor>>";
