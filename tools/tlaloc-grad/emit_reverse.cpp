@@ -23,8 +23,15 @@ void Writer::declare_cotangents(const Block& b, bool with_params) {
     for (const Phi& ph : s.phis) vals.push_back(ph.out);
     vals.insert(vals.end(), s.ys.begin(), s.ys.end());
   }
+  const auto joined = [&](ValueId v) {
+    for (const Node& s : b)
+      if (s.kind == Node::Kind::branch && s.structured.empty())
+        for (const Phi& ph : s.phis)
+          if (ph.out == v) return joined_through(b, s, ph);
+    return false;
+  };
   for (ValueId v : vals)
-    if (active(v) && p_.values[std::size_t(v)].list.empty() && !passed_on(b, v))
+    if (active(v) && p_.values[std::size_t(v)].list.empty() && !passed_on(b, v) && !joined(v))
       line("tl::Tensor d_" + name(v) + ";");
 }
 
@@ -68,23 +75,97 @@ bool Writer::passed_on(const Block& b, ValueId y) {
   if (node == b.end() || !node->args[0].is_tensor() || !active(node->args[0].value) ||
       uses_[node->args[0].value] < 2)
     return false;
-  // Only where x is b's own (or a parameter, at the top): a region or a loop body has
-  // cotangents of its own for what it uses from outside.
   const ValueId x = node->args[0].value;
-  const bool own = std::any_of(b.begin(), b.end(), [&](const Node& s) {
-    return (s.kind == Node::Kind::op && s.result == x) ||
-           std::any_of(s.phis.begin(), s.phis.end(), [&](const Phi& ph) { return ph.out == x; });
-  });
-  const bool param = &b == &p_.body && std::any_of(p_.params.begin(), p_.params.end(),
-                                                   [&](const Param& prm) { return prm.value == x; });
+  if (!own_value(b, x)) return false;
   const std::string dx = d(x);
-  if (!(own || param) || dx.find_first_of("[.") != std::string::npos) return false;
   line("tl::Tensor d_" + name(y) + "_apart;");
   line("tl::Tensor& d_" + name(y) + " = " + name(y) + ".is_same(" + name(x) + ") ? " + dx + " : d_" +
        name(y) + "_apart;");
   passed_[y] = x;
   has_[y] = Has::maybe;
   return true;
+}
+
+// Whether x is b's own value (or a parameter, at the top): a region or a loop body
+// has cotangents of its own for what it uses from outside.
+bool Writer::own_value(const Block& b, ValueId x) const {
+  const bool own = std::any_of(b.begin(), b.end(), [&](const Node& s) {
+    return (s.kind == Node::Kind::op && s.result == x) ||
+           std::any_of(s.phis.begin(), s.phis.end(), [&](const Phi& ph) { return ph.out == x; });
+  });
+  const bool param = &b == &p_.body && std::any_of(p_.params.begin(), p_.params.end(),
+                                                   [&](const Param& prm) { return prm.value == x; });
+  return (own || param) && d(x).find_first_of("[.") == std::string::npos;
+}
+
+namespace {
+// Whether node s, or a node inside it, reads v.
+bool reads(const Node& s, ValueId v) {
+  const auto in = [&](const Block& blk) {
+    return std::any_of(blk.begin(), blk.end(), [&](const Node& n) { return reads(n, v); });
+  };
+  return std::any_of(s.args.begin(), s.args.end(),
+                     [&](const Arg& a) { return a.is_tensor() && a.value == v; }) ||
+         std::any_of(s.phis.begin(), s.phis.end(),
+                     [&](const Phi& ph) { return ph.first == v || ph.second == v; }) ||
+         std::find(s.xs.begin(), s.xs.end(), v) != s.xs.end() || in(s.head) || in(s.body) || in(s.orelse);
+}
+}  // namespace
+
+// The value ph.out after branch s, where a side is a value from before the branch that
+// something after the branch reads too (joined_; inside a nested block, any value with
+// other uses, which may leave the block through a branch around it): d_out refers to
+// that side's cotangent on its path (and to a variable of its own on the other), chosen
+// by the branch's saved condition. Declares that reference among b's cotangents; false
+// where no side is such a value.
+bool Writer::joined_through(const Block& b, const Node& s, const Phi& ph) {
+  const Defined inside = defined_in({s});
+  const auto after = std::find_if(b.begin(), b.end(), [&](const Node& n) { return &n == &s; }) + 1;
+  const auto through = [&](ValueId x) {
+    return x >= 0 && active(x) && !undefined(x) &&
+           std::find(inside.values.begin(), inside.values.end(), x) == inside.values.end() &&
+           own_value(b, x) &&
+           (std::any_of(after, b.end(), [&](const Node& n) { return reads(n, x); }) ||
+            (&b == &p_.body ? p_.result == x : uses_[x] >= 2));
+  };
+  const bool first = through(ph.first), second = through(ph.second);
+  if (!first && !second) return false;
+  const std::string out = "d_" + name(ph.out), apart = out + "_apart";
+  if (ph.first == ph.second) {
+    alias_[ph.out] = d(ph.first);  // the same value on both paths: its cotangent
+  } else {
+    if (!first || !second) line("tl::Tensor " + apart + ";");
+    line("tl::Tensor& " + out + " = " + cond_name(s.id) + " ? " + (first ? d(ph.first) : apart) + " : " +
+         (second ? d(ph.second) : apart) + ";");
+  }
+  if (first) joined_[ph.out].push_back(ph.first);
+  if (second && ph.second != ph.first) joined_[ph.out].push_back(ph.second);
+  has_[ph.out] = Has::maybe;
+  // Shares may reach a side through d_out by ways other than accumulate (a loop's
+  // reference to its initial value's cotangent): its first share adds, too.
+  for (ValueId x : joined_[ph.out])
+    if (state(x) == Has::none) has_[x] = Has::maybe;
+  return true;
+}
+
+// Whether ph's cotangent is already its side's on the first path (or the second).
+bool Writer::goes_through(const Phi& ph, bool first) const {
+  const auto it = joined_.find(ph.out);
+  const ValueId side = first ? ph.first : ph.second;
+  return it != joined_.end() && std::find(it->second.begin(), it->second.end(), side) != it->second.end();
+}
+
+// After a share to v: the values whose cotangents v's refers to may hold one now
+// (and on, where those refer to others).
+void Writer::touch_referenced(ValueId v) {
+  std::vector<ValueId> targets;
+  if (const auto x = passed_.find(v); x != passed_.end()) targets.push_back(x->second);
+  if (const auto j = joined_.find(v); j != joined_.end())
+    targets.insert(targets.end(), j->second.begin(), j->second.end());
+  for (ValueId x : targets) {
+    if (state(x) == Has::none) has_[x] = Has::maybe;
+    touch_referenced(x);
+  }
 }
 
 // d_v += contribution, as the engine's add_tangents: existing + new.
@@ -105,10 +186,7 @@ void Writer::accumulate(ValueId v, const std::string& c) {
       break;
   }
   has_[v] = Has::yes;
-  // A share of a value passed on may have gone to its operand's cotangent (and on,
-  // where that was passed on too).
-  for (auto x = passed_.find(v); x != passed_.end(); x = passed_.find(x->second))
-    if (state(x->second) == Has::none) has_[x->second] = Has::maybe;
+  touch_referenced(v);
 }
 
 // Flows d_from into d_to, when d_from may hold something.
@@ -242,7 +320,8 @@ void Writer::reverse_branch(const Node& s) {
     ++depth_;
     scalars_of(blk);
     declare_cotangents(blk, false);
-    for (const Phi& ph : s.phis) pass(ph.out, first ? ph.first : ph.second);
+    for (const Phi& ph : s.phis)
+      if (!goes_through(ph, first)) pass(ph.out, first ? ph.first : ph.second);
     reverse(blk);
     --depth_;
     return has_;

@@ -238,6 +238,14 @@ const char* compound_rule(OverloadedOperatorKind k) {
   }
 }
 
+namespace {
+bool refers_to(const Stmt* s, const ValueDecl* v) {
+  if (s == nullptr) return false;
+  if (const auto* ref = dyn_cast<DeclRefExpr>(s); ref != nullptr && ref->getDecl() == v) return true;
+  return std::any_of(s->child_begin(), s->child_end(), [&](const Stmt* c) { return refers_to(c, v); });
+}
+}  // namespace
+
 void Lowerer::function(const FunctionDecl& fn, const LambdaExpr* lambda) {
   top_ = &fn;
   reserve_names(fn.getBody());
@@ -250,6 +258,12 @@ void Lowerer::function(const FunctionDecl& fn, const LambdaExpr* lambda) {
                "capturing `this` (capture the members you need)");
       const auto* var = cast<VarDecl>(c.getCapturedVar());
       param(var, var->getType(), false);
+      // A number captured by name that the body never reads (`[mode]`): the generated
+      // function takes it all the same.
+      Param& captured = p_.params.back();
+      if (captured.value < 0 && !captured.list && !captured.type.starts_with("[[") &&
+          !refers_to(fn.getBody(), var))
+        captured.type = "[[maybe_unused]] " + captured.type;
     }
   for (std::size_t w : p_.wrt) {
     if (w < p_.explicit_params && p_.params[w].list && (p_.listed || p_.wrt.size() > 1))
@@ -353,7 +367,10 @@ void Lowerer::param(const ValueDecl* d, QualType t, bool traced) {
                ": only tl::Tensor, std::vector<tl::Tensor>, tl::nn::Params, arithmetic and enumeration "
                "types, standard containers of numbers, and the library's options structs");
   const std::string type = type_name(plain);
-  p_.params.push_back({"const " + type, name, -1, outer});
+  // A parameter marked so may go unread, as a generated gradient's (lowered again for
+  // a Hessian) whose lambda captured a number it does not read.
+  const std::string unread = d->hasAttr<UnusedAttr>() ? "[[maybe_unused]] " : "";
+  p_.params.push_back({unread + "const " + type, name, -1, outer});
   // A parameter taken by value may be assigned in the body, as a local.
   if (const auto* pv = dyn_cast<ParmVarDecl>(d); pv && !t->isReferenceType() && !forward_only_)
     declare_scalar(pv, name, type, false);

@@ -8,7 +8,22 @@
 
 namespace tlaloc_grad {
 
+// Whether `cond` is `t.defined()` of a tensor that has no value on any path here: a
+// generated gradient's test of a cotangent that nothing gave a share to (lowered
+// again for a Hessian), whose other side would read a tensor that has no value.
+bool Lowerer::never_defined(const Expr* cond) const {
+  const auto* call = dyn_cast<CXXMemberCallExpr>(cond->IgnoreParenImpCasts());
+  if (call == nullptr || call->getMethodDecl() == nullptr ||
+      call->getMethodDecl()->getNameAsString() != "defined")
+    return false;
+  const auto* ref = dyn_cast<DeclRefExpr>(call->getImplicitObjectArgument()->IgnoreParenImpCasts());
+  const auto it = ref != nullptr ? tensors_.find(ref->getDecl()) : tensors_.end();
+  return it != tensors_.end() && aliases_.count(ref->getDecl()) == 0 &&
+         p_.values[std::size_t(it->second)].undefined;
+}
+
 ValueId Lowerer::conditional(const ConditionalOperator* c, Block& out) {
+  if (never_defined(c->getCond())) return expr(c->getFalseExpr(), out);
   Node s = branch(c->getBeginLoc(), c->getCond());
   ++structured_;
   const ValueId a = expr(c->getTrueExpr(), s.body), b = expr(c->getFalseExpr(), s.orelse);
@@ -118,7 +133,7 @@ void Lowerer::plain_if(const IfStmt* f, Block& out) {
   if (f->getInit() != nullptr || f->getConditionVariable() != nullptr)
     refuse(Code::unsupported_construct, loc(f->getBeginLoc()),
            "an if with an initializer or a condition variable");
-  if_over(f, statements(f->getThen()), out);
+  if_over(f, never_defined(f->getCond()) ? std::vector<const Stmt*>{} : statements(f->getThen()), out);
 }
 
 // An if's paths (`then`, and its else): the tensors and scalars they assign meet
@@ -345,6 +360,7 @@ std::optional<ValueId> Lowerer::returning_loop(const Stmt* loop, const std::vect
   scalar(out, at, "bool " + flag + " = false;");
   out.back().declares = flag;
   declare_scalar(returning_.returned, flag, "bool", true);
+  renamed_[returning_.returned] = flag;  // the rest of a body may be lowered once per path
   statement(loop, out);
   const Returning r = std::exchange(returning_, {});
   read_scalar(r.returned);

@@ -258,6 +258,7 @@ class Lowerer {
   bool void_call(const Expr* e, Block& out);
 
   // lower_flow.cpp: blocks, branches and loops
+  bool never_defined(const Expr* cond) const;
   ValueId conditional(const ConditionalOperator* c, Block& out);
   Node branch(SourceLocation at, const Expr* cond);
   Node branch(SourceLocation at, const std::string& text);

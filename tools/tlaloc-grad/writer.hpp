@@ -53,6 +53,11 @@ class Writer {
   // y -> x for y = tl::reshape(x, ...), x.astype(...), ...
   std::map<ValueId, int> uses_;
   std::map<ValueId, ValueId> passed_;
+  // The values after branches that are, on a path, a value from before the branch
+  // (`y = c ? a : b;`, `if (c) y = x;`) that has other uses: their shares go straight
+  // to that value's cotangent there, as the engine's do (it sees no op). out -> the
+  // sides it may refer to.
+  std::map<ValueId, std::vector<ValueId>> joined_;
   void count_uses(const Block& b);
   // The vector of a loop's scalar per iteration: saved_<name>, numbered where loops
   // one after another have counters of the same name.
@@ -160,6 +165,10 @@ class Writer {
   // emit_reverse.cpp: the reverse sweep, and the sums of the tl:: regions
   void declare_cotangents(const Block& b, bool with_params);
   bool passed_on(const Block& b, ValueId y);
+  bool own_value(const Block& b, ValueId x) const;
+  bool joined_through(const Block& b, const Node& s, const Phi& ph);
+  bool goes_through(const Phi& ph, bool first) const;
+  void touch_referenced(ValueId v);
   void accumulate(ValueId v, const std::string& c);
   void pass(ValueId from, ValueId to);
   void join(const std::map<ValueId, Has>& a, const std::map<ValueId, Has>& b);

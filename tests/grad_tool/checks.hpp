@@ -1,0 +1,75 @@
+// Checks of the random programs (random_programs.py): each prints the bits of what it
+// checks, which the traced and the generated builds must print alike, and counts the
+// results that disagree with central differences or with the gradient's projection.
+#pragma once
+
+#include <tlaloc/tlaloc.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace grad_tool_checks {
+
+namespace tl = tlaloc;
+
+inline int failures = 0;
+
+inline void print_bits(const std::string& what, const tl::Tensor& t) {
+  std::printf("%s:", what.c_str());
+  for (double e : t.to_vector<double>()) std::printf(" %a", e);
+  std::printf("\n");
+}
+
+inline void fail_if_far(const std::string& what, double got, double expected, double bound) {
+  if (std::abs(got - expected) <= bound * (1 + std::abs(expected))) return;
+  std::printf("FAIL %s: %.17g, expected %.17g\n", what.c_str(), got, expected);
+  ++failures;
+}
+
+// f's central difference along element j at x, a function of tensors.
+template <class F>
+auto central_difference(F f, const tl::Tensor& x, std::size_t j) {
+  std::vector<double> up = x.to_vector<double>(), down = up;
+  up[j] += 1e-6;
+  down[j] -= 1e-6;
+  return std::pair{f(tl::tensor(up, x.shape())), f(tl::tensor(down, x.shape()))};
+}
+
+// The gradient and Hessian of f at x, against central differences of f and of the
+// gradient.
+template <class G, class H, class F>
+void check(const std::string& name, int mode, G gradient, H hessian, F f, const tl::Tensor& x) {
+  const std::string what = name + " (mode " + std::to_string(mode) + ")";
+  const tl::Tensor g = gradient(x), h = hessian(x);
+  print_bits(what + " gradient", g);
+  print_bits(what + " hessian", h);
+  const std::vector<double> gv = g.to_vector<double>(), hv = h.to_vector<double>();
+  const std::size_t n = gv.size();
+  for (std::size_t j = 0; j < n; ++j) {
+    const auto [fu, fd] = central_difference(f, x, j);
+    fail_if_far(what + " gradient " + std::to_string(j), gv[j],
+                (fu.template item<double>() - fd.template item<double>()) / 2e-6, 1e-6);
+    const auto [gu, gd] = central_difference(gradient, x, j);
+    const std::vector<double> up = gu.template to_vector<double>(), down = gd.template to_vector<double>();
+    for (std::size_t i = 0; i < n; ++i)
+      fail_if_far(what + " hessian " + std::to_string(i) + ", " + std::to_string(j), hv[i * n + j],
+                  (up[i] - down[i]) / 2e-6, 1e-6);
+  }
+}
+
+// A jvp's value and derivative along t, the derivative against the gradient's projection.
+inline void check_jvp(const std::string& name, int mode, const tl::Tensor& value, const tl::Tensor& dot,
+                      const tl::Tensor& g, const tl::Tensor& t) {
+  const std::string what = name + " (mode " + std::to_string(mode) + ") jvp";
+  print_bits(what, tl::stack({value, dot}));
+  fail_if_far(what, dot.item<double>(), tl::sum(g * t).item<double>(), 1e-12);
+}
+
+inline int summary() {
+  std::printf("%d failures\n", failures);
+  return failures == 0 ? 0 : 1;
+}
+
+}  // namespace grad_tool_checks

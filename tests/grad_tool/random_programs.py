@@ -1,0 +1,247 @@
+#!/usr/bin/env python3
+"""Writes C++ functions of random control flow for tlaloc-grad's differential test.
+
+Each function takes a tensor `m` and captures an int `mode`; its body mixes tensor
+and scalar locals, assignments, ifs (with and without else), for and while loops
+(run-time bounds, nested, with break and continue), early returns at the top and
+in loops, and scalars changed in loops and branches and read after them: the
+constructs whose lowering (versions, joins, tapes, replays) is the tool's most
+intricate code. The file is built twice (tests/grad_tool/CMakeLists.txt), traced
+and generated; both print every gradient, Hessian and jvp's bits, which must be
+equal, and check them against central differences and the gradient's projection.
+
+  random_programs.py --seeds S... --count N [--depth D] -o FILE
+
+N functions per seed; the same seeds write the same file. Values stay bounded (sin, cos and tanh around
+every tensor assignment, scalars scaled by at most 1.5 per step, at most three
+iterations per loop), so that central differences are accurate.
+"""
+import argparse
+import random
+
+MODES = (0, 1, 2)
+
+
+class Scope:
+    def __init__(self, parent=None):
+        self.parent = parent
+        self.tensors = []  # names of tl::Tensor variables declared here
+        self.scalars = []  # names of double variables declared here
+        self.counters = []  # loop counters (int), read only
+
+    def all(self, kind):
+        s, out = self, []
+        while s is not None:
+            out += getattr(s, kind)
+            s = s.parent
+        return out
+
+
+class Function:
+    def __init__(self, rng, name, depth):
+        self.rng = rng
+        self.depth = depth
+        self.name = name
+        self.names = 0
+        self.lines = []
+
+    def fresh(self, base):
+        self.names += 1
+        return f"{base}{self.names}"
+
+    # ---- expressions --------------------------------------------------------------
+
+    def literal(self):
+        return self.rng.choice(["0.5", "0.75", "1.25", "1.5", "0.9", "0.3"])
+
+    def scalar(self, scope):
+        r = self.rng.random()
+        scalars, counters = scope.all("scalars"), scope.all("counters")
+        if r < 0.45 and scalars:
+            return self.rng.choice(scalars)
+        if r < 0.6 and counters:
+            return f"0.25 * {self.rng.choice(counters)}"
+        if r < 0.7:
+            return "(0.5 + 0.25 * mode)"
+        return self.literal()
+
+    def tensor(self, scope, depth=0):
+        tensors = scope.all("tensors") + ["m"]
+        r = self.rng.random()
+        if depth >= 2 or r < 0.3:
+            return self.rng.choice(tensors)
+        a = self.tensor(scope, depth + 1)
+        if r < 0.45:
+            return f"tl::{self.rng.choice(['sin', 'cos', 'tanh'])}({a})"
+        if r < 0.65:
+            return f"{a} * {self.scalar(scope)}"
+        b = self.tensor(scope, depth + 1)
+        if r < 0.72:
+            return f"({self.condition(scope)} ? {a} : {b})"
+        if r < 0.8:
+            return f"bent({a}, {self.scalar(scope)})"
+        return f"{a} {self.rng.choice(['+', '-', '*'])} {b}"
+
+    def bounded(self, scope):
+        """A tensor expression whose values stay within [-1.5, 1.5]."""
+        f = self.rng.choice(["sin", "cos", "tanh"])
+        e = f"tl::{f}({self.tensor(scope)})"
+        if self.rng.random() < 0.3:
+            e = f"{e} * {self.rng.choice(['0.5', '0.75', '1.25', '1.5'])}"
+        return e
+
+    def condition(self, scope):
+        counters, scalars = scope.all("counters"), scope.all("scalars")
+        r = self.rng.random()
+        if r < 0.35 and counters:
+            i = self.rng.choice(counters)
+            return self.rng.choice([f"{i} != {self.rng.randint(0, 2)}", f"{i} == {self.rng.randint(0, 2)}",
+                                    f"({i} + mode) % 2 == 0"])
+        if r < 0.55 and scalars:
+            return f"{self.rng.choice(scalars)} > {self.literal()}"
+        return self.rng.choice([f"mode == {self.rng.randint(0, 2)}", f"mode > {self.rng.randint(0, 1)}",
+                                f"mode != {self.rng.randint(0, 2)}"])
+
+    # ---- statements ---------------------------------------------------------------
+
+    def emit(self, depth, text):
+        self.lines.append("  " * depth + text)
+
+    def block(self, scope, depth, budget, in_loop, top):
+        """Statements into self.lines, most often ending with an assignment to a tensor
+        from outside the block, so that what the block computes is used."""
+        n = self.rng.randint(1, 2 + budget)
+        for k in range(n):
+            self.statement(scope, depth, budget - 1, in_loop, top, last=k == n - 1)
+        outer = scope.parent.all("tensors") if scope.parent else []
+        if outer and self.rng.random() < 0.8:
+            self.emit(depth, f"{self.rng.choice(outer)} = {self.bounded(scope)};")
+
+    def statement(self, scope, depth, budget, in_loop, top, last):
+        r = self.rng.random()
+        outer_tensors = scope.all("tensors")
+        if budget > 0 and r < 0.2:
+            return self.if_statement(scope, depth, budget, in_loop, top)
+        if budget > 0 and r < 0.38:
+            return self.loop(scope, depth, budget, top)
+        if r < 0.44:
+            name = self.fresh("s")
+            self.emit(depth, f"double {name} = {self.scalar(scope)};")
+            scope.scalars.append(name)
+            return
+        if r < 0.58 and scope.all("scalars"):
+            s = self.rng.choice(scope.all("scalars"))
+            self.emit(depth, self.rng.choice([f"{s} = {s} * {self.literal()} + {self.scalar(scope)};",
+                                              f"{s} += {self.literal()};", f"{s} *= {self.literal()};",
+                                              f"{s} = {s} - 0.25;"]))
+            return
+        if r < 0.66:
+            name = self.fresh("t")
+            self.emit(depth, f"tl::Tensor {name} = {self.bounded(scope)};")
+            scope.tensors.append(name)
+            return
+        if in_loop and r < 0.72 and not last:
+            self.emit(depth, f"if ({self.condition(scope)}) {self.rng.choice(['break', 'continue'])};")
+            return
+        if top and r < 0.76 and not last:
+            self.emit(depth, f"if ({self.condition(scope)}) return tl::sum({self.tensor(scope)} * m);")
+            return
+        if outer_tensors:
+            t = self.rng.choice(outer_tensors)
+            self.emit(depth, f"{t} = {self.bounded(scope)};")
+            return
+        name = self.fresh("t")
+        self.emit(depth, f"tl::Tensor {name} = {self.bounded(scope)};")
+        scope.tensors.append(name)
+
+    def if_statement(self, scope, depth, budget, in_loop, top):
+        self.emit(depth, f"if ({self.condition(scope)}) {{")
+        self.block(Scope(scope), depth + 1, budget - 1, in_loop, top)
+        if self.rng.random() < 0.5:
+            self.emit(depth, "} else {")
+            self.block(Scope(scope), depth + 1, budget - 1, in_loop, top)
+        self.emit(depth, "}")
+
+    def loop(self, scope, depth, budget, top):
+        inner = Scope(scope)
+        bound = self.rng.choice(["1", "2", "3", "mode + 1", "3 - mode"])
+        if self.rng.random() < 0.25:
+            n = self.fresh("n")
+            self.emit(depth, f"int {n} = 0;")
+            self.emit(depth, f"while ({n} < {bound}) {{")
+            inner.counters.append(n)
+            self.emit(depth + 1, f"++{n};")  # first: a continue must not skip it
+            self.block(inner, depth + 1, budget - 1, True, top)
+        else:
+            i = self.fresh("i")
+            self.emit(depth, f"for (int {i} = 0; {i} < {bound}; ++{i}) {{")
+            inner.counters.append(i)
+            self.block(inner, depth + 1, budget - 1, True, top)
+        self.emit(depth, "}")
+
+    def write(self):
+        scope = Scope()
+        name = self.name
+        self.emit(2, f"auto {name} = [mode](const tl::Tensor& m) {{")
+        self.emit(3, "tl::Tensor r = tl::sin(m);")
+        scope.tensors.append("r")
+        self.block(scope, 3, self.depth, False, True)
+        self.emit(3, f"return tl::sum(({self.tensor(scope)}) * m) * {self.scalar(scope)};")
+        self.emit(2, "};")
+        self.emit(2, f'check("{name}", mode, tl::grad({name}), tl::hessian({name}), {name}, m0);')
+        self.emit(2, f"auto [{name}_value, {name}_dot] = tl::jvp({name}, m0, dir);")
+        self.emit(2, f'check_jvp("{name}", mode, {name}_value, {name}_dot, tl::grad({name})(m0), dir);')
+        return self.lines
+
+
+HEADER = """\
+// Written by tests/grad_tool/random_programs.py --seeds {seeds} --count {count}: functions
+// of random control flow, built traced and generated (tests/grad_tool/CMakeLists.txt).
+#include <tlaloc/tlaloc.hpp>
+
+#include "checks.hpp"
+
+namespace tl = tlaloc;
+
+namespace {{
+// A function with a visible body, inlined where a random function calls it.
+tl::Tensor bent(const tl::Tensor& x, double k) {{
+  return k > 1.0 ? tl::sin(x) * k : tl::tanh(x * k) + x;
+}}
+}}  // namespace
+
+int main() {{
+  using grad_tool_checks::check;
+  using grad_tool_checks::check_jvp;
+  const tl::Tensor m0 = tl::tensor(std::vector<double>{{0.3, -0.5, 0.7, 0.2, -0.4, 0.9}}, {{2, 3}});
+  const tl::Tensor dir = tl::tensor(std::vector<double>{{0.5, 1.0, -0.25, 0.75, -1.0, 0.125}}, {{2, 3}});
+  for (const int mode : {{{modes}}}) {{
+"""
+
+FOOTER = """\
+  }
+  return grad_tool_checks::summary();
+}
+"""
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--seeds", type=int, nargs="+", default=[1])
+    p.add_argument("--count", type=int, default=30)
+    p.add_argument("--depth", type=int, default=3, help="how deep statements nest")
+    p.add_argument("-o", "--output", required=True)
+    a = p.parse_args()
+    seeds = " ".join(map(str, a.seeds))
+    out = HEADER.format(seeds=seeds, count=a.count, modes=", ".join(map(str, MODES)))
+    for seed in a.seeds:
+        rng = random.Random(seed)
+        for k in range(a.count):
+            out += "\n".join(Function(rng, f"f{seed}_{k}", a.depth).write()) + "\n"
+    out += FOOTER
+    with open(a.output, "w") as f:
+        f.write(out)
+
+
+if __name__ == "__main__":
+    main()
