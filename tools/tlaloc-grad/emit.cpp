@@ -1,6 +1,10 @@
 #include "emit.hpp"
 
+#include <cctype>
 #include <functional>
+#include <map>
+#include <sstream>
+#include <string_view>
 
 #include "writer.hpp"
 
@@ -138,7 +142,45 @@ void Writer::signature(const std::string& result, bool tangent) {
 
 std::string Writer::footer() {
   out_ += "}\n\n}  // namespace tlaloc_generated\n\n#pragma GCC diagnostic pop\n";
+  mark_unread_declarations();
   return out_;
+}
+
+// A branch's condition that neither pass tests (`bool cond_3 = false;` then only
+// `cond_3 = ...;`) and a cotangent's reference that gets no share are declared
+// [[maybe_unused]]: Clang warns of them, and builds may treat warnings as errors.
+void Writer::mark_unread_declarations() {
+  const auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  std::map<std::string, int> uses;
+  for (std::size_t i = 0; i < out_.size();) {
+    if (!ident(out_[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < out_.size() && ident(out_[j])) ++j;
+    ++uses[out_.substr(i, j - i)];
+    i = j;
+  }
+  std::string marked;
+  std::istringstream lines(out_);
+  for (std::string l; std::getline(lines, l);) {
+    const std::size_t at = l.find_first_not_of(' ');
+    const std::string_view code =
+        at == std::string::npos ? std::string_view() : std::string_view(l).substr(at);
+    std::string declared;
+    int writes = 0;  // its mentions that are not reads
+    if (code.starts_with("bool cond_") && code.ends_with(" = false;")) {
+      declared = std::string(code.substr(5, code.find(' ', 5) - 5));
+      writes = 2;  // its declaration and its assignment
+    } else if (code.starts_with("tl::Tensor& d_")) {
+      declared = std::string(code.substr(12, code.find(' ', 12) - 12));
+      writes = 1;
+    }
+    if (!declared.empty() && uses[declared] <= writes) l.insert(at, "[[maybe_unused]] ");
+    marked += l + "\n";
+  }
+  out_ = std::move(marked);
 }
 
 // Where a comment's code is: `line 12` of the differentiated function's file, or a

@@ -122,7 +122,9 @@ bool Lowerer::tape_declaration(const VarDecl* v, Block& out) {
   if (!targets) return false;
   const auto* c = cast<ConditionalOperator>(v->getInit()->IgnoreParenImpCasts());
   const std::string which = unique("which_" + v->getNameAsString());
-  scalar(out, v->getBeginLoc(), "const bool " + which + " = " + condition(c->getCond()) + ";");
+  // Unused where the gradient never reads or writes through the reference.
+  scalar(out, v->getBeginLoc(),
+         "[[maybe_unused]] const bool " + which + " = " + condition(c->getCond()) + ";");
   aliases_[v] = {which, targets->first, targets->second};
   return true;
 }

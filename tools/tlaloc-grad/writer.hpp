@@ -135,6 +135,7 @@ class Writer {
   void header(const std::string& what, const std::string& how);
   void signature(const std::string& result, bool tangent);
   std::string footer();
+  void mark_unread_declarations();
   std::string tangent_or_zero(ValueId v) const;
   std::string d(ValueId v) const;
   std::string or_zeros(ValueId v) const;
