@@ -1,0 +1,44 @@
+#!/bin/bash
+# Looks for tlaloc-grad bugs with functions of random control flow (random_programs.py)
+# beyond the seeds the test build keeps: for each seed, writes 25 functions, builds
+# them traced and generated with GCC (the tool in GCC's order of call arguments), runs
+# both and compares their outputs. A seed that finds a bug belongs in random_seeds in
+# tests/grad_tool/CMakeLists.txt once the bug is fixed.
+#
+#   tests/grad_tool/random_search.sh BUILD_DIR SEED...     (BUILD_DIR: a release build)
+set -u
+if [ $# -lt 2 ]; then
+  echo "usage: $0 BUILD_DIR SEED..." >&2
+  exit 2
+fi
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=$(cd "$1" && pwd)
+shift
+work=$(mktemp -d)
+flags=(-std=c++20 -O1 -I"$root/include" -I"$root/tests/grad_tool" -L"$build" -ltlaloc -Wl,-rpath,"$build")
+status=0
+for seed in "$@"; do
+  dir=$work/$seed
+  mkdir -p "$dir"
+  python3 "$root/tests/grad_tool/random_programs.py" --seeds "$seed" --count 25 -o "$dir/f.cpp"
+  if ! "$build/tools/tlaloc-grad/tlaloc-grad" "$dir/f.cpp" -o "$dir/generated.cpp" --dump-dir "$dir/dump" \
+      --arguments right-to-left -- -std=c++20 -I"$root/include" -I"$root/tests/grad_tool" > "$dir/tool.txt" 2>&1; then
+    echo "seed $seed: tlaloc-grad failed ($dir/tool.txt)"
+    status=1
+    continue
+  fi
+  if ! g++ "$dir/f.cpp" -o "$dir/traced" "${flags[@]}" || ! g++ "$dir/generated.cpp" -o "$dir/generated" "${flags[@]}"; then
+    echo "seed $seed: does not compile ($dir)"
+    status=1
+    continue
+  fi
+  "$dir/traced" > "$dir/traced.txt" 2>&1
+  "$dir/generated" > "$dir/generated.txt" 2>&1
+  if cmp -s "$dir/traced.txt" "$dir/generated.txt" && tail -1 "$dir/generated.txt" | grep -q '^0 failures'; then
+    echo "seed $seed: same bits, 0 failures"
+  else
+    echo "seed $seed: DIFFERENT ($dir/traced.txt, $dir/generated.txt)"
+    status=1
+  fi
+done
+exit $status
