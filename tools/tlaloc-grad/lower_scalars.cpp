@@ -306,7 +306,7 @@ void Lowerer::leave_branch(const std::vector<BranchScalar>& joined, Block& out) 
   }
 }
 
-// v's new value, after a loop or an if (`what`) changed it, is in `holder`. Where the
+// v's new value, after a loop or an if changed it, is in `holder`. Where the
 // reverse sweep declares that variable again or restores it (the loop or if is inside
 // a branch or a loop body that declares it, or inside a loop that carries it), a later
 // use would read its value from before. After an if (`replayed`), the reverse sweep
