@@ -1687,6 +1687,29 @@ int main() {
     std::printf("%s, jvp: %a %a\n", name, settled_value.item<double>(), settled_dot.item<double>());
     check_projection(name, settled_dot, tl::grad(loop_in_branch)(w), weights);
   }
+  // A value passed through a `?:` in the rest of a body that an early return inside a
+  // branch lowers once per path: on the path that takes the parameter, the `?:`'s
+  // cotangent is the parameter's (found by the random programs: seed 51 at depth 4).
+  const char* const path_names[] = {"passed through in a path, level 0", "passed through in a path, level 1",
+                                    "passed through in a path, level 2"};
+  for (const int level : {0, 1, 2}) {
+    auto passed_in_path = [level](const tl::Tensor& m) {
+      tl::Tensor r = tl::sin(m);
+      if (level != 1) {
+        r = tl::cos(r * m);
+      } else {
+        if (level == 3) return tl::sum(m * m);
+        r = tl::sin(m + m * 0.5);
+      }
+      return tl::sum((tl::tanh(m) + (level != 2 ? m : r)) * m);
+    };
+    const char* name = path_names[level];
+    report_near(name, tl::grad(passed_in_path), passed_in_path, w);
+    report_hessian_near(name, tl::hessian(passed_in_path), tl::grad(passed_in_path), w);
+    auto [path_value, path_dot] = tl::jvp(passed_in_path, w, weights);
+    std::printf("%s, jvp: %a %a\n", name, path_value.item<double>(), path_dot.item<double>());
+    check_projection(name, path_dot, tl::grad(passed_in_path)(w), weights);
+  }
   // Sequences of different lengths: a tl::ShapeError, traced or generated.
   auto unequal = [&](const tl::Tensor& m) {
     return tl::sum(tl::scan(

@@ -57,6 +57,7 @@ std::string Writer::vjp_function() {
 // the differentiated parameters, comma-separated.
 std::string Writer::reverse_sweep(const std::string& seed) {
   line("// Reverse: d_v is the derivative of the result with respect to v.");
+  scope_ = {&p_.body};
   declare_cotangents(p_.body, true);
   if (active(p_.result)) {
     line(d(p_.result) + " = " + seed + ";");

@@ -86,15 +86,22 @@ bool Writer::passed_on(const Block& b, ValueId y) {
   return true;
 }
 
-// Whether x is b's own value (or a parameter, at the top): a region or a loop body
-// has cotangents of its own for what it uses from outside.
+// Whether x is a value of b, or of the blocks around it whose cotangents b shares, or
+// a parameter where those reach the function's body: a region or a loop body has
+// cotangents of its own for what it uses from outside.
 bool Writer::own_value(const Block& b, ValueId x) const {
-  const bool own = std::any_of(b.begin(), b.end(), [&](const Node& s) {
-    return (s.kind == Node::Kind::op && s.result == x) ||
-           std::any_of(s.phis.begin(), s.phis.end(), [&](const Phi& ph) { return ph.out == x; });
-  });
-  const bool param = &b == &p_.body && std::any_of(p_.params.begin(), p_.params.end(),
-                                                   [&](const Param& prm) { return prm.value == x; });
+  std::vector<const Block*> blocks{&b};
+  if (!scope_.empty() && scope_.back() == &b) blocks = scope_;
+  const auto defines = [&](const Block* blk) {
+    return std::any_of(blk->begin(), blk->end(), [&](const Node& s) {
+      return (s.kind == Node::Kind::op && s.result == x) ||
+             std::any_of(s.phis.begin(), s.phis.end(), [&](const Phi& ph) { return ph.out == x; });
+    });
+  };
+  const bool own = std::any_of(blocks.begin(), blocks.end(), defines);
+  const bool param =
+      blocks.front() == &p_.body &&
+      std::any_of(p_.params.begin(), p_.params.end(), [&](const Param& prm) { return prm.value == x; });
   return (own || param) && d(x).find_first_of("[.") == std::string::npos;
 }
 
@@ -318,11 +325,13 @@ void Writer::reverse_branch(const Node& s) {
   const auto side = [&](const Block& blk, bool first) {
     has_ = before;
     ++depth_;
-    scalars_of(blk);
-    declare_cotangents(blk, false);
-    for (const Phi& ph : s.phis)
-      if (!goes_through(ph, first)) pass(ph.out, first ? ph.first : ph.second);
-    reverse(blk);
+    within(blk, true, [&] {
+      scalars_of(blk);
+      declare_cotangents(blk, false);
+      for (const Phi& ph : s.phis)
+        if (!goes_through(ph, first)) pass(ph.out, first ? ph.first : ph.second);
+      reverse(blk);
+    });
     --depth_;
     return has_;
   };
@@ -389,9 +398,11 @@ void Writer::reverse_loop(const Node& s) {
          "_next;");
     has_[ph.in] = Has::maybe;
   }
-  declare_cotangents(s.body, false);
-  for (const Phi& ph : s.phis) pass(ph.out, ph.second);
-  reverse(s.body);
+  within(s.body, false, [&] {
+    declare_cotangents(s.body, false);
+    for (const Phi& ph : s.phis) pass(ph.out, ph.second);
+    reverse(s.body);
+  });
   for (const Phi& ph : s.phis)
     if (active(ph.out)) line(d(ph.out) + " = d_" + name(ph.in) + ";");
   --depth_;
@@ -462,10 +473,12 @@ void Writer::reverse_cond(const Node& s) {
     has_ = before;
     ++depth_;
     apart(free, "_cond" + id, [&] {
-      scalars_of(blk);
-      declare_cotangents(blk, false);
-      for (const Phi& ph : s.phis) pass(ph.out, first ? ph.first : ph.second);
-      reverse(blk);
+      within(blk, false, [&] {
+        scalars_of(blk);
+        declare_cotangents(blk, false);
+        for (const Phi& ph : s.phis) pass(ph.out, first ? ph.first : ph.second);
+        reverse(blk);
+      });
       for (ValueId w : free)
         if (state(w) != Has::yes) line(d(w) + " = " + or_zeros(w) + ";");
     });
@@ -521,13 +534,13 @@ void Writer::reverse_structured_loop(const Node& s) {
   restore_iteration(s, k);
   for (ValueId v : loop_values(s)) has_.erase(v);
   for (const Phi* ph : carried) line("tl::Tensor d_" + name(ph->in) + ";");
-  declare_cotangents(s.body, false);
+  within(s.body, false, [&] { declare_cotangents(s.body, false); });
   apart(free, "_step" + id, [&] {
     for (ValueId w : free) line("tl::Tensor " + d(w) + ";");
     for (const Phi* ph : carried) accumulate(ph->second, carry(ph));
     for (std::size_t i : seeded)
       guarded_if_maybe(s.ys[i], [&] { accumulate(s.y[i], step_of(d(s.ys[i]), s.index)); });
-    reverse(s.body);
+    within(s.body, false, [&] { reverse(s.body); });
     for (const Phi* ph : carried) line(carry(ph) + " = " + or_zeros(ph->in) + ";");
     for (std::size_t i : sequences) line(slices(i) + "[" + s.index + "] = " + or_zeros(s.x[i]) + ";");
     for (ValueId w : free) {

@@ -58,6 +58,10 @@ class Writer {
   // to that value's cotangent there, as the engine's do (it sees no op). out -> the
   // sides it may refer to.
   std::map<ValueId, std::vector<ValueId>> joined_;
+  // The block whose reverse is being written, after the blocks around it whose
+  // cotangents it shares: the plain branches' paths, up to the nearest loop body, tl::
+  // region or the function's body (which have cotangents of their own).
+  std::vector<const Block*> scope_;
   void count_uses(const Block& b);
   // The vector of a loop's scalar per iteration: saved_<name>, numbered where loops
   // one after another have counters of the same name.
@@ -108,6 +112,17 @@ class Writer {
       body();
     else
       guarded(d(v), body);
+  }
+
+  // Runs body, the reverse of block b: a path of a plain branch inside the current
+  // scope (shared) or a block with cotangents of its own.
+  template <class F>
+  void within(const Block& b, bool shared, F body) {
+    const auto outer = scope_;
+    if (!shared) scope_.clear();
+    scope_.push_back(&b);
+    body();
+    scope_ = outer;
   }
 
   // ---- tl::cond, tl::fori_loop, tl::while_loop ----------------------------------

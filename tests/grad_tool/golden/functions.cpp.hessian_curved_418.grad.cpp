@@ -165,128 +165,249 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   const tl::Tensor t_add_116 = tl::broadcast_to(t_mul_115, add_116.shape());
   const tl::Tensor sum_to_size_117 = tl::sum_to_size(add_116, xf_1_1.shape());  // sum_to_size, line 157: tl::sum_to_size(d_shifted, xf_1.shape())
   const tl::Tensor t_sum_to_size_117 = tl::sum_to_size(t_add_116, xf_1_1.shape());
+  tl::Tensor d_xf_4;
+  tl::Tensor t_d_xf_4;
+  tl::Tensor select;
+  tl::Tensor t_select;
+  tl::Tensor d_reshape_18_1;
+  tl::Tensor add_120;
+  tl::Tensor t_add_120;
   tl::Tensor d_xf_2;
   tl::Tensor t_d_xf_2;
-  tl::Tensor reshape_119;
-  tl::Tensor t_reshape_119;
+  tl::Tensor d_reshape_18_apart_1;
+  tl::Tensor t_d_reshape_18_apart_1;
+  tl::Tensor d_xf_3;
+  tl::Tensor t_d_xf_3;
+  tl::Tensor select_1;
+  tl::Tensor t_select_1;
+  tl::Tensor d_reshape_18_2;
+  tl::Tensor t_d_reshape_18_2;
+  tl::Tensor reshape_125;
+  tl::Tensor t_reshape_125;
+  tl::Tensor add_126;
+  tl::Tensor t_add_126;
+  tl::Tensor d_reshape_18_3;
+  tl::Tensor t_d_reshape_18_3;
+  tl::Tensor reshape_128;
+  tl::Tensor t_reshape_128;
   bool cond_1 = false;
+  bool cond_2 = false;
+  bool cond_3 = false;
+  bool cond_4 = false;
+  bool cond_5 = false;
+  bool cond_6 = false;
+  bool cond_7 = false;
+  bool cond_8 = false;
   cond_1 = u_cond_0;  // line 158
   if (cond_1) {
-    d_xf_2 = sum_to_size_117;
-    t_d_xf_2 = t_sum_to_size_117;
+    d_xf_4 = sum_to_size_117;
+    t_d_xf_4 = t_sum_to_size_117;
   } else {
-    reshape_119 = tl::reshape(sum_to_size_117, xf.shape());  // reshape, line 164: tl::reshape(d_reshape_18, xf.shape())
-    t_reshape_119 = tl::reshape(t_sum_to_size_117, xf.shape());
-    d_xf_2 = reshape_119;
-    t_d_xf_2 = t_reshape_119;
+    [[maybe_unused]] const bool which_d_reshape_18 = reshape_18_1.is_same(xf);
+    cond_2 = (which_d_reshape_18 ? tl::Tensor() : tl::Tensor()).defined();  // line 163
+    if (cond_2) {
+      cond_3 = which_d_reshape_18;  // line 163
+      if (cond_3) {
+        d_reshape_18_1 = tl::Tensor();
+      } else {
+        d_reshape_18_1 = tl::Tensor();
+      }
+      add_120 = d_reshape_18_1 + sum_to_size_117;  // add, line 163: d_reshape_18 + d_xf_1
+      t_add_120 = tl::broadcast_to(t_sum_to_size_117, add_120.shape());
+      select = add_120;
+      t_select = t_add_120;
+    } else {
+      select = sum_to_size_117;
+      t_select = t_sum_to_size_117;
+    }
+    cond_4 = which_d_reshape_18;  // line 163
+    if (cond_4) {
+      d_xf_2 = select;
+      t_d_xf_2 = t_select;
+      d_reshape_18_apart_1 = tl::Tensor();
+      t_d_reshape_18_apart_1 = tl::Tensor();
+    } else {
+      d_xf_2 = tl::Tensor();
+      t_d_xf_2 = tl::Tensor();
+      d_reshape_18_apart_1 = select;
+      t_d_reshape_18_apart_1 = t_select;
+    }
+    cond_5 = !reshape_18_1.is_same(xf);  // line 164
+    if (cond_5) {
+      cond_6 = d_xf_2.defined();  // line 166
+      if (cond_6) {
+        cond_7 = which_d_reshape_18;  // line 166
+        if (cond_7) {
+          d_reshape_18_2 = d_xf_2;
+          t_d_reshape_18_2 = t_d_xf_2;
+        } else {
+          d_reshape_18_2 = d_reshape_18_apart_1;
+          t_d_reshape_18_2 = t_d_reshape_18_apart_1;
+        }
+        reshape_125 = tl::reshape(d_reshape_18_2, xf.shape());  // reshape, line 166: tl::reshape(d_reshape_18, xf.shape())
+        t_reshape_125 = tl::reshape(t_d_reshape_18_2, xf.shape());
+        add_126 = d_xf_2 + reshape_125;  // add, line 166: d_xf + (tl::reshape(d_reshape_18, xf.shape()))
+        t_add_126 = tl::broadcast_to(t_d_xf_2 + t_reshape_125, add_126.shape());
+        select_1 = add_126;
+        t_select_1 = t_add_126;
+      } else {
+        cond_8 = which_d_reshape_18;  // line 166
+        if (cond_8) {
+          d_reshape_18_3 = d_xf_2;
+          t_d_reshape_18_3 = t_d_xf_2;
+        } else {
+          d_reshape_18_3 = d_reshape_18_apart_1;
+          t_d_reshape_18_3 = t_d_reshape_18_apart_1;
+        }
+        reshape_128 = tl::reshape(d_reshape_18_3, xf.shape());  // reshape, line 166: tl::reshape(d_reshape_18, xf.shape())
+        t_reshape_128 = tl::reshape(t_d_reshape_18_3, xf.shape());
+        select_1 = reshape_128;
+        t_select_1 = t_reshape_128;
+      }
+      d_xf_3 = select_1;
+      t_d_xf_3 = t_select_1;
+    } else {
+      d_xf_3 = d_xf_2;
+      t_d_xf_3 = t_d_xf_2;
+    }
+    d_xf_4 = d_xf_3;
+    t_d_xf_4 = t_d_xf_3;
   }
-  const tl::Tensor astype_121 = d_xf_2.astype(mul_16.dtype());  // astype, line 167: d_xf.astype(mul_16.dtype())
-  const tl::Tensor t_astype_121 = t_d_xf_2.astype(mul_16.dtype());
-  const tl::Tensor mul_122 = astype_121 * 2.0;  // mul, line 169: d_mul_16 * 2.0
-  const tl::Tensor t_mul_122 = tl::broadcast_to(t_astype_121 * 2.0, mul_122.shape());
-  const tl::Tensor add_123 = mul_105 + mul_122;  // add, line 169: d_m + (d_mul_16 * 2.0)
-  const tl::Tensor t_add_123 = tl::broadcast_to(t_mul_105 + t_mul_122, add_123.shape());
-  const tl::Tensor sum_to_size_124 = tl::sum_to_size(broadcast_to_106, div_14.shape());  // sum_to_size, line 171: tl::sum_to_size(d_r, div_14.shape())
-  const tl::Tensor sum_to_size_125 = tl::sum_to_size(broadcast_to_106, mul_8.shape());  // sum_to_size, line 172: tl::sum_to_size(d_r, mul_8.shape())
-  const tl::Tensor reciprocal_126 = tl::reciprocal(add_10);  // reciprocal, line 174: tl::reciprocal(add_10)
-  const tl::Tensor t_reciprocal_126 = t_add_10 * -(reciprocal_126 * reciprocal_126);
-  const tl::Tensor mul_127 = sum_to_size_124 * reciprocal_126;  // mul, line 174: d_div_14 * tl::reciprocal(add_10)
-  const tl::Tensor t_mul_127 = tl::broadcast_to(t_reciprocal_126 * sum_to_size_124, mul_127.shape());
-  const tl::Tensor sum_to_size_128 = tl::sum_to_size(mul_127, pow_13.shape());  // sum_to_size, line 174: tl::sum_to_size(d_div_14 * tl::reciprocal(add_10), pow_13.shape())
-  const tl::Tensor t_sum_to_size_128 = tl::sum_to_size(t_mul_127, pow_13.shape());
-  const tl::Tensor div_129 = div_14 / add_10;  // div, line 175: div_14 / add_10
-  const tl::Tensor t_div_129 = tl::broadcast_to(t_div_14 * tl::reciprocal(add_10) + (t_add_10 * -(div_129 / add_10)), div_129.shape());
-  const tl::Tensor neg_130 = -div_129;  // neg, line 175: -(div_14 / add_10)
-  const tl::Tensor t_neg_130 = -t_div_129;
-  const tl::Tensor mul_131 = sum_to_size_124 * neg_130;  // mul, line 175: d_div_14 * -(div_14 / add_10)
-  const tl::Tensor t_mul_131 = tl::broadcast_to(t_neg_130 * sum_to_size_124, mul_131.shape());
-  const tl::Tensor sum_to_size_132 = tl::sum_to_size(mul_131, add_10.shape());  // sum_to_size, line 175: tl::sum_to_size(d_div_14 * -(div_14 / add_10), add_10.shape())
-  const tl::Tensor t_sum_to_size_132 = tl::sum_to_size(t_mul_131, add_10.shape());
-  const tl::Tensor t_133 = tl::scalar_tensor(1.5, pow_13.dtype());  // line 177: tl::scalar_tensor(1.5, pow_13.dtype())
-  const tl::Tensor astype_134 = t_133.astype(pow_13.dtype());  // astype, line 177: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype())
-  const tl::Tensor sub_135 = astype_134 - 1.0;  // sub, line 177: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) - 1.0
-  const tl::Tensor astype_136 = add_12.astype(pow_13.dtype());  // astype, line 177: add_12.astype(pow_13.dtype())
-  const tl::Tensor t_astype_136 = t_add_12.astype(pow_13.dtype());
-  const tl::Tensor pow_137 = tl::pow(astype_136, sub_135);  // pow, line 177: tl::pow(add_12.astype(pow_13.dtype()), tl::scalar_tensor(1.5, pow_13....
-  const tl::Tensor t_pow_137 = tl::broadcast_to(t_astype_136 * tl::where(sub_135.astype(pow_137.dtype()) == 0, 0.0, sub_135.astype(pow_137.dtype()) * tl::pow(astype_136.astype(pow_137.dtype()), sub_135.astype(pow_137.dtype()) - 1.0)), pow_137.shape());
-  const tl::Tensor t_138 = tl::scalar_tensor(1.5, pow_13.dtype());  // line 177: tl::scalar_tensor(1.5, pow_13.dtype())
-  const tl::Tensor astype_139 = t_138.astype(pow_13.dtype());  // astype, line 177: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype())
-  const tl::Tensor mul_140 = astype_139 * pow_137;  // mul, line 177: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) * tl::p...
-  const tl::Tensor t_mul_140 = tl::broadcast_to(t_pow_137 * astype_139, mul_140.shape());
-  const tl::Tensor t_141 = tl::scalar_tensor(1.5, pow_13.dtype());  // line 177: tl::scalar_tensor(1.5, pow_13.dtype())
-  const tl::Tensor astype_142 = t_141.astype(pow_13.dtype());  // astype, line 177: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype())
-  const tl::Tensor t_143 = astype_142 == 0;  // line 177: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) == 0
-  const tl::Tensor where_144 = tl::where(t_143, 0.0, mul_140);  // where, line 177: tl::where(tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype(...
-  const tl::Tensor t_where_144 = tl::broadcast_to(tl::where(t_143, tl::zeros_like(where_144), t_mul_140), where_144.shape());
-  const tl::Tensor mul_145 = sum_to_size_128 * where_144;  // mul, line 177: d_pow_13 * tl::where(tl::scalar_tensor(1.5, pow_13.dtype()).astype(po...
-  const tl::Tensor t_mul_145 = tl::broadcast_to(t_sum_to_size_128 * where_144 + (t_where_144 * sum_to_size_128), mul_145.shape());
-  const tl::Tensor mul_146 = mul_145 * m;  // mul, line 181: d_mul_11 * m
-  const tl::Tensor t_mul_146 = tl::broadcast_to(t_mul_145 * m + (t_m * mul_145), mul_146.shape());
-  const tl::Tensor sum_to_size_147 = tl::sum_to_size(mul_146, m.shape());  // sum_to_size, line 181: tl::sum_to_size(d_mul_11 * m, m.shape())
-  const tl::Tensor t_sum_to_size_147 = tl::sum_to_size(t_mul_146, m.shape());
-  const tl::Tensor add_148 = add_123 + sum_to_size_147;  // add, line 181: d_m + (tl::sum_to_size(d_mul_11 * m, m.shape()))
-  const tl::Tensor t_add_148 = tl::broadcast_to(t_add_123 + t_sum_to_size_147, add_148.shape());
-  const tl::Tensor mul_149 = mul_145 * m;  // mul, line 182: d_mul_11 * m
-  const tl::Tensor t_mul_149 = tl::broadcast_to(t_mul_145 * m + (t_m * mul_145), mul_149.shape());
-  const tl::Tensor sum_to_size_150 = tl::sum_to_size(mul_149, m.shape());  // sum_to_size, line 182: tl::sum_to_size(d_mul_11 * m, m.shape())
-  const tl::Tensor t_sum_to_size_150 = tl::sum_to_size(t_mul_149, m.shape());
-  const tl::Tensor add_151 = add_148 + sum_to_size_150;  // add, line 182: d_m + (tl::sum_to_size(d_mul_11 * m, m.shape()))
-  const tl::Tensor t_add_151 = tl::broadcast_to(t_add_148 + t_sum_to_size_150, add_151.shape());
-  const tl::Tensor mul_152 = sum_to_size_132 * m;  // mul, line 186: d_mul_9 * m
-  const tl::Tensor t_mul_152 = tl::broadcast_to(t_sum_to_size_132 * m + (t_m * sum_to_size_132), mul_152.shape());
-  const tl::Tensor sum_to_size_153 = tl::sum_to_size(mul_152, m.shape());  // sum_to_size, line 186: tl::sum_to_size(d_mul_9 * m, m.shape())
-  const tl::Tensor t_sum_to_size_153 = tl::sum_to_size(t_mul_152, m.shape());
-  const tl::Tensor add_154 = add_151 + sum_to_size_153;  // add, line 186: d_m + (tl::sum_to_size(d_mul_9 * m, m.shape()))
-  const tl::Tensor t_add_154 = tl::broadcast_to(t_add_151 + t_sum_to_size_153, add_154.shape());
-  const tl::Tensor mul_155 = sum_to_size_132 * m;  // mul, line 187: d_mul_9 * m
-  const tl::Tensor t_mul_155 = tl::broadcast_to(t_sum_to_size_132 * m + (t_m * sum_to_size_132), mul_155.shape());
-  const tl::Tensor sum_to_size_156 = tl::sum_to_size(mul_155, m.shape());  // sum_to_size, line 187: tl::sum_to_size(d_mul_9 * m, m.shape())
-  const tl::Tensor t_sum_to_size_156 = tl::sum_to_size(t_mul_155, m.shape());
-  const tl::Tensor add_157 = add_154 + sum_to_size_156;  // add, line 187: d_m + (tl::sum_to_size(d_mul_9 * m, m.shape()))
-  const tl::Tensor t_add_157 = tl::broadcast_to(t_add_154 + t_sum_to_size_156, add_157.shape());
-  const tl::Tensor mul_158 = sum_to_size_125 * sigmoid_6;  // mul, line 189: d_mul_8 * sigmoid_6
-  const tl::Tensor t_mul_158 = tl::broadcast_to(t_sigmoid_6 * sum_to_size_125, mul_158.shape());
-  const tl::Tensor sum_to_size_159 = tl::sum_to_size(mul_158, maximum_7.shape());  // sum_to_size, line 189: tl::sum_to_size(d_mul_8 * sigmoid_6, maximum_7.shape())
-  const tl::Tensor t_sum_to_size_159 = tl::sum_to_size(t_mul_158, maximum_7.shape());
-  const tl::Tensor mul_160 = sum_to_size_125 * maximum_7;  // mul, line 190: d_mul_8 * maximum_7
-  const tl::Tensor t_mul_160 = tl::broadcast_to(t_maximum_7 * sum_to_size_125, mul_160.shape());
-  const tl::Tensor sum_to_size_161 = tl::sum_to_size(mul_160, sigmoid_6.shape());  // sum_to_size, line 190: tl::sum_to_size(d_mul_8 * maximum_7, sigmoid_6.shape())
-  const tl::Tensor t_sum_to_size_161 = tl::sum_to_size(t_mul_160, sigmoid_6.shape());
-  const tl::Tensor t_162 = tl::scalar_tensor(0.05, maximum_7.dtype());  // line 192: tl::scalar_tensor(0.05, maximum_7.dtype())
-  const tl::Tensor t_163 = t_162 == maximum_7;  // line 192: tl::scalar_tensor(0.05, maximum_7.dtype()) == maximum_7
-  const tl::Tensor astype_164 = t_163.astype(maximum_7.dtype());  // astype, line 192: (tl::scalar_tensor(0.05, maximum_7.dtype()) == maximum_7).astype(maxi...
-  const tl::Tensor t_165 = m == maximum_7;  // line 192: m == maximum_7
-  const tl::Tensor astype_166 = t_165.astype(maximum_7.dtype());  // astype, line 192: (m == maximum_7).astype(maximum_7.dtype())
-  const tl::Tensor mul_167 = 0.5 * astype_166;  // mul, line 192: 0.5 * (m == maximum_7).astype(maximum_7.dtype())
-  const tl::Tensor mul_168 = mul_167 * astype_164;  // mul, line 192: 0.5 * (m == maximum_7).astype(maximum_7.dtype()) * (tl::scalar_tensor...
-  const tl::Tensor t_169 = m == maximum_7;  // line 192: m == maximum_7
-  const tl::Tensor astype_170 = t_169.astype(maximum_7.dtype());  // astype, line 192: (m == maximum_7).astype(maximum_7.dtype())
-  const tl::Tensor sub_171 = astype_170 - mul_168;  // sub, line 192: (m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m == maximum_7).a...
-  const tl::Tensor mul_172 = sum_to_size_159 * sub_171;  // mul, line 192: d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m ...
-  const tl::Tensor t_mul_172 = tl::broadcast_to(t_sum_to_size_159 * sub_171, mul_172.shape());
-  const tl::Tensor add_173 = add_157 + mul_172;  // add, line 192: d_m + (d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0....
-  const tl::Tensor t_add_173 = tl::broadcast_to(t_add_157 + t_mul_172, add_173.shape());
-  const tl::Tensor sub_174 = 1.0 - sigmoid_6;  // sub, line 194: 1.0 - sigmoid_6
-  const tl::Tensor t_sub_174 = tl::broadcast_to(-t_sigmoid_6, sub_174.shape());
-  const tl::Tensor mul_175 = sigmoid_6 * sub_174;  // mul, line 194: sigmoid_6 * (1.0 - sigmoid_6)
-  const tl::Tensor t_mul_175 = tl::broadcast_to(t_sigmoid_6 * sub_174 + (t_sub_174 * sigmoid_6), mul_175.shape());
-  const tl::Tensor mul_176 = sum_to_size_161 * mul_175;  // mul, line 194: d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6))
-  const tl::Tensor t_mul_176 = tl::broadcast_to(t_sum_to_size_161 * mul_175 + (t_mul_175 * sum_to_size_161), mul_176.shape());
-  const tl::Tensor add_177 = add_173 + mul_176;  // add, line 194: d_m + (d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6)))
-  const tl::Tensor t_add_177 = tl::broadcast_to(t_add_173 + t_mul_176, add_177.shape());
-  const tl::Tensor mul_178 = h * h;  // mul, line 196: h * h
-  const tl::Tensor t_mul_178 = tl::broadcast_to(t_h * h + (t_h * h), mul_178.shape());
-  const tl::Tensor sub_179 = 1.0 - mul_178;  // sub, line 196: 1.0 - h * h
-  const tl::Tensor t_sub_179 = tl::broadcast_to(-t_mul_178, sub_179.shape());
-  const tl::Tensor mul_180 = add_97 * sub_179;  // mul, line 196: d_h * (1.0 - h * h)
-  const tl::Tensor t_mul_180 = tl::broadcast_to(t_add_97 * sub_179 + (t_sub_179 * add_97), mul_180.shape());
-  const tl::Tensor sum_to_size_181 = tl::sum_to_size(mul_180, matmul_3.shape());  // sum_to_size, line 198: tl::sum_to_size(d_add_4, matmul_3.shape())
-  const tl::Tensor t_sum_to_size_181 = tl::sum_to_size(t_mul_180, matmul_3.shape());
-  const tl::Tensor matmul_backward_182 = tl::matmul_backward(sum_to_size_181, x, m, 1);  // matmul_backward, line 200: tl::matmul_backward(d_matmul_3, x, m, 1)
-  const tl::Tensor t_matmul_backward_182 = tl::matmul_backward(t_sum_to_size_181, x, m, 1);
-  const tl::Tensor add_183 = add_177 + matmul_backward_182;  // add, line 200: d_m + (tl::matmul_backward(d_matmul_3, x, m, 1))
-  const tl::Tensor t_add_183 = tl::broadcast_to(t_add_177 + t_matmul_backward_182, add_183.shape());
-  return {add_183, t_add_183};
+  tl::Tensor d_mul_16_1;
+  tl::Tensor t_d_mul_16_1;
+  tl::Tensor astype_132;
+  tl::Tensor t_astype_132;
+  bool cond_9 = false;
+  cond_9 = d_xf_4.defined();  // line 169
+  if (cond_9) {
+    astype_132 = d_xf_4.astype(mul_16.dtype());  // astype, line 171: d_xf.astype(mul_16.dtype())
+    t_astype_132 = t_d_xf_4.astype(mul_16.dtype());
+    d_mul_16_1 = astype_132;
+    t_d_mul_16_1 = t_astype_132;
+  } else {
+    d_mul_16_1 = tl::Tensor();
+    t_d_mul_16_1 = tl::Tensor();
+  }
+  tl::Tensor d_m_1;
+  tl::Tensor t_d_m_1;
+  tl::Tensor mul_134;
+  tl::Tensor t_mul_134;
+  tl::Tensor add_135;
+  tl::Tensor t_add_135;
+  bool cond_10 = false;
+  cond_10 = d_mul_16_1.defined();  // line 173
+  if (cond_10) {
+    mul_134 = d_mul_16_1 * 2.0;  // mul, line 175: d_mul_16 * 2.0
+    t_mul_134 = tl::broadcast_to(t_d_mul_16_1 * 2.0, mul_134.shape());
+    add_135 = mul_105 + mul_134;  // add, line 175: d_m + (d_mul_16 * 2.0)
+    t_add_135 = tl::broadcast_to(t_mul_105 + t_mul_134, add_135.shape());
+    d_m_1 = add_135;
+    t_d_m_1 = t_add_135;
+  } else {
+    d_m_1 = mul_105;
+    t_d_m_1 = t_mul_105;
+  }
+  const tl::Tensor sum_to_size_137 = tl::sum_to_size(broadcast_to_106, div_14.shape());  // sum_to_size, line 178: tl::sum_to_size(d_r, div_14.shape())
+  const tl::Tensor sum_to_size_138 = tl::sum_to_size(broadcast_to_106, mul_8.shape());  // sum_to_size, line 179: tl::sum_to_size(d_r, mul_8.shape())
+  const tl::Tensor reciprocal_139 = tl::reciprocal(add_10);  // reciprocal, line 181: tl::reciprocal(add_10)
+  const tl::Tensor t_reciprocal_139 = t_add_10 * -(reciprocal_139 * reciprocal_139);
+  const tl::Tensor mul_140 = sum_to_size_137 * reciprocal_139;  // mul, line 181: d_div_14 * tl::reciprocal(add_10)
+  const tl::Tensor t_mul_140 = tl::broadcast_to(t_reciprocal_139 * sum_to_size_137, mul_140.shape());
+  const tl::Tensor sum_to_size_141 = tl::sum_to_size(mul_140, pow_13.shape());  // sum_to_size, line 181: tl::sum_to_size(d_div_14 * tl::reciprocal(add_10), pow_13.shape())
+  const tl::Tensor t_sum_to_size_141 = tl::sum_to_size(t_mul_140, pow_13.shape());
+  const tl::Tensor div_142 = div_14 / add_10;  // div, line 182: div_14 / add_10
+  const tl::Tensor t_div_142 = tl::broadcast_to(t_div_14 * tl::reciprocal(add_10) + (t_add_10 * -(div_142 / add_10)), div_142.shape());
+  const tl::Tensor neg_143 = -div_142;  // neg, line 182: -(div_14 / add_10)
+  const tl::Tensor t_neg_143 = -t_div_142;
+  const tl::Tensor mul_144 = sum_to_size_137 * neg_143;  // mul, line 182: d_div_14 * -(div_14 / add_10)
+  const tl::Tensor t_mul_144 = tl::broadcast_to(t_neg_143 * sum_to_size_137, mul_144.shape());
+  const tl::Tensor sum_to_size_145 = tl::sum_to_size(mul_144, add_10.shape());  // sum_to_size, line 182: tl::sum_to_size(d_div_14 * -(div_14 / add_10), add_10.shape())
+  const tl::Tensor t_sum_to_size_145 = tl::sum_to_size(t_mul_144, add_10.shape());
+  const tl::Tensor t_146 = tl::scalar_tensor(1.5, pow_13.dtype());  // line 184: tl::scalar_tensor(1.5, pow_13.dtype())
+  const tl::Tensor astype_147 = t_146.astype(pow_13.dtype());  // astype, line 184: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype())
+  const tl::Tensor sub_148 = astype_147 - 1.0;  // sub, line 184: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) - 1.0
+  const tl::Tensor astype_149 = add_12.astype(pow_13.dtype());  // astype, line 184: add_12.astype(pow_13.dtype())
+  const tl::Tensor t_astype_149 = t_add_12.astype(pow_13.dtype());
+  const tl::Tensor pow_150 = tl::pow(astype_149, sub_148);  // pow, line 184: tl::pow(add_12.astype(pow_13.dtype()), tl::scalar_tensor(1.5, pow_13....
+  const tl::Tensor t_pow_150 = tl::broadcast_to(t_astype_149 * tl::where(sub_148.astype(pow_150.dtype()) == 0, 0.0, sub_148.astype(pow_150.dtype()) * tl::pow(astype_149.astype(pow_150.dtype()), sub_148.astype(pow_150.dtype()) - 1.0)), pow_150.shape());
+  const tl::Tensor t_151 = tl::scalar_tensor(1.5, pow_13.dtype());  // line 184: tl::scalar_tensor(1.5, pow_13.dtype())
+  const tl::Tensor astype_152 = t_151.astype(pow_13.dtype());  // astype, line 184: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype())
+  const tl::Tensor mul_153 = astype_152 * pow_150;  // mul, line 184: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) * tl::p...
+  const tl::Tensor t_mul_153 = tl::broadcast_to(t_pow_150 * astype_152, mul_153.shape());
+  const tl::Tensor t_154 = tl::scalar_tensor(1.5, pow_13.dtype());  // line 184: tl::scalar_tensor(1.5, pow_13.dtype())
+  const tl::Tensor astype_155 = t_154.astype(pow_13.dtype());  // astype, line 184: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype())
+  const tl::Tensor t_156 = astype_155 == 0;  // line 184: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) == 0
+  const tl::Tensor where_157 = tl::where(t_156, 0.0, mul_153);  // where, line 184: tl::where(tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype(...
+  const tl::Tensor t_where_157 = tl::broadcast_to(tl::where(t_156, tl::zeros_like(where_157), t_mul_153), where_157.shape());
+  const tl::Tensor mul_158 = sum_to_size_141 * where_157;  // mul, line 184: d_pow_13 * tl::where(tl::scalar_tensor(1.5, pow_13.dtype()).astype(po...
+  const tl::Tensor t_mul_158 = tl::broadcast_to(t_sum_to_size_141 * where_157 + (t_where_157 * sum_to_size_141), mul_158.shape());
+  const tl::Tensor mul_159 = mul_158 * m;  // mul, line 188: d_mul_11 * m
+  const tl::Tensor t_mul_159 = tl::broadcast_to(t_mul_158 * m + (t_m * mul_158), mul_159.shape());
+  const tl::Tensor sum_to_size_160 = tl::sum_to_size(mul_159, m.shape());  // sum_to_size, line 188: tl::sum_to_size(d_mul_11 * m, m.shape())
+  const tl::Tensor t_sum_to_size_160 = tl::sum_to_size(t_mul_159, m.shape());
+  const tl::Tensor add_161 = d_m_1 + sum_to_size_160;  // add, line 188: d_m + (tl::sum_to_size(d_mul_11 * m, m.shape()))
+  const tl::Tensor t_add_161 = tl::broadcast_to(t_d_m_1 + t_sum_to_size_160, add_161.shape());
+  const tl::Tensor mul_162 = mul_158 * m;  // mul, line 189: d_mul_11 * m
+  const tl::Tensor t_mul_162 = tl::broadcast_to(t_mul_158 * m + (t_m * mul_158), mul_162.shape());
+  const tl::Tensor sum_to_size_163 = tl::sum_to_size(mul_162, m.shape());  // sum_to_size, line 189: tl::sum_to_size(d_mul_11 * m, m.shape())
+  const tl::Tensor t_sum_to_size_163 = tl::sum_to_size(t_mul_162, m.shape());
+  const tl::Tensor add_164 = add_161 + sum_to_size_163;  // add, line 189: d_m + (tl::sum_to_size(d_mul_11 * m, m.shape()))
+  const tl::Tensor t_add_164 = tl::broadcast_to(t_add_161 + t_sum_to_size_163, add_164.shape());
+  const tl::Tensor mul_165 = sum_to_size_145 * m;  // mul, line 193: d_mul_9 * m
+  const tl::Tensor t_mul_165 = tl::broadcast_to(t_sum_to_size_145 * m + (t_m * sum_to_size_145), mul_165.shape());
+  const tl::Tensor sum_to_size_166 = tl::sum_to_size(mul_165, m.shape());  // sum_to_size, line 193: tl::sum_to_size(d_mul_9 * m, m.shape())
+  const tl::Tensor t_sum_to_size_166 = tl::sum_to_size(t_mul_165, m.shape());
+  const tl::Tensor add_167 = add_164 + sum_to_size_166;  // add, line 193: d_m + (tl::sum_to_size(d_mul_9 * m, m.shape()))
+  const tl::Tensor t_add_167 = tl::broadcast_to(t_add_164 + t_sum_to_size_166, add_167.shape());
+  const tl::Tensor mul_168 = sum_to_size_145 * m;  // mul, line 194: d_mul_9 * m
+  const tl::Tensor t_mul_168 = tl::broadcast_to(t_sum_to_size_145 * m + (t_m * sum_to_size_145), mul_168.shape());
+  const tl::Tensor sum_to_size_169 = tl::sum_to_size(mul_168, m.shape());  // sum_to_size, line 194: tl::sum_to_size(d_mul_9 * m, m.shape())
+  const tl::Tensor t_sum_to_size_169 = tl::sum_to_size(t_mul_168, m.shape());
+  const tl::Tensor add_170 = add_167 + sum_to_size_169;  // add, line 194: d_m + (tl::sum_to_size(d_mul_9 * m, m.shape()))
+  const tl::Tensor t_add_170 = tl::broadcast_to(t_add_167 + t_sum_to_size_169, add_170.shape());
+  const tl::Tensor mul_171 = sum_to_size_138 * sigmoid_6;  // mul, line 196: d_mul_8 * sigmoid_6
+  const tl::Tensor t_mul_171 = tl::broadcast_to(t_sigmoid_6 * sum_to_size_138, mul_171.shape());
+  const tl::Tensor sum_to_size_172 = tl::sum_to_size(mul_171, maximum_7.shape());  // sum_to_size, line 196: tl::sum_to_size(d_mul_8 * sigmoid_6, maximum_7.shape())
+  const tl::Tensor t_sum_to_size_172 = tl::sum_to_size(t_mul_171, maximum_7.shape());
+  const tl::Tensor mul_173 = sum_to_size_138 * maximum_7;  // mul, line 197: d_mul_8 * maximum_7
+  const tl::Tensor t_mul_173 = tl::broadcast_to(t_maximum_7 * sum_to_size_138, mul_173.shape());
+  const tl::Tensor sum_to_size_174 = tl::sum_to_size(mul_173, sigmoid_6.shape());  // sum_to_size, line 197: tl::sum_to_size(d_mul_8 * maximum_7, sigmoid_6.shape())
+  const tl::Tensor t_sum_to_size_174 = tl::sum_to_size(t_mul_173, sigmoid_6.shape());
+  const tl::Tensor t_175 = tl::scalar_tensor(0.05, maximum_7.dtype());  // line 199: tl::scalar_tensor(0.05, maximum_7.dtype())
+  const tl::Tensor t_176 = t_175 == maximum_7;  // line 199: tl::scalar_tensor(0.05, maximum_7.dtype()) == maximum_7
+  const tl::Tensor astype_177 = t_176.astype(maximum_7.dtype());  // astype, line 199: (tl::scalar_tensor(0.05, maximum_7.dtype()) == maximum_7).astype(maxi...
+  const tl::Tensor t_178 = m == maximum_7;  // line 199: m == maximum_7
+  const tl::Tensor astype_179 = t_178.astype(maximum_7.dtype());  // astype, line 199: (m == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor mul_180 = 0.5 * astype_179;  // mul, line 199: 0.5 * (m == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor mul_181 = mul_180 * astype_177;  // mul, line 199: 0.5 * (m == maximum_7).astype(maximum_7.dtype()) * (tl::scalar_tensor...
+  const tl::Tensor t_182 = m == maximum_7;  // line 199: m == maximum_7
+  const tl::Tensor astype_183 = t_182.astype(maximum_7.dtype());  // astype, line 199: (m == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor sub_184 = astype_183 - mul_181;  // sub, line 199: (m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m == maximum_7).a...
+  const tl::Tensor mul_185 = sum_to_size_172 * sub_184;  // mul, line 199: d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m ...
+  const tl::Tensor t_mul_185 = tl::broadcast_to(t_sum_to_size_172 * sub_184, mul_185.shape());
+  const tl::Tensor add_186 = add_170 + mul_185;  // add, line 199: d_m + (d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0....
+  const tl::Tensor t_add_186 = tl::broadcast_to(t_add_170 + t_mul_185, add_186.shape());
+  const tl::Tensor sub_187 = 1.0 - sigmoid_6;  // sub, line 201: 1.0 - sigmoid_6
+  const tl::Tensor t_sub_187 = tl::broadcast_to(-t_sigmoid_6, sub_187.shape());
+  const tl::Tensor mul_188 = sigmoid_6 * sub_187;  // mul, line 201: sigmoid_6 * (1.0 - sigmoid_6)
+  const tl::Tensor t_mul_188 = tl::broadcast_to(t_sigmoid_6 * sub_187 + (t_sub_187 * sigmoid_6), mul_188.shape());
+  const tl::Tensor mul_189 = sum_to_size_174 * mul_188;  // mul, line 201: d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6))
+  const tl::Tensor t_mul_189 = tl::broadcast_to(t_sum_to_size_174 * mul_188 + (t_mul_188 * sum_to_size_174), mul_189.shape());
+  const tl::Tensor add_190 = add_186 + mul_189;  // add, line 201: d_m + (d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6)))
+  const tl::Tensor t_add_190 = tl::broadcast_to(t_add_186 + t_mul_189, add_190.shape());
+  const tl::Tensor mul_191 = h * h;  // mul, line 203: h * h
+  const tl::Tensor t_mul_191 = tl::broadcast_to(t_h * h + (t_h * h), mul_191.shape());
+  const tl::Tensor sub_192 = 1.0 - mul_191;  // sub, line 203: 1.0 - h * h
+  const tl::Tensor t_sub_192 = tl::broadcast_to(-t_mul_191, sub_192.shape());
+  const tl::Tensor mul_193 = add_97 * sub_192;  // mul, line 203: d_h * (1.0 - h * h)
+  const tl::Tensor t_mul_193 = tl::broadcast_to(t_add_97 * sub_192 + (t_sub_192 * add_97), mul_193.shape());
+  const tl::Tensor sum_to_size_194 = tl::sum_to_size(mul_193, matmul_3.shape());  // sum_to_size, line 205: tl::sum_to_size(d_add_4, matmul_3.shape())
+  const tl::Tensor t_sum_to_size_194 = tl::sum_to_size(t_mul_193, matmul_3.shape());
+  const tl::Tensor matmul_backward_195 = tl::matmul_backward(sum_to_size_194, x, m, 1);  // matmul_backward, line 207: tl::matmul_backward(d_matmul_3, x, m, 1)
+  const tl::Tensor t_matmul_backward_195 = tl::matmul_backward(t_sum_to_size_194, x, m, 1);
+  const tl::Tensor add_196 = add_190 + matmul_backward_195;  // add, line 207: d_m + (tl::matmul_backward(d_matmul_3, x, m, 1))
+  const tl::Tensor t_add_196 = tl::broadcast_to(t_add_190 + t_matmul_backward_195, add_196.shape());
+  return {add_196, t_add_196};
 }
 
 // The Hessian of the lambda at functions.cpp:413 with respect to `m` (tl::hessian), of shape
