@@ -116,7 +116,11 @@ class CustomFunction {
     return std::vector<Tensor>(r.begin(), r.end());
   }
   std::pair<Tensor, Tensor> jvp(const std::vector<Tensor>& primals, const std::vector<Tensor>& tangents) const {
-    if (!rule_->jvp) throw Error("'" + rule_->name + "' has no custom_jvp rule");
+    if (!rule_->jvp)
+      throw NotDifferentiableError(
+          "the custom_vjp function '" + rule_->name +
+          "' has no JVP rule; forward mode through it is refused (give it a custom_jvp "
+          "rule, or differentiate it in reverse mode)");
     auto [values, t] = rule_->jvp(primals, tangents);
     return {values.at(0), t.at(0)};
   }

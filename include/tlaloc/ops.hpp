@@ -204,6 +204,12 @@ Tensor concat(const std::vector<Tensor>& xs, std::int64_t axis = 0);
 Tensor stack(const std::vector<Tensor>& xs, std::int64_t axis = 0);
 std::vector<Tensor> split(const Tensor& x, std::int64_t sections, std::int64_t axis = 0);
 std::vector<Tensor> split(const Tensor& x, const std::vector<std::int64_t>& sizes, std::int64_t axis);
+// Where split's parts of a tensor of `shape` start along the axis, and where the last
+// one stops (one more offset than parts), after split's own checks: split takes its
+// parts between them, and so does the code tlaloc-grad writes for a split.
+std::vector<std::int64_t> split_offsets(const Shape& shape, std::int64_t sections, std::int64_t axis = 0);
+std::vector<std::int64_t> split_offsets(const Shape& shape, const std::vector<std::int64_t>& sizes,
+                                        std::int64_t axis);
 // Per-axis [start, stop) with positive steps; stops are clamped to the size.
 Tensor slice(const Tensor& x, const std::vector<std::int64_t>& starts,
              const std::vector<std::int64_t>& stops, const std::vector<std::int64_t>& steps = {});

@@ -152,36 +152,52 @@ Tensor stack(const std::vector<Tensor>& xs, std::int64_t axis) {
   return concat(expanded, a);
 }
 
-std::vector<Tensor> split(const Tensor& x, const Ints& sizes, std::int64_t axis) {
-  if (x.rank() == 0) fail<AxisError>("split", "cannot split a rank-0 tensor");
-  const auto a = std::size_t(detail::normalize_axis("split", axis, x.rank()));
-  std::int64_t total = 0;
+Ints split_offsets(const Shape& shape, const Ints& sizes, std::int64_t axis) {
+  if (shape.empty()) fail<AxisError>("split", "cannot split a rank-0 tensor");
+  const auto a = std::size_t(detail::normalize_axis("split", axis, std::int64_t(shape.size())));
+  Ints offsets{0};
   for (auto n : sizes) {
     if (n < 0) fail<ValueError>("split", "negative size in {}", sizes);
-    total += n;
+    offsets.push_back(offsets.back() + n);
   }
-  if (total != x.shape()[a])
-    fail<ShapeError>("split", "sizes {} do not add up to {}, the size of axis {} of {}", sizes, x.shape()[a],
-                     a, shape_string(x.shape()));
+  if (offsets.back() != shape[a])
+    fail<ShapeError>("split", "sizes {} do not add up to {}, the size of axis {} of {}", sizes, shape[a], a,
+                     shape_string(shape));
+  return offsets;
+}
+
+Ints split_offsets(const Shape& shape, std::int64_t sections, std::int64_t axis) {
+  if (sections < 1) fail<ValueError>("split", "needs a positive number of sections, got {}", sections);
+  if (shape.empty()) fail<AxisError>("split", "cannot split a rank-0 tensor");
+  const std::int64_t n =
+      shape[std::size_t(detail::normalize_axis("split", axis, std::int64_t(shape.size())))];
+  if (n % sections != 0)
+    fail<ShapeError>("split", "axis {} of {} does not divide into {} equal sections", axis,
+                     shape_string(shape), sections);
+  return split_offsets(shape, Ints(std::size_t(sections), n / sections), axis);
+}
+
+namespace {
+std::vector<Tensor> split_at(const Tensor& x, const Ints& offsets, std::int64_t axis) {
+  const auto a = std::size_t(detail::normalize_axis("split", axis, x.rank()));
   std::vector<Tensor> parts;
-  parts.reserve(sizes.size());
+  parts.reserve(offsets.size() - 1);
   Ints starts(std::size_t(x.rank()), 0), stops = x.shape();
-  for (auto n : sizes) {
-    stops[a] = starts[a] + n;
+  for (std::size_t k = 0; k + 1 < offsets.size(); ++k) {
+    starts[a] = offsets[k];
+    stops[a] = offsets[k + 1];
     parts.push_back(slice(x, starts, stops));
-    starts[a] = stops[a];
   }
   return parts;
 }
+}  // namespace
+
+std::vector<Tensor> split(const Tensor& x, const Ints& sizes, std::int64_t axis) {
+  return split_at(x, split_offsets(x.shape(), sizes, axis), axis);
+}
 
 std::vector<Tensor> split(const Tensor& x, std::int64_t sections, std::int64_t axis) {
-  if (sections < 1) fail<ValueError>("split", "needs a positive number of sections, got {}", sections);
-  if (x.rank() == 0) fail<AxisError>("split", "cannot split a rank-0 tensor");
-  const std::int64_t n = x.size(detail::normalize_axis("split", axis, x.rank()));
-  if (n % sections != 0)
-    fail<ShapeError>("split", "axis {} of {} does not divide into {} equal sections", axis,
-                     shape_string(x.shape()), sections);
-  return split(x, Ints(std::size_t(sections), n / sections), axis);
+  return split_at(x, split_offsets(x.shape(), sections, axis), axis);
 }
 
 namespace {

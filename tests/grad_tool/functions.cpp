@@ -1710,6 +1710,76 @@ int main() {
     std::printf("%s, jvp: %a %a\n", name, path_value.item<double>(), path_dot.item<double>());
     check_projection(name, path_dot, tl::grad(passed_in_path)(w), weights);
   }
+  // A tl::cond whose result nothing reads: the engine skips the reverse of an op none
+  // of whose results has a cotangent, and so does the generated gradient (the zeros its
+  // regions give what they use would turn the Hessian's -0s into +0s).
+  auto unread_cond = [](const tl::Tensor& m) {
+    const tl::Tensor r = tl::log_softmax(m, 0);
+    [[maybe_unused]] const tl::Tensor unread = tl::cond(
+        tl::sum(m) > 0.1, [&] { return r; }, [&] { return m; });
+    return tl::sum(tl::cos(m) * m);
+  };
+  report_near("unread tl::cond", tl::grad(unread_cond), unread_cond, w);
+  report_hessian_near("unread tl::cond", tl::hessian(unread_cond), tl::grad(unread_cond), w);
+  // A tl::scan after an early return: the rest of the body is a path of the returning
+  // if, and the scan's check of its sequence's length a check inside a branch (which the
+  // Hessian's second lowering takes, and its reverse sweep leaves out).
+  for (const int level : {0, 3}) {
+    auto scan_after_return = [level](const tl::Tensor& m) {
+      if (level == 3) return tl::sum(m * m);
+      auto [last, outs] = tl::scan(
+          [](const tl::Tensor& c, const tl::Tensor& step) {
+            return std::pair{tl::tanh(c * step), c * step};
+          },
+          tl::sum(m, {0}) * 0.1, tl::cos(m));
+      return tl::sum(outs * m) + tl::sum(last);
+    };
+    const char* name =
+        level == 0 ? "tl::scan after an early return" : "tl::scan after an early return, taken";
+    report_near(name, tl::grad(scan_after_return), scan_after_return, w);
+    report_hessian_near(name, tl::hessian(scan_after_return), tl::grad(scan_after_return), w);
+  }
+  // Forward mode through a custom_vjp function: refused, traced or generated, with the
+  // same error.
+  try {
+    tl::jvp(logged, w, weights);
+    std::printf("jvp through custom_vjp: no error\n");
+  } catch (const tl::NotDifferentiableError& e) {
+    const std::string what = e.what();
+    std::printf("jvp through custom_vjp: tl::NotDifferentiableError: %s\n",
+                what.substr(what.find("the custom_vjp function")).c_str());
+  }
+  // tl::split into sections and into sizes, negative axes among them, in a loop and in
+  // a branch, and indexed at once: each part a slice of the tensor split, as the library
+  // takes it. Sections that do not divide the axis: split's own tl::ShapeError.
+  for (const int level : {0, 1}) {
+    auto parted = [level](const tl::Tensor& m) {
+      const std::vector<tl::Tensor> parts = tl::split(tl::sin(m), 3, -2);
+      tl::Tensor r = tl::concat({parts[2] * 0.5, parts[0], tl::sin(parts[1])}, 0) * m;
+      for (int i = 0; i < 2; ++i) {
+        const std::vector<tl::Tensor> halves = tl::split(r, {1, 1}, 1);
+        r = tl::concat({halves[1], halves[0] * halves[0]}, 1) + m;
+        if (level == 1) {
+          auto columns = tl::split(tl::cos(r), std::vector<std::int64_t>{1, 1}, -1);
+          r = r * columns.back();
+        }
+      }
+      return tl::sum(r * tl::split(m, 3)[1]);
+    };
+    const char* name = level == 0 ? "tl::split" : "tl::split, the branch taken";
+    report_near(name, tl::grad(parted), parted, w);
+    report_hessian_near(name, tl::hessian(parted), tl::grad(parted), w);
+    auto [parted_value, parted_dot] = tl::jvp(parted, w, weights);
+    std::printf("%s, jvp: %a %a\n", name, parted_value.item<double>(), parted_dot.item<double>());
+    check_projection(name, parted_dot, tl::grad(parted)(w), weights);
+  }
+  auto uneven = [](const tl::Tensor& m) { return tl::sum(tl::split(m, 4, 1)[0]); };
+  try {
+    tl::grad(uneven)(w);
+    std::printf("tl::split into 4 sections of 2: no error\n");
+  } catch (const tl::ShapeError& e) {
+    std::printf("tl::split into 4 sections of 2: tl::ShapeError: %s\n", e.what());
+  }
   // Sequences of different lengths: a tl::ShapeError, traced or generated.
   auto unequal = [&](const tl::Tensor& m) {
     return tl::sum(tl::scan(

@@ -226,10 +226,16 @@ void Writer::reverse(const Block& b) {
         reverse_op(*it);
         break;
       case Node::Kind::branch:
-        it->structured.empty() ? reverse_branch(*it) : reverse_cond(*it);
+        if (it->structured.empty())
+          reverse_branch(*it);
+        else
+          seeded(*it, [&] { reverse_cond(*it); });
         break;
       case Node::Kind::loop:
-        it->structured.empty() ? reverse_loop(*it) : reverse_structured_loop(*it);
+        if (it->structured.empty())
+          reverse_loop(*it);
+        else
+          seeded(*it, [&] { reverse_structured_loop(*it); });
         break;
     }
   }
@@ -313,7 +319,8 @@ void Writer::scalars_of(const Block& b, bool replay_ifs, bool with_joins) {
       line("}");
       continue;
     }
-    if (s.kind != Node::Kind::scalar || (s.assignment && !(with_joins && s.declares.empty()))) continue;
+    if (s.kind != Node::Kind::scalar || s.check || (s.assignment && !(with_joins && s.declares.empty())))
+      continue;
     const bool marked = s.declares.empty() || s.text.rfind("[[maybe_unused]]", 0) == 0;
     line(marked ? s.text : "[[maybe_unused]] " + s.text);
   }

@@ -1410,10 +1410,11 @@ bool Lowerer::void_call(const Expr* e, Block& out) {
   return true;
 }
 
-// `if (c) throw E;` outside branches and loops: a check, copied as written.
+// `if (c) throw E;`: a check, copied as written (the reverse sweep, which computes a
+// branch's or a loop's scalars again, leaves it out).
 bool Lowerer::check(const Stmt* s, Block& out) {
   const auto* f = dyn_cast<IfStmt>(s);
-  if (f == nullptr || structured_ > 0 || f->getElse() != nullptr || f->getInit() != nullptr ||
+  if (f == nullptr || f->getElse() != nullptr || f->getInit() != nullptr ||
       f->getConditionVariable() != nullptr)
     return false;
   const std::vector<const Stmt*> then = statements(f->getThen());
@@ -1421,6 +1422,7 @@ bool Lowerer::check(const Stmt* s, Block& out) {
   const auto* t = e != nullptr ? dyn_cast<CXXThrowExpr>(e->IgnoreImplicit()) : nullptr;
   if (t == nullptr) return false;
   scalar(out, f->getBeginLoc(), "if (" + condition(f->getCond()) + ") " + text(t) + ";");
+  out.back().check = true;
   return true;
 }
 

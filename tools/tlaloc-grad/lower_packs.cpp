@@ -1,7 +1,7 @@
 // std::vector<tl::Tensor>s whose length the differentiated function fixes: the state
 // a tl::fori_loop or tl::while_loop carries and a tl::cond returns (a position and a
-// velocity), written as a braced list, kept in a local or passed to a lambda or an
-// inlined function. The trace sees a list of values, not a vector: so does the
+// velocity), written as a braced list or returned by tl::split, kept in a local or
+// passed to a lambda or an inlined function. The trace sees a list of values, not a vector: so does the
 // lowering, where each element is a value of its own (a Pack), read at an index
 // known at compile time (`s[0]`, `s.at(1)`, `s.front()`, `s.back()`; `s.size()` is
 // the length).
@@ -16,6 +16,13 @@ bool Lowerer::is_structured(const Expr* e) {
   if (fd == nullptr) return false;
   const std::string name = fd->getQualifiedNameAsString();
   return name == "tlaloc::cond" || name == "tlaloc::fori_loop" || name == "tlaloc::while_loop";
+}
+
+// A call of tl::split.
+const CallExpr* Lowerer::split_call(const Expr* e) {
+  const auto* c = dyn_cast<CallExpr>(strip(e));
+  const FunctionDecl* fd = c != nullptr ? c->getDirectCallee() : nullptr;
+  return fd != nullptr && fd->getQualifiedNameAsString() == "tlaloc::split" ? c : nullptr;
 }
 
 namespace {
@@ -41,7 +48,8 @@ const MemberExpr* Lowerer::scan_member(const Expr* e) {
 bool Lowerer::is_pack(const Expr* e) const {
   e = uncopied(e);
   if (const auto* ref = dyn_cast<DeclRefExpr>(e)) return packs_.count(ref->getDecl()) != 0;
-  return is_tensor_list(e->getType()) && (is_structured(e) || scan_member(e) != nullptr);
+  return is_tensor_list(e->getType()) &&
+         (is_structured(e) || scan_member(e) != nullptr || split_call(e) != nullptr);
 }
 
 Lowerer::Pack Lowerer::pack(const Expr* e, Block& out) {
@@ -49,6 +57,7 @@ Lowerer::Pack Lowerer::pack(const Expr* e, Block& out) {
   if (const auto* ref = dyn_cast<DeclRefExpr>(e))
     if (auto it = packs_.find(ref->getDecl()); it != packs_.end()) return it->second;
   if (is_structured(e)) return state(e, out);
+  if (const CallExpr* c = split_call(e)) return split_parts(c, out);
   if (const MemberExpr* m = scan_member(e)) {
     const auto [carry, ys] = scan_call(scan_of(m->getBase()), out);
     return m->getMemberDecl()->getName() == "first" ? carry : ys;
@@ -141,6 +150,57 @@ std::optional<ValueId> Lowerer::pack_read(const Expr* e, Block* out) {
            "'" + raw(e) + "' reads element " + std::to_string(k) + " of a std::vector<tl::Tensor> holding " +
                std::to_string(p.size()) + " tensors");
   return p[std::size_t(k)];
+}
+
+// tl::split(x, sections, axis) or tl::split(x, {sizes...}, axis), into as many parts as
+// the build can count (a constant number of sections, a braced list of sizes): each
+// part is a slice of x, as the library's split takes it, between the offsets
+// tl::split_offsets computes with split's own checks.
+Lowerer::Pack Lowerer::split_parts(const CallExpr* c, Block& out) {
+  const Expr* parts = strip(c->getArg(1));
+  // A braced list of sizes reaches the std::vector parameter through an initializer_list.
+  for (;;) {
+    if (const auto* k = dyn_cast<CXXConstructExpr>(parts); k && k->getNumArgs() >= 1)
+      parts = strip(k->getArg(0));
+    else if (const auto* l = dyn_cast<CXXStdInitializerListExpr>(parts))
+      parts = strip(l->getSubExpr());
+    else if (const auto* f = dyn_cast<CXXFunctionalCastExpr>(parts))
+      parts = strip(f->getSubExpr());
+    else
+      break;
+  }
+  std::size_t n = 0;
+  if (const auto* braced = dyn_cast<InitListExpr>(parts)) {
+    n = braced->getNumInits();
+  } else if (const auto sections = parts->getIntegerConstantExpr(ctx_);
+             sections && sections->isStrictlyPositive()) {
+    n = std::size_t(sections->getExtValue());
+  } else {
+    refuse(Code::unsupported_construct, loc(c->getBeginLoc()),
+           "'" + raw(c) +
+               "': tlaloc-grad follows a tl::split into a number of parts known at compile time "
+               "(a constant number of sections, or a braced list of sizes)");
+  }
+  const ValueId x = expr(c->getArg(0), out);
+  const FunctionDecl& fd = *c->getDirectCallee();
+  const std::string axis = argument_text(c->getArg(2), fd, *fd.getParamDecl(2));
+  const std::string at = unique("split_at");
+  // In a branch or a loop only the reverse sweep's copy may read it.
+  scalar(out, c->getBeginLoc(),
+         std::string(structured_ > 0 ? "[[maybe_unused]] " : "") + "const std::vector<std::int64_t> " + at +
+             " = tl::split_offsets(" + p_.values[std::size_t(x)].name + ".shape(), " + text(c->getArg(1)) +
+             ", " + axis + ");");
+  out.back().declares = at;
+  read_versions_.insert(at);
+  Pack p;
+  for (std::size_t k = 0; k < n; ++k)
+    p.push_back(op(out, c, "slice",
+                   {{x, {}},
+                    {-1, axis},
+                    {-1, at + "[" + std::to_string(k) + "]"},
+                    {-1, at + "[" + std::to_string(k + 1) + "]"}},
+                   {}));
+  return p;
 }
 
 // A local std::vector<tl::Tensor> with a value: its elements take its name (`state_0`).

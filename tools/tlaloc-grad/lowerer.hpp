@@ -356,8 +356,10 @@ class Lowerer {
 
   // lower_packs.cpp: std::vector<tl::Tensor>s of a length fixed in the function
   static bool is_structured(const Expr* e);
+  static const CallExpr* split_call(const Expr* e);
   bool is_pack(const Expr* e) const;
   Pack pack(const Expr* e, Block& out);
+  Pack split_parts(const CallExpr* c, Block& out);
   Pack state(const Expr* e, Block& out);
   std::vector<Carried> carried_state(const ValueDecl* carry, const Pack& init) const;
   Pack current_state(const ValueDecl* carry) const;

@@ -83,6 +83,7 @@ struct Node {
   std::vector<ValueId> xs, x, y, ys;
   std::string count, index;
   bool assignment = false;     // scalar: `n += 1;`, a variable the loop carries, changed
+  bool check = false;          // scalar: `if (c) throw E;`, run by the forward pass only
   std::string declares;        // scalar: the name it declares, if any
   // scalar: the type of `declares` where the statement only assigns it, the variable
   // being declared before the outermost branch around it (a loop's final value

@@ -94,16 +94,21 @@ class Writer {
 
   // ---- reverse ----------------------------------------------------------------
 
-  // Code run only when `cotangent` is defined: what it adds is "maybe" after it.
+  // Code run only where `condition` holds: what it adds is "maybe" after it.
   template <class F>
-  void guarded(const std::string& cotangent, F body) {
+  void guarded_by(const std::string& condition, F body) {
     const auto before = has_;
-    line("if (" + cotangent + ".defined()) {");
+    line("if (" + condition + ") {");
     ++depth_;
     body();
     --depth_;
     line("}");
     join(before, has_);
+  }
+  // Code run only when `cotangent` is defined.
+  template <class F>
+  void guarded(const std::string& cotangent, F body) {
+    guarded_by(cotangent + ".defined()", body);
   }
 
   template <class F>
@@ -126,6 +131,23 @@ class Writer {
   }
 
   // ---- tl::cond, tl::fori_loop, tl::while_loop ----------------------------------
+
+  // Runs body, the reverse of structured op s, only where one of its results has a
+  // cotangent: the engine skips an op none of whose results has one (a region's
+  // reverse would add zeros to what it uses from outside).
+  template <class F>
+  void seeded(const Node& s, F body) {
+    std::vector<ValueId> results = s.ys;
+    for (const Phi& ph : s.phis) results.push_back(ph.out);
+    std::string any;
+    for (ValueId v : results) {
+      if (!active(v) || state(v) == Has::none) continue;
+      if (state(v) == Has::yes) return body();
+      any += (any.empty() ? "" : " || ") + d(v) + ".defined()";
+    }
+    if (any.empty()) return;
+    guarded_by(any, body);
+  }
 
   // Runs body with the shares of `free` going to variables of their own, named with
   // `suffix` and starting undefined; the names and states outside come back after.
