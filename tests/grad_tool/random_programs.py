@@ -10,9 +10,13 @@ intricate code. The file is built twice (tests/grad_tool/CMakeLists.txt), traced
 and generated; both print every gradient, Hessian and jvp's bits, which must be
 equal, and check them against central differences and the gradient's projection.
 
-  random_programs.py --seeds S... --count N [--depth D] -o FILE
+  random_programs.py [--seeds S...] [--ops-seeds S...] --count N [--depth D] -o FILE
 
-N functions per seed; the same seeds write the same file. Values stay bounded (sin, cos and tanh around
+N functions per seed; the same seeds write the same file. Functions of --ops-seeds
+(g<seed>_<k>) are of a wider grammar: reductions and layout ops with their axes,
+joins, slices, matmul and where, tl::cond and tl::fori_loop, lambdas the body
+defines and calls, tl::while_loop and tl::scan, a function with a custom rule, lists of
+tensors read by index, tensors declared without a value. Values stay bounded (sin, cos and tanh around
 every tensor assignment, scalars scaled by at most 1.5 per step, at most three
 iterations per loop), so that central differences are accurate.
 """
@@ -38,9 +42,10 @@ class Scope:
 
 
 class Function:
-    def __init__(self, rng, name, depth):
+    def __init__(self, rng, name, depth, ops=False):
         self.rng = rng
         self.depth = depth
+        self.ops = ops  # the wider grammar: data ops, tl:: regions, lambdas, late values
         self.name = name
         self.names = 0
         self.lines = []
@@ -70,6 +75,8 @@ class Function:
         r = self.rng.random()
         if depth >= 2 or r < 0.3:
             return self.rng.choice(tensors)
+        if self.ops and self.rng.random() < 0.35:
+            return self.data_op(scope, depth)
         a = self.tensor(scope, depth + 1)
         if r < 0.45:
             return f"tl::{self.rng.choice(['sin', 'cos', 'tanh'])}({a})"
@@ -81,6 +88,33 @@ class Function:
         if r < 0.8:
             return f"bent({a}, {self.scalar(scope)})"
         return f"{a} {self.rng.choice(['+', '-', '*'])} {b}"
+
+    def data_op(self, scope, depth):
+        """Reductions, layout ops with their axes, joins, slices, matmul and where, each
+        giving the [2, 3] shape of m back."""
+        a, b = self.tensor(scope, depth + 1), self.tensor(scope, depth + 1)
+        return self.rng.choice([
+            f"({a} - tl::mean({a}, {{1}}, true))",
+            f"({a} * tl::sum({b}, {{0}}, true) * 0.5)",
+            f"tl::softmax({a}, -1)",
+            f"(tl::log_softmax({a}, 0) * 0.5)",
+            f"(tl::logsumexp({a}, {{1}}, true) - {b})",
+            f"(tl::cumsum({a}, 1) * 0.5)",
+            f"tl::cumprod({a}, 1)",
+            f"tl::reverse({a}, {{{self.rng.choice(['0', '1', '0, 1'])}}})",
+            f"tl::reshape(tl::transpose({a}), {{2, 3}})",
+            f"tl::concat({{tl::slice({a}, 1, 1, 3), tl::slice({b}, 1, 0, 1)}}, 1)",
+            f"tl::pad(tl::slice({a}, 0, 0, 1), {{{{0, 1}}, {{0, 0}}}})",
+            f"tl::tile(tl::slice({a}, 0, 1, 2), {{2, 1}})",
+            f"(tl::matmul(tl::matmul({a}, tl::transpose({b})), m) * 0.25)",
+            f"tl::where({a} > {b}, {a}, {b})",
+            f"(tl::stack({{tl::sum({a}, {{0}}), tl::prod({b}, {{0}})}}, 0) * 0.5)",
+            f"(tl::broadcast_to(tl::sum({a}, {{1}}, true), {{2, 3}}) * 0.3)",
+            f"(tl::var({a}, {{1}}, true) + {b})",
+            f"tl::take({a}, tl::tensor(std::vector<std::int64_t>{{2, 0, 1}}, {{3}}), 1)",
+            f"(tl::exp({a}) * 0.5)",
+            f"tl::square({a})",
+        ])
 
     def bounded(self, scope):
         """A tensor expression whose values stay within [-1.5, 1.5]."""
@@ -118,6 +152,8 @@ class Function:
             self.emit(depth, f"{self.rng.choice(outer)} = {self.bounded(scope)};")
 
     def statement(self, scope, depth, budget, in_loop, top, last):
+        if self.ops and self.rng.random() < 0.2:
+            return self.wider_statement(scope, depth, budget, in_loop, top)
         r = self.rng.random()
         outer_tensors = scope.all("tensors")
         if budget > 0 and r < 0.2:
@@ -152,6 +188,69 @@ class Function:
             return
         name = self.fresh("t")
         self.emit(depth, f"tl::Tensor {name} = {self.bounded(scope)};")
+        scope.tensors.append(name)
+
+    def wider_statement(self, scope, depth, budget, in_loop, top):
+        """tl::cond, tl::fori_loop, tl::while_loop, tl::scan, a function with a custom rule,
+        a lambda called twice, a list of tensors read by index, and a tensor declared
+        without a value and given one on each path of an if."""
+        name = self.fresh("t")
+        kind = self.rng.choice(["cond", "fori", "while", "scan", "custom", "lambda", "list", "late"])
+        if kind == "cond":
+            pred = f"tl::sum({self.tensor(scope)}) > {self.rng.choice(['0.1', '-0.2', '0.5'])}"
+            self.emit(depth, f"tl::Tensor {name} = tl::cond({pred}, [&] {{ return {self.bounded(scope)}; }},")
+            self.emit(depth + 2, f"[&] {{ return {self.bounded(scope)}; }});")
+        elif kind in ("fori", "while"):
+            inner = Scope(scope)
+            c = self.fresh("c")
+            inner.tensors.append(c)
+            if kind == "fori":
+                self.emit(depth, f"tl::Tensor {name} = tl::fori_loop(")
+                self.emit(depth + 2, f"0, {self.rng.randint(1, 3)},")
+                self.emit(depth + 2, f"[&](const tl::Tensor&, const tl::Tensor& {c}) {{ return tl::sin({c}) * 0.9 + "
+                                     f"{self.bounded(inner)} * 0.5; }},")
+            else:
+                # Each step leaves every element at least 1.1 away from 0, so that at most
+                # two steps run.
+                self.emit(depth, f"tl::Tensor {name} = tl::while_loop(")
+                self.emit(depth + 2, "[](const tl::Tensor& c) { return tl::sum(c * c) < 4.0; },")
+                self.emit(depth + 2, f"[&](const tl::Tensor& {c}) {{ return tl::sqrt({c} * {c} + 1.0) * 1.2 + "
+                                     f"tl::tanh({self.tensor(inner)}) * 0.1; }},")
+            self.emit(depth + 2, f"{self.bounded(scope)});")
+        elif kind == "scan":
+            # The carry and each row have shape [3], which the expressions of the [2, 3]
+            # grammar do not take: they stand in fixed places.
+            c, row = self.fresh("c"), self.fresh("row")
+            last, outs = self.fresh("last"), self.fresh("outs")
+            self.emit(depth, f"auto [{last}, {outs}] = tl::scan(")
+            self.emit(depth + 2, f"[&](const tl::Tensor& {c}, const tl::Tensor& {row}) {{")
+            self.emit(depth + 3, f"const tl::Tensor next = tl::tanh({c} * {row} + tl::sum({self.bounded(scope)}, {{0}}) * 0.3);")
+            self.emit(depth + 3, "return std::pair{next, next * " + row + "};")
+            self.emit(depth + 2, "},")
+            self.emit(depth + 2, f"tl::sum({self.tensor(scope)}, {{0}}) * 0.1, {self.bounded(scope)});")
+            self.emit(depth, f"tl::Tensor {name} = tl::broadcast_to({last}, {{2, 3}}) * 0.5 + {outs};")
+        elif kind == "custom":
+            self.emit(depth, f"tl::Tensor {name} = soft({self.bounded(scope)}) * {self.tensor(scope)};")
+        elif kind == "lambda":
+            g = self.fresh("g")
+            inner = Scope(scope)
+            a = self.fresh("a")
+            inner.tensors.append(a)
+            self.emit(depth, f"const auto {g} = [&](const tl::Tensor& {a}) {{ return {self.bounded(inner)}; }};")
+            self.emit(depth, f"tl::Tensor {name} = ({g}({self.tensor(scope)}) + {g}({self.tensor(scope)})) * 0.5;")
+        elif kind == "list":
+            parts = self.fresh("parts")
+            self.emit(depth, f"const std::vector<tl::Tensor> {parts} = tl::split({self.bounded(scope)}, 3, 1);")
+            order = self.rng.sample(["0", "1", "2"], 3)
+            self.emit(depth, f"tl::Tensor {name} = tl::concat({{{parts}[{order[0]}] * 0.5, {parts}[{order[1]}], "
+                             f"tl::sin({parts}[{order[2]}])}}, 1);")
+        else:
+            self.emit(depth, f"tl::Tensor {name};")
+            self.emit(depth, f"if ({self.condition(scope)}) {{")
+            self.emit(depth + 1, f"{name} = {self.bounded(scope)};")
+            self.emit(depth, "} else {")
+            self.emit(depth + 1, f"{name} = {self.bounded(scope)};")
+            self.emit(depth, "}")
         scope.tensors.append(name)
 
     def if_statement(self, scope, depth, budget, in_loop, top):
@@ -195,7 +294,7 @@ class Function:
 
 
 HEADER = """\
-// Written by tests/grad_tool/random_programs.py --seeds {seeds} --count {count}: functions
+// Written by tests/grad_tool/random_programs.py {seeds} --count {count}: functions
 // of random control flow, built traced and generated (tests/grad_tool/CMakeLists.txt).
 #include <tlaloc/tlaloc.hpp>
 
@@ -208,6 +307,13 @@ namespace {{
 tl::Tensor bent(const tl::Tensor& x, double k) {{
   return k > 1.0 ? tl::sin(x) * k : tl::tanh(x * k) + x;
 }}
+// A function with a custom rule (its derivative the true one): a custom_jvp softplus,
+// which reverse mode transposes. (A custom_vjp function has no forward mode, which
+// every random function is checked in.)
+const auto soft = tl::custom_jvp([](const tl::Tensor& v) {{ return tl::softplus(v); }},
+                                 [](const std::vector<tl::Tensor>& p, const std::vector<tl::Tensor>& t) {{
+                                   return std::pair{{tl::softplus(p[0]), tl::sigmoid(p[0]) * t[0]}};
+                                 }});
 }}  // namespace
 
 int main() {{
@@ -235,17 +341,24 @@ FOOTER = """\
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--seeds", type=int, nargs="+", default=[1])
+    p.add_argument("--seeds", type=int, nargs="*", default=[], help="seeds of functions of control flow")
     p.add_argument("--count", type=int, default=30)
+    p.add_argument("--ops-seeds", type=int, nargs="*", default=[],
+                   help="seeds of functions in the wider grammar (data ops, tl:: regions, lambdas)")
     p.add_argument("--depth", type=int, default=3, help="how deep statements nest")
     p.add_argument("-o", "--output", required=True)
     a = p.parse_args()
-    seeds = " ".join(map(str, a.seeds))
+    seeds = " ".join(["--seeds"] * bool(a.seeds) + list(map(str, a.seeds)) +
+                     ["--ops-seeds"] * bool(a.ops_seeds) + list(map(str, a.ops_seeds)))
     out = HEADER.format(seeds=seeds, count=a.count, modes=", ".join(map(str, MODES)))
     for seed in a.seeds:
         rng = random.Random(seed)
         for k in range(a.count):
             out += "\n".join(Function(rng, f"f{seed}_{k}", a.depth).write()) + "\n"
+    for seed in a.ops_seeds:
+        rng = random.Random(seed)
+        for k in range(a.count):
+            out += "\n".join(Function(rng, f"g{seed}_{k}", a.depth, ops=True).write()) + "\n"
     out += FOOTER
     with open(a.output, "w") as f:
         f.write(out)

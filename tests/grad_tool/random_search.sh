@@ -5,22 +5,35 @@
 # both and compares their outputs. A seed that finds a bug belongs in random_seeds in
 # tests/grad_tool/CMakeLists.txt once the bug is fixed.
 #
-#   tests/grad_tool/random_search.sh BUILD_DIR SEED...     (BUILD_DIR: a release build)
+#   tests/grad_tool/random_search.sh [--ops] [--depth D] BUILD_DIR SEED...
+#
+# BUILD_DIR: a release build; --ops: the wider grammar (random_programs.py --ops-seeds,
+# kept in random_ops_seeds); --depth: how deep statements nest (3 by default).
 set -u
+which=--seeds
+depth=3
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --ops) which=--ops-seeds; shift ;;
+    --depth) depth=$2; shift 2 ;;
+    *) break ;;
+  esac
+done
 if [ $# -lt 2 ]; then
-  echo "usage: $0 BUILD_DIR SEED..." >&2
+  echo "usage: $0 [--ops] [--depth D] BUILD_DIR SEED..." >&2
   exit 2
 fi
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "$1" && pwd)
 shift
 work=$(mktemp -d)
+echo "work: $work"
 flags=(-std=c++20 -O1 -I"$root/include" -I"$root/tests/grad_tool" -L"$build" -ltlaloc -Wl,-rpath,"$build")
 status=0
 for seed in "$@"; do
   dir=$work/$seed
   mkdir -p "$dir"
-  python3 "$root/tests/grad_tool/random_programs.py" --seeds "$seed" --count 25 -o "$dir/f.cpp"
+  python3 "$root/tests/grad_tool/random_programs.py" "$which" "$seed" --count 25 --depth "$depth" -o "$dir/f.cpp"
   if ! "$build/tools/tlaloc-grad/tlaloc-grad" "$dir/f.cpp" -o "$dir/generated.cpp" --dump-dir "$dir/dump" \
       --arguments right-to-left -- -std=c++20 -I"$root/include" -I"$root/tests/grad_tool" > "$dir/tool.txt" 2>&1; then
     echo "seed $seed: tlaloc-grad failed ($dir/tool.txt)"
