@@ -1,10 +1,10 @@
 // std::vector<tl::Tensor>s whose length the differentiated function fixes: the state
 // a tl::fori_loop or tl::while_loop carries and a tl::cond returns (a position and a
 // velocity), written as a braced list or returned by tl::split, kept in a local or
-// passed to a lambda or an inlined function. The trace sees a list of values, not a vector: so does the
-// lowering, where each element is a value of its own (a Pack), read at an index
-// known at compile time (`s[0]`, `s.at(1)`, `s.front()`, `s.back()`; `s.size()` is
-// the length).
+// passed to a lambda or an inlined function. The trace sees a list of values, not a
+// vector: so does the lowering, where each element is a value of its own (a Pack),
+// read at an index known at compile time (`s[0]`, `s.at(1)`, `s.front()`,
+// `s.back()`; `s.size()` is the length).
 #include "lowerer.hpp"
 
 namespace tlaloc_grad {
