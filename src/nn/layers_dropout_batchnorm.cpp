@@ -28,32 +28,27 @@ Params BatchNorm2d::init_state() const {
                 {"num_batches_tracked", full({}, std::int64_t{0}, DType::i64)}};
 }
 
-BatchNorm2d::Result BatchNorm2d::operator()(const Params& p, const Params& state, const Tensor& x, bool train) const {
+void detail::check_batch_norm_input(const Tensor& x, std::int64_t num_features, bool train) {
   if (x.rank() != 4 || x.size(1) != num_features)
     throw ShapeError(fmt::format("tl::nn::BatchNorm2d: input of shape {} is not [N, num_features = {}, H, W]",
                                  fmt::join(x.shape(), "x"), num_features));
-  const Shape per_channel{1, num_features, 1, 1};
+  if (train && x.size(0) * x.size(2) * x.size(3) < 2)
+    throw ValueError(
+        fmt::format("tl::nn::BatchNorm2d: training needs more than one value per channel, input {}",
+                    fmt::join(x.shape(), "x")));
+}
+
+Params BatchNorm2d::updated_state(const Params& state, const Tensor& x) const {
+  detail::check_batch_norm_input(x, num_features, true);
   const Axes axes{0, 2, 3};
-  Tensor y;
-  Params new_state = state;
-  if (train) {
-    const std::int64_t n = x.size(0) * x.size(2) * x.size(3);
-    if (n < 2)
-      throw ValueError(fmt::format("tl::nn::BatchNorm2d: training needs more than one value per channel, input {}",
-                                   fmt::join(x.shape(), "x")));
-    const Tensor m = mean(x, axes, true);
-    y = (x - m) * rsqrt(var(x, axes, true) + eps);
-    // PyTorch updates the running variance with the unbiased (n - 1) batch variance.
-    const double keep = 1.0 - momentum;
-    new_state.set("running_mean", state.at("running_mean") * keep + reshape(m, {num_features}) * momentum);
-    new_state.set("running_var", state.at("running_var") * keep + var(x, axes, false, 1) * momentum);
-    new_state.set("num_batches_tracked", state.at("num_batches_tracked") + std::int64_t{1});
-  } else {
-    y = (x - reshape(state.at("running_mean"), per_channel)) *
-        rsqrt(reshape(state.at("running_var"), per_channel) + eps);
-  }
-  if (affine) y = y * reshape(p.at("weight"), per_channel) + reshape(p.at("bias"), per_channel);
-  return {y, new_state};
+  // PyTorch updates the running variance with the unbiased (n - 1) batch variance.
+  const double keep = 1.0 - momentum;
+  Params next = state;
+  next.set("running_mean",
+           state.at("running_mean") * keep + reshape(mean(x, axes), {num_features}) * momentum);
+  next.set("running_var", state.at("running_var") * keep + var(x, axes, false, 1) * momentum);
+  next.set("num_batches_tracked", state.at("num_batches_tracked") + std::int64_t{1});
+  return next;
 }
 
 }  // namespace tlaloc::nn

@@ -1809,6 +1809,45 @@ int main() {
   std::printf("edge pads jvp: %a %a\n", replicated_value.item<double>(), replicated_dot.item<double>());
   check_projection("edge pads", replicated_dot, tl::grad(replicated)(w), weights);
 
+  // tl::nn's BatchNorm2d, whose forward function is in its header: normalized over
+  // the batch in training, by running statistics in evaluation; the running
+  // statistics it returns beside its output are not followed. The gradient with
+  // respect to the Params of a convolution and two BatchNorm2d (one without affine
+  // parameters), and the Hessian and a jvp with respect to the images.
+  const tl::nn::Conv2d bn_conv{.in_channels = 2, .out_channels = 3, .kernel = {2, 2}};
+  const tl::nn::BatchNorm2d bn_train{.num_features = 3}, bn_plain{.num_features = 3, .affine = false};
+  const tl::nn::Params bn_params{{"conv.weight", filled({3, 2, 2, 2}, 0.1)},
+                                 {"conv.bias", filled({3}, 0.2)},
+                                 {"bn.weight", filled({3}, 0.3) + 1.0},
+                                 {"bn.bias", filled({3}, 0.4)}};
+  const tl::nn::Params bn_state{{"running_mean", filled({3}, 0.5)},
+                                {"running_var", filled({3}, 0.6) + 1.0},
+                                {"num_batches_tracked", tl::full({}, std::int64_t{3}, tl::DType::i64)}};
+  const tl::Tensor bn_images = filled({2, 2, 3, 3}, 0.7);
+  auto by_params = [&](const tl::nn::Params& p) {
+    const tl::Tensor h = bn_conv(p.sub("conv"), bn_images);
+    const tl::nn::BatchNorm2d::Result trained = bn_train(p.sub("bn"), bn_state, h, true);
+    const tl::Tensor evaluated = bn_plain(p.sub("bn"), bn_state, tl::tanh(h), false).y;
+    return tl::sum(tl::square(trained.y) * tl::sin(h)) + tl::sum(evaluated * trained.y);
+  };
+  report_list(
+      "tl::nn's BatchNorm2d", tl::grad(by_params)(bn_params).tensors(),
+      [&](const std::vector<tl::Tensor>& ts) { return by_params(bn_params.with_tensors(ts)); },
+      bn_params.tensors());
+  // The same model with respect to the images, its results bound by name.
+  auto by_images = [&](const tl::Tensor& im) {
+    const auto [trained, running] =
+        bn_train(bn_params.sub("bn"), bn_state, bn_conv(bn_params.sub("conv"), im), true);
+    return tl::sum(tl::square(trained) * tl::sum(im) / 9.0) +
+           tl::sum(bn_plain(bn_params.sub("bn"), bn_state, trained, false).y);
+  };
+  report_hessian_near("hessian of tl::nn's BatchNorm2d", tl::hessian(by_images), tl::grad(by_images),
+                      bn_images);
+  const tl::Tensor bn_direction = filled({2, 2, 3, 3}, 0.8);
+  auto [bn_value, bn_dot] = tl::jvp(by_images, bn_images, bn_direction);
+  std::printf("tl::nn's BatchNorm2d jvp: %a %a\n", bn_value.item<double>(), bn_dot.item<double>());
+  check_projection("tl::nn's BatchNorm2d", bn_dot, tl::grad(by_images)(bn_images), bn_direction);
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

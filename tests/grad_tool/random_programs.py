@@ -10,13 +10,17 @@ intricate code. The file is built twice (tests/grad_tool/CMakeLists.txt), traced
 and generated; both print every gradient, Hessian and jvp's bits, which must be
 equal, and check them against central differences and the gradient's projection.
 
-  random_programs.py [--seeds S...] [--ops-seeds S...] --count N [--depth D] -o FILE
+  random_programs.py [--seeds S...] [--ops-seeds S...] [--mixed-seeds S...] --count N
+                     [--depth D] -o FILE
 
 N functions per seed; the same seeds write the same file. Functions of --ops-seeds
 (g<seed>_<k>) are of a wider grammar: reductions and layout ops with their axes,
 joins, slices, matmul and where, tl::cond and tl::fori_loop, lambdas the body
 defines and calls, tl::while_loop and tl::scan, a function with a custom rule, lists of
-tensors read by index, tensors declared without a value. Values stay bounded (sin, cos and tanh around
+tensors read by index, tensors declared without a value. Functions of --mixed-seeds
+(h<seed>_<k>) add to that grammar operands of other shapes that broadcast against
+[2, 3] ([1, 3], [3], [2, 1], [1]) in +, -, *, /, maximum and where, and read a list
+and a tl::nn::Params they capture. Values stay bounded (sin, cos and tanh around
 every tensor assignment, scalars scaled by at most 1.5 per step, at most three
 iterations per loop), so that central differences are accurate.
 """
@@ -42,10 +46,12 @@ class Scope:
 
 
 class Function:
-    def __init__(self, rng, name, depth, ops=False):
+    def __init__(self, rng, name, depth, ops=False, mixed=False):
         self.rng = rng
         self.depth = depth
-        self.ops = ops  # the wider grammar: data ops, tl:: regions, lambdas, late values
+        self.ops = ops or mixed  # the wider grammar: data ops, tl:: regions, lambdas, late values
+        self.mixed = mixed  # and operands that broadcast, a list and a Params captured
+        self.in_region = False  # inside a tl:: region's function, which reads no list element
         self.name = name
         self.names = 0
         self.lines = []
@@ -75,6 +81,8 @@ class Function:
         r = self.rng.random()
         if depth >= 2 or r < 0.3:
             return self.rng.choice(tensors)
+        if self.mixed and self.rng.random() < 0.25:
+            return self.broadcast_op(scope, depth)
         if self.ops and self.rng.random() < 0.35:
             return self.data_op(scope, depth)
         a = self.tensor(scope, depth + 1)
@@ -114,6 +122,28 @@ class Function:
             f"tl::take({a}, tl::tensor(std::vector<std::int64_t>{{2, 0, 1}}, {{3}}), 1)",
             f"(tl::exp({a}) * 0.5)",
             f"tl::square({a})",
+        ])
+
+    def broadcast_op(self, scope, depth):
+        """Binary ops and where with an operand of another shape, broadcast to [2, 3]:
+        a slice, a reduction, an element of the captured list `rows` ([1, 3], [3], [2, 1])
+        or of the captured Params `weights` ("scale" [2, 1], "shift" [3], "gain" [1])."""
+        a, b = self.tensor(scope, depth + 1), self.tensor(scope, depth + 1)
+        computed = [f"tl::slice({b}, 0, 1, 2)", f"tl::sum({b}, {{0}})", f"tl::mean({b}, {{1}}, true)",
+                    f"tl::slice({b}, 1, 2, 3)"]
+        captured = ["rows[0]", "rows[1]", "rows[2]", 'weights.at("scale")', 'weights.at("shift")',
+                    'weights.at("gain")', f"(rows[{self.rng.randint(0, 2)}] * {b})"]
+        # tlaloc-grad refuses a list's element read inside a tl:: region's function.
+        small = self.rng.choice(computed + ([] if self.in_region else captured))
+        return self.rng.choice([
+            f"({a} + {small})",
+            f"({small} - {a})",
+            f"({a} * {small})",
+            f"({a} / (2.0 + tl::cos({small})))",
+            f"tl::maximum({a}, {small} * 0.5)",
+            # Continuous where the condition flips, for central differences.
+            f"tl::where({a} > 0.0, {a} * {small}, {a} * 0.5)",
+            f"tl::where({small} > 0.0, {a} * {small}, {a} * {small} * 0.5)",
         ])
 
     def bounded(self, scope):
@@ -196,6 +226,7 @@ class Function:
         without a value and given one on each path of an if."""
         name = self.fresh("t")
         kind = self.rng.choice(["cond", "fori", "while", "scan", "custom", "lambda", "list", "late"])
+        self.in_region = kind in ("cond", "fori", "while", "scan")
         if kind == "cond":
             pred = f"tl::sum({self.tensor(scope)}) > {self.rng.choice(['0.1', '-0.2', '0.5'])}"
             self.emit(depth, f"tl::Tensor {name} = tl::cond({pred}, [&] {{ return {self.bounded(scope)}; }},")
@@ -251,6 +282,7 @@ class Function:
             self.emit(depth, "} else {")
             self.emit(depth + 1, f"{name} = {self.bounded(scope)};")
             self.emit(depth, "}")
+        self.in_region = False
         scope.tensors.append(name)
 
     def if_statement(self, scope, depth, budget, in_loop, top):
@@ -281,7 +313,8 @@ class Function:
     def write(self):
         scope = Scope()
         name = self.name
-        self.emit(2, f"auto {name} = [mode](const tl::Tensor& m) {{")
+        captures = "mode, &rows, &weights" if self.mixed else "mode"
+        self.emit(2, f"auto {name} = [{captures}](const tl::Tensor& m) {{")
         self.emit(3, "tl::Tensor r = tl::sin(m);")
         scope.tensors.append("r")
         self.block(scope, 3, self.depth, False, True)
@@ -296,6 +329,7 @@ class Function:
 HEADER = """\
 // Written by tests/grad_tool/random_programs.py {seeds} --count {count}: functions
 // of random control flow, built traced and generated (tests/grad_tool/CMakeLists.txt).
+#include <tlaloc/nn.hpp>
 #include <tlaloc/tlaloc.hpp>
 
 #include "checks.hpp"
@@ -317,11 +351,13 @@ const auto soft = tl::custom_jvp([](const tl::Tensor& v) {{ return tl::softplus(
 }}  // namespace
 
 int main() {{
-  // Random bodies declare scalars that nothing reads, and may leave a capture unread
+  // Random bodies declare scalars that nothing reads, lambdas may leave their parameter
+  // unread, and a function may leave a capture unread
   // (the generated function's parameter is [[maybe_unused]] then). Inside main, so
   // that the generated code, included before it, is checked as usual.
 #pragma GCC diagnostic ignored "-Wunused-variable"
 #pragma GCC diagnostic ignored "-Wunused-but-set-variable"
+#pragma GCC diagnostic ignored "-Wunused-parameter"
 #if defined(__clang__)
 #pragma clang diagnostic ignored "-Wunused-lambda-capture"
 #endif
@@ -329,6 +365,13 @@ int main() {{
   using grad_tool_checks::check_jvp;
   const tl::Tensor m0 = tl::tensor(std::vector<double>{{0.3, -0.5, 0.7, 0.2, -0.4, 0.9}}, {{2, 3}});
   const tl::Tensor dir = tl::tensor(std::vector<double>{{0.5, 1.0, -0.25, 0.75, -1.0, 0.125}}, {{2, 3}});
+  // What the functions of --mixed-seeds capture: operands that broadcast against m.
+  const std::vector<tl::Tensor> rows{{tl::tensor(std::vector<double>{{0.4, -0.3, 0.8}}, {{1, 3}}),
+                                     tl::tensor(std::vector<double>{{-0.6, 0.2, 0.5}}, {{3}}),
+                                     tl::tensor(std::vector<double>{{0.7, -0.1}}, {{2, 1}})}};
+  const tl::nn::Params weights{{{{"scale", tl::tensor(std::vector<double>{{1.2, 0.8}}, {{2, 1}})}},
+                               {{"shift", tl::tensor(std::vector<double>{{0.1, -0.2, 0.3}}, {{3}})}},
+                               {{"gain", tl::tensor(std::vector<double>{{0.9}}, {{1}})}}}};
   for (const int mode : {{{modes}}}) {{
 """
 
@@ -345,11 +388,14 @@ def main():
     p.add_argument("--count", type=int, default=30)
     p.add_argument("--ops-seeds", type=int, nargs="*", default=[],
                    help="seeds of functions in the wider grammar (data ops, tl:: regions, lambdas)")
+    p.add_argument("--mixed-seeds", type=int, nargs="*", default=[],
+                   help="seeds of functions in the wider grammar with operands that broadcast")
     p.add_argument("--depth", type=int, default=3, help="how deep statements nest")
     p.add_argument("-o", "--output", required=True)
     a = p.parse_args()
     seeds = " ".join(["--seeds"] * bool(a.seeds) + list(map(str, a.seeds)) +
-                     ["--ops-seeds"] * bool(a.ops_seeds) + list(map(str, a.ops_seeds)))
+                     ["--ops-seeds"] * bool(a.ops_seeds) + list(map(str, a.ops_seeds)) +
+                     ["--mixed-seeds"] * bool(a.mixed_seeds) + list(map(str, a.mixed_seeds)))
     out = HEADER.format(seeds=seeds, count=a.count, modes=", ".join(map(str, MODES)))
     for seed in a.seeds:
         rng = random.Random(seed)
@@ -359,6 +405,10 @@ def main():
         rng = random.Random(seed)
         for k in range(a.count):
             out += "\n".join(Function(rng, f"g{seed}_{k}", a.depth, ops=True).write()) + "\n"
+    for seed in a.mixed_seeds:
+        rng = random.Random(seed)
+        for k in range(a.count):
+            out += "\n".join(Function(rng, f"h{seed}_{k}", a.depth, mixed=True).write()) + "\n"
     out += FOOTER
     with open(a.output, "w") as f:
         f.write(out)

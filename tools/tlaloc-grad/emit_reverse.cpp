@@ -347,13 +347,22 @@ void Writer::reverse_branch(const Node& s) {
   const std::size_t then_at = out_.size();
   const auto then_state = side(s.body, true);
   const bool then_empty = out_.size() == then_at;
+  const std::size_t else_line = out_.size();
   line("} else {");
   const std::size_t else_at = out_.size();
   const auto else_state = side(s.orelse, false);
   const bool else_empty = out_.size() == else_at;
   line("}");
-  // A branch of inactive ops has nothing to do in reverse: no empty if is written.
-  if (then_empty && else_empty) out_.resize(before_if);
+  // A branch of inactive ops has nothing to do in reverse: no empty if is written,
+  // nor an empty side (`if (!cond_3) {` where only the else has work).
+  if (then_empty && else_empty) {
+    out_.resize(before_if);
+  } else if (then_empty || else_empty) {
+    out_.erase(else_line, else_at - else_line);
+    if (then_empty)
+      out_.replace(before_if, then_at - before_if,
+                   std::string(std::size_t(depth_) * 2, ' ') + "if (!" + cond_name(s.id) + ") {\n");
+  }
   join(then_state, else_state);
 }
 

@@ -81,14 +81,21 @@ bool is_numbers(QualType t) {
 }
 
 // An aggregate of tensors (tl::nn::GRU::Result): its fields are values of their own
-// (a Pack, in the order of the fields), read by name (Lowerer::struct_value).
+// (a Pack, in the order of the fields), read by name (Lowerer::struct_value). Fields
+// of type tl::nn::Params (tl::nn::BatchNorm2d::Result's running statistics) may stand
+// beside the tensors: they are not followed (kUnfollowed in the Pack), their values
+// never computed, and reading one is refused.
 bool is_tensor_struct(QualType t) {
   const auto* r = t.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
   if (r == nullptr || !r->hasDefinition() || !r->isAggregate() || r->isLambda() || r->getNumBases() != 0 ||
       r->field_empty())
     return false;
-  return std::all_of(r->field_begin(), r->field_end(),
-                     [](const FieldDecl* f) { return is_tensor(f->getType()); });
+  const auto tensor = [](const FieldDecl* f) { return is_tensor(f->getType()); };
+  const auto followed_or_params = [](const FieldDecl* f) {
+    return is_tensor(f->getType()) || is_params(f->getType());
+  };
+  return std::any_of(r->field_begin(), r->field_end(), tensor) &&
+         std::all_of(r->field_begin(), r->field_end(), followed_or_params);
 }
 
 // A std::function (tl::nn::MLP's activation): called, it is inlined from the lambda
@@ -258,11 +265,10 @@ void Lowerer::function(const FunctionDecl& fn, const LambdaExpr* lambda) {
                "capturing `this` (capture the members you need)");
       const auto* var = cast<VarDecl>(c.getCapturedVar());
       param(var, var->getType(), false);
-      // A number captured by name that the body never reads (`[mode]`): the generated
-      // function takes it all the same.
+      // A variable captured by name that the body never reads (`[mode, &rows]`): the
+      // generated function takes it all the same.
       Param& captured = p_.params.back();
-      if (captured.value < 0 && !captured.list && !captured.type.starts_with("[[") &&
-          !refers_to(fn.getBody(), var))
+      if (!captured.type.starts_with("[[") && !refers_to(fn.getBody(), var))
         captured.type = "[[maybe_unused]] " + captured.type;
     }
   for (std::size_t w : p_.wrt) {
@@ -525,6 +531,7 @@ void Lowerer::collect_renames(const Stmt* s, unsigned begin,
   // An element of a Pack, or its length, read in a scalar's text: its value's name,
   // or the length written out.
   const auto* e = dyn_cast<Expr>(s);
+  if (e != nullptr) refuse_if_unfollowed(e);
   const auto* size = dyn_cast_or_null<CXXMemberCallExpr>(s);
   const auto* sized = size != nullptr && size->getMethodDecl()->getNameAsString() == "size"
                           ? dyn_cast<DeclRefExpr>(strip(size->getImplicitObjectArgument()))
@@ -683,8 +690,11 @@ ValueId Lowerer::expr(const Expr* e, Block& out) {
     if (const auto value = custom_value(m, out)) return *value;
   if (const auto* m = dyn_cast<MemberExpr>(e);
       m && !m->isArrow() && is_tensor_struct(m->getBase()->getType()))
-    if (const auto* field = dyn_cast<FieldDecl>(m->getMemberDecl()))
-      return struct_value(m->getBase(), out)[field->getFieldIndex()];
+    if (const auto* field = dyn_cast<FieldDecl>(m->getMemberDecl())) {
+      const ValueId v = struct_value(m->getBase(), out)[field->getFieldIndex()];
+      if (v == kUnfollowed) refuse_unfollowed(field, e->getBeginLoc());
+      return v;
+    }
   if (const auto* oc = dyn_cast<CXXOperatorCallExpr>(e)) return operator_call(oc, out);
   if (const auto* mc = dyn_cast<CXXMemberCallExpr>(e)) return member_call(mc, out);
   if (const auto* c = dyn_cast<CallExpr>(e)) return call(c, out);
@@ -763,21 +773,27 @@ Lowerer::Pack Lowerer::struct_value(const Expr* e, Block& out) {
     return struct_value(k->getArg(0), out);
   if (const auto* ref = dyn_cast<DeclRefExpr>(e))
     if (auto it = packs_.find(ref->getDecl()); it != packs_.end()) return it->second;
-  if (const auto* f = dyn_cast<CXXFunctionalCastExpr>(e); f && braced_tensors(f->getSubExpr()))
+  if (const auto* f = dyn_cast<CXXFunctionalCastExpr>(e); f && braced_tensors(f->getSubExpr(), true))
     return pack(e, out);
   const auto* call = dyn_cast<CallExpr>(e);
   const FunctionDecl* def = nullptr;
-  if (call != nullptr && !isa<CXXOperatorCallExpr>(call) && call->getDirectCallee() != nullptr &&
-      call->getDirectCallee()->hasBody(def) && !sm_.isInSystemHeader(def->getLocation())) {
+  if (call != nullptr && call->getDirectCallee() != nullptr && call->getDirectCallee()->hasBody(def) &&
+      !sm_.isInSystemHeader(def->getLocation())) {
     Pack fields;
+    const auto* oc = dyn_cast<CXXOperatorCallExpr>(call);
     const auto* mc = dyn_cast<CXXMemberCallExpr>(call);
-    if (mc == nullptr) {
+    if (oc == nullptr && mc == nullptr) {
       inline_body(call, *def, out, 0, &fields);
       return fields;
     }
-    if (is_number_struct(mc->getImplicitObjectArgument()->getType())) {
-      const Object saved = std::exchange(object_, object_of(mc, mc->getImplicitObjectArgument(), out));
-      inline_body(mc, *def, out, 0, &fields);
+    // A member function (`gru.apply(p, x, h0)`) or operator() (`bn(p, state, x, true)`)
+    // of an aggregate of numbers: for operator(), the object is the call's first argument.
+    const Expr* object = mc != nullptr                  ? mc->getImplicitObjectArgument()
+                         : oc->getOperator() == OO_Call ? oc->getArg(0)
+                                                        : nullptr;
+    if (object != nullptr && is_number_struct(object->getType())) {
+      const Object saved = std::exchange(object_, object_of(call, object, out));
+      inline_body(call, *def, out, oc != nullptr ? 1 : 0, &fields);
       object_ = saved;
       return fields;
     }
@@ -787,6 +803,21 @@ Lowerer::Pack Lowerer::struct_value(const Expr* e, Block& out) {
       "'" + raw(e) + "' of type " + type_name(e->getType().getUnqualifiedType()) +
           ": tlaloc-grad follows an aggregate of tensors made in braces, held in a variable, or returned by "
           "a function with a visible body");
+}
+
+// `r.state`, a tl::nn::Params beside the tensors of an aggregate: not followed, refused.
+void Lowerer::refuse_if_unfollowed(const Expr* e) const {
+  const auto* m = dyn_cast<MemberExpr>(strip(e));
+  if (m == nullptr || !is_params(m->getType()) || !is_tensor_struct(m->getBase()->getType())) return;
+  if (const auto* f = dyn_cast<FieldDecl>(m->getMemberDecl())) refuse_unfollowed(f, m->getMemberLoc());
+}
+
+void Lowerer::refuse_unfollowed(const FieldDecl* field, SourceLocation at) const {
+  refuse(Code::unsupported_construct, loc(at),
+         "the field '" + field->getNameAsString() + "' of " +
+             type_name(ctx_.getRecordType(field->getParent())) +
+             ", a tl::nn::Params: tlaloc-grad follows an aggregate's tensors only (compute it outside the "
+             "differentiated function)");
 }
 
 // `tl::name(...)` over arguments already lowered, which are not computed a second time.
@@ -887,7 +918,8 @@ const Rule* Lowerer::rule_for(const CallExpr* e, const FunctionDecl& fd, const s
 }
 
 // The tensors of a braced list (`{a, b}` passed as a std::vector<tl::Tensor>), or none.
-std::optional<std::vector<const Expr*>> Lowerer::braced_tensors(const Expr* e) {
+// With `fields` (an aggregate made in braces), a tl::nn::Params among them is null.
+std::optional<std::vector<const Expr*>> Lowerer::braced_tensors(const Expr* e, bool fields) {
   for (;;) {
     e = e->IgnoreImplicit();
     if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
@@ -900,8 +932,9 @@ std::optional<std::vector<const Expr*>> Lowerer::braced_tensors(const Expr* e) {
   if (list == nullptr || list->getNumInits() == 0) return std::nullopt;
   std::vector<const Expr*> tensors;
   for (const Expr* x : list->inits()) {
-    if (!is_tensor(x->getType())) return std::nullopt;
-    tensors.push_back(x);
+    const bool unfollowed = fields && is_params(x->getType());
+    if (!is_tensor(x->getType()) && !unfollowed) return std::nullopt;
+    tensors.push_back(unfollowed ? nullptr : x);
   }
   return tensors;
 }
@@ -945,6 +978,7 @@ ValueId Lowerer::member_call(const CXXMemberCallExpr* e, Block& out) {
 // which the generated code evaluates where it reads an element, as the library does.
 std::optional<Lowerer::ListParam> Lowerer::list_of(const Expr* e) {
   e = strip(e);
+  refuse_if_unfollowed(e);
   if (const auto* m = dyn_cast<CXXMemberCallExpr>(e);
       m && m->getNumArgs() == 1 && m->getMethodDecl()->getNameAsString() == "sub") {
     std::optional<ListParam> l = list_of(m->getImplicitObjectArgument());
@@ -1219,7 +1253,15 @@ void Lowerer::declaration(const DeclStmt* d, Block& out) {
     if (const auto* dd = dyn_cast<DecompositionDecl>(v); dd && is_tensor_struct(dd->getType())) {
       const std::size_t before = p_.values.size();
       const Pack fields = struct_value(dd->getInit(), out);
-      for (std::size_t i = 0; i < fields.size(); ++i) bind(dd->bindings()[i], fields[i], before);
+      for (std::size_t i = 0; i < fields.size(); ++i) {
+        const BindingDecl* b = dd->bindings()[i];
+        if (fields[i] != kUnfollowed)
+          bind(b, fields[i], before);
+        else if (b->isReferenced())
+          refuse_unfollowed(
+              std::next(dd->getType()->getAsCXXRecordDecl()->field_begin(), i)->getCanonicalDecl(),
+              b->getLocation());
+      }
       continue;
     }
     if (is_tensor_struct(v->getType()) && v->hasInit()) {
@@ -1273,7 +1315,15 @@ void Lowerer::declaration(const DeclStmt* d, Block& out) {
     if (!forward_only_) declare_scalar(v, name, type, changeable);
     std::string decl_text = (v->hasAttr<UnusedAttr>() ? "[[maybe_unused]] " : "") +
                             std::string(changeable ? "" : "const ") + type + " " + name;
-    if (v->hasInit()) decl_text += " = " + scalar_text(v->getInit());
+    if (v->hasInit()) {
+      // `const tl::Shape s{1, n};`: a constructor's text starts at the variable's name.
+      const std::string init = scalar_text(v->getInit());
+      const std::string written = v->getNameAsString();
+      const bool constructed = v->getInitStyle() != VarDecl::CInit && init.rfind(written, 0) == 0 &&
+                               init.size() > written.size() &&
+                               (init[written.size()] == '{' || init[written.size()] == '(');
+      decl_text += constructed ? init.substr(written.size()) : " = " + init;
+    }
     scalar(out, v->getBeginLoc(), decl_text + ";");
     out.back().declares = name;
   }

@@ -64,9 +64,9 @@ Lowerer::Pack Lowerer::pack(const Expr* e, Block& out) {
   }
   const Expr* braced = e;
   if (const auto* f = dyn_cast<CXXFunctionalCastExpr>(braced)) braced = f->getSubExpr();
-  if (const auto list = braced_tensors(braced)) {
+  if (const auto list = braced_tensors(braced, true)) {
     Pack p;  // a braced list is evaluated left to right
-    for (const Expr* x : *list) p.push_back(expr(x, out));
+    for (const Expr* x : *list) p.push_back(x != nullptr ? expr(x, out) : kUnfollowed);
     return p;
   }
   refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
@@ -170,11 +170,16 @@ Lowerer::Pack Lowerer::split_parts(const CallExpr* c, Block& out) {
       break;
   }
   std::size_t n = 0;
+  const auto sections = parts->getIntegerConstantExpr(ctx_);
   if (const auto* braced = dyn_cast<InitListExpr>(parts)) {
     n = braced->getNumInits();
-  } else if (const auto sections = parts->getIntegerConstantExpr(ctx_);
-             sections && sections->isStrictlyPositive()) {
+  } else if (sections && sections->isStrictlyPositive()) {
     n = std::size_t(sections->getExtValue());
+  } else if (sections) {
+    // tl::split itself would throw tl::ValueError, traced or not.
+    refuse(Code::unsupported_construct, loc(c->getBeginLoc()),
+           "'" + raw(c) + "': tl::split needs a positive number of sections, got " +
+               std::to_string(sections->getExtValue()));
   } else {
     refuse(Code::unsupported_construct, loc(c->getBeginLoc()),
            "'" + raw(c) +

@@ -130,6 +130,8 @@ class Lowerer {
   // braced list, a tl:: loop's or tl::cond's state, a local or a parameter bound to
   // one. Its elements are values of their own, read at indices known at compile time.
   using Pack = std::vector<ValueId>;
+  // An aggregate's field that is not followed (a tl::nn::Params beside its tensors).
+  static constexpr ValueId kUnfollowed = -2;
   std::map<const ValueDecl*, Pack> packs_;
   Pack* pack_return_ = nullptr;  // lowering a function that returns a Pack: where its return goes
   std::string region_;  // the tl:: region whose function is being lowered (tl::cond's on_true, ...)
@@ -234,7 +236,7 @@ class Lowerer {
   std::string index_scalar(const std::string& base, const std::string& index, const Expr* e, Block& out);
   ValueId element_value(const ListParam& l, const std::string& at, const std::string& read,
                         const std::string& base, const Expr* e, Block& out);
-  static std::optional<std::vector<const Expr*>> braced_tensors(const Expr* e);
+  static std::optional<std::vector<const Expr*>> braced_tensors(const Expr* e, bool fields = false);
   ValueId joined(const CallExpr* e, const std::string& name, const std::vector<const Expr*>& list, Block& out);
   ValueId call(const CallExpr* e, Block& out);
   const Rule* rule_for(const CallExpr* e, const FunctionDecl& fd, const std::vector<Arg>& args);
@@ -343,6 +345,8 @@ class Lowerer {
   ValueId function_call(const CXXOperatorCallExpr* e, Block& out);
   Object object_of(const CallExpr* call, const Expr* object, Block& out);
   Pack struct_value(const Expr* e, Block& out);
+  [[noreturn]] void refuse_unfollowed(const FieldDecl* field, SourceLocation at) const;
+  void refuse_if_unfollowed(const Expr* e) const;
   ValueId inline_body(const CallExpr* e, const FunctionDecl& def, Block& out, unsigned first, Pack* returned);
   const ParmVarDecl* parameter(const LambdaExpr* l, unsigned i, unsigned count, const std::string& what);
   Pack cond_call(const CallExpr* e, Block& out);

@@ -79,16 +79,20 @@ struct BatchNorm2d {
   // returns running = (1 - momentum) * running + momentum * batch statistic (the
   // unbiased variance), num_batches_tracked + 1. eval: uses the running statistics.
   Result operator()(const Params& p, const Params& state, const Tensor& x, bool train) const;
+  // The new running statistics after a training step on x (the Result's `state`).
+  Params updated_state(const Params& state, const Tensor& x) const;
 };
 
 // ---- the forward functions of Conv2d, the pools and Dropout ----------------------
 // Defined here, as layers.hpp's are, so that tlaloc-grad sees their bodies.
 
 namespace detail {
-// Compiled into the library: Conv2d's check of its input ([N, in_channels, H, W]) and
-// Dropout's of its probability.
+// Compiled into the library: Conv2d's check of its input ([N, in_channels, H, W]),
+// Dropout's of its probability, and BatchNorm2d's of its input ([N, num_features, H,
+// W], with more than one value per channel to train on).
 void check_conv_input(const Tensor& x, std::int64_t in_channels);
 void check_dropout(double p);
+void check_batch_norm_input(const Tensor& x, std::int64_t num_features, bool train);
 }  // namespace detail
 
 inline Tensor Conv2d::operator()(const Params& p, const Tensor& x) const {
@@ -114,6 +118,24 @@ inline Tensor Dropout::operator()(const Tensor& x, random::Key key, bool train) 
   return identity   ? x
          : p == 1.0 ? x * 0.0
                     : where(random::bernoulli(key, 1.0 - p, x.shape()), x * (1.0 / (1.0 - p)), 0.0);
+}
+
+// The output is differentiated; the running statistics are not (tlaloc-grad follows
+// the Result's tensor only, and a trace of them does not reach the output).
+inline BatchNorm2d::Result BatchNorm2d::operator()(const Params& p, const Params& state, const Tensor& x,
+                                                   bool train) const {
+  detail::check_batch_norm_input(x, num_features, train);
+  const Shape per_channel{1, num_features, 1, 1};
+  const Axes axes{0, 2, 3};
+  Tensor y;
+  if (train) {
+    y = (x - mean(x, axes, true)) * rsqrt(var(x, axes, true) + eps);
+  } else {
+    y = (x - reshape(state.at("running_mean"), per_channel)) *
+        rsqrt(reshape(state.at("running_var"), per_channel) + eps);
+  }
+  if (affine) y = y * reshape(p.at("weight"), per_channel) + reshape(p.at("bias"), per_channel);
+  return {y, train ? updated_state(state, x) : state};
 }
 
 }  // namespace tlaloc::nn
