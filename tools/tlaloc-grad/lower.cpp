@@ -344,19 +344,23 @@ std::string Lowerer::claim(const std::string& user) {
 void Lowerer::param(const ValueDecl* d, QualType t, bool traced) {
   const std::string outer = d->getNameAsString(), name = claim(outer);
   if (name != outer) renamed_[d] = name;
+  // A parameter marked so may go unread, as a generated gradient's (lowered again for
+  // a Hessian) whose lambda captured a variable it does not read.
+  const std::string unread = d->hasAttr<UnusedAttr>() ? "[[maybe_unused]] " : "";
   if (is_tensor(t)) {
     const bool wrt = std::find(p_.wrt.begin(), p_.wrt.end(), p_.params.size()) != p_.wrt.end();
     const ValueId v = p_.add_value(name, wrt, traced);
     tensors_[d] = v;
-    p_.params.push_back({"const tl::Tensor&", name, v, outer});
+    p_.params.push_back({unread + "const tl::Tensor&", name, v, outer});
     return;
   }
   if (is_tensor_list(t) || is_params(t)) {
     const bool wrt = std::find(p_.wrt.begin(), p_.wrt.end(), p_.params.size()) != p_.wrt.end();
     const bool named = is_params(t);
     list_params_[d] = {name, wrt, traced || wrt, named};
-    p_.params.push_back({named ? "const ::tlaloc::nn::Params&" : "const std::vector<::tlaloc::Tensor>&", name,
-                         -1, outer, true, named});
+    p_.params.push_back(
+        {unread + (named ? "const ::tlaloc::nn::Params&" : "const std::vector<::tlaloc::Tensor>&"), name, -1,
+         outer, true, named});
     return;
   }
   const QualType plain = t.getNonReferenceType().getUnqualifiedType();
@@ -364,7 +368,8 @@ void Lowerer::param(const ValueDecl* d, QualType t, bool traced) {
       is_number_struct(plain)) {
     // An object whose operator() reads none of its fields (tl::nn::Embedding) is not read.
     const std::string unused = is_number_struct(plain) && !is_options(plain) ? "[[maybe_unused]] " : "";
-    p_.params.push_back({unused + "const " + type_name(plain) + "&", name, -1, outer});
+    p_.params.push_back(
+        {(unused.empty() ? unread : unused) + "const " + type_name(plain) + "&", name, -1, outer});
     return;
   }
   if (!plain->isArithmeticType() && !plain->isEnumeralType())
@@ -373,9 +378,6 @@ void Lowerer::param(const ValueDecl* d, QualType t, bool traced) {
                ": only tl::Tensor, std::vector<tl::Tensor>, tl::nn::Params, arithmetic and enumeration "
                "types, standard containers of numbers, and the library's options structs");
   const std::string type = type_name(plain);
-  // A parameter marked so may go unread, as a generated gradient's (lowered again for
-  // a Hessian) whose lambda captured a number it does not read.
-  const std::string unread = d->hasAttr<UnusedAttr>() ? "[[maybe_unused]] " : "";
   p_.params.push_back({unread + "const " + type, name, -1, outer});
   // A parameter taken by value may be assigned in the body, as a local.
   if (const auto* pv = dyn_cast<ParmVarDecl>(d); pv && !t->isReferenceType() && !forward_only_)
