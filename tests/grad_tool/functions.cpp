@@ -1848,6 +1848,43 @@ int main() {
   std::printf("tl::nn's BatchNorm2d jvp: %a %a\n", bn_value.item<double>(), bn_dot.item<double>());
   check_projection("tl::nn's BatchNorm2d", bn_dot, tl::grad(by_images)(bn_images), bn_direction);
 
+  // The elementwise ops whose derivatives the registry spells and no case above
+  // calls, each in its domain, and an average pool whose cotangent moves with the
+  // input (so that the Hessian differentiates tl::avg_pool2d_backward): with these,
+  // every rule tlaloc-grad has is applied in this file or in the random programs
+  // (test grad_tool.every_rule_applied).
+  auto elementary = [](const tl::Tensor& v) {
+    const tl::Tensor smoothed = tl::avg_pool2d(tl::reshape(v * v, {1, 1, 3, 2}),
+                                               {.kernel = {2, 2}, .stride = {1, 1}, .padding = {1, 1}});
+    const tl::Tensor inside = tl::tanh(v) * 0.9, above = v * v + 1.5;
+    const tl::Tensor inverse = tl::asin(inside) * tl::acos(inside) + tl::atanh(inside) * tl::atan(v * 2.0) +
+                               tl::acosh(above) * tl::asinh(v);
+    const tl::Tensor hyperbolic = tl::sinh(v) * tl::cosh(v) + tl::tan(v * 0.5) * tl::abs(v);
+    const tl::Tensor near_one =
+        tl::expm1(v) * tl::log1p(above) + tl::reciprocal(above) + tl::rsqrt(above) * v;
+    return tl::sum(inverse * hyperbolic + near_one * near_one) + tl::sum(tl::square(smoothed));
+  };
+  report_near("elementwise functions", tl::grad(elementary), elementary, w);
+  report_hessian_near("hessian of elementwise functions", tl::hessian(elementary), tl::grad(elementary), w);
+  auto [elementary_value, elementary_dot] = tl::jvp(elementary, w, weights);
+  std::printf("elementwise functions jvp: %a %a\n", elementary_value.item<double>(),
+              elementary_dot.item<double>());
+  check_projection("elementwise functions", elementary_dot, tl::grad(elementary)(w), weights);
+  // A user's own forward mode of max over rows, through the library's tl::extreme_jvp
+  // (which has a forward rule only): its jvp, against a central difference along the
+  // direction (exact but for rounding: the function is quadratic in t).
+  auto routed = [&](const tl::Tensor& t) { return tl::sum(tl::extreme_jvp(t * t, w, tl::max(w, {1}), {1})); };
+  const tl::Tensor u = f64({1, 2, 3, -1, 0.5, 2}, {3, 2});
+  auto [routed_value, routed_dot] = tl::jvp(routed, u, weights);
+  std::printf("tl::extreme_jvp jvp: %a %a\n", routed_value.item<double>(), routed_dot.item<double>());
+  const double routed_difference =
+      (routed(u + weights * 1e-6).item<double>() - routed(u - weights * 1e-6).item<double>()) / 2e-6;
+  if (std::abs(routed_dot.item<double>() - routed_difference) > 1e-6 * (1 + std::abs(routed_difference))) {
+    std::printf("FAIL tl::extreme_jvp jvp: %.17g, central difference %.17g\n", routed_dot.item<double>(),
+                routed_difference);
+    ++failures;
+  }
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

@@ -20,11 +20,13 @@
 #include <filesystem>
 #include <iostream>
 #include <stdexcept>
+#include <string_view>
 
 #include "files.hpp"
 #include "parse.hpp"
 #include "program.hpp"
 #include "rewrite.hpp"
+#include "rules.hpp"
 
 #ifndef TLALOC_GRAD_RESOURCE_DIR
 #error "TLALOC_GRAD_RESOURCE_DIR: clang's resource directory (its builtin headers)"
@@ -47,7 +49,8 @@ namespace {
 
 int usage() {
   std::cerr << "usage: tlaloc-grad INPUT -o OUTPUT [--dump-dir DIR] [--depfile FILE] [--cache-dir CACHE]"
-               " [--arguments right-to-left|left-to-right] [-- compiler flags]\n";
+               " [--arguments right-to-left|left-to-right] [-- compiler flags]\n"
+               "       tlaloc-grad --list-rules\n";
   return 2;
 }
 
@@ -86,6 +89,11 @@ std::string depfile(const std::string& output, const std::string& input, std::ve
 int run(int argc, char** argv) {
   std::string input, output, dump_dir, deps, cache_dir, order = "left-to-right";
   std::vector<std::string> flags{"-std=c++20"};
+  if (argc == 2 && std::string_view(argv[1]) == "--list-rules") {
+    // The public functions and operators (add, neg, ...) generated gradients go through.
+    for (const std::string& name : rule_names()) std::cout << name << "\n";
+    return 0;
+  }
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--") {

@@ -307,12 +307,22 @@ RuleTable make_rules() {
   return t;
 }
 
+const RuleTable& rules() {
+  static const RuleTable table = make_rules();
+  return table;
+}
+
 }  // namespace
 
 const Rule* find_rule(std::string_view name) {
-  static const auto rules = make_rules();
-  const auto it = rules.find(name);
-  return it == rules.end() ? nullptr : &it->second;
+  const auto it = rules().find(name);
+  return it == rules().end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> rule_names() {
+  std::vector<std::string> names;
+  for (const auto& [name, rule] : rules()) names.push_back(name);
+  return names;
 }
 
 bool zero_derivative(std::string_view name) {

@@ -44,6 +44,9 @@ struct Rule {
 // The rule for a public function (`tanh`, `sum`) or operator (`add`, `neg`), or null.
 const Rule* find_rule(std::string_view name);
 
+// The names find_rule knows, in order (`tlaloc-grad --list-rules`).
+std::vector<std::string> rule_names();
+
 // Public functions whose result does not change with their tensor arguments' values
 // (zeros_like, argmax, floor, stop_gradient, ...): their derivative is zero.
 bool zero_derivative(std::string_view name);
