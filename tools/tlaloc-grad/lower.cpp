@@ -256,6 +256,7 @@ bool refers_to(const Stmt* s, const ValueDecl* v) {
 void Lowerer::function(const FunctionDecl& fn, const LambdaExpr* lambda) {
   top_ = &fn;
   reserve_names(fn.getBody());
+  refuse_nested_transforms(fn.getBody());
   for (const ParmVarDecl* pd : fn.parameters()) param(pd, pd->getType(), true);
   p_.explicit_params = p_.params.size();
   if (lambda != nullptr)
@@ -1174,6 +1175,7 @@ ValueId Lowerer::inline_body(const CallExpr* e, const FunctionDecl& def, Block& 
   inlining_.push_back(&def);
   Pack* const pair = std::exchange(pair_second_, nullptr);
   Pack* const outer_return = std::exchange(pack_return_, returned);
+  refuse_nested_transforms(def.getBody());
   const auto r = block(statements(def.getBody()), 0, out);
   pack_return_ = outer_return;
   pair_second_ = pair;

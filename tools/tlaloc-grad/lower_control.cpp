@@ -94,6 +94,7 @@ Lowerer::Pack Lowerer::lambda_body(const LambdaExpr* l, const std::vector<Pack>&
   Pack* const pair = std::exchange(pair_second_, second);
   Pack returned;
   Pack* const outer_return = std::exchange(pack_return_, returns_pack ? &returned : nullptr);
+  refuse_nested_transforms(fn->getBody());
   const auto r = block(statements(fn->getBody()), 0, out);
   pack_return_ = outer_return;
   pair_second_ = pair;
@@ -121,6 +122,22 @@ void Lowerer::refuse_scan_in(const Stmt* s) {
         Code::unsupported_construct, loc(c->getBeginLoc()),
         "tl::scan's result used other than as `auto [carry, ys] = tl::scan(...)` or its .first or .second");
   for (const Stmt* child : s->children()) refuse_scan_in(child);
+}
+
+// A transform called in a body the tool lowers (`tl::grad(g)(x)` inside the function
+// differentiated, or inside a function it calls): refused by name, as the tool writes
+// no nesting but tl::hessian's.
+void Lowerer::refuse_nested_transforms(const Stmt* s) {
+  if (s == nullptr) return;
+  if (const auto* c = dyn_cast<CallExpr>(s); c && c->getDirectCallee())
+    for (const char* t : {"grad", "value_and_grad", "jvp", "vjp", "hessian"})
+      if (c->getDirectCallee()->getQualifiedNameAsString() == std::string("tlaloc::") + t)
+        refuse(Code::unsupported_construct, loc(c->getBeginLoc()),
+               std::string("tl::") + t +
+                   " inside a function tlaloc-grad differentiates: it writes no nested transforms but "
+                   "tl::hessian; compute it outside, or leave the outer transform to trace at run time "
+                   "(docs/BUILD_TIME_GRADIENTS.md, \"Refusals\")");
+  for (const Stmt* child : s->children()) refuse_nested_transforms(child);
 }
 
 // A call of a lambda the function defines: its body lowered in place.

@@ -341,6 +341,7 @@ class Lowerer {
   Pack lambda_body(const LambdaExpr* l, const std::vector<Pack>& args, Block& out, const std::string& what,
                    Pack* second = nullptr);
   void refuse_scan_in(const Stmt* s);
+  void refuse_nested_transforms(const Stmt* s);
   ValueId lambda_call(const CXXOperatorCallExpr* e, Block& out);
   ValueId function_call(const CXXOperatorCallExpr* e, Block& out);
   Object object_of(const CallExpr* call, const Expr* object, Block& out);
