@@ -98,6 +98,10 @@ int run(int argc, char** argv) {
     const std::string a = argv[i];
     if (a == "--") {
       flags.assign(argv + i + 1, argv + argc);
+      // The library's headers need C++20: the default stays unless a standard is named.
+      if (std::none_of(flags.begin(), flags.end(),
+                       [](const std::string& f) { return f.starts_with("-std="); }))
+        flags.insert(flags.begin(), "-std=c++20");
       break;
     }
     if (a == "-o" && i + 1 < argc) output = argv[++i];
