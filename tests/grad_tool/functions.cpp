@@ -1885,6 +1885,16 @@ int main() {
     ++failures;
   }
 
+  // A scalar read from a field of an aggregate of tensors the function holds (the
+  // BatchNorm2d's result: `r.y.numel()`, `r.y.shape()[1]`).
+  auto by_field = [&](const tl::Tensor& im) {
+    const tl::nn::BatchNorm2d::Result r =
+        bn_train(bn_params.sub("bn"), bn_state, bn_conv(bn_params.sub("conv"), im), true);
+    const double count = double(r.y.numel());
+    return tl::sum(tl::sin(r.y) * im.shape()[0]) * double(r.y.shape()[1]) / count;
+  };
+  report_near("a field's shape read in a scalar", tl::grad(by_field), by_field, bn_images);
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

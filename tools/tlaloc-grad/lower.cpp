@@ -550,6 +550,22 @@ void Lowerer::collect_renames(const Stmt* s, unsigned begin,
     out.push_back({at - begin, {end - at, to}});
     return;
   }
+  // A tensor field of an aggregate the function holds (`r.y` in `r.y.shape()`): the
+  // field's value.
+  if (const auto* m = dyn_cast_or_null<MemberExpr>(s);
+      m != nullptr && !m->isArrow() && is_tensor_struct(m->getBase()->getType()))
+    if (const auto* ref = dyn_cast<DeclRefExpr>(strip(m->getBase()));
+        ref && packs_.count(ref->getDecl()) != 0)
+      if (const auto* field = dyn_cast<FieldDecl>(m->getMemberDecl())) {
+        const ValueId id = packs_.at(ref->getDecl()).at(field->getFieldIndex());
+        if (id == kUnfollowed) refuse_unfollowed(field, m->getMemberLoc());
+        const Value& v = p_.values[std::size_t(id)];
+        const unsigned at = sm_.getFileOffset(m->getBeginLoc());
+        const unsigned end =
+            sm_.getFileOffset(Lexer::getLocForEndOfToken(m->getEndLoc(), 0, sm_, ctx_.getLangOpts()));
+        out.push_back({at - begin, {end - at, v.undefined ? "tl::Tensor()" : v.name}});
+        return;
+      }
   if (const auto* ref = dyn_cast<DeclRefExpr>(s)) {
     if (packs_.count(ref->getDecl()) != 0)
       refuse(Code::unsupported_construct, loc(ref->getBeginLoc()),
