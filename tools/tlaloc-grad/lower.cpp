@@ -21,6 +21,13 @@ Loc location(const SourceManager& sm, SourceLocation l) {
   return {p.getFilename(), p.getLine(), p.getColumn()};
 }
 
+std::string transform_name(const NamedDecl& callee) {
+  const std::string q = callee.getQualifiedNameAsString();
+  for (const char* t : {"grad", "value_and_grad", "jvp", "vjp", "hessian"})
+    if (q == std::string("tlaloc::") + t) return t;
+  return {};
+}
+
 bool is_tensor(QualType t) {
   const auto* r = t.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
   return r != nullptr && r->getQualifiedNameAsString() == "tlaloc::Tensor";
@@ -531,6 +538,12 @@ std::string Lowerer::argument_text(const Expr* a, const FunctionDecl& callee, co
 void Lowerer::collect_renames(const Stmt* s, unsigned begin,
                               std::vector<std::pair<unsigned, std::pair<unsigned, std::string>>>& out) {
   if (s == nullptr) return;
+  // The source from `first` to the end of the token at `last` replaced by `to`.
+  const auto replace = [&](SourceLocation first, SourceLocation last, std::string to) {
+    const unsigned at = sm_.getFileOffset(first);
+    const unsigned end = sm_.getFileOffset(Lexer::getLocForEndOfToken(last, 0, sm_, ctx_.getLangOpts()));
+    out.push_back({at - begin, {end - at, std::move(to)}});
+  };
   // An element of a Pack, or its length, read in a scalar's text: its value's name,
   // or the length written out.
   const auto* e = dyn_cast<Expr>(s);
@@ -541,13 +554,9 @@ void Lowerer::collect_renames(const Stmt* s, unsigned begin,
                           : nullptr;
   const std::optional<ValueId> element = e != nullptr ? pack_read(e, nullptr) : std::nullopt;
   if (element || (sized != nullptr && packs_.count(sized->getDecl()) != 0)) {
-    const unsigned at = sm_.getFileOffset(s->getBeginLoc());
-    const unsigned end =
-        sm_.getFileOffset(Lexer::getLocForEndOfToken(s->getEndLoc(), 0, sm_, ctx_.getLangOpts()));
-    const std::string to = element
-                               ? p_.values[std::size_t(*element)].name
-                               : "std::size_t{" + std::to_string(packs_.at(sized->getDecl()).size()) + "}";
-    out.push_back({at - begin, {end - at, to}});
+    replace(s->getBeginLoc(), s->getEndLoc(),
+            element ? p_.values[std::size_t(*element)].name
+                    : "std::size_t{" + std::to_string(packs_.at(sized->getDecl()).size()) + "}");
     return;
   }
   // A tensor field of an aggregate the function holds (`r.y` in `r.y.shape()`): the
@@ -560,10 +569,7 @@ void Lowerer::collect_renames(const Stmt* s, unsigned begin,
         const ValueId id = packs_.at(ref->getDecl()).at(field->getFieldIndex());
         if (id == kUnfollowed) refuse_unfollowed(field, m->getMemberLoc());
         const Value& v = p_.values[std::size_t(id)];
-        const unsigned at = sm_.getFileOffset(m->getBeginLoc());
-        const unsigned end =
-            sm_.getFileOffset(Lexer::getLocForEndOfToken(m->getEndLoc(), 0, sm_, ctx_.getLangOpts()));
-        out.push_back({at - begin, {end - at, v.undefined ? "tl::Tensor()" : v.name}});
+        replace(m->getBeginLoc(), m->getEndLoc(), v.undefined ? "tl::Tensor()" : v.name);
         return;
       }
   if (const auto* ref = dyn_cast<DeclRefExpr>(s)) {
@@ -595,12 +601,7 @@ void Lowerer::collect_renames(const Stmt* s, unsigned begin,
       to = written_name(*f);
     else
       to = constant_value(*ref);
-    if (!to.empty()) {
-      const unsigned at = sm_.getFileOffset(ref->getBeginLoc());
-      const unsigned end =
-          sm_.getFileOffset(Lexer::getLocForEndOfToken(ref->getEndLoc(), 0, sm_, ctx_.getLangOpts()));
-      out.push_back({at - begin, {end - at, to}});
-    }
+    if (!to.empty()) replace(ref->getBeginLoc(), ref->getEndLoc(), to);
   }
   // In an inlined member function, `this` is the object: a field read through it
   // (`bias`, `this->bias`) is read from the object, and `*this` is the object.
@@ -608,23 +609,17 @@ void Lowerer::collect_renames(const Stmt* s, unsigned begin,
     for (const Stmt* c : s->children()) collect_renames(c, begin, out);
     return;
   }
-  const auto end_of = [&](SourceLocation l) {
-    return sm_.getFileOffset(Lexer::getLocForEndOfToken(l, 0, sm_, ctx_.getLangOpts()));
-  };
   const auto* m = dyn_cast<MemberExpr>(s);
   if (const auto* self =
           m != nullptr ? dyn_cast<CXXThisExpr>(m->getBase()->IgnoreParenImpCasts()) : nullptr) {
-    const unsigned at = sm_.getFileOffset(self->isImplicit() ? m->getMemberLoc() : m->getBeginLoc());
-    out.push_back(
-        {at - begin,
-         {end_of(m->getMemberLoc()) - at, paren(object_.name) + "." + m->getMemberNameInfo().getAsString()}});
+    replace(self->isImplicit() ? m->getMemberLoc() : m->getBeginLoc(), m->getMemberLoc(),
+            paren(object_.name) + "." + m->getMemberNameInfo().getAsString());
     return;
   }
   if (const auto* deref = dyn_cast<UnaryOperator>(s);
       deref != nullptr && deref->getOpcode() == UO_Deref &&
       isa<CXXThisExpr>(deref->getSubExpr()->IgnoreParenImpCasts())) {
-    const unsigned at = sm_.getFileOffset(deref->getBeginLoc());
-    out.push_back({at - begin, {end_of(deref->getEndLoc()) - at, object_.name}});
+    replace(deref->getBeginLoc(), deref->getEndLoc(), object_.name);
     return;
   }
   for (const Stmt* c : s->children()) collect_renames(c, begin, out);

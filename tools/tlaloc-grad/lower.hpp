@@ -7,6 +7,7 @@
 #include <clang/AST/Decl.h>
 #include <clang/AST/ExprCXX.h>
 
+#include <string>
 #include <vector>
 
 #include "program.hpp"
@@ -14,6 +15,12 @@
 namespace tlaloc_grad {
 
 Loc location(const clang::SourceManager& sm, clang::SourceLocation l);
+
+// The transform a function is (grad, value_and_grad, jvp, vjp or hessian, as
+// tl::<name>), or empty: the calls the tool writes, and refuses inside what it lowers.
+std::string transform_name(const clang::NamedDecl& callee);
+// Whether t is tl::Tensor (or a reference to one).
+bool is_tensor(clang::QualType t);
 
 struct Lowering {
   bool listed = false;         // the gradients come as a std::vector (tl::argnums)

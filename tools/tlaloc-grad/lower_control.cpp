@@ -94,6 +94,7 @@ Lowerer::Pack Lowerer::lambda_body(const LambdaExpr* l, const std::vector<Pack>&
   Pack* const pair = std::exchange(pair_second_, second);
   Pack returned;
   Pack* const outer_return = std::exchange(pack_return_, returns_pack ? &returned : nullptr);
+  // The lambda may be written outside every body walked so far (at namespace scope).
   refuse_nested_transforms(fn->getBody());
   const auto r = block(statements(fn->getBody()), 0, out);
   pack_return_ = outer_return;
@@ -130,13 +131,12 @@ void Lowerer::refuse_scan_in(const Stmt* s) {
 void Lowerer::refuse_nested_transforms(const Stmt* s) {
   if (s == nullptr) return;
   if (const auto* c = dyn_cast<CallExpr>(s); c && c->getDirectCallee())
-    for (const char* t : {"grad", "value_and_grad", "jvp", "vjp", "hessian"})
-      if (c->getDirectCallee()->getQualifiedNameAsString() == std::string("tlaloc::") + t)
-        refuse(Code::unsupported_construct, loc(c->getBeginLoc()),
-               std::string("tl::") + t +
-                   " inside a function tlaloc-grad differentiates: it writes no nested transforms but "
-                   "tl::hessian; compute it outside, or leave the outer transform to trace at run time "
-                   "(docs/BUILD_TIME_GRADIENTS.md, \"Refusals\")");
+    if (const std::string t = transform_name(*c->getDirectCallee()); !t.empty())
+      refuse(Code::unsupported_construct, loc(c->getBeginLoc()),
+             "tl::" + t +
+                 " inside a function tlaloc-grad differentiates: it writes no nested transforms but "
+                 "tl::hessian; compute it outside, or leave the outer transform to trace at run time "
+                 "(docs/BUILD_TIME_GRADIENTS.md, \"Refusals\")");
   for (const Stmt* child : s->children()) refuse_nested_transforms(child);
 }
 

@@ -26,7 +26,6 @@ namespace tlaloc_grad {
 using namespace clang;
 
 // Helpers on clang's AST (lower.cpp).
-bool is_tensor(QualType t);
 bool is_tensor_list(QualType t);
 bool is_params(QualType t);
 const VarDecl* assigned_variable(const Stmt* s);

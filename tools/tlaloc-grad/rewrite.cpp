@@ -19,11 +19,6 @@ using namespace clang;
 
 namespace {
 
-bool is_tensor_type(QualType t) {
-  const auto* r = t.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
-  return r != nullptr && r->getQualifiedNameAsString() == "tlaloc::Tensor";
-}
-
 struct Found {
   const CallExpr* call;
   std::string transform;
@@ -61,9 +56,8 @@ struct Finder : RecursiveASTVisitor<Finder> {
     const auto* lookup = dyn_cast<UnresolvedLookupExpr>(c->getCallee()->IgnoreParenImpCasts());
     if (callee == nullptr && lookup != nullptr && lookup->getNumDecls() > 0) callee = *lookup->decls_begin();
     if (callee == nullptr) return true;
-    const std::string q = callee->getQualifiedNameAsString();
-    for (const char* t : {"grad", "value_and_grad", "jvp", "vjp", "hessian"})
-      if (q == std::string("tlaloc::") + t) found.push_back({c, t, top, c->getDirectCallee() == nullptr});
+    if (std::string t = transform_name(*callee); !t.empty())
+      found.push_back({c, std::move(t), top, c->getDirectCallee() == nullptr});
     return true;
   }
 };
@@ -233,7 +227,8 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
     }
     const bool forward = f.transform == "jvp", pullback = f.transform == "vjp";
     bool tensors = true;  // tl::vjp(f, x, y, ...) and tl::jvp(f, x, t) take tensors
-    for (unsigned i = 1; i < f.call->getNumArgs(); ++i) tensors = tensors && is_tensor_type(f.call->getArg(i)->getType());
+    for (unsigned i = 1; i < f.call->getNumArgs(); ++i)
+      tensors = tensors && is_tensor(f.call->getArg(i)->getType());
     if ((forward && (f.call->getNumArgs() != 3 || !tensors)) || (pullback && !tensors)) {
       result.notes.push_back(where + ": note: tl::" + f.transform +
                              " of a std::vector<tl::Tensor> or tl::nn::Params is left to trace at run time");
