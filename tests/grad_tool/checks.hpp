@@ -67,6 +67,31 @@ inline void check_jvp(const std::string& name, int mode, const tl::Tensor& value
   fail_if_far(what, dot.item<double>(), tl::sum(g * t).item<double>(), 1e-12);
 }
 
+// Derivatives with respect to both arguments of f(m, k), listed in `order` (0 for m,
+// 1 for k), each against central differences of f in its argument.
+template <class F>
+void check_pair(const std::string& name, int mode, const std::string& kind,
+                const std::vector<tl::Tensor>& listed, const std::vector<int>& order, F f,
+                const tl::Tensor& m, const tl::Tensor& k) {
+  const std::string what = name + " (mode " + std::to_string(mode) + ") " + kind;
+  if (listed.size() != order.size()) {
+    std::printf("FAIL %s: %zu derivatives, expected %zu\n", what.c_str(), listed.size(), order.size());
+    ++failures;
+    return;
+  }
+  for (std::size_t a = 0; a < order.size(); ++a) {
+    const std::string of = what + (order[a] == 0 ? " m" : " k");
+    print_bits(of, listed[a]);
+    const auto along = [&](const tl::Tensor& q) { return order[a] == 0 ? f(q, k) : f(m, q); };
+    const std::vector<double> d = listed[a].to_vector<double>();
+    for (std::size_t j = 0; j < d.size(); ++j) {
+      const auto [fu, fd] = central_difference(along, order[a] == 0 ? m : k, j);
+      fail_if_far(of + " " + std::to_string(j), d[j],
+                  (fu.template item<double>() - fd.template item<double>()) / 2e-6, 1e-6);
+    }
+  }
+}
+
 inline int summary() {
   std::printf("%d failures\n", failures);
   return failures == 0 ? 0 : 1;

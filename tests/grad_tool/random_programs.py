@@ -10,8 +10,8 @@ intricate code. The file is built twice (tests/grad_tool/CMakeLists.txt), traced
 and generated; both print every gradient, Hessian and jvp's bits, which must be
 equal, and check them against central differences and the gradient's projection.
 
-  random_programs.py [--seeds S...] [--ops-seeds S...] [--mixed-seeds S...] --count N
-                     [--depth D] -o FILE
+  random_programs.py [--seeds S...] [--ops-seeds S...] [--mixed-seeds S...]
+                     [--pair-seeds S...] --count N [--depth D] -o FILE
 
 N functions per seed; the same seeds write the same file. Functions of --ops-seeds
 (g<seed>_<k>) are of a wider grammar: reductions and layout ops with their axes,
@@ -20,7 +20,11 @@ defines and calls, tl::while_loop and tl::scan, a function with a custom rule, l
 tensors read by index, tensors declared without a value. Functions of --mixed-seeds
 (h<seed>_<k>) add to that grammar operands of other shapes that broadcast against
 [2, 3] ([1, 3], [3], [2, 1], [1]) in +, -, *, /, maximum and where, and read a list
-and a tl::nn::Params they capture. Values stay bounded (sin, cos and tanh around
+and a tl::nn::Params they capture. Functions of --pair-seeds (p<seed>_<k>) are of the
+wider grammar over two tensors m and k, each body written three times: a scalar
+function differentiated with respect to both (tl::argnums, in either order, with and
+without the value), the same function of a list of both, and the tensor it sums, whose
+pullback (tl::vjp) is checked from a cotangent that is not a scalar. Values stay bounded (sin, cos and tanh around
 every tensor assignment, scalars scaled by at most 1.5 per step, at most three
 iterations per loop), so that central differences are accurate.
 """
@@ -46,11 +50,12 @@ class Scope:
 
 
 class Function:
-    def __init__(self, rng, name, depth, ops=False, mixed=False):
+    def __init__(self, rng, name, depth, ops=False, mixed=False, pair=False):
         self.rng = rng
         self.depth = depth
-        self.ops = ops or mixed  # the wider grammar: data ops, tl:: regions, lambdas, late values
+        self.ops = ops or mixed or pair  # the wider grammar: data ops, tl:: regions, lambdas, late values
         self.mixed = mixed  # and operands that broadcast, a list and a Params captured
+        self.params = ["m", "k"] if pair else ["m"]  # a pair: two tensors differentiated
         self.in_region = False  # inside a tl:: region's function, which reads no list element
         self.name = name
         self.names = 0
@@ -77,7 +82,7 @@ class Function:
         return self.literal()
 
     def tensor(self, scope, depth=0):
-        tensors = scope.all("tensors") + ["m"]
+        tensors = scope.all("tensors") + self.params
         r = self.rng.random()
         if depth >= 2 or r < 0.3:
             return self.rng.choice(tensors)
@@ -210,7 +215,7 @@ class Function:
             self.emit(depth, f"if ({self.condition(scope)}) {self.rng.choice(['break', 'continue'])};")
             return
         if top and r < 0.76 and not last:
-            self.emit(depth, f"if ({self.condition(scope)}) return tl::sum({self.tensor(scope)} * m);")
+            self.emit(depth, f"if ({self.condition(scope)}) return {RESULT}({self.tensor(scope)} * m);")
             return
         if outer_tensors:
             t = self.rng.choice(outer_tensors)
@@ -311,19 +316,60 @@ class Function:
         self.emit(depth, "}")
 
     def write(self):
+        if len(self.params) == 2:
+            return self.write_pair()
         scope = Scope()
         name = self.name
         captures = "mode, &rows, &weights" if self.mixed else "mode"
         self.emit(2, f"auto {name} = [{captures}](const tl::Tensor& m) {{")
-        self.emit(3, "tl::Tensor r = tl::sin(m);")
-        scope.tensors.append("r")
-        self.block(scope, 3, self.depth, False, True)
-        self.emit(3, f"return tl::sum(({self.tensor(scope)}) * m) * {self.scalar(scope)};")
+        self.body(scope)
         self.emit(2, "};")
         self.emit(2, f'check("{name}", mode, tl::grad({name}), tl::hessian({name}), {name}, m0);')
         self.emit(2, f"auto [{name}_value, {name}_dot] = tl::jvp({name}, m0, dir);")
         self.emit(2, f'check_jvp("{name}", mode, {name}_value, {name}_dot, tl::grad({name})(m0), dir);')
+        return [line.replace(RESULT, "tl::sum") for line in self.lines]
+
+    def body(self, scope):
+        """The function's statements; its results are RESULT(tensor) * scalar."""
+        self.emit(3, "tl::Tensor r = tl::sin(m);")
+        scope.tensors.append("r")
+        self.block(scope, 3, self.depth, False, True)
+        self.emit(3, f"return {RESULT}(({self.tensor(scope)}) * m) * {self.scalar(scope)};")
+
+    def write_pair(self):
+        """One body as three functions: a scalar one of (m, k), differentiated with respect
+        to both by tl::argnums (in either order); the same of a list {m, k}, whose
+        gradient is a list; and one of (m, k) whose result is the tensor the first sums,
+        whose pullback (tl::vjp) takes the cotangent `dir`."""
+        name = self.name
+        self.body(Scope())
+        body, self.lines = self.lines, []
+        for fn, result in ((name, "tl::sum"), (f"{name}_t", "")):
+            self.emit(2, f"auto {fn} = [mode](const tl::Tensor& m, const tl::Tensor& k) {{")
+            self.lines += [line.replace(RESULT, result) for line in body]
+            self.emit(2, "};")
+        self.emit(2, f"auto {name}_list = [mode](const std::vector<tl::Tensor>& mk) {{")
+        self.emit(3, "const tl::Tensor& m = mk[0];")
+        self.emit(3, "const tl::Tensor& k = mk.at(1);")
+        self.lines += [line.replace(RESULT, "tl::sum") for line in body]
+        self.emit(2, "};")
+        self.emit(2, f"const std::vector<tl::Tensor> {name}_both = tl::grad({name}, tl::argnums{{0, 1}})(m0, k0);")
+        self.emit(2, f'check_pair("{name}", mode, "gradient", {name}_both, {{0, 1}}, {name}, m0, k0);')
+        self.emit(2, f"auto [{name}_value, {name}_swapped] = tl::value_and_grad({name}, tl::argnums{{1, 0}})(m0, k0);")
+        self.emit(2, f'print_bits("{name} (mode " + std::to_string(mode) + ") value", {name}_value);')
+        self.emit(2, f'check_pair("{name}", mode, "value_and_grad", {name}_swapped, {{1, 0}}, {name}, m0, k0);')
+        self.emit(2, f"const std::vector<tl::Tensor> {name}_listed = tl::grad({name}_list)(std::vector{{m0, k0}});")
+        self.emit(2, f'check_pair("{name}", mode, "list", {name}_listed, {{0, 1}}, {name}, m0, k0);')
+        self.emit(2, f"auto [{name}_y, {name}_pullback] = tl::vjp({name}_t, m0, k0);")
+        self.emit(2, f'print_bits("{name} (mode " + std::to_string(mode) + ") vjp value", {name}_y);')
+        self.emit(2, f'check_pair("{name}", mode, "pullback", {name}_pullback(dir), {{0, 1}},')
+        self.emit(4, f"[&](const tl::Tensor& a, const tl::Tensor& b) {{ return tl::sum({name}_t(a, b) * dir); }}, m0, k0);")
         return self.lines
+
+
+# Where a function's result is written: tl::sum for a scalar function, nothing for
+# the tensor one of a pair (write_pair).
+RESULT = "@result@"
 
 
 HEADER = """\
@@ -363,8 +409,12 @@ int main() {{
 #endif
   using grad_tool_checks::check;
   using grad_tool_checks::check_jvp;
+  using grad_tool_checks::check_pair;
+  using grad_tool_checks::print_bits;
   const tl::Tensor m0 = tl::tensor(std::vector<double>{{0.3, -0.5, 0.7, 0.2, -0.4, 0.9}}, {{2, 3}});
   const tl::Tensor dir = tl::tensor(std::vector<double>{{0.5, 1.0, -0.25, 0.75, -1.0, 0.125}}, {{2, 3}});
+  // The second argument of the functions of --pair-seeds.
+  const tl::Tensor k0 = tl::tensor(std::vector<double>{{-0.2, 0.6, 0.1, -0.8, 0.4, 0.5}}, {{2, 3}});
   // What the functions of --mixed-seeds capture: operands that broadcast against m.
   const std::vector<tl::Tensor> rows{{tl::tensor(std::vector<double>{{0.4, -0.3, 0.8}}, {{1, 3}}),
                                      tl::tensor(std::vector<double>{{-0.6, 0.2, 0.5}}, {{3}}),
@@ -390,12 +440,15 @@ def main():
                    help="seeds of functions in the wider grammar (data ops, tl:: regions, lambdas)")
     p.add_argument("--mixed-seeds", type=int, nargs="*", default=[],
                    help="seeds of functions in the wider grammar with operands that broadcast")
+    p.add_argument("--pair-seeds", type=int, nargs="*", default=[],
+                   help="seeds of functions of two tensors in the wider grammar (tl::argnums, tl::vjp)")
     p.add_argument("--depth", type=int, default=3, help="how deep statements nest")
     p.add_argument("-o", "--output", required=True)
     a = p.parse_args()
     seeds = " ".join(["--seeds"] * bool(a.seeds) + list(map(str, a.seeds)) +
                      ["--ops-seeds"] * bool(a.ops_seeds) + list(map(str, a.ops_seeds)) +
-                     ["--mixed-seeds"] * bool(a.mixed_seeds) + list(map(str, a.mixed_seeds)))
+                     ["--mixed-seeds"] * bool(a.mixed_seeds) + list(map(str, a.mixed_seeds)) +
+                     ["--pair-seeds"] * bool(a.pair_seeds) + list(map(str, a.pair_seeds)))
     out = HEADER.format(seeds=seeds, count=a.count, modes=", ".join(map(str, MODES)))
     for seed in a.seeds:
         rng = random.Random(seed)
@@ -409,6 +462,10 @@ def main():
         rng = random.Random(seed)
         for k in range(a.count):
             out += "\n".join(Function(rng, f"h{seed}_{k}", a.depth, mixed=True).write()) + "\n"
+    for seed in a.pair_seeds:
+        rng = random.Random(seed)
+        for k in range(a.count):
+            out += "\n".join(Function(rng, f"p{seed}_{k}", a.depth, pair=True).write()) + "\n"
     out += FOOTER
     with open(a.output, "w") as f:
         f.write(out)
