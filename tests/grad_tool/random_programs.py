@@ -24,9 +24,10 @@ and a tl::nn::Params they capture. Functions of --pair-seeds (p<seed>_<k>) are o
 wider grammar over two tensors m and k, each body written three times: a scalar
 function differentiated with respect to both (tl::argnums, in either order, with and
 without the value), the same function of a list of both, and the tensor it sums, whose
-pullback (tl::vjp) is checked from a cotangent that is not a scalar. Values stay bounded (sin, cos and tanh around
-every tensor assignment, scalars scaled by at most 1.5 per step, at most three
-iterations per loop), so that central differences are accurate.
+pullback (tl::vjp) is checked from a cotangent that is not a scalar. Values stay
+bounded (sin, cos and tanh around every tensor assignment, scalars scaled by at most
+1.5 per step, at most three iterations per loop), so that central differences are
+accurate.
 """
 import argparse
 import random
