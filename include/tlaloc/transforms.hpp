@@ -349,6 +349,11 @@ auto jit(F f, std::string name = "jit") {
   return detail::JitFn<F>(std::move(f), std::move(name));
 }
 
+// What tl::jvp checks of its arguments: one tangent per primal, each of its primal's
+// dtype and shape, the primals floating (ValueError, DTypeError). Forward mode that
+// tlaloc-grad writes at build time checks them with it too.
+void check_jvp_arguments(const std::vector<Tensor>& primals, const std::vector<Tensor>& tangents);
+
 // Forward mode: {f(x), the derivative of f at x along t}.
 template <class F>
 std::pair<Tensor, Tensor> jvp(const F& f, const Tensor& x, const Tensor& t) {

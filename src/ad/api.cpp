@@ -184,16 +184,8 @@ const ir::Function& cached_jit_program(TransformCache& c, const FlatCall& call) 
 }
 
 std::vector<Tensor> run_jvp(const FlatFn& fn, std::span<const Tensor> primals, std::span<const Tensor> tangents) {
-  if (primals.size() != tangents.size())
-    throw ValueError(fmt::format("jvp: {} primals but {} tangents", primals.size(), tangents.size()));
-  for (std::size_t i = 0; i < primals.size(); ++i) {
-    if (!tangents[i].defined() || tangents[i].dtype() != primals[i].dtype() ||
-        tangents[i].shape() != primals[i].shape())
-      throw ValueError(fmt::format("jvp: tangent {} must have the primal's type {}{}", i,
-                                   dtype_name(primals[i].dtype()), shape_string(primals[i].shape())));
-  }
+  check_jvp_arguments({primals.begin(), primals.end()}, {tangents.begin(), tangents.end()});
   const std::vector<bool> wrt(primals.size(), true);
-  check_wrt("jvp", primals, wrt);
   const ad::Traced t = ad::trace("jvp", types_of(primals), fn);
   std::vector<bool> all = wrt;
   all.resize(t.f.body.args.size(), false);
@@ -269,3 +261,19 @@ Tensor run_jacobian(const FlatFn& fn, const Tensor& x, bool forward) {
 }
 
 }  // namespace tlaloc::detail
+
+namespace tlaloc {
+
+void check_jvp_arguments(const std::vector<Tensor>& primals, const std::vector<Tensor>& tangents) {
+  if (primals.size() != tangents.size())
+    throw ValueError(fmt::format("jvp: {} primals but {} tangents", primals.size(), tangents.size()));
+  for (std::size_t i = 0; i < primals.size(); ++i) {
+    if (!tangents[i].defined() || tangents[i].dtype() != primals[i].dtype() ||
+        tangents[i].shape() != primals[i].shape())
+      throw ValueError(fmt::format("jvp: tangent {} must have the primal's type {}{}", i,
+                                   dtype_name(primals[i].dtype()), shape_string(primals[i].shape())));
+  }
+  detail::check_wrt("jvp", primals, std::vector<bool>(primals.size(), true));
+}
+
+}  // namespace tlaloc

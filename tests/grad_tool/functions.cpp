@@ -1895,6 +1895,39 @@ int main() {
   };
   report_near("a field's shape read in a scalar", tl::grad(by_field), by_field, bn_images);
 
+  // Forward mode of a function of a list (the one whose gradients are above), a
+  // tangent for each tensor: against the gradients' projection; tangents that do not
+  // match the list are refused as tl::jvp refuses them.
+  std::vector<tl::Tensor> directions;
+  for (std::size_t k = 0; k < layers.size(); ++k) directions.push_back(tl::cos(layers[k] * double(k + 1)));
+  auto [listed_value, listed_dot] = tl::jvp(stacked, layers, directions);
+  std::printf("a list of parameters jvp: %a %a\n", listed_value.item<double>(), listed_dot.item<double>());
+  tl::Tensor listed_along = tl::zeros({}, tl::DType::f64);
+  for (std::size_t k = 0; k < layers.size(); ++k)
+    listed_along = listed_along + tl::sum(stacked_grads[k] * directions[k]);
+  check_projection("a list of parameters", listed_dot, listed_along, tl::ones({}, tl::DType::f64));
+  for (const std::vector<tl::Tensor>& wrong :
+       {std::vector<tl::Tensor>{directions[0]},
+        std::vector<tl::Tensor>{directions[1], directions[0], directions[2], directions[3], directions[4]}}) {
+    try {
+      (void)tl::jvp(stacked, layers, wrong);
+      std::printf("FAIL a list of parameters jvp: %zu tangents taken\n", wrong.size());
+      ++failures;
+    } catch (const tl::ValueError& e) {
+      std::printf("a list of parameters jvp refused: %s\n", e.what());
+    }
+  }
+  // An element read by .at(i) keeps its bounds check: an index past the list throws,
+  // as it does traced.
+  auto past_end = [](const std::vector<tl::Tensor>& ps) { return tl::sum(ps.at(ps.size())); };
+  try {
+    (void)tl::grad(past_end)(layers);
+    std::printf("FAIL a list read past its end: no exception\n");
+    ++failures;
+  } catch (const std::out_of_range&) {
+    std::printf("a list read past its end: std::out_of_range\n");
+  }
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

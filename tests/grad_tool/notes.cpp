@@ -3,19 +3,12 @@
 #include <tlaloc/tlaloc.hpp>
 
 #include <functional>
-#include <vector>
 
 namespace tl = tlaloc;
 
 // A function known only through a std::function has no body to see.
 tl::Tensor through_function(const std::function<tl::Tensor(const tl::Tensor&)>& f, const tl::Tensor& x) {
   return tl::grad(f)(x);
-}
-
-// tl::jvp of a function of a vector of tensors.
-tl::Tensor of_vector(const std::vector<tl::Tensor>& xs) {
-  const auto f = [](const std::vector<tl::Tensor>& v) { return tl::sum(v[0] * v[1]); };
-  return tl::jvp(f, xs, xs).second;
 }
 
 // A lambda inside a template depends on the template's parameters.

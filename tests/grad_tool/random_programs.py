@@ -23,7 +23,8 @@ tensors read by index, tensors declared without a value. Functions of --mixed-se
 and a tl::nn::Params they capture. Functions of --pair-seeds (p<seed>_<k>) are of the
 wider grammar over two tensors m and k, each body written three times: a scalar
 function differentiated with respect to both (tl::argnums, in either order, with and
-without the value), the same function of a list of both, and the tensor it sums, whose
+without the value), the same function of a list of both (its gradient, and its jvp
+against the gradient's projection), and the tensor it sums, whose
 pullback (tl::vjp) is checked from a cotangent that is not a scalar. Values stay
 bounded (sin, cos and tanh around every tensor assignment, scalars scaled by at most
 1.5 per step, at most three iterations per loop), so that central differences are
@@ -340,8 +341,9 @@ class Function:
     def write_pair(self):
         """One body as three functions: a scalar one of (m, k), differentiated with respect
         to both by tl::argnums (in either order); the same of a list {m, k}, whose
-        gradient is a list; and one of (m, k) whose result is the tensor the first sums,
-        whose pullback (tl::vjp) takes the cotangent `dir`."""
+        gradient is a list and whose tl::jvp takes the tangents {dir, dir_k}; and one of
+        (m, k) whose result is the tensor the first sums, whose pullback (tl::vjp) takes
+        the cotangent `dir`."""
         name = self.name
         self.body(Scope())
         body, self.lines = self.lines, []
@@ -361,6 +363,8 @@ class Function:
         self.emit(2, f'check_pair("{name}", mode, "value_and_grad", {name}_swapped, {{1, 0}}, {name}, m0, k0);')
         self.emit(2, f"const std::vector<tl::Tensor> {name}_listed = tl::grad({name}_list)(std::vector{{m0, k0}});")
         self.emit(2, f'check_pair("{name}", mode, "list", {name}_listed, {{0, 1}}, {name}, m0, k0);')
+        self.emit(2, f"auto [{name}_lv, {name}_ldot] = tl::jvp({name}_list, std::vector{{m0, k0}}, std::vector{{dir, dir_k}});")
+        self.emit(2, f'check_jvp("{name} list", mode, {name}_lv, {name}_ldot, tl::stack({name}_listed), tl::stack({{dir, dir_k}}));')
         self.emit(2, f"auto [{name}_y, {name}_pullback] = tl::vjp({name}_t, m0, k0);")
         self.emit(2, f'print_bits("{name} (mode " + std::to_string(mode) + ") vjp value", {name}_y);')
         self.emit(2, f'check_pair("{name}", mode, "pullback", {name}_pullback(dir), {{0, 1}},')
@@ -414,8 +418,9 @@ int main() {{
   using grad_tool_checks::print_bits;
   const tl::Tensor m0 = tl::tensor(std::vector<double>{{0.3, -0.5, 0.7, 0.2, -0.4, 0.9}}, {{2, 3}});
   const tl::Tensor dir = tl::tensor(std::vector<double>{{0.5, 1.0, -0.25, 0.75, -1.0, 0.125}}, {{2, 3}});
-  // The second argument of the functions of --pair-seeds.
+  // The second argument of the functions of --pair-seeds, and its tangent.
   const tl::Tensor k0 = tl::tensor(std::vector<double>{{-0.2, 0.6, 0.1, -0.8, 0.4, 0.5}}, {{2, 3}});
+  const tl::Tensor dir_k = tl::tensor(std::vector<double>{{-0.75, 0.25, 1.5, 0.5, -0.125, 1.0}}, {{2, 3}});
   // What the functions of --mixed-seeds capture: operands that broadcast against m.
   const std::vector<tl::Tensor> rows{{tl::tensor(std::vector<double>{{0.4, -0.3, 0.8}}, {{1, 3}}),
                                      tl::tensor(std::vector<double>{{-0.6, 0.2, 0.5}}, {{3}}),
@@ -442,7 +447,7 @@ def main():
     p.add_argument("--mixed-seeds", type=int, nargs="*", default=[],
                    help="seeds of functions in the wider grammar with operands that broadcast")
     p.add_argument("--pair-seeds", type=int, nargs="*", default=[],
-                   help="seeds of functions of two tensors in the wider grammar (tl::argnums, tl::vjp)")
+                   help="seeds of functions of two tensors in the wider grammar (tl::argnums, a list, tl::vjp)")
     p.add_argument("--depth", type=int, default=3, help="how deep statements nest")
     p.add_argument("-o", "--output", required=True)
     a = p.parse_args()

@@ -10,8 +10,8 @@
 # BUILD_DIR: a release build; --ops: the wider grammar (random_programs.py --ops-seeds,
 # kept in random_ops_seeds); --mixed: that grammar with operands that broadcast
 # (--mixed-seeds, kept in random_mixed_seeds); --pair: that grammar over two tensors,
-# through tl::argnums and tl::vjp (--pair-seeds, kept in random_pair_seeds); --depth:
-# how deep statements nest (3 by default).
+# through tl::argnums, a list of both and tl::vjp (--pair-seeds, kept in
+# random_pair_seeds); --depth: how deep statements nest (3 by default).
 set -u
 which=--seeds
 depth=3

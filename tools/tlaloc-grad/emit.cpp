@@ -86,17 +86,28 @@ std::string Writer::wrt_names() const {
   return s;
 }
 
-// Forward mode: {f(x), the derivative of f at x along t_x}.
-std::string Writer::jvp_function() {
-  const std::string wrt = name(p_.params[p_.wrt.at(0)].value);
+// Forward mode: {f(x), the derivative of f at x along t_x}; x may be a list of
+// tensors, t_x one tangent for each. `checked`: the tangents are checked as tl::jvp
+// checks them (tl::hessian's own basis vectors need no check).
+std::string Writer::jvp_function(bool checked) {
+  const std::string wrt = wrt_name();
   header("The derivative of " + p_.what + " at `" + wrt + "` along `t_" + wrt + "` (forward mode),",
          "tangents beside them (t_v is the derivative of v along t_" + wrt + ").");
   signature("std::pair<tl::Tensor, tl::Tensor>", true);
   tangents_ = true;
+  if (checked)
+    line(p_.params[p_.wrt.at(0)].list ? "tl::check_jvp_arguments(" + wrt + ", t_" + wrt + ");"
+                                      : "tl::check_jvp_arguments({" + wrt + "}, {t_" + wrt + "});");
   forward(p_.body);
   const std::string y = name(p_.result);
   line("return {" + y + ", " + tangent_or_zero(p_.result) + "};");
   return footer();
+}
+
+// Forward mode's differentiated parameter, a tensor or a list of them.
+std::string Writer::wrt_name() const {
+  const Param& prm = p_.params[p_.wrt.at(0)];
+  return prm.list ? prm.name : name(prm.value);
 }
 
 void Writer::name_scalar_tapes(const Block& b) {
@@ -130,13 +141,17 @@ void Writer::header(const std::string& what, const std::string& how) {
 // The parameters, then (forward mode) the tangent, then the captures.
 void Writer::signature(const std::string& result, bool tangent) {
   out_ += "inline " + result + " " + p_.name + "(";
+  std::string t;
+  if (tangent) {
+    const bool list = p_.params[p_.wrt.at(0)].list;
+    t = ", " + std::string(list ? "const std::vector<tl::Tensor>&" : "const tl::Tensor&") + " t_" +
+        wrt_name();
+  }
   for (std::size_t i = 0; i < p_.params.size(); ++i) {
-    if (tangent && i == p_.explicit_params)
-      out_ += ", const tl::Tensor& t_" + name(p_.params[p_.wrt.at(0)].value);
+    if (i == p_.explicit_params) out_ += t;
     out_ += (i ? ", " : "") + p_.params[i].type + " " + p_.params[i].name;
   }
-  if (tangent && p_.params.size() == p_.explicit_params)
-    out_ += ", const tl::Tensor& t_" + name(p_.params[p_.wrt.at(0)].value);
+  if (p_.params.size() == p_.explicit_params) out_ += t;
   out_ += ") {\n";
   depth_ = 1;
 }
@@ -253,11 +268,11 @@ void Writer::line(const std::string& s) {
 }
 
 std::string emit_gradient(const Program& p, bool with_value) { return Writer(p).function(with_value); }
-std::string emit_jvp(const Program& p) { return Writer(p).jvp_function(); }
+std::string emit_jvp(const Program& p) { return Writer(p).jvp_function(true); }
 std::string emit_vjp(const Program& p) { return Writer(p).vjp_function(); }
 
 std::string emit_hessian(const Program& p, const Program& gradient) {
-  std::string text = Writer(gradient).jvp_function();
+  std::string text = Writer(gradient).jvp_function(false);
   const std::string x = p.params[p.wrt.at(0)].name;
   std::string params, args;
   for (std::size_t i = 0; i < p.params.size(); ++i) {

@@ -110,6 +110,10 @@ void Writer::forward_op(const Node& s, bool hoisted) {
   }
   if (s.fn == "custom" && active(s.result)) return custom_forward(s, n, comment, decl);
   line(decl + n.y + " = " + rhs + ";" + comment);
+  // An element of a differentiated list: its tangent is the tangents' element there.
+  const Value& read = p_.values[std::size_t(s.result)];
+  if (s.fn.empty() && tangents_ && active(s.result) && !read.list.empty())
+    line(decl + "t_" + n.y + " = t_" + read.list + "[" + read.at + "];");
   if (s.fn == "scan_slice" && tangents_ && active(s.result))
     line(decl + "t_" + n.y + " = " + step_of("t_" + n.args[0], s.text) + ";");
   if (s.fn.empty() || s.fn == "custom" || s.fn == "scan_slice" || !active(s.result)) return;

@@ -969,7 +969,7 @@ ValueId Lowerer::member_call(const CXXMemberCallExpr* e, Block& out) {
     const std::string method = e->getMethodDecl()->getNameAsString();
     const bool at = method == "at" && e->getNumArgs() == 1;
     if (l->named && at) return named_element(*l, e->getArg(0), e, out);
-    if (!l->named && at) return element(*l, scalar_text(e->getArg(0)), e, out);
+    if (!l->named && at) return element(*l, scalar_text(e->getArg(0)), e, out, true);
     if (!l->named && (method == "front" || method == "back"))
       return element(*l, method == "front" ? "0" : l->name + ".size() - 1", e, out);
     refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
@@ -1037,13 +1037,14 @@ const StringLiteral* string_literal(const Expr* e) {
 // cotangent's element (Value::list). A computed index is kept in a scalar, which the
 // reverse sweep computes again where it adds to that element. Traced, the element
 // is the argument itself and each use adds its share to it, in the order of the
-// reverse sweep, as here.
-ValueId Lowerer::element(const ListParam& l, std::string at, const Expr* e, Block& out) {
+// reverse sweep, as here. `checked`: read by .at(i), which keeps its bounds check.
+ValueId Lowerer::element(const ListParam& l, std::string at, const Expr* e, Block& out, bool checked) {
   const bool literal = !at.empty() && std::all_of(at.begin(), at.end(), [](char c) {
     return std::isdigit(static_cast<unsigned char>(c));
   });
   if (!literal) at = index_scalar("at", at, e, out);
-  return element_value(l, at, l.name + "[" + at + "]", l.name + "_" + at, e, out);
+  const std::string read = checked ? l.name + ".at(" + at + ")" : l.name + "[" + at + "]";
+  return element_value(l, at, read, l.name + "_" + at, e, out);
 }
 
 // p.at("w") of a tl::nn::Params: an element whose position the generated code finds

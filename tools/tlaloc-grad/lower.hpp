@@ -19,8 +19,9 @@ Loc location(const clang::SourceManager& sm, clang::SourceLocation l);
 // The transform a function is (grad, value_and_grad, jvp, vjp or hessian, as
 // tl::<name>), or empty: the calls the tool writes, and refuses inside what it lowers.
 std::string transform_name(const clang::NamedDecl& callee);
-// Whether t is tl::Tensor (or a reference to one).
+// Whether t is tl::Tensor (or a reference to one); a std::vector<tl::Tensor>.
 bool is_tensor(clang::QualType t);
+bool is_tensor_list(clang::QualType t);
 
 struct Lowering {
   bool listed = false;         // the gradients come as a std::vector (tl::argnums)

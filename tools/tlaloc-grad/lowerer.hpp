@@ -26,7 +26,6 @@ namespace tlaloc_grad {
 using namespace clang;
 
 // Helpers on clang's AST (lower.cpp).
-bool is_tensor_list(QualType t);
 bool is_params(QualType t);
 const VarDecl* assigned_variable(const Stmt* s);
 std::optional<std::pair<const ValueDecl*, const ValueDecl*>> alias_targets(const VarDecl* v);
@@ -230,7 +229,7 @@ class Lowerer {
   std::optional<ListParam> list_of(const Expr* e);
   static std::string name_text(const ListParam& l, const std::string& name);
   std::string computed_name(const ListParam& l, const Expr* name);
-  ValueId element(const ListParam& l, std::string at, const Expr* e, Block& out);
+  ValueId element(const ListParam& l, std::string at, const Expr* e, Block& out, bool checked = false);
   ValueId named_element(const ListParam& l, const Expr* name, const Expr* e, Block& out);
   std::string index_scalar(const std::string& base, const std::string& index, const Expr* e, Block& out);
   ValueId element_value(const ListParam& l, const std::string& at, const std::string& read,

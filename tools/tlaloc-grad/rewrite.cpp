@@ -226,12 +226,16 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
       continue;
     }
     const bool forward = f.transform == "jvp", pullback = f.transform == "vjp";
-    bool tensors = true;  // tl::vjp(f, x, y, ...) and tl::jvp(f, x, t) take tensors
-    for (unsigned i = 1; i < f.call->getNumArgs(); ++i)
+    // tl::vjp(f, x, y, ...) and tl::jvp(f, x, t) take tensors; tl::jvp(f, xs, ts) also
+    // lists of them, for a function of a std::vector<tl::Tensor>.
+    bool tensors = true, lists = forward;
+    for (unsigned i = 1; i < f.call->getNumArgs(); ++i) {
       tensors = tensors && is_tensor(f.call->getArg(i)->getType());
-    if ((forward && (f.call->getNumArgs() != 3 || !tensors)) || (pullback && !tensors)) {
+      lists = lists && is_tensor_list(f.call->getArg(i)->getType());
+    }
+    if ((forward && (f.call->getNumArgs() != 3 || !(tensors || lists))) || (pullback && !tensors)) {
       result.notes.push_back(where + ": note: tl::" + f.transform +
-                             " of a std::vector<tl::Tensor> or tl::nn::Params is left to trace at run time");
+                             " of arguments neither tensors nor lists of them is left to trace at run time");
       continue;
     }
     std::vector<std::size_t> wrt{0};

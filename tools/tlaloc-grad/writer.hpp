@@ -29,10 +29,11 @@ class Writer {
   }
 
   // The gradient (tl::grad; with_value: tl::value_and_grad), the value and pullback
-  // (tl::vjp), and the value and derivative along a tangent (tl::jvp).
+  // (tl::vjp), and the value and derivative along a tangent (tl::jvp; `checked`: the
+  // tangents checked as tl::jvp checks them).
   std::string function(bool with_value);
   std::string vjp_function();
-  std::string jvp_function();
+  std::string jvp_function(bool checked);
 
  private:
   const Program& p_;
@@ -168,6 +169,7 @@ class Writer {
   // emit.cpp: the functions written, their headers and signatures
   std::string reverse_sweep(const std::string& seed);
   std::string wrt_names() const;
+  std::string wrt_name() const;
   void name_scalar_tapes(const Block& b);
   void header(const std::string& what, const std::string& how);
   void signature(const std::string& result, bool tangent);

@@ -14,6 +14,7 @@ namespace tlaloc_generated {
 namespace tl = ::tlaloc;
 
 inline std::pair<tl::Tensor, tl::Tensor> jvp_settle_183(const tl::Tensor& a, const tl::Tensor& t_a) {
+  tl::check_jvp_arguments({a}, {t_a});
   int n = 0;
   double t = 0.5;
   // The loop at line 128, tangents carried beside the values.
