@@ -1928,6 +1928,54 @@ int main() {
     std::printf("a list read past its end: std::out_of_range\n");
   }
 
+  // Range-fors over a list, each element read at the loop's own counter: over the
+  // differentiated list (with a continue, a copy assigned again, one nested in
+  // another), and over a captured list in a function of a tensor, with a return.
+  auto ranged_list = [&x](const std::vector<tl::Tensor>& ps) {
+    tl::Tensor h = tl::zeros({2}, tl::DType::f64);
+    double k = 1.0;
+    for (const tl::Tensor& p : ps) {
+      k = k * 0.5;
+      if (p.rank() == 2) continue;
+      h = h + tl::sin(p) * k;
+    }
+    for (tl::Tensor p : ps) {
+      p = tl::tanh(p);
+      for (const auto& q : ps)
+        if (q.shape() == p.shape()) h = h + tl::sum(p * q) * 0.1;
+    }
+    return tl::sum(h * h) + tl::sum(tl::matmul(x, ps.front()));
+  };
+  const std::vector<tl::Tensor> ranged_list_grads = tl::grad(ranged_list)(layers);
+  report_list("a range-for over a list", ranged_list_grads, ranged_list, layers);
+  auto [ranged_list_value, ranged_list_dot] = tl::jvp(ranged_list, layers, directions);
+  std::printf("a range-for over a list jvp: %a %a\n", ranged_list_value.item<double>(),
+              ranged_list_dot.item<double>());
+  tl::Tensor ranged_list_along = tl::zeros({}, tl::DType::f64);
+  for (std::size_t k = 0; k < layers.size(); ++k)
+    ranged_list_along = ranged_list_along + tl::sum(ranged_list_grads[k] * directions[k]);
+  check_projection("a range-for over a list", ranged_list_dot, ranged_list_along,
+                   tl::ones({}, tl::DType::f64));
+  auto through_layers = [&layers](const tl::Tensor& m) {
+    tl::Tensor h = tl::matmul(m, layers[0]);
+    int passed = 0;
+    for (const auto& p : layers) {
+      passed += 1;
+      if (passed == 1) continue;
+      if (p.rank() == 2)
+        h = tl::tanh(tl::matmul(h, p));
+      else
+        h = h + p;
+      if (passed == 4) return tl::sum(h * h);
+    }
+    return tl::sum(h);
+  };
+  report_near("a range-for over a captured list", tl::grad(through_layers), through_layers, x);
+  auto [through_value, through_dot] = tl::jvp(through_layers, x, tl::cos(x));
+  std::printf("a range-for over a captured list jvp: %a %a\n", through_value.item<double>(),
+              through_dot.item<double>());
+  check_projection("a range-for over a captured list", through_dot, tl::grad(through_layers)(x), tl::cos(x));
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

@@ -167,6 +167,11 @@ bool has_return(const Stmt* s) {
   return false;
 }
 
+// Whether s is a loop: for, range-for, while or do.
+bool is_loop(const Stmt* s) {
+  return isa<ForStmt>(s) || isa<CXXForRangeStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s);
+}
+
 // Whether every path through a statement ends in a `return` (a loop may end without one).
 bool always_returns(const Stmt* s) {
   if (isa<ReturnStmt>(s)) return true;
@@ -1239,12 +1244,14 @@ void Lowerer::statement(const Stmt* s, Block& out) {
   if (const auto* w = dyn_cast<WhileStmt>(s))
     return loop(w, nullptr, w->getCond(), nullptr, w->getBody(), out);
   if (const auto* e = dyn_cast<Expr>(s)) return expression_statement(strip(e), out);
-  if (const auto* r = dyn_cast<CXXForRangeStmt>(s))
-    if (const auto l = list_of(r->getRangeInit()))
+  if (const auto* r = dyn_cast<CXXForRangeStmt>(s)) {
+    const auto l = list_of(r->getRangeInit());
+    if (l && !l->named) return range_loop(r, *l, out);
+    if (l)
       refuse(Code::unsupported_construct, loc(s->getBeginLoc()),
-             "a range-for over the list '" + l->name + "': " +
-                 (l->named ? "read its tensors by name (`" + l->name + ".at(\"weight\")`)"
-                           : "index it (`for (std::size_t i = 0; i < " + l->name + ".size(); ++i)`)"));
+             "a range-for over the Params '" + l->name + "': read its tensors by name (`" + l->name +
+                 ".at(\"weight\")`)");
+  }
   refuse(Code::unsupported_construct, loc(s->getBeginLoc()),
          std::string("a statement of kind ") + s->getStmtClassName() + " in a differentiated function");
 }
@@ -1395,6 +1402,12 @@ bool Lowerer::changed(const VarDecl* v, bool in_loops_only) {
     bool TraverseWhileStmt(WhileStmt* w) {
       ++loops;
       const bool r = RecursiveASTVisitor::TraverseWhileStmt(w);
+      --loops;
+      return r;
+    }
+    bool TraverseCXXForRangeStmt(CXXForRangeStmt* f) {
+      ++loops;
+      const bool r = RecursiveASTVisitor::TraverseCXXForRangeStmt(f);
       --loops;
       return r;
     }

@@ -110,9 +110,8 @@ std::optional<ValueId> Lowerer::block(const std::vector<const Stmt*>& stmts, std
       }
       continue;
     }
-    if ((isa<ForStmt>(s) || isa<WhileStmt>(s)) && has_return(s) && !returns_from_loop())
-      return returning_loop(s, stmts, i + 1, out);
-    if ((isa<ForStmt>(s) || isa<WhileStmt>(s)) && has_return(s) && loop_ != nullptr) {
+    if (is_loop(s) && has_return(s) && !returns_from_loop()) return returning_loop(s, stmts, i + 1, out);
+    if (is_loop(s) && has_return(s) && loop_ != nullptr) {
       inner_returning_loop(s, stmts, i + 1, out);
       return std::nullopt;
     }
@@ -194,7 +193,7 @@ namespace {
 // or a return (which leaves every loop around it).
 bool jumps(const Stmt* s) {
   if (s == nullptr || isa<LambdaExpr>(s)) return false;
-  if (isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s)) return has_return(s);
+  if (is_loop(s)) return has_return(s);
   if (isa<BreakStmt>(s) || isa<ContinueStmt>(s) || isa<ReturnStmt>(s)) return true;
   for (const Stmt* c : s->children())
     if (jumps(c)) return true;
@@ -462,16 +461,10 @@ std::vector<ValueId> Lowerer::carry_through(Node& s, const std::vector<Carried>&
 
 void Lowerer::loop(const Stmt* at, const Stmt* init, const Expr* cond, const Expr* inc, const Stmt* body,
                    Block& out) {
-  if (has_return(body) && !returns_from_loop())
-    refuse(Code::unsupported_construct, loc(at->getBeginLoc()),
-           "a return inside a loop in a branch that does not return, or in a function called in the body");
   // A generated tl::while_loop is `for (;;)`, left by a break after its condition.
   if (cond == nullptr && !forward_only_)
     refuse(Code::unsupported_construct, loc(at->getBeginLoc()), "a loop without a condition");
-  Node s;
-  s.kind = Node::Kind::loop;
-  s.loc = loc(at->getBeginLoc());
-  s.id = next_id_++;
+  Node s = loop_node(at, body);
   if (init != nullptr) {
     const auto* d = dyn_cast<DeclStmt>(init);
     if (d == nullptr)
@@ -490,11 +483,54 @@ void Lowerer::loop(const Stmt* at, const Stmt* init, const Expr* cond, const Exp
   const std::vector<LoopScalar> scalars = forward_only_ ? std::vector<LoopScalar>{} : enter_loop(at, s, out);
   s.text = cond != nullptr ? condition(cond) : "true";
   if (inc != nullptr) s.step = assignment_text(inc);
+  loop_body(at, std::move(s), scalars, body, nullptr, out);
+}
+
+// `for (const tl::Tensor& p : ps)` over a list parameter or capture: a loop over its
+// indices (a counter of the generated code's own), p the element read at each.
+void Lowerer::range_loop(const CXXForRangeStmt* r, const ListParam& l, Block& out) {
+  const VarDecl* var = r->getLoopVariable();
+  if (r->getInit() != nullptr || !is_tensor(var->getType()))
+    refuse(
+        Code::unsupported_construct, loc(r->getBeginLoc()),
+        "a range-for over the list '" + l.name + "' with an initializer, or whose variable is not a tensor");
+  Node s = loop_node(r, r->getBody());
+  const std::string k = unique("k_" + var->getNameAsString());
+  s.init = "std::size_t " + k + " = 0";
+  s.scalars.push_back({k, "std::size_t"});
+  const std::vector<LoopScalar> scalars = forward_only_ ? std::vector<LoopScalar>{} : enter_loop(r, s, out);
+  s.text = k + " < " + l.name + ".size()";
+  s.step = "++" + k;
+  loop_body(
+      r, std::move(s), scalars, r->getBody(),
+      [&, k](Block& lowered) {
+        const std::size_t before = p_.values.size();
+        bind(var, element(l, k, r->getRangeInit(), lowered), before);
+      },
+      out);
+}
+
+// A loop's node, its body not yet lowered.
+Node Lowerer::loop_node(const Stmt* at, const Stmt* body) {
+  if (has_return(body) && !returns_from_loop())
+    refuse(Code::unsupported_construct, loc(at->getBeginLoc()),
+           "a return inside a loop in a branch that does not return, or in a function called in the body");
+  Node s;
+  s.kind = Node::Kind::loop;
+  s.loc = loc(at->getBeginLoc());
+  s.id = next_id_++;
+  return s;
+}
+
+// Loop s's body, lowered after `first` (a range-for's element, which a first
+// `if (c) break;` may read: it then stays in the body, after the element).
+void Lowerer::loop_body(const Stmt* at, Node s, const std::vector<LoopScalar>& scalars, const Stmt* body,
+                        const std::function<void(Block&)>& first, Block& out) {
   // `if (c) break;` first in the body, or last with no jump before it (which would
   // skip it on some iterations), is written where it stands; others make the rest of
   // their block a branch (skip_rest).
   std::vector<const Stmt*> stmts = statements(body);
-  const Expr* break_first = stmts.empty() ? nullptr : breaking(stmts.front());
+  const Expr* break_first = stmts.empty() || first ? nullptr : breaking(stmts.front());
   if (break_first != nullptr) stmts.erase(stmts.begin());
   const Expr* break_last =
       stmts.empty() || std::any_of(stmts.begin(), stmts.end() - 1, jumps) ? nullptr : breaking(stmts.back());
@@ -518,6 +554,7 @@ void Lowerer::loop(const Stmt* at, const Stmt* init, const Expr* cond, const Exp
     s.break_after.clear();
     s.kept.clear();
     start_body(scalars);
+    if (first) first(lowered);
     if (break_first != nullptr) s.break_before = condition(break_first);
     const auto outer_path = std::exchange(jump_path_, {});
     const auto outer_taken = std::exchange(jumps_taken_, {});

@@ -32,6 +32,7 @@ std::optional<std::pair<const ValueDecl*, const ValueDecl*>> alias_targets(const
 bool is_custom(QualType t);
 const Expr* strip(const Expr* e);
 bool has_return(const Stmt* s);
+bool is_loop(const Stmt* s);
 bool always_returns(const Stmt* s);
 void assigned_tensors(const Stmt* s, std::set<const ValueDecl*>& out);
 std::vector<const Stmt*> statements(const Stmt* s);
@@ -293,6 +294,10 @@ class Lowerer {
                                      const std::function<std::vector<ValueId>(Block&)>& body);
   void loop(const Stmt* at, const Stmt* init, const Expr* cond, const Expr* inc, const Stmt* body,
             Block& out);
+  void range_loop(const CXXForRangeStmt* r, const ListParam& l, Block& out);
+  Node loop_node(const Stmt* at, const Stmt* body);
+  void loop_body(const Stmt* at, Node s, const std::vector<LoopScalar>& scalars, const Stmt* body,
+                 const std::function<void(Block&)>& first, Block& out);
 
   // lower_scalars.cpp: scalars' versions
   void declare_scalar(const VarDecl* v, const std::string& name, const std::string& type, bool changeable);

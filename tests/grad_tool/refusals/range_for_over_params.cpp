@@ -1,0 +1,12 @@
+// expect: 9:5: error: [UNSUPPORTED_CONSTRUCT] a range-for over the Params 'p': read its tensors by name
+#include <tlaloc/tlaloc.hpp>
+
+namespace tl = tlaloc;
+
+tl::nn::Params f(const tl::nn::Params& params, const tl::Tensor& x) {
+  return tl::grad([&x](const tl::nn::Params& p) {
+    tl::Tensor h = x;
+    for (const auto& [name, w] : p) h = tl::tanh(tl::matmul(h, w));
+    return tl::sum(h);
+  })(params);
+}
