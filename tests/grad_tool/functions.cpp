@@ -1976,6 +1976,29 @@ int main() {
               through_dot.item<double>());
   check_projection("a range-for over a captured list", through_dot, tl::grad(through_layers)(x), tl::cos(x));
 
+  // A range-for over a Params by a structured binding: weight decay over every entry
+  // but the biases, whose names the body reads; and over a captured Params' entries().
+  auto decayed = [&x](const tl::nn::Params& p) {
+    tl::Tensor loss = tl::sum(tl::tanh(tl::matmul(x, p.at("hidden.weight")) + p.at("hidden.bias")));
+    for (const auto& [name, weight] : p) {
+      if (name.ends_with("bias")) continue;
+      loss = loss + tl::sum(weight * weight) * 0.01;
+    }
+    return loss;
+  };
+  report_params("a range-for over a Params", tl::grad(decayed)(model), decayed);
+  auto captured_decay = [&model](const tl::Tensor& m) {
+    tl::Tensor loss = tl::sum(m * m);
+    for (const auto& [name, weight] : model.entries())
+      if (weight.rank() == 1) loss = loss + tl::sum(tl::sin(m) * tl::sum(weight));
+    return loss;
+  };
+  report_near("a range-for over a captured Params", tl::grad(captured_decay), captured_decay, x);
+  auto [decay_value, decay_dot] = tl::jvp(captured_decay, x, tl::cos(x));
+  std::printf("a range-for over a captured Params jvp: %a %a\n", decay_value.item<double>(),
+              decay_dot.item<double>());
+  check_projection("a range-for over a captured Params", decay_dot, tl::grad(captured_decay)(x), tl::cos(x));
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

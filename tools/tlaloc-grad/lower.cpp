@@ -1235,6 +1235,15 @@ void Lowerer::scalar(Block& out, SourceLocation at, std::string statement) {
   out.push_back(std::move(s));
 }
 
+// `p.entries()` ranges over what `p` does (a Params' entries): p; else e.
+static const Expr* entries_of(const Expr* e) {
+  const auto* m = dyn_cast<CXXMemberCallExpr>(strip(e));
+  if (m == nullptr || m->getNumArgs() != 0 || m->getMethodDecl()->getNameAsString() != "entries" ||
+      !is_params(m->getImplicitObjectArgument()->getType()))
+    return e;
+  return m->getImplicitObjectArgument();
+}
+
 void Lowerer::statement(const Stmt* s, Block& out) {
   if (isa<NullStmt>(s)) return;
   if (const auto* a = dyn_cast<AttributedStmt>(s)) return statement(a->getSubStmt(), out);
@@ -1244,14 +1253,8 @@ void Lowerer::statement(const Stmt* s, Block& out) {
   if (const auto* w = dyn_cast<WhileStmt>(s))
     return loop(w, nullptr, w->getCond(), nullptr, w->getBody(), out);
   if (const auto* e = dyn_cast<Expr>(s)) return expression_statement(strip(e), out);
-  if (const auto* r = dyn_cast<CXXForRangeStmt>(s)) {
-    const auto l = list_of(r->getRangeInit());
-    if (l && !l->named) return range_loop(r, *l, out);
-    if (l)
-      refuse(Code::unsupported_construct, loc(s->getBeginLoc()),
-             "a range-for over the Params '" + l->name + "': read its tensors by name (`" + l->name +
-                 ".at(\"weight\")`)");
-  }
+  if (const auto* r = dyn_cast<CXXForRangeStmt>(s))
+    if (const auto l = list_of(entries_of(r->getRangeInit()))) return range_loop(r, *l, out);
   refuse(Code::unsupported_construct, loc(s->getBeginLoc()),
          std::string("a statement of kind ") + s->getStmtClassName() + " in a differentiated function");
 }

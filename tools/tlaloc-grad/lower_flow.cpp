@@ -486,16 +486,28 @@ void Lowerer::loop(const Stmt* at, const Stmt* init, const Expr* cond, const Exp
   loop_body(at, std::move(s), scalars, body, nullptr, out);
 }
 
-// `for (const tl::Tensor& p : ps)` over a list parameter or capture: a loop over its
-// indices (a counter of the generated code's own), p the element read at each.
+// `for (const tl::Tensor& p : ps)` over a list parameter or capture, or
+// `for (const auto& [name, w] : params)` over a Params: a loop over its indices (a
+// counter of the generated code's own), p (or w) the element read at each, and a
+// Params' name read where the body reads it.
 void Lowerer::range_loop(const CXXForRangeStmt* r, const ListParam& l, Block& out) {
   const VarDecl* var = r->getLoopVariable();
-  if (r->getInit() != nullptr || !is_tensor(var->getType()))
-    refuse(
-        Code::unsupported_construct, loc(r->getBeginLoc()),
-        "a range-for over the list '" + l.name + "' with an initializer, or whose variable is not a tensor");
+  const auto* entry = dyn_cast<DecompositionDecl>(var);
+  const ValueDecl* element_var = var;
+  if (l.named) element_var = entry && entry->bindings().size() == 2 ? entry->bindings()[1] : nullptr;
+  if (r->getInit() != nullptr || element_var == nullptr || !is_tensor(element_var->getType()))
+    refuse(Code::unsupported_construct, loc(r->getBeginLoc()),
+           l.named
+               ? "a range-for over the Params '" + l.name +
+                     "' with an initializer, or whose variable is not a structured binding `[name, tensor]`"
+               : "a range-for over the list '" + l.name +
+                     "' with an initializer, or whose variable is not a tensor");
+  if (!l.prefix.empty() || !l.computed.empty())
+    refuse(Code::unsupported_construct, loc(r->getBeginLoc()),
+           "a range-for over part of the Params '" + l.name +
+               "' (its sub(...)): range over the whole Params, or read the tensors by name");
   Node s = loop_node(r, r->getBody());
-  const std::string k = unique("k_" + var->getNameAsString());
+  const std::string k = unique("k_" + element_var->getNameAsString());
   s.init = "std::size_t " + k + " = 0";
   s.scalars.push_back({k, "std::size_t"});
   const std::vector<LoopScalar> scalars = forward_only_ ? std::vector<LoopScalar>{} : enter_loop(r, s, out);
@@ -505,7 +517,11 @@ void Lowerer::range_loop(const CXXForRangeStmt* r, const ListParam& l, Block& ou
       r, std::move(s), scalars, r->getBody(),
       [&, k](Block& lowered) {
         const std::size_t before = p_.values.size();
-        bind(var, element(l, k, r->getRangeInit(), lowered), before);
+        if (!l.named) return bind(var, element(l, k, r->getRangeInit(), lowered), before);
+        const std::string at = l.name + ".entries()[" + k + "]";
+        renamed_[entry->bindings()[0]] = at + ".first";
+        bind(element_var, element_value(l, k, at + ".second", l.name + "_" + k, r->getRangeInit(), lowered),
+             before);
       },
       out);
 }
