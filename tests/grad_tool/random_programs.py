@@ -11,7 +11,7 @@ and generated; both print every gradient, Hessian and jvp's bits, which must be
 equal, and check them against central differences and the gradient's projection.
 
   random_programs.py [--seeds S...] [--ops-seeds S...] [--mixed-seeds S...]
-                     [--pair-seeds S...] --count N [--depth D] -o FILE
+                     [--pair-seeds S...] --count N [--depth D] [--entry NAME] -o FILE
 
 N functions per seed; the same seeds write the same file. Functions of --ops-seeds
 (g<seed>_<k>) are of a wider grammar: reductions and layout ops with their axes,
@@ -28,7 +28,9 @@ against the gradient's projection), and the tensor it sums, whose
 pullback (tl::vjp) is checked from a cotangent that is not a scalar. Values stay
 bounded (sin, cos and tanh around every tensor assignment, scalars scaled by at most
 1.5 per step, at most three iterations per loop), so that central differences are
-accurate.
+accurate. With --entry, the checks run in `void NAME()` instead of main: one part of a
+program built from several files (the test build writes one per seed, so that they
+compile side by side), whose main calls each part and prints the summary.
 """
 import argparse
 import random
@@ -401,11 +403,11 @@ const auto soft = tl::custom_jvp([](const tl::Tensor& v) {{ return tl::softplus(
                                  }});
 }}  // namespace
 
-int main() {{
+{signature} {{
   // Random bodies declare scalars that nothing reads, lambdas may leave their parameter
   // unread, and a function may leave a capture unread
-  // (the generated function's parameter is [[maybe_unused]] then). Inside main, so
-  // that the generated code, included before it, is checked as usual.
+  // (the generated function's parameter is [[maybe_unused]] then). Inside the function,
+  // so that the generated code, included before it, is checked as usual.
 #pragma GCC diagnostic ignored "-Wunused-variable"
 #pragma GCC diagnostic ignored "-Wunused-but-set-variable"
 #pragma GCC diagnostic ignored "-Wunused-parameter"
@@ -431,9 +433,14 @@ int main() {{
   for (const int mode : {{{modes}}}) {{
 """
 
+# The end of main, or of an entry of one part (--entry), which prints nothing more.
 FOOTER = """\
   }
   return grad_tool_checks::summary();
+}
+"""
+ENTRY_FOOTER = """\
+  }
 }
 """
 
@@ -449,13 +456,17 @@ def main():
     p.add_argument("--pair-seeds", type=int, nargs="*", default=[],
                    help="seeds of functions of two tensors in the wider grammar (tl::argnums, a list, tl::vjp)")
     p.add_argument("--depth", type=int, default=3, help="how deep statements nest")
+    p.add_argument("--entry", default="main",
+                   help="the function that runs the checks: main, or `void ENTRY()` of one part of a "
+                        "program whose main calls each part's and prints the summary")
     p.add_argument("-o", "--output", required=True)
     a = p.parse_args()
     seeds = " ".join(["--seeds"] * bool(a.seeds) + list(map(str, a.seeds)) +
                      ["--ops-seeds"] * bool(a.ops_seeds) + list(map(str, a.ops_seeds)) +
                      ["--mixed-seeds"] * bool(a.mixed_seeds) + list(map(str, a.mixed_seeds)) +
                      ["--pair-seeds"] * bool(a.pair_seeds) + list(map(str, a.pair_seeds)))
-    out = HEADER.format(seeds=seeds, count=a.count, modes=", ".join(map(str, MODES)))
+    signature = "int main()" if a.entry == "main" else f"void {a.entry}()"
+    out = HEADER.format(seeds=seeds, count=a.count, modes=", ".join(map(str, MODES)), signature=signature)
     for seed in a.seeds:
         rng = random.Random(seed)
         for k in range(a.count):
@@ -472,7 +483,7 @@ def main():
         rng = random.Random(seed)
         for k in range(a.count):
             out += "\n".join(Function(rng, f"p{seed}_{k}", a.depth, pair=True).write()) + "\n"
-    out += FOOTER
+    out += FOOTER if a.entry == "main" else ENTRY_FOOTER
     with open(a.output, "w") as f:
         f.write(out)
 
