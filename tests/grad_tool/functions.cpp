@@ -1977,9 +1977,12 @@ int main() {
   check_projection("a range-for over a captured list", through_dot, tl::grad(through_layers)(x), tl::cos(x));
 
   // A range-for over a Params by a structured binding: weight decay over every entry
-  // but the biases, whose names the body reads; and over a captured Params' entries().
+  // but the biases, whose names the body reads, after entries read by position; and
+  // over a captured Params' entries(), also in a Hessian.
   auto decayed = [&x](const tl::nn::Params& p) {
     tl::Tensor loss = tl::sum(tl::tanh(tl::matmul(x, p.at("hidden.weight")) + p.at("hidden.bias")));
+    for (std::size_t i = 0; i < p.size(); ++i)
+      if (i % 2 == 1) loss = loss + tl::sum(tl::sin(p.entries()[i].second)) * 0.1;
     for (const auto& [name, weight] : p) {
       if (name.ends_with("bias")) continue;
       loss = loss + tl::sum(weight * weight) * 0.01;
@@ -1994,6 +1997,8 @@ int main() {
     return loss;
   };
   report_near("a range-for over a captured Params", tl::grad(captured_decay), captured_decay, x);
+  report_hessian_near("hessian of a range-for over a captured Params", tl::hessian(captured_decay),
+                      tl::grad(captured_decay), x);
   auto [decay_value, decay_dot] = tl::jvp(captured_decay, x, tl::cos(x));
   std::printf("a range-for over a captured Params jvp: %a %a\n", decay_value.item<double>(),
               decay_dot.item<double>());

@@ -688,6 +688,16 @@ std::vector<Arg> Lowerer::arguments(const CallExpr* e, Block& out) {
   return args;
 }
 
+// `p.entries()` holds what `p` does (a Params' entries, ranged over or read at a
+// position): p; else e.
+static const Expr* entries_of(const Expr* e) {
+  const auto* m = dyn_cast<CXXMemberCallExpr>(strip(e));
+  if (m == nullptr || m->getNumArgs() != 0 || m->getMethodDecl()->getNameAsString() != "entries" ||
+      !is_params(m->getImplicitObjectArgument()->getType()))
+    return e;
+  return m->getImplicitObjectArgument();
+}
+
 Arg Lowerer::arg(const Expr* e, Block& out) {
   if (is_tensor(e->getType())) return {expr(e, out), {}};
   return {-1, scalar_text(e)};
@@ -707,6 +717,20 @@ ValueId Lowerer::expr(const Expr* e, Block& out) {
   }
   if (const auto* m = dyn_cast<MemberExpr>(e))
     if (const auto value = custom_value(m, out)) return *value;
+  // p.entries()[k].second: a Params' element at a position (as a generated range-for
+  // over it reads its elements, which a Hessian lowers again).
+  if (const auto* m = dyn_cast<MemberExpr>(e); m && m->getMemberDecl()->getName() == "second")
+    if (const auto* at = dyn_cast<CXXOperatorCallExpr>(strip(m->getBase()));
+        at && at->getOperator() == OO_Subscript)
+      if (const Expr* entries = strip(at->getArg(0)); entries_of(entries) != entries)
+        if (const auto l = list_of(entries_of(entries))) {
+          if (!l->prefix.empty() || !l->computed.empty())
+            refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
+                   "'" + raw(e) +
+                       "': a position in part of a Params (its sub(...)) is not one in the Params: " +
+                       "read the tensor by name");
+          return element(*l, scalar_text(at->getArg(1)), e, out);
+        }
   if (const auto* m = dyn_cast<MemberExpr>(e);
       m && !m->isArrow() && is_tensor_struct(m->getBase()->getType()))
     if (const auto* field = dyn_cast<FieldDecl>(m->getMemberDecl())) {
@@ -1048,7 +1072,9 @@ ValueId Lowerer::element(const ListParam& l, std::string at, const Expr* e, Bloc
     return std::isdigit(static_cast<unsigned char>(c));
   });
   if (!literal) at = index_scalar("at", at, e, out);
-  const std::string read = checked ? l.name + ".at(" + at + ")" : l.name + "[" + at + "]";
+  const std::string read = l.named   ? l.name + ".entries()[" + at + "].second"
+                           : checked ? l.name + ".at(" + at + ")"
+                                     : l.name + "[" + at + "]";
   return element_value(l, at, read, l.name + "_" + at, e, out);
 }
 
@@ -1233,15 +1259,6 @@ void Lowerer::scalar(Block& out, SourceLocation at, std::string statement) {
   s.loc = loc(at);
   s.text = std::move(statement);
   out.push_back(std::move(s));
-}
-
-// `p.entries()` ranges over what `p` does (a Params' entries): p; else e.
-static const Expr* entries_of(const Expr* e) {
-  const auto* m = dyn_cast<CXXMemberCallExpr>(strip(e));
-  if (m == nullptr || m->getNumArgs() != 0 || m->getMethodDecl()->getNameAsString() != "entries" ||
-      !is_params(m->getImplicitObjectArgument()->getType()))
-    return e;
-  return m->getImplicitObjectArgument();
 }
 
 void Lowerer::statement(const Stmt* s, Block& out) {

@@ -517,11 +517,8 @@ void Lowerer::range_loop(const CXXForRangeStmt* r, const ListParam& l, Block& ou
       r, std::move(s), scalars, r->getBody(),
       [&, k](Block& lowered) {
         const std::size_t before = p_.values.size();
-        if (!l.named) return bind(var, element(l, k, r->getRangeInit(), lowered), before);
-        const std::string at = l.name + ".entries()[" + k + "]";
-        renamed_[entry->bindings()[0]] = at + ".first";
-        bind(element_var, element_value(l, k, at + ".second", l.name + "_" + k, r->getRangeInit(), lowered),
-             before);
+        if (l.named) renamed_[entry->bindings()[0]] = l.name + ".entries()[" + k + "].first";
+        bind(element_var, element(l, k, r->getRangeInit(), lowered), before);
       },
       out);
 }
