@@ -2004,6 +2004,47 @@ int main() {
               decay_dot.item<double>());
   check_projection("a range-for over a captured Params", decay_dot, tl::grad(captured_decay)(x), tl::cos(x));
 
+  // A Hessian-vector product, tl::jvp of tl::grad of f along t (JAX's jvp(grad(f))):
+  // forward mode over the generated gradient along t. Its bits, the gradient beside
+  // them (the gradient's bits), and the product against central differences of the
+  // gradient along t; at three points each.
+  const auto report_hvp = [&](const std::string& name, auto hvp, auto gradient, const tl::Tensor& origin,
+                              const tl::Tensor& t) {
+    const std::vector<tl::Tensor> points = points_near(origin);
+    for (std::size_t k = 0; k < points.size(); ++k) {
+      const std::string what = at_point(name, k);
+      const auto [beside, hv] = hvp(points[k]);
+      std::printf("%s:", what.c_str());
+      for (double e : hv.template to_vector<double>()) std::printf(" %a", e);
+      std::printf("\n");
+      if (beside.template to_vector<double>() != gradient(points[k]).template to_vector<double>()) {
+        std::printf("FAIL %s: the gradient beside the product is not the gradient's bits\n", what.c_str());
+        ++failures;
+      }
+      const std::vector<double> up = gradient(points[k] + t * 1e-6).template to_vector<double>();
+      const std::vector<double> down = gradient(points[k] - t * 1e-6).template to_vector<double>();
+      const std::vector<double> got = hv.template to_vector<double>();
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        const double fd = (up[i] - down[i]) / 2e-6;
+        if (std::abs(fd - got[i]) > 1e-6 * (1 + std::abs(fd))) {
+          std::printf("FAIL %s: element %zu: %.17g, central difference %.17g\n", what.c_str(), i, got[i], fd);
+          ++failures;
+        }
+      }
+    }
+  };
+  report_hvp(
+      "jvp of grad", [&](const tl::Tensor& at) { return tl::jvp(tl::grad(curved), at, weights); },
+      tl::grad(curved), w, weights);
+  report_hvp(
+      "jvp of grad through custom rules in loops",
+      [&](const tl::Tensor& at) { return tl::jvp(tl::grad(branchy), at, tl::cos(w)); }, tl::grad(branchy), w,
+      tl::cos(w));
+  report_hvp(
+      "jvp of grad through a loop",
+      [&](const tl::Tensor& at) { return tl::jvp(tl::grad(rolled), at, weights); }, tl::grad(rolled), w,
+      weights);
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

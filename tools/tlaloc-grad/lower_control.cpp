@@ -127,7 +127,7 @@ void Lowerer::refuse_scan_in(const Stmt* s) {
 
 // A transform called in a body the tool lowers (`tl::grad(g)(x)` inside the function
 // differentiated, or inside a function it calls): refused by name, as the tool writes
-// no nesting but tl::hessian's.
+// no nesting but tl::hessian's and tl::jvp(tl::grad(f), x, t)'s (rewrite.cpp).
 void Lowerer::refuse_nested_transforms(const Stmt* s) {
   if (s == nullptr) return;
   if (const auto* c = dyn_cast<CallExpr>(s); c && c->getDirectCallee())
@@ -135,7 +135,8 @@ void Lowerer::refuse_nested_transforms(const Stmt* s) {
       refuse(Code::unsupported_construct, loc(c->getBeginLoc()),
              "tl::" + t +
                  " inside a function tlaloc-grad differentiates: it writes no nested transforms but "
-                 "tl::hessian; compute it outside, or leave the outer transform to trace at run time "
+                 "tl::hessian and tl::jvp(tl::grad(f), x, t); compute it outside, or leave the outer "
+                 "transform to trace at run time "
                  "(docs/BUILD_TIME_GRADIENTS.md, \"Refusals\")");
   for (const Stmt* child : s->children()) refuse_nested_transforms(child);
 }

@@ -4,10 +4,11 @@
 #include <clang/Lex/Lexer.h>
 
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "emit.hpp"
 #include "lower.hpp"
@@ -71,7 +72,8 @@ struct Target {
   std::string variable;  // the variable holding the lambda, if one does
 };
 
-std::optional<Target> target_of(const Expr* e) {
+// e without the parentheses, conversions, copies, temporaries and `&` around it.
+const Expr* unwrapped(const Expr* e) {
   for (;;) {
     e = e->IgnoreParenImpCasts();
     if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
@@ -80,6 +82,18 @@ std::optional<Target> target_of(const Expr* e) {
     else if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_AddrOf) e = u->getSubExpr();
     else break;
   }
+  return e;
+}
+
+// The `tl::grad(f)` a tl::jvp was given as its function, if it was given one.
+const CallExpr* gradient_given(const Expr* e) {
+  const auto* c = dyn_cast<CallExpr>(unwrapped(e));
+  if (c == nullptr || c->getDirectCallee() == nullptr || c->getNumArgs() != 1) return nullptr;
+  return transform_name(*c->getDirectCallee()) == "grad" ? c : nullptr;
+}
+
+std::optional<Target> target_of(const Expr* e) {
+  e = unwrapped(e);
   if (const auto* l = dyn_cast<LambdaExpr>(e)) return Target{l->getCallOperator(), l, "lambda"};
   const auto* ref = dyn_cast<DeclRefExpr>(e);
   if (ref == nullptr) return std::nullopt;
@@ -157,14 +171,14 @@ Context context_of(const SourceManager& sm, const std::string& source, const std
   return c;
 }
 
-// tl::hessian: forward mode over the generated gradient, as the engine runs jacfwd
-// over jacrev. The gradient's text is parsed again where the user's build includes
-// it, after the user's code before the call's declaration (so it sees the user's
-// types and functions, as it does there), and lowered like a user's function; what
-// it cannot take is refused at the call. The gradient is left in the dump directory
-// too (`gradient`), since the Hessian's comments give its lines.
-std::string hessian(const Program& p, const Options& opt, const Context& around, const Loc& at,
-                    Rewritten::Gradient& gradient) {
+// Forward mode over p's generated gradient, as the engine runs jvp over grad: the
+// gradient's text is parsed again where the user's build includes it, after the
+// user's code before the call's declaration (so it sees the user's types and
+// functions, as it does there), and lowered like a user's function; what it cannot
+// take is refused at the call, in the words of `transform`. The gradient is left in
+// the dump directory too (`gradient`), since the derivative's comments give its lines.
+Program gradient_again(const Program& p, const Options& opt, const Context& around, const Loc& at,
+                       const std::string& transform, Rewritten::Gradient& gradient) {
   Program g = p;
   g.name = p.name + "_gradient";
   const std::string file = opt.stem + "." + g.name + ".grad.cpp";
@@ -172,13 +186,15 @@ std::string hessian(const Program& p, const Options& opt, const Context& around,
   std::unique_ptr<ASTUnit> ast = opt.parse(
       around.before + "#line 1 \"" + gradient.path + "\"\n" + gradient.text + around.after, around.name);
   if (!ast || ast->getDiagnostics().hasErrorOccurred())
-    refuse(Code::unsupported_construct, at, "tl::hessian: the generated gradient does not compile (errors above)");
+    refuse(Code::unsupported_construct, at,
+           transform + ": the generated gradient does not compile (errors above)");
   FunctionFinder finder;
   finder.sm = &ast->getSourceManager();
   finder.name = g.name;
   finder.TraverseDecl(ast->getASTContext().getTranslationUnitDecl());
   if (finder.found == nullptr)
-    refuse(Code::unsupported_construct, at, "tl::hessian: the generated gradient '" + g.name + "' was not found again");
+    refuse(Code::unsupported_construct, at,
+           transform + ": the generated gradient '" + g.name + "' was not found again");
   Program q;
   try {
     q = lower(ast->getASTContext(), *finder.found, nullptr, p.name + "_gradient_jvp", {p.wrt.at(0)},
@@ -188,13 +204,36 @@ std::string hessian(const Program& p, const Options& opt, const Context& around,
     std::filesystem::create_directories(opt.dump_dir);
     std::ofstream(gradient.path) << gradient.text;
     refuse(d.code, at,
-           "tl::hessian: the generated gradient, differentiated again, at " + gradient.path + ":" +
+           transform + ": the generated gradient, differentiated again, at " + gradient.path + ":" +
                std::to_string(d.loc.line) + ": " + d.what());
   }
   keep_until_exit(std::move(ast));
   q.headers = p.headers;
   q.what = "the gradient of " + p.what + " (" + file + ")";
-  return emit_hessian(p, q);
+  return q;
+}
+
+// tl::hessian: forward mode over the generated gradient along each basis vector, as
+// the engine runs jacfwd over jacrev.
+std::string hessian(const Program& p, const Options& opt, const Context& around, const Loc& at,
+                    Rewritten::Gradient& gradient) {
+  return emit_hessian(p, gradient_again(p, opt, around, at, "tl::hessian", gradient));
+}
+
+// tl::jvp(tl::grad(f), x, t): forward mode over the generated gradient along t, the
+// Hessian-vector product (JAX's jvp(grad(f))). It is called as any generated jvp is:
+// (x, t, captures...).
+std::string gradient_jvp(const Program& p, const Options& opt, const Context& around, const Loc& at,
+                         Rewritten::Gradient& gradient) {
+  const Param& x = p.params[p.wrt.at(0)];
+  if (x.list || x.named || x.value < 0)
+    refuse(Code::unsupported_construct, at,
+           "tl::jvp of tl::grad: the gradient with respect to '" + x.name +
+               "', which is not a tensor, is not a function tl::jvp can take");
+  Program q = gradient_again(p, opt, around, at, "tl::jvp of tl::grad", gradient);
+  q.name = p.name;
+  q.explicit_params = p.explicit_params;
+  return emit_jvp(q);
 }
 
 }  // namespace
@@ -209,7 +248,11 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
   // #include lines go in at line starts (nothing replaced), the calls' replacements
   // later on their lines, so no two edits share an offset or overlap.
   std::map<std::size_t, std::pair<std::size_t, std::string>> edits;
+  // The tl::grad calls written inside a tl::jvp generated with them (the finder lists
+  // a call before those in its arguments).
+  std::set<const CallExpr*> inside;
   for (const Found& f : finder.found) {
+    if (inside.count(f.call) != 0) continue;
     const Loc at = location(sm, f.call->getBeginLoc());
     const std::string where = at.file + ":" + std::to_string(at.line);
     if (f.dependent) {
@@ -219,7 +262,9 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
           "for every instantiation");
       continue;
     }
-    const auto target = target_of(f.call->getArg(0));
+    // tl::jvp(tl::grad(f), x, t) differentiates f's gradient.
+    const CallExpr* over = f.transform == "jvp" ? gradient_given(f.call->getArg(0)) : nullptr;
+    const auto target = target_of(over != nullptr ? over->getArg(0) : f.call->getArg(0));
     if (!target) {
       result.notes.push_back(where + ": note: tl::" + f.transform +
                              " is left to trace at run time: its function has no body tlaloc-grad can see");
@@ -233,7 +278,8 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
       tensors = tensors && is_tensor(f.call->getArg(i)->getType());
       lists = lists && is_tensor_list(f.call->getArg(i)->getType());
     }
-    if ((forward && (f.call->getNumArgs() != 3 || !(tensors || lists))) || (pullback && !tensors)) {
+    if ((forward && (f.call->getNumArgs() != 3 || !(tensors || lists))) || (pullback && !tensors) ||
+        (over != nullptr && !tensors)) {
       result.notes.push_back(where + ": note: tl::" + f.transform +
                              " of arguments neither tensors nor lists of them is left to trace at run time");
       continue;
@@ -246,16 +292,20 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
       wrt = argnums_of(f.call, sm, ctx.getLangOpts());
     }
     const bool listed = !forward && !pullback && f.call->getNumArgs() > 1;
-    const std::string name = f.transform + "_" + target->label + "_" + std::to_string(at.line);
+    const std::string name =
+        f.transform + (over != nullptr ? "_grad_" : "_") + target->label + "_" + std::to_string(at.line);
     const Program p = lower(ctx, *target->fn, target->lambda, name, wrt,
                             {.listed = listed, .right_to_left = opt.right_to_left});
     const std::string file = opt.stem + "." + name + ".grad.cpp";
     const std::string path = (std::filesystem::path(opt.dump_dir) / file).string();
-    if (f.transform == "hessian") {
+    if (f.transform == "hessian" || over != nullptr) {
       Rewritten::Gradient gradient;
-      std::string text = hessian(p, opt, context_of(sm, source, input_name, f.top), at, gradient);
+      const Context around = context_of(sm, source, input_name, f.top);
+      std::string text = over != nullptr ? gradient_jvp(p, opt, around, at, gradient)
+                                         : hessian(p, opt, around, at, gradient);
       result.gradients.push_back(std::move(gradient));
       result.gradients.push_back({path, std::move(text)});
+      if (over != nullptr) inside.insert(over);
     } else {
       result.gradients.push_back({path, forward    ? emit_jvp(p)
                                         : pullback ? emit_vjp(p)

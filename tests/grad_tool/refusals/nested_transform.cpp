@@ -7,7 +7,7 @@ tl::Tensor inner(const tl::Tensor& v) { return tl::sum(tl::tanh(v) * v); }
 
 // A transform inside the differentiated function, here in a function it calls (the
 // traced tl::grad would differentiate the jvp's ops): tlaloc-grad writes no nesting
-// but tl::hessian's.
+// but tl::hessian's and tl::jvp(tl::grad(f), x, t)'s.
 tl::Tensor directional(const tl::Tensor& v) {
   return tl::jvp(inner, v, v).second;
 }
