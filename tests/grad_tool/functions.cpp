@@ -2045,6 +2045,12 @@ int main() {
       [&](const tl::Tensor& at) { return tl::jvp(tl::grad(rolled), at, weights); }, tl::grad(rolled), w,
       weights);
 
+  // The gradient held in a variable of the type tl::grad returns, then given to tl::jvp.
+  const auto held_gradient = tl::grad(curved);
+  report_hvp(
+      "jvp of a held grad", [&](const tl::Tensor& at) { return tl::jvp(held_gradient, at, tl::sin(w)); },
+      held_gradient, w, tl::sin(w));
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

@@ -85,11 +85,28 @@ const Expr* unwrapped(const Expr* e) {
   return e;
 }
 
-// The `tl::grad(f)` a tl::jvp was given as its function, if it was given one.
-const CallExpr* gradient_given(const Expr* e) {
-  const auto* c = dyn_cast<CallExpr>(unwrapped(e));
-  if (c == nullptr || c->getDirectCallee() == nullptr || c->getNumArgs() != 1) return nullptr;
-  return transform_name(*c->getDirectCallee()) == "grad" ? c : nullptr;
+// The `tl::grad(f)` a tl::jvp was given as its function, if it was given one: written
+// there, or held in a variable of the type tl::grad returns (`auto hg = tl::grad(f);`,
+// named in `held`), which holds f's gradient and no other function's.
+const CallExpr* gradient_given(const Expr* e, std::string& held) {
+  e = unwrapped(e);
+  const VarDecl* v = nullptr;
+  if (const auto* ref = dyn_cast<DeclRefExpr>(e)) {
+    v = dyn_cast<VarDecl>(ref->getDecl());
+    if (v == nullptr || !v->hasInit()) return nullptr;
+    const auto* full = dyn_cast<ExprWithCleanups>(v->getInit());
+    e = unwrapped(full != nullptr ? full->getSubExpr() : v->getInit());
+  }
+  const auto* c = dyn_cast<CallExpr>(e);
+  if (c == nullptr || c->getDirectCallee() == nullptr || c->getNumArgs() != 1 ||
+      transform_name(*c->getDirectCallee()) != "grad")
+    return nullptr;
+  if (v != nullptr) {
+    const auto bare = [](QualType t) { return t.getCanonicalType().getUnqualifiedType(); };
+    if (bare(v->getType()) != bare(c->getType())) return nullptr;
+    held = v->getNameAsString();
+  }
+  return c;
 }
 
 std::optional<Target> target_of(const Expr* e) {
@@ -263,7 +280,8 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
       continue;
     }
     // tl::jvp(tl::grad(f), x, t) differentiates f's gradient.
-    const CallExpr* over = f.transform == "jvp" ? gradient_given(f.call->getArg(0)) : nullptr;
+    std::string held;
+    const CallExpr* over = f.transform == "jvp" ? gradient_given(f.call->getArg(0), held) : nullptr;
     const auto target = target_of(over != nullptr ? over->getArg(0) : f.call->getArg(0));
     if (!target) {
       result.notes.push_back(where + ": note: tl::" + f.transform +
@@ -305,7 +323,7 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
                                          : hessian(p, opt, around, at, gradient);
       result.gradients.push_back(std::move(gradient));
       result.gradients.push_back({path, std::move(text)});
-      if (over != nullptr) inside.insert(over);
+      if (over != nullptr && held.empty()) inside.insert(over);
     } else {
       result.gradients.push_back({path, forward    ? emit_jvp(p)
                                         : pullback ? emit_vjp(p)
@@ -340,7 +358,8 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
       };
       std::string rest;
       for (std::size_t i = p.explicit_params; i < p.params.size(); ++i) rest += ", " + p.params[i].outer;
-      const std::string used = target->variable.empty() ? "" : "(void)" + target->variable + ", ";
+      std::string used = target->variable.empty() ? "" : "(void)" + target->variable + ", ";
+      if (!held.empty()) used += "(void)" + held + ", ";
       std::string given;
       for (unsigned i = 1; i < f.call->getNumArgs(); ++i) given += (i > 1 ? ", " : "") + arg_text(i);
       replacement = "(" + used + "tlaloc_generated::" + name + "(" + given + rest + "))";
