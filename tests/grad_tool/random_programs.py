@@ -11,7 +11,8 @@ and generated; both print every gradient, Hessian and jvp's bits, which must be
 equal, and check them against central differences and the gradient's projection.
 
   random_programs.py [--seeds S...] [--ops-seeds S...] [--mixed-seeds S...]
-                     [--pair-seeds S...] --count N [--depth D] [--entry NAME] -o FILE
+                     [--ranged-seeds S...] [--pair-seeds S...] --count N [--depth D]
+                     [--entry NAME] -o FILE
 
 N functions per seed; the same seeds write the same file. Functions of --ops-seeds
 (g<seed>_<k>) are of a wider grammar: reductions and layout ops with their axes,
@@ -20,7 +21,10 @@ defines and calls, tl::while_loop and tl::scan, a function with a custom rule, l
 tensors read by index, tensors declared without a value. Functions of --mixed-seeds
 (h<seed>_<k>) add to that grammar operands of other shapes that broadcast against
 [2, 3] ([1, 3], [3], [2, 1], [1]) in +, -, *, /, maximum and where, and read a list
-and a tl::nn::Params they capture. Functions of --pair-seeds (p<seed>_<k>) are of the
+and a tl::nn::Params they capture. Functions of --ranged-seeds (r<seed>_<k>) add to
+that grammar range-fors over the captured list (by reference or by value) and Params
+(a structured binding [name, w], over it or its entries(), the name tested first),
+whose element is an operand that broadcasts. Functions of --pair-seeds (p<seed>_<k>) are of the
 wider grammar over two tensors m and k, each body written three times: a scalar
 function differentiated with respect to both (tl::argnums, in either order, with and
 without the value), the same function of a list of both (its gradient, and its jvp
@@ -44,6 +48,7 @@ class Scope:
         self.tensors = []  # names of tl::Tensor variables declared here
         self.scalars = []  # names of double variables declared here
         self.counters = []  # loop counters (int), read only
+        self.elements = []  # range-for variables over `rows` or `weights`: operands that broadcast
 
     def all(self, kind):
         s, out = self, []
@@ -54,13 +59,15 @@ class Scope:
 
 
 class Function:
-    def __init__(self, rng, name, depth, ops=False, mixed=False, pair=False):
+    def __init__(self, rng, name, depth, ops=False, mixed=False, pair=False, ranged=False):
         self.rng = rng
         self.depth = depth
-        self.ops = ops or mixed or pair  # the wider grammar: data ops, tl:: regions, lambdas, late values
-        self.mixed = mixed  # and operands that broadcast, a list and a Params captured
+        self.ops = ops or mixed or pair or ranged  # the wider grammar: data ops, tl:: regions, lambdas, late values
+        self.mixed = mixed or ranged  # and operands that broadcast, a list and a Params captured
+        self.ranged = ranged  # and range-fors over that list and Params
         self.params = ["m", "k"] if pair else ["m"]  # a pair: two tensors differentiated
         self.in_region = False  # inside a tl:: region's function, which reads no list element
+        self.in_lambda = False  # inside a lambda, which cannot capture a structured binding (Clang 14)
         self.name = name
         self.names = 0
         self.lines = []
@@ -144,6 +151,9 @@ class Function:
                     'weights.at("gain")', f"(rows[{self.rng.randint(0, 2)}] * {b})"]
         # tlaloc-grad refuses a list's element read inside a tl:: region's function.
         small = self.rng.choice(computed + ([] if self.in_region else captured))
+        elements = [] if self.in_region or self.in_lambda else scope.all("elements")
+        if elements and self.rng.random() < 0.5:
+            small = self.rng.choice(elements)
         return self.rng.choice([
             f"({a} + {small})",
             f"({small} - {a})",
@@ -191,6 +201,8 @@ class Function:
             self.emit(depth, f"{self.rng.choice(outer)} = {self.bounded(scope)};")
 
     def statement(self, scope, depth, budget, in_loop, top, last):
+        if self.ranged and budget > 0 and self.rng.random() < 0.15:
+            return self.range_for(scope, depth, budget, top)
         if self.ops and self.rng.random() < 0.2:
             return self.wider_statement(scope, depth, budget, in_loop, top)
         r = self.rng.random()
@@ -276,7 +288,9 @@ class Function:
             inner = Scope(scope)
             a = self.fresh("a")
             inner.tensors.append(a)
+            self.in_lambda = True
             self.emit(depth, f"const auto {g} = [&](const tl::Tensor& {a}) {{ return {self.bounded(inner)}; }};")
+            self.in_lambda = False
             self.emit(depth, f"tl::Tensor {name} = ({g}({self.tensor(scope)}) + {g}({self.tensor(scope)})) * 0.5;")
         elif kind == "list":
             parts = self.fresh("parts")
@@ -317,6 +331,29 @@ class Function:
             self.emit(depth, f"for (int {i} = 0; {i} < {bound}; ++{i}) {{")
             inner.counters.append(i)
             self.block(inner, depth + 1, budget - 1, True, top)
+        self.emit(depth, "}")
+
+    def range_for(self, scope, depth, budget, top):
+        """A range-for over the captured list `rows` (by reference or by value) or Params
+        `weights` (a structured binding, or over its entries(), whose name the body may
+        test before anything else), its element an operand that broadcasts."""
+        inner = Scope(scope)
+        e = self.fresh("e")
+        inner.elements.append(e)
+        if self.rng.random() < 0.5:
+            kind = self.rng.choice(["const tl::Tensor&", "const auto&", "auto"])
+            self.emit(depth, f"for ({kind} {e} : rows) {{")
+        else:
+            key = self.fresh("key")
+            self.emit(depth, f"for (const auto& [{key}, {e}] : {self.rng.choice(['weights', 'weights.entries()'])}) {{")
+            if self.rng.random() < 0.5:
+                name = self.rng.choice(["scale", "shift", "gain"])
+                self.emit(depth + 1, f'if ({key} == "{name}") {self.rng.choice(["continue", "break"])};')
+        t = self.rng.choice(scope.all("tensors"))
+        f = self.rng.choice(["sin", "cos", "tanh"])
+        self.emit(depth + 1, f"{t} = tl::{f}({self.tensor(inner)} {self.rng.choice(['+', '-', '*'])} {e} * "
+                             f"{self.scalar(inner)});")
+        self.block(inner, depth + 1, budget - 1, True, top)
         self.emit(depth, "}")
 
     def write(self):
@@ -453,6 +490,8 @@ def main():
                    help="seeds of functions in the wider grammar (data ops, tl:: regions, lambdas)")
     p.add_argument("--mixed-seeds", type=int, nargs="*", default=[],
                    help="seeds of functions in the wider grammar with operands that broadcast")
+    p.add_argument("--ranged-seeds", type=int, nargs="*", default=[],
+                   help="seeds of functions in the grammar of --mixed-seeds with range-fors over its list and Params")
     p.add_argument("--pair-seeds", type=int, nargs="*", default=[],
                    help="seeds of functions of two tensors in the wider grammar (tl::argnums, a list, tl::vjp)")
     p.add_argument("--depth", type=int, default=3, help="how deep statements nest")
@@ -464,6 +503,7 @@ def main():
     seeds = " ".join(["--seeds"] * bool(a.seeds) + list(map(str, a.seeds)) +
                      ["--ops-seeds"] * bool(a.ops_seeds) + list(map(str, a.ops_seeds)) +
                      ["--mixed-seeds"] * bool(a.mixed_seeds) + list(map(str, a.mixed_seeds)) +
+                     ["--ranged-seeds"] * bool(a.ranged_seeds) + list(map(str, a.ranged_seeds)) +
                      ["--pair-seeds"] * bool(a.pair_seeds) + list(map(str, a.pair_seeds)))
     signature = "int main()" if a.entry == "main" else f"void {a.entry}()"
     out = HEADER.format(seeds=seeds, count=a.count, modes=", ".join(map(str, MODES)), signature=signature)
@@ -479,6 +519,10 @@ def main():
         rng = random.Random(seed)
         for k in range(a.count):
             out += "\n".join(Function(rng, f"h{seed}_{k}", a.depth, mixed=True).write()) + "\n"
+    for seed in a.ranged_seeds:
+        rng = random.Random(seed)
+        for k in range(a.count):
+            out += "\n".join(Function(rng, f"r{seed}_{k}", a.depth, ranged=True).write()) + "\n"
     for seed in a.pair_seeds:
         rng = random.Random(seed)
         for k in range(a.count):

@@ -66,8 +66,10 @@ bool may_pass_on(const std::string& fn) {
 // y = f(x, ...) of such a function, where x has other uses: when y is x, the engine
 // adds each of y's shares to x's cotangent as it comes, among x's other shares. d_y
 // refers to d_x then (and to a variable of its own otherwise), so the sums come out
-// in the engine's order. Declares that reference among b's cotangents; false for any
-// other value.
+// in the engine's order. x may be from outside a loop body or a tl:: region: the
+// unrolled loop adds to d_x as it comes too, and a region's function to the sum of
+// what it gives x (d_x inside it, Writer::apart). Declares that reference among b's
+// cotangents; false for any other value.
 bool Writer::passed_on(const Block& b, ValueId y) {
   const auto node = std::find_if(b.begin(), b.end(), [&](const Node& s) {
     return s.kind == Node::Kind::op && s.result == y && may_pass_on(s.fn);
@@ -76,8 +78,8 @@ bool Writer::passed_on(const Block& b, ValueId y) {
       uses_[node->args[0].value] < 2)
     return false;
   const ValueId x = node->args[0].value;
-  if (!own_value(b, x)) return false;
   const std::string dx = d(x);
+  if (dx.find_first_of("[.") != std::string::npos) return false;
   line("tl::Tensor d_" + name(y) + "_apart;");
   line("tl::Tensor& d_" + name(y) + " = " + name(y) + ".is_same(" + name(x) + ") ? " + dx + " : d_" +
        name(y) + "_apart;");
@@ -550,9 +552,11 @@ void Writer::reverse_structured_loop(const Node& s) {
   restore_iteration(s, k);
   for (ValueId v : loop_values(s)) has_.erase(v);
   for (const Phi* ph : carried) line("tl::Tensor d_" + name(ph->in) + ";");
-  within(s.body, false, [&] { declare_cotangents(s.body, false); });
   apart(free, "_step" + id, [&] {
     for (ValueId w : free) line("tl::Tensor " + d(w) + ";");
+    // After the step's own cotangents of the values from outside, which a result
+    // passed on from one of them refers to (passed_on).
+    within(s.body, false, [&] { declare_cotangents(s.body, false); });
     for (const Phi* ph : carried) accumulate(ph->second, carry(ph));
     for (std::size_t i : seeded)
       guarded_if_maybe(s.ys[i], [&] { accumulate(s.y[i], step_of(d(s.ys[i]), s.index)); });

@@ -99,8 +99,8 @@ inline tl::Tensor grad_stepped_236(const tl::Tensor& m) {
       [[maybe_unused]] const tl::Tensor& t_13 = saved_t_13[k1];
       [[maybe_unused]] const tl::Tensor& mul_14 = saved_mul_14[k1];
       tl::Tensor d_c_in_1;
-      tl::Tensor d_mul_14;
       tl::Tensor d_m_step1;
+      tl::Tensor d_mul_14;
       d_mul_14 = d_c_carry;
       // mul, line 234
       d_c_in_1 = tl::sum_to_size(d_mul_14 * m, c_in_1.shape());
@@ -128,12 +128,12 @@ inline tl::Tensor grad_stepped_236(const tl::Tensor& m) {
       [[maybe_unused]] const tl::Tensor& mul_9 = saved_mul_9[k0];
       [[maybe_unused]] const tl::Tensor& add_10 = saved_add_10[k0];
       tl::Tensor d_c_in;
+      tl::Tensor d_m_step0;
       tl::Tensor d_mul_6;
       tl::Tensor d_mul_7;
       tl::Tensor d_sin_8;
       tl::Tensor d_mul_9;
       tl::Tensor d_add_10;
-      tl::Tensor d_m_step0;
       d_add_10 = d_out_carry;
       // add, line 232
       d_mul_9 = tl::sum_to_size(d_add_10, mul_9.shape());
