@@ -22,6 +22,9 @@ std::string transform_name(const clang::NamedDecl& callee);
 // Whether t is tl::Tensor (or a reference to one); a std::vector<tl::Tensor>.
 bool is_tensor(clang::QualType t);
 bool is_tensor_list(clang::QualType t);
+// e without the parentheses, implicit conversions, temporaries, cleanups and tensor
+// copies around it.
+const clang::Expr* strip(const clang::Expr* e);
 
 struct Lowering {
   bool listed = false;         // the gradients come as a std::vector (tl::argnums)

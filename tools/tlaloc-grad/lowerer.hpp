@@ -30,7 +30,6 @@ bool is_params(QualType t);
 const VarDecl* assigned_variable(const Stmt* s);
 std::optional<std::pair<const ValueDecl*, const ValueDecl*>> alias_targets(const VarDecl* v);
 bool is_custom(QualType t);
-const Expr* strip(const Expr* e);
 bool has_return(const Stmt* s);
 bool is_loop(const Stmt* s);
 bool always_returns(const Stmt* s);

@@ -72,8 +72,7 @@ struct Target {
   std::string variable;  // the variable holding the lambda, if one does
 };
 
-// e without the parentheses, conversions, copies, temporaries and `&` around it.
-const Expr* unwrapped(const Expr* e) {
+std::optional<Target> target_of(const Expr* e) {
   for (;;) {
     e = e->IgnoreParenImpCasts();
     if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
@@ -82,35 +81,6 @@ const Expr* unwrapped(const Expr* e) {
     else if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_AddrOf) e = u->getSubExpr();
     else break;
   }
-  return e;
-}
-
-// The `tl::grad(f)` a tl::jvp was given as its function, if it was given one: written
-// there, or held in a variable of the type tl::grad returns (`auto hg = tl::grad(f);`,
-// named in `held`), which holds f's gradient and no other function's.
-const CallExpr* gradient_given(const Expr* e, std::string& held) {
-  e = unwrapped(e);
-  const VarDecl* v = nullptr;
-  if (const auto* ref = dyn_cast<DeclRefExpr>(e)) {
-    v = dyn_cast<VarDecl>(ref->getDecl());
-    if (v == nullptr || !v->hasInit()) return nullptr;
-    const auto* full = dyn_cast<ExprWithCleanups>(v->getInit());
-    e = unwrapped(full != nullptr ? full->getSubExpr() : v->getInit());
-  }
-  const auto* c = dyn_cast<CallExpr>(e);
-  if (c == nullptr || c->getDirectCallee() == nullptr || c->getNumArgs() != 1 ||
-      transform_name(*c->getDirectCallee()) != "grad")
-    return nullptr;
-  if (v != nullptr) {
-    const auto bare = [](QualType t) { return t.getCanonicalType().getUnqualifiedType(); };
-    if (bare(v->getType()) != bare(c->getType())) return nullptr;
-    held = v->getNameAsString();
-  }
-  return c;
-}
-
-std::optional<Target> target_of(const Expr* e) {
-  e = unwrapped(e);
   if (const auto* l = dyn_cast<LambdaExpr>(e)) return Target{l->getCallOperator(), l, "lambda"};
   const auto* ref = dyn_cast<DeclRefExpr>(e);
   if (ref == nullptr) return std::nullopt;
@@ -125,6 +95,29 @@ std::optional<Target> target_of(const Expr* e) {
     return t;
   }
   return std::nullopt;
+}
+
+// The `tl::grad(f)` a tl::jvp was given as its function, if it was given one: written
+// there, or held in a variable of the type tl::grad returns (`auto hg = tl::grad(f);`,
+// named in `held`), which holds f's gradient and no other function's.
+const CallExpr* gradient_given(const Expr* e, std::string& held) {
+  e = strip(e);
+  const VarDecl* v = nullptr;
+  if (const auto* ref = dyn_cast<DeclRefExpr>(e)) {
+    v = dyn_cast<VarDecl>(ref->getDecl());
+    if (v == nullptr || !v->hasInit()) return nullptr;
+    e = strip(v->getInit());
+  }
+  const auto* c = dyn_cast<CallExpr>(e);
+  if (c == nullptr || c->getDirectCallee() == nullptr || c->getNumArgs() != 1 ||
+      transform_name(*c->getDirectCallee()) != "grad")
+    return nullptr;
+  if (v != nullptr) {
+    const auto bare = [](QualType t) { return t.getCanonicalType().getUnqualifiedType(); };
+    if (bare(v->getType()) != bare(c->getType())) return nullptr;
+    held = v->getNameAsString();
+  }
+  return c;
 }
 
 std::string fmt_hex(std::size_t v) {
