@@ -228,12 +228,13 @@ Tensor pad(const Tensor& x, const std::vector<std::pair<std::int64_t, std::int64
            PadMode mode = PadMode::constant, Scalar value = 0);
 // The transpose of pad in either mode for x of `shape` (the value gets no share): in
 // constant mode g without the border, in edge mode with each border's elements summed
-// into the element it repeats. It is what the engine computes for a pad (the engine
-// adds an edge pad's shares to x's cotangent one at a time, so with other uses of x
-// the sums may round differently); tlaloc-grad writes it for constant mode.
+// into the element it repeats. so_far, when defined, is the cotangent x has already
+// (from its uses after the pad), and the result is x's cotangent after the pad's
+// shares, summed in the engine's order: an edge pad gives x its shares one at a
+// time, after so_far. What the engine computes for a pad, and what tlaloc-grad writes.
 Tensor pad_backward(const Tensor& g, const Shape& shape,
                     const std::vector<std::pair<std::int64_t, std::int64_t>>& widths,
-                    PadMode mode = PadMode::constant);
+                    PadMode mode = PadMode::constant, const Tensor& so_far = Tensor());
 Tensor reverse(const Tensor& x, Axes axes);
 // Indices of any rank and integer dtype; negative ones count from the end, and an
 // index out of range raises AxisError naming it (all are checked before any work).

@@ -669,12 +669,17 @@ void check_edge_axis(std::string_view fn, const Shape& shape, std::size_t d) {
     fail<ValueError>(fn, "edge mode cannot extend the empty axis {} of {}", d, shape_string(shape));
 }
 
+// a + b where a may be undefined (no cotangent so far).
+Tensor plus(const Tensor& a, const Tensor& b) { return a.defined() ? add(a, b) : b; }
+
 // The transpose of one axis of an edge pad, whose operand had shape `in`: its steps
 // (below) taken back last first, as the engine's rules take them. concat gives each
-// part its slice of g; a part that is y itself (a border of width 1 of an axis of
-// size 1: no slice and no broadcast) adds its share there; the other borders sum
-// their broadcast and put the sum back where their slice was, the last border first.
-Tensor edge_axis_backward(const Tensor& g, const Shape& in, std::size_t d, std::int64_t lo, std::int64_t hi) {
+// part its slice of g, in order, after what the operand had (so_far); a part that is y
+// itself (a border of width 1 of an axis of size 1: no slice and no broadcast) adds
+// its share there; the other borders sum their broadcast and put the sum back where
+// their slice was, the last border first.
+Tensor edge_axis_backward(const Tensor& g, const Shape& in, std::size_t d, std::int64_t lo, std::int64_t hi,
+                          const Tensor& so_far) {
   const std::int64_t n = in[d];
   const auto a = std::int64_t(d);
   Ints starts(in.size(), 0), stops = g.shape();
@@ -693,7 +698,7 @@ Tensor edge_axis_backward(const Tensor& g, const Shape& in, std::size_t d, std::
     return slice_backward(summed, in, a, at, at + 1);
   };
   const bool low_is_y = n == 1 && lo == 1, high_is_y = n == 1 && hi == 1;
-  Tensor ct = low_is_y ? add(low, mid) : mid;
+  Tensor ct = low_is_y ? add(plus(so_far, low), mid) : plus(so_far, mid);
   ct = add(ct, high_is_y ? high : border(high, hi, n - 1));
   return low_is_y ? ct : add(ct, border(low, lo, 0));
 }
@@ -723,22 +728,30 @@ Tensor pad(const Tensor& x, const std::vector<std::pair<std::int64_t, std::int64
   return y;
 }
 
+// The last axis is taken back first: the first padded axis's operand is x itself,
+// the only step whose shares join so_far.
 Tensor pad_backward(const Tensor& g, const Shape& shape,
-                    const std::vector<std::pair<std::int64_t, std::int64_t>>& widths, PadMode mode) {
+                    const std::vector<std::pair<std::int64_t, std::int64_t>>& widths, PadMode mode,
+                    const Tensor& so_far) {
   const auto [lo, hi, none] = pad_widths("pad_backward", shape.size(), widths);
   Shape padded = shape;
   for (std::size_t d = 0; d < shape.size(); ++d) padded[d] += lo[d] + hi[d];
   if (g.shape() != padded)
     fail<ShapeError>("pad_backward", "g is {}, but {} padded by {} is {}", shape_string(g.shape()),
                      shape_string(shape), widths, shape_string(padded));
-  if (none) return g;
-  if (mode == PadMode::constant) return crop(g, lo, hi);
+  if (so_far.defined() && so_far.shape() != shape)
+    fail<ShapeError>("pad_backward", "so_far is {}, but the operand is {}", shape_string(so_far.shape()),
+                     shape_string(shape));
+  if (none) return plus(so_far, g);
+  if (mode == PadMode::constant) return plus(so_far, crop(g, lo, hi));
+  std::size_t first = 0;
+  while (lo[first] == 0 && hi[first] == 0) ++first;
   Tensor ct = g;
-  for (std::size_t d = shape.size(); d-- > 0;) {
+  for (std::size_t d = shape.size(); d-- > first;) {
     if (lo[d] == 0 && hi[d] == 0) continue;
     check_edge_axis("pad_backward", shape, d);
     padded[d] = shape[d];
-    ct = edge_axis_backward(ct, padded, d, lo[d], hi[d]);
+    ct = edge_axis_backward(ct, padded, d, lo[d], hi[d], d == first ? so_far : Tensor());
   }
   return ct;
 }

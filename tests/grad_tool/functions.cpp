@@ -2051,6 +2051,29 @@ int main() {
       "jvp of a held grad", [&](const tl::Tensor& at) { return tl::jvp(held_gradient, at, tl::sin(w)); },
       held_gradient, w, tl::sin(w));
 
+  // Edge pads of tensors used after them: the engine adds the border's shares to the
+  // operand's cotangent one at a time, after the later uses' (tl::pad_backward's
+  // so_far); a mode known only at run time, an axis of size 1 padded by one on each
+  // side (the border is the element itself), and a pad of no widths, which passes
+  // its operand on.
+  auto padded_after = [](const tl::Tensor& v) {
+    const tl::PadMode mode = v.rank() == 2 ? tl::PadMode::edge : tl::PadMode::constant;
+    const tl::Tensor early = tl::sum(tl::exp(v));
+    const tl::Tensor wide = tl::pad(v, {{1, 2}, {2, 1}}, mode);
+    const tl::Tensor column = tl::sum(v * v, {1}, true);
+    const tl::Tensor thin = tl::pad(column, {{0, 1}, {1, 1}}, tl::PadMode::edge);
+    const tl::Tensor same = tl::pad(v, {{0, 0}, {0, 0}});
+    return early + tl::sum(tl::sin(wide) * wide) + tl::sum(tl::cos(thin)) * tl::sum(column * column) +
+           tl::sum(same * tl::tanh(v)) + tl::sum(v * v * v);
+  };
+  report_near("edge pads used after", tl::grad(padded_after), padded_after, w);
+  report_hessian_near("hessian through edge pads used after", tl::hessian(padded_after),
+                      tl::grad(padded_after), w);
+  auto [padded_after_value, padded_after_dot] = tl::jvp(padded_after, w, weights);
+  std::printf("edge pads used after jvp: %a %a\n", padded_after_value.item<double>(),
+              padded_after_dot.item<double>());
+  check_projection("edge pads used after", padded_after_dot, tl::grad(padded_after)(w), weights);
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

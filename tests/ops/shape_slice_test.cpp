@@ -315,6 +315,47 @@ TEST(PadBackward, IsTheEnginesPullback) {
       }
 }
 
+// With so_far, the cotangent x has from a use after the pad, pad_backward gives the
+// engine's bits for x's whole cotangent: an edge pad's shares join it one at a time.
+TEST(PadBackward, AddsToTheCotangentSoFarInTheEnginesOrder) {
+  const std::vector<std::pair<tl::Shape, Widths>> cases{
+      {{2, 3}, {{1, 2}, {1, 1}}}, {{2, 3}, {{0, 0}, {3, 2}}}, {{3, 1}, {{1, 1}, {1, 1}}},
+      {{1, 1}, {{1, 1}, {0, 1}}}, {{1, 2}, {{0, 1}, {0, 0}}}, {{2, 2}, {{0, 0}, {0, 0}}}};
+  const auto bits = [](const tl::Tensor& t) {
+    std::vector<std::uint64_t> b;
+    for (const double v : t.to_vector<double>()) b.push_back(std::bit_cast<std::uint64_t>(v));
+    return b;
+  };
+  const auto flat = [](const tl::Tensor& t) { return tl::reshape(t, {count(t.shape())}); };
+  for (const tl::DType t : {tl::DType::f32, tl::DType::f64})
+    for (const auto& [s, w] : cases)
+      for (const tl::PadMode mode : {tl::PadMode::edge, tl::PadMode::constant}) {
+        const tl::Tensor x = seq(s, t) * 0.3;
+        // The pad first, then a use of x whose share the sweep gives x first.
+        auto [y, pullback] = tl::vjp(
+            [&, &w = w](const tl::Tensor& a) {
+              const tl::Tensor padded = flat(tl::pad(a, w, mode));
+              return tl::concat({padded, flat(tl::sin(a))}, 0);
+            },
+            x);
+        const tl::Tensor n = tl::arange(count(y.shape())).astype(t);
+        const tl::Tensor g = tl::where(tl::eq(n, 1.0), -0.0, tl::sin(n * 1.7) * 3.1);
+        const std::int64_t head = count(y.shape()) - count(s);
+        auto [later, later_pullback] = tl::vjp([&](const tl::Tensor& a) { return flat(tl::sin(a)); }, x);
+        const tl::Tensor so_far = later_pullback(tl::slice(g, 0, head, count(y.shape()))).at(0);
+        tl::Shape padded = s;
+        for (std::size_t d = 0; d < s.size(); ++d) padded[d] += w[d].first + w[d].second;
+        const tl::Tensor pad_g = tl::reshape(tl::slice(g, 0, 0, head), padded);
+        EXPECT_EQ(bits(pullback(g).at(0)), bits(tl::pad_backward(pad_g, s, w, mode, so_far)))
+            << tl::dtype_name(t) << " " << tl::shape_string(s) << " mode " << int(mode);
+      }
+  expect_error<tl::ShapeError>(
+      [] {
+        tl::pad_backward(tl::zeros({4, 5}), {2, 3}, {{1, 1}, {1, 1}}, tl::PadMode::edge, tl::zeros({3, 2}));
+      },
+      "pad_backward", "so_far is [3, 2]");
+}
+
 TEST(PadBackward, BadInputs) {
   const tl::Tensor g = tl::zeros({4, 5});
   expect_error<tl::ShapeError>([&] { tl::pad_backward(g, {2, 3}, {{1, 1}, {1, 0}}); }, "pad_backward");

@@ -53,13 +53,19 @@ void Writer::count_uses(const Block& b) {
 namespace {
 // The public functions that return their tensor argument itself where they would not
 // change it (tl::reshape to its own shape, an astype to its own dtype, tl::transpose
-// by the identity, a whole slice, ...). pad, which also does, is left out: its edge
-// mode's share must be its operand's first (Rule::first_share_only).
-bool may_pass_on(const std::string& fn) {
+// by the identity, a whole slice, a pad of no widths, ...).
+bool may_pass_on(const Node& s) {
   static const std::set<std::string, std::less<>> ops{
-      "astype", "reshape", "squeeze",     "transpose",    "permute",
-      "slice",  "reverse", "sum_to_size", "broadcast_to", "transpose_backward"};
-  return ops.count(fn) != 0;
+      "astype",  "reshape",     "squeeze",      "transpose",          "permute", "slice",
+      "reverse", "sum_to_size", "broadcast_to", "transpose_backward", "pad"};
+  // A pad whose widths are literals, not all zero, never does.
+  if (s.fn == "pad" && s.args.size() > 1) {
+    const std::string& widths = s.args[1].text;
+    if (widths.find_first_not_of("{}, 0123456789") == std::string::npos &&
+        widths.find_first_of("123456789") != std::string::npos)
+      return false;
+  }
+  return ops.count(s.fn) != 0;
 }
 }  // namespace
 
@@ -72,7 +78,7 @@ bool may_pass_on(const std::string& fn) {
 // cotangents; false for any other value.
 bool Writer::passed_on(const Block& b, ValueId y) {
   const auto node = std::find_if(b.begin(), b.end(), [&](const Node& s) {
-    return s.kind == Node::Kind::op && s.result == y && may_pass_on(s.fn);
+    return s.kind == Node::Kind::op && s.result == y && may_pass_on(s);
   });
   if (node == b.end() || !node->args[0].is_tensor() || !active(node->args[0].value) ||
       uses_[node->args[0].value] < 2)
@@ -198,6 +204,13 @@ void Writer::accumulate(ValueId v, const std::string& c) {
   touch_referenced(v);
 }
 
+// d_v = sum, a rule's text that adds d_v's shares so far itself (Rule::with_so_far).
+void Writer::replace_sum(ValueId v, const std::string& sum) {
+  line(d(v) + " = " + sum + ";");
+  has_[v] = Has::yes;
+  touch_referenced(v);
+}
+
 // Flows d_from into d_to, when d_from may hold something.
 void Writer::pass(ValueId from, ValueId to) {
   if (!active(from) || !active(to)) return;
@@ -264,11 +277,12 @@ void Writer::reverse_op(const Node& s) {
     line("// " + s.fn + ", " + at(s.loc));
     for (std::size_t i = 0; i < s.args.size(); ++i) {
       if (!s.args[i].is_tensor() || !active(s.args[i].value)) continue;
-      // A share the engine's sum equals only where it is the operand's first: the
-      // operand has no use after this op.
-      if (r.first_share_only != nullptr && state(s.args[i].value) != Has::none)
-        if (const std::string why = r.first_share_only(i, n, name(s.args[i].value)); !why.empty())
-          refuse(Code::not_differentiable, s.loc, why);
+      // A share the engine adds in parts, where the operand has a cotangent already.
+      if (r.with_so_far != nullptr && state(s.args[i].value) != Has::none)
+        if (const std::string sum = r.with_so_far(r, i, n, d(s.args[i].value)); !sum.empty()) {
+          replace_sum(s.args[i].value, sum);
+          continue;
+        }
       std::string c;
       try {
         c = r.vjp(r, i, n);

@@ -29,10 +29,12 @@ struct Rule {
   // Operand i's share of the cotangent, or empty when it has none; null for the
   // functions with a forward rule only.
   std::string (*vjp)(const Rule& r, std::size_t i, const Names& n) = nullptr;
-  // Where operand i's share, as vjp writes it, equals the engine's sum only as that
-  // operand's first (its cotangent empty so far): the refusal for another case, naming
-  // the operand; empty, or null, where the share is always exact.
-  std::string (*first_share_only)(std::size_t i, const Names& n, const std::string& operand) = nullptr;
+  // Where the engine adds operand i's share to its cotangent in parts, one at a time,
+  // rather than summed first: that cotangent after the share, written from the one it
+  // has so far (`so_far`, possibly undefined); empty, or null, where the sum that
+  // vjp's share gives is the engine's.
+  std::string (*with_so_far)(const Rule& r, std::size_t i, const Names& n,
+                             const std::string& so_far) = nullptr;
   // A check written after the forward call (shape conditions of the rule), or empty.
   std::string (*check)(const Names& n) = nullptr;
   // Forward mode: the result's tangent from the operands' (t[i] empty: zero).

@@ -26,21 +26,40 @@ std::string permuted_vjp(const Rule&, std::size_t i, const Names& n) {
 // ---- pad: the library's pad_backward, whose own transpose is pad ----------------
 
 // pad(x, widths, mode, value): x's share is the library's transpose of the pad (the
-// value gets none, as it is a scalar). In edge mode the engine adds the border's
-// shares to x's cotangent one at a time, after the shares x already has: this share
-// is taken only as x's first (Rule::first_share_only).
+// value gets none, as it is a scalar).
 std::string pad_vjp(const Rule&, std::size_t i, const Names& n) {
   if (i != 0) return "";
   std::vector<std::string> args{n.g, shape_of(n.args[0]), n.args[1]};
   if (n.args.size() > 2) args.push_back(n.args[2]);
   return call("pad_backward", args);
 }
-// pad_backward(g, shape, widths, mode) is linear in g, and pad with zeros is its transpose.
+// In edge mode (or a mode known only at run time) the engine adds the border's shares
+// to x's cotangent one at a time, after the shares x already has: pad_backward takes
+// those as its so_far.
+std::string pad_with_so_far(const Rule& r, std::size_t i, const Names& n, const std::string& so_far) {
+  if (i != 0 || n.args.size() <= 2 || n.args[2].ends_with("PadMode::constant")) return "";
+  std::string share = pad_vjp(r, i, n);
+  share.insert(share.size() - 1, ", " + so_far);
+  return share;
+}
+// pad_backward(g, shape, widths, mode, so_far) is linear in g and so_far: pad (with
+// zeros, or edge mode's copies) is g's transpose, and so_far's share is the cotangent.
 std::string pad_backward_vjp(const Rule&, std::size_t i, const Names& n) {
+  if (i == 4) return n.g;
   if (i != 0) return "";
   std::vector<std::string> args{n.g, n.args[2]};
   if (n.args.size() > 3) args.push_back(n.args[3]);
   return call("pad", args);
+}
+// Its tangent: the same call on the tangents, where so_far's tangent is absent
+// (not zeros, which would turn a -0 into +0), or so_far's tangent alone.
+std::string pad_backward_jvp(const Rule& r, const Names& n, const Tangents& t) {
+  if (t[0].empty()) return t.size() > 4 ? t[4] : "";
+  std::vector<std::string> args = n.args;
+  args[0] = t[0];
+  if (args.size() > 4 && t[4].empty()) args.pop_back();
+  if (args.size() > 4) args[4] = t[4];
+  return call(r.name, args);
 }
 
 // ---- concat and stack: the listed tensors first, then the axis -----------------
@@ -131,16 +150,11 @@ void add_layout_rules(RuleTable& t) {
     if (n.args.size() > 2) args.push_back(n.args[2]);
     return call(r.name, args);
   };
-  // In edge mode (or a mode known only at run time) the share sums the border's
-  // shares first, where the engine adds them one at a time after x's other shares.
-  padded.first_share_only = [](std::size_t i, const Names& n, const std::string& operand) -> std::string {
-    if (i != 0 || n.args.size() <= 2 || n.args[2].ends_with("PadMode::constant")) return "";
-    return "tl::pad in mode '" + n.args[2] + "' of '" + operand +
-           "', which is used after it: the engine adds the border's shares to its cotangent one at a time, "
-           "after those of the later uses (pad a copy, `x * 1.0`, or use it first)";
-  };
+  padded.with_so_far = pad_with_so_far;
   add(std::move(padded));
-  add(moved("pad_backward", pad_backward_vjp));
+  Rule unpadded = moved("pad_backward", pad_backward_vjp);
+  unpadded.jvp = pad_backward_jvp;
+  add(std::move(unpadded));
   add(moved("reverse", [](const Rule&, std::size_t i, const Names& n) {
     return i == 0 ? call("reverse", {n.g, n.args[1]}) : "";
   }));
