@@ -11,7 +11,8 @@ and generated; both print every gradient, Hessian and jvp's bits, which must be
 equal, and check them against central differences and the gradient's projection.
 
   random_programs.py [--seeds S...] [--ops-seeds S...] [--mixed-seeds S...]
-                     [--ranged-seeds S...] [--pair-seeds S...] --count N [--depth D]
+                     [--ranged-seeds S...] [--windowed-seeds S...] [--pair-seeds S...]
+                     --count N [--depth D]
                      [--entry NAME] -o FILE
 
 N functions per seed; the same seeds write the same file. Functions of --ops-seeds
@@ -24,7 +25,9 @@ tensors read by index, tensors declared without a value. Functions of --mixed-se
 and a tl::nn::Params they capture. Functions of --ranged-seeds (r<seed>_<k>) add to
 that grammar range-fors over the captured list (by reference or by value) and Params
 (a structured binding [name, w], over it or its entries(), the name tested first),
-whose element is an operand that broadcasts. Functions of --pair-seeds (p<seed>_<k>) are of the
+whose element is an operand that broadcasts. Functions of --windowed-seeds
+(w<seed>_<k>) add to that grammar edge pads (of values used again after them, in a
+mode known only at run time too), conv2d and the pools. Functions of --pair-seeds (p<seed>_<k>) are of the
 wider grammar over two tensors m and k, each body written three times: a scalar
 function differentiated with respect to both (tl::argnums, in either order, with and
 without the value), the same function of a list of both (its gradient, and its jvp
@@ -59,12 +62,13 @@ class Scope:
 
 
 class Function:
-    def __init__(self, rng, name, depth, ops=False, mixed=False, pair=False, ranged=False):
+    def __init__(self, rng, name, depth, ops=False, mixed=False, pair=False, ranged=False, windowed=False):
         self.rng = rng
         self.depth = depth
-        self.ops = ops or mixed or pair or ranged  # the wider grammar: data ops, tl:: regions, lambdas, late values
-        self.mixed = mixed or ranged  # and operands that broadcast, a list and a Params captured
-        self.ranged = ranged  # and range-fors over that list and Params
+        self.ops = ops or mixed or pair or ranged or windowed  # the wider grammar: data ops, tl:: regions, lambdas, late values
+        self.mixed = mixed or ranged or windowed  # and operands that broadcast, a list and a Params captured
+        self.ranged = ranged or windowed  # and range-fors over that list and Params
+        self.windowed = windowed  # and edge pads, convolutions and pools
         self.params = ["m", "k"] if pair else ["m"]  # a pair: two tensors differentiated
         self.in_region = False  # inside a tl:: region's function, which reads no list element
         self.in_lambda = False  # inside a lambda, which cannot capture a structured binding (Clang 14)
@@ -117,6 +121,9 @@ class Function:
         """Reductions, layout ops with their axes, joins, slices, matmul and where, each
         giving the [2, 3] shape of m back."""
         a, b = self.tensor(scope, depth + 1), self.tensor(scope, depth + 1)
+        windows = self.windows(a, b)
+        if windows and self.rng.random() < 0.4:
+            return self.rng.choice(windows)
         return self.rng.choice([
             f"({a} - tl::mean({a}, {{1}}, true))",
             f"({a} * tl::sum({b}, {{0}}, true) * 0.5)",
@@ -139,6 +146,25 @@ class Function:
             f"(tl::exp({a}) * 0.5)",
             f"tl::square({a})",
         ])
+
+    def windows(self, a, b):
+        """For the grammar of --windowed-seeds: edge pads (of a value the body may use
+        again, and an axis of size 1), in a mode chosen at run time too, conv2d (its
+        kernel taken from b) and the pools over m's shape as an image [1, 1, 2, 3], each
+        cut back to [2, 3]; none for the other grammars, whose choices stay as they were."""
+        if not self.windowed:
+            return []
+        image = f"tl::reshape({a}, {{1, 1, 2, 3}})"
+        pool = "{{2, 2}, {1, 1}, {1, 1}}"  # kernel, stride, padding: [1, 1, 3, 4]
+        return [
+            f"tl::slice(tl::pad({a}, {{{{1, 0}}, {{2, 1}}}}, tl::PadMode::edge), {{0, 1}}, {{2, 4}})",
+            f"tl::slice(tl::pad({a}, {{{{0, 2}}, {{1, 1}}}}, mode == 1 ? tl::PadMode::edge : tl::PadMode::constant), {{1, 0}}, {{3, 3}})",
+            f"tl::pad(tl::slice({a}, 0, 1, 2), {{{{1, 0}}, {{0, 0}}}}, tl::PadMode::edge)",
+            f"tl::reshape(tl::slice(tl::max_pool2d({image}, {pool}), {{0, 0, 1, 0}}, {{1, 1, 3, 3}}), {{2, 3}})",
+            f"tl::reshape(tl::slice(tl::avg_pool2d({image}, {pool}), {{0, 0, 0, 1}}, {{1, 1, 2, 4}}), {{2, 3}})",
+            f"tl::reshape(tl::slice(tl::conv2d({image}, tl::reshape(tl::slice({b}, {{0, 0}}, {{2, 2}}), {{1, 1, 2, 2}}), "
+            f"{{{{1, 1}}, {{1, 1}}}}), {{0, 0, 1, 1}}, {{1, 1, 3, 4}}), {{2, 3}})",
+        ]
 
     def broadcast_op(self, scope, depth):
         """Binary ops and where with an operand of another shape, broadcast to [2, 3]:
@@ -492,6 +518,8 @@ def main():
                    help="seeds of functions in the wider grammar with operands that broadcast")
     p.add_argument("--ranged-seeds", type=int, nargs="*", default=[],
                    help="seeds of functions in the grammar of --mixed-seeds with range-fors over its list and Params")
+    p.add_argument("--windowed-seeds", type=int, nargs="*", default=[],
+                   help="seeds of functions in the grammar of --ranged-seeds with edge pads, conv2d and pools")
     p.add_argument("--pair-seeds", type=int, nargs="*", default=[],
                    help="seeds of functions of two tensors in the wider grammar (tl::argnums, a list, tl::vjp)")
     p.add_argument("--depth", type=int, default=3, help="how deep statements nest")
@@ -504,6 +532,7 @@ def main():
                      ["--ops-seeds"] * bool(a.ops_seeds) + list(map(str, a.ops_seeds)) +
                      ["--mixed-seeds"] * bool(a.mixed_seeds) + list(map(str, a.mixed_seeds)) +
                      ["--ranged-seeds"] * bool(a.ranged_seeds) + list(map(str, a.ranged_seeds)) +
+                     ["--windowed-seeds"] * bool(a.windowed_seeds) + list(map(str, a.windowed_seeds)) +
                      ["--pair-seeds"] * bool(a.pair_seeds) + list(map(str, a.pair_seeds)))
     signature = "int main()" if a.entry == "main" else f"void {a.entry}()"
     out = HEADER.format(seeds=seeds, count=a.count, modes=", ".join(map(str, MODES)), signature=signature)
@@ -523,6 +552,10 @@ def main():
         rng = random.Random(seed)
         for k in range(a.count):
             out += "\n".join(Function(rng, f"r{seed}_{k}", a.depth, ranged=True).write()) + "\n"
+    for seed in a.windowed_seeds:
+        rng = random.Random(seed)
+        for k in range(a.count):
+            out += "\n".join(Function(rng, f"w{seed}_{k}", a.depth, windowed=True).write()) + "\n"
     for seed in a.pair_seeds:
         rng = random.Random(seed)
         for k in range(a.count):

@@ -204,9 +204,12 @@ void Writer::accumulate(ValueId v, const std::string& c) {
   touch_referenced(v);
 }
 
-// d_v = sum, a rule's text that adds d_v's shares so far itself (Rule::with_so_far).
-void Writer::replace_sum(ValueId v, const std::string& sum) {
-  line(d(v) + " = " + sum + ";");
+// d_v = sum, a rule's text that adds d_v's shares so far itself (Rule::with_so_far),
+// or the share alone where d_v may have none yet: a Hessian's second lowering of the
+// text then reads no cotangent on a path where it has no value.
+void Writer::replace_sum(ValueId v, const std::string& sum, const std::string& share) {
+  const std::string d = this->d(v);
+  line(d + " = " + (state(v) == Has::maybe ? d + ".defined() ? " + sum + " : " + share : sum) + ";");
   has_[v] = Has::yes;
   touch_referenced(v);
 }
@@ -277,19 +280,20 @@ void Writer::reverse_op(const Node& s) {
     line("// " + s.fn + ", " + at(s.loc));
     for (std::size_t i = 0; i < s.args.size(); ++i) {
       if (!s.args[i].is_tensor() || !active(s.args[i].value)) continue;
-      // A share the engine adds in parts, where the operand has a cotangent already.
-      if (r.with_so_far != nullptr && state(s.args[i].value) != Has::none)
-        if (const std::string sum = r.with_so_far(r, i, n, d(s.args[i].value)); !sum.empty()) {
-          replace_sum(s.args[i].value, sum);
-          continue;
-        }
       std::string c;
       try {
         c = r.vjp(r, i, n);
       } catch (const std::invalid_argument& e) {
         refuse(Code::not_differentiable, s.loc, "tl::" + s.fn + ": " + e.what());
       }
-      if (!c.empty()) accumulate(s.args[i].value, c);
+      if (c.empty()) continue;
+      // A share the engine adds in parts, where the operand may have a cotangent already.
+      if (r.with_so_far != nullptr && state(s.args[i].value) != Has::none)
+        if (const std::string sum = r.with_so_far(r, i, n, d(s.args[i].value)); !sum.empty()) {
+          replace_sum(s.args[i].value, sum, c);
+          continue;
+        }
+      accumulate(s.args[i].value, c);
     }
   };
   const auto x = passed_.find(s.result);

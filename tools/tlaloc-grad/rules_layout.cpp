@@ -37,7 +37,12 @@ std::string pad_vjp(const Rule&, std::size_t i, const Names& n) {
 // to x's cotangent one at a time, after the shares x already has: pad_backward takes
 // those as its so_far.
 std::string pad_with_so_far(const Rule& r, std::size_t i, const Names& n, const std::string& so_far) {
-  if (i != 0 || n.args.size() <= 2 || n.args[2].ends_with("PadMode::constant")) return "";
+  // The mode as written: tl::PadMode::constant spelled out, or else known only at run time.
+  const std::string mode = n.args.size() > 2 ? n.args[2] : "";
+  const bool constant =
+      mode.empty() || (mode.ends_with("PadMode::constant") &&
+                       mode.find_first_not_of("abcdefghijklmnopqrstuvwxyzPM_:") == std::string::npos);
+  if (i != 0 || constant) return "";
   std::string share = pad_vjp(r, i, n);
   share.insert(share.size() - 1, ", " + so_far);
   return share;

@@ -210,7 +210,7 @@ class Writer {
   bool goes_through(const Phi& ph, bool first) const;
   void touch_referenced(ValueId v);
   void accumulate(ValueId v, const std::string& c);
-  void replace_sum(ValueId v, const std::string& sum);
+  void replace_sum(ValueId v, const std::string& sum, const std::string& share);
   void pass(ValueId from, ValueId to);
   void join(const std::map<ValueId, Has>& a, const std::map<ValueId, Has>& b);
   void reverse(const Block& b);
