@@ -258,6 +258,13 @@ TEST(ShapeSlicePad, BadInputs) {
 
 using Widths = std::vector<std::pair<std::int64_t, std::int64_t>>;
 
+// The f64 bits of t's elements (an f32 element widened exactly): -0 and +0 differ.
+std::vector<std::uint64_t> bits(const tl::Tensor& t) {
+  std::vector<std::uint64_t> b;
+  for (const double v : t.to_vector<double>()) b.push_back(std::bit_cast<std::uint64_t>(v));
+  return b;
+}
+
 // Edge mode: each element of g is added to the element of x it repeats (a naive loop
 // over g, whole numbers so that the order of the sums does not matter); constant mode:
 // only the elements where x was.
@@ -296,11 +303,6 @@ TEST(PadBackward, IsTheEnginesPullback) {
   const std::vector<std::pair<tl::Shape, Widths>> cases{
       {{2, 3}, {{1, 2}, {1, 1}}}, {{2, 3}, {{0, 2}, {3, 0}}}, {{3, 1}, {{1, 1}, {1, 1}}},
       {{3, 1}, {{1, 0}, {1, 3}}}, {{1, 2}, {{0, 1}, {0, 0}}}, {{2, 2}, {{0, 0}, {2, 0}}}};
-  const auto bits = [](const tl::Tensor& t) {
-    std::vector<std::uint64_t> b;
-    for (const double v : t.to_vector<double>()) b.push_back(std::bit_cast<std::uint64_t>(v));
-    return b;
-  };
   for (const tl::DType t : {tl::DType::f32, tl::DType::f64})
     for (const auto& [s, w] : cases)
       for (const tl::PadMode mode : {tl::PadMode::edge, tl::PadMode::constant}) {
@@ -321,11 +323,6 @@ TEST(PadBackward, AddsToTheCotangentSoFarInTheEnginesOrder) {
   const std::vector<std::pair<tl::Shape, Widths>> cases{
       {{2, 3}, {{1, 2}, {1, 1}}}, {{2, 3}, {{0, 0}, {3, 2}}}, {{3, 1}, {{1, 1}, {1, 1}}},
       {{1, 1}, {{1, 1}, {0, 1}}}, {{1, 2}, {{0, 1}, {0, 0}}}, {{2, 2}, {{0, 0}, {0, 0}}}};
-  const auto bits = [](const tl::Tensor& t) {
-    std::vector<std::uint64_t> b;
-    for (const double v : t.to_vector<double>()) b.push_back(std::bit_cast<std::uint64_t>(v));
-    return b;
-  };
   const auto flat = [](const tl::Tensor& t) { return tl::reshape(t, {count(t.shape())}); };
   for (const tl::DType t : {tl::DType::f32, tl::DType::f64})
     for (const auto& [s, w] : cases)
