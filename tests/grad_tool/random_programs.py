@@ -528,38 +528,19 @@ def main():
                         "program whose main calls each part's and prints the summary")
     p.add_argument("-o", "--output", required=True)
     a = p.parse_args()
-    seeds = " ".join(["--seeds"] * bool(a.seeds) + list(map(str, a.seeds)) +
-                     ["--ops-seeds"] * bool(a.ops_seeds) + list(map(str, a.ops_seeds)) +
-                     ["--mixed-seeds"] * bool(a.mixed_seeds) + list(map(str, a.mixed_seeds)) +
-                     ["--ranged-seeds"] * bool(a.ranged_seeds) + list(map(str, a.ranged_seeds)) +
-                     ["--windowed-seeds"] * bool(a.windowed_seeds) + list(map(str, a.windowed_seeds)) +
-                     ["--pair-seeds"] * bool(a.pair_seeds) + list(map(str, a.pair_seeds)))
+    # Each grammar: its option, the letter its functions' names start with, its flags.
+    grammars = (("seeds", "f", {}), ("ops_seeds", "g", {"ops": True}), ("mixed_seeds", "h", {"mixed": True}),
+                ("ranged_seeds", "r", {"ranged": True}), ("windowed_seeds", "w", {"windowed": True}),
+                ("pair_seeds", "p", {"pair": True}))
+    seeds = " ".join(w for option, _, _ in grammars for w in
+                     ["--" + option.replace("_", "-")] * bool(getattr(a, option)) + list(map(str, getattr(a, option))))
     signature = "int main()" if a.entry == "main" else f"void {a.entry}()"
     out = HEADER.format(seeds=seeds, count=a.count, modes=", ".join(map(str, MODES)), signature=signature)
-    for seed in a.seeds:
-        rng = random.Random(seed)
-        for k in range(a.count):
-            out += "\n".join(Function(rng, f"f{seed}_{k}", a.depth).write()) + "\n"
-    for seed in a.ops_seeds:
-        rng = random.Random(seed)
-        for k in range(a.count):
-            out += "\n".join(Function(rng, f"g{seed}_{k}", a.depth, ops=True).write()) + "\n"
-    for seed in a.mixed_seeds:
-        rng = random.Random(seed)
-        for k in range(a.count):
-            out += "\n".join(Function(rng, f"h{seed}_{k}", a.depth, mixed=True).write()) + "\n"
-    for seed in a.ranged_seeds:
-        rng = random.Random(seed)
-        for k in range(a.count):
-            out += "\n".join(Function(rng, f"r{seed}_{k}", a.depth, ranged=True).write()) + "\n"
-    for seed in a.windowed_seeds:
-        rng = random.Random(seed)
-        for k in range(a.count):
-            out += "\n".join(Function(rng, f"w{seed}_{k}", a.depth, windowed=True).write()) + "\n"
-    for seed in a.pair_seeds:
-        rng = random.Random(seed)
-        for k in range(a.count):
-            out += "\n".join(Function(rng, f"p{seed}_{k}", a.depth, pair=True).write()) + "\n"
+    for option, letter, flags in grammars:
+        for seed in getattr(a, option):
+            rng = random.Random(seed)
+            for k in range(a.count):
+                out += "\n".join(Function(rng, f"{letter}{seed}_{k}", a.depth, **flags).write()) + "\n"
     out += FOOTER if a.entry == "main" else ENTRY_FOOTER
     with open(a.output, "w") as f:
         f.write(out)
