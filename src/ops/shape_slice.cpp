@@ -669,9 +669,6 @@ void check_edge_axis(std::string_view fn, const Shape& shape, std::size_t d) {
     fail<ValueError>(fn, "edge mode cannot extend the empty axis {} of {}", d, shape_string(shape));
 }
 
-// a + b where a may be undefined (no cotangent so far).
-Tensor plus(const Tensor& a, const Tensor& b) { return a.defined() ? add(a, b) : b; }
-
 // The transpose of one axis of an edge pad, whose operand had shape `in`: its steps
 // (below) taken back last first, as the engine's rules take them. concat gives each
 // part its slice of g, in order, after what the operand had (so_far); a part that is y
@@ -698,7 +695,7 @@ Tensor edge_axis_backward(const Tensor& g, const Shape& in, std::size_t d, std::
     return slice_backward(summed, in, a, at, at + 1);
   };
   const bool low_is_y = n == 1 && lo == 1, high_is_y = n == 1 && hi == 1;
-  Tensor ct = low_is_y ? add(plus(so_far, low), mid) : plus(so_far, mid);
+  Tensor ct = low_is_y ? add(detail::add_tangents(so_far, low), mid) : detail::add_tangents(so_far, mid);
   ct = add(ct, high_is_y ? high : border(high, hi, n - 1));
   return low_is_y ? ct : add(ct, border(low, lo, 0));
 }
@@ -742,8 +739,8 @@ Tensor pad_backward(const Tensor& g, const Shape& shape,
   if (so_far.defined() && so_far.shape() != shape)
     fail<ShapeError>("pad_backward", "so_far is {}, but the operand is {}", shape_string(so_far.shape()),
                      shape_string(shape));
-  if (none) return plus(so_far, g);
-  if (mode == PadMode::constant) return plus(so_far, crop(g, lo, hi));
+  if (none) return detail::add_tangents(so_far, g);
+  if (mode == PadMode::constant) return detail::add_tangents(so_far, crop(g, lo, hi));
   std::size_t first = 0;
   while (lo[first] == 0 && hi[first] == 0) ++first;
   Tensor ct = g;
