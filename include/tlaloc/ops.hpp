@@ -127,6 +127,11 @@ Tensor sum(const Tensor& x, Axes axes = {}, bool keepdims = false);
 // x summed over the axes along which `shape` would broadcast to x's shape (PyTorch's
 // sum_to_size): the reverse of broadcast_to, and how gradients undo broadcasting.
 Tensor sum_to_size(const Tensor& x, const Shape& shape);
+// g summed to x's shape (sum_to_size) and converted to x's dtype: x's share of the
+// cotangent of an op that broadcast and promoted it (x + y with x of [3] in f32 and y
+// of [2, 3] in f64 gives x sum_to_shape_of(g, x), of [3] in f32). The rule of the
+// elementwise ops' gradients; an undefined g (a zero cotangent) stays undefined.
+Tensor sum_to_shape_of(const Tensor& g, const Tensor& x);
 inline Tensor mean(const Tensor& x, Axes axes = {}, bool keepdims = false);
 Tensor prod(const Tensor& x, Axes axes = {}, bool keepdims = false);
 Tensor max(const Tensor& x, Axes axes = {}, bool keepdims = false);
@@ -200,6 +205,10 @@ Tensor transpose_backward(const Tensor& g, const std::vector<std::int64_t>& perm
 Tensor squeeze(const Tensor& x, Axes axes = {});  // all: every size-1 axis
 Tensor expand_dims(const Tensor& x, std::int64_t axis);
 Tensor broadcast_to(const Tensor& x, const Shape& shape);
+// t broadcast to y's shape and converted to y's dtype: the tangent of y in an op that
+// broadcast and promoted t's operand (the rule of the elementwise ops' forward mode,
+// sum_to_shape_of's transpose); an undefined t (a zero tangent) stays undefined.
+Tensor broadcast_to_shape_of(const Tensor& t, const Tensor& y);
 Tensor concat(const std::vector<Tensor>& xs, std::int64_t axis = 0);
 Tensor stack(const std::vector<Tensor>& xs, std::int64_t axis = 0);
 std::vector<Tensor> split(const Tensor& x, std::int64_t sections, std::int64_t axis = 0);

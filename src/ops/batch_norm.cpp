@@ -93,7 +93,7 @@ std::vector<Tensor> inference_jvp(const detail::Rule& r) {
   if (r.has_tangent(2)) t = detail::add_tangents(t, n.along(r.tangent(2), x));
   if (r.has_tangent(3)) t = detail::add_tangents(t, n.along(-(r.tangent(3) * scale * inv), x));
   if (r.has_tangent(4)) t = detail::add_tangents(t, xhat * n.along(r.tangent(4) * scale * square(inv) * -0.5, x));
-  return {detail::broadcast_to_shape_of(t, x)};
+  return {broadcast_to_shape_of(t, x)};
 }
 
 std::vector<Tensor> inference_vjp(const detail::Rule& r) {
@@ -129,7 +129,7 @@ std::vector<Tensor> training_jvp(const detail::Rule& r) {
   }
   if (r.has_tangent(1)) t[0] = detail::add_tangents(t[0], xhat * n.along(r.tangent(1), x));
   if (r.has_tangent(2)) t[0] = detail::add_tangents(t[0], n.along(r.tangent(2), x));
-  t[0] = detail::broadcast_to_shape_of(t[0], x);
+  t[0] = broadcast_to_shape_of(t[0], x);
   return t;
 }
 
@@ -149,7 +149,7 @@ std::vector<Tensor> training_vjp(const detail::Rule& r) {
   }
   if (r.has_cotangent(1)) gx = detail::add_tangents(gx, n.along(r.cotangent(1) / count, x));
   if (r.has_cotangent(2)) gx = detail::add_tangents(gx, centered * n.along(r.cotangent(2) * (2.0 / count), x));
-  if (r.wants(0)) out[0] = detail::broadcast_to_shape_of(gx, x);
+  if (r.wants(0)) out[0] = broadcast_to_shape_of(gx, x);
   return out;
 }
 

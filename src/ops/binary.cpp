@@ -103,16 +103,16 @@ using detail::Rule;
   P((x == y).astype(y.dtype()) - 0.5 * (x == y).astype(y.dtype()) * (other == y).astype(y.dtype()))
 
 std::vector<Tensor> add_vjp(const Rule& r) {
-  return {detail::sum_to_shape_of(r.cotangent(), r.in(0)), detail::sum_to_shape_of(r.cotangent(), r.in(1))};
+  return {sum_to_shape_of(r.cotangent(), r.in(0)), sum_to_shape_of(r.cotangent(), r.in(1))};
 }
 std::vector<Tensor> sub_vjp(const Rule& r) {
-  return {detail::sum_to_shape_of(r.cotangent(), r.in(0)),
-          r.wants(1) ? detail::sum_to_shape_of(-r.cotangent(), r.in(1)) : Tensor()};
+  return {sum_to_shape_of(r.cotangent(), r.in(0)),
+          r.wants(1) ? sum_to_shape_of(-r.cotangent(), r.in(1)) : Tensor()};
 }
 std::vector<Tensor> add_sub_jvp(const Rule& r, bool is_sub) {
   Tensor t = r.tangent(0);
   if (r.has_tangent(1)) t = is_sub ? (t.defined() ? t - r.tangent(1) : -r.tangent(1)) : detail::add_tangents(t, r.tangent(1));
-  return {detail::broadcast_to_shape_of(t, r.out(0))};
+  return {broadcast_to_shape_of(t, r.out(0))};
 }
 
 // Arithmetic on bool follows PyTorch: + is or, * is and, - is refused.
@@ -232,13 +232,13 @@ const OpDef& select_op =
           const Tensor& y = r.out(0);
           const Tensor a = r.has_tangent(1) ? r.tangent(1) : zeros_like(y);
           const Tensor b = r.has_tangent(2) ? r.tangent(2) : zeros_like(y);
-          return std::vector<Tensor>{detail::broadcast_to_shape_of(where(r.in(0), a, b), y)};
+          return std::vector<Tensor>{broadcast_to_shape_of(where(r.in(0), a, b), y)};
         })
         .vjp([](const Rule& r) {
           std::vector<Tensor> g(3);
           const Tensor& c = r.cotangent();
-          if (r.wants(1)) g[1] = detail::sum_to_shape_of(where(r.in(0), c, 0.0), r.in(1));
-          if (r.wants(2)) g[2] = detail::sum_to_shape_of(where(r.in(0), 0.0, c), r.in(2));
+          if (r.wants(1)) g[1] = sum_to_shape_of(where(r.in(0), c, 0.0), r.in(1));
+          if (r.wants(2)) g[2] = sum_to_shape_of(where(r.in(0), 0.0, c), r.in(2));
           return g;
         });
 

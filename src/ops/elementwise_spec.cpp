@@ -92,13 +92,13 @@ std::vector<Tensor> clamp_jvp(const Rule& r) {
   Tensor t;
   for (std::size_t i = 0; i < 3; ++i)
     if (r.has_tangent(i)) t = detail::add_tangents(t, where(clamp_mask(r, i), r.tangent(i), 0.0));
-  return {detail::broadcast_to_shape_of(t, r.out(0))};
+  return {broadcast_to_shape_of(t, r.out(0))};
 }
 std::vector<Tensor> clamp_vjp(const Rule& r) {
   std::vector<Tensor> g(3);
   if (!r.has_cotangent()) return g;
   for (std::size_t i = 0; i < 3; ++i)
-    if (r.wants(i)) g[i] = detail::sum_to_shape_of(where(clamp_mask(r, i), r.cotangent(), 0.0), r.in(i));
+    if (r.wants(i)) g[i] = sum_to_shape_of(where(clamp_mask(r, i), r.cotangent(), 0.0), r.in(i));
   return g;
 }
 

@@ -376,6 +376,11 @@ Tensor sum_to_size(const Tensor& x, const Shape& shape) {
   const Tensor r = axes.empty() ? x : sum(x, Axes(axes), true);
   return r.shape() == shape ? r : reshape(r, shape);
 }
+Tensor sum_to_shape_of(const Tensor& g, const Tensor& x) {
+  if (!g.defined()) return g;
+  const Tensor r = sum_to_size(g, x.shape());
+  return r.dtype() == x.dtype() ? r : r.astype(x.dtype());
+}
 Tensor prod(const Tensor& x, Axes axes, bool keepdims) { return call1(reduce_prod_op, {x}, reduce_attrs("prod", x, axes, keepdims)); }
 
 // ---- the derivatives of sum, cumsum, prod and cumprod -------------------------------------

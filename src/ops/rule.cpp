@@ -6,18 +6,6 @@ namespace tlaloc::detail {
 
 bool differentiable(DType t) { return is_floating(t); }
 
-Tensor sum_to_shape_of(const Tensor& g, const Tensor& x) {
-  if (!g.defined()) return g;
-  const Tensor r = sum_to_size(g, x.shape());
-  return r.dtype() == x.dtype() ? r : r.astype(x.dtype());
-}
-
-Tensor broadcast_to_shape_of(const Tensor& t, const Tensor& x) {
-  if (!t.defined()) return t;
-  Tensor r = t.shape() == x.shape() ? t : broadcast_to(t, x.shape());
-  return r.dtype() == x.dtype() ? r : r.astype(x.dtype());
-}
-
 Tensor add_tangents(const Tensor& a, const Tensor& b) {
   if (!a.defined()) return b;
   if (!b.defined()) return a;

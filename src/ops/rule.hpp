@@ -57,10 +57,6 @@ class Rule {
 
 // ---- helpers for rules (undefined means zero throughout) ------------------------
 
-// g summed over the axes it was broadcast along to reach x's shape, in x's dtype.
-Tensor sum_to_shape_of(const Tensor& g, const Tensor& x);
-// t broadcast to x's shape, in x's dtype.
-Tensor broadcast_to_shape_of(const Tensor& t, const Tensor& x);
 // The transpose of broadcast_in_dim(x, _, dims) for x of `shape` and `dtype`: g summed
 // back to x's shape.
 Tensor unbroadcast(const Tensor& g, const Shape& shape, DType dtype, const std::vector<std::int64_t>& dims);

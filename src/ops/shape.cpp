@@ -278,4 +278,10 @@ Tensor broadcast_to(const Tensor& x, const Shape& shape) {
   return call1(broadcast_in_dim_op, {x}, {{"shape", shape}, {"dims", dims}});
 }
 
+Tensor broadcast_to_shape_of(const Tensor& t, const Tensor& y) {
+  if (!t.defined()) return t;
+  const Tensor r = broadcast_to(t, y.shape());
+  return r.dtype() == y.dtype() ? r : r.astype(y.dtype());
+}
+
 }  // namespace tlaloc

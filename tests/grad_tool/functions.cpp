@@ -2074,6 +2074,61 @@ int main() {
               padded_after_dot.item<double>());
   check_projection("edge pads used after", padded_after_dot, tl::grad(padded_after)(w), weights);
 
+  // An f32 argument beside captured f64 tensors: each op promotes it (products,
+  // sums, where, maximum, matmul, concat and stack), and its gradient and Hessian come
+  // back in f32, each share converted back as the engine's rules convert it
+  // (tl::sum_to_shape_of; tl::broadcast_to_shape_of in forward mode). In f64 against
+  // central differences; in f32 their bits and dtypes, and against the f64 ones.
+  const tl::Tensor column = f64({0.4, -0.3}, {2});
+  auto promoted = [&column](const tl::Tensor& v) {
+    const tl::Tensor product = tl::sin(v) * column + v;
+    const tl::Tensor selected_part = tl::where(v > 0.0, column, v) - tl::maximum(v, column);
+    const tl::Tensor mm = tl::matmul(tl::tanh(v), tl::reshape(column, {2, 1}));
+    const tl::Tensor rows_joined = tl::concat({v, tl::reshape(column, {1, 2})}, 0) * 1.5;
+    return tl::sum(product * product) + tl::sum(selected_part * v) + tl::sum(mm * mm) +
+           tl::sum(v / (column + 2.0)) + tl::sum(tl::cos(v) + column) + tl::sum(tl::sin(rows_joined)) +
+           tl::sum(tl::stack({v, v * column}) * 0.5);
+  };
+  const auto promoted_gradient = tl::grad(promoted);
+  const auto promoted_hessian = tl::hessian(promoted);
+  report_near("promoted", promoted_gradient, promoted, w);
+  report_hessian_near("hessian promoted", promoted_hessian, promoted_gradient, w);
+  const tl::Tensor w32 = w.astype(tl::DType::f32);
+  auto [promoted_value, promoted_dot] = tl::jvp(promoted, w32, weights.astype(tl::DType::f32));
+  const std::vector<std::pair<std::string, tl::Tensor>> in_f32{{"gradient", promoted_gradient(w32)},
+                                                               {"hessian", promoted_hessian(w32)},
+                                                               {"jvp value", promoted_value},
+                                                               {"jvp tangent", promoted_dot}};
+  for (const auto& [what, t] : in_f32) {
+    std::printf("promoted in f32, %s %s:", what.c_str(), std::string(tl::dtype_name(t.dtype())).c_str());
+    for (double e : t.to_vector<double>()) std::printf(" %a", e);
+    std::printf("\n");
+  }
+  // What each should be: the argument's dtype for its derivatives, the promoted one
+  // (f64) for the value and its tangent; values within f32's rounding of the f64 ones.
+  const std::vector<std::pair<tl::Tensor, tl::Tensor>> against{
+      {in_f32[0].second, promoted_gradient(w)},
+      {in_f32[1].second, promoted_hessian(w)},
+      {in_f32[2].second, promoted(w)},
+      {in_f32[3].second, tl::sum(promoted_gradient(w) * weights)}};
+  for (std::size_t k = 0; k < against.size(); ++k) {
+    const auto& [got, f64_result] = against[k];
+    const tl::DType expected = k < 2 ? tl::DType::f32 : tl::DType::f64;
+    if (got.dtype() != expected) {
+      std::printf("FAIL promoted in f32, %s: %s, expected %s\n", in_f32[k].first.c_str(),
+                  std::string(tl::dtype_name(got.dtype())).c_str(),
+                  std::string(tl::dtype_name(expected)).c_str());
+      ++failures;
+    }
+    const std::vector<double> near = got.to_vector<double>(), exact = f64_result.to_vector<double>();
+    for (std::size_t i = 0; i < near.size(); ++i)
+      if (std::abs(near[i] - exact[i]) > 1e-5 * (1 + std::abs(exact[i]))) {
+        std::printf("FAIL promoted in f32, %s %zu: %.9g, in f64 %.17g\n", in_f32[k].first.c_str(), i, near[i],
+                    exact[i]);
+        ++failures;
+      }
+  }
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

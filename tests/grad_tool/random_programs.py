@@ -7,8 +7,10 @@ and scalar locals, assignments, ifs (with and without else), for and while loops
 in loops, and scalars changed in loops and branches and read after them: the
 constructs whose lowering (versions, joins, tapes, replays) is the tool's most
 intricate code. The file is built twice (tests/grad_tool/CMakeLists.txt), traced
-and generated; both print every gradient, Hessian and jvp's bits, which must be
-equal, and check them against central differences and the gradient's projection.
+and generated; both print every gradient, Hessian and jvp's bits and dtype, in f64
+and again in f32 (the argument and every tensor a function captures), which must be
+equal, and check the f64 ones against central differences and the gradient's
+projection.
 
   random_programs.py [--seeds S...] [--ops-seeds S...] [--mixed-seeds S...]
                      [--ranged-seeds S...] [--windowed-seeds S...] [--pair-seeds S...]
@@ -481,28 +483,32 @@ const auto soft = tl::custom_jvp([](const tl::Tensor& v) {{ return tl::softplus(
   using grad_tool_checks::check_jvp;
   using grad_tool_checks::check_pair;
   using grad_tool_checks::print_bits;
-  const tl::Tensor m0 = tl::tensor(std::vector<double>{{0.3, -0.5, 0.7, 0.2, -0.4, 0.9}}, {{2, 3}});
-  const tl::Tensor dir = tl::tensor(std::vector<double>{{0.5, 1.0, -0.25, 0.75, -1.0, 0.125}}, {{2, 3}});
+  // Every check runs in f64, against central differences too, and in f32, where only the
+  // bits are compared between the builds (checks.hpp).
+  for (const tl::DType dtype : {{tl::DType::f64, tl::DType::f32}}) {{
+  const auto in = [dtype](std::vector<double> v, tl::Shape shape) {{ return tl::tensor(v, shape).astype(dtype); }};
+  const tl::Tensor m0 = in({{0.3, -0.5, 0.7, 0.2, -0.4, 0.9}}, {{2, 3}});
+  const tl::Tensor dir = in({{0.5, 1.0, -0.25, 0.75, -1.0, 0.125}}, {{2, 3}});
   // The second argument of the functions of --pair-seeds, and its tangent.
-  const tl::Tensor k0 = tl::tensor(std::vector<double>{{-0.2, 0.6, 0.1, -0.8, 0.4, 0.5}}, {{2, 3}});
-  const tl::Tensor dir_k = tl::tensor(std::vector<double>{{-0.75, 0.25, 1.5, 0.5, -0.125, 1.0}}, {{2, 3}});
+  const tl::Tensor k0 = in({{-0.2, 0.6, 0.1, -0.8, 0.4, 0.5}}, {{2, 3}});
+  const tl::Tensor dir_k = in({{-0.75, 0.25, 1.5, 0.5, -0.125, 1.0}}, {{2, 3}});
   // What the functions of --mixed-seeds capture: operands that broadcast against m.
-  const std::vector<tl::Tensor> rows{{tl::tensor(std::vector<double>{{0.4, -0.3, 0.8}}, {{1, 3}}),
-                                     tl::tensor(std::vector<double>{{-0.6, 0.2, 0.5}}, {{3}}),
-                                     tl::tensor(std::vector<double>{{0.7, -0.1}}, {{2, 1}})}};
-  const tl::nn::Params weights{{{{"scale", tl::tensor(std::vector<double>{{1.2, 0.8}}, {{2, 1}})}},
-                               {{"shift", tl::tensor(std::vector<double>{{0.1, -0.2, 0.3}}, {{3}})}},
-                               {{"gain", tl::tensor(std::vector<double>{{0.9}}, {{1}})}}}};
+  const std::vector<tl::Tensor> rows{{in({{0.4, -0.3, 0.8}}, {{1, 3}}), in({{-0.6, 0.2, 0.5}}, {{3}}),
+                                     in({{0.7, -0.1}}, {{2, 1}})}};
+  const tl::nn::Params weights{{{{"scale", in({{1.2, 0.8}}, {{2, 1}})}}, {{"shift", in({{0.1, -0.2, 0.3}}, {{3}})}},
+                               {{"gain", in({{0.9}}, {{1}})}}}};
   for (const int mode : {{{modes}}}) {{
 """
 
 # The end of main, or of an entry of one part (--entry), which prints nothing more.
 FOOTER = """\
   }
+  }
   return grad_tool_checks::summary();
 }
 """
 ENTRY_FOOTER = """\
+  }
   }
 }
 """

@@ -883,4 +883,34 @@ TEST(ReduceDerivatives, ExtremesAreTheEnginesRules) {
   }
 }
 
+// sum_to_shape_of and broadcast_to_shape_of undo and redo a binary op's broadcasting
+// and promotion; they are the engine's rules for add, so tl::vjp and tl::jvp of an add
+// of an f32 [3] or [2, 1] and an f64 [2, 3] give their dtypes and bits. Where shape
+// and dtype already agree they return their argument itself; a zero stays undefined.
+TEST(ReduceDerivatives, SumToShapeOfUndoesBroadcastAndPromotion) {
+  const tl::Tensor wide = tl::reshape(tl::sin(tl::arange(6).astype(tl::DType::f64) + 0.1), {2, 3});
+  const tl::Tensor g = tl::reshape(tl::cos(tl::arange(6).astype(tl::DType::f64) * 1.7), {2, 3});
+  for (const tl::Shape& shape : {tl::Shape{3}, tl::Shape{2, 1}, tl::Shape{1, 3}}) {
+    const tl::Tensor x = (tl::ones(shape, tl::DType::f64) * 0.3).astype(tl::DType::f32);
+    const tl::Tensor summed = tl::sum_to_shape_of(g, x);
+    EXPECT_EQ(summed.dtype(), tl::DType::f32);
+    EXPECT_EQ(summed.shape(), shape);
+    EXPECT_EQ(summed.to_vector<float>(), tl::sum_to_size(g, shape).astype(tl::DType::f32).to_vector<float>());
+    auto [y, pullback] = tl::vjp([](const tl::Tensor& a, const tl::Tensor& b) { return a + b; }, x, wide);
+    EXPECT_EQ(pullback(g)[0].to_vector<float>(), summed.to_vector<float>());
+    const tl::Tensor t = tl::full(shape, 0.7, tl::DType::f32);
+    const tl::Tensor spread = tl::broadcast_to_shape_of(t, y);
+    EXPECT_EQ(spread.dtype(), tl::DType::f64);
+    EXPECT_EQ(spread.shape(), (tl::Shape{2, 3}));
+    const auto [value, tangent] = tl::jvp([&](const tl::Tensor& a) { return a + wide; }, x, t);
+    EXPECT_EQ(tangent.to_vector<double>(), spread.to_vector<double>());
+  }
+  EXPECT_TRUE(tl::sum_to_shape_of(g, wide).is_same(g));
+  EXPECT_TRUE(tl::broadcast_to_shape_of(g, wide).is_same(g));
+  EXPECT_FALSE(tl::sum_to_shape_of(tl::Tensor(), wide).defined());
+  EXPECT_FALSE(tl::broadcast_to_shape_of(tl::Tensor(), wide).defined());
+  expect_error<tl::ShapeError>([&] { tl::sum_to_shape_of(tl::ones({3}, tl::DType::f64), wide); },
+                               "sum_to_size");
+}
+
 }  // namespace

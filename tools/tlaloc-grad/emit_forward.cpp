@@ -121,7 +121,10 @@ void Writer::forward_op(const Node& s, bool hoisted) {
   if (r.check != nullptr) line(r.check(n));
   if (!tangents_) return;
   std::vector<std::string> t;
-  for (const Arg& a : s.args) t.push_back(a.is_tensor() && active(a.value) ? "t_" + name(a.value) : "");
+  for (std::size_t i = 0; i < s.args.size(); ++i)
+    t.push_back(s.args[i].is_tensor() && moves_with(s.fn, i, s.args.back().text) && active(s.args[i].value)
+                    ? "t_" + name(s.args[i].value)
+                    : "");
   if (r.jvp == nullptr)
     refuse(Code::not_differentiable, s.loc, "tl::" + s.fn + " has no build-time forward rule");
   line(decl + "t_" + n.y + " = " + op_tangent(s, r, n, std::move(t)) + ";");
@@ -133,10 +136,10 @@ void Writer::forward_op(const Node& s, bool hoisted) {
 // tangent would add +0 where the trace has -0. Without any, the result's is undefined.
 std::string Writer::op_tangent(const Node& s, const Rule& r, const Names& n, std::vector<std::string> t) {
   std::vector<ValueId> maybe;
-  for (const Arg& a : s.args)
-    if (a.is_tensor() && active(a.value) && zero_tangent_.count(a.value) != 0 &&
-        std::find(maybe.begin(), maybe.end(), a.value) == maybe.end())
-      maybe.push_back(a.value);
+  for (std::size_t i = 0; i < s.args.size(); ++i)
+    if (!t[i].empty() && zero_tangent_.count(s.args[i].value) != 0 &&
+        std::find(maybe.begin(), maybe.end(), s.args[i].value) == maybe.end())
+      maybe.push_back(s.args[i].value);
   // Beyond two such operands the choices would multiply: their zeros are written out.
   if (maybe.size() > 2) {
     for (std::size_t i = 0; i < s.args.size(); ++i)

@@ -56,8 +56,8 @@ namespace {
 // by the identity, a whole slice, a pad of no widths, ...).
 bool may_pass_on(const Node& s) {
   static const std::set<std::string, std::less<>> ops{
-      "astype",  "reshape",     "squeeze",      "transpose",          "permute", "slice",
-      "reverse", "sum_to_size", "broadcast_to", "transpose_backward", "pad"};
+      "astype",      "reshape",         "squeeze",      "transpose",          "permute", "slice", "reverse",
+      "sum_to_size", "sum_to_shape_of", "broadcast_to", "transpose_backward", "pad"};
   // A pad whose widths are literals, not all zero, never does.
   if (s.fn == "pad" && s.args.size() > 1) {
     const std::string& widths = s.args[1].text;

@@ -632,9 +632,10 @@ void Lowerer::collect_renames(const Stmt* s, unsigned begin,
 
 ValueId Lowerer::op(Block& out, const Expr* e, std::string fn, std::vector<Arg> args, std::string spelled) {
   bool active = false, traced = false;
-  for (const Arg& a : args) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const Arg& a = args[i];
     if (a.is_tensor()) refuse_undefined(a.value, e);
-    active = active || (a.is_tensor() && this->active(a.value));
+    active = active || (a.is_tensor() && moves_with(fn, i, args.back().text) && this->active(a.value));
     traced = traced || (a.is_tensor() && this->traced(a.value));
   }
   if (fn.empty() || in_head_) active = false;

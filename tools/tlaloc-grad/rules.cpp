@@ -37,6 +37,7 @@ std::string call(const std::string& fn, const std::vector<std::string>& args) {
 std::string spell_call(const Rule& r, const Names& n) { return call(r.name, n.args); }
 std::string shape_of(const std::string& t) { return t + ".shape()"; }
 std::string linear_jvp(const Rule& r, const Names& n, const std::vector<std::string>& t) {
+  if (t[0].empty()) return "";
   std::vector<std::string> args = n.args;
   args[0] = t[0];
   return call(r.name, args);
@@ -50,11 +51,11 @@ std::string jointly_linear_jvp(const Rule& r, const Names& n, const std::vector<
 
 namespace {
 
-// g summed back to operand i's shape (the engine's sum_to_shape_of); a scalar
-// partner cannot have broadcast it.
+// g summed back to operand i's shape and dtype (the library's sum_to_shape_of, the
+// engine's rule); a scalar partner cannot have broadcast or promoted it.
 std::string summed_to(const std::string& g, std::size_t i, const Names& n) {
   for (std::size_t j = 0; j < n.args.size(); ++j)
-    if (j != i && n.tensor[j]) return call("sum_to_size", {g, shape_of(n.args[i])});
+    if (j != i && n.tensor[j]) return call("sum_to_shape_of", {g, n.args[i]});
   return g;
 }
 
@@ -103,9 +104,12 @@ std::string elementwise_vjp(const Rule& r, std::size_t i, const Names& n) {
 
 // ---- forward mode (the engine's JVP rules) -----------------------------------
 
-// The engine's broadcast_to_shape_of: a tangent broadcast to the result's shape
-// (tl::broadcast_to returns it unchanged when the shapes already agree).
-std::string to_result(const std::string& t, const Names& n) { return call("broadcast_to", {t, shape_of(n.y)}); }
+// A tangent broadcast to the result's shape and dtype: the library's
+// broadcast_to_shape_of, the engine's rule (it returns the tangent itself where they
+// already agree).
+std::string to_result(const std::string& t, const Names& n) {
+  return call("broadcast_to_shape_of", {t, n.y});
+}
 // add_tangents(a, b) of two optional terms.
 std::string plus(const std::string& a, const std::string& b) {
   if (a.empty()) return b;
@@ -127,7 +131,8 @@ void set_jvps(RuleTable& t) {
     return to_result(tg[0].empty() ? "-" + tg[1] : tg[0] + " - " + tg[1], n);
   });
   set("neg", [](const Rule&, const Names&, const std::vector<std::string>& tg) { return "-" + tg[0]; });
-  for (const char* linear : {"sum", "cumsum", "sum_to_size", "sum_backward", "cumsum_backward"})
+  for (const char* linear :
+       {"sum", "cumsum", "sum_to_size", "sum_to_shape_of", "sum_backward", "cumsum_backward"})
     set(linear, linear_jvp);
   // The engine's dot_general rule: the op applied to each operand's tangent, in turn.
   set("dot_general", [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
@@ -153,9 +158,7 @@ void set_jvps(RuleTable& t) {
   // The pools' and max's and min's shares are linear in the cotangent (or tangent),
   // and do not move with x (the routing is piecewise constant).
   for (const char* linear : {"max_pool2d_backward", "avg_pool2d_backward", "extreme_backward", "extreme_jvp"})
-    set(linear, [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
-      return tg[0].empty() ? std::string() : linear_jvp(r, n, tg);
-    });
+    set(linear, linear_jvp);
   for (const char* conv : {"conv2d", "conv_transpose2d"})
     set(conv, [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
       return plus(tg[0].empty() ? "" : jointly_linear_jvp(r, n, {tg[0], ""}, {0}),
@@ -251,7 +254,7 @@ RuleTable make_rules() {
   add({"where", spell_call, [](const Rule&, std::size_t i, const Names& n) {
          if (i == 0) return std::string();
          const std::string picked = i == 1 ? call("where", {n.args[0], n.g, "0.0"}) : call("where", {n.args[0], "0.0", n.g});
-         return call("sum_to_size", {picked, shape_of(n.args[i])});
+         return call("sum_to_shape_of", {picked, n.args[i]});
        }});
   // prod's and cumprod's shares are not linear in x: their derivatives are the
   // library's forward mode over them (prod_backward_jvp, cumprod_backward_jvp), where
@@ -276,9 +279,9 @@ RuleTable make_rules() {
   // Functions a generated reverse sweep calls, with forward rules only: tl::hessian
   // differentiates a generated gradient in forward mode (rewrite.cpp).
   for (const char* forward_only :
-       {"sum_to_size", "sum_backward", "cumsum_backward", "dot_general_backward", "matmul_backward",
-        "conv2d_backward", "conv_transpose2d_backward", "max_pool2d_backward", "avg_pool2d_backward",
-        "extreme_backward", "extreme_jvp"})
+       {"sum_to_size", "sum_to_shape_of", "sum_backward", "cumsum_backward", "dot_general_backward",
+        "matmul_backward", "conv2d_backward", "conv_transpose2d_backward", "max_pool2d_backward",
+        "avg_pool2d_backward", "extreme_backward", "extreme_jvp"})
     add({forward_only, spell_call, nullptr});
   // x.astype(dtype): the cotangent converted back, as the engine's convert rule does.
   add({"astype", [](const Rule&, const Names& n) { return paren(n.args[0]) + ".astype(" + n.args[1] + ")"; },
@@ -323,6 +326,15 @@ std::vector<std::string> rule_names() {
   std::vector<std::string> names;
   for (const auto& [name, rule] : rules()) names.push_back(name);
   return names;
+}
+
+bool moves_with(std::string_view fn, std::size_t i, std::string_view last) {
+  if (fn == "sum_to_shape_of") return i == 0;
+  // The shares of products, (g, a, b, ..., k): operand k's own value is not read.
+  static const std::set<std::string_view> shares{"matmul_backward", "dot_general_backward", "conv2d_backward",
+                                                 "conv_transpose2d_backward"};
+  if (shares.count(fn) != 0) return !((last == "0" && i == 1) || (last == "1" && i == 2));
+  return true;
 }
 
 bool zero_derivative(std::string_view name) {

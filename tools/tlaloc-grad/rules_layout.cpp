@@ -86,17 +86,20 @@ std::string axis_extent(const std::string& t, const std::string& a) {
 }
 // Tensor i's extent along the concatenated axis.
 std::string extent(const Names& n, std::size_t i) { return axis_extent(n.args[i], join_axis(n)); }
-// The engine's concatenate rule: each tensor's slice of the cotangent along the axis.
+// The engine's concatenate rule: each tensor's slice of the cotangent along the axis,
+// converted back to the tensor's dtype (the public concat promotes the tensors first;
+// astype returns the slice itself where they agree).
 std::string concat_vjp(const Rule&, std::size_t i, const Names& n) {
   std::string start = "0";
   for (std::size_t j = 0; j < i; ++j) start = j == 0 ? extent(n, 0) : start + " + " + extent(n, j);
   const std::string stop = i == 0 ? extent(n, 0) : start + " + " + extent(n, i);
-  return call("slice", {n.g, join_axis(n), start, stop});
+  return call("slice", {n.g, join_axis(n), start, stop}) + ".astype(" + n.args[i] + ".dtype())";
 }
 // stack expands each tensor's dims, then concatenates: the slice reshaped back.
 std::string stack_vjp(const Rule&, std::size_t i, const Names& n) {
   return call("reshape", {call("slice", {n.g, join_axis(n), std::to_string(i), std::to_string(i + 1)}),
-                          shape_of(n.args[i])});
+                          shape_of(n.args[i])}) +
+         ".astype(" + n.args[i] + ".dtype())";
 }
 // Linear in every tensor: the tangents joined, zeros where a tensor has none.
 std::string joined_jvp(const Rule& r, const Names& n, const Tangents& t) {

@@ -90,11 +90,11 @@ inline tl::Tensor grad_mlp_98(const tl::Tensor& wt, const tl::Tensor& x, const t
     tl::Tensor d_sub_20;
     d_sub_20 = d_result;
     // sub, line 96
-    d_add_19 = tl::sum_to_size(d_sub_20, add_19.shape());
-    d_sum_13 = tl::sum_to_size(-d_sub_20, sum_13.shape());
+    d_add_19 = tl::sum_to_shape_of(d_sub_20, add_19);
+    d_sum_13 = tl::sum_to_shape_of(-d_sub_20, sum_13);
     // add, line 96
-    d_astype_18 = tl::sum_to_size(d_add_19, astype_18.shape());
-    d_y = tl::sum_to_size(d_add_19, y.shape());
+    d_astype_18 = tl::sum_to_shape_of(d_add_19, astype_18);
+    d_y = tl::sum_to_shape_of(d_add_19, y);
     // astype, tlaloc/derived_ops.hpp:51
     d_div_17 = d_astype_18.astype(div_17.dtype());
     // div, tlaloc/derived_ops.hpp:51
@@ -108,7 +108,7 @@ inline tl::Tensor grad_mlp_98(const tl::Tensor& wt, const tl::Tensor& x, const t
     // sum, line 96
     d_div_12 = tl::broadcast_to(d_sum_13, div_12.shape());
     // div, line 96
-    d_sigmoid_11 = tl::sum_to_size(d_div_12 * tl::reciprocal(add_10), sigmoid_11.shape());
+    d_sigmoid_11 = tl::sum_to_shape_of(d_div_12 * tl::reciprocal(add_10), sigmoid_11);
     // sigmoid, line 96
     d_h = d_h + (d_sigmoid_11 * (sigmoid_11 * (1.0 - sigmoid_11)));
   }
@@ -117,12 +117,12 @@ inline tl::Tensor grad_mlp_98(const tl::Tensor& wt, const tl::Tensor& x, const t
   // sum, line 94
   d_mul_6 = tl::broadcast_to(d_sum_7, mul_6.shape());
   // mul, line 94
-  d_h = d_h.defined() ? d_h + (tl::sum_to_size(d_mul_6 * h, h.shape())) : (tl::sum_to_size(d_mul_6 * h, h.shape()));
-  d_h = d_h + (tl::sum_to_size(d_mul_6 * h, h.shape()));
+  d_h = d_h.defined() ? d_h + (tl::sum_to_shape_of(d_mul_6 * h, h)) : (tl::sum_to_shape_of(d_mul_6 * h, h));
+  d_h = d_h + (tl::sum_to_shape_of(d_mul_6 * h, h));
   // tanh, line 17
   d_add_4 = d_h * (1.0 - h * h);
   // add, line 17
-  d_matmul_3 = tl::sum_to_size(d_add_4, matmul_3.shape());
+  d_matmul_3 = tl::sum_to_shape_of(d_add_4, matmul_3);
   // matmul, line 17
   d_wt = tl::matmul_backward(d_matmul_3, x, wt, 1);
   return d_wt;

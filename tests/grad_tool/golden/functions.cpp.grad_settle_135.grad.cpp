@@ -55,8 +55,8 @@ inline tl::Tensor grad_settle_135(const tl::Tensor& a) {
   // sum, line 133
   d_mul_6 = tl::broadcast_to(d_sum_7, mul_6.shape());
   // mul, line 133
-  d_s_1 = tl::sum_to_size(d_mul_6 * s_1, s_1.shape());
-  d_s_1 = d_s_1 + (tl::sum_to_size(d_mul_6 * s_1, s_1.shape()));
+  d_s_1 = tl::sum_to_shape_of(d_mul_6 * s_1, s_1);
+  d_s_1 = d_s_1 + (tl::sum_to_shape_of(d_mul_6 * s_1, s_1));
   // Reverse of the loop at line 128, last iteration first.
   for (std::size_t k0 = steps_0; k0-- > 0;) {
     [[maybe_unused]] const int n = saved_n[k0];
@@ -79,8 +79,8 @@ inline tl::Tensor grad_settle_135(const tl::Tensor& a) {
     }
     if (d_mul_4.defined()) {
       // mul, line 129
-      d_cos_3 = tl::sum_to_size(d_mul_4 * a, cos_3.shape());
-      d_a = d_a.defined() ? d_a + (tl::sum_to_size(d_mul_4 * cos_3, a.shape())) : (tl::sum_to_size(d_mul_4 * cos_3, a.shape()));
+      d_cos_3 = tl::sum_to_shape_of(d_mul_4 * a, cos_3);
+      d_a = d_a.defined() ? d_a + (tl::sum_to_shape_of(d_mul_4 * cos_3, a)) : (tl::sum_to_shape_of(d_mul_4 * cos_3, a));
     }
     if (d_cos_3.defined()) {
       // cos, line 129

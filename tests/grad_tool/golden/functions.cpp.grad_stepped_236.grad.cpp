@@ -80,13 +80,13 @@ inline tl::Tensor grad_stepped_236(const tl::Tensor& m) {
   tl::Tensor d_add_18;
   d_add_18 = tl::scalar_tensor(1, add_18.dtype());
   // add, line 234
-  d_sum_17 = tl::sum_to_size(d_add_18, sum_17.shape());
-  d_sum_15 = tl::sum_to_size(d_add_18, sum_15.shape());
+  d_sum_17 = tl::sum_to_shape_of(d_add_18, sum_17);
+  d_sum_15 = tl::sum_to_shape_of(d_add_18, sum_15);
   // sum, line 234
   d_mul_16 = tl::broadcast_to(d_sum_17, mul_16.shape());
   // mul, line 234
-  d_out = tl::sum_to_size(d_mul_16 * out, out.shape());
-  d_out = d_out + (tl::sum_to_size(d_mul_16 * out, out.shape()));
+  d_out = tl::sum_to_shape_of(d_mul_16 * out, out);
+  d_out = d_out + (tl::sum_to_shape_of(d_mul_16 * out, out));
   // sum, line 234
   d_c = tl::broadcast_to(d_sum_15, c.shape());
   // Reverse of the tl::fori_loop at line 234, last iteration first: the carried value's cotangent
@@ -103,8 +103,8 @@ inline tl::Tensor grad_stepped_236(const tl::Tensor& m) {
       tl::Tensor d_mul_14;
       d_mul_14 = d_c_carry;
       // mul, line 234
-      d_c_in_1 = tl::sum_to_size(d_mul_14 * m, c_in_1.shape());
-      d_m_step1 = tl::sum_to_size(d_mul_14 * c_in_1, m.shape());
+      d_c_in_1 = tl::sum_to_shape_of(d_mul_14 * m, c_in_1);
+      d_m_step1 = tl::sum_to_shape_of(d_mul_14 * c_in_1, m);
       d_c_carry = d_c_in_1;
       d_m_sum1 = d_m_sum1 + d_m_step1;
     }
@@ -136,17 +136,17 @@ inline tl::Tensor grad_stepped_236(const tl::Tensor& m) {
       tl::Tensor d_add_10;
       d_add_10 = d_out_carry;
       // add, line 232
-      d_mul_9 = tl::sum_to_size(d_add_10, mul_9.shape());
-      d_mul_7 = tl::sum_to_size(d_add_10, mul_7.shape());
+      d_mul_9 = tl::sum_to_shape_of(d_add_10, mul_9);
+      d_mul_7 = tl::sum_to_shape_of(d_add_10, mul_7);
       // mul, line 232
-      d_sin_8 = tl::sum_to_size(d_mul_9 * m, sin_8.shape());
-      d_m_step0 = tl::sum_to_size(d_mul_9 * sin_8, m.shape());
+      d_sin_8 = tl::sum_to_shape_of(d_mul_9 * m, sin_8);
+      d_m_step0 = tl::sum_to_shape_of(d_mul_9 * sin_8, m);
       // sin, line 232
       d_c_in = d_sin_8 * tl::cos(c_in);
       // mul, line 232
       d_mul_6 = d_mul_7 * 0.1;
       // mul, line 232
-      d_m_step0 = d_m_step0 + (tl::sum_to_size(d_mul_6 * astype_5, m.shape()));
+      d_m_step0 = d_m_step0 + (tl::sum_to_shape_of(d_mul_6 * astype_5, m));
       d_out_carry = d_c_in;
       d_m_sum0 = d_m_sum0 + d_m_step0;
     }

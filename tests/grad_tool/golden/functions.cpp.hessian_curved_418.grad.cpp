@@ -18,32 +18,32 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   const tl::Tensor matmul_3 = tl::matmul(x, m);  // matmul, line 18: tl::matmul(x, m)
   const tl::Tensor t_matmul_3 = tl::matmul(x, t_m);
   const tl::Tensor add_4 = matmul_3 + b;  // add, line 19: matmul_3 + b
-  const tl::Tensor t_add_4 = tl::broadcast_to(t_matmul_3, add_4.shape());
+  const tl::Tensor t_add_4 = tl::broadcast_to_shape_of(t_matmul_3, add_4);
   const tl::Tensor h = tl::tanh(add_4);  // tanh, line 20: tl::tanh(add_4)
   const tl::Tensor t_h = t_add_4 * (1.0 - h * h);
   const tl::Tensor sigmoid_6 = tl::sigmoid(m);  // sigmoid, line 21: tl::sigmoid(m)
   const tl::Tensor t_sigmoid_6 = t_m * (sigmoid_6 * (1.0 - sigmoid_6));
   const tl::Tensor maximum_7 = tl::maximum(m, 0.05);  // maximum, line 22: tl::maximum(m, 0.05)
-  const tl::Tensor t_maximum_7 = tl::broadcast_to(t_m * ((m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m == maximum_7).astype(maximum_7.dtype()) * (tl::scalar_tensor(0.05, maximum_7.dtype()) == maximum_7).astype(maximum_7.dtype())), maximum_7.shape());
+  const tl::Tensor t_maximum_7 = tl::broadcast_to_shape_of(t_m * ((m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m == maximum_7).astype(maximum_7.dtype()) * (tl::scalar_tensor(0.05, maximum_7.dtype()) == maximum_7).astype(maximum_7.dtype())), maximum_7);
   const tl::Tensor mul_8 = maximum_7 * sigmoid_6;  // mul, line 23: maximum_7 * sigmoid_6
-  const tl::Tensor t_mul_8 = tl::broadcast_to(t_maximum_7 * sigmoid_6 + (t_sigmoid_6 * maximum_7), mul_8.shape());
+  const tl::Tensor t_mul_8 = tl::broadcast_to_shape_of(t_maximum_7 * sigmoid_6 + (t_sigmoid_6 * maximum_7), mul_8);
   const tl::Tensor mul_9 = m * m;  // mul, line 24: m * m
-  const tl::Tensor t_mul_9 = tl::broadcast_to(t_m * m + (t_m * m), mul_9.shape());
+  const tl::Tensor t_mul_9 = tl::broadcast_to_shape_of(t_m * m + (t_m * m), mul_9);
   const tl::Tensor add_10 = mul_9 + 2.0;  // add, line 25: mul_9 + 2.0
-  const tl::Tensor t_add_10 = tl::broadcast_to(t_mul_9, add_10.shape());
+  const tl::Tensor t_add_10 = tl::broadcast_to_shape_of(t_mul_9, add_10);
   const tl::Tensor mul_11 = m * m;  // mul, line 26: m * m
-  const tl::Tensor t_mul_11 = tl::broadcast_to(t_m * m + (t_m * m), mul_11.shape());
+  const tl::Tensor t_mul_11 = tl::broadcast_to_shape_of(t_m * m + (t_m * m), mul_11);
   const tl::Tensor add_12 = mul_11 + 1.0;  // add, line 27: mul_11 + 1.0
-  const tl::Tensor t_add_12 = tl::broadcast_to(t_mul_11, add_12.shape());
+  const tl::Tensor t_add_12 = tl::broadcast_to_shape_of(t_mul_11, add_12);
   const tl::Tensor pow_13 = tl::pow(add_12, 1.5);  // pow, line 28: tl::pow(add_12, 1.5)
-  const tl::Tensor t_pow_13 = tl::broadcast_to(t_add_12 * tl::where(tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) == 0, 0.0, tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) * tl::pow(add_12.astype(pow_13.dtype()), tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) - 1.0)), pow_13.shape());
+  const tl::Tensor t_pow_13 = tl::broadcast_to_shape_of(t_add_12 * tl::where(tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) == 0, 0.0, tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) * tl::pow(add_12.astype(pow_13.dtype()), tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) - 1.0)), pow_13);
   const tl::Tensor div_14 = pow_13 / add_10;  // div, line 29: pow_13 / add_10
-  const tl::Tensor t_div_14 = tl::broadcast_to(t_pow_13 * tl::reciprocal(add_10) + (t_add_10 * -(div_14 / add_10)), div_14.shape());
+  const tl::Tensor t_div_14 = tl::broadcast_to_shape_of(t_pow_13 * tl::reciprocal(add_10) + (t_add_10 * -(div_14 / add_10)), div_14);
   const tl::Tensor r = div_14 + mul_8;  // add, line 30: div_14 + mul_8
-  const tl::Tensor t_r = tl::broadcast_to(t_div_14 + t_mul_8, r.shape());
+  const tl::Tensor t_r = tl::broadcast_to_shape_of(t_div_14 + t_mul_8, r);
   const int64_t log_softmax_axis = -1;
   const tl::Tensor mul_16 = m * 2.0;  // mul, line 32: m * 2.0
-  const tl::Tensor t_mul_16 = tl::broadcast_to(t_m * 2.0, mul_16.shape());
+  const tl::Tensor t_mul_16 = tl::broadcast_to_shape_of(t_m * 2.0, mul_16);
   const int64_t log_softmax_a = ::tlaloc::detail::row_axis("log_softmax", log_softmax_axis, mul_16.rank());
   const tl::Tensor xf = mul_16.astype(::tlaloc::detail::floating_dtype(mul_16.dtype()));  // astype, line 34: mul_16.astype(::tlaloc::detail::floating_dtype(mul_16.dtype()))
   const tl::Tensor t_xf = t_mul_16.astype(::tlaloc::detail::floating_dtype(mul_16.dtype()));
@@ -74,7 +74,7 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   const tl::Tensor t_max_20 = tl::extreme_jvp(t_xf_1_1, xf_1_1, max_20, log_softmax_a, true);
   const tl::Tensor u_t_21 = tl::stop_gradient(max_20);  // line 46: tl::stop_gradient(max_20)
   const tl::Tensor shifted = xf_1_1 - u_t_21;  // sub, line 47: xf_1 - t_21
-  const tl::Tensor t_shifted = tl::broadcast_to(t_xf_1_1, shifted.shape());
+  const tl::Tensor t_shifted = tl::broadcast_to_shape_of(t_xf_1_1, shifted);
   const tl::Tensor exp_23 = tl::exp(shifted);  // exp, line 48: tl::exp(shifted)
   const tl::Tensor t_exp_23 = t_shifted * exp_23;
   const tl::Tensor sum_24 = tl::sum(exp_23, log_softmax_a, true);  // sum, line 49: tl::sum(exp_23, log_softmax_a, true)
@@ -82,7 +82,7 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   const tl::Tensor log_25 = tl::log(sum_24);  // log, line 50: tl::log(sum_24)
   const tl::Tensor t_log_25 = t_sum_24 * tl::reciprocal(sum_24);
   const tl::Tensor sub_26 = shifted - log_25;  // sub, line 51: shifted - log_25
-  const tl::Tensor t_sub_26 = tl::broadcast_to(t_shifted - t_log_25, sub_26.shape());
+  const tl::Tensor t_sub_26 = tl::broadcast_to_shape_of(t_shifted - t_log_25, sub_26);
   const tl::Tensor reshape_27 = tl::reshape(sub_26, mul_16.shape());  // reshape, line 52: tl::reshape(sub_26, mul_16.shape())
   const tl::Tensor t_reshape_27 = tl::reshape(t_sub_26, mul_16.shape());
   const tl::Tensor sum_28 = tl::sum(reshape_27);  // sum, line 53: tl::sum(reshape_27)
@@ -92,7 +92,7 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   const bool mean_keepdims = false;
   const tlaloc::Axes mean_axes = {};
   const tl::Tensor mul_30 = m * 0.5;  // mul, line 57: m * 0.5
-  const tl::Tensor t_mul_30 = tl::broadcast_to(t_m * 0.5, mul_30.shape());
+  const tl::Tensor t_mul_30 = tl::broadcast_to_shape_of(t_m * 0.5, mul_30);
   const tl::Tensor exp_31 = tl::exp(mul_30);  // exp, line 58: tl::exp(mul_30)
   const tl::Tensor t_exp_31 = t_mul_30 * exp_31;
   const int64_t mean_n = ::tlaloc::detail::reduced_count("mean", exp_31.shape(), mean_axes);
@@ -101,70 +101,70 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   const tl::Tensor sum_33 = tl::sum(astype_32, mean_axes, mean_keepdims);  // sum, line 61: tl::sum(astype_32, mean_axes, mean_keepdims)
   const tl::Tensor t_sum_33 = tl::sum(t_astype_32, mean_axes, mean_keepdims);
   const tl::Tensor div_34 = sum_33 / double(mean_n);  // div, line 62: sum_33 / double(mean_n)
-  const tl::Tensor t_div_34 = tl::broadcast_to(t_sum_33 * tl::reciprocal(tl::scalar_tensor(double(mean_n), div_34.dtype())), div_34.shape());
+  const tl::Tensor t_div_34 = tl::broadcast_to_shape_of(t_sum_33 * tl::reciprocal(tl::scalar_tensor(double(mean_n), div_34.dtype())), div_34);
   const tl::Tensor astype_35 = div_34.astype(::tlaloc::detail::floating_dtype(exp_31.dtype()));  // astype, line 63: div_34.astype(::tlaloc::detail::floating_dtype(exp_31.dtype()))
   const tl::Tensor t_astype_35 = t_div_34.astype(::tlaloc::detail::floating_dtype(exp_31.dtype()));
   const tl::Tensor mul_36 = h * h;  // mul, line 64: h * h
-  const tl::Tensor t_mul_36 = tl::broadcast_to(t_h * h + (t_h * h), mul_36.shape());
+  const tl::Tensor t_mul_36 = tl::broadcast_to_shape_of(t_h * h + (t_h * h), mul_36);
   const tl::Tensor sum_37 = tl::sum(mul_36);  // sum, line 65: tl::sum(mul_36)
   const tl::Tensor t_sum_37 = tl::sum(t_mul_36);
   const tl::Tensor mul_38 = sum_37 * scale;  // mul, line 66: sum_37 * scale
-  const tl::Tensor t_mul_38 = tl::broadcast_to(t_sum_37 * scale, mul_38.shape());
+  const tl::Tensor t_mul_38 = tl::broadcast_to_shape_of(t_sum_37 * scale, mul_38);
   const tl::Tensor add_39 = mul_38 + astype_35;  // add, line 67: mul_38 + astype_35
-  const tl::Tensor t_add_39 = tl::broadcast_to(t_mul_38 + t_astype_35, add_39.shape());
+  const tl::Tensor t_add_39 = tl::broadcast_to_shape_of(t_mul_38 + t_astype_35, add_39);
   const tl::Tensor add_40 = add_39 + sum_29;  // add, line 68: add_39 + sum_29
-  const tl::Tensor t_add_40 = tl::broadcast_to(t_add_39 + t_sum_29, add_40.shape());
+  const tl::Tensor t_add_40 = tl::broadcast_to_shape_of(t_add_39 + t_sum_29, add_40);
   const tl::Tensor sub_41 = add_40 - sum_28;  // sub, line 69: add_40 - sum_28
-  const tl::Tensor t_sub_41 = tl::broadcast_to(t_add_40 - t_sum_28, sub_41.shape());
+  const tl::Tensor t_sub_41 = tl::broadcast_to_shape_of(t_add_40 - t_sum_28, sub_41);
   if (sub_41.rank() != 0) throw tl::ValueError("tlaloc-grad: the lambda at functions.cpp:413 must return a scalar, got " + tl::shape_string(sub_41.shape()));
   const tl::Tensor t_83 = tl::scalar_tensor(1, sub_41.dtype());  // line 112: tl::scalar_tensor(1, sub_41.dtype())
-  const tl::Tensor sum_to_size_84 = tl::sum_to_size(t_83, add_40.shape());  // sum_to_size, line 114: tl::sum_to_size(d_sub_41, add_40.shape())
+  const tl::Tensor sum_to_shape_of_84 = tl::sum_to_shape_of(t_83, add_40);  // sum_to_shape_of, line 114: tl::sum_to_shape_of(d_sub_41, add_40)
   const tl::Tensor neg_85 = -t_83;  // neg, line 115: -d_sub_41
-  const tl::Tensor sum_to_size_86 = tl::sum_to_size(neg_85, sum_28.shape());  // sum_to_size, line 115: tl::sum_to_size(-d_sub_41, sum_28.shape())
-  const tl::Tensor sum_to_size_87 = tl::sum_to_size(sum_to_size_84, add_39.shape());  // sum_to_size, line 117: tl::sum_to_size(d_add_40, add_39.shape())
-  const tl::Tensor sum_to_size_88 = tl::sum_to_size(sum_to_size_84, sum_29.shape());  // sum_to_size, line 118: tl::sum_to_size(d_add_40, sum_29.shape())
-  const tl::Tensor sum_to_size_89 = tl::sum_to_size(sum_to_size_87, mul_38.shape());  // sum_to_size, line 120: tl::sum_to_size(d_add_39, mul_38.shape())
-  const tl::Tensor sum_to_size_90 = tl::sum_to_size(sum_to_size_87, astype_35.shape());  // sum_to_size, line 121: tl::sum_to_size(d_add_39, astype_35.shape())
-  const tl::Tensor mul_91 = sum_to_size_89 * scale;  // mul, line 123: d_mul_38 * scale
+  const tl::Tensor sum_to_shape_of_86 = tl::sum_to_shape_of(neg_85, sum_28);  // sum_to_shape_of, line 115: tl::sum_to_shape_of(-d_sub_41, sum_28)
+  const tl::Tensor sum_to_shape_of_87 = tl::sum_to_shape_of(sum_to_shape_of_84, add_39);  // sum_to_shape_of, line 117: tl::sum_to_shape_of(d_add_40, add_39)
+  const tl::Tensor sum_to_shape_of_88 = tl::sum_to_shape_of(sum_to_shape_of_84, sum_29);  // sum_to_shape_of, line 118: tl::sum_to_shape_of(d_add_40, sum_29)
+  const tl::Tensor sum_to_shape_of_89 = tl::sum_to_shape_of(sum_to_shape_of_87, mul_38);  // sum_to_shape_of, line 120: tl::sum_to_shape_of(d_add_39, mul_38)
+  const tl::Tensor sum_to_shape_of_90 = tl::sum_to_shape_of(sum_to_shape_of_87, astype_35);  // sum_to_shape_of, line 121: tl::sum_to_shape_of(d_add_39, astype_35)
+  const tl::Tensor mul_91 = sum_to_shape_of_89 * scale;  // mul, line 123: d_mul_38 * scale
   const tl::Tensor broadcast_to_92 = tl::broadcast_to(mul_91, mul_36.shape());  // broadcast_to, line 125: tl::broadcast_to(d_sum_37, mul_36.shape())
   const tl::Tensor mul_93 = broadcast_to_92 * h;  // mul, line 127: d_mul_36 * h
-  const tl::Tensor t_mul_93 = tl::broadcast_to(t_h * broadcast_to_92, mul_93.shape());
-  const tl::Tensor sum_to_size_94 = tl::sum_to_size(mul_93, h.shape());  // sum_to_size, line 127: tl::sum_to_size(d_mul_36 * h, h.shape())
-  const tl::Tensor t_sum_to_size_94 = tl::sum_to_size(t_mul_93, h.shape());
+  const tl::Tensor t_mul_93 = tl::broadcast_to_shape_of(t_h * broadcast_to_92, mul_93);
+  const tl::Tensor sum_to_shape_of_94 = tl::sum_to_shape_of(mul_93, h);  // sum_to_shape_of, line 127: tl::sum_to_shape_of(d_mul_36 * h, h)
+  const tl::Tensor t_sum_to_shape_of_94 = tl::sum_to_shape_of(t_mul_93, h);
   const tl::Tensor mul_95 = broadcast_to_92 * h;  // mul, line 128: d_mul_36 * h
-  const tl::Tensor t_mul_95 = tl::broadcast_to(t_h * broadcast_to_92, mul_95.shape());
-  const tl::Tensor sum_to_size_96 = tl::sum_to_size(mul_95, h.shape());  // sum_to_size, line 128: tl::sum_to_size(d_mul_36 * h, h.shape())
-  const tl::Tensor t_sum_to_size_96 = tl::sum_to_size(t_mul_95, h.shape());
-  const tl::Tensor add_97 = sum_to_size_94 + sum_to_size_96;  // add, line 128: d_h + (tl::sum_to_size(d_mul_36 * h, h.shape()))
-  const tl::Tensor t_add_97 = tl::broadcast_to(t_sum_to_size_94 + t_sum_to_size_96, add_97.shape());
-  const tl::Tensor astype_98 = sum_to_size_90.astype(div_34.dtype());  // astype, line 130: d_astype_35.astype(div_34.dtype())
+  const tl::Tensor t_mul_95 = tl::broadcast_to_shape_of(t_h * broadcast_to_92, mul_95);
+  const tl::Tensor sum_to_shape_of_96 = tl::sum_to_shape_of(mul_95, h);  // sum_to_shape_of, line 128: tl::sum_to_shape_of(d_mul_36 * h, h)
+  const tl::Tensor t_sum_to_shape_of_96 = tl::sum_to_shape_of(t_mul_95, h);
+  const tl::Tensor add_97 = sum_to_shape_of_94 + sum_to_shape_of_96;  // add, line 128: d_h + (tl::sum_to_shape_of(d_mul_36 * h, h))
+  const tl::Tensor t_add_97 = tl::broadcast_to_shape_of(t_sum_to_shape_of_94 + t_sum_to_shape_of_96, add_97);
+  const tl::Tensor astype_98 = sum_to_shape_of_90.astype(div_34.dtype());  // astype, line 130: d_astype_35.astype(div_34.dtype())
   const tl::Tensor t_99 = tl::scalar_tensor(double(mean_n), div_34.dtype());  // line 132: tl::scalar_tensor(double(mean_n), div_34.dtype())
   const tl::Tensor reciprocal_100 = tl::reciprocal(t_99);  // reciprocal, line 132: tl::reciprocal(tl::scalar_tensor(double(mean_n), div_34.dtype()))
   const tl::Tensor mul_101 = astype_98 * reciprocal_100;  // mul, line 132: d_div_34 * tl::reciprocal(tl::scalar_tensor(double(mean_n), div_34.dt...
   const tl::Tensor sum_backward_102 = tl::sum_backward(mul_101, astype_32.shape(), mean_axes, mean_keepdims);  // sum_backward, line 134: tl::sum_backward(d_sum_33, astype_32.shape(), mean_axes, mean_keepdims)
   const tl::Tensor astype_103 = sum_backward_102.astype(exp_31.dtype());  // astype, line 136: d_astype_32.astype(exp_31.dtype())
   const tl::Tensor mul_104 = astype_103 * exp_31;  // mul, line 138: d_exp_31 * exp_31
-  const tl::Tensor t_mul_104 = tl::broadcast_to(t_exp_31 * astype_103, mul_104.shape());
+  const tl::Tensor t_mul_104 = tl::broadcast_to_shape_of(t_exp_31 * astype_103, mul_104);
   const tl::Tensor mul_105 = mul_104 * 0.5;  // mul, line 140: d_mul_30 * 0.5
-  const tl::Tensor t_mul_105 = tl::broadcast_to(t_mul_104 * 0.5, mul_105.shape());
-  const tl::Tensor broadcast_to_106 = tl::broadcast_to(sum_to_size_88, r.shape());  // broadcast_to, line 142: tl::broadcast_to(d_sum_29, r.shape())
-  const tl::Tensor broadcast_to_107 = tl::broadcast_to(sum_to_size_86, reshape_27.shape());  // broadcast_to, line 144: tl::broadcast_to(d_sum_28, reshape_27.shape())
+  const tl::Tensor t_mul_105 = tl::broadcast_to_shape_of(t_mul_104 * 0.5, mul_105);
+  const tl::Tensor broadcast_to_106 = tl::broadcast_to(sum_to_shape_of_88, r.shape());  // broadcast_to, line 142: tl::broadcast_to(d_sum_29, r.shape())
+  const tl::Tensor broadcast_to_107 = tl::broadcast_to(sum_to_shape_of_86, reshape_27.shape());  // broadcast_to, line 144: tl::broadcast_to(d_sum_28, reshape_27.shape())
   const tl::Tensor reshape_108 = tl::reshape(broadcast_to_107, sub_26.shape());  // reshape, line 146: tl::reshape(d_reshape_27, sub_26.shape())
-  const tl::Tensor sum_to_size_109 = tl::sum_to_size(reshape_108, shifted.shape());  // sum_to_size, line 148: tl::sum_to_size(d_sub_26, shifted.shape())
+  const tl::Tensor sum_to_shape_of_109 = tl::sum_to_shape_of(reshape_108, shifted);  // sum_to_shape_of, line 148: tl::sum_to_shape_of(d_sub_26, shifted)
   const tl::Tensor neg_110 = -reshape_108;  // neg, line 149: -d_sub_26
-  const tl::Tensor sum_to_size_111 = tl::sum_to_size(neg_110, log_25.shape());  // sum_to_size, line 149: tl::sum_to_size(-d_sub_26, log_25.shape())
+  const tl::Tensor sum_to_shape_of_111 = tl::sum_to_shape_of(neg_110, log_25);  // sum_to_shape_of, line 149: tl::sum_to_shape_of(-d_sub_26, log_25)
   const tl::Tensor reciprocal_112 = tl::reciprocal(sum_24);  // reciprocal, line 151: tl::reciprocal(sum_24)
   const tl::Tensor t_reciprocal_112 = t_sum_24 * -(reciprocal_112 * reciprocal_112);
-  const tl::Tensor mul_113 = sum_to_size_111 * reciprocal_112;  // mul, line 151: d_log_25 * tl::reciprocal(sum_24)
-  const tl::Tensor t_mul_113 = tl::broadcast_to(t_reciprocal_112 * sum_to_size_111, mul_113.shape());
+  const tl::Tensor mul_113 = sum_to_shape_of_111 * reciprocal_112;  // mul, line 151: d_log_25 * tl::reciprocal(sum_24)
+  const tl::Tensor t_mul_113 = tl::broadcast_to_shape_of(t_reciprocal_112 * sum_to_shape_of_111, mul_113);
   const tl::Tensor sum_backward_114 = tl::sum_backward(mul_113, exp_23.shape(), log_softmax_a, true);  // sum_backward, line 153: tl::sum_backward(d_sum_24, exp_23.shape(), log_softmax_a, true)
   const tl::Tensor t_sum_backward_114 = tl::sum_backward(t_mul_113, exp_23.shape(), log_softmax_a, true);
   const tl::Tensor mul_115 = sum_backward_114 * exp_23;  // mul, line 155: d_exp_23 * exp_23
-  const tl::Tensor t_mul_115 = tl::broadcast_to(t_sum_backward_114 * exp_23 + (t_exp_23 * sum_backward_114), mul_115.shape());
-  const tl::Tensor add_116 = sum_to_size_109 + mul_115;  // add, line 155: d_shifted + (d_exp_23 * exp_23)
-  const tl::Tensor t_add_116 = tl::broadcast_to(t_mul_115, add_116.shape());
-  const tl::Tensor sum_to_size_117 = tl::sum_to_size(add_116, xf_1_1.shape());  // sum_to_size, line 157: tl::sum_to_size(d_shifted, xf_1.shape())
-  const tl::Tensor t_sum_to_size_117 = tl::sum_to_size(t_add_116, xf_1_1.shape());
+  const tl::Tensor t_mul_115 = tl::broadcast_to_shape_of(t_sum_backward_114 * exp_23 + (t_exp_23 * sum_backward_114), mul_115);
+  const tl::Tensor add_116 = sum_to_shape_of_109 + mul_115;  // add, line 155: d_shifted + (d_exp_23 * exp_23)
+  const tl::Tensor t_add_116 = tl::broadcast_to_shape_of(t_mul_115, add_116);
+  const tl::Tensor sum_to_shape_of_117 = tl::sum_to_shape_of(add_116, xf_1_1);  // sum_to_shape_of, line 157: tl::sum_to_shape_of(d_shifted, xf_1)
+  const tl::Tensor t_sum_to_shape_of_117 = tl::sum_to_shape_of(t_add_116, xf_1_1);
   tl::Tensor d_xf_4;
   tl::Tensor t_d_xf_4;
   tl::Tensor select;
@@ -200,8 +200,8 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   bool cond_8 = false;
   cond_1 = u_cond_0;  // line 158
   if (cond_1) {
-    d_xf_4 = sum_to_size_117;
-    t_d_xf_4 = t_sum_to_size_117;
+    d_xf_4 = sum_to_shape_of_117;
+    t_d_xf_4 = t_sum_to_shape_of_117;
   } else {
     [[maybe_unused]] const bool which_d_reshape_18 = reshape_18_1.is_same(xf);
     cond_2 = (which_d_reshape_18 ? tl::Tensor() : tl::Tensor()).defined();  // line 163
@@ -212,13 +212,13 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
       } else {
         d_reshape_18_1 = tl::Tensor();
       }
-      add_120 = d_reshape_18_1 + sum_to_size_117;  // add, line 163: d_reshape_18 + d_xf_1
-      t_add_120 = tl::broadcast_to(t_sum_to_size_117, add_120.shape());
+      add_120 = d_reshape_18_1 + sum_to_shape_of_117;  // add, line 163: d_reshape_18 + d_xf_1
+      t_add_120 = tl::broadcast_to_shape_of(t_sum_to_shape_of_117, add_120);
       select = add_120;
       t_select = t_add_120;
     } else {
-      select = sum_to_size_117;
-      t_select = t_sum_to_size_117;
+      select = sum_to_shape_of_117;
+      t_select = t_sum_to_shape_of_117;
     }
     cond_4 = which_d_reshape_18;  // line 163
     if (cond_4) {
@@ -247,7 +247,7 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
         reshape_125 = tl::reshape(d_reshape_18_2, xf.shape());  // reshape, line 166: tl::reshape(d_reshape_18, xf.shape())
         t_reshape_125 = tl::reshape(t_d_reshape_18_2, xf.shape());
         add_126 = d_xf_2 + reshape_125;  // add, line 166: d_xf + (tl::reshape(d_reshape_18, xf.shape()))
-        t_add_126 = tl::broadcast_to(t_d_xf_2 + t_reshape_125, add_126.shape());
+        t_add_126 = tl::broadcast_to_shape_of(t_d_xf_2 + t_reshape_125, add_126);
         select_1 = add_126;
         t_select_1 = t_add_126;
       } else {
@@ -298,81 +298,81 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   cond_10 = d_mul_16_1.defined();  // line 173
   if (cond_10) {
     mul_134 = d_mul_16_1 * 2.0;  // mul, line 175: d_mul_16 * 2.0
-    t_mul_134 = tl::broadcast_to(t_d_mul_16_1 * 2.0, mul_134.shape());
+    t_mul_134 = tl::broadcast_to_shape_of(t_d_mul_16_1 * 2.0, mul_134);
     add_135 = mul_105 + mul_134;  // add, line 175: d_m + (d_mul_16 * 2.0)
-    t_add_135 = tl::broadcast_to(t_mul_105 + t_mul_134, add_135.shape());
+    t_add_135 = tl::broadcast_to_shape_of(t_mul_105 + t_mul_134, add_135);
     d_m_1 = add_135;
     t_d_m_1 = t_add_135;
   } else {
     d_m_1 = mul_105;
     t_d_m_1 = t_mul_105;
   }
-  const tl::Tensor sum_to_size_137 = tl::sum_to_size(broadcast_to_106, div_14.shape());  // sum_to_size, line 178: tl::sum_to_size(d_r, div_14.shape())
-  const tl::Tensor sum_to_size_138 = tl::sum_to_size(broadcast_to_106, mul_8.shape());  // sum_to_size, line 179: tl::sum_to_size(d_r, mul_8.shape())
+  const tl::Tensor sum_to_shape_of_137 = tl::sum_to_shape_of(broadcast_to_106, div_14);  // sum_to_shape_of, line 178: tl::sum_to_shape_of(d_r, div_14)
+  const tl::Tensor sum_to_shape_of_138 = tl::sum_to_shape_of(broadcast_to_106, mul_8);  // sum_to_shape_of, line 179: tl::sum_to_shape_of(d_r, mul_8)
   const tl::Tensor reciprocal_139 = tl::reciprocal(add_10);  // reciprocal, line 181: tl::reciprocal(add_10)
   const tl::Tensor t_reciprocal_139 = t_add_10 * -(reciprocal_139 * reciprocal_139);
-  const tl::Tensor mul_140 = sum_to_size_137 * reciprocal_139;  // mul, line 181: d_div_14 * tl::reciprocal(add_10)
-  const tl::Tensor t_mul_140 = tl::broadcast_to(t_reciprocal_139 * sum_to_size_137, mul_140.shape());
-  const tl::Tensor sum_to_size_141 = tl::sum_to_size(mul_140, pow_13.shape());  // sum_to_size, line 181: tl::sum_to_size(d_div_14 * tl::reciprocal(add_10), pow_13.shape())
-  const tl::Tensor t_sum_to_size_141 = tl::sum_to_size(t_mul_140, pow_13.shape());
+  const tl::Tensor mul_140 = sum_to_shape_of_137 * reciprocal_139;  // mul, line 181: d_div_14 * tl::reciprocal(add_10)
+  const tl::Tensor t_mul_140 = tl::broadcast_to_shape_of(t_reciprocal_139 * sum_to_shape_of_137, mul_140);
+  const tl::Tensor sum_to_shape_of_141 = tl::sum_to_shape_of(mul_140, pow_13);  // sum_to_shape_of, line 181: tl::sum_to_shape_of(d_div_14 * tl::reciprocal(add_10), pow_13)
+  const tl::Tensor t_sum_to_shape_of_141 = tl::sum_to_shape_of(t_mul_140, pow_13);
   const tl::Tensor div_142 = div_14 / add_10;  // div, line 182: div_14 / add_10
-  const tl::Tensor t_div_142 = tl::broadcast_to(t_div_14 * tl::reciprocal(add_10) + (t_add_10 * -(div_142 / add_10)), div_142.shape());
+  const tl::Tensor t_div_142 = tl::broadcast_to_shape_of(t_div_14 * tl::reciprocal(add_10) + (t_add_10 * -(div_142 / add_10)), div_142);
   const tl::Tensor neg_143 = -div_142;  // neg, line 182: -(div_14 / add_10)
   const tl::Tensor t_neg_143 = -t_div_142;
-  const tl::Tensor mul_144 = sum_to_size_137 * neg_143;  // mul, line 182: d_div_14 * -(div_14 / add_10)
-  const tl::Tensor t_mul_144 = tl::broadcast_to(t_neg_143 * sum_to_size_137, mul_144.shape());
-  const tl::Tensor sum_to_size_145 = tl::sum_to_size(mul_144, add_10.shape());  // sum_to_size, line 182: tl::sum_to_size(d_div_14 * -(div_14 / add_10), add_10.shape())
-  const tl::Tensor t_sum_to_size_145 = tl::sum_to_size(t_mul_144, add_10.shape());
+  const tl::Tensor mul_144 = sum_to_shape_of_137 * neg_143;  // mul, line 182: d_div_14 * -(div_14 / add_10)
+  const tl::Tensor t_mul_144 = tl::broadcast_to_shape_of(t_neg_143 * sum_to_shape_of_137, mul_144);
+  const tl::Tensor sum_to_shape_of_145 = tl::sum_to_shape_of(mul_144, add_10);  // sum_to_shape_of, line 182: tl::sum_to_shape_of(d_div_14 * -(div_14 / add_10), add_10)
+  const tl::Tensor t_sum_to_shape_of_145 = tl::sum_to_shape_of(t_mul_144, add_10);
   const tl::Tensor t_146 = tl::scalar_tensor(1.5, pow_13.dtype());  // line 184: tl::scalar_tensor(1.5, pow_13.dtype())
   const tl::Tensor astype_147 = t_146.astype(pow_13.dtype());  // astype, line 184: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype())
   const tl::Tensor sub_148 = astype_147 - 1.0;  // sub, line 184: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) - 1.0
   const tl::Tensor astype_149 = add_12.astype(pow_13.dtype());  // astype, line 184: add_12.astype(pow_13.dtype())
   const tl::Tensor t_astype_149 = t_add_12.astype(pow_13.dtype());
   const tl::Tensor pow_150 = tl::pow(astype_149, sub_148);  // pow, line 184: tl::pow(add_12.astype(pow_13.dtype()), tl::scalar_tensor(1.5, pow_13....
-  const tl::Tensor t_pow_150 = tl::broadcast_to(t_astype_149 * tl::where(sub_148.astype(pow_150.dtype()) == 0, 0.0, sub_148.astype(pow_150.dtype()) * tl::pow(astype_149.astype(pow_150.dtype()), sub_148.astype(pow_150.dtype()) - 1.0)), pow_150.shape());
+  const tl::Tensor t_pow_150 = tl::broadcast_to_shape_of(t_astype_149 * tl::where(sub_148.astype(pow_150.dtype()) == 0, 0.0, sub_148.astype(pow_150.dtype()) * tl::pow(astype_149.astype(pow_150.dtype()), sub_148.astype(pow_150.dtype()) - 1.0)), pow_150);
   const tl::Tensor t_151 = tl::scalar_tensor(1.5, pow_13.dtype());  // line 184: tl::scalar_tensor(1.5, pow_13.dtype())
   const tl::Tensor astype_152 = t_151.astype(pow_13.dtype());  // astype, line 184: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype())
   const tl::Tensor mul_153 = astype_152 * pow_150;  // mul, line 184: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) * tl::p...
-  const tl::Tensor t_mul_153 = tl::broadcast_to(t_pow_150 * astype_152, mul_153.shape());
+  const tl::Tensor t_mul_153 = tl::broadcast_to_shape_of(t_pow_150 * astype_152, mul_153);
   const tl::Tensor t_154 = tl::scalar_tensor(1.5, pow_13.dtype());  // line 184: tl::scalar_tensor(1.5, pow_13.dtype())
   const tl::Tensor astype_155 = t_154.astype(pow_13.dtype());  // astype, line 184: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype())
   const tl::Tensor t_156 = astype_155 == 0;  // line 184: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) == 0
   const tl::Tensor where_157 = tl::where(t_156, 0.0, mul_153);  // where, line 184: tl::where(tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype(...
-  const tl::Tensor t_where_157 = tl::broadcast_to(tl::where(t_156, tl::zeros_like(where_157), t_mul_153), where_157.shape());
-  const tl::Tensor mul_158 = sum_to_size_141 * where_157;  // mul, line 184: d_pow_13 * tl::where(tl::scalar_tensor(1.5, pow_13.dtype()).astype(po...
-  const tl::Tensor t_mul_158 = tl::broadcast_to(t_sum_to_size_141 * where_157 + (t_where_157 * sum_to_size_141), mul_158.shape());
+  const tl::Tensor t_where_157 = tl::broadcast_to_shape_of(tl::where(t_156, tl::zeros_like(where_157), t_mul_153), where_157);
+  const tl::Tensor mul_158 = sum_to_shape_of_141 * where_157;  // mul, line 184: d_pow_13 * tl::where(tl::scalar_tensor(1.5, pow_13.dtype()).astype(po...
+  const tl::Tensor t_mul_158 = tl::broadcast_to_shape_of(t_sum_to_shape_of_141 * where_157 + (t_where_157 * sum_to_shape_of_141), mul_158);
   const tl::Tensor mul_159 = mul_158 * m;  // mul, line 188: d_mul_11 * m
-  const tl::Tensor t_mul_159 = tl::broadcast_to(t_mul_158 * m + (t_m * mul_158), mul_159.shape());
-  const tl::Tensor sum_to_size_160 = tl::sum_to_size(mul_159, m.shape());  // sum_to_size, line 188: tl::sum_to_size(d_mul_11 * m, m.shape())
-  const tl::Tensor t_sum_to_size_160 = tl::sum_to_size(t_mul_159, m.shape());
-  const tl::Tensor add_161 = d_m_1 + sum_to_size_160;  // add, line 188: d_m + (tl::sum_to_size(d_mul_11 * m, m.shape()))
-  const tl::Tensor t_add_161 = tl::broadcast_to(t_d_m_1 + t_sum_to_size_160, add_161.shape());
+  const tl::Tensor t_mul_159 = tl::broadcast_to_shape_of(t_mul_158 * m + (t_m * mul_158), mul_159);
+  const tl::Tensor sum_to_shape_of_160 = tl::sum_to_shape_of(mul_159, m);  // sum_to_shape_of, line 188: tl::sum_to_shape_of(d_mul_11 * m, m)
+  const tl::Tensor t_sum_to_shape_of_160 = tl::sum_to_shape_of(t_mul_159, m);
+  const tl::Tensor add_161 = d_m_1 + sum_to_shape_of_160;  // add, line 188: d_m + (tl::sum_to_shape_of(d_mul_11 * m, m))
+  const tl::Tensor t_add_161 = tl::broadcast_to_shape_of(t_d_m_1 + t_sum_to_shape_of_160, add_161);
   const tl::Tensor mul_162 = mul_158 * m;  // mul, line 189: d_mul_11 * m
-  const tl::Tensor t_mul_162 = tl::broadcast_to(t_mul_158 * m + (t_m * mul_158), mul_162.shape());
-  const tl::Tensor sum_to_size_163 = tl::sum_to_size(mul_162, m.shape());  // sum_to_size, line 189: tl::sum_to_size(d_mul_11 * m, m.shape())
-  const tl::Tensor t_sum_to_size_163 = tl::sum_to_size(t_mul_162, m.shape());
-  const tl::Tensor add_164 = add_161 + sum_to_size_163;  // add, line 189: d_m + (tl::sum_to_size(d_mul_11 * m, m.shape()))
-  const tl::Tensor t_add_164 = tl::broadcast_to(t_add_161 + t_sum_to_size_163, add_164.shape());
-  const tl::Tensor mul_165 = sum_to_size_145 * m;  // mul, line 193: d_mul_9 * m
-  const tl::Tensor t_mul_165 = tl::broadcast_to(t_sum_to_size_145 * m + (t_m * sum_to_size_145), mul_165.shape());
-  const tl::Tensor sum_to_size_166 = tl::sum_to_size(mul_165, m.shape());  // sum_to_size, line 193: tl::sum_to_size(d_mul_9 * m, m.shape())
-  const tl::Tensor t_sum_to_size_166 = tl::sum_to_size(t_mul_165, m.shape());
-  const tl::Tensor add_167 = add_164 + sum_to_size_166;  // add, line 193: d_m + (tl::sum_to_size(d_mul_9 * m, m.shape()))
-  const tl::Tensor t_add_167 = tl::broadcast_to(t_add_164 + t_sum_to_size_166, add_167.shape());
-  const tl::Tensor mul_168 = sum_to_size_145 * m;  // mul, line 194: d_mul_9 * m
-  const tl::Tensor t_mul_168 = tl::broadcast_to(t_sum_to_size_145 * m + (t_m * sum_to_size_145), mul_168.shape());
-  const tl::Tensor sum_to_size_169 = tl::sum_to_size(mul_168, m.shape());  // sum_to_size, line 194: tl::sum_to_size(d_mul_9 * m, m.shape())
-  const tl::Tensor t_sum_to_size_169 = tl::sum_to_size(t_mul_168, m.shape());
-  const tl::Tensor add_170 = add_167 + sum_to_size_169;  // add, line 194: d_m + (tl::sum_to_size(d_mul_9 * m, m.shape()))
-  const tl::Tensor t_add_170 = tl::broadcast_to(t_add_167 + t_sum_to_size_169, add_170.shape());
-  const tl::Tensor mul_171 = sum_to_size_138 * sigmoid_6;  // mul, line 196: d_mul_8 * sigmoid_6
-  const tl::Tensor t_mul_171 = tl::broadcast_to(t_sigmoid_6 * sum_to_size_138, mul_171.shape());
-  const tl::Tensor sum_to_size_172 = tl::sum_to_size(mul_171, maximum_7.shape());  // sum_to_size, line 196: tl::sum_to_size(d_mul_8 * sigmoid_6, maximum_7.shape())
-  const tl::Tensor t_sum_to_size_172 = tl::sum_to_size(t_mul_171, maximum_7.shape());
-  const tl::Tensor mul_173 = sum_to_size_138 * maximum_7;  // mul, line 197: d_mul_8 * maximum_7
-  const tl::Tensor t_mul_173 = tl::broadcast_to(t_maximum_7 * sum_to_size_138, mul_173.shape());
-  const tl::Tensor sum_to_size_174 = tl::sum_to_size(mul_173, sigmoid_6.shape());  // sum_to_size, line 197: tl::sum_to_size(d_mul_8 * maximum_7, sigmoid_6.shape())
-  const tl::Tensor t_sum_to_size_174 = tl::sum_to_size(t_mul_173, sigmoid_6.shape());
+  const tl::Tensor t_mul_162 = tl::broadcast_to_shape_of(t_mul_158 * m + (t_m * mul_158), mul_162);
+  const tl::Tensor sum_to_shape_of_163 = tl::sum_to_shape_of(mul_162, m);  // sum_to_shape_of, line 189: tl::sum_to_shape_of(d_mul_11 * m, m)
+  const tl::Tensor t_sum_to_shape_of_163 = tl::sum_to_shape_of(t_mul_162, m);
+  const tl::Tensor add_164 = add_161 + sum_to_shape_of_163;  // add, line 189: d_m + (tl::sum_to_shape_of(d_mul_11 * m, m))
+  const tl::Tensor t_add_164 = tl::broadcast_to_shape_of(t_add_161 + t_sum_to_shape_of_163, add_164);
+  const tl::Tensor mul_165 = sum_to_shape_of_145 * m;  // mul, line 193: d_mul_9 * m
+  const tl::Tensor t_mul_165 = tl::broadcast_to_shape_of(t_sum_to_shape_of_145 * m + (t_m * sum_to_shape_of_145), mul_165);
+  const tl::Tensor sum_to_shape_of_166 = tl::sum_to_shape_of(mul_165, m);  // sum_to_shape_of, line 193: tl::sum_to_shape_of(d_mul_9 * m, m)
+  const tl::Tensor t_sum_to_shape_of_166 = tl::sum_to_shape_of(t_mul_165, m);
+  const tl::Tensor add_167 = add_164 + sum_to_shape_of_166;  // add, line 193: d_m + (tl::sum_to_shape_of(d_mul_9 * m, m))
+  const tl::Tensor t_add_167 = tl::broadcast_to_shape_of(t_add_164 + t_sum_to_shape_of_166, add_167);
+  const tl::Tensor mul_168 = sum_to_shape_of_145 * m;  // mul, line 194: d_mul_9 * m
+  const tl::Tensor t_mul_168 = tl::broadcast_to_shape_of(t_sum_to_shape_of_145 * m + (t_m * sum_to_shape_of_145), mul_168);
+  const tl::Tensor sum_to_shape_of_169 = tl::sum_to_shape_of(mul_168, m);  // sum_to_shape_of, line 194: tl::sum_to_shape_of(d_mul_9 * m, m)
+  const tl::Tensor t_sum_to_shape_of_169 = tl::sum_to_shape_of(t_mul_168, m);
+  const tl::Tensor add_170 = add_167 + sum_to_shape_of_169;  // add, line 194: d_m + (tl::sum_to_shape_of(d_mul_9 * m, m))
+  const tl::Tensor t_add_170 = tl::broadcast_to_shape_of(t_add_167 + t_sum_to_shape_of_169, add_170);
+  const tl::Tensor mul_171 = sum_to_shape_of_138 * sigmoid_6;  // mul, line 196: d_mul_8 * sigmoid_6
+  const tl::Tensor t_mul_171 = tl::broadcast_to_shape_of(t_sigmoid_6 * sum_to_shape_of_138, mul_171);
+  const tl::Tensor sum_to_shape_of_172 = tl::sum_to_shape_of(mul_171, maximum_7);  // sum_to_shape_of, line 196: tl::sum_to_shape_of(d_mul_8 * sigmoid_6, maximum_7)
+  const tl::Tensor t_sum_to_shape_of_172 = tl::sum_to_shape_of(t_mul_171, maximum_7);
+  const tl::Tensor mul_173 = sum_to_shape_of_138 * maximum_7;  // mul, line 197: d_mul_8 * maximum_7
+  const tl::Tensor t_mul_173 = tl::broadcast_to_shape_of(t_maximum_7 * sum_to_shape_of_138, mul_173);
+  const tl::Tensor sum_to_shape_of_174 = tl::sum_to_shape_of(mul_173, sigmoid_6);  // sum_to_shape_of, line 197: tl::sum_to_shape_of(d_mul_8 * maximum_7, sigmoid_6)
+  const tl::Tensor t_sum_to_shape_of_174 = tl::sum_to_shape_of(t_mul_173, sigmoid_6);
   const tl::Tensor t_175 = tl::scalar_tensor(0.05, maximum_7.dtype());  // line 199: tl::scalar_tensor(0.05, maximum_7.dtype())
   const tl::Tensor t_176 = t_175 == maximum_7;  // line 199: tl::scalar_tensor(0.05, maximum_7.dtype()) == maximum_7
   const tl::Tensor astype_177 = t_176.astype(maximum_7.dtype());  // astype, line 199: (tl::scalar_tensor(0.05, maximum_7.dtype()) == maximum_7).astype(maxi...
@@ -383,30 +383,30 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   const tl::Tensor t_182 = m == maximum_7;  // line 199: m == maximum_7
   const tl::Tensor astype_183 = t_182.astype(maximum_7.dtype());  // astype, line 199: (m == maximum_7).astype(maximum_7.dtype())
   const tl::Tensor sub_184 = astype_183 - mul_181;  // sub, line 199: (m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m == maximum_7).a...
-  const tl::Tensor mul_185 = sum_to_size_172 * sub_184;  // mul, line 199: d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m ...
-  const tl::Tensor t_mul_185 = tl::broadcast_to(t_sum_to_size_172 * sub_184, mul_185.shape());
+  const tl::Tensor mul_185 = sum_to_shape_of_172 * sub_184;  // mul, line 199: d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m ...
+  const tl::Tensor t_mul_185 = tl::broadcast_to_shape_of(t_sum_to_shape_of_172 * sub_184, mul_185);
   const tl::Tensor add_186 = add_170 + mul_185;  // add, line 199: d_m + (d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0....
-  const tl::Tensor t_add_186 = tl::broadcast_to(t_add_170 + t_mul_185, add_186.shape());
+  const tl::Tensor t_add_186 = tl::broadcast_to_shape_of(t_add_170 + t_mul_185, add_186);
   const tl::Tensor sub_187 = 1.0 - sigmoid_6;  // sub, line 201: 1.0 - sigmoid_6
-  const tl::Tensor t_sub_187 = tl::broadcast_to(-t_sigmoid_6, sub_187.shape());
+  const tl::Tensor t_sub_187 = tl::broadcast_to_shape_of(-t_sigmoid_6, sub_187);
   const tl::Tensor mul_188 = sigmoid_6 * sub_187;  // mul, line 201: sigmoid_6 * (1.0 - sigmoid_6)
-  const tl::Tensor t_mul_188 = tl::broadcast_to(t_sigmoid_6 * sub_187 + (t_sub_187 * sigmoid_6), mul_188.shape());
-  const tl::Tensor mul_189 = sum_to_size_174 * mul_188;  // mul, line 201: d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6))
-  const tl::Tensor t_mul_189 = tl::broadcast_to(t_sum_to_size_174 * mul_188 + (t_mul_188 * sum_to_size_174), mul_189.shape());
+  const tl::Tensor t_mul_188 = tl::broadcast_to_shape_of(t_sigmoid_6 * sub_187 + (t_sub_187 * sigmoid_6), mul_188);
+  const tl::Tensor mul_189 = sum_to_shape_of_174 * mul_188;  // mul, line 201: d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6))
+  const tl::Tensor t_mul_189 = tl::broadcast_to_shape_of(t_sum_to_shape_of_174 * mul_188 + (t_mul_188 * sum_to_shape_of_174), mul_189);
   const tl::Tensor add_190 = add_186 + mul_189;  // add, line 201: d_m + (d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6)))
-  const tl::Tensor t_add_190 = tl::broadcast_to(t_add_186 + t_mul_189, add_190.shape());
+  const tl::Tensor t_add_190 = tl::broadcast_to_shape_of(t_add_186 + t_mul_189, add_190);
   const tl::Tensor mul_191 = h * h;  // mul, line 203: h * h
-  const tl::Tensor t_mul_191 = tl::broadcast_to(t_h * h + (t_h * h), mul_191.shape());
+  const tl::Tensor t_mul_191 = tl::broadcast_to_shape_of(t_h * h + (t_h * h), mul_191);
   const tl::Tensor sub_192 = 1.0 - mul_191;  // sub, line 203: 1.0 - h * h
-  const tl::Tensor t_sub_192 = tl::broadcast_to(-t_mul_191, sub_192.shape());
+  const tl::Tensor t_sub_192 = tl::broadcast_to_shape_of(-t_mul_191, sub_192);
   const tl::Tensor mul_193 = add_97 * sub_192;  // mul, line 203: d_h * (1.0 - h * h)
-  const tl::Tensor t_mul_193 = tl::broadcast_to(t_add_97 * sub_192 + (t_sub_192 * add_97), mul_193.shape());
-  const tl::Tensor sum_to_size_194 = tl::sum_to_size(mul_193, matmul_3.shape());  // sum_to_size, line 205: tl::sum_to_size(d_add_4, matmul_3.shape())
-  const tl::Tensor t_sum_to_size_194 = tl::sum_to_size(t_mul_193, matmul_3.shape());
-  const tl::Tensor matmul_backward_195 = tl::matmul_backward(sum_to_size_194, x, m, 1);  // matmul_backward, line 207: tl::matmul_backward(d_matmul_3, x, m, 1)
-  const tl::Tensor t_matmul_backward_195 = tl::matmul_backward(t_sum_to_size_194, x, m, 1);
+  const tl::Tensor t_mul_193 = tl::broadcast_to_shape_of(t_add_97 * sub_192 + (t_sub_192 * add_97), mul_193);
+  const tl::Tensor sum_to_shape_of_194 = tl::sum_to_shape_of(mul_193, matmul_3);  // sum_to_shape_of, line 205: tl::sum_to_shape_of(d_add_4, matmul_3)
+  const tl::Tensor t_sum_to_shape_of_194 = tl::sum_to_shape_of(t_mul_193, matmul_3);
+  const tl::Tensor matmul_backward_195 = tl::matmul_backward(sum_to_shape_of_194, x, m, 1);  // matmul_backward, line 207: tl::matmul_backward(d_matmul_3, x, m, 1)
+  const tl::Tensor t_matmul_backward_195 = tl::matmul_backward(t_sum_to_shape_of_194, x, m, 1);
   const tl::Tensor add_196 = add_190 + matmul_backward_195;  // add, line 207: d_m + (tl::matmul_backward(d_matmul_3, x, m, 1))
-  const tl::Tensor t_add_196 = tl::broadcast_to(t_add_190 + t_matmul_backward_195, add_196.shape());
+  const tl::Tensor t_add_196 = tl::broadcast_to_shape_of(t_add_190 + t_matmul_backward_195, add_196);
   return {add_196, t_add_196};
 }
 
