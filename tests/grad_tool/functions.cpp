@@ -2075,7 +2075,8 @@ int main() {
   check_projection("edge pads used after", padded_after_dot, tl::grad(padded_after)(w), weights);
 
   // An f32 argument beside captured f64 tensors: each op promotes it (products,
-  // sums, where, maximum, matmul, concat and stack), and its gradient and Hessian come
+  // sums, where, maximum, matmul, concat, stack and tl::sum_to_shape_of; and
+  // tl::broadcast_to_shape_of converts back), and its gradient and Hessian come
   // back in f32, each share converted back as the engine's rules convert it
   // (tl::sum_to_shape_of; tl::broadcast_to_shape_of in forward mode). In f64 against
   // central differences; in f32 their bits and dtypes, and against the f64 ones.
@@ -2085,9 +2086,13 @@ int main() {
     const tl::Tensor selected_part = tl::where(v > 0.0, column, v) - tl::maximum(v, column);
     const tl::Tensor mm = tl::matmul(tl::tanh(v), tl::reshape(column, {2, 1}));
     const tl::Tensor rows_joined = tl::concat({v, tl::reshape(column, {1, 2})}, 0) * 1.5;
+    // The library's own: summed to column's shape and dtype, and back to v's.
+    const tl::Tensor to_column = tl::sum_to_shape_of(v * v, column);
+    const tl::Tensor back_to_v = tl::broadcast_to_shape_of(tl::tanh(to_column), v);
     return tl::sum(product * product) + tl::sum(selected_part * v) + tl::sum(mm * mm) +
            tl::sum(v / (column + 2.0)) + tl::sum(tl::cos(v) + column) + tl::sum(tl::sin(rows_joined)) +
-           tl::sum(tl::stack({v, v * column}) * 0.5);
+           tl::sum(tl::stack({v, v * column}) * 0.5) + tl::sum(back_to_v * v) +
+           tl::sum(tl::square(tl::sum_to_size(tl::sin(v), {1, 2})));
   };
   const auto promoted_gradient = tl::grad(promoted);
   const auto promoted_hessian = tl::hessian(promoted);

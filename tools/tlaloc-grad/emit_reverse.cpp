@@ -55,9 +55,19 @@ namespace {
 // change it (tl::reshape to its own shape, an astype to its own dtype, tl::transpose
 // by the identity, a whole slice, a pad of no widths, ...).
 bool may_pass_on(const Node& s) {
-  static const std::set<std::string, std::less<>> ops{
-      "astype",      "reshape",         "squeeze",      "transpose",          "permute", "slice", "reverse",
-      "sum_to_size", "sum_to_shape_of", "broadcast_to", "transpose_backward", "pad"};
+  static const std::set<std::string, std::less<>> ops{"astype",
+                                                      "reshape",
+                                                      "squeeze",
+                                                      "transpose",
+                                                      "permute",
+                                                      "slice",
+                                                      "reverse",
+                                                      "sum_to_size",
+                                                      "sum_to_shape_of",
+                                                      "broadcast_to",
+                                                      "broadcast_to_shape_of",
+                                                      "transpose_backward",
+                                                      "pad"};
   // A pad whose widths are literals, not all zero, never does.
   if (s.fn == "pad" && s.args.size() > 1) {
     const std::string& widths = s.args[1].text;

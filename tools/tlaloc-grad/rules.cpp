@@ -131,9 +131,7 @@ void set_jvps(RuleTable& t) {
     return to_result(tg[0].empty() ? "-" + tg[1] : tg[0] + " - " + tg[1], n);
   });
   set("neg", [](const Rule&, const Names&, const std::vector<std::string>& tg) { return "-" + tg[0]; });
-  for (const char* linear :
-       {"sum", "cumsum", "sum_to_size", "sum_to_shape_of", "sum_backward", "cumsum_backward"})
-    set(linear, linear_jvp);
+  for (const char* linear : {"sum", "cumsum", "sum_backward", "cumsum_backward"}) set(linear, linear_jvp);
   // The engine's dot_general rule: the op applied to each operand's tangent, in turn.
   set("dot_general", [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
     return plus(tg[0].empty() ? "" : spell_call(r, {{tg[0], n.args[1], n.args[2]}, {}, {}, {}}),
@@ -279,9 +277,9 @@ RuleTable make_rules() {
   // Functions a generated reverse sweep calls, with forward rules only: tl::hessian
   // differentiates a generated gradient in forward mode (rewrite.cpp).
   for (const char* forward_only :
-       {"sum_to_size", "sum_to_shape_of", "sum_backward", "cumsum_backward", "dot_general_backward",
-        "matmul_backward", "conv2d_backward", "conv_transpose2d_backward", "max_pool2d_backward",
-        "avg_pool2d_backward", "extreme_backward", "extreme_jvp"})
+       {"sum_backward", "cumsum_backward", "dot_general_backward", "matmul_backward", "conv2d_backward",
+        "conv_transpose2d_backward", "max_pool2d_backward", "avg_pool2d_backward", "extreme_backward",
+        "extreme_jvp"})
     add({forward_only, spell_call, nullptr});
   // x.astype(dtype): the cotangent converted back, as the engine's convert rule does.
   add({"astype", [](const Rule&, const Names& n) { return paren(n.args[0]) + ".astype(" + n.args[1] + ")"; },
@@ -329,7 +327,7 @@ std::vector<std::string> rule_names() {
 }
 
 bool moves_with(std::string_view fn, std::size_t i, std::string_view last) {
-  if (fn == "sum_to_shape_of") return i == 0;
+  if (fn == "sum_to_shape_of" || fn == "broadcast_to_shape_of") return i == 0;
   // The shares of products, (g, a, b, ..., k): operand k's own value is not read.
   static const std::set<std::string_view> shares{"matmul_backward", "dot_general_backward", "conv2d_backward",
                                                  "conv_transpose2d_backward"};

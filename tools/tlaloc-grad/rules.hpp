@@ -51,9 +51,9 @@ std::vector<std::string> rule_names();
 
 // Whether fn's result moves with its operand i, of the call whose last operand is
 // spelled `last`: not where fn reads only that tensor's shape and dtype
-// (tl::sum_to_shape_of(g, x), or the operand whose share tl::matmul_backward(g, a, b, 0)
-// and the like give), which the engine's ops for it never see; such an operand leaves
-// the result inactive and without a tangent.
+// (tl::sum_to_shape_of(g, x), tl::broadcast_to_shape_of(t, y), or the operand whose
+// share tl::matmul_backward(g, a, b, 0) and the like give), which the engine's ops for
+// it never see; such an operand leaves the result inactive and without a tangent.
 bool moves_with(std::string_view fn, std::size_t i, std::string_view last);
 
 // Public functions whose result does not change with their tensor arguments' values
