@@ -55,19 +55,9 @@ namespace {
 // change it (tl::reshape to its own shape, an astype to its own dtype, tl::transpose
 // by the identity, a whole slice, a pad of no widths, ...).
 bool may_pass_on(const Node& s) {
-  static const std::set<std::string, std::less<>> ops{"astype",
-                                                      "reshape",
-                                                      "squeeze",
-                                                      "transpose",
-                                                      "permute",
-                                                      "slice",
-                                                      "reverse",
-                                                      "sum_to_size",
-                                                      "sum_to_shape_of",
-                                                      "broadcast_to",
-                                                      "broadcast_to_shape_of",
-                                                      "transpose_backward",
-                                                      "pad"};
+  static const std::set<std::string, std::less<>> ops{
+      {"astype", "reshape", "squeeze", "transpose", "permute", "slice", "reverse", "sum_to_size",
+       "sum_to_shape_of", "broadcast_to", "broadcast_to_shape_of", "transpose_backward", "pad"}};
   // A pad whose widths are literals, not all zero, never does.
   if (s.fn == "pad" && s.args.size() > 1) {
     const std::string& widths = s.args[1].text;
@@ -285,7 +275,8 @@ void Writer::reverse_op(const Node& s) {
   }
   const Rule& r = *find_rule(s.fn);
   if (r.vjp == nullptr)
-    refuse(Code::not_differentiable, s.loc, "tl::" + s.fn + " has no build-time reverse rule (only a forward one)");
+    refuse(Code::not_differentiable, s.loc,
+           "tl::" + s.fn + " has no build-time reverse rule (only a forward one)");
   const auto apply = [&] {
     line("// " + s.fn + ", " + at(s.loc));
     for (std::size_t i = 0; i < s.args.size(); ++i) {
