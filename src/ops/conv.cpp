@@ -430,8 +430,10 @@ Tensor conv2d_backward(const Tensor& g, const Tensor& x, const Tensor& w, const 
   if (g.shape() != y)
     fail<ShapeError>("conv2d_backward", "g is {}, but conv2d of {} and {} is {}", shape_string(g.shape()),
                      shape_string(x.shape()), shape_string(w.shape()), shape_string(y));
-  return operand == 0 ? detail::conv2d_input_grad(g, w, x.shape(), attrs)
-                      : detail::conv2d_kernel_grad(g, x, w.shape(), attrs);
+  // Each share in its operand's dtype (as matmul_backward's): conv2d promotes x and w
+  // together, and the engine converts the share back as it transposes that conversion.
+  return operand == 0 ? detail::conv2d_input_grad(g, w, x.shape(), attrs).astype(x.dtype())
+                      : detail::conv2d_kernel_grad(g, x, w.shape(), attrs).astype(w.dtype());
 }
 
 namespace {
@@ -500,11 +502,11 @@ Tensor conv_transpose2d_backward(const Tensor& g, const Tensor& x, const Tensor&
   if (g.shape() != y)
     fail<ShapeError>(fn, "g is {}, but conv_transpose2d of {} and {} is {}", shape_string(g.shape()),
                      shape_string(x.shape()), shape_string(w.shape()), shape_string(y));
-  if (operand == 0) return detail::conv2d_input_grad(g, t.kernel, x.shape(), t.attrs);
+  if (operand == 0) return detail::conv2d_input_grad(g, t.kernel, x.shape(), t.attrs).astype(x.dtype());
   const Tensor gk = reverse(detail::conv2d_kernel_grad(g, x, t.kernel.shape(), t.attrs), Axes{2, 3});
   const std::int64_t groups = opt.groups, cg = x.shape()[1] / groups, og = w.shape()[1];
   const Tensor grouped = reshape(gk, {groups, og, cg, w.shape()[2], w.shape()[3]});
-  return reshape(transpose(grouped, {0, 2, 1, 3, 4}), w.shape());
+  return reshape(transpose(grouped, {0, 2, 1, 3, 4}), w.shape()).astype(w.dtype());
 }
 
 Tensor lax::conv2d(const Tensor& x, const Tensor& w, const std::vector<std::int64_t>& window_strides,

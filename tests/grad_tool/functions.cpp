@@ -2074,10 +2074,11 @@ int main() {
               padded_after_dot.item<double>());
   check_projection("edge pads used after", padded_after_dot, tl::grad(padded_after)(w), weights);
 
-  // An f32 argument beside captured f64 tensors: each op promotes it (products,
-  // sums, where, maximum, matmul, concat, stack and tl::sum_to_shape_of; and
-  // tl::broadcast_to_shape_of converts back), and its gradient and Hessian come
-  // back in f32, each share converted back as the engine's rules convert it
+  // An f32 argument beside captured f64 tensors: each op promotes it (products, sums,
+  // where, maximum, matmul, conv2d, conv_transpose2d, concat, stack, index_add,
+  // scatter_add and
+  // tl::sum_to_shape_of; tl::broadcast_to_shape_of converts back), and its gradient
+  // and Hessian come back in f32, each share converted back as the engine converts it
   // (tl::sum_to_shape_of; tl::broadcast_to_shape_of in forward mode). In f64 against
   // central differences; in f32 their bits and dtypes, and against the f64 ones.
   const tl::Tensor column = f64({0.4, -0.3}, {2});
@@ -2089,10 +2090,21 @@ int main() {
     // The library's own: summed to column's shape and dtype, and back to v's.
     const tl::Tensor to_column = tl::sum_to_shape_of(v * v, column);
     const tl::Tensor back_to_v = tl::broadcast_to_shape_of(tl::tanh(to_column), v);
+    const tl::Tensor v_image = tl::reshape(v, {1, 1, 3, 2}),
+                     column_kernel = tl::reshape(column, {1, 1, 1, 2});
+    const tl::Tensor v_convolved =
+        tl::conv2d(v_image, column_kernel) + tl::sum(tl::conv_transpose2d(v_image, column_kernel));
+    // Updates of v's dtype added into a tensor of column's.
+    const tl::Tensor grid = tl::stack({column, column * 0.5, column * 2.0});
+    const tl::Tensor grid_added =
+        tl::index_add(grid, tl::tensor(std::vector<std::int64_t>{2, 0}, {2}), tl::sin(tl::slice(v, 0, 0, 2)),
+                      0) +
+        tl::scatter_add(grid, tl::tensor(std::vector<std::int64_t>{1, 0, 0, 1, 1, 1}, {3, 2}), tl::cos(v), 1);
     return tl::sum(product * product) + tl::sum(selected_part * v) + tl::sum(mm * mm) +
            tl::sum(v / (column + 2.0)) + tl::sum(tl::cos(v) + column) + tl::sum(tl::sin(rows_joined)) +
            tl::sum(tl::stack({v, v * column}) * 0.5) + tl::sum(back_to_v * v) +
-           tl::sum(tl::square(tl::sum_to_size(tl::sin(v), {1, 2})));
+           tl::sum(tl::square(tl::sum_to_size(tl::sin(v), {1, 2}))) + tl::sum(tl::sin(v_convolved)) +
+           tl::sum(tl::tanh(grid_added));
   };
   const auto promoted_gradient = tl::grad(promoted);
   const auto promoted_hessian = tl::hessian(promoted);

@@ -250,10 +250,12 @@ void add_layout_rules(RuleTable& t) {
            n.args[1] + ".shape()));";
   };
   add(std::move(along));
+  // The updates are converted to x's dtype first: their share is converted back.
   for (const char* scatter : {"index_add", "scatter_add"}) {
     Rule r = moved(scatter, [](const Rule& u, std::size_t i, const Names& n) {
       const std::string gather = u.name == "index_add" ? "take" : "take_along_axis";
-      return i == 0 ? n.g : i == 2 ? call(gather, {n.g, n.args[1], n.args[3]}) : "";
+      if (i == 2) return call(gather, {n.g, n.args[1], n.args[3]}) + ".astype(" + n.args[2] + ".dtype())";
+      return i == 0 ? n.g : "";
     });
     r.jvp = [](const Rule& u, const Names& n, const Tangents& tg) {
       return jointly_linear_jvp(u, n, tg, {0, 2});
