@@ -2076,11 +2076,11 @@ int main() {
 
   // An f32 argument beside captured f64 tensors: each op promotes it (products, sums,
   // where, maximum, matmul, conv2d, conv_transpose2d, concat, stack, index_add,
-  // scatter_add and
-  // tl::sum_to_shape_of; tl::broadcast_to_shape_of converts back), and its gradient
-  // and Hessian come back in f32, each share converted back as the engine converts it
-  // (tl::sum_to_shape_of; tl::broadcast_to_shape_of in forward mode). In f64 against
-  // central differences; in f32 their bits and dtypes, and against the f64 ones.
+  // scatter_add, tl::sum_to_shape_of; tl::broadcast_to_shape_of converts back), and
+  // its gradient and Hessian come back in f32, each share converted back as the
+  // engine converts it (tl::sum_to_shape_of, and tl::broadcast_to_shape_of in forward
+  // mode). In f64 against central differences; in f32 their bits and dtypes, and
+  // against the f64 ones.
   const tl::Tensor column = f64({0.4, -0.3}, {2});
   auto promoted = [&column](const tl::Tensor& v) {
     const tl::Tensor product = tl::sin(v) * column + v;
