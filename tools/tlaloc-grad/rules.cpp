@@ -16,10 +16,12 @@ std::string paren(const std::string& s) {
   int depth = 0;
   for (std::size_t i = 0; i < s.size(); ++i) {
     const char c = s[i];
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    else if (c == ')' || c == ']' || c == '}') --depth;
-    else if (depth == 0 && !(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == ':' ||
-                             (i == 0 && c == '-')))
+    if (c == '(' || c == '[' || c == '{')
+      ++depth;
+    else if (c == ')' || c == ']' || c == '}')
+      --depth;
+    else if (depth == 0 && !(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' ||
+                             c == ':' || (i == 0 && c == '-')))
       return "(" + s + ")";
   }
   return s;
@@ -36,6 +38,9 @@ std::string call(const std::string& fn, const std::vector<std::string>& args) {
 }
 std::string spell_call(const Rule& r, const Names& n) { return call(r.name, n.args); }
 std::string shape_of(const std::string& t) { return t + ".shape()"; }
+std::string in_dtype_of(const std::string& share, const std::string& t) {
+  return share + ".astype(" + t + ".dtype())";
+}
 std::string linear_jvp(const Rule& r, const Names& n, const std::vector<std::string>& t) {
   if (t[0].empty()) return "";
   std::vector<std::string> args = n.args;
@@ -95,7 +100,8 @@ std::string partial(const Rule& r, const Names& n, std::size_t i) {
     if (d == operands[k]) return n.args[k];
   Substitutions names{{"y", n.y}};
   for (std::size_t k = 0; k < 2; ++k)
-    names.emplace_back(operands[k], n.tensor[k] ? n.args[k] : call("scalar_tensor", {n.args[k], n.y + ".dtype()"}));
+    names.emplace_back(operands[k],
+                       n.tensor[k] ? n.args[k] : call("scalar_tensor", {n.args[k], n.y + ".dtype()"}));
   return qualify(d, names);
 }
 std::string elementwise_vjp(const Rule& r, std::size_t i, const Names& n) {
@@ -117,15 +123,19 @@ std::string plus(const std::string& a, const std::string& b) {
   return a + " + " + paren(b);
 }
 // binary_derivative's JVP: t_a * da + t_b * db, broadcast to the result.
-std::string product_jvp(const std::string& da, const std::string& db, const Names& n, const std::vector<std::string>& t) {
-  return to_result(plus(t[0].empty() ? "" : t[0] + " * " + paren(da), t[1].empty() ? "" : t[1] + " * " + paren(db)), n);
+std::string product_jvp(const std::string& da, const std::string& db, const Names& n,
+                        const std::vector<std::string>& t) {
+  return to_result(
+      plus(t[0].empty() ? "" : t[0] + " * " + paren(da), t[1].empty() ? "" : t[1] + " * " + paren(db)), n);
 }
 
 void set_jvps(RuleTable& t) {
   const auto set = [&t](const char* name, auto f) {
     if (auto it = t.find(name); it != t.end()) it->second.jvp = f;
   };
-  set("add", [](const Rule&, const Names& n, const std::vector<std::string>& tg) { return to_result(plus(tg[0], tg[1]), n); });
+  set("add", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
+    return to_result(plus(tg[0], tg[1]), n);
+  });
   set("sub", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
     if (tg[1].empty()) return to_result(tg[0], n);
     return to_result(tg[0].empty() ? "-" + tg[1] : tg[0] + " - " + tg[1], n);
@@ -174,11 +184,13 @@ void set_jvps(RuleTable& t) {
       return call("extreme_jvp", with_result(tg[0], n));
     });
   set("matmul", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
-    return plus(tg[0].empty() ? "" : call("matmul", {tg[0], n.args[1]}), tg[1].empty() ? "" : call("matmul", {n.args[0], tg[1]}));
+    return plus(tg[0].empty() ? "" : call("matmul", {tg[0], n.args[1]}),
+                tg[1].empty() ? "" : call("matmul", {n.args[0], tg[1]}));
   });
   set("where", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
     const std::string zero = call("zeros_like", {n.y});
-    return to_result(call("where", {n.args[0], tg[1].empty() ? zero : tg[1], tg[2].empty() ? zero : tg[2]}), n);
+    return to_result(call("where", {n.args[0], tg[1].empty() ? zero : tg[1], tg[2].empty() ? zero : tg[2]}),
+                     n);
   });
   for (auto& [name, r] : t) {
     if (r.derivatives.size() == 1)
@@ -251,7 +263,8 @@ RuleTable make_rules() {
        }});
   add({"where", spell_call, [](const Rule&, std::size_t i, const Names& n) {
          if (i == 0) return std::string();
-         const std::string picked = i == 1 ? call("where", {n.args[0], n.g, "0.0"}) : call("where", {n.args[0], "0.0", n.g});
+         const std::string picked =
+             i == 1 ? call("where", {n.args[0], n.g, "0.0"}) : call("where", {n.args[0], "0.0", n.g});
          return call("sum_to_shape_of", {picked, n.args[i]});
        }});
   // prod's and cumprod's shares are not linear in x: their derivatives are the
@@ -283,9 +296,7 @@ RuleTable make_rules() {
     add({forward_only, spell_call, nullptr});
   // x.astype(dtype): the cotangent converted back, as the engine's convert rule does.
   add({"astype", [](const Rule&, const Names& n) { return paren(n.args[0]) + ".astype(" + n.args[1] + ")"; },
-       [](const Rule&, std::size_t i, const Names& n) {
-         return i == 0 ? n.g + ".astype(" + n.args[0] + ".dtype())" : "";
-       }});
+       [](const Rule&, std::size_t i, const Names& n) { return i == 0 ? in_dtype_of(n.g, n.args[0]) : ""; }});
   // max and min over axes: the library's extreme_backward, the engine's rule.
   for (const char* extreme : {"max", "min"})
     add({extreme, spell_call, [](const Rule&, std::size_t i, const Names& n) {
@@ -336,16 +347,19 @@ bool moves_with(std::string_view fn, std::size_t i, std::string_view last) {
 }
 
 bool zero_derivative(std::string_view name) {
-  static const std::set<std::string_view> names{"zeros_like", "ones_like", "full_like", "empty_like", "stop_gradient",
-                                                "sign", "floor", "ceil", "round", "argmax", "argmin", "isfinite",
-                                                "isnan", "logical_not", "one_hot", "any", "all"};
+  static const std::set<std::string_view> names{
+      "zeros_like", "ones_like", "full_like", "empty_like", "stop_gradient", "sign",  "floor",
+      "ceil",       "round",     "argmax",    "argmin",     "isfinite",      "isnan", "logical_not",
+      "one_hot",    "any",       "all"};
   return names.count(name) != 0;
 }
 
 std::string qualify(std::string_view expr, const Substitutions& names) {
   std::string out;
   for (std::size_t i = 0; i < expr.size();) {
-    const auto ident = [&](std::size_t k) { return std::isalnum(static_cast<unsigned char>(expr[k])) || expr[k] == '_'; };
+    const auto ident = [&](std::size_t k) {
+      return std::isalnum(static_cast<unsigned char>(expr[k])) || expr[k] == '_';
+    };
     if (!ident(i) || std::isdigit(static_cast<unsigned char>(expr[i]))) {
       // Numbers are copied whole (1.0, 2e-3), and so is anything else.
       std::size_t j = i + 1;
@@ -359,10 +373,14 @@ std::string qualify(std::string_view expr, const Substitutions& names) {
     while (j < expr.size() && ident(j)) ++j;
     const std::string word(expr.substr(i, j - i));
     const bool member = i > 0 && expr[i - 1] == '.';
-    const auto named = std::find_if(names.begin(), names.end(), [&](const auto& s) { return s.first == word; });
-    if (!member && named != names.end()) out += named->second;
-    else if (!member && j < expr.size() && expr[j] == '(') out += "tl::" + word;
-    else out += word;
+    const auto named =
+        std::find_if(names.begin(), names.end(), [&](const auto& s) { return s.first == word; });
+    if (!member && named != names.end())
+      out += named->second;
+    else if (!member && j < expr.size() && expr[j] == '(')
+      out += "tl::" + word;
+    else
+      out += word;
     i = j;
   }
   return out;

@@ -93,13 +93,12 @@ std::string concat_vjp(const Rule&, std::size_t i, const Names& n) {
   std::string start = "0";
   for (std::size_t j = 0; j < i; ++j) start = j == 0 ? extent(n, 0) : start + " + " + extent(n, j);
   const std::string stop = i == 0 ? extent(n, 0) : start + " + " + extent(n, i);
-  return call("slice", {n.g, join_axis(n), start, stop}) + ".astype(" + n.args[i] + ".dtype())";
+  return in_dtype_of(call("slice", {n.g, join_axis(n), start, stop}), n.args[i]);
 }
 // stack expands each tensor's dims, then concatenates: the slice reshaped back.
 std::string stack_vjp(const Rule&, std::size_t i, const Names& n) {
-  return call("reshape", {call("slice", {n.g, join_axis(n), std::to_string(i), std::to_string(i + 1)}),
-                          shape_of(n.args[i])}) +
-         ".astype(" + n.args[i] + ".dtype())";
+  const std::string slice = call("slice", {n.g, join_axis(n), std::to_string(i), std::to_string(i + 1)});
+  return in_dtype_of(call("reshape", {slice, shape_of(n.args[i])}), n.args[i]);
 }
 // Linear in every tensor: the tangents joined, zeros where a tensor has none.
 std::string joined_jvp(const Rule& r, const Names& n, const Tangents& t) {
@@ -149,8 +148,7 @@ void add_layout_rules(RuleTable& t) {
   // broadcast_to_shape_of(t, y) broadcasts t, then converts it to y's dtype: the
   // cotangent converted back first, then summed to t's shape, in t's dtype.
   add(moved("broadcast_to_shape_of", [](const Rule&, std::size_t i, const Names& n) {
-    return i == 0 ? call("sum_to_size", {n.g + ".astype(" + n.args[0] + ".dtype())", shape_of(n.args[0])})
-                  : "";
+    return i == 0 ? call("sum_to_size", {in_dtype_of(n.g, n.args[0]), shape_of(n.args[0])}) : "";
   }));
   // tile and repeat copy each element; their transposes, the library's tile_backward
   // and repeat_backward, sum the copies back (each is the other's rule).
@@ -210,9 +208,7 @@ void add_layout_rules(RuleTable& t) {
   }));
   Rule update = moved("dynamic_update_slice", [](const Rule&, std::size_t i, const Names& n) {
     if (i == 0) return call("dynamic_update_slice", {n.g, call("zeros_like", {n.args[1]}), n.args[2]});
-    if (i == 1)
-      return call("dynamic_slice", {n.g, n.args[2], shape_of(n.args[1])}) + ".astype(" + n.args[1] +
-             ".dtype())";
+    if (i == 1) return in_dtype_of(call("dynamic_slice", {n.g, n.args[2], shape_of(n.args[1])}), n.args[1]);
     return std::string();
   });
   update.jvp = [](const Rule& r, const Names& n, const Tangents& tg) {
@@ -254,7 +250,7 @@ void add_layout_rules(RuleTable& t) {
   for (const char* scatter : {"index_add", "scatter_add"}) {
     Rule r = moved(scatter, [](const Rule& u, std::size_t i, const Names& n) {
       const std::string gather = u.name == "index_add" ? "take" : "take_along_axis";
-      if (i == 2) return call(gather, {n.g, n.args[1], n.args[3]}) + ".astype(" + n.args[2] + ".dtype())";
+      if (i == 2) return in_dtype_of(call(gather, {n.g, n.args[1], n.args[3]}), n.args[2]);
       return i == 0 ? n.g : "";
     });
     r.jvp = [](const Rule& u, const Names& n, const Tangents& tg) {

@@ -24,6 +24,9 @@ std::string call(const std::string& fn, const std::vector<std::string>& args);
 // The forward call as the user wrote it: `tl::<rule name>(operands...)`.
 std::string spell_call(const Rule& r, const Names& n);
 std::string shape_of(const std::string& t);
+// `share` converted to tensor t's dtype (the transpose of a conversion the forward
+// call made; astype returns the share itself where the dtypes agree).
+std::string in_dtype_of(const std::string& share, const std::string& t);
 // Ops linear in operand 0: the op applied to its tangent, the other operands as they are
 // (shapes, or tensors the result does not vary with: one read for its shape and dtype,
 // a pool's routing); zero where operand 0 has none.
