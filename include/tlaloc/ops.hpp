@@ -299,7 +299,9 @@ Tensor avg_pool2d(const Tensor& x, const Pool2dOptions& opt);  // padding counts
 // The derivatives of conv2d and the pools, computed with the AD engine's own rules
 // (PyTorch's convolution_backward, max_pool2d_backward, avg_pool2d_backward): g is the
 // result's cotangent, t x's tangent, y max_pool2d's result; conv2d_backward and
-// conv_transpose2d_backward give x's share for operand 0 and w's for operand 1.
+// conv_transpose2d_backward give x's share for operand 0 and w's for operand 1, each
+// in its operand's dtype. avg_pool2d_jvp is the sum pool of t times the reciprocal of
+// the window's size (avg_pool2d divides; the division's derivative multiplies).
 Tensor conv2d_backward(const Tensor& g, const Tensor& x, const Tensor& w, const Conv2dOptions& opt,
                        int operand);
 Tensor conv_transpose2d_backward(const Tensor& g, const Tensor& x, const Tensor& w,
@@ -307,6 +309,7 @@ Tensor conv_transpose2d_backward(const Tensor& g, const Tensor& x, const Tensor&
 Tensor max_pool2d_backward(const Tensor& g, const Tensor& x, const Tensor& y, const Pool2dOptions& opt);
 Tensor max_pool2d_jvp(const Tensor& t, const Tensor& x, const Tensor& y, const Pool2dOptions& opt);
 Tensor avg_pool2d_backward(const Tensor& g, const Shape& shape, const Pool2dOptions& opt);
+Tensor avg_pool2d_jvp(const Tensor& t, const Pool2dOptions& opt);
 // Rows of weight; an index out of range raises AxisError (negative ones count from the end).
 Tensor embedding(const Tensor& weight, const Tensor& indices);
 

@@ -540,6 +540,14 @@ Tensor avg_pool2d_backward(const Tensor& g, const Shape& shape, const Pool2dOpti
   return sum_pool_vjp(g * reciprocal(scalar_tensor(count, g.dtype())), shape, attrs);
 }
 
+// avg_pool2d's tangent, as the engine's rules give it: the sum pool's (it is linear),
+// then the division's, t times the count's reciprocal in t's dtype.
+Tensor avg_pool2d_jvp(const Tensor& t, const Pool2dOptions& opt) {
+  const Attrs attrs = pool_attrs("avg_pool2d_jvp", t.shape(), opt, "sum");
+  const double count = double(opt.kernel[0] * opt.kernel[1]);
+  return detail::call1(pool_op, {t}, attrs) * reciprocal(scalar_tensor(count, t.dtype()));
+}
+
 Tensor lax::pool(const Tensor& x, const std::string& reduction, const std::vector<std::int64_t>& window_dimensions,
                const std::vector<std::int64_t>& window_strides, const std::vector<std::int64_t>& padding_low,
                const std::vector<std::int64_t>& padding_high) {

@@ -5,6 +5,7 @@
 // only the bits are compared (f32 kernels and weak scalars take paths of their own).
 #pragma once
 
+#include <tlaloc/nn.hpp>
 #include <tlaloc/tlaloc.hpp>
 
 #include <cmath>
@@ -37,6 +38,17 @@ auto central_difference(F f, const tl::Tensor& x, std::size_t j) {
   up[j] += 1e-6;
   down[j] -= 1e-6;
   return std::pair{f(tl::tensor(up, x.shape())), f(tl::tensor(down, x.shape()))};
+}
+
+// d, the derivative of scalar f at x, against f's central differences.
+template <class F>
+void check_differences(const std::string& what, const tl::Tensor& d, F f, const tl::Tensor& x) {
+  const std::vector<double> dv = d.to_vector<double>();
+  for (std::size_t j = 0; j < dv.size(); ++j) {
+    const auto [fu, fd] = central_difference(f, x, j);
+    fail_if_far(what + " " + std::to_string(j), dv[j],
+                (fu.template item<double>() - fd.template item<double>()) / 2e-6, 1e-6);
+  }
 }
 
 // The gradient and Hessian of f at x, against central differences of f and of the
@@ -88,12 +100,32 @@ void check_pair(const std::string& name, int mode, const std::string& kind,
     print_bits(of, listed[a]);
     if (listed[a].dtype() != tl::DType::f64) continue;
     const auto along = [&](const tl::Tensor& q) { return order[a] == 0 ? f(q, k) : f(m, q); };
-    const std::vector<double> d = listed[a].to_vector<double>();
-    for (std::size_t j = 0; j < d.size(); ++j) {
-      const auto [fu, fd] = central_difference(along, order[a] == 0 ? m : k, j);
-      fail_if_far(of + " " + std::to_string(j), d[j],
-                  (fu.template item<double>() - fd.template item<double>()) / 2e-6, 1e-6);
-    }
+    check_differences(of, listed[a], along, order[a] == 0 ? m : k);
+  }
+}
+
+// The gradient of f with respect to its Params p, each entry against central
+// differences of f in that entry.
+template <class F>
+void check_params(const std::string& name, int mode, const std::string& kind, const tl::nn::Params& grads,
+                  F f, const tl::nn::Params& p) {
+  const std::string what = name + " (mode " + std::to_string(mode) + ") " + kind;
+  if (grads.names() != p.names()) {
+    std::printf("FAIL %s: the gradient's names differ from the Params'\n", what.c_str());
+    ++failures;
+    return;
+  }
+  for (std::size_t a = 0; a < p.size(); ++a) {
+    const std::string of = what + " " + p.entries()[a].first;
+    const tl::Tensor& d = grads.entries()[a].second;
+    print_bits(of, d);
+    if (d.dtype() != tl::DType::f64) continue;
+    const auto along = [&](const tl::Tensor& q) {
+      std::vector<tl::Tensor> tensors = p.tensors();
+      tensors[a] = q;
+      return f(p.with_tensors(tensors));
+    };
+    check_differences(of, d, along, p.entries()[a].second);
   }
 }
 

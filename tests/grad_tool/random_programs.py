@@ -13,7 +13,8 @@ equal, and check the f64 ones against central differences and the gradient's
 projection.
 
   random_programs.py [--seeds S...] [--ops-seeds S...] [--mixed-seeds S...]
-                     [--ranged-seeds S...] [--windowed-seeds S...] [--pair-seeds S...]
+                     [--ranged-seeds S...] [--windowed-seeds S...] [--channels-seeds S...]
+                     [--params-seeds S...] [--pair-seeds S...]
                      --count N [--depth D]
                      [--entry NAME] -o FILE
 
@@ -29,7 +30,12 @@ that grammar range-fors over the captured list (by reference or by value) and Pa
 (a structured binding [name, w], over it or its entries(), the name tested first),
 whose element is an operand that broadcasts. Functions of --windowed-seeds
 (w<seed>_<k>) add to that grammar edge pads (of values used again after them, in a
-mode known only at run time too), conv2d and the pools. Functions of --pair-seeds (p<seed>_<k>) are of the
+mode known only at run time too), conv2d and the pools. Functions of --channels-seeds
+(c<seed>_<k>) add to that grammar conv2d, conv_transpose2d and the pools over two and
+three channels, a batch of two, groups, strides and dilations. Functions of
+--params-seeds (d<seed>_<k>) are of the grammar of --ranged-seeds over a differentiated
+tl::nn::Params p ("m", "scale", "shift"), read by name and ranged over; their gradient
+is a Params (tl::grad, tl::value_and_grad). Functions of --pair-seeds (p<seed>_<k>) are of the
 wider grammar over two tensors m and k, each body written three times: a scalar
 function differentiated with respect to both (tl::argnums, in either order, with and
 without the value), the same function of a list of both (its gradient, and its jvp
@@ -64,13 +70,16 @@ class Scope:
 
 
 class Function:
-    def __init__(self, rng, name, depth, ops=False, mixed=False, pair=False, ranged=False, windowed=False):
+    def __init__(self, rng, name, depth, ops=False, mixed=False, pair=False, ranged=False, windowed=False,
+                 channels=False, model=False):
         self.rng = rng
         self.depth = depth
-        self.ops = ops or mixed or pair or ranged or windowed  # the wider grammar: data ops, tl:: regions, lambdas, late values
-        self.mixed = mixed or ranged or windowed  # and operands that broadcast, a list and a Params captured
-        self.ranged = ranged or windowed  # and range-fors over that list and Params
-        self.windowed = windowed  # and edge pads, convolutions and pools
+        self.ops = ops or mixed or pair or ranged or windowed or channels or model  # the wider grammar: data ops, tl:: regions, lambdas, late values
+        self.mixed = mixed or ranged or windowed or channels or model  # and operands that broadcast, a list and a Params captured
+        self.ranged = ranged or windowed or channels or model  # and range-fors over that list and Params
+        self.model = model  # m read from a Params p, which is differentiated, with two more entries
+        self.windowed = windowed or channels  # and edge pads, convolutions and pools
+        self.channels = channels  # over several channels, a batch, groups, strides and dilations
         self.params = ["m", "k"] if pair else ["m"]  # a pair: two tensors differentiated
         self.in_region = False  # inside a tl:: region's function, which reads no list element
         self.in_lambda = False  # inside a lambda, which cannot capture a structured binding (Clang 14)
@@ -166,6 +175,51 @@ class Function:
             f"tl::reshape(tl::slice(tl::avg_pool2d({image}, {pool}), {{0, 0, 0, 1}}, {{1, 1, 2, 4}}), {{2, 3}})",
             f"tl::reshape(tl::slice(tl::conv2d({image}, tl::reshape(tl::slice({b}, {{0, 0}}, {{2, 2}}), {{1, 1, 2, 2}}), "
             f"{{{{1, 1}}, {{1, 1}}}}), {{0, 0, 1, 1}}, {{1, 1, 3, 4}}), {{2, 3}})",
+        ] + self.channel_windows(a, b)
+
+    def channel_windows(self, a, b):
+        """For the grammar of --channels-seeds: m's shape read as images of two channels
+        ([1, 2, 1, 3]), a batch of two ([2, 1, 1, 3]) or three channels ([1, 3, 1, 2]),
+        through conv2d (channels mixed, grouped, strided, dilated), conv_transpose2d and the
+        pools, the kernels taken from b, each cut back to [2, 3]."""
+        if not self.channels:
+            return []
+        two, batch = f"tl::reshape({a}, {{1, 2, 1, 3}})", f"tl::reshape({a}, {{2, 1, 1, 3}})"
+        three, image = f"tl::reshape({a}, {{1, 3, 1, 2}})", f"tl::reshape({a}, {{1, 1, 2, 3}})"
+        square = f"tl::slice({b}, {{0, 0}}, {{2, 2}})"
+        return [
+            # [O 2, C 2, 1, 1]: the channels mixed at each place.
+            f"tl::reshape(tl::conv2d({two}, tl::reshape({square}, {{2, 2, 1, 1}})), {{2, 3}})",
+            # [2, 2, 1, 3], padded: each output reads all of both channels' rows.
+            f"tl::reshape(tl::conv2d({two}, tl::reshape(tl::concat({{{b}, {b} * 0.5}}, 0), {{2, 2, 1, 3}}), "
+            f"{{{{1, 1}}, {{0, 1}}}}), {{2, 3}})",
+            # A batch of two through one kernel [1, 1, 1, 3].
+            f"tl::reshape(tl::conv2d({batch}, tl::reshape(tl::slice({b}, 0, 0, 1), {{1, 1, 1, 3}}), "
+            f"{{{{1, 1}}, {{0, 1}}}}), {{2, 3}})",
+            # Two groups of one channel, kernel [2, 1, 1, 2]: [1, 2, 1, 4] cut to [1, 2, 1, 3].
+            f"tl::reshape(tl::slice(tl::conv2d({two}, tl::reshape({square}, {{2, 1, 1, 2}}), "
+            f"{{{{1, 1}}, {{0, 1}}, {{1, 1}}, 2}}), {{0, 0, 0, 1}}, {{1, 2, 1, 4}}), {{2, 3}})",
+            # Stride 2 across: [1, 1, 3, 2].
+            f"tl::reshape(tl::conv2d({image}, tl::reshape({square}, {{1, 1, 2, 2}}), {{{{1, 2}}, {{1, 1}}}}), {{2, 3}})",
+            # Dilation 2 across: [1, 1, 3, 3] cut to [1, 1, 2, 3].
+            f"tl::reshape(tl::slice(tl::conv2d({image}, tl::reshape({square}, {{1, 1, 2, 2}}), "
+            f"{{{{1, 1}}, {{1, 1}}, {{1, 2}}}}), {{0, 0, 1, 0}}, {{1, 1, 3, 3}}), {{2, 3}})",
+            # Three channels into one, stride 2 across, output padding 1: [1, 1, 1, 5] cut to 3,
+            # beside the kernel's own share.
+            f"(tl::reshape(tl::slice(tl::conv_transpose2d({three}, tl::reshape({b}, {{3, 1, 1, 2}}), "
+            f"{{{{1, 2}}, {{0, 0}}, {{0, 1}}}}), {{0, 0, 0, 1}}, {{1, 1, 1, 4}}), {{1, 3}}) * 0.5 + {a})",
+            # Two groups of one channel: [1, 2, 1, 3].
+            f"tl::reshape(tl::conv_transpose2d({two}, tl::reshape(tl::slice({b}, 1, 0, 1), {{2, 1, 1, 1}}), "
+            f"{{{{1, 1}}, {{0, 0}}, {{0, 0}}, {{1, 1}}, 2}}), {{2, 3}})",
+            # [1, 1, 2, 3] to [1, 1, 3, 4], a kernel [1, 1, 2, 2]: cut to [1, 1, 2, 3].
+            f"tl::reshape(tl::slice(tl::conv_transpose2d({image}, tl::reshape({square}, {{1, 1, 2, 2}})), "
+            f"{{0, 0, 1, 1}}, {{1, 1, 3, 4}}), {{2, 3}})",
+            f"tl::reshape(tl::slice(tl::max_pool2d({two}, {{{{1, 2}}, {{1, 1}}, {{0, 1}}}}), {{0, 0, 0, 0}}, "
+            f"{{1, 2, 1, 3}}), {{2, 3}})",
+            f"tl::reshape(tl::avg_pool2d({batch}, {{{{1, 3}}, {{1, 1}}, {{0, 1}}}}), {{2, 3}})",
+            f"tl::reshape(tl::max_pool2d({image}, {{{{2, 2}}, {{1, 2}}, {{1, 1}}}}), {{2, 3}})",
+            f"tl::reshape(tl::slice(tl::avg_pool2d({three}, {{{{1, 2}}, {{1, 1}}, {{0, 1}}}}), {{0, 0, 0, 1}}, "
+            f"{{1, 3, 1, 3}}), {{2, 3}})",
         ]
 
     def broadcast_op(self, scope, depth):
@@ -179,6 +233,8 @@ class Function:
                     'weights.at("gain")', f"(rows[{self.rng.randint(0, 2)}] * {b})"]
         # tlaloc-grad refuses a list's element read inside a tl:: region's function.
         small = self.rng.choice(computed + ([] if self.in_region else captured))
+        if self.model and not self.in_region and self.rng.random() < 0.4:
+            small = self.rng.choice(['p.at("scale")', 'p.at("shift")'])
         elements = [] if self.in_region or self.in_lambda else scope.all("elements")
         if elements and self.rng.random() < 0.5:
             small = self.rng.choice(elements)
@@ -373,9 +429,10 @@ class Function:
             self.emit(depth, f"for ({kind} {e} : rows) {{")
         else:
             key = self.fresh("key")
-            self.emit(depth, f"for (const auto& [{key}, {e}] : {self.rng.choice(['weights', 'weights.entries()'])}) {{")
+            over = ["weights", "weights.entries()"] + (["p", "p.entries()"] if self.model else [])
+            self.emit(depth, f"for (const auto& [{key}, {e}] : {self.rng.choice(over)}) {{")
             if self.rng.random() < 0.5:
-                name = self.rng.choice(["scale", "shift", "gain"])
+                name = self.rng.choice(["scale", "shift", "gain"] + (["m"] if self.model else []))
                 self.emit(depth + 1, f'if ({key} == "{name}") {self.rng.choice(["continue", "break"])};')
         t = self.rng.choice(scope.all("tensors"))
         f = self.rng.choice(["sin", "cos", "tanh"])
@@ -387,6 +444,8 @@ class Function:
     def write(self):
         if len(self.params) == 2:
             return self.write_pair()
+        if self.model:
+            return self.write_model()
         scope = Scope()
         name = self.name
         captures = "mode, &rows, &weights" if self.mixed else "mode"
@@ -404,6 +463,23 @@ class Function:
         scope.tensors.append("r")
         self.block(scope, 3, self.depth, False, True)
         self.emit(3, f"return {RESULT}(({self.tensor(scope)}) * m) * {self.scalar(scope)};")
+
+    def write_model(self):
+        """A function of a tl::nn::Params p ("m" [2, 3], "scale" [2, 1], "shift" [3]),
+        its gradient a Params (tl::grad, tl::value_and_grad), each entry's against central
+        differences."""
+        name = self.name
+        self.emit(2, f"auto {name} = [mode, &rows, &weights](const tl::nn::Params& p) {{")
+        self.emit(3, 'const tl::Tensor& m = p.at("m");')
+        self.body(Scope())
+        self.emit(2, "};")
+        self.emit(2, f"const tl::nn::Params {name}_p0{{{{\"m\", m0}}, {{\"scale\", tl::slice(k0, 1, 0, 1)}}, "
+                     f"{{\"shift\", tl::sum(dir, {{0}}) * 0.25}}}};")
+        self.emit(2, f'check_params("{name}", mode, "gradient", tl::grad({name})({name}_p0), {name}, {name}_p0);')
+        self.emit(2, f"auto [{name}_value, {name}_grads] = tl::value_and_grad({name})({name}_p0);")
+        self.emit(2, f'print_bits("{name} (mode " + std::to_string(mode) + ") value", {name}_value);')
+        self.emit(2, f'check_params("{name}", mode, "value_and_grad", {name}_grads, {name}, {name}_p0);')
+        return [line.replace(RESULT, "tl::sum") for line in self.lines]
 
     def write_pair(self):
         """One body as three functions: a scalar one of (m, k), differentiated with respect
@@ -482,6 +558,7 @@ const auto soft = tl::custom_jvp([](const tl::Tensor& v) {{ return tl::softplus(
   using grad_tool_checks::check;
   using grad_tool_checks::check_jvp;
   using grad_tool_checks::check_pair;
+  using grad_tool_checks::check_params;
   using grad_tool_checks::print_bits;
   // Every check runs in f64, against central differences too, and in f32, where only the
   // bits are compared between the builds (checks.hpp).
@@ -526,6 +603,11 @@ def main():
                    help="seeds of functions in the grammar of --mixed-seeds with range-fors over its list and Params")
     p.add_argument("--windowed-seeds", type=int, nargs="*", default=[],
                    help="seeds of functions in the grammar of --ranged-seeds with edge pads, conv2d and pools")
+    p.add_argument("--channels-seeds", type=int, nargs="*", default=[],
+                   help="seeds of functions in the grammar of --windowed-seeds over several channels, a batch, "
+                        "groups, strides and dilations")
+    p.add_argument("--params-seeds", type=int, nargs="*", default=[],
+                   help="seeds of functions of a differentiated tl::nn::Params in the grammar of --ranged-seeds")
     p.add_argument("--pair-seeds", type=int, nargs="*", default=[],
                    help="seeds of functions of two tensors in the wider grammar (tl::argnums, a list, tl::vjp)")
     p.add_argument("--depth", type=int, default=3, help="how deep statements nest")
@@ -537,6 +619,7 @@ def main():
     # Each grammar: its option, the letter its functions' names start with, its flags.
     grammars = (("seeds", "f", {}), ("ops_seeds", "g", {"ops": True}), ("mixed_seeds", "h", {"mixed": True}),
                 ("ranged_seeds", "r", {"ranged": True}), ("windowed_seeds", "w", {"windowed": True}),
+                ("channels_seeds", "c", {"channels": True}), ("params_seeds", "d", {"model": True}),
                 ("pair_seeds", "p", {"pair": True}))
     seeds = " ".join(w for option, _, _ in grammars for w in
                      ["--" + option.replace("_", "-")] * bool(getattr(a, option)) + list(map(str, getattr(a, option))))

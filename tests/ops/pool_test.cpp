@@ -247,9 +247,14 @@ TEST(PoolBackward, SameBitsAsTheEngine) {
     const tl::Tensor h = wavy(z.shape(), 0.8);
     EXPECT_EQ(tl::avg_pool2d_backward(h, x.shape(), opt).to_vector<float>(),
               avg_pullback(h).at(0).to_vector<float>());
+    // A window of 6: the pool of t divided by 6 would differ in the last place.
+    auto [z2, avg_tangent] = tl::jvp([&](const tl::Tensor& a) { return tl::avg_pool2d(a, opt); }, x, t);
+    EXPECT_EQ(tl::avg_pool2d_jvp(t, opt).to_vector<float>(), avg_tangent.to_vector<float>());
   }
   expect_error<tl::ShapeError>([&] { tl::max_pool2d_backward(x, x, x, {}); }, "max_pool2d_backward");
   expect_error<tl::ShapeError>([&] { tl::avg_pool2d_backward(x, x.shape(), {}); }, "avg_pool2d_backward");
+  const tl::Tensor flat = tl::zeros({7, 6});
+  expect_error<tl::ShapeError>([&] { tl::avg_pool2d_jvp(flat, {}); }, "avg_pool2d_jvp", "[7, 6]");
 }
 
 // By hand: each window's derivative goes to its maximum; the average spreads a quarter.

@@ -163,8 +163,9 @@ std::string Writer::footer() {
 }
 
 // A branch's condition that neither pass tests (`bool cond_3 = false;` then only
-// `cond_3 = ...;`) and a cotangent's reference that gets no share are declared
-// [[maybe_unused]]: Clang warns of them, and builds may treat warnings as errors.
+// `cond_3 = ...;`), a cotangent's reference that gets no share and a list element's
+// position whose element gets none (read only by a comparison) are declared
+// [[maybe_unused]]: compilers warn of them, and builds may treat warnings as errors.
 void Writer::mark_unread_declarations() {
   const auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   std::map<std::string, int> uses;
@@ -191,6 +192,9 @@ void Writer::mark_unread_declarations() {
       writes = 2;  // its declaration and its assignment
     } else if (code.starts_with("tl::Tensor& d_")) {
       declared = std::string(code.substr(12, code.find(' ', 12) - 12));
+      writes = 1;
+    } else if (code.starts_with("const std::size_t at_")) {
+      declared = std::string(code.substr(18, code.find(' ', 18) - 18));
       writes = 1;
     }
     if (!declared.empty() && uses[declared] <= writes) l.insert(at, "[[maybe_unused]] ");

@@ -175,7 +175,11 @@ void set_jvps(RuleTable& t) {
   set("max_pool2d", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
     return call("max_pool2d_jvp", {tg[0], n.args[0], n.y, n.args[1]});
   });
-  set("avg_pool2d", linear_jvp);
+  // avg_pool2d divides its sum pool by the window's size, whose derivative multiplies by
+  // the reciprocal: not the pool of the tangent, where the size is not a power of two.
+  set("avg_pool2d", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
+    return call("avg_pool2d_jvp", {tg[0], n.args[1]});
+  });
   set("astype", [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
     return r.spell(r, {{tg[0], n.args[1]}, {}, {}, {}});
   });
