@@ -85,7 +85,7 @@ bool Writer::passed_on(const Block& b, ValueId y) {
     return false;
   const ValueId x = node->args[0].value;
   const std::string dx = d(x);
-  if (dx.find_first_of("[.") != std::string::npos) return false;
+  if (dx.find('.') != std::string::npos) return false;
   line("tl::Tensor d_" + name(y) + "_apart;");
   line("tl::Tensor& d_" + name(y) + " = " + name(y) + ".is_same(" + name(x) + ") ? " + dx + " : d_" +
        name(y) + "_apart;");
@@ -110,7 +110,7 @@ bool Writer::own_value(const Block& b, ValueId x) const {
   const bool param =
       blocks.front() == &p_.body &&
       std::any_of(p_.params.begin(), p_.params.end(), [&](const Param& prm) { return prm.value == x; });
-  return (own || param) && d(x).find_first_of("[.") == std::string::npos;
+  return (own || param) && d(x).find('.') == std::string::npos;
 }
 
 namespace {
