@@ -44,7 +44,9 @@ build=$(cd "$1" && pwd)
 shift
 work=$(mktemp -d)
 echo "work: $work"
-flags=(-std=c++20 -O1 -I"$root/include" -I"$root/tests/grad_tool" -L"$build" -ltlaloc -Wl,-rpath,"$build")
+# The test build's warnings (tlaloc_warnings): generated code must compile under them.
+flags=(-std=c++20 -O1 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion -Werror
+       -I"$root/include" -I"$root/tests/grad_tool" -L"$build" -ltlaloc -Wl,-rpath,"$build")
 status=0
 for seed in "$@"; do
   dir=$work/$seed
