@@ -204,8 +204,8 @@ class Function:
             # Dilation 2 across: [1, 1, 3, 3] cut to [1, 1, 2, 3].
             f"tl::reshape(tl::slice(tl::conv2d({image}, tl::reshape({square}, {{1, 1, 2, 2}}), "
             f"{{{{1, 1}}, {{1, 1}}, {{1, 2}}}}), {{0, 0, 1, 0}}, {{1, 1, 3, 3}}), {{2, 3}})",
-            # Three channels into one, stride 2 across, output padding 1: [1, 1, 1, 5] cut to 3,
-            # beside the kernel's own share.
+            # Three channels into one, stride 2 across, output padding 1: [1, 1, 1, 5] cut to
+            # [1, 3], which broadcasts against a.
             f"(tl::reshape(tl::slice(tl::conv_transpose2d({three}, tl::reshape({b}, {{3, 1, 1, 2}}), "
             f"{{{{1, 2}}, {{0, 0}}, {{0, 1}}}}), {{0, 0, 0, 1}}, {{1, 1, 1, 4}}), {{1, 3}}) * 0.5 + {a})",
             # Two groups of one channel: [1, 2, 1, 3].
