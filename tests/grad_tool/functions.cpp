@@ -2146,6 +2146,22 @@ int main() {
       }
   }
 
+  // The same transform of one function twice on a line: each call gets a generated
+  // function of its own (hessian_cubic_<line> and hessian_cubic_<line>_2).
+  const auto cubic = [](const tl::Tensor& v) { return tl::sum(tl::tanh(v) * v * v); };
+  const auto at_both = [](const tl::Tensor& v) {
+    const tl::Tensor doubled = v * 2.0;
+    return tl::sum(tl::tanh(v) * v * v) + tl::sum(tl::tanh(doubled) * doubled * doubled) / 4.0;
+  };
+  const auto two_grads = [&cubic](const tl::Tensor& v) {
+    return tl::grad(cubic)(v) + tl::grad(cubic)(v * 2.0) / 2.0;
+  };
+  const auto two_hessians = [&cubic](const tl::Tensor& v) {
+    return tl::hessian(cubic)(v) + tl::hessian(cubic)(v * 2.0);
+  };
+  report_near("the same gradient twice on a line", two_grads, at_both, w);
+  report_hessian_near("the same hessian twice on a line", two_hessians, tl::grad(at_both), w);
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

@@ -3,6 +3,7 @@
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Lex/Lexer.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -148,16 +149,13 @@ std::vector<std::size_t> argnums_of(const CallExpr* c, const SourceManager& sm, 
   return list;
 }
 
-struct FunctionFinder : RecursiveASTVisitor<FunctionFinder> {
-  const SourceManager* sm = nullptr;
-  std::string name;
-  const FunctionDecl* found = nullptr;
-  bool TraverseDecl(Decl* d) { return outside_main_file(*sm, d) || RecursiveASTVisitor::TraverseDecl(d); }
-  bool VisitFunctionDecl(FunctionDecl* f) {
-    if (f->getNameAsString() == name && f->hasBody()) found = f;
-    return true;
-  }
-};
+// `name`, or where a call of the file was given it already (the same transform of
+// the same function twice on a line), name_2, name_3, ...
+std::string unique_name(const std::string& name, std::set<std::string>& taken) {
+  std::string unique = name;
+  for (int k = 2; !taken.insert(unique).second; ++k) unique = name + "_" + std::to_string(k);
+  return unique;
+}
 
 // Where the code generated for a call is included: the start of the line of the
 // declaration at namespace scope around the call.
@@ -167,83 +165,151 @@ std::size_t include_point(const SourceManager& sm, const std::string& source, co
   return start;
 }
 
-// The user's file around the point where a call's gradient is included: the text
-// before it, and the braces closing the namespaces open there.
-struct Context {
-  std::string name, before, after;
-};
-Context context_of(const SourceManager& sm, const std::string& source, const std::string& name,
-                   const Decl* top) {
-  Context c{name, source.substr(0, include_point(sm, source, top)), ""};
+// The braces closing the namespaces open around a declaration at namespace scope.
+std::string closing_braces(const Decl* top) {
+  std::string braces;
   for (const DeclContext* d = top->getLexicalDeclContext(); !d->isTranslationUnit();
        d = d->getLexicalParent())
-    c.after += "}\n";
-  return c;
+    braces += "}\n";
+  return braces;
 }
 
-// Forward mode over p's generated gradient, as the engine runs jvp over grad: the
-// gradient's text is parsed again where the user's build includes it, after the
-// user's code before the call's declaration (so it sees the user's types and
-// functions, as it does there), and lowered like a user's function; what it cannot
-// take is refused at the call, in the words of `transform`. The gradient is left in
-// the dump directory too (`gradient`), since the derivative's comments give its lines.
-Program gradient_again(const Program& p, const Options& opt, const Context& around, const Loc& at,
-                       const std::string& transform, Rewritten::Gradient& gradient) {
-  Program g = p;
-  g.name = p.name + "_gradient";
-  const std::string file = opt.stem + "." + g.name + ".grad.cpp";
-  gradient = {(std::filesystem::path(opt.dump_dir) / file).string(), emit_gradient(g, false)};
-  std::unique_ptr<ASTUnit> ast = opt.parse(
-      around.before + "#line 1 \"" + gradient.path + "\"\n" + gradient.text + around.after, around.name);
-  if (!ast || ast->getDiagnostics().hasErrorOccurred())
-    refuse(Code::unsupported_construct, at,
-           transform + ": the generated gradient does not compile (errors above)");
-  FunctionFinder finder;
-  finder.sm = &ast->getSourceManager();
-  finder.name = g.name;
-  finder.TraverseDecl(ast->getASTContext().getTranslationUnitDecl());
-  if (finder.found == nullptr)
-    refuse(Code::unsupported_construct, at,
-           transform + ": the generated gradient '" + g.name + "' was not found again");
-  Program q;
-  try {
-    q = lower(ast->getASTContext(), *finder.found, nullptr, p.name + "_gradient_jvp", {p.wrt.at(0)},
-              {.right_to_left = opt.right_to_left, .forward_only = true});
-  } catch (const Diagnostic& d) {
-    // The gradient stays in the dump directory, for the line the message names.
-    std::filesystem::create_directories(opt.dump_dir);
-    std::ofstream(gradient.path) << gradient.text;
-    refuse(d.code, at,
-           transform + ": the generated gradient, differentiated again, at " + gradient.path + ":" +
-               std::to_string(d.loc.line) + ": " + d.what());
-  }
-  keep_until_exit(std::move(ast));
-  q.headers = p.headers;
-  q.what = "the gradient of " + p.what + " (" + file + ")";
-  return q;
-}
+// Forward mode over a generated gradient, as the engine runs jvp over grad: the
+// gradient's text is parsed again where the user's build includes it (so it sees the
+// user's types and functions, as it does there) and lowered like a user's function;
+// what it cannot take is refused at the call, in the words of `transform`. The
+// gradient is left in the dump directory too, since the derivative's comments give
+// its lines. Every such gradient of a file is parsed in one pass (`Again`).
+struct Again {
+  Program p;              // the function differentiated
+  std::size_t at_offset;  // the include point, in the file
+  unsigned line;          // its line
+  std::string closing;    // the braces closing the namespaces open there
+  Loc at;                 // the call
+  bool hessian;           // else tl::jvp of tl::grad
+  std::size_t slot;       // result.gradients[slot]: the gradient; [slot + 1]: the derivative
+  std::string transform() const { return hessian ? "tl::hessian" : "tl::jvp of tl::grad"; }
+  std::string name() const { return p.name + "_gradient"; }
+};
 
-// tl::hessian: forward mode over the generated gradient along each basis vector, as
-// the engine runs jacfwd over jacrev.
-std::string hessian(const Program& p, const Options& opt, const Context& around, const Loc& at,
-                    Rewritten::Gradient& gradient) {
-  return emit_hessian(p, gradient_again(p, opt, around, at, "tl::hessian", gradient));
-}
-
-// tl::jvp(tl::grad(f), x, t): forward mode over the generated gradient along t, the
-// Hessian-vector product (JAX's jvp(grad(f))). It is called as any generated jvp is:
-// (x, t, captures...).
-std::string gradient_jvp(const Program& p, const Options& opt, const Context& around, const Loc& at,
-                         Rewritten::Gradient& gradient) {
+// tl::jvp of tl::grad differentiates the gradient with respect to a tensor only.
+void refuse_gradient_of_non_tensor(const Program& p, const Loc& at) {
   const Param& x = p.params[p.wrt.at(0)];
   if (x.list || x.named || x.value < 0)
     refuse(Code::unsupported_construct, at,
            "tl::jvp of tl::grad: the gradient with respect to '" + x.name +
                "', which is not a tensor, is not a function tl::jvp can take");
-  Program q = gradient_again(p, opt, around, at, "tl::jvp of tl::grad", gradient);
-  q.name = p.name;
-  q.explicit_params = p.explicit_params;
+}
+
+Rewritten::Gradient gradient_of(const Program& p, const Options& opt) {
+  Program g = p;
+  g.name = p.name + "_gradient";
+  const std::string file = opt.stem + "." + g.name + ".grad.cpp";
+  return {(std::filesystem::path(opt.dump_dir) / file).string(), emit_gradient(g, false)};
+}
+
+// The gradient's function `fn` (parsed again) lowered in forward mode, and the derivative written.
+std::string differentiate_again(const Again& a, const FunctionDecl& fn, const Options& opt,
+                                const Rewritten::Gradient& gradient) {
+  Program q;
+  try {
+    q = lower(fn.getASTContext(), fn, nullptr, a.p.name + "_gradient_jvp", {a.p.wrt.at(0)},
+              {.right_to_left = opt.right_to_left, .forward_only = true});
+  } catch (const Diagnostic& d) {
+    // The gradient stays in the dump directory, for the line the message names.
+    std::filesystem::create_directories(opt.dump_dir);
+    std::ofstream(gradient.path) << gradient.text;
+    refuse(d.code, a.at,
+           a.transform() + ": the generated gradient, differentiated again, at " + gradient.path + ":" +
+               std::to_string(d.loc.line) + ": " + d.what());
+  }
+  q.headers = a.p.headers;
+  q.what =
+      "the gradient of " + a.p.what + " (" + std::filesystem::path(gradient.path).filename().string() + ")";
+  // tl::hessian: forward mode along each basis vector, as the engine runs jacfwd over
+  // jacrev. tl::jvp(tl::grad(f), x, t): along t, the Hessian-vector product (JAX's
+  // jvp(grad(f))), called as any generated jvp is: (x, t, captures...).
+  if (a.hessian) return emit_hessian(a.p, q);
+  q.name = a.p.name;
+  q.explicit_params = a.p.explicit_params;
   return emit_jvp(q);
+}
+
+// The functions with bodies a parse of the main file defines, by name (several of one
+// name: null).
+struct Functions : RecursiveASTVisitor<Functions> {
+  const SourceManager* sm = nullptr;
+  std::map<std::string, const FunctionDecl*> named;
+  bool TraverseDecl(Decl* d) { return outside_main_file(*sm, d) || RecursiveASTVisitor::TraverseDecl(d); }
+  bool VisitFunctionDecl(FunctionDecl* f) {
+    if (!f->hasBody()) return true;
+    const auto [it, fresh] = named.emplace(f->getNameAsString(), f);
+    if (!fresh && it->second != f) it->second = nullptr;
+    return true;
+  }
+  const FunctionDecl* find(const std::string& name) const {
+    const auto it = named.find(name);
+    return it == named.end() ? nullptr : it->second;
+  }
+};
+Functions functions_of(ASTUnit& ast) {
+  Functions fs;
+  fs.sm = &ast.getSourceManager();
+  fs.TraverseDecl(ast.getASTContext().getTranslationUnitDecl());
+  return fs;
+}
+
+// One gradient parsed again alone: after the user's code before its include point.
+// Refuses, at the call, a gradient that does not compile.
+void again_alone(const Again& a, const std::string& source, const std::string& name, const Options& opt,
+                 Rewritten& result) {
+  const Rewritten::Gradient& gradient = result.gradients[a.slot];
+  std::unique_ptr<ASTUnit> ast = opt.parse(
+      source.substr(0, a.at_offset) + "#line 1 \"" + gradient.path + "\"\n" + gradient.text + a.closing,
+      name);
+  if (!ast || ast->getDiagnostics().hasErrorOccurred())
+    refuse(Code::unsupported_construct, a.at,
+           a.transform() + ": the generated gradient does not compile (errors above)");
+  const FunctionDecl* fn = functions_of(*ast).find(a.name());
+  if (fn == nullptr)
+    refuse(Code::unsupported_construct, a.at,
+           a.transform() + ": the generated gradient '" + a.name() + "' was not found again");
+  result.gradients[a.slot + 1].text = differentiate_again(a, *fn, opt, gradient);
+  keep_until_exit(std::move(ast));
+}
+
+// The gradients of a file's tl::hessian and tl::jvp(tl::grad(f)) calls, parsed again
+// together: the file with each gradient at its include point, as the build includes
+// them (one parse instead of one per call, each of the file before it: a file of 25
+// Hessians took 15 s). Where that parse fails, each is parsed alone, which names the
+// call whose gradient does not compile.
+void differentiate_gradients(const std::vector<Again>& again, const std::string& source,
+                             const std::string& name, const Options& opt, Rewritten& result) {
+  if (again.empty()) return;
+  std::vector<const Again*> in_file(again.size());
+  std::transform(again.begin(), again.end(), in_file.begin(), [](const Again& a) { return &a; });
+  std::stable_sort(in_file.begin(), in_file.end(),
+                   [](auto* a, auto* b) { return a->at_offset < b->at_offset; });
+  std::string text;
+  std::size_t copied = 0;
+  for (const Again* a : in_file) {
+    text += source.substr(copied, a->at_offset - copied);
+    copied = a->at_offset;
+    const Rewritten::Gradient& gradient = result.gradients[a->slot];
+    text += "#line 1 \"" + gradient.path + "\"\n" + gradient.text + "\n#line " + std::to_string(a->line) +
+            " \"" + name + "\"\n";
+  }
+  text += source.substr(copied);
+  std::unique_ptr<ASTUnit> ast = opt.parse(text, name);
+  std::optional<Functions> fs;
+  if (ast && !ast->getDiagnostics().hasErrorOccurred()) fs = functions_of(*ast);
+  for (const Again& a : again) {
+    if (const FunctionDecl* fn = fs ? fs->find(a.name()) : nullptr)
+      result.gradients[a.slot + 1].text = differentiate_again(a, *fn, opt, result.gradients[a.slot]);
+    else
+      again_alone(a, source, name, opt, result);
+  }
+  keep_until_exit(std::move(ast));
 }
 
 }  // namespace
@@ -261,6 +327,16 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
   // The tl::grad calls written inside a tl::jvp generated with them (the finder lists
   // a call before those in its arguments).
   std::set<const CallExpr*> inside;
+  // The derivatives of generated gradients, written after the loop, and each call's
+  // #include of what was generated for it (result.gradients[slot]).
+  std::vector<Again> again;
+  struct Include {
+    std::size_t offset;
+    unsigned line;
+    std::size_t slot;
+  };
+  std::vector<Include> includes;
+  std::set<std::string> names;
   for (const Found& f : finder.found) {
     if (inside.count(f.call) != 0) continue;
     const Loc at = location(sm, f.call->getBeginLoc());
@@ -303,19 +379,20 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
       wrt = argnums_of(f.call, sm, ctx.getLangOpts());
     }
     const bool listed = !forward && !pullback && f.call->getNumArgs() > 1;
-    const std::string name =
-        f.transform + (over != nullptr ? "_grad_" : "_") + target->label + "_" + std::to_string(at.line);
+    const std::string name = unique_name(
+        f.transform + (over != nullptr ? "_grad_" : "_") + target->label + "_" + std::to_string(at.line),
+        names);
     const Program p = lower(ctx, *target->fn, target->lambda, name, wrt,
                             {.listed = listed, .right_to_left = opt.right_to_left});
     const std::string file = opt.stem + "." + name + ".grad.cpp";
     const std::string path = (std::filesystem::path(opt.dump_dir) / file).string();
     if (f.transform == "hessian" || over != nullptr) {
-      Rewritten::Gradient gradient;
-      const Context around = context_of(sm, source, input_name, f.top);
-      std::string text = over != nullptr ? gradient_jvp(p, opt, around, at, gradient)
-                                         : hessian(p, opt, around, at, gradient);
-      result.gradients.push_back(std::move(gradient));
-      result.gradients.push_back({path, std::move(text)});
+      if (over != nullptr) refuse_gradient_of_non_tensor(p, at);
+      // The derivative is written once the gradient is parsed again (differentiate_gradients).
+      again.push_back({p, include_point(sm, source, f.top), sm.getExpansionLineNumber(f.top->getBeginLoc()),
+                       closing_braces(f.top), at, over == nullptr, result.gradients.size()});
+      result.gradients.push_back(gradient_of(p, opt));
+      result.gradients.push_back({path, ""});
       if (over != nullptr && held.empty()) inside.insert(over);
     } else {
       result.gradients.push_back({path, forward    ? emit_jvp(p)
@@ -361,14 +438,17 @@ Rewritten rewrite(ASTContext& ctx, const std::string& source, const std::string&
     const std::size_t b = sm.getFileOffset(sm.getExpansionLoc(range.getBegin()));
     const std::size_t e = sm.getFileOffset(Lexer::getLocForEndOfToken(sm.getExpansionLoc(range.getEnd()), 0, sm, ctx.getLangOpts()));
     edits[b] = {e - b, replacement};
-    const std::size_t line_start = include_point(sm, source, f.top);
-    const unsigned line = sm.getExpansionLineNumber(f.top->getBeginLoc());
+    includes.push_back({include_point(sm, source, f.top), sm.getExpansionLineNumber(f.top->getBeginLoc()),
+                        result.gradients.size() - 1});
+  }
+  differentiate_gradients(again, source, input_name, opt, result);
+  for (const Include& i : includes) {
     // The gradient's hash beside its #include: when the gradient changes, so does this
     // file, and the build recompiles it (the build tool watches this file, not the
     // gradients it includes).
-    const std::size_t hash = std::hash<std::string>{}(result.gradients.back().text);
-    edits[line_start].second += "#include \"" + path + "\"  // " + fmt_hex(hash) + "\n#line " + std::to_string(line) +
-                                " \"" + input_name + "\"\n";
+    const Rewritten::Gradient& g = result.gradients[i.slot];
+    edits[i.offset].second += "#include \"" + g.path + "\"  // " + fmt_hex(std::hash<std::string>{}(g.text)) +
+                              "\n#line " + std::to_string(i.line) + " \"" + input_name + "\"\n";
   }
   if (result.gradients.empty()) {
     result.text = source;
