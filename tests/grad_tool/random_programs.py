@@ -14,7 +14,7 @@ projection.
 
   random_programs.py [--seeds S...] [--ops-seeds S...] [--mixed-seeds S...]
                      [--ranged-seeds S...] [--windowed-seeds S...] [--channels-seeds S...]
-                     [--params-seeds S...] [--pair-seeds S...]
+                     [--params-seeds S...] [--layers-seeds S...] [--pair-seeds S...]
                      --count N [--depth D]
                      [--entry NAME] -o FILE
 
@@ -34,8 +34,11 @@ mode known only at run time too), conv2d and the pools. Functions of --channels-
 (c<seed>_<k>) add to that grammar conv2d, conv_transpose2d and the pools over two and
 three channels, a batch of two, groups, strides and dilations. Functions of
 --params-seeds (d<seed>_<k>) are of the grammar of --ranged-seeds over a differentiated
-tl::nn::Params p ("m", "scale", "shift"), read by name and ranged over; their gradient
-is a Params (tl::grad, tl::value_and_grad). Functions of --pair-seeds (p<seed>_<k>) are of the
+tl::nn::Params p ("m", "scale", "shift"), read by name and ranged over, and may call a
+custom_vjp function (no other grammar does: they are checked in forward mode too);
+their gradient is a Params (tl::grad, tl::value_and_grad). Functions of --layers-seeds
+(l<seed>_<k>) add to that grammar tl::nn layers over p's sub-Params ("lin", "norm",
+"rms"): a Linear of 3 features into 1, a LayerNorm and an RMSNorm. Functions of --pair-seeds (p<seed>_<k>) are of the
 wider grammar over two tensors m and k, each body written three times: a scalar
 function differentiated with respect to both (tl::argnums, in either order, with and
 without the value), the same function of a list of both (its gradient, and its jvp
@@ -71,13 +74,15 @@ class Scope:
 
 class Function:
     def __init__(self, rng, name, depth, ops=False, mixed=False, pair=False, ranged=False, windowed=False,
-                 channels=False, model=False):
+                 channels=False, model=False, layers=False):
+        model = model or layers
         self.rng = rng
         self.depth = depth
         self.ops = ops or mixed or pair or ranged or windowed or channels or model  # the wider grammar: data ops, tl:: regions, lambdas, late values
         self.mixed = mixed or ranged or windowed or channels or model  # and operands that broadcast, a list and a Params captured
         self.ranged = ranged or windowed or channels or model  # and range-fors over that list and Params
         self.model = model  # m read from a Params p, which is differentiated, with two more entries
+        self.layers = layers  # and tl::nn layers over p's sub-Params
         self.windowed = windowed or channels  # and edge pads, convolutions and pools
         self.channels = channels  # over several channels, a batch, groups, strides and dilations
         self.params = ["m", "k"] if pair else ["m"]  # a pair: two tensors differentiated
@@ -116,6 +121,8 @@ class Function:
             return self.broadcast_op(scope, depth)
         if self.ops and self.rng.random() < 0.35:
             return self.data_op(scope, depth)
+        if self.layers and not self.in_region and self.rng.random() < 0.2:
+            return self.layer(scope, depth)
         a = self.tensor(scope, depth + 1)
         if r < 0.45:
             return f"tl::{self.rng.choice(['sin', 'cos', 'tanh'])}({a})"
@@ -249,6 +256,13 @@ class Function:
             f"tl::where({small} > 0.0, {a} * {small}, {a} * {small} * 0.5)",
         ])
 
+    def layer(self, scope, depth):
+        """A tl::nn layer of p's sub-Params: a Linear of 3 features into 1 ([2, 1], times a
+        [2, 3] operand), a LayerNorm or an RMSNorm over the last axis."""
+        a = self.tensor(scope, depth + 1)
+        return self.rng.choice([f"({self.tensor(scope, depth + 1)} * lin(p.sub(\"lin\"), {a}))",
+                                f"norm(p.sub(\"norm\"), {a})", f"rms(p.sub(\"rms\"), {a})"])
+
     def bounded(self, scope):
         """A tensor expression whose values stay within [-1.5, 1.5]."""
         f = self.rng.choice(["sin", "cos", "tanh"])
@@ -366,7 +380,10 @@ class Function:
             self.emit(depth + 2, f"tl::sum({self.tensor(scope)}, {{0}}) * 0.1, {self.bounded(scope)});")
             self.emit(depth, f"tl::Tensor {name} = tl::broadcast_to({last}, {{2, 3}}) * 0.5 + {outs};")
         elif kind == "custom":
-            self.emit(depth, f"tl::Tensor {name} = soft({self.bounded(scope)}) * {self.tensor(scope)};")
+            # Chosen by the name's number, not drawn: the seeds kept before softsign came
+            # write the same functions but for it.
+            custom = "softsign" if self.model and self.names % 2 else "soft"
+            self.emit(depth, f"tl::Tensor {name} = {custom}({self.bounded(scope)}) * {self.tensor(scope)};")
         elif kind == "lambda":
             g = self.fresh("g")
             inner = Scope(scope)
@@ -471,10 +488,21 @@ class Function:
         name = self.name
         self.emit(2, f"auto {name} = [mode, &rows, &weights](const tl::nn::Params& p) {{")
         self.emit(3, 'const tl::Tensor& m = p.at("m");')
+        if self.layers:
+            self.emit(3, "const tl::nn::Linear lin{3, 1};")
+            self.emit(3, "const tl::nn::LayerNorm norm{{3}};")
+            self.emit(3, "const tl::nn::RMSNorm rms{{3}};")
         self.body(Scope())
         self.emit(2, "};")
+        layers = ""
+        if self.layers:
+            layers = (', {"lin.weight", in({0.4, -0.3, 0.6}, {1, 3})}, {"lin.bias", in({0.1}, {1})}, '
+                      '{"norm.weight", in({1.1, 0.9, 1.2}, {3})}, {"norm.bias", in({0.05, -0.1, 0.2}, {3})}, '
+                      '{"rms.weight", in({0.8, 1.3, 1.0}, {3})}')
+        # No entry is 0: where(e > 0.0, a * e, a * e * 0.5) has a kink there, which central
+        # differences straddle.
         self.emit(2, f"const tl::nn::Params {name}_p0{{{{\"m\", m0}}, {{\"scale\", tl::slice(k0, 1, 0, 1)}}, "
-                     f"{{\"shift\", tl::sum(dir, {{0}}) * 0.25}}}};")
+                     f"{{\"shift\", tl::sum(dir, {{0}}) * 0.25 + 0.1}}{layers}}};")
         self.emit(2, f'check_params("{name}", mode, "gradient", tl::grad({name})({name}_p0), {name}, {name}_p0);')
         self.emit(2, f"auto [{name}_value, {name}_grads] = tl::value_and_grad({name})({name}_p0);")
         self.emit(2, f'print_bits("{name} (mode " + std::to_string(mode) + ") value", {name}_value);')
@@ -536,12 +564,23 @@ tl::Tensor bent(const tl::Tensor& x, double k) {{
   return k > 1.0 ? tl::sin(x) * k : tl::tanh(x * k) + x;
 }}
 // A function with a custom rule (its derivative the true one): a custom_jvp softplus,
-// which reverse mode transposes. (A custom_vjp function has no forward mode, which
-// every random function is checked in.)
+// which reverse mode transposes.
 const auto soft = tl::custom_jvp([](const tl::Tensor& v) {{ return tl::softplus(v); }},
                                  [](const std::vector<tl::Tensor>& p, const std::vector<tl::Tensor>& t) {{
                                    return std::pair{{tl::softplus(p[0]), tl::sigmoid(p[0]) * t[0]}};
                                  }});
+// And a custom_vjp softsign, whose backward pass reads the denominator its forward pass
+// saved. It has no forward mode: only the functions of --params-seeds call it, which
+// are checked by tl::grad and tl::value_and_grad alone.
+const auto softsign = tl::custom_vjp(
+    [](const tl::Tensor& v) {{ return v / (tl::abs(v) + 1.0); }},
+    [](const tl::Tensor& v) {{
+      const tl::Tensor d = tl::abs(v) + 1.0;
+      return std::pair{{v / d, std::vector<tl::Tensor>{{d}}}};
+    }},
+    [](const std::vector<tl::Tensor>& saved, const tl::Tensor& ct) {{
+      return std::vector<tl::Tensor>{{ct / tl::square(saved[0])}};
+    }});
 }}  // namespace
 
 {signature} {{
@@ -608,6 +647,8 @@ def main():
                         "groups, strides and dilations")
     p.add_argument("--params-seeds", type=int, nargs="*", default=[],
                    help="seeds of functions of a differentiated tl::nn::Params in the grammar of --ranged-seeds")
+    p.add_argument("--layers-seeds", type=int, nargs="*", default=[],
+                   help="seeds of functions in the grammar of --params-seeds with tl::nn layers over p's sub-Params")
     p.add_argument("--pair-seeds", type=int, nargs="*", default=[],
                    help="seeds of functions of two tensors in the wider grammar (tl::argnums, a list, tl::vjp)")
     p.add_argument("--depth", type=int, default=3, help="how deep statements nest")
@@ -620,7 +661,7 @@ def main():
     grammars = (("seeds", "f", {}), ("ops_seeds", "g", {"ops": True}), ("mixed_seeds", "h", {"mixed": True}),
                 ("ranged_seeds", "r", {"ranged": True}), ("windowed_seeds", "w", {"windowed": True}),
                 ("channels_seeds", "c", {"channels": True}), ("params_seeds", "d", {"model": True}),
-                ("pair_seeds", "p", {"pair": True}))
+                ("layers_seeds", "l", {"layers": True}), ("pair_seeds", "p", {"pair": True}))
     seeds = " ".join(w for option, _, _ in grammars for w in
                      ["--" + option.replace("_", "-")] * bool(getattr(a, option)) + list(map(str, getattr(a, option))))
     signature = "int main()" if a.entry == "main" else f"void {a.entry}()"

@@ -5,7 +5,7 @@
 # both and compares their outputs. A seed that finds a bug belongs in random_seeds in
 # tests/grad_tool/CMakeLists.txt once the bug is fixed.
 #
-#   tests/grad_tool/random_search.sh [--ops | --mixed | --ranged | --windowed | --channels | --params | --pair] [--depth D] BUILD_DIR SEED...
+#   tests/grad_tool/random_search.sh [--ops | --mixed | --ranged | --windowed | --channels | --params | --layers | --pair] [--depth D] BUILD_DIR SEED...
 #
 # BUILD_DIR: a release build; --ops: the wider grammar (random_programs.py --ops-seeds,
 # kept in random_ops_seeds); --mixed: that grammar with operands that broadcast
@@ -15,7 +15,8 @@
 # --channels: that over several channels, a batch, groups, strides and dilations, with
 # conv_transpose2d too (--channels-seeds, kept in random_channels_seeds); --params: the
 # grammar of --ranged over a differentiated tl::nn::Params (--params-seeds, kept in
-# random_params_seeds);
+# random_params_seeds); --layers: that with tl::nn layers over the Params' sub-Params
+# (--layers-seeds, kept in random_layers_seeds);
 # --pair: the wider grammar over two tensors,
 # through tl::argnums, a list of both and tl::vjp (--pair-seeds, kept in
 # random_pair_seeds); --depth: how deep statements nest (3 by default).
@@ -30,13 +31,14 @@ while [ $# -gt 0 ]; do
     --windowed) which=--windowed-seeds; shift ;;
     --channels) which=--channels-seeds; shift ;;
     --params) which=--params-seeds; shift ;;
+    --layers) which=--layers-seeds; shift ;;
     --pair) which=--pair-seeds; shift ;;
     --depth) depth=$2; shift 2 ;;
     *) break ;;
   esac
 done
 if [ $# -lt 2 ]; then
-  echo "usage: $0 [--ops | --mixed | --ranged | --windowed | --channels | --params | --pair] [--depth D] BUILD_DIR SEED..." >&2
+  echo "usage: $0 [--ops | --mixed | --ranged | --windowed | --channels | --params | --layers | --pair] [--depth D] BUILD_DIR SEED..." >&2
   exit 2
 fi
 root=$(cd "$(dirname "$0")/../.." && pwd)
