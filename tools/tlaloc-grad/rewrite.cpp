@@ -281,7 +281,7 @@ void again_alone(const Again& a, const std::string& source, const std::string& n
 // The gradients of a file's tl::hessian and tl::jvp(tl::grad(f)) calls, parsed again
 // together: the file with each gradient at its include point, as the build includes
 // them (one parse instead of one per call, each of the file before it: a file of 25
-// Hessians took 15 s). Where that parse fails, each is parsed alone, which names the
+// Hessians took 13 s). Where that parse fails, each is parsed alone, which names the
 // call whose gradient does not compile.
 void differentiate_gradients(const std::vector<Again>& again, const std::string& source,
                              const std::string& name, const Options& opt, Rewritten& result) {
