@@ -2162,6 +2162,22 @@ int main() {
   report_near("the same gradient twice on a line", two_grads, at_both, w);
   report_hessian_near("the same hessian twice on a line", two_hessians, tl::grad(at_both), w);
 
+  // Lists the function holds, joined whole: tl::stack and tl::concat of a braced list
+  // held in a variable, and tl::concat of tl::split's parts (w is [3, 2]).
+  const auto joined_whole = [](const tl::Tensor& v) {
+    const std::vector<tl::Tensor> parts{tl::sin(v), v * v + v};
+    const tl::Tensor whole = tl::concat(tl::split(v, 2, 1), 1);
+    return tl::sum(tl::stack(parts, 0) * 2.0) + tl::sum(tl::tanh(tl::concat(parts, 1))) +
+           tl::sum(whole * whole * v);
+  };
+  report_near("a held list joined whole", tl::grad(joined_whole), joined_whole, w);
+  report_hessian_near("hessian of a held list joined whole", tl::hessian(joined_whole),
+                      tl::grad(joined_whole), w);
+  auto [joined_whole_value, joined_whole_dot] = tl::jvp(joined_whole, w, weights);
+  std::printf("a held list joined whole jvp: %a %a\n", joined_whole_value.item<double>(),
+              joined_whole_dot.item<double>());
+  check_projection("a held list joined whole", joined_whole_dot, tl::grad(joined_whole)(w), weights);
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

@@ -984,10 +984,12 @@ std::optional<std::vector<const Expr*>> Lowerer::braced_tensors(const Expr* e, b
 }
 
 // tl::concat({a, b, ...}, axis) and tl::stack: the listed tensors (lowered left to
-// right, as a braced list is evaluated), then the other arguments.
-ValueId Lowerer::joined(const CallExpr* e, const std::string& name, const std::vector<const Expr*>& list, Block& out) {
+// right, as a braced list is evaluated, or the elements of a list the function holds),
+// then the other arguments.
+ValueId Lowerer::joined(const CallExpr* e, const std::string& name, const std::vector<ValueId>& items,
+                        Block& out) {
   std::vector<Arg> args;
-  for (const Expr* x : list) args.push_back({expr(x, out), {}});
+  for (const ValueId x : items) args.push_back({x, {}});
   for (unsigned i = 1; i < e->getNumArgs(); ++i)
     if (!isa<CXXDefaultArgExpr>(e->getArg(i))) args.push_back(arg(e->getArg(i), out));
   return op(out, e, name, args, {});
@@ -1141,7 +1143,12 @@ ValueId Lowerer::call(const CallExpr* e, Block& out) {
         is_tensor(fd->getReturnType()) && fd->hasBody(def) && !sm_.isInSystemHeader(def->getLocation()))
       return inline_call(e, *def, out);
     if (name == "concat" || name == "stack") {
-      if (const auto list = braced_tensors(e->getArg(0))) return joined(e, name, *list, out);
+      if (const auto list = braced_tensors(e->getArg(0))) {
+        std::vector<ValueId> items;
+        for (const Expr* x : *list) items.push_back(expr(x, out));
+        return joined(e, name, items, out);
+      }
+      if (is_pack(e->getArg(0))) return joined(e, name, pack_elements(e->getArg(0), out), out);
       if (const auto steps = tape_joined(e, name, out)) return *steps;
     }
     std::vector<Arg> args = arguments(e, out);

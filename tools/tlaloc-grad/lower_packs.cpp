@@ -111,6 +111,16 @@ void Lowerer::check_state(const Pack& returned, const Pack& init, const Expr* at
                std::to_string(init.size()));
 }
 
+Lowerer::Pack Lowerer::pack_elements(const Expr* e, Block& out) {
+  const Pack p = pack(e, out);
+  for (const ValueId v : p)
+    if (v == kUnfollowed || p_.values[std::size_t(v)].undefined)
+      refuse(Code::unsupported_construct, loc(e->getBeginLoc()),
+             "'" + raw(e) +
+                 "' holds a tensor without a value; tl::concat and tl::stack join tensors with values");
+  return p;
+}
+
 // `s[k]`, `s.at(k)`, `s.front()` or `s.back()` of a Pack: the element's value
 // (refused when k is not a constant or is out of range), or none when e reads no
 // Pack. Without `out`, only a variable's Pack is read (in a scalar's text).

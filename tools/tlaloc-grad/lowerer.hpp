@@ -235,7 +235,10 @@ class Lowerer {
   ValueId element_value(const ListParam& l, const std::string& at, const std::string& read,
                         const std::string& base, const Expr* e, Block& out);
   static std::optional<std::vector<const Expr*>> braced_tensors(const Expr* e, bool fields = false);
-  ValueId joined(const CallExpr* e, const std::string& name, const std::vector<const Expr*>& list, Block& out);
+  ValueId joined(const CallExpr* e, const std::string& name, const std::vector<ValueId>& items, Block& out);
+  // The elements of a list the function holds, given whole to tl::concat or tl::stack:
+  // each a tensor with a value (else refused).
+  Pack pack_elements(const Expr* e, Block& out);
   ValueId call(const CallExpr* e, Block& out);
   const Rule* rule_for(const CallExpr* e, const FunctionDecl& fd, const std::vector<Arg>& args);
   ValueId inline_call(const CallExpr* e, const FunctionDecl& def, Block& out, unsigned first = 0);
