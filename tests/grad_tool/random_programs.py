@@ -380,8 +380,8 @@ class Function:
             self.emit(depth + 2, f"tl::sum({self.tensor(scope)}, {{0}}) * 0.1, {self.bounded(scope)});")
             self.emit(depth, f"tl::Tensor {name} = tl::broadcast_to({last}, {{2, 3}}) * 0.5 + {outs};")
         elif kind == "custom":
-            # Chosen by the name's number, not drawn: the seeds kept before softsign came
-            # write the same functions but for it.
+            # Chosen by the name's number, not drawn from rng: the seeds kept from before
+            # softsign still write the same functions, but for this call.
             custom = "softsign" if self.model and self.names % 2 else "soft"
             self.emit(depth, f"tl::Tensor {name} = {custom}({self.bounded(scope)}) * {self.tensor(scope)};")
         elif kind == "lambda":
@@ -570,8 +570,8 @@ const auto soft = tl::custom_jvp([](const tl::Tensor& v) {{ return tl::softplus(
                                    return std::pair{{tl::softplus(p[0]), tl::sigmoid(p[0]) * t[0]}};
                                  }});
 // And a custom_vjp softsign, whose backward pass reads the denominator its forward pass
-// saved. It has no forward mode: only the functions of --params-seeds call it, which
-// are checked by tl::grad and tl::value_and_grad alone.
+// saved. It has no forward mode: only the functions of --params-seeds and
+// --layers-seeds call it, which are checked by tl::grad and tl::value_and_grad alone.
 const auto softsign = tl::custom_vjp(
     [](const tl::Tensor& v) {{ return v / (tl::abs(v) + 1.0); }},
     [](const tl::Tensor& v) {{
