@@ -13,7 +13,7 @@
 namespace tlaloc::ad {
 namespace {
 
-bool floating(const Function& f, ValueId v) { return detail::differentiable(f.type(v).dtype); }
+bool floating(const Function& f, ValueId v) { return detail::differentiable(f.type(v)); }
 
 // t, or zeros of v's type where t is a symbolic zero.
 Tensor or_zeros(const Tensor& t, const Function& f, ValueId v) { return t.defined() ? t : zeros_of(f.type(v)); }

@@ -12,8 +12,12 @@ Tensor zeros_of(const TensorType& t) {
   return zeros(t.shape, t.dtype);
 }
 
+Tensor zeros_for(const TensorType& t, const Tensor& primal) {
+  return t.unknown ? zeros_like(primal) : zeros_of(t);
+}
+
 Tensor checked(std::string_view mode, const Function& f, const Op& op, const Tensor& d, const TensorType& want) {
-  if (!d.defined()) return d;
+  if (!d.defined() || want.unknown) return d;
   if (d.shape() != want.shape && ir::is_static(want))
     refuse(mode, f, op,
            fmt::format("its rule returned a derivative of shape {} for a value of type {}", shape_string(d.shape()),
@@ -46,7 +50,7 @@ void JvpPass::step(const Op& op) {
   if (!op.regions.empty() && !any)
     for (ValueId v : ir::free_values(op)) any = any || tangent_of(v).defined();
   bool floating_result = false;
-  for (ValueId v : op.results) floating_result = floating_result || detail::differentiable(rp.f.type(v).dtype);
+  for (ValueId v : op.results) floating_result = floating_result || detail::differentiable(rp.f.type(v));
   if (!any || !floating_result || op.def->has_no_derivative()) {
     rp.op(op);
     return;
@@ -61,7 +65,7 @@ void JvpPass::step(const Op& op) {
   const std::vector<Tensor> tout = rule(r);
   if (tout.size() != out.size()) refuse("jvp", rp.f, op, "its JVP rule returned the wrong number of tangents");
   for (std::size_t i = 0; i < out.size(); ++i) {
-    if (!detail::differentiable(out[i].dtype())) continue;
+    if (!detail::differentiable(rp.f.type(op.results[i]))) continue;
     Tensor t = checked("jvp", rp.f, op, tout[i], rp.f.type(op.results[i]));
     if (t.defined()) tangent[op.results[i]] = std::move(t);
   }
@@ -97,7 +101,7 @@ Function jvp(const Function& f, const std::vector<bool>& wrt) {
     if (wrt[i]) tangents[i] = b.param(types[i]);
   auto [res, tres] = p.region(f.body, args, tangents);
   for (std::size_t i = 0; i < tres.size(); ++i)
-    res.push_back(tres[i].defined() ? tres[i] : zeros_of(f.type(f.body.results[i])));
+    res.push_back(tres[i].defined() ? tres[i] : zeros_for(f.type(f.body.results[i]), res[i]));
   b.finish(res);
   return g;
 }

@@ -60,8 +60,10 @@ bool control_vjp_backward(VjpPass& p, const Op& op);
 
 // What each region of an op applies to its two arguments ("add", ...), for rules.
 std::vector<std::string_view> bodies(const Op& op);
-// Zeros of a value's type, for places where a value must exist.
+// Zeros of a value's type, for places where a value must exist; of an unknown type
+// (a build-time trace), zeros like its primal value.
 Tensor zeros_of(const TensorType& t);
+Tensor zeros_for(const TensorType& t, const Tensor& primal);
 // Checks what a rule returned against the value it is the derivative of.
 Tensor checked(std::string_view mode, const Function& f, const Op& op, const Tensor& d, const TensorType& want);
 

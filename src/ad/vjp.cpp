@@ -22,7 +22,7 @@ void VjpPass::forward(const Region& r) {
     }
     if (!control_vjp_forward(*this, op)) rp.op(op);
     for (ValueId v : op.results)
-      if (detail::differentiable(rp.f.type(v).dtype)) active.insert(v);
+      if (detail::differentiable(rp.f.type(v))) active.insert(v);
   }
 }
 
@@ -75,7 +75,7 @@ std::vector<Tensor> VjpPass::region(const Region& r, std::span<const Tensor> arg
   ct.clear();
   for (std::size_t i = 0; i < r.args.size(); ++i) {
     rp.primal[r.args[i]] = args[i];
-    if (args_active[i] && detail::differentiable(rp.f.type(r.args[i]).dtype))
+    if (args_active[i] && detail::differentiable(rp.f.type(r.args[i])))
       active.insert(r.args[i]);
     else
       active.erase(r.args[i]);
@@ -100,13 +100,18 @@ Function vjp(const Function& f, const std::vector<bool>& wrt, bool seed_ones) {
   const std::vector<TensorType> types = f.param_types();
   for (std::size_t i = 0; i < types.size(); ++i) {
     p.rp.primal[f.body.args[i]] = b.param(types[i]);
-    if (wrt[i] && detail::differentiable(types[i].dtype)) p.active.insert(f.body.args[i]);
+    if (wrt[i] && detail::differentiable(types[i])) p.active.insert(f.body.args[i]);
   }
   std::vector<Tensor> seeds;
   for (ValueId v : f.body.results) {
     const TensorType& t = f.type(v);
     if (!seed_ones)
       seeds.push_back(b.param(t));
+    else if (t.unknown)
+      throw ValueError(
+          fmt::format("grad: @{} returns a value whose type is known only at run time; take its vjp "
+                      "and check that it is a scalar there",
+                      f.name));
     else if (t.shape.empty() && detail::differentiable(t.dtype))
       seeds.push_back(scalar_tensor(1, t.dtype));
     else
@@ -122,7 +127,7 @@ Function vjp(const Function& f, const std::vector<bool>& wrt, bool seed_ones) {
   for (std::size_t i = 0; i < types.size(); ++i) {
     if (!wrt[i]) continue;
     Tensor c = p.take_ct(f.body.args[i]);
-    res.push_back(c.defined() ? c : zeros_of(types[i]));
+    res.push_back(c.defined() ? c : zeros_for(types[i], p.rp.at(f.body.args[i])));
   }
   b.finish(res);
   return g;

@@ -7,6 +7,7 @@
 #include "core/convert.hpp"
 #include "core/dispatch_type.hpp"
 #include "core/tensor_impl.hpp"
+#include "ops/like.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc {
@@ -77,9 +78,14 @@ Tensor full(const Shape& shape, Scalar value) { return full(shape, value, defaul
 Tensor scalar_tensor(Scalar v, DType t) { return full({}, v, t); }
 Tensor zeros(const Shape& shape, DType t) { return full(shape, 0, t); }
 Tensor ones(const Shape& shape, DType t) { return full(shape, 1, t); }
-Tensor zeros_like(const Tensor& x) { return zeros(x.shape(), x.dtype()); }
+Tensor zeros_like(const Tensor& x) {
+  return detail::is_untyped(x) ? detail::like_call(detail::LikeOp::zeros_like, x)
+                               : zeros(x.shape(), x.dtype());
+}
 Tensor zeros_like(const Tensor& x, DType t) { return zeros(x.shape(), t); }
-Tensor ones_like(const Tensor& x) { return ones(x.shape(), x.dtype()); }
+Tensor ones_like(const Tensor& x) {
+  return detail::is_untyped(x) ? detail::like_call(detail::LikeOp::ones_like, x) : ones(x.shape(), x.dtype());
+}
 Tensor ones_like(const Tensor& x, DType t) { return ones(x.shape(), t); }
 Tensor full_like(const Tensor& x, Scalar value) { return full(x.shape(), value, x.dtype()); }
 Tensor full_like(const Tensor& x, Scalar value, DType t) { return full(x.shape(), value, t); }

@@ -170,9 +170,19 @@ detail::TensorImpl& Tensor::impl() const {
   return *impl_;
 }
 bool Tensor::is_symbolic() const { return impl().symbol != nullptr; }
-DType Tensor::dtype() const { return impl().dtype; }
-const Shape& Tensor::shape() const { return impl().shape; }
-std::int64_t Tensor::numel() const { return impl().numel; }
+namespace {
+const detail::TensorImpl& typed_impl(const Tensor& t, std::string_view what) {
+  const detail::TensorImpl& impl = t.impl();
+  if (impl.symbol != nullptr && impl.symbol->untyped)
+    throw detail::UnknownTypeError("tl::Tensor::" + std::string(what) +
+                                   ": the value is traced at build time, and its " + std::string(what) +
+                                   " is known only at run time");
+  return impl;
+}
+}  // namespace
+DType Tensor::dtype() const { return typed_impl(*this, "dtype").dtype; }
+const Shape& Tensor::shape() const { return typed_impl(*this, "shape").shape; }
+std::int64_t Tensor::numel() const { return typed_impl(*this, "numel").numel; }
 std::int64_t Tensor::size(std::int64_t axis) const {
   return shape()[std::size_t(detail::normalize_axis("size", axis, rank()))];
 }

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <memory>
 
+#include "tlaloc/error.hpp"
 #include "tlaloc/tensor.hpp"
 
 namespace tlaloc::detail {
@@ -19,6 +20,16 @@ struct Symbol {
   virtual bool live() const { return true; }
   Tracer* tracer = nullptr;
   int level = 0;  // nesting depth of the owning trace; the deepest trace records
+  // Rank, shape and dtype are known only at run time: reading them throws
+  // UnknownTypeError, and ops on the value are recorded with results of unknown type.
+  bool untyped = false;
+};
+
+// A read of the rank, shape or dtype of a value traced at build time
+// (docs/ENGINE_AT_BUILD_TIME.md): whatever needed it cannot run before run time.
+class UnknownTypeError : public Error {
+ public:
+  using Error::Error;
 };
 
 struct Storage {

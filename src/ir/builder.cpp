@@ -60,6 +60,7 @@ Tensor Builder::tensor_of(ValueId v) {
   auto sym = std::make_shared<IrSymbol>();
   sym->tracer = this;
   sym->level = level_;
+  sym->untyped = t.unknown;
   sym->id = v;
   sym->alive = alive_;
   impl->symbol = std::move(sym);
@@ -84,7 +85,7 @@ ValueId Builder::value_of(const Tensor& t) {
       throw ValueError("a symbolic tensor of an inner trace was used by an outer one; return it instead");
     auto it = lifted_.find(&impl);
     if (it != lifted_.end()) return it->second;
-    const ValueId v = f_.add_value({t.dtype(), t.shape()});
+    const ValueId v = f_.add_value(detail::type_of(t));
     f_.body.args.push_back(v);
     lifted_.emplace(&impl, v);
     captures_.push_back(t);

@@ -9,12 +9,14 @@
 namespace tlaloc::ir {
 
 bool is_static(const TensorType& t) {
+  if (t.unknown) return false;
   for (std::int64_t d : t.shape)
     if (d == kDynamic) return false;
   return true;
 }
 
 std::string type_string(const TensorType& t) {
+  if (t.unknown) return "?";
   std::string dims;
   for (std::size_t i = 0; i < t.shape.size(); ++i) {
     if (i) dims += ',';

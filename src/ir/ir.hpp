@@ -23,7 +23,7 @@ using detail::TensorType;
 // A dimension whose size is known only at run time (`?` in text).
 inline constexpr std::int64_t kDynamic = -1;
 bool is_static(const TensorType& t);
-std::string type_string(const TensorType& t);  // "f32[2,?,3]"
+std::string type_string(const TensorType& t);  // "f32[2,?,3]"; "?" when the type is unknown
 
 using ValueId = std::int32_t;
 

@@ -196,6 +196,7 @@ std::vector<Tensor> training_kernel(std::span<const Tensor> in, const Attrs& a, 
 
 const detail::OpDef& training_op =
     detail::def_op("batch_norm_training")
+        .result_count([](std::size_t, const Attrs&) -> std::size_t { return 3; })
         .inputs(3)
         .shape_rule([](std::span<const TensorType> in, const Attrs& a) {
           feature_of("batch_norm_training", in, a);
@@ -241,6 +242,7 @@ std::vector<Tensor> grad_kernel(std::span<const Tensor> in, const Attrs& a, std:
 
 const detail::OpDef& grad_op =
     detail::def_op("batch_norm_grad")
+        .result_count([](std::size_t, const Attrs&) -> std::size_t { return 3; })
         .inputs(5)
         .shape_rule([](std::span<const TensorType> in, const Attrs& a) {
           // grad_output has the operand's type; the others are per feature.

@@ -8,6 +8,7 @@
 #include "ops/elementwise_defs.hpp"
 #include "ops/elementwise_lowering.hpp"
 #include "ops/elementwise_rules.hpp"
+#include "ops/like.hpp"
 #include "ops/rule.hpp"
 #include "tlaloc/ops.hpp"
 
@@ -27,8 +28,11 @@ using detail::TensorType;
 // public function tl::<name>, or the operator given.
 template <ResultType rule, class F>
 OpDef& def_binary(const char* name, F f, const char* infix = nullptr) {
-  return def_op(name)
-      .cpp(infix != nullptr ? detail::cpp_infix(infix) : detail::cpp_fn(std::string("tl::") + name))
+  OpDef& op = def_op(name);
+  // A bool result carries no derivative, whatever the operands (said here, as an
+  // operand of unknown type may be floating, docs/ENGINE_AT_BUILD_TIME.md).
+  if constexpr (rule == ResultType::boolean) op.no_derivative();
+  return op.cpp(infix != nullptr ? detail::cpp_infix(infix) : detail::cpp_fn(std::string("tl::") + name))
       .inputs(2)
       .elementwise()
       .shape_rule(detail::broadcast_rule(name, rule))
@@ -243,6 +247,7 @@ const OpDef& select_op =
         });
 
 Tensor weak(Scalar s, const Tensor& like) {
+  if (detail::is_untyped(like)) return detail::weak_scalar(s, like);
   return scalar_tensor(s, detail::weak_scalar_dtype(s, like.dtype()));
 }
 

@@ -139,6 +139,7 @@ const OpDef& case_op =
 // An identity the compiler may not look through; on the host it is just that.
 const OpDef& optimization_barrier_op =
     def_op("optimization_barrier")
+        .result_count([](std::size_t n, const Attrs&) -> std::size_t { return n; })
         .shape_rule(same_as_inputs)
         .kernel([](std::span<const Tensor> in, const Attrs&, std::span<const TensorType>) {
           return std::vector<Tensor>(in.begin(), in.end());

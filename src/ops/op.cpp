@@ -80,7 +80,11 @@ std::vector<const OpDef*> all_ops() {
   return out;
 }
 
-TensorType type_of(const Tensor& t) { return {t.dtype(), t.shape()}; }
+TensorType type_of(const Tensor& t) {
+  const TensorImpl& impl = t.impl();
+  if (impl.symbol != nullptr && impl.symbol->untyped) return unknown_type();
+  return {impl.dtype, impl.shape};
+}
 
 std::vector<Tensor> call(const OpDef& op, std::span<const Tensor> in, const Attrs& attrs) {
   Symbol* owner = nullptr;
@@ -96,8 +100,12 @@ std::vector<Tensor> call(const OpDef& op, std::span<const Tensor> in, const Attr
                        "grad, jit or trace was kept outside it); return it from the function instead",
                        i);
     if (s != nullptr && (owner == nullptr || s->level > owner->level)) owner = s;
-    types.push_back({impl.dtype, impl.shape});
+    types.push_back(type_of(in[i]));
   }
+  // A build-time value: the results' types are known only at run time.
+  if (std::any_of(types.begin(), types.end(), [](const TensorType& t) { return t.unknown; }))
+    return owner->tracer->record(op, in, attrs,
+                                 std::vector<TensorType>(op.results_for(in.size(), attrs), unknown_type()));
   std::vector<TensorType> out_types = op.infer(types, attrs);
   if (owner != nullptr) return owner->tracer->record(op, in, attrs, std::move(out_types));
   return op.run(in, attrs, out_types);

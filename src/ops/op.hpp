@@ -46,11 +46,16 @@ class Attrs {
   std::vector<std::pair<std::string, AttrValue>> items_;
 };
 
+// A value's type. `unknown`: its rank, shape and dtype are known only at run time
+// (a value traced at build time, docs/ENGINE_AT_BUILD_TIME.md); dtype and shape
+// then mean nothing.
 struct TensorType {
   DType dtype;
   Shape shape;
+  bool unknown = false;
   bool operator==(const TensorType&) const = default;
 };
+inline TensorType unknown_type() { return {DType::f32, {}, true}; }
 
 using ShapeRule = std::function<std::vector<TensorType>(std::span<const TensorType>, const Attrs&)>;
 // Computes the outputs on host tensors; out_types come from the shape rule.
@@ -222,6 +227,14 @@ class OpDef {
     return *this;
   }
 
+  // How many results the op has for operands whose types are unknown (a build-time
+  // trace, where the shape rule cannot run); one unless set.
+  using ResultCount = std::size_t (*)(std::size_t operands, const Attrs& attrs);
+  OpDef& result_count(ResultCount f) {
+    result_count_ = f;
+    return *this;
+  }
+
   // Derivative rules, written with the public ops so that they are differentiable
   // again (docs/HOW_IT_WORKS.md).
   OpDef& jvp(DerivRule r) {
@@ -264,6 +277,9 @@ class OpDef {
   const DerivRule& vjp_rule() const { return vjp_; }
   bool has_no_derivative() const { return no_derivative_; }
   const std::vector<std::string>& derivative_texts() const { return derivative_texts_; }
+  std::size_t results_for(std::size_t operands, const Attrs& attrs) const {
+    return result_count_ != nullptr ? result_count_(operands, attrs) : 1;
+  }
 
   std::vector<TensorType> infer(std::span<const TensorType> in, const Attrs& attrs) const;
   std::vector<Tensor> run(std::span<const Tensor> in, const Attrs& attrs,
@@ -287,6 +303,7 @@ class OpDef {
   DerivRule jvp_, vjp_;
   std::vector<std::string> derivative_texts_;
   CppSpelling cpp_;
+  ResultCount result_count_ = nullptr;
 };
 
 // Registers a new op; the returned reference stays valid for the program's life.

@@ -14,6 +14,7 @@
 #include "core/tensor_impl.hpp"
 #include "ops/cpp_spelling.hpp"
 #include "ops/elementwise_rules.hpp"
+#include "ops/like.hpp"
 #include "ops/reduce_lower.hpp"
 #include "ops/rule.hpp"
 #include "tlaloc/ops.hpp"
@@ -378,6 +379,8 @@ Tensor sum_to_size(const Tensor& x, const Shape& shape) {
 }
 Tensor sum_to_shape_of(const Tensor& g, const Tensor& x) {
   if (!g.defined()) return g;
+  if (detail::is_untyped(g) || detail::is_untyped(x))
+    return detail::like_call(detail::LikeOp::sum_to_shape_of, g, x);
   const Tensor r = sum_to_size(g, x.shape());
   return r.dtype() == x.dtype() ? r : r.astype(x.dtype());
 }

@@ -120,6 +120,7 @@ std::vector<Tensor> general_reduce(std::span<const Tensor> in, const I64s& dims,
 
 const OpDef& reduce_op =
     def_op("reduce")
+        .result_count([](std::size_t n, const Attrs&) -> std::size_t { return n / 2; })
         .shape_rule(reduce_rule)
         .region_kernel(1,
                        [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out,

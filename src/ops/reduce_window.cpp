@@ -122,6 +122,7 @@ std::string reduce_window_spelling(CppOp& op) {
 
 const OpDef& reduce_window_op =
     def_op("reduce_window")
+        .result_count([](std::size_t n, const Attrs&) -> std::size_t { return n / 2; })
         .shape_rule(reduce_window_rule)
         .region_kernel(1, reduce_window_kernel)
         .jvp(reduce_window_jvp)  // reduce_window_rules.cpp: one input, add / maximum / minimum

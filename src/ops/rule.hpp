@@ -66,6 +66,8 @@ Tensor add_tangents(const Tensor& a, const Tensor& b);
 Tensor scale(const Tensor& t, const Tensor& factor);
 // The (co)tangent dtype of a value: its own dtype (only floating values have one).
 bool differentiable(DType t);
+// A value's type: an unknown one (a build-time trace) may be floating.
+inline bool differentiable(const TensorType& t) { return t.unknown || differentiable(t.dtype); }
 
 // For elementwise ops of two operands: the partial derivatives dy/da and dy/db as
 // functions of (a, b, y), each called only when its operand needs one, and each

@@ -182,6 +182,7 @@ std::string scatter_spelling(detail::CppOp& op) {
 
 const detail::OpDef& scatter_op =
     detail::def_op("scatter")
+        .result_count([](std::size_t n, const Attrs&) -> std::size_t { return n / 2; })
         .inputs(-1)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
           return scatter_types(in, scatter_dims(attrs));

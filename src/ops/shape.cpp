@@ -7,6 +7,7 @@
 #include "core/elementwise.hpp"
 #include "core/layout.hpp"
 #include "ops/cpp_spelling.hpp"
+#include "ops/like.hpp"
 #include "ops/op.hpp"
 #include "ops/rule.hpp"
 #include "tlaloc/lax.hpp"
@@ -280,6 +281,8 @@ Tensor broadcast_to(const Tensor& x, const Shape& shape) {
 
 Tensor broadcast_to_shape_of(const Tensor& t, const Tensor& y) {
   if (!t.defined()) return t;
+  if (detail::is_untyped(t) || detail::is_untyped(y))
+    return detail::like_call(detail::LikeOp::broadcast_to_shape_of, t, y);
   const Tensor r = broadcast_to(t, y.shape());
   return r.dtype() == y.dtype() ? r : r.astype(y.dtype());
 }

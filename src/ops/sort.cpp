@@ -115,6 +115,7 @@ std::vector<Tensor> sort_kernel(std::span<const Tensor> in, const Attrs& attrs, 
 }
 
 const OpDef& sort_op = def_op("sort")
+                           .result_count([](std::size_t n, const Attrs&) -> std::size_t { return n; })
                            .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
                              sort_dim(in, attrs);
                              return std::vector<TensorType>(in.begin(), in.end());
@@ -129,7 +130,8 @@ const OpDef& sort_op = def_op("sort")
                            // is_stable is not spelled: the sort is always stable.
                            .cpp([](CppOp& op) {
                              std::vector<std::string> inputs;
-                             for (std::size_t i = 0; i < op.num_operands(); ++i) inputs.push_back(op.operand(i));
+                             for (std::size_t i = 0; i < op.num_operands(); ++i)
+                               inputs.push_back(op.operand(i));
                              return fmt::format("tl::lax::sort({{{}}}, {}, {}){}", cpp_list(inputs),
                                                 op.attrs().get<std::int64_t>("dimension"), op.lambda(0),
                                                 inputs.size() == 1 ? "[0]" : "");

@@ -30,6 +30,14 @@ tl::detail::Attrs padding(Ints lo, Ints hi, Ints interior) {
 }
 
 const bool added = add({
+    // The ops that stand for public functions reading another value's shape where
+    // types are known only at run time (src/ops/like.cpp), called here with types known.
+    row("sum_to_shape_of", {"sum_to_shape_of"}, {uniform({2, 3}, -1, 1, 950), uniform({1, 3}, -1, 1, 951)},
+        [](std::span<const Tensor> a) { return tl::sin(op("sum_to_shape_of", {a[0], a[1]})); },
+        "torch.sin(a.sum(0, keepdim=True)) + 0 * b"),
+    row("broadcast_to_shape_of", {"broadcast_to_shape_of"}, {uniform({3}, -1, 1, 952), uniform({2, 3}, -1, 1, 953)},
+        [](std::span<const Tensor> a) { return tl::sin(op("broadcast_to_shape_of", {a[0], a[1]})); },
+        "torch.sin(a.expand(2, 3)) + 0 * b"),
     row("transpose", {"transpose"}, {uniform({2, 3, 4}, -1, 1, 901)},
         [](std::span<const Tensor> a) { return tl::sin(tl::transpose(a[0], {2, 0, 1})); }, "torch.sin(a.permute(2, 0, 1))"),
     row("optimization_barrier", {"optimization_barrier"}, {uniform({2, 3}, -1, 1, 902), uniform({3}, -1, 1, 903)},

@@ -13,12 +13,31 @@
 namespace {
 
 // Results are integers or booleans only: nothing to differentiate.
-const std::set<std::string> kNoFloatingResults = {
-    "and", "argmax", "argmin", "compare", "count_leading_zeros", "eq", "ge", "get_dimension_size", "gt", "iota",
-    "dynamic_iota", "isfinite", "isnan", "le", "logical_and", "logical_not", "logical_or", "logical_xor", "lt", "ne",
-    "not", "or", "popcnt", "rng_bit_generator", "shift_left", "shift_right_arithmetic", "shift_right_logical", "xor",
-    "check.expect_almost_eq", "check.expect_almost_eq_const", "check.expect_close", "check.expect_eq",
-    "check.expect_eq_const", "constant"};
+const std::set<std::string> kNoFloatingResults = {"and",
+                                                  "argmax",
+                                                  "argmin",
+                                                  "compare",
+                                                  "count_leading_zeros",
+                                                  "get_dimension_size",
+                                                  "iota",
+                                                  "dynamic_iota",
+                                                  "isfinite",
+                                                  "isnan",
+                                                  "logical_not",
+                                                  "not",
+                                                  "or",
+                                                  "popcnt",
+                                                  "rng_bit_generator",
+                                                  "shift_left",
+                                                  "shift_right_arithmetic",
+                                                  "shift_right_logical",
+                                                  "xor",
+                                                  "check.expect_almost_eq",
+                                                  "check.expect_almost_eq_const",
+                                                  "check.expect_close",
+                                                  "check.expect_eq",
+                                                  "check.expect_eq_const",
+                                                  "constant"};
 
 // Handled by the engine itself (src/ad/control.cpp, src/ad/custom.cpp).
 const std::set<std::string> kEngine = {"if", "case", "while", "scan", "custom_rule"};

@@ -1,0 +1,144 @@
+// Ops whose result takes its shape or dtype from an operand. Where types are known,
+// the public functions they stand for (sum_to_shape_of, broadcast_to_shape_of,
+// zeros_like, ones_like, a weak scalar beside a tensor) read the shapes and record
+// ordinary ops. A value traced at build time has its type known only at run time
+// (docs/ENGINE_AT_BUILD_TIME.md): those functions record these ops instead, and each
+// prints as the public call it stands for. Run or lowered with types known, each
+// is that call.
+#include "ops/like.hpp"
+
+#include <fmt/format.h>
+
+#include "core/tensor_impl.hpp"
+#include "ops/cpp_spelling.hpp"
+#include "ops/elementwise_rules.hpp"
+#include "ops/rule.hpp"
+#include "tlaloc/ops.hpp"
+
+namespace tlaloc::detail {
+namespace {
+
+using Public = Tensor (*)(const Tensor&, const Tensor&);
+
+// The result has the type of operand `like`, and is `fn` of the two operands.
+OpDef& def_like(std::string_view name, Public fn, std::size_t like) {
+  return def_op(name)
+      .inputs(2)
+      .shape_rule(
+          [like](std::span<const TensorType> in, const Attrs&) { return std::vector<TensorType>{in[like]}; })
+      .kernel([fn](std::span<const Tensor> in, const Attrs&, std::span<const TensorType>) {
+        return std::vector<Tensor>{fn(in[0], in[1])};
+      })
+      .lower([fn](std::span<const Tensor> in, const Attrs&) { return std::vector<Tensor>{fn(in[0], in[1])}; })
+      .cpp(cpp_fn(fmt::format("tl::{}", name)));
+}
+
+// The second operand gives only a shape and a dtype: no derivative flows to it.
+const OpDef& sum_to_shape_of_op =
+    def_like("sum_to_shape_of", sum_to_shape_of, 1)
+        .jvp([](const Rule& r) { return std::vector<Tensor>{sum_to_shape_of(r.tangent(0), r.in(1))}; })
+        .vjp([](const Rule& r) {
+          return std::vector<Tensor>{r.wants(0) ? broadcast_to_shape_of(r.cotangent(), r.in(0)) : Tensor(),
+                                     Tensor()};
+        });
+const OpDef& broadcast_to_shape_of_op =
+    def_like("broadcast_to_shape_of", broadcast_to_shape_of, 1)
+        .jvp([](const Rule& r) { return std::vector<Tensor>{broadcast_to_shape_of(r.tangent(0), r.in(1))}; })
+        .vjp([](const Rule& r) {
+          return std::vector<Tensor>{r.wants(0) ? sum_to_shape_of(r.cotangent(), r.in(0)) : Tensor(),
+                                     Tensor()};
+        });
+
+using Filled = Tensor (*)(const Tensor&);
+OpDef& def_filled(std::string_view name, Filled fn) {
+  return def_op(name)
+      .inputs(1)
+      .shape_rule([](std::span<const TensorType> in, const Attrs&) { return std::vector<TensorType>{in[0]}; })
+      .kernel([fn](std::span<const Tensor> in, const Attrs&, std::span<const TensorType>) {
+        return std::vector<Tensor>{fn(in[0])};
+      })
+      .lower([fn](std::span<const Tensor> in, const Attrs&) { return std::vector<Tensor>{fn(in[0])}; })
+      .no_derivative()
+      .cpp(cpp_fn(fmt::format("tl::{}", name)));
+}
+const OpDef& zeros_like_op = def_filled("zeros_like", [](const Tensor& x) { return zeros_like(x); });
+const OpDef& ones_like_op = def_filled("ones_like", [](const Tensor& x) { return ones_like(x); });
+
+// The value attribute holds the scalar as written: a double, an int64 or a bool.
+Scalar value_attr(const Attrs& attrs) {
+  for (const auto& [key, v] : attrs.items()) {
+    if (key != "value") continue;
+    if (const auto* d = std::get_if<double>(&v)) return *d;
+    if (const auto* i = std::get_if<std::int64_t>(&v)) return *i;
+    if (const auto* b = std::get_if<bool>(&v)) return *b;
+  }
+  fail("weak_scalar", "needs a value attribute holding a double, an int64 or a bool");
+}
+Tensor weak_scalar_of(const Tensor& like, const Attrs& attrs) {
+  const Scalar s = value_attr(attrs);
+  return scalar_tensor(s, weak_scalar_dtype(s, like.dtype()));
+}
+// weak_scalar_dtype in the public API.
+std::string weak_dtype_spelling(const Scalar& s, const std::string& like) {
+  switch (s.kind()) {
+    case Scalar::Kind::floating:
+      return fmt::format("tl::is_floating({0}.dtype()) ? {0}.dtype() : tl::DType::f32", like);
+    case Scalar::Kind::integer:
+      return fmt::format("{0}.dtype() == tl::DType::boolean ? tl::DType::i64 : {0}.dtype()", like);
+    case Scalar::Kind::boolean:
+      break;
+  }
+  return like + ".dtype()";
+}
+
+// A scalar written beside a tensor (`x * 2.0`): a rank-0 tensor whose dtype the
+// tensor decides (weak typing, elementwise_rules.hpp).
+const OpDef& weak_scalar_op =
+    def_op("weak_scalar")
+        .inputs(1)
+        .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
+          return std::vector<TensorType>{{weak_scalar_dtype(value_attr(attrs), in[0].dtype), {}}};
+        })
+        .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
+          return std::vector<Tensor>{weak_scalar_of(in[0], attrs)};
+        })
+        .lower([](std::span<const Tensor> in, const Attrs& attrs) {
+          return std::vector<Tensor>{weak_scalar_of(in[0], attrs)};
+        })
+        .no_derivative()
+        .cpp([](CppOp& op) {
+          const Scalar s = value_attr(op.attrs());
+          const std::string v = s.kind() == Scalar::Kind::floating  ? cpp_double(s.to_double())
+                                : s.kind() == Scalar::Kind::integer ? std::to_string(s.to_int())
+                                                                    : cpp_bool(s.to_int() != 0);
+          return fmt::format("tl::scalar_tensor({}, {})", v, weak_dtype_spelling(s, op.operand(0)));
+        });
+
+}  // namespace
+
+bool is_untyped(const Tensor& t) {
+  return t.defined() && t.impl().symbol != nullptr && t.impl().symbol->untyped;
+}
+
+Tensor like_call(LikeOp op, const Tensor& a, const Tensor& b) {
+  switch (op) {
+    case LikeOp::sum_to_shape_of:
+      return call1(sum_to_shape_of_op, {a, b});
+    case LikeOp::broadcast_to_shape_of:
+      return call1(broadcast_to_shape_of_op, {a, b});
+    case LikeOp::zeros_like:
+      return call1(zeros_like_op, {a});
+    case LikeOp::ones_like:
+      return call1(ones_like_op, {a});
+  }
+  fail("like_call", "unknown op");
+}
+
+Tensor weak_scalar(const Scalar& s, const Tensor& like) {
+  AttrValue v = s.to_double();
+  if (s.kind() == Scalar::Kind::integer) v = s.to_int();
+  if (s.kind() == Scalar::Kind::boolean) v = s.to_int() != 0;
+  return call1(weak_scalar_op, {like}, {{"value", v}});
+}
+
+}  // namespace tlaloc::detail

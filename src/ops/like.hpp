@@ -1,0 +1,20 @@
+// Values traced at build time, whose rank, shape and dtype are known only at run
+// time, and the ops that let the public functions reading those work on them
+// (like.cpp, docs/ENGINE_AT_BUILD_TIME.md).
+#pragma once
+
+#include "tlaloc/tensor.hpp"
+
+namespace tlaloc::detail {
+
+// A value traced at build time.
+bool is_untyped(const Tensor& t);
+
+// The ops standing for public functions that read an operand's shape or dtype:
+// recorded where a value is untyped.
+enum class LikeOp { sum_to_shape_of, broadcast_to_shape_of, zeros_like, ones_like };
+Tensor like_call(LikeOp op, const Tensor& a, const Tensor& b = {});
+// The rank-0 tensor holding s where it meets `like` in an elementwise op.
+Tensor weak_scalar(const Scalar& s, const Tensor& like);
+
+}  // namespace tlaloc::detail
