@@ -92,19 +92,17 @@ template <class C> C remainder_of(C x, C y) {
 // ---- derivatives ----------------------------------------------------------------
 using detail::Rule;
 
-// A partial derivative in the operands a, b and the result y: the function the
-// engine's rules call, and its text, which tlaloc-grad writes into build-time
-// gradients (as D in unary.cpp). Operands are converted to the result's dtype where
-// the op may see mixed ones.
-#define P(expr)                                                                                             \
-  detail::Partial {                                                                                        \
-    []([[maybe_unused]] const Tensor& a, [[maybe_unused]] const Tensor& b, [[maybe_unused]] const Tensor& y) \
-        -> Tensor { return expr; },                                                                         \
-        #expr                                                                                               \
-  }
+// A partial derivative in the operands a, b and the result y, which the engine's rules
+// call (and tlaloc-grad runs at build time). Operands are converted to the result's
+// dtype where the op may see mixed ones: astype_like, as that dtype may be known only
+// at run time.
+#define P(expr)                                                          \
+  []([[maybe_unused]] const Tensor& a, [[maybe_unused]] const Tensor& b, \
+     [[maybe_unused]] const Tensor& y) -> Tensor { return expr; }
 // maximum and minimum: 1 where the operand produced y, 1/2 at a tie (JAX's rule).
-#define EXTREME_SHARE(x, other) \
-  P((x == y).astype(y.dtype()) - 0.5 * (x == y).astype(y.dtype()) * (other == y).astype(y.dtype()))
+#define EXTREME_SHARE(x, other)      \
+  P(detail::astype_like(x == y, y) - \
+    0.5 * detail::astype_like(x == y, y) * detail::astype_like(other == y, y))
 
 std::vector<Tensor> add_vjp(const Rule& r) {
   return {sum_to_shape_of(r.cotangent(), r.in(0)), sum_to_shape_of(r.cotangent(), r.in(1))};
@@ -137,17 +135,19 @@ const OpDef& mul_op = detail::binary_derivative(
 const OpDef& div_op = detail::binary_derivative(
     def_binary<ResultType::floating>("div", [](auto x, auto y) { return x / y; }, "/").lower(detail::lower_div), P(reciprocal(b)),
     P(-(y / b)));
-const OpDef& pow_op = detail::binary_derivative(spelled(def_binary<ResultType::same>("pow",
-                                                           [](auto x, auto y) {
-                                                             if constexpr (is_float_v<decltype(x)>)
-                                                               return std::pow(x, y);
-                                                             else
-                                                               return int_pow(x, y);
-                                                           }),
-                              "stablehlo.power"),
+const OpDef& pow_op = detail::binary_derivative(
+    spelled(def_binary<ResultType::same>("pow",
+                                         [](auto x, auto y) {
+                                           if constexpr (is_float_v<decltype(x)>)
+                                             return std::pow(x, y);
+                                           else
+                                             return int_pow(x, y);
+                                         }),
+            "stablehlo.power"),
     // b a^(b-1), 0 where b = 0 (so that 0^0 has no infinite slope); y log a, 0 where a = 0.
-    P(where(b.astype(y.dtype()) == 0, 0.0, b.astype(y.dtype()) * pow(a.astype(y.dtype()), b.astype(y.dtype()) - 1.0))),
-    P(y * log(where(a.astype(y.dtype()) == 0, 1.0, a.astype(y.dtype())))));
+    P(where(detail::astype_like(b, y) == 0, 0.0,
+            detail::astype_like(b, y) * pow(detail::astype_like(a, y), detail::astype_like(b, y) - 1.0))),
+    P(y* log(where(detail::astype_like(a, y) == 0, 1.0, detail::astype_like(a, y)))));
 // NaN-propagating and with -0 < +0, as IEEE-754's maximum/minimum (and JAX's).
 const OpDef& maximum_op = detail::binary_derivative(spelled(def_binary<ResultType::same_or_bool>("maximum",
                                                                        [](auto x, auto y) {

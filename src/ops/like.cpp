@@ -49,6 +49,26 @@ const OpDef& broadcast_to_shape_of_op =
                                      Tensor()};
         });
 
+// t in like's dtype; the transpose converts back.
+Tensor convert_to(const Tensor& t, const Tensor& like) { return t.astype(like.dtype()); }
+const OpDef& convert_like_op =
+    def_op("convert_like")
+        .inputs(2)
+        .shape_rule([](std::span<const TensorType> in, const Attrs&) {
+          return std::vector<TensorType>{{in[1].dtype, in[0].shape}};
+        })
+        .kernel([](std::span<const Tensor> in, const Attrs&, std::span<const TensorType>) {
+          return std::vector<Tensor>{convert_to(in[0], in[1])};
+        })
+        .lower([](std::span<const Tensor> in, const Attrs&) {
+          return std::vector<Tensor>{convert_to(in[0], in[1])};
+        })
+        .jvp([](const Rule& r) { return std::vector<Tensor>{astype_like(r.tangent(0), r.in(1))}; })
+        .vjp([](const Rule& r) {
+          return std::vector<Tensor>{r.wants(0) ? astype_like(r.cotangent(), r.in(0)) : Tensor(), Tensor()};
+        })
+        .cpp([](CppOp& op) { return fmt::format("{}.astype({}.dtype())", op.operand(0), op.operand(1)); });
+
 using Filled = Tensor (*)(const Tensor&);
 OpDef& def_filled(std::string_view name, Filled fn) {
   return def_op(name)
@@ -132,6 +152,12 @@ Tensor like_call(LikeOp op, const Tensor& a, const Tensor& b) {
       return call1(ones_like_op, {a});
   }
   fail("like_call", "unknown op");
+}
+
+Tensor astype_like(const Tensor& t, const Tensor& like) {
+  if (!t.defined()) return t;
+  if (is_untyped(t) || is_untyped(like)) return call1(convert_like_op, {t, like});
+  return t.astype(like.dtype());
 }
 
 Tensor weak_scalar(const Scalar& s, const Tensor& like) {

@@ -246,15 +246,14 @@ class OpDef {
     return *this;
   }
   // For unary elementwise ops: dy/dx as a function of the operand and the result;
-  // sets both rules (tangent * d and cotangent * d). Defined in rule.cpp. `text` is
-  // d spelled as C++ over the public ops in x and y.
+  // sets both rules (tangent * d and cotangent * d). Defined in rule.cpp.
   using UnaryDerivative = Tensor (*)(const Tensor& x, const Tensor& y);
-  OpDef& derivative(UnaryDerivative d, std::string text = {});
-  // Elementwise ops: each operand's partial derivative spelled as C++ over the public
-  // ops, in the operands' names (x; or a and b) and the result's (y). tlaloc-grad
-  // writes these into build-time gradients, so both paths compute the same expression.
-  OpDef& derivative_texts(std::vector<std::string> texts) {
-    derivative_texts_ = std::move(texts);
+  OpDef& derivative(UnaryDerivative d);
+  // Elementwise ops whose rules come from their operands' partial derivatives
+  // (derivative(), binary_derivative()): how many operands they have. tlaloc-grad
+  // runs these rules at build time (tools/tlaloc-grad/engine_rules.cpp).
+  OpDef& partials(std::size_t n) {
+    partials_ = n;
     return *this;
   }
   // The results carry no derivative (comparisons, integer results, floor, sign):
@@ -276,7 +275,7 @@ class OpDef {
   const DerivRule& jvp_rule() const { return jvp_; }
   const DerivRule& vjp_rule() const { return vjp_; }
   bool has_no_derivative() const { return no_derivative_; }
-  const std::vector<std::string>& derivative_texts() const { return derivative_texts_; }
+  std::size_t partials() const { return partials_; }
   std::size_t results_for(std::size_t operands, const Attrs& attrs) const {
     return result_count_ != nullptr ? result_count_(operands, attrs) : 1;
   }
@@ -301,7 +300,7 @@ class OpDef {
   LowerFn lower_;
   RegionLowerFn region_lower_;
   DerivRule jvp_, vjp_;
-  std::vector<std::string> derivative_texts_;
+  std::size_t partials_ = 0;
   CppSpelling cpp_;
   ResultCount result_count_ = nullptr;
 };

@@ -14,8 +14,8 @@ Tensor add_tangents(const Tensor& a, const Tensor& b) {
 
 Tensor scale(const Tensor& t, const Tensor& factor) { return t.defined() ? mul(t, factor) : t; }
 
-OpDef& OpDef::derivative(UnaryDerivative d, std::string text) {
-  if (!text.empty()) derivative_texts_ = {std::move(text)};
+OpDef& OpDef::derivative(UnaryDerivative d) {
+  partials_ = 1;
   return (*this)
       .jvp([d](const Rule& r) {
         std::vector<Tensor> t(1);
@@ -29,10 +29,8 @@ OpDef& OpDef::derivative(UnaryDerivative d, std::string text) {
       });
 }
 
-OpDef& binary_derivative(OpDef& op, Partial partial_a, Partial partial_b) {
-  if (!partial_a.text.empty() && !partial_b.text.empty()) op.derivative_texts({partial_a.text, partial_b.text});
-  const Partial::Fn da = partial_a.fn, db = partial_b.fn;
-  return op
+OpDef& binary_derivative(OpDef& op, Partial da, Partial db) {
+  return op.partials(2)
       .jvp([da, db](const Rule& r) {
         const Tensor &a = r.in(0), &b = r.in(1), &y = r.out(0);
         Tensor t;

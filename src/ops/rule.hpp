@@ -70,15 +70,8 @@ bool differentiable(DType t);
 inline bool differentiable(const TensorType& t) { return t.unknown || differentiable(t.dtype); }
 
 // For elementwise ops of two operands: the partial derivatives dy/da and dy/db as
-// functions of (a, b, y), each called only when its operand needs one, and each
-// spelled as C++ over the public ops in a, b and y (OpDef::derivative_texts; empty
-// where tlaloc-grad has no use for it).
-struct Partial {
-  using Fn = Tensor (*)(const Tensor& a, const Tensor& b, const Tensor& y);
-  Partial(Fn f, std::string t = {}) : fn(f), text(std::move(t)) {}  // NOLINT(google-explicit-constructor)
-  Fn fn;
-  std::string text;
-};
+// functions of (a, b, y), each called only when its operand needs one.
+using Partial = Tensor (*)(const Tensor& a, const Tensor& b, const Tensor& y);
 OpDef& binary_derivative(OpDef& op, Partial da, Partial db);
 // A rule for an op that is linear in the listed operands (the others are indices
 // or shapes): its JVP is the op itself applied to the tangents.

@@ -5,12 +5,13 @@
 
 #include "core/elementwise.hpp"
 #include "core/isa/float_math.hpp"
-#include "core/wrapping.hpp"
 #include "core/vmath.hpp"
+#include "core/wrapping.hpp"
 #include "ops/cpp_spelling.hpp"
 #include "ops/elementwise_defs.hpp"
 #include "ops/elementwise_lowering.hpp"
 #include "ops/elementwise_rules.hpp"
+#include "ops/like.hpp"
 #include "ops/rule.hpp"
 #include "tlaloc/ops.hpp"
 
@@ -88,11 +89,16 @@ const OpDef& neg_op =
     spelled(def_unary("neg", ResultType::same, [](auto v) { return detail::wrapping_neg(v); }), "stablehlo.negate")
         .jvp(detail::linear_jvp({0}))
         .vjp([](const detail::Rule& r) { return std::vector<Tensor>{neg(r.cotangent())}; });
-const OpDef& abs_op = spelled(def_unary("abs", ResultType::same, [](auto v) {
-  using C = decltype(v);
-  if constexpr (std::is_unsigned_v<C>) return v;
-  else return v < C(0) ? detail::wrapping_neg(v) : v;
-}), "stablehlo.abs").derivative([](const Tensor& x, const Tensor&) { return sign(x); }, "sign(x)");
+const OpDef& abs_op = spelled(def_unary("abs", ResultType::same,
+                                        [](auto v) {
+                                          using C = decltype(v);
+                                          if constexpr (std::is_unsigned_v<C>)
+                                            return v;
+                                          else
+                                            return v < C(0) ? detail::wrapping_neg(v) : v;
+                                        }),
+                              "stablehlo.abs")
+                          .derivative([](const Tensor& x, const Tensor&) { return sign(x); });
 // sign(±0) = ±0 and sign(NaN) = NaN, as JAX.
 const OpDef& sign_op = float_spelled(def_unary("sign", ResultType::same, [](auto v) {
   using C = decltype(v);
@@ -101,13 +107,16 @@ const OpDef& sign_op = float_spelled(def_unary("sign", ResultType::same, [](auto
 const OpDef& square_op =
     def_unary("square", ResultType::same, [](auto v) { return detail::wrapping_mul(v, v); })
         .lower(detail::lower_square)
-        .derivative([](const Tensor& x, const Tensor&) { return 2.0 * x; }, "2.0 * x");
+        .derivative([](const Tensor& x, const Tensor&) { return 2.0 * x; });
 // relu(NaN) = NaN: the comparison is false for NaN and v passes through.
-const OpDef& relu_op = def_unary("relu", ResultType::same, [](auto v) {
-  using C = decltype(v);
-  return v <= C(0) ? C(0) : v;
-}).lower(detail::lower_relu).derivative([](const Tensor& x, const Tensor&) { return (x > 0).astype(x.dtype()); },
-                                       "(x > 0).astype(x.dtype())");
+const OpDef& relu_op =
+    def_unary("relu", ResultType::same,
+              [](auto v) {
+                using C = decltype(v);
+                return v <= C(0) ? C(0) : v;
+              })
+        .lower(detail::lower_relu)
+        .derivative([](const Tensor& x, const Tensor&) { return detail::astype_like(x > 0, x); });
 // Rounding to an integer value: integers are returned as they are (no kernel to
 // build for them).
 template <class F>
@@ -142,7 +151,7 @@ const OpDef& round_op =
 #define TLALOC_SPELLED(spec) .elementwise().stablehlo(detail::elementwise_spelling("stablehlo." #spec))
 #define TLALOC_LOWERED(name) .lower(detail::lower_##name)
 #define D(expr) \
-  .derivative([]([[maybe_unused]] const Tensor& x, [[maybe_unused]] const Tensor& y) { return expr; }, #expr)
+  .derivative([]([[maybe_unused]] const Tensor& x, [[maybe_unused]] const Tensor& y) { return expr; })
 TLALOC_VMATH_UNARY(exp, exp, TLALOC_SPELLED(exponential) D(y))
 TLALOC_VMATH_UNARY(expm1, expm1, TLALOC_SPELLED(exponential_minus_one) D(y + 1.0))
 TLALOC_VMATH_UNARY(log, log, TLALOC_SPELLED(log) D(reciprocal(x)))
@@ -172,7 +181,8 @@ TLALOC_VMATH_UNARY(erf, erf, TLALOC_LOWERED(erf) D(1.1283791670955126 * exp(-(x 
 const OpDef& gelu_op =
     def_vmath_unary("gelu", detail::FloatFn::gelu_erf, [](auto v) { return vmath::gelu_erf(v); })
         .lower(detail::lower_gelu) D(0.5 * (1.0 + erf(x * 0.7071067811865476)) + x * (0.3989422804014327 * exp(-0.5 * (x * x))));
-// No text: tlaloc-grad knows tl::gelu(x, true) by the name gelu only.
+// Spelled tl::gelu(x, true): tlaloc-grad, which writes the rules of the ops spelled by
+// their own names, refuses it by name.
 TLALOC_VMATH_UNARY(gelu_tanh, gelu_tanh,
                    TLALOC_LOWERED(gelu_tanh)
                        .derivative([](const Tensor& x, const Tensor&) { return gelu_tanh_derivative(x); })
@@ -210,20 +220,21 @@ template <class Out> void convert_into(const Tensor& x, const Tensor& y) {
 const OpDef& convert_op =
     def_op("convert")
         .inputs(1)
-        .stablehlo({"stablehlo.convert", {detail::StableHloAttr("dtype", detail::StableHloAttr::Kind::result_dtype)},
+        .stablehlo({"stablehlo.convert",
+                    {detail::StableHloAttr("dtype", detail::StableHloAttr::Kind::result_dtype)},
                     "elementwise"})
         .shape_rule([](std::span<const detail::TensorType> in, const detail::Attrs& attrs) {
           return std::vector<detail::TensorType>{{attrs.get<DType>("dtype"), in[0].shape}};
         })
-        .kernel([](std::span<const Tensor> in, const detail::Attrs&,
-                   std::span<const detail::TensorType> out) {
-          Tensor y = detail::empty(out[0].shape, out[0].dtype);
-          TLALOC_SWITCH_ALL(out[0].dtype, "convert", convert_into<T>(in[0], y))
-          return std::vector<Tensor>{y};
-        })
+        .kernel(
+            [](std::span<const Tensor> in, const detail::Attrs&, std::span<const detail::TensorType> out) {
+              Tensor y = detail::empty(out[0].shape, out[0].dtype);
+              TLALOC_SWITCH_ALL(out[0].dtype, "convert", convert_into<T>(in[0], y))
+              return std::vector<Tensor>{y};
+            })
         .jvp(detail::linear_jvp({0}))
         .vjp([](const detail::Rule& r) {
-          return std::vector<Tensor>{r.cotangent().astype(r.in(0).dtype())};
+          return std::vector<Tensor>{detail::astype_like(r.cotangent(), r.in(0))};
         })
         .cpp([](detail::CppOp& op) {
           return fmt::format("{}.astype({})", op.operand(0), detail::cpp_dtype(op.attrs().get<DType>("dtype")));

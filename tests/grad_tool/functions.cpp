@@ -1848,7 +1848,7 @@ int main() {
   std::printf("tl::nn's BatchNorm2d jvp: %a %a\n", bn_value.item<double>(), bn_dot.item<double>());
   check_projection("tl::nn's BatchNorm2d", bn_dot, tl::grad(by_images)(bn_images), bn_direction);
 
-  // The elementwise ops whose derivatives the registry spells and no case above
+  // The elementwise ops whose rules the tool runs at build time and no case above
   // calls, each in its domain, and an average pool whose cotangent moves with the
   // input (so that the Hessian differentiates tl::avg_pool2d_backward): with these,
   // every rule tlaloc-grad has is applied in this file or in the random programs

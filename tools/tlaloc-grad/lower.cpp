@@ -952,12 +952,13 @@ const Rule* Lowerer::rule_for(const CallExpr* e, const FunctionDecl& fd, const s
   if (rule == nullptr) return nullptr;
   // An elementwise op's registry derivative is for its plain form: tl::gelu(x), not
   // tl::gelu(x, true).
-  if (rule->derivatives.empty() || args.size() == rule->derivatives.size()) return rule;
+  if (rule->partials == 0 || args.size() == rule->partials) return rule;
   for (const Arg& a : args)
     if (a.is_tensor() && active(a.value))
       refuse(Code::not_differentiable, loc(e->getBeginLoc()),
-             "tl::" + name + " with " + std::to_string(args.size()) + " arguments has no build-time rule (its rule is for " +
-                 std::to_string(rule->derivatives.size()) + ")");
+             "tl::" + name + " with " + std::to_string(args.size()) +
+                 " arguments has no build-time rule (its rule is for " + std::to_string(rule->partials) +
+                 ")");
   return nullptr;
 }
 

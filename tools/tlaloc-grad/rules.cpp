@@ -1,5 +1,6 @@
 #include "rules.hpp"
 
+#include "engine_rules.hpp"
 #include "rules_text.hpp"
 #include "shapes.hpp"
 
@@ -87,25 +88,15 @@ std::string spell_infix(const std::string& op, const Names& n) {
   return paren(n.args[0]) + " " + op + " " + paren(n.args[1]);
 }
 
-// ---- elementwise ops: their partial derivatives as the op registry spells them ----
+// ---- elementwise ops: the engine's own rules, run at build time ----------------
 
-// Operand i's partial derivative: the registry's text in x (or a and b) and y. Inside
-// an expression a scalar operand is a rank-0 tensor of the result's dtype (weak
-// typing, as when traced); a partial that is just the operand stays the scalar.
-std::string partial(const Rule& r, const Names& n, std::size_t i) {
-  const std::string& d = r.derivatives.at(i);
-  static const char* const operands[] = {"a", "b"};
-  if (r.derivatives.size() == 1) return qualify(d, {{"x", n.args[0]}, {"y", n.y}});
-  for (std::size_t k = 0; k < 2; ++k)
-    if (d == operands[k]) return n.args[k];
-  Substitutions names{{"y", n.y}};
-  for (std::size_t k = 0; k < 2; ++k)
-    names.emplace_back(operands[k],
-                       n.tensor[k] ? n.args[k] : call("scalar_tensor", {n.args[k], n.y + ".dtype()"}));
-  return qualify(d, names);
-}
 std::string elementwise_vjp(const Rule& r, std::size_t i, const Names& n) {
-  return summed_to(n.g + " * " + paren(partial(r, n, i)), i, n);
+  if (const std::optional<std::string> share = engine_vjp(r.name, i, n)) return *share;
+  throw std::logic_error("the engine's rule for " + r.name + " reads a type known only at run time");
+}
+std::string elementwise_jvp(const Rule& r, const Names& n, const std::vector<std::string>& t) {
+  if (const std::optional<std::string> tangent = engine_jvp(r.name, n, t)) return *tangent;
+  throw std::logic_error("the engine's rule for " + r.name + " reads a type known only at run time");
 }
 
 // ---- forward mode (the engine's JVP rules) -----------------------------------
@@ -121,12 +112,6 @@ std::string plus(const std::string& a, const std::string& b) {
   if (a.empty()) return b;
   if (b.empty()) return a;
   return a + " + " + paren(b);
-}
-// binary_derivative's JVP: t_a * da + t_b * db, broadcast to the result.
-std::string product_jvp(const std::string& da, const std::string& db, const Names& n,
-                        const std::vector<std::string>& t) {
-  return to_result(
-      plus(t[0].empty() ? "" : t[0] + " * " + paren(da), t[1].empty() ? "" : t[1] + " * " + paren(db)), n);
 }
 
 void set_jvps(RuleTable& t) {
@@ -196,16 +181,8 @@ void set_jvps(RuleTable& t) {
     return to_result(call("where", {n.args[0], tg[1].empty() ? zero : tg[1], tg[2].empty() ? zero : tg[2]}),
                      n);
   });
-  for (auto& [name, r] : t) {
-    if (r.derivatives.size() == 1)
-      r.jvp = [](const Rule& u, const Names& n, const std::vector<std::string>& tg) {
-        return tg[0] + " * " + paren(partial(u, n, 0));
-      };
-    if (r.derivatives.size() == 2)
-      r.jvp = [](const Rule& u, const Names& n, const std::vector<std::string>& tg) {
-        return product_jvp(partial(u, n, 0), partial(u, n, 1), n, tg);
-      };
-  }
+  for (auto& [name, r] : t)
+    if (r.partials != 0) r.jvp = elementwise_jvp;
 }
 
 RuleTable make_rules() {
@@ -306,12 +283,12 @@ RuleTable make_rules() {
     add({extreme, spell_call, [](const Rule&, std::size_t i, const Names& n) {
            return i == 0 ? call("extreme_backward", with_result(n.g, n)) : "";
          }});
-  // Every elementwise op whose derivative the registry spells, under its public name.
-  for (auto& [op, derivatives] : registry_derivatives()) {
+  // Every elementwise op whose rules come from partial derivatives, under its public name.
+  for (const auto& [op, partials] : engine_elementwise_ops()) {
     Rule r{op, spell_call, elementwise_vjp};
     if (op == "mul") r.spell = [](const Rule&, const Names& n) { return spell_infix("*", n); };
     if (op == "div") r.spell = [](const Rule&, const Names& n) { return spell_infix("/", n); };
-    r.derivatives = std::move(derivatives);
+    r.partials = partials;
     add(std::move(r));
   }
   add_layout_rules(t);
@@ -356,38 +333,6 @@ bool zero_derivative(std::string_view name) {
       "ceil",       "round",     "argmax",    "argmin",     "isfinite",      "isnan", "logical_not",
       "one_hot",    "any",       "all"};
   return names.count(name) != 0;
-}
-
-std::string qualify(std::string_view expr, const Substitutions& names) {
-  std::string out;
-  for (std::size_t i = 0; i < expr.size();) {
-    const auto ident = [&](std::size_t k) {
-      return std::isalnum(static_cast<unsigned char>(expr[k])) || expr[k] == '_';
-    };
-    if (!ident(i) || std::isdigit(static_cast<unsigned char>(expr[i]))) {
-      // Numbers are copied whole (1.0, 2e-3), and so is anything else.
-      std::size_t j = i + 1;
-      if (std::isdigit(static_cast<unsigned char>(expr[i])))
-        while (j < expr.size() && (ident(j) || expr[j] == '.')) ++j;
-      out.append(expr.substr(i, j - i));
-      i = j;
-      continue;
-    }
-    std::size_t j = i;
-    while (j < expr.size() && ident(j)) ++j;
-    const std::string word(expr.substr(i, j - i));
-    const bool member = i > 0 && expr[i - 1] == '.';
-    const auto named =
-        std::find_if(names.begin(), names.end(), [&](const auto& s) { return s.first == word; });
-    if (!member && named != names.end())
-      out += named->second;
-    else if (!member && j < expr.size() && expr[j] == '(')
-      out += "tl::" + word;
-    else
-      out += word;
-    i = j;
-  }
-  return out;
 }
 
 }  // namespace tlaloc_grad

@@ -2,8 +2,8 @@
 // differentiates, how the forward call is spelled and what each tensor operand's
 // cotangent is, as C++ text over the public API. They write out what the AD engine's
 // rules for the same ops compute, op for op, so a build-time gradient gives the
-// traced gradient's bits (tests/grad_tool); elementwise derivatives are not
-// repeated here but read from the op registry (OpDef::derivative_texts).
+// traced gradient's bits (tests/grad_tool). The elementwise ops' rules are not
+// repeated here: the engine's own run at build time (engine_rules.cpp).
 #pragma once
 
 #include <string>
@@ -39,8 +39,9 @@ struct Rule {
   std::string (*check)(const Names& n) = nullptr;
   // Forward mode: the result's tangent from the operands' (t[i] empty: zero).
   std::string (*jvp)(const Rule& r, const Names& n, const std::vector<std::string>& t) = nullptr;
-  // Elementwise ops: each operand's partial derivative, in x (or a and b) and y.
-  std::vector<std::string> derivatives;
+  // Elementwise ops whose shares and tangents come from the engine's own rules
+  // (engine_rules.cpp): how many operands the rule is for.
+  std::size_t partials = 0;
 };
 
 // The rule for a public function (`tanh`, `sum`) or operator (`add`, `neg`), or null.
@@ -59,14 +60,5 @@ bool moves_with(std::string_view fn, std::size_t i, std::string_view last);
 // Public functions whose result does not change with their tensor arguments' values
 // (zeros_like, argmax, floor, stop_gradient, ...): their derivative is zero.
 bool zero_derivative(std::string_view name);
-
-// `expr` written for the generated file: names of public functions qualified with
-// `tl::`, and the identifiers named replaced.
-using Substitutions = std::vector<std::pair<std::string, std::string>>;
-std::string qualify(std::string_view expr, const Substitutions& names);
-
-// The elementwise ops whose derivatives the op registry spells (OpDef::derivative_texts),
-// with those texts; defined in registry.cpp, which links the library.
-std::vector<std::pair<std::string, std::vector<std::string>>> registry_derivatives();
 
 }  // namespace tlaloc_grad

@@ -24,26 +24,34 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   const tl::Tensor sigmoid_6 = tl::sigmoid(m);  // sigmoid, line 21: tl::sigmoid(m)
   const tl::Tensor t_sigmoid_6 = t_m * (sigmoid_6 * (1.0 - sigmoid_6));
   const tl::Tensor maximum_7 = tl::maximum(m, 0.05);  // maximum, line 22: tl::maximum(m, 0.05)
-  const tl::Tensor t_maximum_7 = tl::broadcast_to_shape_of(t_m * ((m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m == maximum_7).astype(maximum_7.dtype()) * (tl::scalar_tensor(0.05, maximum_7.dtype()) == maximum_7).astype(maximum_7.dtype())), maximum_7);
+  const tl::Tensor t_maximum_7 =
+      t_m * ((m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m == maximum_7).astype(maximum_7.dtype()) *
+                                                              (0.05 == maximum_7).astype(maximum_7.dtype()));
   const tl::Tensor mul_8 = maximum_7 * sigmoid_6;  // mul, line 23: maximum_7 * sigmoid_6
-  const tl::Tensor t_mul_8 = tl::broadcast_to_shape_of(t_maximum_7 * sigmoid_6 + (t_sigmoid_6 * maximum_7), mul_8);
+  const tl::Tensor t_mul_8 =
+      tl::broadcast_to_shape_of(t_maximum_7 * sigmoid_6 + t_sigmoid_6 * maximum_7, mul_8);
   const tl::Tensor mul_9 = m * m;  // mul, line 24: m * m
-  const tl::Tensor t_mul_9 = tl::broadcast_to_shape_of(t_m * m + (t_m * m), mul_9);
+  const tl::Tensor t_mul_9 = tl::broadcast_to_shape_of(t_m * m + t_m * m, mul_9);
   const tl::Tensor add_10 = mul_9 + 2.0;  // add, line 25: mul_9 + 2.0
   const tl::Tensor t_add_10 = tl::broadcast_to_shape_of(t_mul_9, add_10);
   const tl::Tensor mul_11 = m * m;  // mul, line 26: m * m
-  const tl::Tensor t_mul_11 = tl::broadcast_to_shape_of(t_m * m + (t_m * m), mul_11);
+  const tl::Tensor t_mul_11 = tl::broadcast_to_shape_of(t_m * m + t_m * m, mul_11);
   const tl::Tensor add_12 = mul_11 + 1.0;  // add, line 27: mul_11 + 1.0
   const tl::Tensor t_add_12 = tl::broadcast_to_shape_of(t_mul_11, add_12);
   const tl::Tensor pow_13 = tl::pow(add_12, 1.5);  // pow, line 28: tl::pow(add_12, 1.5)
-  const tl::Tensor t_pow_13 = tl::broadcast_to_shape_of(t_add_12 * tl::where(tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) == 0, 0.0, tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) * tl::pow(add_12.astype(pow_13.dtype()), tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) - 1.0)), pow_13);
+  const tl::Tensor t_pow_13 =
+      t_add_12 * tl::where(tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) == 0, 0.0,
+                           tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) *
+                               tl::pow(add_12.astype(pow_13.dtype()),
+                                       tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) - 1.0));
   const tl::Tensor div_14 = pow_13 / add_10;  // div, line 29: pow_13 / add_10
-  const tl::Tensor t_div_14 = tl::broadcast_to_shape_of(t_pow_13 * tl::reciprocal(add_10) + (t_add_10 * -(div_14 / add_10)), div_14);
+  const tl::Tensor t_div_14 =
+      tl::broadcast_to_shape_of(t_pow_13 * tl::reciprocal(add_10) + t_add_10 * -(div_14 / add_10), div_14);
   const tl::Tensor r = div_14 + mul_8;  // add, line 30: div_14 + mul_8
   const tl::Tensor t_r = tl::broadcast_to_shape_of(t_div_14 + t_mul_8, r);
   const int64_t log_softmax_axis = -1;
   const tl::Tensor mul_16 = m * 2.0;  // mul, line 32: m * 2.0
-  const tl::Tensor t_mul_16 = tl::broadcast_to_shape_of(t_m * 2.0, mul_16);
+  const tl::Tensor t_mul_16 = t_m * 2.0;
   const int64_t log_softmax_a = ::tlaloc::detail::row_axis("log_softmax", log_softmax_axis, mul_16.rank());
   const tl::Tensor xf = mul_16.astype(::tlaloc::detail::floating_dtype(mul_16.dtype()));  // astype, line 34: mul_16.astype(::tlaloc::detail::floating_dtype(mul_16.dtype()))
   const tl::Tensor t_xf = t_mul_16.astype(::tlaloc::detail::floating_dtype(mul_16.dtype()));
@@ -92,7 +100,7 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   const bool mean_keepdims = false;
   const tlaloc::Axes mean_axes = {};
   const tl::Tensor mul_30 = m * 0.5;  // mul, line 57: m * 0.5
-  const tl::Tensor t_mul_30 = tl::broadcast_to_shape_of(t_m * 0.5, mul_30);
+  const tl::Tensor t_mul_30 = t_m * 0.5;
   const tl::Tensor exp_31 = tl::exp(mul_30);  // exp, line 58: tl::exp(mul_30)
   const tl::Tensor t_exp_31 = t_mul_30 * exp_31;
   const int64_t mean_n = ::tlaloc::detail::reduced_count("mean", exp_31.shape(), mean_axes);
@@ -101,15 +109,15 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   const tl::Tensor sum_33 = tl::sum(astype_32, mean_axes, mean_keepdims);  // sum, line 61: tl::sum(astype_32, mean_axes, mean_keepdims)
   const tl::Tensor t_sum_33 = tl::sum(t_astype_32, mean_axes, mean_keepdims);
   const tl::Tensor div_34 = sum_33 / double(mean_n);  // div, line 62: sum_33 / double(mean_n)
-  const tl::Tensor t_div_34 = tl::broadcast_to_shape_of(t_sum_33 * tl::reciprocal(tl::scalar_tensor(double(mean_n), div_34.dtype())), div_34);
+  const tl::Tensor t_div_34 = t_sum_33 * tl::reciprocal(tl::scalar_tensor(double(mean_n), div_34.dtype()));
   const tl::Tensor astype_35 = div_34.astype(::tlaloc::detail::floating_dtype(exp_31.dtype()));  // astype, line 63: div_34.astype(::tlaloc::detail::floating_dtype(exp_31.dtype()))
   const tl::Tensor t_astype_35 = t_div_34.astype(::tlaloc::detail::floating_dtype(exp_31.dtype()));
   const tl::Tensor mul_36 = h * h;  // mul, line 64: h * h
-  const tl::Tensor t_mul_36 = tl::broadcast_to_shape_of(t_h * h + (t_h * h), mul_36);
+  const tl::Tensor t_mul_36 = tl::broadcast_to_shape_of(t_h * h + t_h * h, mul_36);
   const tl::Tensor sum_37 = tl::sum(mul_36);  // sum, line 65: tl::sum(mul_36)
   const tl::Tensor t_sum_37 = tl::sum(t_mul_36);
   const tl::Tensor mul_38 = sum_37 * scale;  // mul, line 66: sum_37 * scale
-  const tl::Tensor t_mul_38 = tl::broadcast_to_shape_of(t_sum_37 * scale, mul_38);
+  const tl::Tensor t_mul_38 = t_sum_37 * scale;
   const tl::Tensor add_39 = mul_38 + astype_35;  // add, line 67: mul_38 + astype_35
   const tl::Tensor t_add_39 = tl::broadcast_to_shape_of(t_mul_38 + t_astype_35, add_39);
   const tl::Tensor add_40 = add_39 + sum_29;  // add, line 68: add_39 + sum_29
@@ -146,7 +154,7 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   const tl::Tensor mul_104 = astype_103 * exp_31;  // mul, line 138: d_exp_31 * exp_31
   const tl::Tensor t_mul_104 = tl::broadcast_to_shape_of(t_exp_31 * astype_103, mul_104);
   const tl::Tensor mul_105 = mul_104 * 0.5;  // mul, line 140: d_mul_30 * 0.5
-  const tl::Tensor t_mul_105 = tl::broadcast_to_shape_of(t_mul_104 * 0.5, mul_105);
+  const tl::Tensor t_mul_105 = t_mul_104 * 0.5;
   const tl::Tensor broadcast_to_106 = tl::broadcast_to(sum_to_shape_of_88, r.shape());  // broadcast_to, line 142: tl::broadcast_to(d_sum_29, r.shape())
   const tl::Tensor broadcast_to_107 = tl::broadcast_to(sum_to_shape_of_86, reshape_27.shape());  // broadcast_to, line 144: tl::broadcast_to(d_sum_28, reshape_27.shape())
   const tl::Tensor reshape_108 = tl::reshape(broadcast_to_107, sub_26.shape());  // reshape, line 146: tl::reshape(d_reshape_27, sub_26.shape())
@@ -160,7 +168,8 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   const tl::Tensor sum_backward_114 = tl::sum_backward(mul_113, exp_23.shape(), log_softmax_a, true);  // sum_backward, line 153: tl::sum_backward(d_sum_24, exp_23.shape(), log_softmax_a, true)
   const tl::Tensor t_sum_backward_114 = tl::sum_backward(t_mul_113, exp_23.shape(), log_softmax_a, true);
   const tl::Tensor mul_115 = sum_backward_114 * exp_23;  // mul, line 155: d_exp_23 * exp_23
-  const tl::Tensor t_mul_115 = tl::broadcast_to_shape_of(t_sum_backward_114 * exp_23 + (t_exp_23 * sum_backward_114), mul_115);
+  const tl::Tensor t_mul_115 =
+      tl::broadcast_to_shape_of(t_sum_backward_114 * exp_23 + t_exp_23 * sum_backward_114, mul_115);
   const tl::Tensor add_116 = sum_to_shape_of_109 + mul_115;  // add, line 155: d_shifted + (d_exp_23 * exp_23)
   const tl::Tensor t_add_116 = tl::broadcast_to_shape_of(t_mul_115, add_116);
   const tl::Tensor sum_to_shape_of_117 = tl::sum_to_shape_of(add_116, xf_1_1);  // sum_to_shape_of, line 157: tl::sum_to_shape_of(d_shifted, xf_1)
@@ -298,7 +307,7 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   cond_10 = d_mul_16_1.defined();  // line 173
   if (cond_10) {
     mul_134 = d_mul_16_1 * 2.0;  // mul, line 175: d_mul_16 * 2.0
-    t_mul_134 = tl::broadcast_to_shape_of(t_d_mul_16_1 * 2.0, mul_134);
+    t_mul_134 = t_d_mul_16_1 * 2.0;
     add_135 = mul_105 + mul_134;  // add, line 175: d_m + (d_mul_16 * 2.0)
     t_add_135 = tl::broadcast_to_shape_of(t_mul_105 + t_mul_134, add_135);
     d_m_1 = add_135;
@@ -316,7 +325,8 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   const tl::Tensor sum_to_shape_of_141 = tl::sum_to_shape_of(mul_140, pow_13);  // sum_to_shape_of, line 181: tl::sum_to_shape_of(d_div_14 * tl::reciprocal(add_10), pow_13)
   const tl::Tensor t_sum_to_shape_of_141 = tl::sum_to_shape_of(t_mul_140, pow_13);
   const tl::Tensor div_142 = div_14 / add_10;  // div, line 182: div_14 / add_10
-  const tl::Tensor t_div_142 = tl::broadcast_to_shape_of(t_div_14 * tl::reciprocal(add_10) + (t_add_10 * -(div_142 / add_10)), div_142);
+  const tl::Tensor t_div_142 =
+      tl::broadcast_to_shape_of(t_div_14 * tl::reciprocal(add_10) + t_add_10 * -(div_142 / add_10), div_142);
   const tl::Tensor neg_143 = -div_142;  // neg, line 182: -(div_14 / add_10)
   const tl::Tensor t_neg_143 = -t_div_142;
   const tl::Tensor mul_144 = sum_to_shape_of_137 * neg_143;  // mul, line 182: d_div_14 * -(div_14 / add_10)
@@ -340,27 +350,30 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   const tl::Tensor where_157 = tl::where(t_156, 0.0, mul_153);  // where, line 184: tl::where(tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype(...
   const tl::Tensor t_where_157 = tl::broadcast_to_shape_of(tl::where(t_156, tl::zeros_like(where_157), t_mul_153), where_157);
   const tl::Tensor mul_158 = sum_to_shape_of_141 * where_157;  // mul, line 184: d_pow_13 * tl::where(tl::scalar_tensor(1.5, pow_13.dtype()).astype(po...
-  const tl::Tensor t_mul_158 = tl::broadcast_to_shape_of(t_sum_to_shape_of_141 * where_157 + (t_where_157 * sum_to_shape_of_141), mul_158);
+  const tl::Tensor t_mul_158 = tl::broadcast_to_shape_of(
+      t_sum_to_shape_of_141 * where_157 + t_where_157 * sum_to_shape_of_141, mul_158);
   const tl::Tensor mul_159 = mul_158 * m;  // mul, line 188: d_mul_11 * m
-  const tl::Tensor t_mul_159 = tl::broadcast_to_shape_of(t_mul_158 * m + (t_m * mul_158), mul_159);
+  const tl::Tensor t_mul_159 = tl::broadcast_to_shape_of(t_mul_158 * m + t_m * mul_158, mul_159);
   const tl::Tensor sum_to_shape_of_160 = tl::sum_to_shape_of(mul_159, m);  // sum_to_shape_of, line 188: tl::sum_to_shape_of(d_mul_11 * m, m)
   const tl::Tensor t_sum_to_shape_of_160 = tl::sum_to_shape_of(t_mul_159, m);
   const tl::Tensor add_161 = d_m_1 + sum_to_shape_of_160;  // add, line 188: d_m + (tl::sum_to_shape_of(d_mul_11 * m, m))
   const tl::Tensor t_add_161 = tl::broadcast_to_shape_of(t_d_m_1 + t_sum_to_shape_of_160, add_161);
   const tl::Tensor mul_162 = mul_158 * m;  // mul, line 189: d_mul_11 * m
-  const tl::Tensor t_mul_162 = tl::broadcast_to_shape_of(t_mul_158 * m + (t_m * mul_158), mul_162);
+  const tl::Tensor t_mul_162 = tl::broadcast_to_shape_of(t_mul_158 * m + t_m * mul_158, mul_162);
   const tl::Tensor sum_to_shape_of_163 = tl::sum_to_shape_of(mul_162, m);  // sum_to_shape_of, line 189: tl::sum_to_shape_of(d_mul_11 * m, m)
   const tl::Tensor t_sum_to_shape_of_163 = tl::sum_to_shape_of(t_mul_162, m);
   const tl::Tensor add_164 = add_161 + sum_to_shape_of_163;  // add, line 189: d_m + (tl::sum_to_shape_of(d_mul_11 * m, m))
   const tl::Tensor t_add_164 = tl::broadcast_to_shape_of(t_add_161 + t_sum_to_shape_of_163, add_164);
   const tl::Tensor mul_165 = sum_to_shape_of_145 * m;  // mul, line 193: d_mul_9 * m
-  const tl::Tensor t_mul_165 = tl::broadcast_to_shape_of(t_sum_to_shape_of_145 * m + (t_m * sum_to_shape_of_145), mul_165);
+  const tl::Tensor t_mul_165 =
+      tl::broadcast_to_shape_of(t_sum_to_shape_of_145 * m + t_m * sum_to_shape_of_145, mul_165);
   const tl::Tensor sum_to_shape_of_166 = tl::sum_to_shape_of(mul_165, m);  // sum_to_shape_of, line 193: tl::sum_to_shape_of(d_mul_9 * m, m)
   const tl::Tensor t_sum_to_shape_of_166 = tl::sum_to_shape_of(t_mul_165, m);
   const tl::Tensor add_167 = add_164 + sum_to_shape_of_166;  // add, line 193: d_m + (tl::sum_to_shape_of(d_mul_9 * m, m))
   const tl::Tensor t_add_167 = tl::broadcast_to_shape_of(t_add_164 + t_sum_to_shape_of_166, add_167);
   const tl::Tensor mul_168 = sum_to_shape_of_145 * m;  // mul, line 194: d_mul_9 * m
-  const tl::Tensor t_mul_168 = tl::broadcast_to_shape_of(t_sum_to_shape_of_145 * m + (t_m * sum_to_shape_of_145), mul_168);
+  const tl::Tensor t_mul_168 =
+      tl::broadcast_to_shape_of(t_sum_to_shape_of_145 * m + t_m * sum_to_shape_of_145, mul_168);
   const tl::Tensor sum_to_shape_of_169 = tl::sum_to_shape_of(mul_168, m);  // sum_to_shape_of, line 194: tl::sum_to_shape_of(d_mul_9 * m, m)
   const tl::Tensor t_sum_to_shape_of_169 = tl::sum_to_shape_of(t_mul_168, m);
   const tl::Tensor add_170 = add_167 + sum_to_shape_of_169;  // add, line 194: d_m + (tl::sum_to_shape_of(d_mul_9 * m, m))
@@ -373,41 +386,59 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   const tl::Tensor t_mul_173 = tl::broadcast_to_shape_of(t_maximum_7 * sum_to_shape_of_138, mul_173);
   const tl::Tensor sum_to_shape_of_174 = tl::sum_to_shape_of(mul_173, sigmoid_6);  // sum_to_shape_of, line 197: tl::sum_to_shape_of(d_mul_8 * maximum_7, sigmoid_6)
   const tl::Tensor t_sum_to_shape_of_174 = tl::sum_to_shape_of(t_mul_173, sigmoid_6);
-  const tl::Tensor t_175 = tl::scalar_tensor(0.05, maximum_7.dtype());  // line 199: tl::scalar_tensor(0.05, maximum_7.dtype())
-  const tl::Tensor t_176 = t_175 == maximum_7;  // line 199: tl::scalar_tensor(0.05, maximum_7.dtype()) == maximum_7
-  const tl::Tensor astype_177 = t_176.astype(maximum_7.dtype());  // astype, line 199: (tl::scalar_tensor(0.05, maximum_7.dtype()) == maximum_7).astype(maxi...
-  const tl::Tensor t_178 = m == maximum_7;  // line 199: m == maximum_7
-  const tl::Tensor astype_179 = t_178.astype(maximum_7.dtype());  // astype, line 199: (m == maximum_7).astype(maximum_7.dtype())
-  const tl::Tensor mul_180 = 0.5 * astype_179;  // mul, line 199: 0.5 * (m == maximum_7).astype(maximum_7.dtype())
-  const tl::Tensor mul_181 = mul_180 * astype_177;  // mul, line 199: 0.5 * (m == maximum_7).astype(maximum_7.dtype()) * (tl::scalar_tensor...
-  const tl::Tensor t_182 = m == maximum_7;  // line 199: m == maximum_7
-  const tl::Tensor astype_183 = t_182.astype(maximum_7.dtype());  // astype, line 199: (m == maximum_7).astype(maximum_7.dtype())
-  const tl::Tensor sub_184 = astype_183 - mul_181;  // sub, line 199: (m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m == maximum_7).a...
-  const tl::Tensor mul_185 = sum_to_shape_of_172 * sub_184;  // mul, line 199: d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m ...
-  const tl::Tensor t_mul_185 = tl::broadcast_to_shape_of(t_sum_to_shape_of_172 * sub_184, mul_185);
-  const tl::Tensor add_186 = add_170 + mul_185;  // add, line 199: d_m + (d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0....
-  const tl::Tensor t_add_186 = tl::broadcast_to_shape_of(t_add_170 + t_mul_185, add_186);
-  const tl::Tensor sub_187 = 1.0 - sigmoid_6;  // sub, line 201: 1.0 - sigmoid_6
-  const tl::Tensor t_sub_187 = tl::broadcast_to_shape_of(-t_sigmoid_6, sub_187);
-  const tl::Tensor mul_188 = sigmoid_6 * sub_187;  // mul, line 201: sigmoid_6 * (1.0 - sigmoid_6)
-  const tl::Tensor t_mul_188 = tl::broadcast_to_shape_of(t_sigmoid_6 * sub_187 + (t_sub_187 * sigmoid_6), mul_188);
-  const tl::Tensor mul_189 = sum_to_shape_of_174 * mul_188;  // mul, line 201: d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6))
-  const tl::Tensor t_mul_189 = tl::broadcast_to_shape_of(t_sum_to_shape_of_174 * mul_188 + (t_mul_188 * sum_to_shape_of_174), mul_189);
-  const tl::Tensor add_190 = add_186 + mul_189;  // add, line 201: d_m + (d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6)))
-  const tl::Tensor t_add_190 = tl::broadcast_to_shape_of(t_add_186 + t_mul_189, add_190);
-  const tl::Tensor mul_191 = h * h;  // mul, line 203: h * h
-  const tl::Tensor t_mul_191 = tl::broadcast_to_shape_of(t_h * h + (t_h * h), mul_191);
-  const tl::Tensor sub_192 = 1.0 - mul_191;  // sub, line 203: 1.0 - h * h
-  const tl::Tensor t_sub_192 = tl::broadcast_to_shape_of(-t_mul_191, sub_192);
-  const tl::Tensor mul_193 = add_97 * sub_192;  // mul, line 203: d_h * (1.0 - h * h)
-  const tl::Tensor t_mul_193 = tl::broadcast_to_shape_of(t_add_97 * sub_192 + (t_sub_192 * add_97), mul_193);
-  const tl::Tensor sum_to_shape_of_194 = tl::sum_to_shape_of(mul_193, matmul_3);  // sum_to_shape_of, line 205: tl::sum_to_shape_of(d_add_4, matmul_3)
-  const tl::Tensor t_sum_to_shape_of_194 = tl::sum_to_shape_of(t_mul_193, matmul_3);
-  const tl::Tensor matmul_backward_195 = tl::matmul_backward(sum_to_shape_of_194, x, m, 1);  // matmul_backward, line 207: tl::matmul_backward(d_matmul_3, x, m, 1)
-  const tl::Tensor t_matmul_backward_195 = tl::matmul_backward(t_sum_to_shape_of_194, x, m, 1);
-  const tl::Tensor add_196 = add_190 + matmul_backward_195;  // add, line 207: d_m + (tl::matmul_backward(d_matmul_3, x, m, 1))
-  const tl::Tensor t_add_196 = tl::broadcast_to_shape_of(t_add_190 + t_matmul_backward_195, add_196);
-  return {add_196, t_add_196};
+  const tl::Tensor t_175 = 0.05 == maximum_7;  // line 199: 0.05 == maximum_7
+  const tl::Tensor astype_176 =
+      t_175.astype(maximum_7.dtype());      // astype, line 199: (0.05 == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor t_177 = m == maximum_7;  // line 199: m == maximum_7
+  const tl::Tensor astype_178 =
+      t_177.astype(maximum_7.dtype());  // astype, line 199: (m == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor mul_179 =
+      0.5 * astype_178;  // mul, line 199: 0.5 * (m == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor mul_180 =
+      mul_179 *
+      astype_176;  // mul, line 199: 0.5 * (m == maximum_7).astype(maximum_7.dtype()) * (0.05 == maximum_7...
+  const tl::Tensor t_181 = m == maximum_7;  // line 199: m == maximum_7
+  const tl::Tensor astype_182 =
+      t_181.astype(maximum_7.dtype());  // astype, line 199: (m == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor sub_183 =
+      astype_182 -
+      mul_180;  // sub, line 199: (m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m == maximum_7).a...
+  const tl::Tensor mul_184 =
+      sum_to_shape_of_172 *
+      sub_183;  // mul, line 199: d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m ...
+  const tl::Tensor t_mul_184 = tl::broadcast_to_shape_of(t_sum_to_shape_of_172 * sub_183, mul_184);
+  const tl::Tensor add_185 =
+      add_170 +
+      mul_184;  // add, line 199: d_m + (d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0....
+  const tl::Tensor t_add_185 = tl::broadcast_to_shape_of(t_add_170 + t_mul_184, add_185);
+  const tl::Tensor sub_186 = 1.0 - sigmoid_6;  // sub, line 201: 1.0 - sigmoid_6
+  const tl::Tensor t_sub_186 = tl::broadcast_to_shape_of(-t_sigmoid_6, sub_186);
+  const tl::Tensor mul_187 = sigmoid_6 * sub_186;  // mul, line 201: sigmoid_6 * (1.0 - sigmoid_6)
+  const tl::Tensor t_mul_187 =
+      tl::broadcast_to_shape_of(t_sigmoid_6 * sub_186 + t_sub_186 * sigmoid_6, mul_187);
+  const tl::Tensor mul_188 =
+      sum_to_shape_of_174 * mul_187;  // mul, line 201: d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6))
+  const tl::Tensor t_mul_188 =
+      tl::broadcast_to_shape_of(t_sum_to_shape_of_174 * mul_187 + t_mul_187 * sum_to_shape_of_174, mul_188);
+  const tl::Tensor add_189 =
+      add_185 + mul_188;  // add, line 201: d_m + (d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6)))
+  const tl::Tensor t_add_189 = tl::broadcast_to_shape_of(t_add_185 + t_mul_188, add_189);
+  const tl::Tensor mul_190 = h * h;  // mul, line 203: h * h
+  const tl::Tensor t_mul_190 = tl::broadcast_to_shape_of(t_h * h + t_h * h, mul_190);
+  const tl::Tensor sub_191 = 1.0 - mul_190;  // sub, line 203: 1.0 - h * h
+  const tl::Tensor t_sub_191 = tl::broadcast_to_shape_of(-t_mul_190, sub_191);
+  const tl::Tensor mul_192 = add_97 * sub_191;  // mul, line 203: d_h * (1.0 - h * h)
+  const tl::Tensor t_mul_192 = tl::broadcast_to_shape_of(t_add_97 * sub_191 + t_sub_191 * add_97, mul_192);
+  const tl::Tensor sum_to_shape_of_193 = tl::sum_to_shape_of(
+      mul_192, matmul_3);  // sum_to_shape_of, line 205: tl::sum_to_shape_of(d_add_4, matmul_3)
+  const tl::Tensor t_sum_to_shape_of_193 = tl::sum_to_shape_of(t_mul_192, matmul_3);
+  const tl::Tensor matmul_backward_194 = tl::matmul_backward(
+      sum_to_shape_of_193, x, m, 1);  // matmul_backward, line 207: tl::matmul_backward(d_matmul_3, x, m, 1)
+  const tl::Tensor t_matmul_backward_194 = tl::matmul_backward(t_sum_to_shape_of_193, x, m, 1);
+  const tl::Tensor add_195 =
+      add_189 + matmul_backward_194;  // add, line 207: d_m + (tl::matmul_backward(d_matmul_3, x, m, 1))
+  const tl::Tensor t_add_195 = tl::broadcast_to_shape_of(t_add_189 + t_matmul_backward_194, add_195);
+  return {add_195, t_add_195};
 }
 
 // The Hessian of the lambda at functions.cpp:413 with respect to `m` (tl::hessian), of shape

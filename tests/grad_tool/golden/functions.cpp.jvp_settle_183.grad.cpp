@@ -26,7 +26,7 @@ inline std::pair<tl::Tensor, tl::Tensor> jvp_settle_183(const tl::Tensor& a, con
     const tl::Tensor cos_3 = tl::cos(s_in);  // cos, line 129: tl::cos(s)
     const tl::Tensor t_cos_3 = t_s_in * -tl::sin(s_in);
     const tl::Tensor mul_4 = cos_3 * a;  // mul, line 129: tl::cos(s) * a
-    const tl::Tensor t_mul_4 = tl::broadcast_to_shape_of(t_cos_3 * a + (t_a * cos_3), mul_4);
+    const tl::Tensor t_mul_4 = tl::broadcast_to_shape_of(t_cos_3 * a + t_a * cos_3, mul_4);
     const tl::Tensor add_5 = mul_4 + t;  // add, line 129: tl::cos(s) * a + t
     const tl::Tensor t_add_5 = tl::broadcast_to_shape_of(t_mul_4, add_5);
     n += 1;
@@ -35,7 +35,7 @@ inline std::pair<tl::Tensor, tl::Tensor> jvp_settle_183(const tl::Tensor& a, con
     t_s_1 = t_add_5;
   }
   const tl::Tensor mul_6 = s_1 * s_1;  // mul, line 133: s * s
-  const tl::Tensor t_mul_6 = tl::broadcast_to_shape_of(t_s_1 * s_1 + (t_s_1 * s_1), mul_6);
+  const tl::Tensor t_mul_6 = tl::broadcast_to_shape_of(t_s_1 * s_1 + t_s_1 * s_1, mul_6);
   const tl::Tensor sum_7 = tl::sum(mul_6);  // sum, line 133: tl::sum(s * s)
   const tl::Tensor t_sum_7 = tl::sum(t_mul_6);
   return {sum_7, t_sum_7};
