@@ -1,11 +1,16 @@
 #include <fmt/format.h>
 
 #include "ad/modes.hpp"
+#include "core/tensor_impl.hpp"
 #include "ops/rule.hpp"
 
 namespace tlaloc::ad {
 
 Tensor zeros_of(const TensorType& t) {
+  if (t.unknown)
+    throw detail::UnknownTypeError(
+        "AD: a zero of a type known only at run time would be needed here, with no value "
+        "beside it to take the type from");
   if (!ir::is_static(t))
     throw Error(fmt::format("AD: a zero of dynamic type {} would be needed here; not supported yet",
                             ir::type_string(t)));
