@@ -24,12 +24,9 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   const tl::Tensor sigmoid_6 = tl::sigmoid(m);  // sigmoid, line 21: tl::sigmoid(m)
   const tl::Tensor t_sigmoid_6 = t_m * (sigmoid_6 * (1.0 - sigmoid_6));
   const tl::Tensor maximum_7 = tl::maximum(m, 0.05);  // maximum, line 22: tl::maximum(m, 0.05)
-  const tl::Tensor t_maximum_7 =
-      t_m * ((m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m == maximum_7).astype(maximum_7.dtype()) *
-                                                              (0.05 == maximum_7).astype(maximum_7.dtype()));
+  const tl::Tensor t_maximum_7 = t_m * ((m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m == maximum_7).astype(maximum_7.dtype()) * (0.05 == maximum_7).astype(maximum_7.dtype()));
   const tl::Tensor mul_8 = maximum_7 * sigmoid_6;  // mul, line 23: maximum_7 * sigmoid_6
-  const tl::Tensor t_mul_8 =
-      tl::broadcast_to_shape_of(t_maximum_7 * sigmoid_6 + t_sigmoid_6 * maximum_7, mul_8);
+  const tl::Tensor t_mul_8 = tl::broadcast_to_shape_of(t_maximum_7 * sigmoid_6 + t_sigmoid_6 * maximum_7, mul_8);
   const tl::Tensor mul_9 = m * m;  // mul, line 24: m * m
   const tl::Tensor t_mul_9 = tl::broadcast_to_shape_of(t_m * m + t_m * m, mul_9);
   const tl::Tensor add_10 = mul_9 + 2.0;  // add, line 25: mul_9 + 2.0
@@ -39,14 +36,9 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   const tl::Tensor add_12 = mul_11 + 1.0;  // add, line 27: mul_11 + 1.0
   const tl::Tensor t_add_12 = tl::broadcast_to_shape_of(t_mul_11, add_12);
   const tl::Tensor pow_13 = tl::pow(add_12, 1.5);  // pow, line 28: tl::pow(add_12, 1.5)
-  const tl::Tensor t_pow_13 =
-      t_add_12 * tl::where(tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) == 0, 0.0,
-                           tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) *
-                               tl::pow(add_12.astype(pow_13.dtype()),
-                                       tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) - 1.0));
+  const tl::Tensor t_pow_13 = t_add_12 * tl::where(tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) == 0, 0.0, tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) * tl::pow(add_12.astype(pow_13.dtype()), tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) - 1.0));
   const tl::Tensor div_14 = pow_13 / add_10;  // div, line 29: pow_13 / add_10
-  const tl::Tensor t_div_14 =
-      tl::broadcast_to_shape_of(t_pow_13 * tl::reciprocal(add_10) + t_add_10 * -(div_14 / add_10), div_14);
+  const tl::Tensor t_div_14 = tl::broadcast_to_shape_of(t_pow_13 * tl::reciprocal(add_10) + t_add_10 * -(div_14 / add_10), div_14);
   const tl::Tensor r = div_14 + mul_8;  // add, line 30: div_14 + mul_8
   const tl::Tensor t_r = tl::broadcast_to_shape_of(t_div_14 + t_mul_8, r);
   const int64_t log_softmax_axis = -1;
@@ -168,8 +160,7 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   const tl::Tensor sum_backward_114 = tl::sum_backward(mul_113, exp_23.shape(), log_softmax_a, true);  // sum_backward, line 153: tl::sum_backward(d_sum_24, exp_23.shape(), log_softmax_a, true)
   const tl::Tensor t_sum_backward_114 = tl::sum_backward(t_mul_113, exp_23.shape(), log_softmax_a, true);
   const tl::Tensor mul_115 = sum_backward_114 * exp_23;  // mul, line 155: d_exp_23 * exp_23
-  const tl::Tensor t_mul_115 =
-      tl::broadcast_to_shape_of(t_sum_backward_114 * exp_23 + t_exp_23 * sum_backward_114, mul_115);
+  const tl::Tensor t_mul_115 = tl::broadcast_to_shape_of(t_sum_backward_114 * exp_23 + t_exp_23 * sum_backward_114, mul_115);
   const tl::Tensor add_116 = sum_to_shape_of_109 + mul_115;  // add, line 155: d_shifted + (d_exp_23 * exp_23)
   const tl::Tensor t_add_116 = tl::broadcast_to_shape_of(t_mul_115, add_116);
   const tl::Tensor sum_to_shape_of_117 = tl::sum_to_shape_of(add_116, xf_1_1);  // sum_to_shape_of, line 157: tl::sum_to_shape_of(d_shifted, xf_1)
@@ -325,8 +316,7 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   const tl::Tensor sum_to_shape_of_141 = tl::sum_to_shape_of(mul_140, pow_13);  // sum_to_shape_of, line 181: tl::sum_to_shape_of(d_div_14 * tl::reciprocal(add_10), pow_13)
   const tl::Tensor t_sum_to_shape_of_141 = tl::sum_to_shape_of(t_mul_140, pow_13);
   const tl::Tensor div_142 = div_14 / add_10;  // div, line 182: div_14 / add_10
-  const tl::Tensor t_div_142 =
-      tl::broadcast_to_shape_of(t_div_14 * tl::reciprocal(add_10) + t_add_10 * -(div_142 / add_10), div_142);
+  const tl::Tensor t_div_142 = tl::broadcast_to_shape_of(t_div_14 * tl::reciprocal(add_10) + t_add_10 * -(div_142 / add_10), div_142);
   const tl::Tensor neg_143 = -div_142;  // neg, line 182: -(div_14 / add_10)
   const tl::Tensor t_neg_143 = -t_div_142;
   const tl::Tensor mul_144 = sum_to_shape_of_137 * neg_143;  // mul, line 182: d_div_14 * -(div_14 / add_10)
@@ -350,8 +340,7 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   const tl::Tensor where_157 = tl::where(t_156, 0.0, mul_153);  // where, line 184: tl::where(tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype(...
   const tl::Tensor t_where_157 = tl::broadcast_to_shape_of(tl::where(t_156, tl::zeros_like(where_157), t_mul_153), where_157);
   const tl::Tensor mul_158 = sum_to_shape_of_141 * where_157;  // mul, line 184: d_pow_13 * tl::where(tl::scalar_tensor(1.5, pow_13.dtype()).astype(po...
-  const tl::Tensor t_mul_158 = tl::broadcast_to_shape_of(
-      t_sum_to_shape_of_141 * where_157 + t_where_157 * sum_to_shape_of_141, mul_158);
+  const tl::Tensor t_mul_158 = tl::broadcast_to_shape_of(t_sum_to_shape_of_141 * where_157 + t_where_157 * sum_to_shape_of_141, mul_158);
   const tl::Tensor mul_159 = mul_158 * m;  // mul, line 188: d_mul_11 * m
   const tl::Tensor t_mul_159 = tl::broadcast_to_shape_of(t_mul_158 * m + t_m * mul_158, mul_159);
   const tl::Tensor sum_to_shape_of_160 = tl::sum_to_shape_of(mul_159, m);  // sum_to_shape_of, line 188: tl::sum_to_shape_of(d_mul_11 * m, m)
@@ -365,15 +354,13 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   const tl::Tensor add_164 = add_161 + sum_to_shape_of_163;  // add, line 189: d_m + (tl::sum_to_shape_of(d_mul_11 * m, m))
   const tl::Tensor t_add_164 = tl::broadcast_to_shape_of(t_add_161 + t_sum_to_shape_of_163, add_164);
   const tl::Tensor mul_165 = sum_to_shape_of_145 * m;  // mul, line 193: d_mul_9 * m
-  const tl::Tensor t_mul_165 =
-      tl::broadcast_to_shape_of(t_sum_to_shape_of_145 * m + t_m * sum_to_shape_of_145, mul_165);
+  const tl::Tensor t_mul_165 = tl::broadcast_to_shape_of(t_sum_to_shape_of_145 * m + t_m * sum_to_shape_of_145, mul_165);
   const tl::Tensor sum_to_shape_of_166 = tl::sum_to_shape_of(mul_165, m);  // sum_to_shape_of, line 193: tl::sum_to_shape_of(d_mul_9 * m, m)
   const tl::Tensor t_sum_to_shape_of_166 = tl::sum_to_shape_of(t_mul_165, m);
   const tl::Tensor add_167 = add_164 + sum_to_shape_of_166;  // add, line 193: d_m + (tl::sum_to_shape_of(d_mul_9 * m, m))
   const tl::Tensor t_add_167 = tl::broadcast_to_shape_of(t_add_164 + t_sum_to_shape_of_166, add_167);
   const tl::Tensor mul_168 = sum_to_shape_of_145 * m;  // mul, line 194: d_mul_9 * m
-  const tl::Tensor t_mul_168 =
-      tl::broadcast_to_shape_of(t_sum_to_shape_of_145 * m + t_m * sum_to_shape_of_145, mul_168);
+  const tl::Tensor t_mul_168 = tl::broadcast_to_shape_of(t_sum_to_shape_of_145 * m + t_m * sum_to_shape_of_145, mul_168);
   const tl::Tensor sum_to_shape_of_169 = tl::sum_to_shape_of(mul_168, m);  // sum_to_shape_of, line 194: tl::sum_to_shape_of(d_mul_9 * m, m)
   const tl::Tensor t_sum_to_shape_of_169 = tl::sum_to_shape_of(t_mul_168, m);
   const tl::Tensor add_170 = add_167 + sum_to_shape_of_169;  // add, line 194: d_m + (tl::sum_to_shape_of(d_mul_9 * m, m))
@@ -387,41 +374,25 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   const tl::Tensor sum_to_shape_of_174 = tl::sum_to_shape_of(mul_173, sigmoid_6);  // sum_to_shape_of, line 197: tl::sum_to_shape_of(d_mul_8 * maximum_7, sigmoid_6)
   const tl::Tensor t_sum_to_shape_of_174 = tl::sum_to_shape_of(t_mul_173, sigmoid_6);
   const tl::Tensor t_175 = 0.05 == maximum_7;  // line 199: 0.05 == maximum_7
-  const tl::Tensor astype_176 =
-      t_175.astype(maximum_7.dtype());      // astype, line 199: (0.05 == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor astype_176 = t_175.astype(maximum_7.dtype());  // astype, line 199: (0.05 == maximum_7).astype(maximum_7.dtype())
   const tl::Tensor t_177 = m == maximum_7;  // line 199: m == maximum_7
-  const tl::Tensor astype_178 =
-      t_177.astype(maximum_7.dtype());  // astype, line 199: (m == maximum_7).astype(maximum_7.dtype())
-  const tl::Tensor mul_179 =
-      0.5 * astype_178;  // mul, line 199: 0.5 * (m == maximum_7).astype(maximum_7.dtype())
-  const tl::Tensor mul_180 =
-      mul_179 *
-      astype_176;  // mul, line 199: 0.5 * (m == maximum_7).astype(maximum_7.dtype()) * (0.05 == maximum_7...
+  const tl::Tensor astype_178 = t_177.astype(maximum_7.dtype());  // astype, line 199: (m == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor mul_179 = 0.5 * astype_178;  // mul, line 199: 0.5 * (m == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor mul_180 = mul_179 * astype_176;  // mul, line 199: 0.5 * (m == maximum_7).astype(maximum_7.dtype()) * (0.05 == maximum_7...
   const tl::Tensor t_181 = m == maximum_7;  // line 199: m == maximum_7
-  const tl::Tensor astype_182 =
-      t_181.astype(maximum_7.dtype());  // astype, line 199: (m == maximum_7).astype(maximum_7.dtype())
-  const tl::Tensor sub_183 =
-      astype_182 -
-      mul_180;  // sub, line 199: (m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m == maximum_7).a...
-  const tl::Tensor mul_184 =
-      sum_to_shape_of_172 *
-      sub_183;  // mul, line 199: d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m ...
+  const tl::Tensor astype_182 = t_181.astype(maximum_7.dtype());  // astype, line 199: (m == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor sub_183 = astype_182 - mul_180;  // sub, line 199: (m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m == maximum_7).a...
+  const tl::Tensor mul_184 = sum_to_shape_of_172 * sub_183;  // mul, line 199: d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m ...
   const tl::Tensor t_mul_184 = tl::broadcast_to_shape_of(t_sum_to_shape_of_172 * sub_183, mul_184);
-  const tl::Tensor add_185 =
-      add_170 +
-      mul_184;  // add, line 199: d_m + (d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0....
+  const tl::Tensor add_185 = add_170 + mul_184;  // add, line 199: d_m + (d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0....
   const tl::Tensor t_add_185 = tl::broadcast_to_shape_of(t_add_170 + t_mul_184, add_185);
   const tl::Tensor sub_186 = 1.0 - sigmoid_6;  // sub, line 201: 1.0 - sigmoid_6
   const tl::Tensor t_sub_186 = tl::broadcast_to_shape_of(-t_sigmoid_6, sub_186);
   const tl::Tensor mul_187 = sigmoid_6 * sub_186;  // mul, line 201: sigmoid_6 * (1.0 - sigmoid_6)
-  const tl::Tensor t_mul_187 =
-      tl::broadcast_to_shape_of(t_sigmoid_6 * sub_186 + t_sub_186 * sigmoid_6, mul_187);
-  const tl::Tensor mul_188 =
-      sum_to_shape_of_174 * mul_187;  // mul, line 201: d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6))
-  const tl::Tensor t_mul_188 =
-      tl::broadcast_to_shape_of(t_sum_to_shape_of_174 * mul_187 + t_mul_187 * sum_to_shape_of_174, mul_188);
-  const tl::Tensor add_189 =
-      add_185 + mul_188;  // add, line 201: d_m + (d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6)))
+  const tl::Tensor t_mul_187 = tl::broadcast_to_shape_of(t_sigmoid_6 * sub_186 + t_sub_186 * sigmoid_6, mul_187);
+  const tl::Tensor mul_188 = sum_to_shape_of_174 * mul_187;  // mul, line 201: d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6))
+  const tl::Tensor t_mul_188 = tl::broadcast_to_shape_of(t_sum_to_shape_of_174 * mul_187 + t_mul_187 * sum_to_shape_of_174, mul_188);
+  const tl::Tensor add_189 = add_185 + mul_188;  // add, line 201: d_m + (d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6)))
   const tl::Tensor t_add_189 = tl::broadcast_to_shape_of(t_add_185 + t_mul_188, add_189);
   const tl::Tensor mul_190 = h * h;  // mul, line 203: h * h
   const tl::Tensor t_mul_190 = tl::broadcast_to_shape_of(t_h * h + t_h * h, mul_190);
@@ -429,14 +400,11 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   const tl::Tensor t_sub_191 = tl::broadcast_to_shape_of(-t_mul_190, sub_191);
   const tl::Tensor mul_192 = add_97 * sub_191;  // mul, line 203: d_h * (1.0 - h * h)
   const tl::Tensor t_mul_192 = tl::broadcast_to_shape_of(t_add_97 * sub_191 + t_sub_191 * add_97, mul_192);
-  const tl::Tensor sum_to_shape_of_193 = tl::sum_to_shape_of(
-      mul_192, matmul_3);  // sum_to_shape_of, line 205: tl::sum_to_shape_of(d_add_4, matmul_3)
+  const tl::Tensor sum_to_shape_of_193 = tl::sum_to_shape_of(mul_192, matmul_3);  // sum_to_shape_of, line 205: tl::sum_to_shape_of(d_add_4, matmul_3)
   const tl::Tensor t_sum_to_shape_of_193 = tl::sum_to_shape_of(t_mul_192, matmul_3);
-  const tl::Tensor matmul_backward_194 = tl::matmul_backward(
-      sum_to_shape_of_193, x, m, 1);  // matmul_backward, line 207: tl::matmul_backward(d_matmul_3, x, m, 1)
+  const tl::Tensor matmul_backward_194 = tl::matmul_backward(sum_to_shape_of_193, x, m, 1);  // matmul_backward, line 207: tl::matmul_backward(d_matmul_3, x, m, 1)
   const tl::Tensor t_matmul_backward_194 = tl::matmul_backward(t_sum_to_shape_of_193, x, m, 1);
-  const tl::Tensor add_195 =
-      add_189 + matmul_backward_194;  // add, line 207: d_m + (tl::matmul_backward(d_matmul_3, x, m, 1))
+  const tl::Tensor add_195 = add_189 + matmul_backward_194;  // add, line 207: d_m + (tl::matmul_backward(d_matmul_3, x, m, 1))
   const tl::Tensor t_add_195 = tl::broadcast_to_shape_of(t_add_189 + t_matmul_backward_194, add_195);
   return {add_195, t_add_195};
 }
