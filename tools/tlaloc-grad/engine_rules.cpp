@@ -305,15 +305,18 @@ std::vector<std::pair<std::string, std::size_t>> engine_elementwise_ops() {
   return ops;
 }
 
+// The registry op a public function records: its own name, but for tl::where.
+const OpDef* op_of(std::string_view fn) { return tl::detail::find_op(fn == "where" ? "select" : fn); }
+
 std::optional<std::string> engine_vjp(std::string_view op, std::size_t i, const Names& n) {
-  const OpDef* def = tl::detail::find_op(op);
+  const OpDef* def = op_of(op);
   if (def == nullptr || !def->vjp_rule()) return std::nullopt;
   return run(*def, n, true, i, {n.g});
 }
 
 std::optional<std::string> engine_jvp(std::string_view op, const Names& n,
                                       const std::vector<std::string>& t) {
-  const OpDef* def = tl::detail::find_op(op);
+  const OpDef* def = op_of(op);
   if (def == nullptr || !def->jvp_rule()) return std::nullopt;
   return run(*def, n, false, 0, t);
 }

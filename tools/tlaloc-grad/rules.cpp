@@ -57,14 +57,6 @@ std::string jointly_linear_jvp(const Rule& r, const Names& n, const std::vector<
 
 namespace {
 
-// g summed back to operand i's shape and dtype (the library's sum_to_shape_of, the
-// engine's rule); a scalar partner cannot have broadcast or promoted it.
-std::string summed_to(const std::string& g, std::size_t i, const Names& n) {
-  for (std::size_t j = 0; j < n.args.size(); ++j)
-    if (j != i && n.tensor[j]) return call("sum_to_shape_of", {g, n.args[i]});
-  return g;
-}
-
 // g spread back over the shape of `like` by the library's sum_backward (the engine's
 // rule of a sum), with the reduction's axes and keepdims as written.
 std::string spread_back(const std::string& g, const std::string& like, const Names& n) {
@@ -88,7 +80,8 @@ std::string spell_infix(const std::string& op, const Names& n) {
   return paren(n.args[0]) + " " + op + " " + paren(n.args[1]);
 }
 
-// ---- elementwise ops: the engine's own rules, run at build time ----------------
+// ---- elementwise ops: the engine's own rules, run at build time -------------------
+// (add, sub, neg, where, and the ops whose rules come from partial derivatives)
 
 std::string elementwise_vjp(const Rule& r, std::size_t i, const Names& n) {
   if (const std::optional<std::string> share = engine_vjp(r.name, i, n)) return *share;
@@ -101,12 +94,6 @@ std::string elementwise_jvp(const Rule& r, const Names& n, const std::vector<std
 
 // ---- forward mode (the engine's JVP rules) -----------------------------------
 
-// A tangent broadcast to the result's shape and dtype: the library's
-// broadcast_to_shape_of, the engine's rule (it returns the tangent itself where they
-// already agree).
-std::string to_result(const std::string& t, const Names& n) {
-  return call("broadcast_to_shape_of", {t, n.y});
-}
 // add_tangents(a, b) of two optional terms.
 std::string plus(const std::string& a, const std::string& b) {
   if (a.empty()) return b;
@@ -118,14 +105,6 @@ void set_jvps(RuleTable& t) {
   const auto set = [&t](const char* name, auto f) {
     if (auto it = t.find(name); it != t.end()) it->second.jvp = f;
   };
-  set("add", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
-    return to_result(plus(tg[0], tg[1]), n);
-  });
-  set("sub", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
-    if (tg[1].empty()) return to_result(tg[0], n);
-    return to_result(tg[0].empty() ? "-" + tg[1] : tg[0] + " - " + tg[1], n);
-  });
-  set("neg", [](const Rule&, const Names&, const std::vector<std::string>& tg) { return "-" + tg[0]; });
   for (const char* linear : {"sum", "cumsum", "sum_backward", "cumsum_backward"}) set(linear, linear_jvp);
   // The engine's dot_general rule: the op applied to each operand's tangent, in turn.
   set("dot_general", [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
@@ -176,24 +155,18 @@ void set_jvps(RuleTable& t) {
     return plus(tg[0].empty() ? "" : call("matmul", {tg[0], n.args[1]}),
                 tg[1].empty() ? "" : call("matmul", {n.args[0], tg[1]}));
   });
-  set("where", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
-    const std::string zero = call("zeros_like", {n.y});
-    return to_result(call("where", {n.args[0], tg[1].empty() ? zero : tg[1], tg[2].empty() ? zero : tg[2]}),
-                     n);
-  });
+  // The elementwise ops, and add, sub, neg and where: the engine's own rules.
   for (auto& [name, r] : t)
-    if (r.partials != 0) r.jvp = elementwise_jvp;
+    if (r.partials != 0 || name == "add" || name == "sub" || name == "neg" || name == "where")
+      r.jvp = elementwise_jvp;
 }
 
 RuleTable make_rules() {
   RuleTable t;
   const auto add = [&t](Rule r) { t.emplace(r.name, std::move(r)); };
-  add({"add", [](const Rule&, const Names& n) { return spell_infix("+", n); },
-       [](const Rule&, std::size_t i, const Names& n) { return summed_to(n.g, i, n); }});
-  add({"sub", [](const Rule&, const Names& n) { return spell_infix("-", n); },
-       [](const Rule&, std::size_t i, const Names& n) { return summed_to(i == 0 ? n.g : "-" + n.g, i, n); }});
-  add({"neg", [](const Rule&, const Names& n) { return "-" + paren(n.args[0]); },
-       [](const Rule&, std::size_t, const Names& n) { return "-" + n.g; }});
+  add({"add", [](const Rule&, const Names& n) { return spell_infix("+", n); }, elementwise_vjp});
+  add({"sub", [](const Rule&, const Names& n) { return spell_infix("-", n); }, elementwise_vjp});
+  add({"neg", [](const Rule&, const Names& n) { return "-" + paren(n.args[0]); }, elementwise_vjp});
   add({"sum", spell_call,
        [](const Rule&, std::size_t, const Names& n) { return spread_back(n.g, n.args[0], n); }});
   // conv2d, conv_transpose2d and the pools: their derivatives are library functions
@@ -242,12 +215,7 @@ RuleTable make_rules() {
   add({"cumsum", spell_call, [](const Rule&, std::size_t i, const Names& n) {
          return i == 0 ? call("cumsum_backward", {n.g, n.args[1]}) : "";
        }});
-  add({"where", spell_call, [](const Rule&, std::size_t i, const Names& n) {
-         if (i == 0) return std::string();
-         const std::string picked =
-             i == 1 ? call("where", {n.args[0], n.g, "0.0"}) : call("where", {n.args[0], "0.0", n.g});
-         return call("sum_to_shape_of", {picked, n.args[i]});
-       }});
+  add({"where", spell_call, elementwise_vjp});
   // prod's and cumprod's shares are not linear in x: their derivatives are the
   // library's forward mode over them (prod_backward_jvp, cumprod_backward_jvp), where
   // an undefined tangent is zero.

@@ -30,11 +30,11 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   const tl::Tensor mul_9 = m * m;  // mul, line 24: m * m
   const tl::Tensor t_mul_9 = tl::broadcast_to_shape_of(t_m * m + t_m * m, mul_9);
   const tl::Tensor add_10 = mul_9 + 2.0;  // add, line 25: mul_9 + 2.0
-  const tl::Tensor t_add_10 = tl::broadcast_to_shape_of(t_mul_9, add_10);
+  const tl::Tensor t_add_10 = t_mul_9;
   const tl::Tensor mul_11 = m * m;  // mul, line 26: m * m
   const tl::Tensor t_mul_11 = tl::broadcast_to_shape_of(t_m * m + t_m * m, mul_11);
   const tl::Tensor add_12 = mul_11 + 1.0;  // add, line 27: mul_11 + 1.0
-  const tl::Tensor t_add_12 = tl::broadcast_to_shape_of(t_mul_11, add_12);
+  const tl::Tensor t_add_12 = t_mul_11;
   const tl::Tensor pow_13 = tl::pow(add_12, 1.5);  // pow, line 28: tl::pow(add_12, 1.5)
   const tl::Tensor t_pow_13 = t_add_12 * tl::where(tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) == 0, 0.0, tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) * tl::pow(add_12.astype(pow_13.dtype()), tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) - 1.0));
   const tl::Tensor div_14 = pow_13 / add_10;  // div, line 29: pow_13 / add_10
@@ -387,7 +387,7 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   const tl::Tensor add_185 = add_170 + mul_184;  // add, line 199: d_m + (d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0....
   const tl::Tensor t_add_185 = tl::broadcast_to_shape_of(t_add_170 + t_mul_184, add_185);
   const tl::Tensor sub_186 = 1.0 - sigmoid_6;  // sub, line 201: 1.0 - sigmoid_6
-  const tl::Tensor t_sub_186 = tl::broadcast_to_shape_of(-t_sigmoid_6, sub_186);
+  const tl::Tensor t_sub_186 = -t_sigmoid_6;
   const tl::Tensor mul_187 = sigmoid_6 * sub_186;  // mul, line 201: sigmoid_6 * (1.0 - sigmoid_6)
   const tl::Tensor t_mul_187 = tl::broadcast_to_shape_of(t_sigmoid_6 * sub_186 + t_sub_186 * sigmoid_6, mul_187);
   const tl::Tensor mul_188 = sum_to_shape_of_174 * mul_187;  // mul, line 201: d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6))
@@ -397,7 +397,7 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   const tl::Tensor mul_190 = h * h;  // mul, line 203: h * h
   const tl::Tensor t_mul_190 = tl::broadcast_to_shape_of(t_h * h + t_h * h, mul_190);
   const tl::Tensor sub_191 = 1.0 - mul_190;  // sub, line 203: 1.0 - h * h
-  const tl::Tensor t_sub_191 = tl::broadcast_to_shape_of(-t_mul_190, sub_191);
+  const tl::Tensor t_sub_191 = -t_mul_190;
   const tl::Tensor mul_192 = add_97 * sub_191;  // mul, line 203: d_h * (1.0 - h * h)
   const tl::Tensor t_mul_192 = tl::broadcast_to_shape_of(t_add_97 * sub_191 + t_sub_191 * add_97, mul_192);
   const tl::Tensor sum_to_shape_of_193 = tl::sum_to_shape_of(mul_192, matmul_3);  // sum_to_shape_of, line 205: tl::sum_to_shape_of(d_add_4, matmul_3)

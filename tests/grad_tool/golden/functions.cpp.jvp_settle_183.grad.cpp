@@ -28,7 +28,7 @@ inline std::pair<tl::Tensor, tl::Tensor> jvp_settle_183(const tl::Tensor& a, con
     const tl::Tensor mul_4 = cos_3 * a;  // mul, line 129: tl::cos(s) * a
     const tl::Tensor t_mul_4 = tl::broadcast_to_shape_of(t_cos_3 * a + t_a * cos_3, mul_4);
     const tl::Tensor add_5 = mul_4 + t;  // add, line 129: tl::cos(s) * a + t
-    const tl::Tensor t_add_5 = tl::broadcast_to_shape_of(t_mul_4, add_5);
+    const tl::Tensor t_add_5 = t_mul_4;
     n += 1;
     t = t * 0.5;
     s_1 = add_5;
