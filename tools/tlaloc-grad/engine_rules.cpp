@@ -56,11 +56,11 @@ class Spelling final : public tl::detail::CppOp {
   std::size_t num_operands() const override { return op_.operands.size(); }
   const std::string& operand(std::size_t i) const override { return names_.at(i); }
   const tl::detail::TensorType& operand_type(std::size_t i) const override {
-    return f_.type(op_.operands.at(i));
+    return known(f_.type(op_.operands.at(i)));
   }
   std::size_t num_results() const override { return op_.results.size(); }
   const tl::detail::TensorType& result_type(std::size_t i) const override {
-    return f_.type(op_.results.at(i));
+    return known(f_.type(op_.results.at(i)));
   }
   const tl::detail::Attrs& attrs() const override { return op_.attrs; }
   std::size_t num_regions() const override { return op_.regions.size(); }
@@ -76,6 +76,12 @@ class Spelling final : public tl::detail::CppOp {
   std::string fresh(std::string_view) override { refuse_statements(); }
 
  private:
+  // A spelling that reads a type cannot be written before run time.
+  const tl::detail::TensorType& known(const tl::detail::TensorType& t) const {
+    if (t.unknown)
+      throw std::logic_error("the spelling of op '" + op_.name() + "' reads a type known only at run time");
+    return t;
+  }
   [[noreturn]] std::string refuse_statements() const {
     throw std::logic_error("a rule recorded op '" + op_.name() + "', whose spelling writes statements");
   }
