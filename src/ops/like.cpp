@@ -69,6 +69,39 @@ const OpDef& convert_like_op =
         })
         .cpp([](CppOp& op) { return fmt::format("{}.astype({}.dtype())", op.operand(0), op.operand(1)); });
 
+// A reduction's cotangent g spread back over x's shape (sum's rule); its transpose
+// sums over the same axes.
+Tensor spread_back(const Tensor& g, const Tensor& x, const Attrs& attrs) {
+  return sum_backward(g, x.shape(), Axes(attrs.get<std::vector<std::int64_t>>("axes")),
+                      attrs.get<bool>("keepdims"));
+}
+const OpDef& sum_backward_op =
+    def_op("sum_backward")
+        .inputs(2)
+        .shape_rule([](std::span<const TensorType> in, const Attrs&) {
+          return std::vector<TensorType>{{in[0].dtype, in[1].shape}};
+        })
+        .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
+          return std::vector<Tensor>{spread_back(in[0], in[1], attrs)};
+        })
+        .lower([](std::span<const Tensor> in, const Attrs& attrs) {
+          return std::vector<Tensor>{spread_back(in[0], in[1], attrs)};
+        })
+        .jvp([](const Rule& r) {
+          return std::vector<Tensor>{r.has_tangent(0) ? call1(*r.op(), {r.tangent(0), r.in(1)}, r.attrs())
+                                                      : Tensor()};
+        })
+        .vjp([](const Rule& r) {
+          if (!r.wants(0)) return std::vector<Tensor>(2);
+          const Tensor summed = call1(*find_op("reduce_sum"), {r.cotangent()}, r.attrs());
+          return std::vector<Tensor>{astype_like(summed, r.in(0)), Tensor()};
+        })
+        .cpp([](CppOp& op) {
+          return fmt::format("tl::sum_backward({}, {}.shape(), {}, {})", op.operand(0), op.operand(1),
+                             cpp_axes(op.attrs().get<std::vector<std::int64_t>>("axes")),
+                             cpp_bool(op.attrs().get<bool>("keepdims")));
+        });
+
 using Filled = Tensor (*)(const Tensor&);
 OpDef& def_filled(std::string_view name, Filled fn) {
   return def_op(name)
@@ -152,6 +185,14 @@ Tensor like_call(LikeOp op, const Tensor& a, const Tensor& b) {
       return call1(ones_like_op, {a});
   }
   fail("like_call", "unknown op");
+}
+
+Tensor sum_backward_like(const Tensor& g, const Tensor& x, const std::vector<std::int64_t>& axes,
+                         bool keepdims) {
+  if (!g.defined()) return g;
+  const Attrs attrs{{"axes", axes}, {"keepdims", keepdims}};
+  if (is_untyped(g) || is_untyped(x)) return call1(sum_backward_op, {g, x}, attrs);
+  return spread_back(g, x, attrs);
 }
 
 Tensor astype_like(const Tensor& t, const Tensor& like) {

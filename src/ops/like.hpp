@@ -16,6 +16,10 @@ enum class LikeOp { sum_to_shape_of, broadcast_to_shape_of, zeros_like, ones_lik
 Tensor like_call(LikeOp op, const Tensor& a, const Tensor& b = {});
 // The rank-0 tensor holding s where it meets `like` in an elementwise op.
 Tensor weak_scalar(const Scalar& s, const Tensor& like);
+// sum_backward(g, x.shape(), axes, keepdims): a reduction's cotangent spread back over
+// x's shape, the axes normalised.
+Tensor sum_backward_like(const Tensor& g, const Tensor& x, const std::vector<std::int64_t>& axes,
+                         bool keepdims);
 // t converted to like's dtype: `t.astype(like.dtype())`, which rules write this way
 // so that they run where like's dtype is known only at run time.
 Tensor astype_like(const Tensor& t, const Tensor& like);

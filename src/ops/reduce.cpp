@@ -128,10 +128,13 @@ using detail::Rule;
 // gradients call).
 Axes axes_of(const Rule& r) { return Axes(r.attr<std::vector<std::int64_t>>("axes")); }
 Tensor spread(const Tensor& g, const Rule& r) {
-  return sum_backward(g, r.in(0).shape(), axes_of(r), r.attr<bool>("keepdims"));
+  return detail::sum_backward_like(g, r.in(0), r.attr<std::vector<std::int64_t>>("axes"),
+                                   r.attr<bool>("keepdims"));
 }
 
-std::vector<Tensor> sum_vjp(const Rule& r) { return {spread(r.cotangent(), r).astype(r.in(0).dtype())}; }
+std::vector<Tensor> sum_vjp(const Rule& r) {
+  return {detail::astype_like(spread(r.cotangent(), r), r.in(0))};
+}
 
 // max's and min's rules are public functions (below), which generated gradients call too.
 std::vector<Tensor> extreme_jvp(const Rule& r) {

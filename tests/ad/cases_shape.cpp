@@ -38,6 +38,11 @@ const bool added = add({
     row("broadcast_to_shape_of", {"broadcast_to_shape_of"}, {uniform({3}, -1, 1, 952), uniform({2, 3}, -1, 1, 953)},
         [](std::span<const Tensor> a) { return tl::sin(op("broadcast_to_shape_of", {a[0], a[1]})); },
         "torch.sin(a.expand(2, 3)) + 0 * b"),
+    row("sum_backward", {"sum_backward"}, {uniform({2}, -1, 1, 956), uniform({2, 3}, -1, 1, 957)},
+        [](std::span<const Tensor> a) {
+          return tl::sin(op("sum_backward", {a[0], a[1]}, {{"axes", Ints{1}}, {"keepdims", false}}));
+        },
+        "torch.sin(a[:, None].expand(2, 3)) + 0 * b"),
     row("convert_like", {"convert_like"}, {uniform({2, 3}, -1, 1, 954), uniform({}, -1, 1, 955)},
         [](std::span<const Tensor> a) { return tl::sin(op("convert_like", {a[0], a[1]})); }, "torch.sin(a) + 0 * b"),
     row("transpose", {"transpose"}, {uniform({2, 3, 4}, -1, 1, 901)},
