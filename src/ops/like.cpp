@@ -102,6 +102,45 @@ const OpDef& sum_backward_op =
                              cpp_bool(op.attrs().get<bool>("keepdims")));
         });
 
+// max's and min's rules, each linear in its first operand; x and y only route it (no
+// derivative flows to them). The result has operand `like`'s shape and the first
+// operand's dtype.
+using Extreme = Tensor (*)(const Tensor&, const Tensor&, const Tensor&, Axes, bool);
+Tensor extreme(Extreme fn, std::span<const Tensor> in, const Attrs& attrs) {
+  return fn(in[0], in[1], in[2], Axes(attrs.get<std::vector<std::int64_t>>("axes")),
+            attrs.get<bool>("keepdims"));
+}
+// Each is the other's transpose in the first operand (`transpose` names it).
+OpDef& def_extreme(std::string_view name, Extreme fn, std::size_t like, std::string_view transpose) {
+  return def_op(name)
+      .inputs(3)
+      .shape_rule([like](std::span<const TensorType> in, const Attrs&) {
+        return std::vector<TensorType>{{in[0].dtype, in[like].shape}};
+      })
+      .kernel([fn](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
+        return std::vector<Tensor>{extreme(fn, in, attrs)};
+      })
+      .lower([fn](std::span<const Tensor> in, const Attrs& attrs) {
+        return std::vector<Tensor>{extreme(fn, in, attrs)};
+      })
+      .jvp([](const Rule& r) {
+        return std::vector<Tensor>{
+            r.has_tangent(0) ? call1(*r.op(), {r.tangent(0), r.in(1), r.in(2)}, r.attrs()) : Tensor()};
+      })
+      .vjp([transpose = std::string(transpose)](const Rule& r) {
+        std::vector<Tensor> g(3);
+        if (r.wants(0)) g[0] = call1(*find_op(transpose), {r.cotangent(), r.in(1), r.in(2)}, r.attrs());
+        return g;
+      })
+      .cpp([name = std::string(name)](CppOp& op) {
+        return fmt::format("tl::{}({}, {}, {}, {}, {})", name, op.operand(0), op.operand(1), op.operand(2),
+                           cpp_axes(op.attrs().get<std::vector<std::int64_t>>("axes")),
+                           cpp_bool(op.attrs().get<bool>("keepdims")));
+      });
+}
+const OpDef& extreme_backward_op = def_extreme("extreme_backward", extreme_backward, 1, "extreme_jvp");
+const OpDef& extreme_jvp_op = def_extreme("extreme_jvp", extreme_jvp, 2, "extreme_backward");
+
 using Filled = Tensor (*)(const Tensor&);
 OpDef& def_filled(std::string_view name, Filled fn) {
   return def_op(name)
@@ -193,6 +232,19 @@ Tensor sum_backward_like(const Tensor& g, const Tensor& x, const std::vector<std
   const Attrs attrs{{"axes", axes}, {"keepdims", keepdims}};
   if (is_untyped(g) || is_untyped(x)) return call1(sum_backward_op, {g, x}, attrs);
   return spread_back(g, x, attrs);
+}
+
+Tensor extreme_backward_like(const Tensor& g, const Tensor& x, const Tensor& y,
+                             const std::vector<std::int64_t>& axes, bool keepdims) {
+  if (is_untyped(g) || is_untyped(x) || is_untyped(y))
+    return call1(extreme_backward_op, {g, x, y}, {{"axes", axes}, {"keepdims", keepdims}});
+  return extreme_backward(g, x, y, Axes(axes), keepdims);
+}
+Tensor extreme_jvp_like(const Tensor& t, const Tensor& x, const Tensor& y,
+                        const std::vector<std::int64_t>& axes, bool keepdims) {
+  if (is_untyped(t) || is_untyped(x) || is_untyped(y))
+    return call1(extreme_jvp_op, {t, x, y}, {{"axes", axes}, {"keepdims", keepdims}});
+  return extreme_jvp(t, x, y, Axes(axes), keepdims);
 }
 
 Tensor astype_like(const Tensor& t, const Tensor& like) {

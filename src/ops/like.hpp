@@ -20,6 +20,12 @@ Tensor weak_scalar(const Scalar& s, const Tensor& like);
 // x's shape, the axes normalised.
 Tensor sum_backward_like(const Tensor& g, const Tensor& x, const std::vector<std::int64_t>& axes,
                          bool keepdims);
+// max's and min's rules: extreme_backward(g, x, y, axes, keepdims) and
+// extreme_jvp(t, x, y, axes, keepdims), y the extreme of x, the axes normalised.
+Tensor extreme_backward_like(const Tensor& g, const Tensor& x, const Tensor& y,
+                             const std::vector<std::int64_t>& axes, bool keepdims);
+Tensor extreme_jvp_like(const Tensor& t, const Tensor& x, const Tensor& y,
+                        const std::vector<std::int64_t>& axes, bool keepdims);
 // t converted to like's dtype: `t.astype(like.dtype())`, which rules write this way
 // so that they run where like's dtype is known only at run time.
 Tensor astype_like(const Tensor& t, const Tensor& like);

@@ -136,12 +136,15 @@ std::vector<Tensor> sum_vjp(const Rule& r) {
   return {detail::astype_like(spread(r.cotangent(), r), r.in(0))};
 }
 
-// max's and min's rules are public functions (below), which generated gradients call too.
+// max's and min's rules are public functions (below), which generated gradients call too;
+// like.cpp records them as ops where a type is unknown.
 std::vector<Tensor> extreme_jvp(const Rule& r) {
-  return {tlaloc::extreme_jvp(r.tangent(0), r.in(0), r.out(0), axes_of(r), r.attr<bool>("keepdims"))};
+  return {detail::extreme_jvp_like(r.tangent(0), r.in(0), r.out(0), r.attr<std::vector<std::int64_t>>("axes"),
+                                   r.attr<bool>("keepdims"))};
 }
 std::vector<Tensor> extreme_vjp(const Rule& r) {
-  return {extreme_backward(r.cotangent(), r.in(0), r.out(0), axes_of(r), r.attr<bool>("keepdims"))};
+  return {detail::extreme_backward_like(r.cotangent(), r.in(0), r.out(0),
+                                        r.attr<std::vector<std::int64_t>>("axes"), r.attr<bool>("keepdims"))};
 }
 
 // x shifted one place along its last axis, the vacated place holding 1:

@@ -145,12 +145,14 @@ std::set<std::string> runs_forgotten() {
   std::set<std::string> rows = kRunsTraced;
   // clang-format off
   rows.insert({
-      "composition/layer_norm", "composition/projectile_unrolled", "composition/rms_norm",
-      "loss/bce_with_logits_mean", "loss/bce_with_logits_none", "loss/bce_with_logits_sum",
-      "loss/huber_delta_mean", "loss/huber_delta_none", "loss/huber_delta_sum", "loss/huber_mean",
-      "loss/huber_none", "loss/huber_sum", "loss/mse_mean", "loss/mse_none", "loss/mse_sum", "nn/layer_norm",
-      "reduce/mean", "reduce/std", "reduce/std_ddof1", "reduce/sum_all_keepdims", "reduce/sum_axis",
-      "reduce/var", "reduce/var_ddof1", "shape/reverse", "unary/convert"});
+      "composition/cross_entropy_label_smoothing", "composition/layer_norm",
+      "composition/projectile_unrolled", "composition/rms_norm", "loss/bce_with_logits_mean",
+      "loss/bce_with_logits_none", "loss/bce_with_logits_sum", "loss/huber_delta_mean",
+      "loss/huber_delta_none", "loss/huber_delta_sum", "loss/huber_mean", "loss/huber_none", "loss/huber_sum",
+      "loss/mse_mean", "loss/mse_none", "loss/mse_sum", "nn/cross_entropy_one_hot", "nn/layer_norm",
+      "nn/log_softmax", "nn/softmax", "nn/softmax_axis0", "reduce/max", "reduce/mean", "reduce/min",
+      "reduce/std", "reduce/std_ddof1", "reduce/sum_all_keepdims", "reduce/sum_axis", "reduce/var",
+      "reduce/var_ddof1", "shape/extreme_backward", "shape/extreme_jvp", "shape/reverse", "unary/convert"});
   // clang-format on
   return rows;
 }

@@ -43,6 +43,18 @@ const bool added = add({
           return tl::sin(op("sum_backward", {a[0], a[1]}, {{"axes", Ints{1}}, {"keepdims", false}}));
         },
         "torch.sin(a[:, None].expand(2, 3)) + 0 * b"),
+    row("extreme_backward", {"extreme_backward"}, {uniform({2}, -1, 1, 958), uniform({2, 3}, -1, 1, 959)},
+        [](std::span<const Tensor> a) {
+          const Tensor y = tl::max(a[1], {1});
+          return tl::sin(op("extreme_backward", {a[0], a[1], y}, {{"axes", Ints{1}}, {"keepdims", false}}));
+        },
+        "torch.sin(a[:, None] * (b == b.amax(1, keepdim=True)).double()) + 0 * b"),
+    row("extreme_jvp", {"extreme_jvp"}, {uniform({2, 3}, -1, 1, 960), uniform({2, 3}, -1, 1, 961)},
+        [](std::span<const Tensor> a) {
+          const Tensor y = tl::max(a[1], {1}, true);
+          return tl::sin(op("extreme_jvp", {a[0], a[1], y}, {{"axes", Ints{1}}, {"keepdims", true}}));
+        },
+        "torch.sin((a * (b == b.amax(1, keepdim=True)).double()).sum(1, keepdim=True)) + 0 * b.sum(1, keepdim=True)"),
     row("convert_like", {"convert_like"}, {uniform({2, 3}, -1, 1, 954), uniform({}, -1, 1, 955)},
         [](std::span<const Tensor> a) { return tl::sin(op("convert_like", {a[0], a[1]})); }, "torch.sin(a) + 0 * b"),
     row("transpose", {"transpose"}, {uniform({2, 3, 4}, -1, 1, 901)},
