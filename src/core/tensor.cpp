@@ -171,12 +171,15 @@ detail::TensorImpl& Tensor::impl() const {
 }
 bool Tensor::is_symbolic() const { return impl().symbol != nullptr; }
 namespace {
+[[noreturn, gnu::noinline, gnu::cold]] void refuse_untyped(std::string_view what) {
+  throw detail::UnknownTypeError("tl::Tensor::" + std::string(what) +
+                                 ": the value is traced at build time, and its " + std::string(what) +
+                                 " is known only at run time");
+}
 const detail::TensorImpl& typed_impl(const Tensor& t, std::string_view what) {
   const detail::TensorImpl& impl = t.impl();
-  if (impl.symbol != nullptr && impl.symbol->untyped)
-    throw detail::UnknownTypeError("tl::Tensor::" + std::string(what) +
-                                   ": the value is traced at build time, and its " + std::string(what) +
-                                   " is known only at run time");
+  if (impl.untyped) [[unlikely]]
+    refuse_untyped(what);
   return impl;
 }
 }  // namespace

@@ -20,9 +20,6 @@ struct Symbol {
   virtual bool live() const { return true; }
   Tracer* tracer = nullptr;
   int level = 0;  // nesting depth of the owning trace; the deepest trace records
-  // Rank, shape and dtype are known only at run time: reading them throws
-  // UnknownTypeError, and ops on the value are recorded with results of unknown type.
-  bool untyped = false;
 };
 
 // A read of the rank, shape or dtype of a value traced at build time
@@ -43,6 +40,10 @@ struct Storage {
 
 struct TensorImpl {
   DType dtype = DType::f32;
+  // A symbolic value whose rank, shape and dtype are known only at run time (a
+  // build-time trace): reading them throws UnknownTypeError, and ops on it are
+  // recorded with results of unknown type. Beside dtype, as every read tests it.
+  bool untyped = false;
   Shape shape;
   std::int64_t numel = 0;
   std::shared_ptr<Storage> storage;  // null for symbolic values

@@ -55,12 +55,12 @@ Tensor Builder::tensor_of(ValueId v) {
   auto impl = std::make_shared<detail::TensorImpl>();
   const TensorType& t = f_.type(v);
   impl->dtype = t.dtype;
+  impl->untyped = t.unknown;
   impl->shape = t.shape;
   impl->numel = is_static(t) ? detail::numel_of(t.shape) : 0;
   auto sym = std::make_shared<IrSymbol>();
   sym->tracer = this;
   sym->level = level_;
-  sym->untyped = t.unknown;
   sym->id = v;
   sym->alive = alive_;
   impl->symbol = std::move(sym);

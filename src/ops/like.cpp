@@ -208,9 +208,7 @@ const OpDef& weak_scalar_op =
 
 }  // namespace
 
-bool is_untyped(const Tensor& t) {
-  return t.defined() && t.impl().symbol != nullptr && t.impl().symbol->untyped;
-}
+bool is_untyped(const Tensor& t) { return t.defined() && t.impl().untyped; }
 
 Tensor like_call(LikeOp op, const Tensor& a, const Tensor& b) {
   switch (op) {

@@ -82,12 +82,13 @@ std::vector<const OpDef*> all_ops() {
 
 TensorType type_of(const Tensor& t) {
   const TensorImpl& impl = t.impl();
-  if (impl.symbol != nullptr && impl.symbol->untyped) return unknown_type();
+  if (impl.untyped) return unknown_type();
   return {impl.dtype, impl.shape};
 }
 
 std::vector<Tensor> call(const OpDef& op, std::span<const Tensor> in, const Attrs& attrs) {
   Symbol* owner = nullptr;
+  bool unknown = false;
   std::vector<TensorType> types;
   types.reserve(in.size());
   for (std::size_t i = 0; i < in.size(); ++i) {
@@ -100,10 +101,11 @@ std::vector<Tensor> call(const OpDef& op, std::span<const Tensor> in, const Attr
                        "grad, jit or trace was kept outside it); return it from the function instead",
                        i);
     if (s != nullptr && (owner == nullptr || s->level > owner->level)) owner = s;
-    types.push_back(type_of(in[i]));
+    unknown = unknown || impl.untyped;
+    types.push_back({impl.dtype, impl.shape, impl.untyped});
   }
   // A build-time value: the results' types are known only at run time.
-  if (std::any_of(types.begin(), types.end(), [](const TensorType& t) { return t.unknown; }))
+  if (unknown)
     return owner->tracer->record(op, in, attrs,
                                  std::vector<TensorType>(op.results_for(in.size(), attrs), unknown_type()));
   std::vector<TensorType> out_types = op.infer(types, attrs);
