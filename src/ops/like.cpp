@@ -1,10 +1,10 @@
 // Ops whose result takes its shape or dtype from an operand. Where types are known,
 // the public functions they stand for (sum_to_shape_of, broadcast_to_shape_of,
-// zeros_like, ones_like, a weak scalar beside a tensor) read the shapes and record
-// ordinary ops. A value traced at build time has its type known only at run time
-// (docs/ENGINE_AT_BUILD_TIME.md): those functions record these ops instead, and each
-// prints as the public call it stands for. Run or lowered with types known, each
-// is that call.
+// zeros_like, ones_like, a weak scalar beside a tensor, a conversion to another
+// value's dtype, and the reductions' rules sum_backward, extreme_backward and
+// extreme_jvp) read the shapes and record ordinary ops. A value traced at build time has its type known only
+// at run time (docs/ENGINE_AT_BUILD_TIME.md): those functions record these ops instead, and each prints as
+// the public call it stands for. Run or lowered with types known, each is that call.
 #include "ops/like.hpp"
 
 #include <fmt/format.h>
@@ -20,12 +20,11 @@ namespace {
 
 using Public = Tensor (*)(const Tensor&, const Tensor&);
 
-// The result has the type of operand `like`, and is `fn` of the two operands.
-OpDef& def_like(std::string_view name, Public fn, std::size_t like) {
+// The result has the second operand's type, and is `fn` of the two operands.
+OpDef& def_like(std::string_view name, Public fn) {
   return def_op(name)
       .inputs(2)
-      .shape_rule(
-          [like](std::span<const TensorType> in, const Attrs&) { return std::vector<TensorType>{in[like]}; })
+      .shape_rule([](std::span<const TensorType> in, const Attrs&) { return std::vector<TensorType>{in[1]}; })
       .kernel([fn](std::span<const Tensor> in, const Attrs&, std::span<const TensorType>) {
         return std::vector<Tensor>{fn(in[0], in[1])};
       })
@@ -35,14 +34,14 @@ OpDef& def_like(std::string_view name, Public fn, std::size_t like) {
 
 // The second operand gives only a shape and a dtype: no derivative flows to it.
 const OpDef& sum_to_shape_of_op =
-    def_like("sum_to_shape_of", sum_to_shape_of, 1)
+    def_like("sum_to_shape_of", sum_to_shape_of)
         .jvp([](const Rule& r) { return std::vector<Tensor>{sum_to_shape_of(r.tangent(0), r.in(1))}; })
         .vjp([](const Rule& r) {
           return std::vector<Tensor>{r.wants(0) ? broadcast_to_shape_of(r.cotangent(), r.in(0)) : Tensor(),
                                      Tensor()};
         });
 const OpDef& broadcast_to_shape_of_op =
-    def_like("broadcast_to_shape_of", broadcast_to_shape_of, 1)
+    def_like("broadcast_to_shape_of", broadcast_to_shape_of)
         .jvp([](const Rule& r) { return std::vector<Tensor>{broadcast_to_shape_of(r.tangent(0), r.in(1))}; })
         .vjp([](const Rule& r) {
           return std::vector<Tensor>{r.wants(0) ? sum_to_shape_of(r.cotangent(), r.in(0)) : Tensor(),
@@ -227,9 +226,9 @@ Tensor like_call(LikeOp op, const Tensor& a, const Tensor& b) {
 Tensor sum_backward_like(const Tensor& g, const Tensor& x, const std::vector<std::int64_t>& axes,
                          bool keepdims) {
   if (!g.defined()) return g;
-  const Attrs attrs{{"axes", axes}, {"keepdims", keepdims}};
-  if (is_untyped(g) || is_untyped(x)) return call1(sum_backward_op, {g, x}, attrs);
-  return spread_back(g, x, attrs);
+  if (is_untyped(g) || is_untyped(x))
+    return call1(sum_backward_op, {g, x}, {{"axes", axes}, {"keepdims", keepdims}});
+  return sum_backward(g, x.shape(), Axes(axes), keepdims);
 }
 
 Tensor extreme_backward_like(const Tensor& g, const Tensor& x, const Tensor& y,
