@@ -12,6 +12,7 @@
 #include "core/tensor_impl.hpp"
 #include "ops/cpp_spelling.hpp"
 #include "ops/elementwise_rules.hpp"
+#include "ops/reduce_axes.hpp"
 #include "ops/rule.hpp"
 #include "tlaloc/ops.hpp"
 
@@ -71,8 +72,7 @@ const OpDef& convert_like_op =
 // A reduction's cotangent g spread back over x's shape (sum's rule); its transpose
 // sums over the same axes.
 Tensor spread_back(const Tensor& g, const Tensor& x, const Attrs& attrs) {
-  return sum_backward(g, x.shape(), Axes(attrs.get<std::vector<std::int64_t>>("axes")),
-                      attrs.get<bool>("keepdims"));
+  return sum_backward(g, x.shape(), axes_of(attrs), attrs.get<bool>("keepdims"));
 }
 const OpDef& sum_backward_op =
     def_op("sum_backward")
@@ -97,8 +97,7 @@ const OpDef& sum_backward_op =
         })
         .cpp([](CppOp& op) {
           return fmt::format("tl::sum_backward({}, {}.shape(), {}, {})", op.operand(0), op.operand(1),
-                             cpp_axes(op.attrs().get<std::vector<std::int64_t>>("axes")),
-                             cpp_bool(op.attrs().get<bool>("keepdims")));
+                             cpp_axes_of(op.attrs()), cpp_bool(op.attrs().get<bool>("keepdims")));
         });
 
 // max's and min's rules, each linear in its first operand; x and y only route it (no
@@ -106,8 +105,7 @@ const OpDef& sum_backward_op =
 // operand's dtype.
 using Extreme = Tensor (*)(const Tensor&, const Tensor&, const Tensor&, Axes, bool);
 Tensor extreme(Extreme fn, std::span<const Tensor> in, const Attrs& attrs) {
-  return fn(in[0], in[1], in[2], Axes(attrs.get<std::vector<std::int64_t>>("axes")),
-            attrs.get<bool>("keepdims"));
+  return fn(in[0], in[1], in[2], axes_of(attrs), attrs.get<bool>("keepdims"));
 }
 // Each is the other's transpose in the first operand (`transpose` names it).
 OpDef& def_extreme(std::string_view name, Extreme fn, std::size_t like, std::string_view transpose) {
@@ -133,8 +131,7 @@ OpDef& def_extreme(std::string_view name, Extreme fn, std::size_t like, std::str
       })
       .cpp([name = std::string(name)](CppOp& op) {
         return fmt::format("tl::{}({}, {}, {}, {}, {})", name, op.operand(0), op.operand(1), op.operand(2),
-                           cpp_axes(op.attrs().get<std::vector<std::int64_t>>("axes")),
-                           cpp_bool(op.attrs().get<bool>("keepdims")));
+                           cpp_axes_of(op.attrs()), cpp_bool(op.attrs().get<bool>("keepdims")));
       });
 }
 const OpDef& extreme_backward_op = def_extreme("extreme_backward", extreme_backward, 1, "extreme_jvp");
@@ -223,25 +220,20 @@ Tensor like_call(LikeOp op, const Tensor& a, const Tensor& b) {
   fail("like_call", "unknown op");
 }
 
-Tensor sum_backward_like(const Tensor& g, const Tensor& x, const std::vector<std::int64_t>& axes,
-                         bool keepdims) {
+Tensor sum_backward_like(const Tensor& g, const Tensor& x, const Attrs& reduction) {
   if (!g.defined()) return g;
-  if (is_untyped(g) || is_untyped(x))
-    return call1(sum_backward_op, {g, x}, {{"axes", axes}, {"keepdims", keepdims}});
-  return sum_backward(g, x.shape(), Axes(axes), keepdims);
+  if (is_untyped(g) || is_untyped(x)) return call1(sum_backward_op, {g, x}, reduction);
+  return sum_backward(g, x.shape(), axes_of(reduction), reduction.get<bool>("keepdims"));
 }
 
-Tensor extreme_backward_like(const Tensor& g, const Tensor& x, const Tensor& y,
-                             const std::vector<std::int64_t>& axes, bool keepdims) {
+Tensor extreme_backward_like(const Tensor& g, const Tensor& x, const Tensor& y, const Attrs& reduction) {
   if (is_untyped(g) || is_untyped(x) || is_untyped(y))
-    return call1(extreme_backward_op, {g, x, y}, {{"axes", axes}, {"keepdims", keepdims}});
-  return extreme_backward(g, x, y, Axes(axes), keepdims);
+    return call1(extreme_backward_op, {g, x, y}, reduction);
+  return extreme_backward(g, x, y, axes_of(reduction), reduction.get<bool>("keepdims"));
 }
-Tensor extreme_jvp_like(const Tensor& t, const Tensor& x, const Tensor& y,
-                        const std::vector<std::int64_t>& axes, bool keepdims) {
-  if (is_untyped(t) || is_untyped(x) || is_untyped(y))
-    return call1(extreme_jvp_op, {t, x, y}, {{"axes", axes}, {"keepdims", keepdims}});
-  return extreme_jvp(t, x, y, Axes(axes), keepdims);
+Tensor extreme_jvp_like(const Tensor& t, const Tensor& x, const Tensor& y, const Attrs& reduction) {
+  if (is_untyped(t) || is_untyped(x) || is_untyped(y)) return call1(extreme_jvp_op, {t, x, y}, reduction);
+  return extreme_jvp(t, x, y, axes_of(reduction), reduction.get<bool>("keepdims"));
 }
 
 Tensor astype_like(const Tensor& t, const Tensor& like) {

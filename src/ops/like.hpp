@@ -3,6 +3,7 @@
 // (like.cpp, docs/ENGINE_AT_BUILD_TIME.md).
 #pragma once
 
+#include "ops/op.hpp"
 #include "tlaloc/tensor.hpp"
 
 namespace tlaloc::detail {
@@ -16,16 +17,13 @@ enum class LikeOp { sum_to_shape_of, broadcast_to_shape_of, zeros_like, ones_lik
 Tensor like_call(LikeOp op, const Tensor& a, const Tensor& b = {});
 // The rank-0 tensor holding s where it meets `like` in an elementwise op.
 Tensor weak_scalar(const Scalar& s, const Tensor& like);
-// sum_backward(g, x.shape(), axes, keepdims): a reduction's cotangent spread back over
-// x's shape, the axes normalised.
-Tensor sum_backward_like(const Tensor& g, const Tensor& x, const std::vector<std::int64_t>& axes,
-                         bool keepdims);
-// max's and min's rules: extreme_backward(g, x, y, axes, keepdims) and
-// extreme_jvp(t, x, y, axes, keepdims), y the extreme of x, the axes normalised.
-Tensor extreme_backward_like(const Tensor& g, const Tensor& x, const Tensor& y,
-                             const std::vector<std::int64_t>& axes, bool keepdims);
-Tensor extreme_jvp_like(const Tensor& t, const Tensor& x, const Tensor& y,
-                        const std::vector<std::int64_t>& axes, bool keepdims);
+// The reductions' rules, `reduction` the reduction's attributes (reduce_axes.hpp):
+// sum_backward(g, x.shape(), axes, keepdims), a reduction's cotangent spread back
+// over x's shape; max's and min's extreme_backward(g, x, y, axes, keepdims) and
+// extreme_jvp(t, x, y, axes, keepdims), y the extreme of x.
+Tensor sum_backward_like(const Tensor& g, const Tensor& x, const Attrs& reduction);
+Tensor extreme_backward_like(const Tensor& g, const Tensor& x, const Tensor& y, const Attrs& reduction);
+Tensor extreme_jvp_like(const Tensor& t, const Tensor& x, const Tensor& y, const Attrs& reduction);
 // t converted to like's dtype: `t.astype(like.dtype())`, which rules write this way
 // so that they run where like's dtype is known only at run time.
 Tensor astype_like(const Tensor& t, const Tensor& like);

@@ -15,6 +15,7 @@
 #include "ops/cpp_spelling.hpp"
 #include "ops/elementwise_rules.hpp"
 #include "ops/like.hpp"
+#include "ops/reduce_axes.hpp"
 #include "ops/reduce_lower.hpp"
 #include "ops/rule.hpp"
 #include "tlaloc/ops.hpp"
@@ -75,8 +76,7 @@ enum class ReduceDType { widen, same, boolean };
 
 detail::ShapeRule reduce_rule(std::string op, ReduceDType rule) {
   return [op = std::move(op), rule](std::span<const TensorType> in, const Attrs& attrs) {
-    const auto axes = detail::normalize_axes(op, attrs.get<std::vector<std::int64_t>>("axes"),
-                                             std::int64_t(in[0].shape.size()));
+    const auto axes = detail::reduced_axes(op, attrs, std::int64_t(in[0].shape.size()));
     const DType t = rule == ReduceDType::widen ? widened(in[0].dtype)
                     : rule == ReduceDType::boolean ? DType::boolean
                                                    : in[0].dtype;
@@ -100,7 +100,7 @@ detail::ShapeRule reduce_rule(std::string op, ReduceDType rule) {
 template <template <class> class Op>
 std::vector<Tensor> reduce_kernel(std::string_view name, const Tensor& x, const Attrs& attrs,
                                   const TensorType& out_type) {
-  const auto axes = detail::normalize_axes(name, attrs.get<std::vector<std::int64_t>>("axes"), x.rank());
+  const auto axes = detail::reduced_axes(name, attrs, x.rank());
   // 16-bit floats are read as they are and accumulate in f32; other types convert first.
   Tensor src = is_half(out_type.dtype) ? x : x.astype(out_type.dtype);
   const ReduceLayout l = layout_for(src.shape(), axes);
@@ -126,11 +126,8 @@ using detail::Rule;
 
 // A reduction's cotangent spread over x's shape (a public function, which generated
 // gradients call).
-Axes axes_of(const Rule& r) { return Axes(r.attr<std::vector<std::int64_t>>("axes")); }
-Tensor spread(const Tensor& g, const Rule& r) {
-  return detail::sum_backward_like(g, r.in(0), r.attr<std::vector<std::int64_t>>("axes"),
-                                   r.attr<bool>("keepdims"));
-}
+Axes axes_of(const Rule& r) { return detail::axes_of(r.attrs()); }
+Tensor spread(const Tensor& g, const Rule& r) { return detail::sum_backward_like(g, r.in(0), r.attrs()); }
 
 std::vector<Tensor> sum_vjp(const Rule& r) {
   return {detail::astype_like(spread(r.cotangent(), r), r.in(0))};
@@ -139,12 +136,10 @@ std::vector<Tensor> sum_vjp(const Rule& r) {
 // max's and min's rules are public functions (below), which generated gradients call too;
 // like.cpp records them as ops where a type is unknown.
 std::vector<Tensor> extreme_jvp(const Rule& r) {
-  return {detail::extreme_jvp_like(r.tangent(0), r.in(0), r.out(0), r.attr<std::vector<std::int64_t>>("axes"),
-                                   r.attr<bool>("keepdims"))};
+  return {detail::extreme_jvp_like(r.tangent(0), r.in(0), r.out(0), r.attrs())};
 }
 std::vector<Tensor> extreme_vjp(const Rule& r) {
-  return {detail::extreme_backward_like(r.cotangent(), r.in(0), r.out(0),
-                                        r.attr<std::vector<std::int64_t>>("axes"), r.attr<bool>("keepdims"))};
+  return {detail::extreme_backward_like(r.cotangent(), r.in(0), r.out(0), r.attrs())};
 }
 
 // x shifted one place along its last axis, the vacated place holding 1:
@@ -240,8 +235,10 @@ detail::CppSpelling reduce_spelling(std::string fn) {
   return [fn = std::move(fn)](detail::CppOp& op) {
     const auto& axes = op.attrs().get<std::vector<std::int64_t>>("axes");
     const bool keep = op.attrs().get<bool>("keepdims");
-    if (!keep && std::int64_t(axes.size()) == std::int64_t(op.operand_type(0).shape.size())) return detail::cpp_call(fn, op);
-    return detail::cpp_call(fn, op, {detail::cpp_axes(axes), detail::cpp_bool(keep)});
+    const bool all = detail::every_axis(op.attrs()) ||
+                     std::int64_t(axes.size()) == std::int64_t(op.operand_type(0).shape.size());
+    if (!keep && all) return detail::cpp_call(fn, op);
+    return detail::cpp_call(fn, op, {all ? "{}" : detail::cpp_axes(axes), detail::cpp_bool(keep)});
   };
 }
 detail::CppSpelling axis_spelling(std::string fn) {
@@ -360,13 +357,11 @@ std::vector<std::int64_t> axes_list(std::int64_t rank, const Axes& axes) {
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = std::int64_t(i);
   return all;
 }
-// Normalizes the axes under the public name, so errors name what the user called.
-Attrs reduce_attrs(std::string_view op, const Tensor& x, const Axes& axes, bool keepdims) {
-  return {{"axes", detail::normalize_axes(op, axes_list(x.rank(), axes), x.rank())}, {"keepdims", keepdims}};
-}
 }  // namespace
 
-Tensor sum(const Tensor& x, Axes axes, bool keepdims) { return call1(reduce_sum_op, {x}, reduce_attrs("sum", x, axes, keepdims)); }
+Tensor sum(const Tensor& x, Axes axes, bool keepdims) {
+  return call1(reduce_sum_op, {x}, detail::reduction_attrs("sum", x, axes, keepdims));
+}
 Tensor sum_to_size(const Tensor& x, const Shape& shape) {
   if (x.shape() == shape) return x;
   const std::size_t rank = x.shape().size();
@@ -390,7 +385,9 @@ Tensor sum_to_shape_of(const Tensor& g, const Tensor& x) {
   const Tensor r = sum_to_size(g, x.shape());
   return r.dtype() == x.dtype() ? r : r.astype(x.dtype());
 }
-Tensor prod(const Tensor& x, Axes axes, bool keepdims) { return call1(reduce_prod_op, {x}, reduce_attrs("prod", x, axes, keepdims)); }
+Tensor prod(const Tensor& x, Axes axes, bool keepdims) {
+  return call1(reduce_prod_op, {x}, detail::reduction_attrs("prod", x, axes, keepdims));
+}
 
 // ---- the derivatives of sum, cumsum, prod and cumprod -------------------------------------
 
@@ -502,13 +499,17 @@ Tensor extreme_jvp(const Tensor& t, const Tensor& x, const Tensor& y, Axes axes,
   const auto a = extreme_axes("extreme_jvp", t, x, y, axes, keepdims, false);
   return sum(t * extreme_share(x, y, a, keepdims), Axes(a), keepdims);
 }
-Tensor max(const Tensor& x, Axes axes, bool keepdims) { return call1(reduce_max_op, {x}, reduce_attrs("max", x, axes, keepdims)); }
-Tensor min(const Tensor& x, Axes axes, bool keepdims) { return call1(reduce_min_op, {x}, reduce_attrs("min", x, axes, keepdims)); }
+Tensor max(const Tensor& x, Axes axes, bool keepdims) {
+  return call1(reduce_max_op, {x}, detail::reduction_attrs("max", x, axes, keepdims));
+}
+Tensor min(const Tensor& x, Axes axes, bool keepdims) {
+  return call1(reduce_min_op, {x}, detail::reduction_attrs("min", x, axes, keepdims));
+}
 Tensor any(const Tensor& x, Axes axes, bool keepdims) {
-  return call1(reduce_max_op, {x.astype(DType::boolean)}, reduce_attrs("any", x, axes, keepdims));
+  return call1(reduce_max_op, {x.astype(DType::boolean)}, detail::reduction_attrs("any", x, axes, keepdims));
 }
 Tensor all(const Tensor& x, Axes axes, bool keepdims) {
-  return call1(reduce_min_op, {x.astype(DType::boolean)}, reduce_attrs("all", x, axes, keepdims));
+  return call1(reduce_min_op, {x.astype(DType::boolean)}, detail::reduction_attrs("all", x, axes, keepdims));
 }
 
 // The sizes the derived ops (tlaloc/derived_ops.hpp) check and use.

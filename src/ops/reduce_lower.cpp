@@ -7,6 +7,7 @@
 #include "core/reduce_kernels.hpp"
 #include "core/tensor_impl.hpp"
 #include "ir/builder.hpp"
+#include "ops/reduce_axes.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc::detail {
@@ -55,7 +56,7 @@ LowerFn lower_to_reduce(std::string op, ReduceBody body) {
     ir::Region region = b->region(scalars, [&](std::span<const Tensor> args) {
       return std::vector<Tensor>{call1(combine, {args[0], args[1]})};
     });
-    const std::vector<std::int64_t>& axes = attrs.get<std::vector<std::int64_t>>("axes");
+    const std::vector<std::int64_t> axes = reduced_axes(op, attrs, x.rank());
     Shape kept;
     for (std::size_t d = 0; d < x.shape().size(); ++d)
       if (std::find(axes.begin(), axes.end(), std::int64_t(d)) == axes.end()) kept.push_back(x.shape()[d]);
