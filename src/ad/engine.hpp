@@ -31,9 +31,23 @@ using FlatFn = std::function<std::vector<Tensor>(std::span<const Tensor>)>;
 // the primal parameters).
 Function jvp(const Function& f, const std::vector<bool>& wrt);
 
+// What the values of a vjp stand for, for a printer that names them (tlaloc-grad):
+// each value of f replayed, and each cotangent of a value of f as its shares are
+// summed, in order: the vjp's value holding it so far, and the op of f whose rule
+// gave the share (null for a seed).
+struct VjpValues {
+  struct Cotangent {
+    ValueId of, value;
+    const Op* by;
+  };
+  std::unordered_map<ValueId, ValueId> primal;
+  std::vector<Cotangent> cotangents;
+};
+
 // Reverse mode. With seed_ones the function must have one scalar result, whose
 // cotangent is 1 (no cotangent parameter): the form grad uses.
-Function vjp(const Function& f, const std::vector<bool>& wrt, bool seed_ones = false);
+Function vjp(const Function& f, const std::vector<bool>& wrt, bool seed_ones = false,
+             VjpValues* values = nullptr);
 
 // A traced function with the symbolic tensors of enclosing traces it captured:
 // they are its last parameters, after the `explicit_params` ones.

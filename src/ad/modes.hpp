@@ -36,6 +36,8 @@ class VjpPass {
   std::unordered_map<ValueId, Tensor> ct;  // absent: zero
   // Values an op's forward step saved for its backward step (loop residuals).
   std::unordered_map<const Op*, std::vector<Tensor>> saved;
+  VjpValues* values = nullptr;  // what the values stand for, where asked
+  const Op* rule_of = nullptr;  // the op whose rule gives the shares being added
 
   bool is_active(ValueId v) const { return active.count(v) != 0; }
   bool op_active(const Op& op) const;

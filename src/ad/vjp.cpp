@@ -30,6 +30,7 @@ void VjpPass::add_ct(ValueId v, const Tensor& g) {
   if (!g.defined()) return;
   auto [it, inserted] = ct.try_emplace(v, g);
   if (!inserted) it->second = detail::add_tangents(it->second, g);
+  if (values != nullptr) values->cotangents.push_back({v, rp.b.value_of(it->second), rule_of});
 }
 
 Tensor VjpPass::take_ct(ValueId v) {
@@ -63,8 +64,10 @@ void VjpPass::backward(const Region& r) {
     rule_args.set_bodies(bodies(op));
     const std::vector<Tensor> g = rule(rule_args);
     if (g.size() != in.size()) refuse("vjp", rp.f, op, "its VJP rule returned the wrong number of cotangents");
+    rule_of = &op;
     for (std::size_t i = 0; i < in.size(); ++i)
       if (wanted[i]) add_ct(op.operands[i], checked("vjp", rp.f, op, g[i], rp.f.type(op.operands[i])));
+    rule_of = nullptr;
   }
 }
 
@@ -92,11 +95,12 @@ std::vector<Tensor> VjpPass::region(const Region& r, std::span<const Tensor> arg
   return out;
 }
 
-Function vjp(const Function& f, const std::vector<bool>& wrt, bool seed_ones) {
+Function vjp(const Function& f, const std::vector<bool>& wrt, bool seed_ones, VjpValues* values) {
   Function g;
   g.name = f.name + "_vjp";
   ir::Builder b(g);
   VjpPass p(f, b);
+  p.values = values;
   const std::vector<TensorType> types = f.param_types();
   for (std::size_t i = 0; i < types.size(); ++i) {
     p.rp.primal[f.body.args[i]] = b.param(types[i]);
@@ -119,6 +123,8 @@ Function vjp(const Function& f, const std::vector<bool>& wrt, bool seed_ones) {
                                    ir::type_string(t)));
   }
   p.forward(f.body);
+  if (values != nullptr)
+    for (const auto& [v, t] : p.rp.primal) values->primal[v] = b.value_of(t);
   for (std::size_t i = 0; i < seeds.size(); ++i)
     if (p.is_active(f.body.results[i])) p.add_ct(f.body.results[i], seeds[i]);
   p.backward(f.body);

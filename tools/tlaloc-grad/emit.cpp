@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "engine_sweep.hpp"
 #include "writer.hpp"
 
 namespace tlaloc_grad {
@@ -56,6 +57,13 @@ std::string Writer::vjp_function() {
 // The reverse sweep from `seed`, the result's cotangent; returns the cotangents of
 // the differentiated parameters, comma-separated.
 std::string Writer::reverse_sweep(const std::string& seed) {
+  const auto comment = [&](const Node& s) { return s.fn + ", " + at(s.loc); };
+  if (const std::optional<Sweep> sweep = engine_sweep(p_, seed, comment)) {
+    line("// Reverse, written by the AD engine (tl::ad::vjp): d_v is the derivative of the");
+    line("// result with respect to v, its shares summed in the engine's order.");
+    for (const std::string& l : sweep->lines) line(l);
+    return sweep->cotangents;
+  }
   line("// Reverse: d_v is the derivative of the result with respect to v.");
   scope_ = {&p_.body};
   declare_cotangents(p_.body, true);

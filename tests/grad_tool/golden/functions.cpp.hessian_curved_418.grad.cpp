@@ -36,7 +36,7 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   const tl::Tensor add_12 = mul_11 + 1.0;  // add, line 27: mul_11 + 1.0
   const tl::Tensor t_add_12 = t_mul_11;
   const tl::Tensor pow_13 = tl::pow(add_12, 1.5);  // pow, line 28: tl::pow(add_12, 1.5)
-  const tl::Tensor t_pow_13 = t_add_12 * tl::where(tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) == 0, 0.0, tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) * tl::pow(add_12.astype(pow_13.dtype()), tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) - 1.0));
+  const tl::Tensor t_pow_13 = t_add_12 * tl::where(tl::scalar_tensor(1.5, pow_13.dtype()) == 0, 0.0, tl::scalar_tensor(1.5, pow_13.dtype()) * tl::pow(add_12, tl::scalar_tensor(1.5, pow_13.dtype()) - 1.0));
   const tl::Tensor div_14 = pow_13 / add_10;  // div, line 29: pow_13 / add_10
   const tl::Tensor t_div_14 = tl::broadcast_to_shape_of(t_pow_13 * tl::reciprocal(add_10) + t_add_10 * -(div_14 / add_10), div_14);
   const tl::Tensor r = div_14 + mul_8;  // add, line 30: div_14 + mul_8
@@ -324,89 +324,84 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   const tl::Tensor sum_to_shape_of_145 = tl::sum_to_shape_of(mul_144, add_10);  // sum_to_shape_of, line 182: tl::sum_to_shape_of(d_div_14 * -(div_14 / add_10), add_10)
   const tl::Tensor t_sum_to_shape_of_145 = tl::sum_to_shape_of(t_mul_144, add_10);
   const tl::Tensor t_146 = tl::scalar_tensor(1.5, pow_13.dtype());  // line 184: tl::scalar_tensor(1.5, pow_13.dtype())
-  const tl::Tensor astype_147 = t_146.astype(pow_13.dtype());  // astype, line 184: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype())
-  const tl::Tensor sub_148 = astype_147 - 1.0;  // sub, line 184: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) - 1.0
-  const tl::Tensor astype_149 = add_12.astype(pow_13.dtype());  // astype, line 184: add_12.astype(pow_13.dtype())
-  const tl::Tensor t_astype_149 = t_add_12.astype(pow_13.dtype());
-  const tl::Tensor pow_150 = tl::pow(astype_149, sub_148);  // pow, line 184: tl::pow(add_12.astype(pow_13.dtype()), tl::scalar_tensor(1.5, pow_13....
-  const tl::Tensor t_pow_150 = tl::broadcast_to_shape_of(t_astype_149 * tl::where(sub_148.astype(pow_150.dtype()) == 0, 0.0, sub_148.astype(pow_150.dtype()) * tl::pow(astype_149.astype(pow_150.dtype()), sub_148.astype(pow_150.dtype()) - 1.0)), pow_150);
+  const tl::Tensor sub_147 = t_146 - 1.0;  // sub, line 184: tl::scalar_tensor(1.5, pow_13.dtype()) - 1.0
+  const tl::Tensor pow_148 = tl::pow(add_12, sub_147);  // pow, line 184: tl::pow(add_12, tl::scalar_tensor(1.5, pow_13.dtype()) - 1.0)
+  const tl::Tensor t_pow_148 = tl::broadcast_to_shape_of(t_add_12 * tl::where(sub_147.astype(pow_148.dtype()) == 0, 0.0, sub_147.astype(pow_148.dtype()) * tl::pow(add_12.astype(pow_148.dtype()), sub_147.astype(pow_148.dtype()) - 1.0)), pow_148);
+  const tl::Tensor t_149 = tl::scalar_tensor(1.5, pow_13.dtype());  // line 184: tl::scalar_tensor(1.5, pow_13.dtype())
+  const tl::Tensor mul_150 = t_149 * pow_148;  // mul, line 184: tl::scalar_tensor(1.5, pow_13.dtype()) * tl::pow(add_12, tl::scalar_t...
+  const tl::Tensor t_mul_150 = tl::broadcast_to_shape_of(t_pow_148 * t_149, mul_150);
   const tl::Tensor t_151 = tl::scalar_tensor(1.5, pow_13.dtype());  // line 184: tl::scalar_tensor(1.5, pow_13.dtype())
-  const tl::Tensor astype_152 = t_151.astype(pow_13.dtype());  // astype, line 184: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype())
-  const tl::Tensor mul_153 = astype_152 * pow_150;  // mul, line 184: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) * tl::p...
-  const tl::Tensor t_mul_153 = tl::broadcast_to_shape_of(t_pow_150 * astype_152, mul_153);
-  const tl::Tensor t_154 = tl::scalar_tensor(1.5, pow_13.dtype());  // line 184: tl::scalar_tensor(1.5, pow_13.dtype())
-  const tl::Tensor astype_155 = t_154.astype(pow_13.dtype());  // astype, line 184: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype())
-  const tl::Tensor t_156 = astype_155 == 0;  // line 184: tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype()) == 0
-  const tl::Tensor where_157 = tl::where(t_156, 0.0, mul_153);  // where, line 184: tl::where(tl::scalar_tensor(1.5, pow_13.dtype()).astype(pow_13.dtype(...
-  const tl::Tensor t_where_157 = tl::broadcast_to_shape_of(tl::where(t_156, tl::zeros_like(where_157), t_mul_153), where_157);
-  const tl::Tensor mul_158 = sum_to_shape_of_141 * where_157;  // mul, line 184: d_pow_13 * tl::where(tl::scalar_tensor(1.5, pow_13.dtype()).astype(po...
-  const tl::Tensor t_mul_158 = tl::broadcast_to_shape_of(t_sum_to_shape_of_141 * where_157 + t_where_157 * sum_to_shape_of_141, mul_158);
-  const tl::Tensor mul_159 = mul_158 * m;  // mul, line 188: d_mul_11 * m
-  const tl::Tensor t_mul_159 = tl::broadcast_to_shape_of(t_mul_158 * m + t_m * mul_158, mul_159);
-  const tl::Tensor sum_to_shape_of_160 = tl::sum_to_shape_of(mul_159, m);  // sum_to_shape_of, line 188: tl::sum_to_shape_of(d_mul_11 * m, m)
-  const tl::Tensor t_sum_to_shape_of_160 = tl::sum_to_shape_of(t_mul_159, m);
-  const tl::Tensor add_161 = d_m_1 + sum_to_shape_of_160;  // add, line 188: d_m + (tl::sum_to_shape_of(d_mul_11 * m, m))
-  const tl::Tensor t_add_161 = tl::broadcast_to_shape_of(t_d_m_1 + t_sum_to_shape_of_160, add_161);
-  const tl::Tensor mul_162 = mul_158 * m;  // mul, line 189: d_mul_11 * m
-  const tl::Tensor t_mul_162 = tl::broadcast_to_shape_of(t_mul_158 * m + t_m * mul_158, mul_162);
-  const tl::Tensor sum_to_shape_of_163 = tl::sum_to_shape_of(mul_162, m);  // sum_to_shape_of, line 189: tl::sum_to_shape_of(d_mul_11 * m, m)
-  const tl::Tensor t_sum_to_shape_of_163 = tl::sum_to_shape_of(t_mul_162, m);
-  const tl::Tensor add_164 = add_161 + sum_to_shape_of_163;  // add, line 189: d_m + (tl::sum_to_shape_of(d_mul_11 * m, m))
-  const tl::Tensor t_add_164 = tl::broadcast_to_shape_of(t_add_161 + t_sum_to_shape_of_163, add_164);
-  const tl::Tensor mul_165 = sum_to_shape_of_145 * m;  // mul, line 193: d_mul_9 * m
-  const tl::Tensor t_mul_165 = tl::broadcast_to_shape_of(t_sum_to_shape_of_145 * m + t_m * sum_to_shape_of_145, mul_165);
-  const tl::Tensor sum_to_shape_of_166 = tl::sum_to_shape_of(mul_165, m);  // sum_to_shape_of, line 193: tl::sum_to_shape_of(d_mul_9 * m, m)
-  const tl::Tensor t_sum_to_shape_of_166 = tl::sum_to_shape_of(t_mul_165, m);
-  const tl::Tensor add_167 = add_164 + sum_to_shape_of_166;  // add, line 193: d_m + (tl::sum_to_shape_of(d_mul_9 * m, m))
-  const tl::Tensor t_add_167 = tl::broadcast_to_shape_of(t_add_164 + t_sum_to_shape_of_166, add_167);
-  const tl::Tensor mul_168 = sum_to_shape_of_145 * m;  // mul, line 194: d_mul_9 * m
-  const tl::Tensor t_mul_168 = tl::broadcast_to_shape_of(t_sum_to_shape_of_145 * m + t_m * sum_to_shape_of_145, mul_168);
-  const tl::Tensor sum_to_shape_of_169 = tl::sum_to_shape_of(mul_168, m);  // sum_to_shape_of, line 194: tl::sum_to_shape_of(d_mul_9 * m, m)
-  const tl::Tensor t_sum_to_shape_of_169 = tl::sum_to_shape_of(t_mul_168, m);
-  const tl::Tensor add_170 = add_167 + sum_to_shape_of_169;  // add, line 194: d_m + (tl::sum_to_shape_of(d_mul_9 * m, m))
-  const tl::Tensor t_add_170 = tl::broadcast_to_shape_of(t_add_167 + t_sum_to_shape_of_169, add_170);
-  const tl::Tensor mul_171 = sum_to_shape_of_138 * sigmoid_6;  // mul, line 196: d_mul_8 * sigmoid_6
-  const tl::Tensor t_mul_171 = tl::broadcast_to_shape_of(t_sigmoid_6 * sum_to_shape_of_138, mul_171);
-  const tl::Tensor sum_to_shape_of_172 = tl::sum_to_shape_of(mul_171, maximum_7);  // sum_to_shape_of, line 196: tl::sum_to_shape_of(d_mul_8 * sigmoid_6, maximum_7)
-  const tl::Tensor t_sum_to_shape_of_172 = tl::sum_to_shape_of(t_mul_171, maximum_7);
-  const tl::Tensor mul_173 = sum_to_shape_of_138 * maximum_7;  // mul, line 197: d_mul_8 * maximum_7
-  const tl::Tensor t_mul_173 = tl::broadcast_to_shape_of(t_maximum_7 * sum_to_shape_of_138, mul_173);
-  const tl::Tensor sum_to_shape_of_174 = tl::sum_to_shape_of(mul_173, sigmoid_6);  // sum_to_shape_of, line 197: tl::sum_to_shape_of(d_mul_8 * maximum_7, sigmoid_6)
-  const tl::Tensor t_sum_to_shape_of_174 = tl::sum_to_shape_of(t_mul_173, sigmoid_6);
-  const tl::Tensor t_175 = 0.05 == maximum_7;  // line 199: 0.05 == maximum_7
-  const tl::Tensor astype_176 = t_175.astype(maximum_7.dtype());  // astype, line 199: (0.05 == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor t_152 = t_151 == 0;  // line 184: tl::scalar_tensor(1.5, pow_13.dtype()) == 0
+  const tl::Tensor where_153 = tl::where(t_152, 0.0, mul_150);  // where, line 184: tl::where(tl::scalar_tensor(1.5, pow_13.dtype()) == 0, 0.0, tl::scala...
+  const tl::Tensor t_where_153 = tl::broadcast_to_shape_of(tl::where(t_152, tl::zeros_like(where_153), t_mul_150), where_153);
+  const tl::Tensor mul_154 = sum_to_shape_of_141 * where_153;  // mul, line 184: d_pow_13 * tl::where(tl::scalar_tensor(1.5, pow_13.dtype()) == 0, 0.0...
+  const tl::Tensor t_mul_154 = tl::broadcast_to_shape_of(t_sum_to_shape_of_141 * where_153 + t_where_153 * sum_to_shape_of_141, mul_154);
+  const tl::Tensor mul_155 = mul_154 * m;  // mul, line 188: d_mul_11 * m
+  const tl::Tensor t_mul_155 = tl::broadcast_to_shape_of(t_mul_154 * m + t_m * mul_154, mul_155);
+  const tl::Tensor sum_to_shape_of_156 = tl::sum_to_shape_of(mul_155, m);  // sum_to_shape_of, line 188: tl::sum_to_shape_of(d_mul_11 * m, m)
+  const tl::Tensor t_sum_to_shape_of_156 = tl::sum_to_shape_of(t_mul_155, m);
+  const tl::Tensor add_157 = d_m_1 + sum_to_shape_of_156;  // add, line 188: d_m + (tl::sum_to_shape_of(d_mul_11 * m, m))
+  const tl::Tensor t_add_157 = tl::broadcast_to_shape_of(t_d_m_1 + t_sum_to_shape_of_156, add_157);
+  const tl::Tensor mul_158 = mul_154 * m;  // mul, line 189: d_mul_11 * m
+  const tl::Tensor t_mul_158 = tl::broadcast_to_shape_of(t_mul_154 * m + t_m * mul_154, mul_158);
+  const tl::Tensor sum_to_shape_of_159 = tl::sum_to_shape_of(mul_158, m);  // sum_to_shape_of, line 189: tl::sum_to_shape_of(d_mul_11 * m, m)
+  const tl::Tensor t_sum_to_shape_of_159 = tl::sum_to_shape_of(t_mul_158, m);
+  const tl::Tensor add_160 = add_157 + sum_to_shape_of_159;  // add, line 189: d_m + (tl::sum_to_shape_of(d_mul_11 * m, m))
+  const tl::Tensor t_add_160 = tl::broadcast_to_shape_of(t_add_157 + t_sum_to_shape_of_159, add_160);
+  const tl::Tensor mul_161 = sum_to_shape_of_145 * m;  // mul, line 193: d_mul_9 * m
+  const tl::Tensor t_mul_161 = tl::broadcast_to_shape_of(t_sum_to_shape_of_145 * m + t_m * sum_to_shape_of_145, mul_161);
+  const tl::Tensor sum_to_shape_of_162 = tl::sum_to_shape_of(mul_161, m);  // sum_to_shape_of, line 193: tl::sum_to_shape_of(d_mul_9 * m, m)
+  const tl::Tensor t_sum_to_shape_of_162 = tl::sum_to_shape_of(t_mul_161, m);
+  const tl::Tensor add_163 = add_160 + sum_to_shape_of_162;  // add, line 193: d_m + (tl::sum_to_shape_of(d_mul_9 * m, m))
+  const tl::Tensor t_add_163 = tl::broadcast_to_shape_of(t_add_160 + t_sum_to_shape_of_162, add_163);
+  const tl::Tensor mul_164 = sum_to_shape_of_145 * m;  // mul, line 194: d_mul_9 * m
+  const tl::Tensor t_mul_164 = tl::broadcast_to_shape_of(t_sum_to_shape_of_145 * m + t_m * sum_to_shape_of_145, mul_164);
+  const tl::Tensor sum_to_shape_of_165 = tl::sum_to_shape_of(mul_164, m);  // sum_to_shape_of, line 194: tl::sum_to_shape_of(d_mul_9 * m, m)
+  const tl::Tensor t_sum_to_shape_of_165 = tl::sum_to_shape_of(t_mul_164, m);
+  const tl::Tensor add_166 = add_163 + sum_to_shape_of_165;  // add, line 194: d_m + (tl::sum_to_shape_of(d_mul_9 * m, m))
+  const tl::Tensor t_add_166 = tl::broadcast_to_shape_of(t_add_163 + t_sum_to_shape_of_165, add_166);
+  const tl::Tensor mul_167 = sum_to_shape_of_138 * sigmoid_6;  // mul, line 196: d_mul_8 * sigmoid_6
+  const tl::Tensor t_mul_167 = tl::broadcast_to_shape_of(t_sigmoid_6 * sum_to_shape_of_138, mul_167);
+  const tl::Tensor sum_to_shape_of_168 = tl::sum_to_shape_of(mul_167, maximum_7);  // sum_to_shape_of, line 196: tl::sum_to_shape_of(d_mul_8 * sigmoid_6, maximum_7)
+  const tl::Tensor t_sum_to_shape_of_168 = tl::sum_to_shape_of(t_mul_167, maximum_7);
+  const tl::Tensor mul_169 = sum_to_shape_of_138 * maximum_7;  // mul, line 197: d_mul_8 * maximum_7
+  const tl::Tensor t_mul_169 = tl::broadcast_to_shape_of(t_maximum_7 * sum_to_shape_of_138, mul_169);
+  const tl::Tensor sum_to_shape_of_170 = tl::sum_to_shape_of(mul_169, sigmoid_6);  // sum_to_shape_of, line 197: tl::sum_to_shape_of(d_mul_8 * maximum_7, sigmoid_6)
+  const tl::Tensor t_sum_to_shape_of_170 = tl::sum_to_shape_of(t_mul_169, sigmoid_6);
+  const tl::Tensor t_171 = 0.05 == maximum_7;  // line 199: 0.05 == maximum_7
+  const tl::Tensor astype_172 = t_171.astype(maximum_7.dtype());  // astype, line 199: (0.05 == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor t_173 = m == maximum_7;  // line 199: m == maximum_7
+  const tl::Tensor astype_174 = t_173.astype(maximum_7.dtype());  // astype, line 199: (m == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor mul_175 = 0.5 * astype_174;  // mul, line 199: 0.5 * (m == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor mul_176 = mul_175 * astype_172;  // mul, line 199: 0.5 * (m == maximum_7).astype(maximum_7.dtype()) * (0.05 == maximum_7...
   const tl::Tensor t_177 = m == maximum_7;  // line 199: m == maximum_7
   const tl::Tensor astype_178 = t_177.astype(maximum_7.dtype());  // astype, line 199: (m == maximum_7).astype(maximum_7.dtype())
-  const tl::Tensor mul_179 = 0.5 * astype_178;  // mul, line 199: 0.5 * (m == maximum_7).astype(maximum_7.dtype())
-  const tl::Tensor mul_180 = mul_179 * astype_176;  // mul, line 199: 0.5 * (m == maximum_7).astype(maximum_7.dtype()) * (0.05 == maximum_7...
-  const tl::Tensor t_181 = m == maximum_7;  // line 199: m == maximum_7
-  const tl::Tensor astype_182 = t_181.astype(maximum_7.dtype());  // astype, line 199: (m == maximum_7).astype(maximum_7.dtype())
-  const tl::Tensor sub_183 = astype_182 - mul_180;  // sub, line 199: (m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m == maximum_7).a...
-  const tl::Tensor mul_184 = sum_to_shape_of_172 * sub_183;  // mul, line 199: d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m ...
-  const tl::Tensor t_mul_184 = tl::broadcast_to_shape_of(t_sum_to_shape_of_172 * sub_183, mul_184);
-  const tl::Tensor add_185 = add_170 + mul_184;  // add, line 199: d_m + (d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0....
-  const tl::Tensor t_add_185 = tl::broadcast_to_shape_of(t_add_170 + t_mul_184, add_185);
-  const tl::Tensor sub_186 = 1.0 - sigmoid_6;  // sub, line 201: 1.0 - sigmoid_6
-  const tl::Tensor t_sub_186 = -t_sigmoid_6;
-  const tl::Tensor mul_187 = sigmoid_6 * sub_186;  // mul, line 201: sigmoid_6 * (1.0 - sigmoid_6)
-  const tl::Tensor t_mul_187 = tl::broadcast_to_shape_of(t_sigmoid_6 * sub_186 + t_sub_186 * sigmoid_6, mul_187);
-  const tl::Tensor mul_188 = sum_to_shape_of_174 * mul_187;  // mul, line 201: d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6))
-  const tl::Tensor t_mul_188 = tl::broadcast_to_shape_of(t_sum_to_shape_of_174 * mul_187 + t_mul_187 * sum_to_shape_of_174, mul_188);
-  const tl::Tensor add_189 = add_185 + mul_188;  // add, line 201: d_m + (d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6)))
-  const tl::Tensor t_add_189 = tl::broadcast_to_shape_of(t_add_185 + t_mul_188, add_189);
-  const tl::Tensor mul_190 = h * h;  // mul, line 203: h * h
-  const tl::Tensor t_mul_190 = tl::broadcast_to_shape_of(t_h * h + t_h * h, mul_190);
-  const tl::Tensor sub_191 = 1.0 - mul_190;  // sub, line 203: 1.0 - h * h
-  const tl::Tensor t_sub_191 = -t_mul_190;
-  const tl::Tensor mul_192 = add_97 * sub_191;  // mul, line 203: d_h * (1.0 - h * h)
-  const tl::Tensor t_mul_192 = tl::broadcast_to_shape_of(t_add_97 * sub_191 + t_sub_191 * add_97, mul_192);
-  const tl::Tensor sum_to_shape_of_193 = tl::sum_to_shape_of(mul_192, matmul_3);  // sum_to_shape_of, line 205: tl::sum_to_shape_of(d_add_4, matmul_3)
-  const tl::Tensor t_sum_to_shape_of_193 = tl::sum_to_shape_of(t_mul_192, matmul_3);
-  const tl::Tensor matmul_backward_194 = tl::matmul_backward(sum_to_shape_of_193, x, m, 1);  // matmul_backward, line 207: tl::matmul_backward(d_matmul_3, x, m, 1)
-  const tl::Tensor t_matmul_backward_194 = tl::matmul_backward(t_sum_to_shape_of_193, x, m, 1);
-  const tl::Tensor add_195 = add_189 + matmul_backward_194;  // add, line 207: d_m + (tl::matmul_backward(d_matmul_3, x, m, 1))
-  const tl::Tensor t_add_195 = tl::broadcast_to_shape_of(t_add_189 + t_matmul_backward_194, add_195);
-  return {add_195, t_add_195};
+  const tl::Tensor sub_179 = astype_178 - mul_176;  // sub, line 199: (m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m == maximum_7).a...
+  const tl::Tensor mul_180 = sum_to_shape_of_168 * sub_179;  // mul, line 199: d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m ...
+  const tl::Tensor t_mul_180 = tl::broadcast_to_shape_of(t_sum_to_shape_of_168 * sub_179, mul_180);
+  const tl::Tensor add_181 = add_166 + mul_180;  // add, line 199: d_m + (d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0....
+  const tl::Tensor t_add_181 = tl::broadcast_to_shape_of(t_add_166 + t_mul_180, add_181);
+  const tl::Tensor sub_182 = 1.0 - sigmoid_6;  // sub, line 201: 1.0 - sigmoid_6
+  const tl::Tensor t_sub_182 = -t_sigmoid_6;
+  const tl::Tensor mul_183 = sigmoid_6 * sub_182;  // mul, line 201: sigmoid_6 * (1.0 - sigmoid_6)
+  const tl::Tensor t_mul_183 = tl::broadcast_to_shape_of(t_sigmoid_6 * sub_182 + t_sub_182 * sigmoid_6, mul_183);
+  const tl::Tensor mul_184 = sum_to_shape_of_170 * mul_183;  // mul, line 201: d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6))
+  const tl::Tensor t_mul_184 = tl::broadcast_to_shape_of(t_sum_to_shape_of_170 * mul_183 + t_mul_183 * sum_to_shape_of_170, mul_184);
+  const tl::Tensor add_185 = add_181 + mul_184;  // add, line 201: d_m + (d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6)))
+  const tl::Tensor t_add_185 = tl::broadcast_to_shape_of(t_add_181 + t_mul_184, add_185);
+  const tl::Tensor mul_186 = h * h;  // mul, line 203: h * h
+  const tl::Tensor t_mul_186 = tl::broadcast_to_shape_of(t_h * h + t_h * h, mul_186);
+  const tl::Tensor sub_187 = 1.0 - mul_186;  // sub, line 203: 1.0 - h * h
+  const tl::Tensor t_sub_187 = -t_mul_186;
+  const tl::Tensor mul_188 = add_97 * sub_187;  // mul, line 203: d_h * (1.0 - h * h)
+  const tl::Tensor t_mul_188 = tl::broadcast_to_shape_of(t_add_97 * sub_187 + t_sub_187 * add_97, mul_188);
+  const tl::Tensor sum_to_shape_of_189 = tl::sum_to_shape_of(mul_188, matmul_3);  // sum_to_shape_of, line 205: tl::sum_to_shape_of(d_add_4, matmul_3)
+  const tl::Tensor t_sum_to_shape_of_189 = tl::sum_to_shape_of(t_mul_188, matmul_3);
+  const tl::Tensor matmul_backward_190 = tl::matmul_backward(sum_to_shape_of_189, x, m, 1);  // matmul_backward, line 207: tl::matmul_backward(d_matmul_3, x, m, 1)
+  const tl::Tensor t_matmul_backward_190 = tl::matmul_backward(t_sum_to_shape_of_189, x, m, 1);
+  const tl::Tensor add_191 = add_185 + matmul_backward_190;  // add, line 207: d_m + (tl::matmul_backward(d_matmul_3, x, m, 1))
+  const tl::Tensor t_add_191 = tl::broadcast_to_shape_of(t_add_185 + t_matmul_backward_190, add_191);
+  return {add_191, t_add_191};
 }
 
 // The Hessian of the lambda at functions.cpp:413 with respect to `m` (tl::hessian), of shape

@@ -1,0 +1,28 @@
+// The reverse sweep of a generated gradient written by the AD engine itself: the
+// body lowered to IR of unknown types, the engine's vjp taken of it (src/ad/vjp.cpp)
+// and its ops written back over the generated function's names.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "program.hpp"
+
+namespace tlaloc_grad {
+
+struct Sweep {
+  std::vector<std::string> lines;  // statements, after the forward pass
+  std::string cotangents;          // the differentiated parameters', comma-separated
+};
+
+// The sweep from `seed`, the result's cotangent (C++ text), each op's shares under a
+// comment `comment` writes for the op's node; or nullopt where the
+// body has what this lowering does not take yet: branches, loops, lists, custom
+// rules, or an op other than the elementwise ones and sum, max and min over axes
+// written as literals. The tool's own sweep (emit_reverse.cpp) writes those.
+std::optional<Sweep> engine_sweep(const Program& p, const std::string& seed,
+                                  const std::function<std::string(const Node&)>& comment);
+
+}  // namespace tlaloc_grad

@@ -1,0 +1,241 @@
+// The recording writer (engine_writer.hpp).
+#include "engine_writer.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "ops/cpp_spelling.hpp"
+#include "ops/op.hpp"
+#include "ops/reduce_axes.hpp"
+
+namespace tlaloc_grad {
+namespace {
+
+namespace tl = tlaloc;
+
+// How tightly an expression binds, as C++ parses it: 0 for a name, a literal or a
+// call; 3 for a prefix minus; then the binary operators' levels.
+int level_of(std::string_view op) {
+  static const std::map<std::string_view, int> levels{
+      {"*", 5},  {"/", 5},   {"%", 5},   {"+", 6},  {"-", 6},  {"<", 9},  {"<=", 9},  {">", 9},
+      {">=", 9}, {"==", 10}, {"!=", 10}, {"&", 11}, {"^", 12}, {"|", 13}, {"&&", 14}, {"||", 15}};
+  const auto it = levels.find(op);
+  return it == levels.end() ? -1 : it->second;
+}
+
+// An operand written where a tighter or equal level is needed (C++'s binary operators
+// group left to right, and floating-point arithmetic is not associative).
+std::string operand(const Expr& e, int level, bool right) {
+  const bool wrap = e.level != 0 && (e.level > level || (right && e.level == level));
+  return wrap ? "(" + e.text + ")" : e.text;
+}
+
+// A recorded op as its spelling (OpDef::cpp) sees it, with placeholder operands.
+class Spelling final : public tl::detail::CppOp {
+ public:
+  Spelling(const ir::Function& f, const ir::Op& op) : f_(f), op_(op) {
+    for (std::size_t i = 0; i < op.operands.size(); ++i) names_.push_back(placeholder(i));
+  }
+  static std::string placeholder(std::size_t i) { return fmt::format("\x01{}\x02", i); }
+  std::size_t num_operands() const override { return op_.operands.size(); }
+  const std::string& operand(std::size_t i) const override { return names_.at(i); }
+  const tl::detail::TensorType& operand_type(std::size_t i) const override {
+    return known(f_.type(op_.operands.at(i)));
+  }
+  std::size_t num_results() const override { return op_.results.size(); }
+  const tl::detail::TensorType& result_type(std::size_t i) const override {
+    return known(f_.type(op_.results.at(i)));
+  }
+  const tl::detail::Attrs& attrs() const override { return op_.attrs; }
+  std::size_t num_regions() const override { return op_.regions.size(); }
+  std::string lambda(std::size_t) override { return refuse_statements(); }
+  const std::string& result(std::size_t) const override { refuse_statements(); }
+  void line(const std::string&) override { refuse_statements(); }
+  void open(const std::string&) override { refuse_statements(); }
+  void close(const std::string&) override { refuse_statements(); }
+  void reopen(const std::string&) override { refuse_statements(); }
+  std::vector<std::string> region(std::size_t, const std::vector<std::string>&) override {
+    refuse_statements();
+  }
+  std::string fresh(std::string_view) override { refuse_statements(); }
+
+ private:
+  // A spelling that reads a type cannot be written before run time.
+  const tl::detail::TensorType& known(const tl::detail::TensorType& t) const {
+    if (t.unknown)
+      throw std::logic_error("the spelling of op '" + op_.name() + "' reads a type known only at run time");
+    return t;
+  }
+  [[noreturn]] std::string refuse_statements() const {
+    throw std::logic_error("a rule recorded op '" + op_.name() + "', whose spelling writes statements");
+  }
+  const ir::Function& f_;
+  const ir::Op& op_;
+  std::vector<std::string> names_;
+};
+
+// A weak scalar's number as C++ text.
+Expr literal(const tl::detail::Attrs& attrs) {
+  for (const auto& [key, value] : attrs.items()) {
+    if (key != "value") continue;
+    std::string text;
+    if (const auto* d = std::get_if<double>(&value)) text = tl::detail::cpp_double(*d);
+    if (const auto* i = std::get_if<std::int64_t>(&value)) text = std::to_string(*i);
+    if (const auto* b = std::get_if<bool>(&value)) text = *b ? "true" : "false";
+    return {text, text.starts_with("-") ? 3 : 0};
+  }
+  throw std::logic_error("weak_scalar without a value");
+}
+
+}  // namespace
+
+std::string placeholder(std::size_t i) { return Spelling::placeholder(i); }
+std::string spelling_of(const ir::Function& f, const ir::Op& op) {
+  Spelling spelling(f, op);
+  return op.def->cpp_spelling()(spelling);
+}
+
+Recording::Recording(const ir::Function& f, std::map<ir::ValueId, Expr> names,
+                     std::map<ir::ValueId, Kind> kinds,
+                     std::map<ir::ValueId, std::pair<std::string, ir::ValueId>> scalars, std::string y)
+    : f_(f),
+      names_(std::move(names)),
+      kinds_(std::move(kinds)),
+      scalars_(std::move(scalars)),
+      y_(std::move(y)) {
+  for (const ir::Op& op : f.body.ops) {
+    for (ir::ValueId v : op.results) made_by_[v] = &op;
+    if (op.results.size() == 1 && !kinds_.count(op.results[0])) kinds_[op.results[0]] = kind_of(op);
+  }
+}
+
+const ir::Op* Recording::made_by(ir::ValueId v) const {
+  const auto it = made_by_.find(v);
+  return it == made_by_.end() ? nullptr : it->second;
+}
+
+void Recording::retire(ir::ValueId v) {
+  names_.erase(v);
+  retired_.insert(v);
+}
+
+Expr Recording::write(ir::ValueId v) {
+  if (const auto it = names_.find(v); it != names_.end()) return it->second;
+  return define(v);
+}
+
+Expr Recording::define(ir::ValueId v) {
+  if (retired_.count(v) != 0)
+    throw std::logic_error(fmt::format("value %{} is read after its variable was given another value", v));
+  if (const auto it = scalars_.find(v); it != scalars_.end()) {
+    const std::string like = y_.empty() ? operand(write(it->second.second), 0, false) : y_;
+    return {"tl::scalar_tensor(" + it->second.first + ", " + like + ".dtype())", 0};
+  }
+  const ir::Op* made = made_by(v);
+  if (made == nullptr) throw std::logic_error(fmt::format("value %{} has no name and no op", v));
+  const ir::Op& op = *made;
+  const std::string& name = op.name();
+  if ((name == "sum_to_shape_of" || name == "broadcast_to_shape_of") &&
+      same_as(op.operands[0], op.operands[1]))
+    return write(op.operands[0]);
+  if (name == "convert_like" && same_dtype(op.operands[0], op.operands[1])) return write(op.operands[0]);
+  if (name == "neg") return {"-" + operand(write(op.operands[0]), 3, true), 3};
+  Spelling spelling(f_, op);
+  const std::string spelled = op.def->cpp_spelling()(spelling);
+  if (op.operands.size() == 2) {
+    const std::string left = Spelling::placeholder(0), right = Spelling::placeholder(1);
+    if (spelled.starts_with(left + " ") && spelled.ends_with(" " + right)) {
+      const std::string sym =
+          spelled.substr(left.size() + 1, spelled.size() - left.size() - right.size() - 2);
+      const int level = level_of(sym);
+      if (level > 0)
+        return {operand(side(op, 0), level, false) + " " + sym + " " + operand(side(op, 1), level, true),
+                level};
+    }
+  }
+  return {fill(spelled, op), 0};
+}
+
+// Operand k of op. A number was passed beside a tensor operand of the same call (the
+// public overloads taking a Scalar make it a weak_scalar like that operand): it is
+// written as the number, which the overload turns into the same rank-0 tensor. So is
+// the user's scalar beside a tensor of its partner's type.
+Expr Recording::side(const ir::Op& op, std::size_t k) {
+  const ir::ValueId v = op.operands[k];
+  if (const ir::Op* made = made_by(v); made != nullptr && made->name() == "weak_scalar")
+    for (ir::ValueId other : op.operands)
+      if (other != v && made->operands[0] == other) return literal(made->attrs);
+  if (const auto it = scalars_.find(v); it != scalars_.end() && op.def->is_elementwise() &&
+                                        op.operands.size() == 2 &&
+                                        same_as(op.operands[1 - k], it->second.second))
+    return {it->second.first, 0};
+  return write(v);
+}
+
+// The spelling with its operands written in: bare as a call's arguments,
+// parenthesized before a member access.
+std::string Recording::fill(std::string s, const ir::Op& op) {
+  for (std::size_t i = 0; i < op.operands.size(); ++i) {
+    const std::string p = Spelling::placeholder(i);
+    for (std::size_t at = s.find(p); at != std::string::npos; at = s.find(p)) {
+      const bool member = at + p.size() < s.size() && s[at + p.size()] == '.';
+      const Expr e = side(op, i);
+      s.replace(at, p.size(), member ? operand(e, 0, false) : e.text);
+    }
+  }
+  return s;
+}
+
+// An elementwise op's result has its operands' broadcast shape (rank 0 changes none)
+// and their common dtype; select's predicate gives no dtype, nor do the results of
+// ops without derivatives (comparisons, floor). A floating reduction keeps its
+// operand's dtype, and over every axis gives rank 0; the reductions' rules give their
+// operand's dtype in the shape of the value they spread over.
+Kind Recording::kind_of(const ir::Op& op) const {
+  const auto operand = [&](std::size_t i) { return kind(op.operands[i]); };
+  const std::string& name = op.name();
+  if (name == "weak_scalar") return {0, operand(0).dtype};
+  if (name == "convert_like") return {operand(0).shape, operand(1).dtype};
+  if (name == "sum_to_shape_of" || name == "broadcast_to_shape_of") return operand(1);
+  if (name == "zeros_like") return operand(0);
+  if (name == "sum_backward" || name == "extreme_backward") return {operand(1).shape, operand(0).dtype};
+  if (name == "extreme_jvp") return {operand(2).shape, operand(0).dtype};
+  if (name == "reduce_sum" || name == "reduce_max" || name == "reduce_min") {
+    const bool scalar = tl::detail::every_axis(op.attrs) && !op.attrs.get<bool>("keepdims");
+    // A shape of its own: a class no name was given.
+    return {scalar ? std::optional<int>(0) : std::optional<int>(-1 - int(op.results[0])), operand(0).dtype};
+  }
+  if (!op.def->is_elementwise()) return {};
+  Kind k{0, std::nullopt};
+  for (std::size_t i = 0; i < op.operands.size(); ++i) {
+    const std::optional<int> s = operand(i).shape;
+    if (!s || (*s != 0 && *k.shape != 0 && *s != *k.shape)) k.shape.reset();
+    if (!k.shape) break;
+    if (*s != 0) k.shape = s;
+  }
+  if (op.def->has_no_derivative()) return k;
+  for (std::size_t i = name == "select" ? 1 : 0; i < op.operands.size(); ++i) {
+    const std::optional<int> d = operand(i).dtype;
+    if (!d || (i > (name == "select" ? 1u : 0u) && d != k.dtype)) return {k.shape, std::nullopt};
+    k.dtype = d;
+  }
+  return k;
+}
+
+Kind Recording::kind(ir::ValueId v) const {
+  if (const auto it = kinds_.find(v); it != kinds_.end()) return it->second;
+  if (const auto it = scalars_.find(v); it != scalars_.end()) return {0, kind(it->second.second).dtype};
+  return {};
+}
+
+bool Recording::same_as(ir::ValueId a, ir::ValueId b) const {
+  const Kind x = kind(a);
+  return x.known() && x == kind(b);
+}
+bool Recording::same_dtype(ir::ValueId a, ir::ValueId b) const {
+  const Kind x = kind(a);
+  return x.dtype && x.dtype == kind(b).dtype;
+}
+
+}  // namespace tlaloc_grad

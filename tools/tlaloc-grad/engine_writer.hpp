@@ -1,0 +1,83 @@
+// A recording of the AD engine made at build time (values of unknown type, named by
+// the generated function's variables), written back as C++ expressions over the
+// public API: each recorded op by its own spelling (OpDef::cpp), with the
+// parentheses C++'s grammar needs and no more. Used by engine_rules.cpp (one rule at
+// a time) and engine_sweep.cpp (the engine's reverse sweep of a whole body).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "ir/ir.hpp"
+
+namespace tlaloc_grad {
+
+namespace ir = tlaloc::ir;
+
+// C++ text and how tightly it binds: 0 for a name, a literal or a call; 3 for a
+// prefix minus; then the binary operators' levels.
+struct Expr {
+  std::string text;
+  int level = 0;
+};
+
+// What is known at build time of a value's type: which shape it has and which
+// dtype, each a class numbered by whoever names the values (shape 0: rank 0), or
+// unknown. sum_to_shape_of and broadcast_to_shape_of of a value already of the
+// other's type return it, and so does a conversion to its own dtype, so they are
+// written as the value.
+struct Kind {
+  std::optional<int> shape, dtype;
+  bool known() const { return shape && dtype; }
+  bool operator==(const Kind&) const = default;
+};
+// The kind of a tensor of type class c, and of a rank-0 value of c's dtype.
+inline Kind of_class(int c) { return {c + 1, c}; }
+inline Kind scalar_of_class(int c) { return {0, c}; }
+
+// Operand i of an op's spelling, and the spelling of op with those for operands.
+std::string placeholder(std::size_t i);
+std::string spelling_of(const ir::Function& f, const ir::Op& op);
+
+class Recording {
+ public:
+  // names: values written by a name; kinds: what is known of named values' types;
+  // scalars: a scalar operand's text and the tensor beside it; y: the value whose
+  // dtype a scalar standing alone takes (empty: its partner's).
+  Recording(const ir::Function& f, std::map<ir::ValueId, Expr> names, std::map<ir::ValueId, Kind> kinds,
+            std::map<ir::ValueId, std::pair<std::string, ir::ValueId>> scalars, std::string y);
+
+  // v as one expression: its name, or its op's spelling with its operands written in.
+  Expr write(ir::ValueId v);
+  // v's defining op written out even where v has a name.
+  Expr define(ir::ValueId v);
+  // From now on v is written as `name`.
+  void name(ir::ValueId v, const std::string& name) { names_[v] = {name, 0}; }
+  // v's name now holds another value: writing v is refused (a std::logic_error).
+  void retire(ir::ValueId v);
+  bool named(ir::ValueId v) const { return names_.count(v) != 0; }
+  // What is known of v's type; a scalar without a kind of its own has rank 0 and its
+  // partner's dtype.
+  Kind kind(ir::ValueId v) const;
+  const ir::Op* made_by(ir::ValueId v) const;
+
+ private:
+  Expr side(const ir::Op& op, std::size_t k);
+  std::string fill(std::string s, const ir::Op& op);
+  Kind kind_of(const ir::Op& op) const;
+  bool same_as(ir::ValueId a, ir::ValueId b) const;
+  bool same_dtype(ir::ValueId a, ir::ValueId b) const;
+
+  const ir::Function& f_;
+  std::map<ir::ValueId, Expr> names_;
+  std::map<ir::ValueId, Kind> kinds_;
+  std::map<ir::ValueId, std::pair<std::string, ir::ValueId>> scalars_;
+  std::string y_;
+  std::map<ir::ValueId, const ir::Op*> made_by_;
+  std::set<ir::ValueId> retired_;
+};
+
+}  // namespace tlaloc_grad
