@@ -58,22 +58,26 @@ std::string Writer::vjp_function() {
 // the differentiated parameters, comma-separated.
 std::string Writer::reverse_sweep(const std::string& seed) {
   const auto comment = [&](const Node& s) { return s.fn + ", " + at(s.loc); };
-  if (const std::optional<Sweep> sweep = engine_sweep(p_, seed, comment)) {
+  const Sweep sweep = engine_sweep(p_, seed, comment);
+  const bool engine = sweep.not_taken.empty();
+  if (engine) {
     line("// Reverse, written by the AD engine (tl::ad::vjp): d_v is the derivative of the");
     line("// result with respect to v, its shares summed in the engine's order.");
-    for (const std::string& l : sweep->lines) line(l);
-    return sweep->cotangents;
+    for (const std::string& l : sweep.lines) line(l);
+  } else {
+    line("// Reverse: d_v is the derivative of the result with respect to v (the tool's own");
+    line("// sweep, for " + sweep.not_taken + ").");
+    scope_ = {&p_.body};
+    declare_cotangents(p_.body, true);
+    if (active(p_.result)) {
+      line(d(p_.result) + " = " + seed + ";");
+      has_[p_.result] = Has::yes;
+    }
+    reverse(p_.body);
   }
-  line("// Reverse: d_v is the derivative of the result with respect to v.");
-  scope_ = {&p_.body};
-  declare_cotangents(p_.body, true);
-  if (active(p_.result)) {
-    line(d(p_.result) + " = " + seed + ";");
-    has_[p_.result] = Has::yes;
-  }
-  reverse(p_.body);
   std::string cts;
-  for (std::size_t w : p_.wrt) {
+  for (std::size_t k = 0; k < p_.wrt.size(); ++k) {
+    const std::size_t w = p_.wrt[k];
     const Param& prm = p_.params[w];
     if (prm.list) {
       // Elements nothing read get zeros, as the engine gives an unused argument.
@@ -83,7 +87,7 @@ std::string Writer::reverse_sweep(const std::string& seed) {
     }
     // A Params' gradient has its names (tl::grad's).
     const std::string list = prm.named ? prm.name + ".with_tensors(d_" + prm.name + ")" : "d_" + prm.name;
-    cts += (cts.empty() ? "" : ", ") + (prm.list ? list : or_zeros(prm.value));
+    cts += (cts.empty() ? "" : ", ") + (prm.list ? list : engine ? sweep.cotangents[k] : or_zeros(prm.value));
   }
   return cts;
 }

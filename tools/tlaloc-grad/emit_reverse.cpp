@@ -50,25 +50,6 @@ void Writer::count_uses(const Block& b) {
   if (&b == &p_.body && p_.result >= 0) ++uses_[p_.result];
 }
 
-namespace {
-// The public functions that return their tensor argument itself where they would not
-// change it (tl::reshape to its own shape, an astype to its own dtype, tl::transpose
-// by the identity, a whole slice, a pad of no widths, ...).
-bool may_pass_on(const Node& s) {
-  static const std::set<std::string, std::less<>> ops{
-      {"astype", "reshape", "squeeze", "transpose", "permute", "slice", "reverse", "sum_to_size",
-       "sum_to_shape_of", "broadcast_to", "broadcast_to_shape_of", "transpose_backward", "pad"}};
-  // A pad whose widths are literals, not all zero, never does.
-  if (s.fn == "pad" && s.args.size() > 1) {
-    const std::string& widths = s.args[1].text;
-    if (widths.find_first_not_of("{}, 0123456789") == std::string::npos &&
-        widths.find_first_of("123456789") != std::string::npos)
-      return false;
-  }
-  return ops.count(s.fn) != 0;
-}
-}  // namespace
-
 // y = f(x, ...) of such a function, where x has other uses: when y is x, the engine
 // adds each of y's shares to x's cotangent as it comes, among x's other shares. d_y
 // refers to d_x then (and to a variable of its own otherwise), so the sums come out

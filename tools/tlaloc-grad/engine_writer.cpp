@@ -98,12 +98,14 @@ std::string spelling_of(const ir::Function& f, const ir::Op& op) {
 
 Recording::Recording(const ir::Function& f, std::map<ir::ValueId, Expr> names,
                      std::map<ir::ValueId, Kind> kinds,
-                     std::map<ir::ValueId, std::pair<std::string, ir::ValueId>> scalars, std::string y)
+                     std::map<ir::ValueId, std::pair<std::string, ir::ValueId>> scalars, std::string y,
+                     std::map<ir::ValueId, ir::ValueId> alike)
     : f_(f),
       names_(std::move(names)),
       kinds_(std::move(kinds)),
       scalars_(std::move(scalars)),
-      y_(std::move(y)) {
+      y_(std::move(y)),
+      alike_(std::move(alike)) {
   for (const ir::Op& op : f.body.ops) {
     for (ir::ValueId v : op.results) made_by_[v] = &op;
     if (op.results.size() == 1 && !kinds_.count(op.results[0])) kinds_[op.results[0]] = kind_of(op);
@@ -174,14 +176,16 @@ Expr Recording::side(const ir::Op& op, std::size_t k) {
 }
 
 // The spelling with its operands written in: bare as a call's arguments,
-// parenthesized before a member access.
+// parenthesized anywhere else (before a member access, beside an operator).
 std::string Recording::fill(std::string s, const ir::Op& op) {
   for (std::size_t i = 0; i < op.operands.size(); ++i) {
     const std::string p = Spelling::placeholder(i);
     for (std::size_t at = s.find(p); at != std::string::npos; at = s.find(p)) {
-      const bool member = at + p.size() < s.size() && s[at + p.size()] == '.';
+      const std::size_t end = at + p.size();
+      const bool opened = (at >= 1 && s[at - 1] == '(') || (at >= 2 && s.compare(at - 2, 2, ", ") == 0);
+      const bool closed = end < s.size() && (s[end] == ')' || s[end] == ',');
       const Expr e = side(op, i);
-      s.replace(at, p.size(), member ? operand(e, 0, false) : e.text);
+      s.replace(at, p.size(), opened && closed ? e.text : operand(e, 0, false));
     }
   }
   return s;
@@ -201,12 +205,13 @@ Kind Recording::kind_of(const ir::Op& op) const {
   if (name == "zeros_like") return operand(0);
   if (name == "sum_backward" || name == "extreme_backward") return {operand(1).shape, operand(0).dtype};
   if (name == "extreme_jvp") return {operand(2).shape, operand(0).dtype};
+  // Of what no rule here knows, a shape and a dtype of its own: a class no name has.
+  const int own = -1 - int(op.results.at(0));
   if (name == "reduce_sum" || name == "reduce_max" || name == "reduce_min") {
     const bool scalar = tl::detail::every_axis(op.attrs) && !op.attrs.get<bool>("keepdims");
-    // A shape of its own: a class no name was given.
-    return {scalar ? std::optional<int>(0) : std::optional<int>(-1 - int(op.results[0])), operand(0).dtype};
+    return {scalar ? 0 : own, operand(0).dtype};
   }
-  if (!op.def->is_elementwise()) return {};
+  if (!op.def->is_elementwise()) return {own, own};
   Kind k{0, std::nullopt};
   for (std::size_t i = 0; i < op.operands.size(); ++i) {
     const std::optional<int> s = operand(i).shape;
@@ -226,6 +231,7 @@ Kind Recording::kind_of(const ir::Op& op) const {
 Kind Recording::kind(ir::ValueId v) const {
   if (const auto it = kinds_.find(v); it != kinds_.end()) return it->second;
   if (const auto it = scalars_.find(v); it != scalars_.end()) return {0, kind(it->second.second).dtype};
+  if (const auto it = alike_.find(v); it != alike_.end()) return kind(it->second);
   return {};
 }
 

@@ -46,9 +46,11 @@ class Recording {
  public:
   // names: values written by a name; kinds: what is known of named values' types;
   // scalars: a scalar operand's text and the tensor beside it; y: the value whose
-  // dtype a scalar standing alone takes (empty: its partner's).
+  // dtype a scalar standing alone takes (empty: its partner's); alike: values of
+  // another's type (a seed, of its result's).
   Recording(const ir::Function& f, std::map<ir::ValueId, Expr> names, std::map<ir::ValueId, Kind> kinds,
-            std::map<ir::ValueId, std::pair<std::string, ir::ValueId>> scalars, std::string y);
+            std::map<ir::ValueId, std::pair<std::string, ir::ValueId>> scalars, std::string y,
+            std::map<ir::ValueId, ir::ValueId> alike = {});
 
   // v as one expression: its name, or its op's spelling with its operands written in.
   Expr write(ir::ValueId v);
@@ -76,6 +78,7 @@ class Recording {
   std::map<ir::ValueId, Kind> kinds_;
   std::map<ir::ValueId, std::pair<std::string, ir::ValueId>> scalars_;
   std::string y_;
+  std::map<ir::ValueId, ir::ValueId> alike_;
   std::map<ir::ValueId, const ir::Op*> made_by_;
   std::set<ir::ValueId> retired_;
 };

@@ -303,4 +303,18 @@ bool zero_derivative(std::string_view name) {
   return names.count(name) != 0;
 }
 
+bool may_pass_on(const Node& s) {
+  static const std::set<std::string, std::less<>> ops{
+      {"astype", "reshape", "squeeze", "transpose", "permute", "slice", "reverse", "sum_to_size",
+       "sum_to_shape_of", "broadcast_to", "broadcast_to_shape_of", "transpose_backward", "pad"}};
+  // A pad whose widths are literals, not all zero, never does.
+  if (s.fn == "pad" && s.args.size() > 1) {
+    const std::string& widths = s.args[1].text;
+    if (widths.find_first_not_of("{}, 0123456789") == std::string::npos &&
+        widths.find_first_of("123456789") != std::string::npos)
+      return false;
+  }
+  return ops.count(s.fn) != 0;
+}
+
 }  // namespace tlaloc_grad

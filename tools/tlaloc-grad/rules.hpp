@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "program.hpp"
+
 namespace tlaloc_grad {
 
 // The names a rule writes with: the operands as spelled in the generated function
@@ -56,6 +58,12 @@ std::vector<std::string> rule_names();
 // share tl::matmul_backward(g, a, b, 0) and the like give), which the engine's ops for
 // it never see; such an operand leaves the result inactive and without a tangent.
 bool moves_with(std::string_view fn, std::size_t i, std::string_view last);
+
+// Whether the public function of op node s may return its tensor argument itself,
+// where it would not change it (tl::reshape to its own shape, an astype to its own
+// dtype, tl::transpose by the identity, a whole slice, a pad of no widths, ...): the
+// engine sees no op there.
+bool may_pass_on(const Node& s);
 
 // Public functions whose result does not change with their tensor arguments' values
 // (zeros_like, argmax, floor, stop_gradient, ...): their derivative is zero.

@@ -59,7 +59,8 @@ inline tl::Tensor grad_mlp_98(const tl::Tensor& wt, const tl::Tensor& x, const t
   if (result.rank() != 0)
     throw tl::ValueError("tlaloc-grad: the lambda at functions.cpp:92 must return a scalar, got " + tl::shape_string(result.shape()));
 
-  // Reverse: d_v is the derivative of the result with respect to v.
+  // Reverse: d_v is the derivative of the result with respect to v (the tool's own
+  // sweep, for a branch).
   tl::Tensor d_wt;
   tl::Tensor d_matmul_3;
   tl::Tensor d_add_4;

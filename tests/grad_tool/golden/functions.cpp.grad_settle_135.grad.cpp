@@ -46,7 +46,8 @@ inline tl::Tensor grad_settle_135(const tl::Tensor& a) {
   if (sum_7.rank() != 0)
     throw tl::ValueError("tlaloc-grad: the lambda at functions.cpp:124 must return a scalar, got " + tl::shape_string(sum_7.shape()));
 
-  // Reverse: d_v is the derivative of the result with respect to v.
+  // Reverse: d_v is the derivative of the result with respect to v (the tool's own
+  // sweep, for a loop).
   tl::Tensor d_a;
   tl::Tensor d_s_1;
   tl::Tensor d_mul_6;
