@@ -43,6 +43,8 @@ class VjpPass {
   bool op_active(const Op& op) const;
   void forward(const Region& r);
   void backward(const Region& r);
+  // One op's step of the backward walk: its rule, where a result has a cotangent.
+  void backward(const Op& op);
   void add_ct(ValueId v, const Tensor& g);
   Tensor take_ct(ValueId v);
 

@@ -42,33 +42,34 @@ Tensor VjpPass::take_ct(ValueId v) {
 }
 
 void VjpPass::backward(const Region& r) {
-  for (auto it = r.ops.rbegin(); it != r.ops.rend(); ++it) {
-    const Op& op = *it;
-    bool seeded = false;
-    for (ValueId v : op.results) seeded = seeded || ct.count(v) != 0;
-    if (!seeded || !op_active(op) || op.def->has_no_derivative()) {
-      for (ValueId v : op.results) ct.erase(v);
-      continue;
-    }
-    if (control_vjp_backward(*this, op)) continue;
-    const detail::DerivRule& rule = op.def->vjp_rule();
-    if (!rule) refuse("vjp", rp.f, op, "it has no VJP rule");
-    std::vector<Tensor> seeds;
-    for (ValueId v : op.results) seeds.push_back(take_ct(v));
-    std::vector<bool> wanted;
-    for (ValueId v : op.operands) wanted.push_back(is_active(v));
-    const std::vector<Tensor> in = rp.operands(op);
-    std::vector<Tensor> out;
-    for (ValueId v : op.results) out.push_back(rp.at(v));
-    detail::Rule rule_args(*op.def, in, out, op.attrs, seeds, wanted);
-    rule_args.set_bodies(bodies(op));
-    const std::vector<Tensor> g = rule(rule_args);
-    if (g.size() != in.size()) refuse("vjp", rp.f, op, "its VJP rule returned the wrong number of cotangents");
-    rule_of = &op;
-    for (std::size_t i = 0; i < in.size(); ++i)
-      if (wanted[i]) add_ct(op.operands[i], checked("vjp", rp.f, op, g[i], rp.f.type(op.operands[i])));
-    rule_of = nullptr;
+  for (auto it = r.ops.rbegin(); it != r.ops.rend(); ++it) backward(*it);
+}
+
+void VjpPass::backward(const Op& op) {
+  bool seeded = false;
+  for (ValueId v : op.results) seeded = seeded || ct.count(v) != 0;
+  if (!seeded || !op_active(op) || op.def->has_no_derivative()) {
+    for (ValueId v : op.results) ct.erase(v);
+    return;
   }
+  if (control_vjp_backward(*this, op)) return;
+  const detail::DerivRule& rule = op.def->vjp_rule();
+  if (!rule) refuse("vjp", rp.f, op, "it has no VJP rule");
+  std::vector<Tensor> seeds;
+  for (ValueId v : op.results) seeds.push_back(take_ct(v));
+  std::vector<bool> wanted;
+  for (ValueId v : op.operands) wanted.push_back(is_active(v));
+  const std::vector<Tensor> in = rp.operands(op);
+  std::vector<Tensor> out;
+  for (ValueId v : op.results) out.push_back(rp.at(v));
+  detail::Rule rule_args(*op.def, in, out, op.attrs, seeds, wanted);
+  rule_args.set_bodies(bodies(op));
+  const std::vector<Tensor> g = rule(rule_args);
+  if (g.size() != in.size()) refuse("vjp", rp.f, op, "its VJP rule returned the wrong number of cotangents");
+  rule_of = &op;
+  for (std::size_t i = 0; i < in.size(); ++i)
+    if (wanted[i]) add_ct(op.operands[i], checked("vjp", rp.f, op, g[i], rp.f.type(op.operands[i])));
+  rule_of = nullptr;
 }
 
 std::vector<Tensor> VjpPass::region(const Region& r, std::span<const Tensor> args, const std::vector<bool>& args_active,

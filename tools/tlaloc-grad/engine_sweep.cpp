@@ -14,8 +14,10 @@
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "ad/engine.hpp"
+#include "ad/modes.hpp"
 #include "core/tensor_impl.hpp"
 #include "engine_writer.hpp"
 #include "ops/cpp_spelling.hpp"
@@ -119,6 +121,8 @@ class Lowering {
       at_[prm.value] = param(prm.name, of_class(int(i)), w);
       if (w) param_value[i] = b_.value_of(at_[prm.value]);
     }
+    count_uses(p_.body);
+    ++uses_[p_.result];
     for (const Node& s : p_.body) node(s);
     const auto result = at_.find(p_.result);
     if (result == at_.end() || !p_.values[std::size_t(p_.result)].active)
@@ -148,6 +152,9 @@ class Lowering {
   std::vector<std::string> lists;
   std::vector<ir::ValueId> wrt_elements;
   std::map<ir::ValueId, std::string> target;
+  std::map<const Node*, std::pair<std::size_t, std::size_t>> ops_of;  // an op node's ops in f_
+  std::vector<ir::ValueId> joined;  // the values after branches that depend on what is differentiated
+  ir::ValueId value(ValueId v) { return b_.value_of(at_.at(v)); }
 
  private:
   Tensor param(const std::string& name, Kind kind, bool wrt = false) {
@@ -160,9 +167,9 @@ class Lowering {
   void node(const Node& s) {
     if (!s.list.empty() || !s.callee.empty() || !s.structured.empty())
       throw NotYet{"a list, a custom rule or a tl:: region"};
-    if (s.kind == Node::Kind::scalar) return constant(s);  // in the forward pass, which the sweep follows
-    if (s.kind != Node::Kind::op)
-      throw NotYet{std::string(s.kind == Node::Kind::branch ? "a branch" : "a loop")};
+    if (s.kind == Node::Kind::scalar) return scalar(s);  // in the forward pass, which the sweep follows
+    if (s.kind == Node::Kind::branch) return branch(s);
+    if (s.kind != Node::Kind::op) throw NotYet{"a loop"};
     const Value& v = p_.values[std::size_t(s.result)];
     if (v.undefined || v.maybe_undefined) throw NotYet{"a value defined on some paths only"};
     if (!v.list.empty()) return element(s, v);
@@ -171,10 +178,52 @@ class Lowering {
       at_[s.result] = param(v.name, of_class(next_class_++));
       return;
     }
+    const std::size_t first = f_.body.ops.size();
     const Tensor t = record(s);
     at_[s.result] = t;
     program_value[b_.value_of(t)] = s.result;
     node_of[b_.value_of(t)] = &s;
+    ops_of[&s] = {first, f_.body.ops.size()};
+  }
+
+  // A C++ if: both paths' ops are recorded (each runs its rules only where its path
+  // was taken), each value after the branch a parameter standing for the variable.
+  void branch(const Node& s) {
+    if (!s.hoisted.empty() || !s.head.empty()) throw NotYet{"a branch that hoists what it defines"};
+    for (const Node& n : s.body) node(n);
+    for (const Node& n : s.orelse) node(n);
+    for (const Phi& ph : s.phis) {
+      const Value& out = p_.values[std::size_t(ph.out)];
+      if (ph.first < 0 || ph.second < 0 || out.undefined || out.maybe_undefined)
+        throw NotYet{"a value defined on some paths only"};
+      for (const auto& [side, path] : {std::pair{ph.first, &s.body}, std::pair{ph.second, &s.orelse}})
+        if (uses_.at(side) > 1 && (!defines(*path, side) || sides_[side]++ > 0))
+          throw NotYet{"a branch passing on a value read elsewhere too"};
+      const Tensor t = param(out.name, of_class(next_class_++));
+      at_[ph.out] = t;
+      if (out.active) joined.push_back(b_.value_of(t));
+    }
+  }
+  static bool defines(const Block& b, ValueId v) {
+    return std::any_of(b.begin(), b.end(),
+                       [&](const Node& n) { return n.kind == Node::Kind::op && n.result == v; });
+  }
+  // A declaration in a branch is written again in the branch's reverse; a check is not.
+  void scalar(const Node& s) {
+    if (s.assignment || !s.hoisted.empty()) throw NotYet{"a scalar assigned again"};
+    constant(s);
+  }
+  // How often the program reads each value (operands, branches' sides, the result).
+  void count_uses(const Block& b) {
+    for (const Node& n : b) {
+      for (const Arg& a : n.args)
+        if (a.is_tensor()) ++uses_[a.value];
+      for (const Phi& ph : n.phis)
+        for (ValueId v : {ph.first, ph.second})
+          if (v >= 0) ++uses_[v];
+      count_uses(n.body);
+      count_uses(n.orelse);
+    }
   }
 
   // `const T name = init;` (axes, keepdims in an inlined library function): the
@@ -292,87 +341,208 @@ class Lowering {
   std::map<std::string, Tensor> elements_;
   std::vector<ir::ValueId> passing_;  // the spelled calls that may return their operand
   Constants constants_;
+  std::map<ValueId, int> uses_, sides_;  // the program's reads of each value; as a branch's side
   int next_class_;  // the type class of the next parameter not of the function's
 };
 
-// The sweep's ops written out: the cotangents as assignments, in the order the engine
-// sums them, values read twice as temporaries, the rest inline.
+// The sweep, driven block by block over the program (tl::ad::VjpPass, one op's rule
+// at a time) and written out as it is recorded: each cotangent an assignment in the
+// order the engine sums it, values read twice as temporaries, the rest inline. A
+// C++ if becomes an if whose paths run their ops' rules; after it, a cotangent one
+// path changed is its variable, defined, or (where the other path left it without
+// one) defined or not at run time, which what reads it then tests.
 class Printer {
   // A cotangent: the variable d holding it, given by the rule of op `by`.
   struct Share {
     std::string d;
     const ir::Op* by;
   };
+  // What a path changes, restored for the other path.
+  struct State {
+    std::unordered_map<ir::ValueId, Tensor> ct;
+    std::set<ir::ValueId> maybe;
+    std::map<std::string, ir::ValueId> holds;
+  };
 
  public:
-  Printer(const Program& p, const Lowering& low, const ir::Function& g, const tl::ad::VjpValues& values,
-          Recording& rec, const std::function<std::string(const Node&)>& comment)
-      : p_(p), low_(low), g_(g), rec_(rec), comment_(comment) {
-    std::set<ir::ValueId> forward;
-    for (const auto& [fv, gv] : values.primal) forward.insert(gv);
-    for (const ir::Op& op : g.body.ops) {
-      if (forward.count(op.results.at(0)) != 0) continue;
-      if (op.results.size() != 1) throw NotYet{"an op with several results"};
-      sweep_.push_back(&op);
-      count_uses(op);
-    }
-    for (ir::ValueId v : g.body.results) ++uses_[v];
-    for (const auto& c : values.cotangents) sums_[c.value].push_back({target_of(c.of), c.by});
-  }
+  Printer(const Program& p, Lowering& low, const ir::Function& g, ir::Builder& b, tl::ad::VjpPass& pass,
+          const tl::ad::VjpValues& values, Recording& rec,
+          const std::function<std::string(const Node&)>& comment)
+      : p_(p), low_(low), g_(g), b_(b), pass_(pass), values_(values), rec_(rec), comment_(comment) {}
 
-  Sweep print(const std::string& seed) {
-    Sweep out;
+  Sweep print(const std::string& seed, const Tensor& seed_value) {
     const std::string& result = p_.values[std::size_t(p_.result)].name;
-    out.lines.push_back("tl::Tensor d_" + result + " = " + seed + ";");
+    line("tl::Tensor d_" + result + " = " + seed + ";");
     for (const std::string& list : low_.lists)
-      out.lines.push_back("std::vector<tl::Tensor> d_" + list + "(" + list + ".size());");
-    std::set<std::string> declared{"d_" + result};
-    for (const auto& [gv, xs] : sums_)
-      for (const Share& share : xs)
-        if (share.d.find('[') == std::string::npos && declared.insert(share.d).second)
-          out.lines.push_back("tl::Tensor " + share.d + ";");
-    // Cotangents that are values from before the sweep (the seed, an operand).
-    for (const auto& [gv, xs] : sums_)
-      if (rec_.made_by(gv) == nullptr || !in_sweep(gv)) assign(out, gv, xs);
-    for (const ir::Op* op : sweep_) {
-      const ir::ValueId v = op->results[0];
-      if (const auto it = sums_.find(v); it != sums_.end()) {
-        assign(out, v, it->second);
-      } else if (uses_[v] > 1) {
-        const std::string t = fmt::format("t_{}_{}", op->name(), temps_++);
-        out.lines.push_back("const tl::Tensor " + t + " = " + rec_.define(v).text + ";");
-        rec_.name(v, t);
-      }
-    }
-    // The elements of the differentiated lists, in their lists' cotangents.
+      line("std::vector<tl::Tensor> d_" + list + "(" + list + ".size());");
+    declarations_ = out_.lines.size();
+    declared_.insert("d_" + result);
+    holds_["d_" + result] = b_.value_of(seed_value);
+    block(p_.body);
+    // The differentiated parameters' cotangents: the elements of a list in the list's
+    // (the caller gives zeros to those without one).
     for (ir::ValueId fv : low_.wrt_elements) {
-      const std::string text = rec_.write(g_.body.results.at(low_.result_of(fv))).text;
-      if (text != low_.target.at(fv)) out.lines.push_back(low_.target.at(fv) + " = " + text + ";");
+      const auto it = pass_.ct.find(fv);
+      if (it == pass_.ct.end()) continue;
+      const std::string text = rec_.write(b_.value_of(it->second)).text;
+      if (text != low_.target.at(fv)) line(low_.target.at(fv) + " = " + text + ";");
     }
     for (std::size_t w : p_.wrt) {
-      const auto it = low_.param_value.find(w);
-      out.cotangents.push_back(it == low_.param_value.end()
-                                   ? std::string()
-                                   : rec_.write(g_.body.results.at(low_.result_of(it->second))).text);
+      const auto fv = low_.param_value.find(w);
+      out_.cotangents.push_back(fv == low_.param_value.end() ? std::string()
+                                                             : or_zeros(fv->second, p_.params[w].name));
     }
-    return out;
+    return std::move(out_);
   }
 
  private:
+  void line(const std::string& l) { out_.lines.push_back(std::string(std::size_t(2 * depth_), ' ') + l); }
+
+  void block(const Block& b) {
+    for (auto it = b.rbegin(); it != b.rend(); ++it) {
+      if (it->kind == Node::Kind::branch) {
+        branch(*it);
+        continue;
+      }
+      const auto ops = low_.ops_of.find(&*it);
+      if (ops == low_.ops_of.end()) continue;
+      for (std::size_t k = ops->second.second; k > ops->second.first; --k)
+        step(low_.function().body.ops[k - 1]);
+    }
+  }
+
+  // One op's rule; where its result's cotangent may be undefined at run time, only
+  // where it is not.
+  void step(const ir::Op& op) {
+    const auto it = pass_.ct.find(op.results.at(0));
+    if (it == pass_.ct.end() || maybe_.count(b_.value_of(it->second)) == 0) return run(op);
+    const State before = save();
+    line("if (" + rec_.write(b_.value_of(it->second)).text + ".defined()) {");
+    ++depth_;
+    run(op);
+    --depth_;
+    line("}");
+    const State after = save();
+    join(after, before);
+  }
+
+  void run(const ir::Op& op) {
+    const std::size_t ops = g_.body.ops.size(), shares = values_.cotangents.size();
+    pass_.backward(op);
+    write_from(ops, shares);
+  }
+
+  void branch(const Node& s) {
+    std::vector<Tensor> outs;
+    for (const Phi& ph : s.phis) outs.push_back(pass_.take_ct(low_.value(ph.out)));
+    const State before = save();
+    line("if (" + cond_name(s.id) + ") {");
+    path(s.body, s.phis, outs, true);
+    const State then = save();
+    restore(before);
+    const std::size_t at = out_.lines.size();
+    line("} else {");
+    path(s.orelse, s.phis, outs, false);
+    if (out_.lines.size() == at + 1) out_.lines.pop_back();
+    line("}");
+    join(then, save());
+  }
+
+  void path(const Block& b, const std::vector<Phi>& phis, const std::vector<Tensor>& outs, bool first) {
+    ++depth_;
+    for (const Node& n : b)
+      if (n.kind == Node::Kind::scalar && !n.declares.empty() && !n.check) line("[[maybe_unused]] " + n.text);
+    const std::size_t ops = g_.body.ops.size(), shares = values_.cotangents.size();
+    // A value after the branch is, on this path, the value it joins: its cotangent
+    // is that value's, read as a value of its type.
+    for (std::size_t k = 0; k < phis.size(); ++k) {
+      const ir::ValueId side = low_.value(first ? phis[k].first : phis[k].second);
+      if (!outs[k].defined() || !pass_.is_active(side)) continue;
+      const Tensor t = b_.param(tl::detail::unknown_type());
+      rec_.name(b_.value_of(t), rec_.write(b_.value_of(outs[k])).text);
+      rec_.alike(b_.value_of(t), values_.primal.at(side));
+      if (maybe_.count(b_.value_of(outs[k])) != 0) maybe_.insert(b_.value_of(t));
+      pass_.add_ct(side, t);
+    }
+    write_from(ops, shares);
+    block(b);
+    --depth_;
+  }
+
+  State save() const { return {pass_.ct, maybe_, holds_}; }
+  void restore(const State& s) {
+    pass_.ct = s.ct;
+    maybe_ = s.maybe;
+    holds_ = s.holds;
+    for (const auto& [d, gv] : holds_) rec_.name(gv, d);
+  }
+  // After two paths: each cotangent they left different is its variable, a value of
+  // its own, defined or not at run time where one path left it without one.
+  void join(const State& a, const State& b) {
+    std::set<ir::ValueId> values;
+    for (const auto& [v, t] : a.ct) values.insert(v);
+    for (const auto& [v, t] : b.ct) values.insert(v);
+    restore(a);
+    for (ir::ValueId v : values) {
+      const auto x = a.ct.find(v), y = b.ct.find(v);
+      const bool in_a = x != a.ct.end(), in_b = y != b.ct.end();
+      if (in_a && in_b && x->second.is_same(y->second)) continue;
+      const std::string d = target_of(v);
+      const Tensor t = b_.param(tl::detail::unknown_type());
+      const ir::ValueId gv = b_.value_of(t);
+      rec_.name(gv, d);
+      rec_.alike(gv, values_.primal.at(v));
+      pass_.ct[v] = t;
+      holds_[d] = gv;
+      declare(d);
+      const bool sure = in_a && in_b && a.maybe.count(b_.value_of(x->second)) == 0 &&
+                        b.maybe.count(b_.value_of(y->second)) == 0;
+      if (!sure) maybe_.insert(gv);
+    }
+  }
+
+  // The sweep's ops from ops on, and the cotangents summed from shares on.
+  void write_from(std::size_t ops, std::size_t shares) {
+    rec_.update();
+    std::map<ir::ValueId, std::vector<Share>> sums;
+    for (std::size_t k = shares; k < values_.cotangents.size(); ++k) {
+      const auto& c = values_.cotangents[k];
+      sums[c.value].push_back({target_of(c.of), c.by});
+    }
+    std::map<ir::ValueId, int> uses;
+    for (std::size_t k = ops; k < g_.body.ops.size(); ++k) count_uses(g_.body.ops[k], uses);
+    const auto made_here = [&](ir::ValueId v) {
+      for (std::size_t k = ops; k < g_.body.ops.size(); ++k)
+        if (g_.body.ops[k].results.at(0) == v) return true;
+      return false;
+    };
+    // Cotangents that are values from before (a seed, a branch's value passed on).
+    for (const auto& [gv, xs] : sums)
+      if (!made_here(gv)) assign(gv, xs);
+    for (std::size_t k = ops; k < g_.body.ops.size(); ++k) {
+      const ir::Op& op = g_.body.ops[k];
+      if (op.results.size() != 1) throw NotYet{"an op with several results"};
+      const ir::ValueId v = op.results[0];
+      if (const auto it = sums.find(v); it != sums.end()) {
+        assign(v, it->second);
+      } else if (uses[v] > 1) {
+        const std::string t = fmt::format("t_{}_{}", op.name(), temps_++);
+        line("const tl::Tensor " + t + " = " + rec_.define(v).text + ";");
+        rec_.name(v, t);
+      }
+    }
+  }
   // A weak scalar written as its number beside its partner reads nothing; written
   // alone it reads its partner's dtype.
-  void count_uses(const ir::Op& op) {
+  void count_uses(const ir::Op& op, std::map<ir::ValueId, int>& uses) const {
     if (op.name() == "weak_scalar") return;
     for (ir::ValueId v : op.operands) {
-      ++uses_[v];
+      ++uses[v];
       const ir::Op* made = rec_.made_by(v);
       if (made != nullptr && made->name() == "weak_scalar" &&
           std::find(op.operands.begin(), op.operands.end(), made->operands[0]) == op.operands.end())
-        ++uses_[made->operands[0]];
+        ++uses[made->operands[0]];
     }
-  }
-  bool in_sweep(ir::ValueId v) const {
-    return std::any_of(sweep_.begin(), sweep_.end(), [&](const ir::Op* op) { return op->results[0] == v; });
   }
   // The variable holding the cotangent of a value of the lowered body.
   std::string target_of(ir::ValueId fv) const {
@@ -382,32 +552,62 @@ class Printer {
       if (args[i] == fv) return "d_" + low_.names[i].text;
     return "d_" + p_.values[std::size_t(low_.program_value.at(fv))].name;
   }
-  // gv is the cotangent of each of xs so far: d_x = its op written out (d_x's
-  // previous value among its operands), and from now on gv is read as d_x.
-  void assign(Sweep& out, ir::ValueId gv, const std::vector<Share>& xs) {
+  void declare(const std::string& d) {
+    if (d.find('[') != std::string::npos || !declared_.insert(d).second) return;
+    out_.lines.insert(out_.lines.begin() + std::ptrdiff_t(declarations_++), "tl::Tensor " + d + ";");
+  }
+  // gv is the cotangent of each of xs so far: d = its op written out (d's previous
+  // value among its operands; tested where it may be undefined), and from now on gv
+  // is read as d.
+  void assign(ir::ValueId gv, const std::vector<Share>& xs) {
     for (const auto& [d, by] : xs) {
-      const std::string text = rec_.named(gv) ? rec_.write(gv).text : rec_.define(gv).text;
+      std::string text = rec_.named(gv) ? rec_.write(gv).text : rec_.define(gv).text;
       if (text == d) continue;
-      if (const auto it = holds_.find(d); it != holds_.end() && it->second != gv) rec_.retire(it->second);
-      if (by != nullptr && by != commented_)
-        out.lines.push_back("// " + comment_(*low_.node_of.at(by->results.at(0))));
+      const ir::Op* made = rec_.made_by(gv);
+      if (made != nullptr && made->name() == "add" && maybe_.count(made->operands[0]) != 0 &&
+          !rec_.named(gv)) {
+        const std::string share = rec_.write(made->operands[1]).text;
+        text = d + ".defined() ? " + d + " + " + operand_text(made->operands[1]) + " : " + share;
+      }
+      const auto held = holds_.find(d);
+      if (held != holds_.end() && held->second != gv) rec_.retire(held->second);
+      if (by != nullptr && by != commented_) line("// " + comment_(*low_.node_of.at(by->results.at(0))));
       commented_ = by;
-      out.lines.push_back(d + " = " + text + ";");
+      declare(d);
+      line(d + " = " + text + ";");
       holds_[d] = gv;
       if (!rec_.named(gv)) rec_.name(gv, d);
     }
   }
+  // The right operand of a sum, parenthesized where it binds less tightly.
+  std::string operand_text(ir::ValueId v) {
+    const Expr e = rec_.write(v);
+    return e.level >= 6 ? "(" + e.text + ")" : e.text;
+  }
+  // A differentiated parameter's cotangent, zeros where it has none.
+  std::string or_zeros(ir::ValueId fv, const std::string& name) {
+    const auto it = pass_.ct.find(fv);
+    const std::string zero = "tl::zeros_like(" + name + ")";
+    if (it == pass_.ct.end()) return zero;
+    const std::string d = rec_.write(b_.value_of(it->second)).text;
+    return maybe_.count(b_.value_of(it->second)) != 0 ? d + ".defined() ? " + d + " : " + zero : d;
+  }
 
   const Program& p_;
-  const Lowering& low_;
+  Lowering& low_;
   const ir::Function& g_;
+  ir::Builder& b_;
+  tl::ad::VjpPass& pass_;
+  const tl::ad::VjpValues& values_;
   Recording& rec_;
   const std::function<std::string(const Node&)>& comment_;
-  std::vector<const ir::Op*> sweep_;
-  std::map<ir::ValueId, int> uses_;
-  std::map<ir::ValueId, std::vector<Share>> sums_;  // g's value -> what it is the cotangent of
-  const ir::Op* commented_ = nullptr;
+  Sweep out_;
+  int depth_ = 0;
+  std::size_t declarations_ = 0;
+  std::set<std::string> declared_;
+  std::set<ir::ValueId> maybe_;               // cotangents defined or not at run time
   std::map<std::string, ir::ValueId> holds_;  // d_x -> the value it holds now
+  const ir::Op* commented_ = nullptr;
   int temps_ = 0;
 };
 
@@ -419,26 +619,38 @@ Sweep engine_sweep(const Program& p, const std::string& seed,
   try {
     low.lower();
     const ir::Function& f = low.function();
+    ir::Function g;
+    ir::Builder b(g);
+    tl::ad::VjpPass pass(f, b);
     tl::ad::VjpValues values;
-    const ir::Function g = tl::ad::vjp(f, low.wrt(), false, &values);
+    pass.values = &values;
     // g's parameters: f's, then the seed.
     std::map<ir::ValueId, Expr> names;
     std::map<ir::ValueId, Kind> kinds;
-    std::map<ir::ValueId, std::pair<std::string, ir::ValueId>> scalars;
     for (std::size_t i = 0; i < f.body.args.size(); ++i) {
+      const Tensor t = b.param(tl::detail::unknown_type());
+      pass.rp.primal[f.body.args[i]] = t;
+      if (low.wrt()[i]) pass.active.insert(f.body.args[i]);
       if (low.scalars.count(f.body.args[i]) != 0) continue;
-      names[g.body.args[i]] = low.names[i];
-      kinds[g.body.args[i]] = low.kinds[i];
+      names[b.value_of(t)] = low.names[i];
+      kinds[b.value_of(t)] = low.kinds[i];
     }
+    for (ir::ValueId v : low.joined) pass.active.insert(v);
+    pass.forward(f.body);
+    for (const auto& [v, t] : pass.rp.primal) values.primal[v] = b.value_of(t);
+    std::map<ir::ValueId, std::pair<std::string, ir::ValueId>> scalars;
     for (const auto& [v, s] : low.scalars)
       scalars[values.primal.at(v)] = {s.first, values.primal.at(s.second)};
     for (const auto& [fv, pv] : low.program_value)
       names[values.primal.at(fv)] = {p.values[std::size_t(pv)].name, 0};
-    const std::string& result = p.values[std::size_t(p.result)].name;
+    const Tensor seed_value = b.param(tl::detail::unknown_type());
+    const ir::ValueId result = f.body.results.at(0);
+    names[b.value_of(seed_value)] = {"d_" + p.values[std::size_t(p.result)].name, 0};
     // The seed has the result's type.
-    names[g.body.args.back()] = {"d_" + result, 0};
-    Recording rec(g, names, kinds, scalars, "", {{g.body.args.back(), values.primal.at(f.body.results[0])}});
-    return Printer(p, low, g, values, rec, comment).print(seed);
+    Recording rec(g, names, kinds, scalars, "", {{b.value_of(seed_value), values.primal.at(result)}});
+    if (pass.is_active(result)) pass.add_ct(result, seed_value);
+    values.cotangents.clear();
+    return Printer(p, low, g, b, pass, values, rec, comment).print(seed, seed_value);
   } catch (const NotYet& e) {
     return {{}, {}, e.what};
   } catch (const tl::detail::UnknownTypeError&) {

@@ -106,15 +106,20 @@ Recording::Recording(const ir::Function& f, std::map<ir::ValueId, Expr> names,
       scalars_(std::move(scalars)),
       y_(std::move(y)),
       alike_(std::move(alike)) {
-  for (const ir::Op& op : f.body.ops) {
-    for (ir::ValueId v : op.results) made_by_[v] = &op;
+  update();
+}
+
+void Recording::update() {
+  for (; seen_ < f_.body.ops.size(); ++seen_) {
+    const ir::Op& op = f_.body.ops[seen_];
+    for (ir::ValueId v : op.results) made_by_[v] = seen_;
     if (op.results.size() == 1 && !kinds_.count(op.results[0])) kinds_[op.results[0]] = kind_of(op);
   }
 }
 
 const ir::Op* Recording::made_by(ir::ValueId v) const {
   const auto it = made_by_.find(v);
-  return it == made_by_.end() ? nullptr : it->second;
+  return it == made_by_.end() ? nullptr : &f_.body.ops[it->second];
 }
 
 void Recording::retire(ir::ValueId v) {
@@ -193,10 +198,20 @@ std::string Recording::fill(std::string s, const ir::Op& op) {
 
 // An elementwise op's result has its operands' broadcast shape (rank 0 changes none)
 // and their common dtype; select's predicate gives no dtype, nor do the results of
-// ops without derivatives (comparisons, floor). A floating reduction keeps its
+// ops without derivatives (comparisons, floor). What is not derived so is a class
+// of the value's own. A floating reduction keeps its
 // operand's dtype, and over every axis gives rank 0; the reductions' rules give their
 // operand's dtype in the shape of the value they spread over.
 Kind Recording::kind_of(const ir::Op& op) const {
+  // Of what no rule here knows, a shape and a dtype of its own: a class no name has.
+  const int own = -1 - int(op.results.at(0));
+  Kind k = derived_kind(op, own);
+  if (!k.shape) k.shape = own;
+  if (!k.dtype) k.dtype = own;
+  return k;
+}
+
+Kind Recording::derived_kind(const ir::Op& op, int own) const {
   const auto operand = [&](std::size_t i) { return kind(op.operands[i]); };
   const std::string& name = op.name();
   if (name == "weak_scalar") return {0, operand(0).dtype};
@@ -205,8 +220,6 @@ Kind Recording::kind_of(const ir::Op& op) const {
   if (name == "zeros_like") return operand(0);
   if (name == "sum_backward" || name == "extreme_backward") return {operand(1).shape, operand(0).dtype};
   if (name == "extreme_jvp") return {operand(2).shape, operand(0).dtype};
-  // Of what no rule here knows, a shape and a dtype of its own: a class no name has.
-  const int own = -1 - int(op.results.at(0));
   if (name == "reduce_sum" || name == "reduce_max" || name == "reduce_min") {
     const bool scalar = tl::detail::every_axis(op.attrs) && !op.attrs.get<bool>("keepdims");
     return {scalar ? 0 : own, operand(0).dtype};

@@ -57,7 +57,14 @@ class Recording {
   // v's defining op written out even where v has a name.
   Expr define(ir::ValueId v);
   // From now on v is written as `name`.
-  void name(ir::ValueId v, const std::string& name) { names_[v] = {name, 0}; }
+  void name(ir::ValueId v, const std::string& name) {
+    names_[v] = {name, 0};
+    retired_.erase(v);
+  }
+  // v has w's type.
+  void alike(ir::ValueId v, ir::ValueId w) { alike_[v] = w; }
+  // Takes in the ops recorded since (the function grows as a sweep is recorded).
+  void update();
   // v's name now holds another value: writing v is refused (a std::logic_error).
   void retire(ir::ValueId v);
   bool named(ir::ValueId v) const { return names_.count(v) != 0; }
@@ -70,6 +77,7 @@ class Recording {
   Expr side(const ir::Op& op, std::size_t k);
   std::string fill(std::string s, const ir::Op& op);
   Kind kind_of(const ir::Op& op) const;
+  Kind derived_kind(const ir::Op& op, int own) const;
   bool same_as(ir::ValueId a, ir::ValueId b) const;
   bool same_dtype(ir::ValueId a, ir::ValueId b) const;
 
@@ -79,7 +87,8 @@ class Recording {
   std::map<ir::ValueId, std::pair<std::string, ir::ValueId>> scalars_;
   std::string y_;
   std::map<ir::ValueId, ir::ValueId> alike_;
-  std::map<ir::ValueId, const ir::Op*> made_by_;
+  std::map<ir::ValueId, std::size_t> made_by_;  // the index of the op making a value
+  std::size_t seen_ = 0;                        // the ops taken in
   std::set<ir::ValueId> retired_;
 };
 

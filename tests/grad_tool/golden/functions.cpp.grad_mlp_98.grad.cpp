@@ -59,67 +59,66 @@ inline tl::Tensor grad_mlp_98(const tl::Tensor& wt, const tl::Tensor& x, const t
   if (result.rank() != 0)
     throw tl::ValueError("tlaloc-grad: the lambda at functions.cpp:92 must return a scalar, got " + tl::shape_string(result.shape()));
 
-  // Reverse: d_v is the derivative of the result with respect to v (the tool's own
-  // sweep, for a branch).
-  tl::Tensor d_wt;
-  tl::Tensor d_matmul_3;
-  tl::Tensor d_add_4;
-  tl::Tensor d_h;
-  tl::Tensor d_mul_6;
-  tl::Tensor d_sum_7;
+  // Reverse, written by the AD engine (tl::ad::vjp): d_v is the derivative of the
+  // result with respect to v, its shares summed in the engine's order.
+  tl::Tensor d_result = tl::scalar_tensor(1, result.dtype());
+  tl::Tensor d_mul_9;
   tl::Tensor d_y;
-  tl::Tensor d_result;
-  d_result = tl::scalar_tensor(1, result.dtype());
+  tl::Tensor d_sub_20;
+  tl::Tensor d_add_19;
+  tl::Tensor d_sum_13;
+  tl::Tensor d_astype_18;
+  tl::Tensor d_div_17;
+  tl::Tensor d_sum_16;
+  tl::Tensor d_astype_15;
+  tl::Tensor d_exp_14;
+  tl::Tensor d_h;
+  tl::Tensor d_div_12;
+  tl::Tensor d_sigmoid_11;
+  tl::Tensor d_sum_7;
+  tl::Tensor d_mul_6;
+  tl::Tensor d_add_4;
+  tl::Tensor d_matmul_3;
+  tl::Tensor d_wt;
   if (cond_0) {
-    tl::Tensor d_mul_9;
     d_mul_9 = d_result;
     // mul, line 95
-    d_y = d_mul_9 * 2.0;
+    d_y = d_result * 2.0;
   } else {
     [[maybe_unused]] const bool mean_keepdims = false;
     [[maybe_unused]] const tlaloc::Axes mean_axes = {};
     [[maybe_unused]] const int64_t mean_n = ::tlaloc::detail::reduced_count("mean", exp_14.shape(), mean_axes);
-    tl::Tensor d_sigmoid_11;
-    tl::Tensor d_div_12;
-    tl::Tensor d_sum_13;
-    tl::Tensor d_exp_14;
-    tl::Tensor d_astype_15;
-    tl::Tensor d_sum_16;
-    tl::Tensor d_div_17;
-    tl::Tensor d_astype_18;
-    tl::Tensor d_add_19;
-    tl::Tensor d_sub_20;
     d_sub_20 = d_result;
     // sub, line 96
-    d_add_19 = tl::sum_to_shape_of(d_sub_20, add_19);
-    d_sum_13 = tl::sum_to_shape_of(-d_sub_20, sum_13);
+    d_add_19 = tl::sum_to_shape_of(d_result, add_19);
+    d_sum_13 = tl::sum_to_shape_of(-d_result, sum_13);
     // add, line 96
     d_astype_18 = tl::sum_to_shape_of(d_add_19, astype_18);
     d_y = tl::sum_to_shape_of(d_add_19, y);
     // astype, tlaloc/derived_ops.hpp:51
     d_div_17 = d_astype_18.astype(div_17.dtype());
     // div, tlaloc/derived_ops.hpp:51
-    d_sum_16 = d_div_17 * tl::reciprocal(tl::scalar_tensor(double(mean_n), div_17.dtype()));
+    d_sum_16 = tl::sum_to_shape_of(d_div_17 * tl::reciprocal(tl::scalar_tensor(double(mean_n), sum_16.dtype())), sum_16);
     // sum, tlaloc/derived_ops.hpp:51
-    d_astype_15 = tl::sum_backward(d_sum_16, astype_15.shape(), mean_axes, mean_keepdims);
+    d_astype_15 = tl::sum_backward(d_sum_16, astype_15.shape(), {}, false);
     // astype, tlaloc/derived_ops.hpp:51
     d_exp_14 = d_astype_15.astype(exp_14.dtype());
     // exp, line 96
-    d_h = d_exp_14 * exp_14;
+    d_h = tl::sum_to_shape_of(d_exp_14 * exp_14, h);
     // sum, line 96
-    d_div_12 = tl::broadcast_to(d_sum_13, div_12.shape());
+    d_div_12 = tl::sum_backward(d_sum_13, div_12.shape(), {}, false);
     // div, line 96
     d_sigmoid_11 = tl::sum_to_shape_of(d_div_12 * tl::reciprocal(add_10), sigmoid_11);
     // sigmoid, line 96
-    d_h = d_h + (d_sigmoid_11 * (sigmoid_11 * (1.0 - sigmoid_11)));
+    d_h = d_h + d_sigmoid_11 * (sigmoid_11 * (1.0 - sigmoid_11));
   }
   // mul, line 94
   d_sum_7 = d_y * scale;
   // sum, line 94
-  d_mul_6 = tl::broadcast_to(d_sum_7, mul_6.shape());
+  d_mul_6 = tl::sum_backward(d_sum_7, mul_6.shape(), {}, false);
   // mul, line 94
-  d_h = d_h.defined() ? d_h + (tl::sum_to_shape_of(d_mul_6 * h, h)) : (tl::sum_to_shape_of(d_mul_6 * h, h));
-  d_h = d_h + (tl::sum_to_shape_of(d_mul_6 * h, h));
+  d_h = d_h.defined() ? d_h + d_mul_6 * h : d_mul_6 * h;
+  d_h = d_h + d_mul_6 * h;
   // tanh, line 17
   d_add_4 = d_h * (1.0 - h * h);
   // add, line 17
