@@ -154,6 +154,14 @@ class Lowering {
   std::map<ir::ValueId, std::string> target;
   std::map<const Node*, std::pair<std::size_t, std::size_t>> ops_of;  // an op node's ops in f_
   std::vector<ir::ValueId> joined;  // the values after branches that depend on what is differentiated
+  // A value after a branch that, on the path where `cond` is `taken`, is the value
+  // `side` from before the branch.
+  struct Alias {
+    ir::ValueId out, side;
+    std::string cond;
+    bool taken;
+  };
+  std::vector<Alias> aliases;
   ir::ValueId value(ValueId v) { return b_.value_of(at_.at(v)); }
 
  private:
@@ -190,18 +198,27 @@ class Lowering {
   // was taken), each value after the branch a parameter standing for the variable.
   void branch(const Node& s) {
     if (!s.hoisted.empty() || !s.head.empty()) throw NotYet{"a branch that hoists what it defines"};
+    ++depth_;
     for (const Node& n : s.body) node(n);
     for (const Node& n : s.orelse) node(n);
+    --depth_;
     for (const Phi& ph : s.phis) {
       const Value& out = p_.values[std::size_t(ph.out)];
       if (ph.first < 0 || ph.second < 0 || out.undefined || out.maybe_undefined)
         throw NotYet{"a value defined on some paths only"};
-      for (const auto& [side, path] : {std::pair{ph.first, &s.body}, std::pair{ph.second, &s.orelse}})
-        if (uses_.at(side) > 1 && (!defines(*path, side) || sides_[side]++ > 0))
-          throw NotYet{"a branch passing on a value read elsewhere too"};
       const Tensor t = param(out.name, of_class(next_class_++));
       at_[ph.out] = t;
       if (out.active) joined.push_back(b_.value_of(t));
+      for (const auto& [side, path] : {std::pair{ph.first, &s.body}, std::pair{ph.second, &s.orelse}}) {
+        if (uses_.at(side) < 2) continue;
+        if (sides_[side]++ > 0) throw NotYet{"a value a branch passes on twice"};
+        if (defines(*path, side) || !out.active || !p_.values[std::size_t(side)].active) continue;
+        // Where the path passes on a value from before it that is read elsewhere too,
+        // tracing sees that value itself: its cotangent takes the shares of the value
+        // after the branch as they come (the generated code's d_<out> refers to it).
+        if (depth_ > 0) throw NotYet{"a branch inside a branch passing on a value read elsewhere too"};
+        aliases.push_back({b_.value_of(t), value(side), cond_name(s.id), path == &s.body});
+      }
     }
   }
   static bool defines(const Block& b, ValueId v) {
@@ -342,6 +359,7 @@ class Lowering {
   std::vector<ir::ValueId> passing_;  // the spelled calls that may return their operand
   Constants constants_;
   std::map<ValueId, int> uses_, sides_;  // the program's reads of each value; as a branch's side
+  int depth_ = 0;                        // how many branches the node being lowered is in
   int next_class_;  // the type class of the next parameter not of the function's
 };
 
@@ -371,13 +389,34 @@ class Printer {
       : p_(p), low_(low), g_(g), b_(b), pass_(pass), values_(values), rec_(rec), comment_(comment) {}
 
   Sweep print(const std::string& seed, const Tensor& seed_value) {
-    const std::string& result = p_.values[std::size_t(p_.result)].name;
-    line("tl::Tensor d_" + result + " = " + seed + ";");
+    const std::string d_result = "d_" + p_.values[std::size_t(p_.result)].name;
+    const bool referring =
+        std::any_of(low_.aliases.begin(), low_.aliases.end(),
+                    [&](const Lowering::Alias& a) { return target_of(a.out) == d_result; });
+    if (!referring) line("tl::Tensor " + d_result + " = " + seed + ";");
     for (const std::string& list : low_.lists)
       line("std::vector<tl::Tensor> d_" + list + "(" + list + ".size());");
-    declarations_ = out_.lines.size();
-    declared_.insert("d_" + result);
-    holds_["d_" + result] = b_.value_of(seed_value);
+    declared_at_ = out_.lines.size();
+    // A value after a branch that is, on a path, a value from before it: its variable
+    // refers to that value's there.
+    for (const Lowering::Alias& a : low_.aliases) declare(target_of(a.side));
+    for (const Lowering::Alias& a : low_.aliases) {
+      const std::string d = target_of(a.out);
+      if (!declared_.insert(d).second) continue;
+      const Lowering::Alias* then = alias(a.out, true);
+      const Lowering::Alias* orelse = alias(a.out, false);
+      if (then == nullptr || orelse == nullptr) line("tl::Tensor " + d + "_apart;");
+      const auto side = [&](const Lowering::Alias* x) {
+        return x != nullptr ? target_of(x->side) : d + "_apart";
+      };
+      line("tl::Tensor& " + d + " = " + a.cond + " ? " + side(then) + " : " + side(orelse) + ";");
+      aliased_.insert(d);
+      if (then != nullptr) aliased_.insert(target_of(then->side));
+      if (orelse != nullptr) aliased_.insert(target_of(orelse->side));
+    }
+    if (referring) line(d_result + " = " + seed + ";");
+    declared_.insert(d_result);
+    holds_[d_result] = b_.value_of(seed_value);
     block(p_.body);
     // The differentiated parameters' cotangents: the elements of a list in the list's
     // (the caller gives zeros to those without one).
@@ -387,6 +426,8 @@ class Printer {
       const std::string text = rec_.write(b_.value_of(it->second)).text;
       if (text != low_.target.at(fv)) line(low_.target.at(fv) + " = " + text + ";");
     }
+    out_.lines.insert(out_.lines.begin() + std::ptrdiff_t(declared_at_), declarations_.begin(),
+                      declarations_.end());
     for (std::size_t w : p_.wrt) {
       const auto fv = low_.param_value.find(w);
       out_.cotangents.push_back(fv == low_.param_value.end() ? std::string()
@@ -436,15 +477,26 @@ class Printer {
     std::vector<Tensor> outs;
     for (const Phi& ph : s.phis) outs.push_back(pass_.take_ct(low_.value(ph.out)));
     const State before = save();
+    const std::size_t head = out_.lines.size();
     line("if (" + cond_name(s.id) + ") {");
     path(s.body, s.phis, outs, true);
     const State then = save();
     restore(before);
-    const std::size_t at = out_.lines.size();
+    const std::size_t middle = out_.lines.size();
     line("} else {");
     path(s.orelse, s.phis, outs, false);
-    if (out_.lines.size() == at + 1) out_.lines.pop_back();
-    line("}");
+    const bool then_empty = middle == head + 1, else_empty = out_.lines.size() == middle + 1;
+    if (else_empty) out_.lines.pop_back();
+    if (then_empty && else_empty) {
+      out_.lines.pop_back();
+    } else if (then_empty) {
+      // Only the else path has work: `if (!cond) { ... }`.
+      out_.lines.erase(out_.lines.begin() + std::ptrdiff_t(middle));
+      out_.lines[head] = std::string(std::size_t(2 * depth_), ' ') + "if (!" + cond_name(s.id) + ") {";
+      line("}");
+    } else {
+      line("}");
+    }
     join(then, save());
   }
 
@@ -454,9 +506,20 @@ class Printer {
       if (n.kind == Node::Kind::scalar && !n.declares.empty() && !n.check) line("[[maybe_unused]] " + n.text);
     const std::size_t ops = g_.body.ops.size(), shares = values_.cotangents.size();
     // A value after the branch is, on this path, the value it joins: its cotangent
-    // is that value's, read as a value of its type.
+    // is that value's, read as a value of its type; where it refers to that value's
+    // variable, that variable holds its shares already, defined or not.
     for (std::size_t k = 0; k < phis.size(); ++k) {
       const ir::ValueId side = low_.value(first ? phis[k].first : phis[k].second);
+      if (alias(low_.value(phis[k].out), first) != nullptr) {
+        const Tensor t = b_.param(tl::detail::unknown_type());
+        rec_.name(b_.value_of(t), target_of(side));
+        rec_.alike(b_.value_of(t), values_.primal.at(side));
+        maybe_.insert(b_.value_of(t));
+        pass_.ct[side] = t;
+        if (const auto held = holds_.find(target_of(side)); held != holds_.end()) rec_.retire(held->second);
+        holds_[target_of(side)] = b_.value_of(t);
+        continue;
+      }
       if (!outs[k].defined() || !pass_.is_active(side)) continue;
       const Tensor t = b_.param(tl::detail::unknown_type());
       rec_.name(b_.value_of(t), rec_.write(b_.value_of(outs[k])).text);
@@ -467,6 +530,12 @@ class Printer {
     write_from(ops, shares);
     block(b);
     --depth_;
+  }
+
+  const Lowering::Alias* alias(ir::ValueId out, bool taken) const {
+    for (const Lowering::Alias& a : low_.aliases)
+      if (a.out == out && a.taken == taken) return &a;
+    return nullptr;
   }
 
   State save() const { return {pass_.ct, maybe_, holds_}; }
@@ -554,22 +623,27 @@ class Printer {
   }
   void declare(const std::string& d) {
     if (d.find('[') != std::string::npos || !declared_.insert(d).second) return;
-    out_.lines.insert(out_.lines.begin() + std::ptrdiff_t(declarations_++), "tl::Tensor " + d + ";");
+    declarations_.push_back("tl::Tensor " + d + ";");
   }
   // gv is the cotangent of each of xs so far: d = its op written out (d's previous
   // value among its operands; tested where it may be undefined), and from now on gv
   // is read as d.
   void assign(ir::ValueId gv, const std::vector<Share>& xs) {
     for (const auto& [d, by] : xs) {
-      std::string text = rec_.named(gv) ? rec_.write(gv).text : rec_.define(gv).text;
+      const Expr e = rec_.named(gv) ? rec_.write(gv) : rec_.define(gv);
+      std::string text = e.text;
       if (text == d) continue;
       const ir::Op* made = rec_.made_by(gv);
-      if (made != nullptr && made->name() == "add" && maybe_.count(made->operands[0]) != 0 &&
-          !rec_.named(gv)) {
-        const std::string share = rec_.write(made->operands[1]).text;
-        text = d + ".defined() ? " + d + " + " + operand_text(made->operands[1]) + " : " + share;
-      }
       const auto held = holds_.find(d);
+      const bool sum = made != nullptr && made->name() == "add" && held != holds_.end() &&
+                       made->operands[0] == held->second && !rec_.named(gv);
+      // Where d may be undefined at run time (one path left it without a value, or it
+      // may refer to another's variable, which holds shares this sweep does not see),
+      // the share is added only where it has a value.
+      if (sum && (maybe_.count(made->operands[0]) != 0 || aliased_.count(d) != 0))
+        text = maybe_sum(d, rec_.write(made->operands[1]));
+      else if (aliased_.count(d) != 0)
+        text = maybe_sum(d, e);
       if (held != holds_.end() && held->second != gv) rec_.retire(held->second);
       if (by != nullptr && by != commented_) line("// " + comment_(*low_.node_of.at(by->results.at(0))));
       commented_ = by;
@@ -579,10 +653,9 @@ class Printer {
       if (!rec_.named(gv)) rec_.name(gv, d);
     }
   }
-  // The right operand of a sum, parenthesized where it binds less tightly.
-  std::string operand_text(ir::ValueId v) {
-    const Expr e = rec_.write(v);
-    return e.level >= 6 ? "(" + e.text + ")" : e.text;
+  static std::string maybe_sum(const std::string& d, const Expr& share) {
+    const std::string right = share.level >= 6 ? "(" + share.text + ")" : share.text;
+    return d + ".defined() ? " + d + " + " + right + " : " + share.text;
   }
   // A differentiated parameter's cotangent, zeros where it has none.
   std::string or_zeros(ir::ValueId fv, const std::string& name) {
@@ -603,9 +676,12 @@ class Printer {
   const std::function<std::string(const Node&)>& comment_;
   Sweep out_;
   int depth_ = 0;
-  std::size_t declarations_ = 0;
+  // The variables the sweep assigns, declared at its start (at `declared_at_`).
+  std::vector<std::string> declarations_;
+  std::size_t declared_at_ = 0;
   std::set<std::string> declared_;
   std::set<ir::ValueId> maybe_;               // cotangents defined or not at run time
+  std::set<std::string> aliased_;             // variables that may refer to, or be referred to by, another
   std::map<std::string, ir::ValueId> holds_;  // d_x -> the value it holds now
   const ir::Op* commented_ = nullptr;
   int temps_ = 0;
