@@ -198,25 +198,30 @@ class Lowering {
   // was taken), each value after the branch a parameter standing for the variable.
   void branch(const Node& s) {
     if (!s.hoisted.empty() || !s.head.empty()) throw NotYet{"a branch that hoists what it defines"};
-    ++depth_;
     for (const Node& n : s.body) node(n);
     for (const Node& n : s.orelse) node(n);
-    --depth_;
     for (const Phi& ph : s.phis) {
       const Value& out = p_.values[std::size_t(ph.out)];
       if (ph.first < 0 || ph.second < 0 || out.undefined || out.maybe_undefined)
         throw NotYet{"a value defined on some paths only"};
+      // One value on both paths, read elsewhere too (`c ? x : x`).
+      if (ph.first == ph.second && uses_.at(ph.first) > 2)
+        throw NotYet{"a branch passing on one value on both paths"};
       const Tensor t = param(out.name, of_class(next_class_++));
       at_[ph.out] = t;
       if (out.active) joined.push_back(b_.value_of(t));
       for (const auto& [side, path] : {std::pair{ph.first, &s.body}, std::pair{ph.second, &s.orelse}}) {
-        if (uses_.at(side) < 2) continue;
-        if (sides_[side]++ > 0) throw NotYet{"a value a branch passes on twice"};
-        if (defines(*path, side) || !out.active || !p_.values[std::size_t(side)].active) continue;
+        // A value of the path read there only besides gets the shares of the value
+        // after the branch before its own, as tracing adds them.
+        if (uses_.at(side) < 2 || (defines(*path, side) && sides_.at(side) < 2) || ph.first == ph.second)
+          continue;
+        if (!out.active || !p_.values[std::size_t(side)].active) continue;
         // Where the path passes on a value from before it that is read elsewhere too,
         // tracing sees that value itself: its cotangent takes the shares of the value
-        // after the branch as they come (the generated code's d_<out> refers to it).
-        if (depth_ > 0) throw NotYet{"a branch inside a branch passing on a value read elsewhere too"};
+        // after the branch as they come (the generated code's d_<out> refers to it
+        // where the condition holds, every condition's variable declared before the
+        // outermost branch, and false until its branch runs; an inner branch's value
+        // has shares only where the paths around it ran).
         aliases.push_back({b_.value_of(t), value(side), cond_name(s.id), path == &s.body});
       }
     }
@@ -237,7 +242,10 @@ class Lowering {
         if (a.is_tensor()) ++uses_[a.value];
       for (const Phi& ph : n.phis)
         for (ValueId v : {ph.first, ph.second})
-          if (v >= 0) ++uses_[v];
+          if (v >= 0) {
+            ++uses_[v];
+            ++sides_[v];
+          }
       count_uses(n.body);
       count_uses(n.orelse);
     }
@@ -283,16 +291,22 @@ class Lowering {
   }
 
   Tensor record(const Node& s) {
+    const Rule* rule = find_rule(s.fn);
+    if (rule == nullptr || rule->vjp == nullptr) throw NotYet{"'" + s.fn + "'"};
     if (s.fn == "sum" || s.fn == "max" || s.fn == "min") {
       const Tensor x = operand(s.args.at(0));
-      const tl::Axes axes = axes_written(s.args, constants_);
-      const bool keepdims = keepdims_written(s.args, constants_);
+      tl::Axes axes;
+      bool keepdims = false;
+      try {
+        axes = axes_written(s.args, constants_);
+        keepdims = keepdims_written(s.args, constants_);
+      } catch (const NotYet&) {
+        return spelled_op(s, *rule);  // axes known at run time only: the tool's rule
+      }
       return s.fn == "sum"   ? tl::sum(x, axes, keepdims)
              : s.fn == "max" ? tl::max(x, axes, keepdims)
                              : tl::min(x, axes, keepdims);
     }
-    const Rule* rule = find_rule(s.fn);
-    if (rule == nullptr || rule->vjp == nullptr) throw NotYet{"'" + s.fn + "'"};
     const bool elementwise = rule->partials != 0 || s.fn == "add" || s.fn == "sub" || s.fn == "neg" ||
                              s.fn == "where" || s.fn == "select";
     if (!elementwise) return spelled_op(s, *rule);
@@ -359,7 +373,6 @@ class Lowering {
   std::vector<ir::ValueId> passing_;  // the spelled calls that may return their operand
   Constants constants_;
   std::map<ValueId, int> uses_, sides_;  // the program's reads of each value; as a branch's side
-  int depth_ = 0;                        // how many branches the node being lowered is in
   int next_class_;  // the type class of the next parameter not of the function's
 };
 
@@ -410,9 +423,11 @@ class Printer {
         return x != nullptr ? target_of(x->side) : d + "_apart";
       };
       line("tl::Tensor& " + d + " = " + a.cond + " ? " + side(then) + " : " + side(orelse) + ";");
-      aliased_.insert(d);
-      if (then != nullptr) aliased_.insert(target_of(then->side));
-      if (orelse != nullptr) aliased_.insert(target_of(orelse->side));
+      for (const Lowering::Alias* x : {then, orelse})
+        if (x != nullptr) {
+          aliased_[d].insert(target_of(x->side));
+          aliased_[target_of(x->side)].insert(d);
+        }
     }
     if (referring) line(d_result + " = " + seed + ";");
     declared_.insert(d_result);
@@ -503,7 +518,8 @@ class Printer {
   void path(const Block& b, const std::vector<Phi>& phis, const std::vector<Tensor>& outs, bool first) {
     ++depth_;
     for (const Node& n : b)
-      if (n.kind == Node::Kind::scalar && !n.declares.empty() && !n.check) line("[[maybe_unused]] " + n.text);
+      if (n.kind == Node::Kind::scalar && !n.declares.empty() && !n.check)
+        line(n.text.starts_with("[[maybe_unused]]") ? n.text : "[[maybe_unused]] " + n.text);
     const std::size_t ops = g_.body.ops.size(), shares = values_.cotangents.size();
     // A value after the branch is, on this path, the value it joins: its cotangent
     // is that value's, read as a value of its type; where it refers to that value's
@@ -640,9 +656,10 @@ class Printer {
       // Where d may be undefined at run time (one path left it without a value, or it
       // may refer to another's variable, which holds shares this sweep does not see),
       // the share is added only where it has a value.
-      if (sum && (maybe_.count(made->operands[0]) != 0 || aliased_.count(d) != 0))
+      const bool shared = may_hold_others(d);
+      if (sum && (maybe_.count(made->operands[0]) != 0 || shared))
         text = maybe_sum(d, rec_.write(made->operands[1]));
-      else if (aliased_.count(d) != 0)
+      else if (shared)
         text = maybe_sum(d, e);
       if (held != holds_.end() && held->second != gv) rec_.retire(held->second);
       if (by != nullptr && by != commented_) line("// " + comment_(*low_.node_of.at(by->results.at(0))));
@@ -652,6 +669,14 @@ class Printer {
       holds_[d] = gv;
       if (!rec_.named(gv)) rec_.name(gv, d);
     }
+  }
+  // Whether d may refer to a variable that has been given a value (or be referred to
+  // by one), whose shares this sweep does not see in d's.
+  bool may_hold_others(const std::string& d) const {
+    const auto it = aliased_.find(d);
+    if (it == aliased_.end()) return false;
+    return std::any_of(it->second.begin(), it->second.end(),
+                       [&](const std::string& x) { return holds_.count(x) != 0; });
   }
   static std::string maybe_sum(const std::string& d, const Expr& share) {
     const std::string right = share.level >= 6 ? "(" + share.text + ")" : share.text;
@@ -681,7 +706,8 @@ class Printer {
   std::size_t declared_at_ = 0;
   std::set<std::string> declared_;
   std::set<ir::ValueId> maybe_;               // cotangents defined or not at run time
-  std::set<std::string> aliased_;             // variables that may refer to, or be referred to by, another
+  // The variables that may refer to, or be referred to by, each variable
+  std::map<std::string, std::set<std::string>> aliased_;
   std::map<std::string, ir::ValueId> holds_;  // d_x -> the value it holds now
   const ir::Op* commented_ = nullptr;
   int temps_ = 0;

@@ -117,291 +117,257 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   const tl::Tensor sub_41 = add_40 - sum_28;  // sub, line 69: add_40 - sum_28
   const tl::Tensor t_sub_41 = tl::broadcast_to_shape_of(t_add_40 - t_sum_28, sub_41);
   if (sub_41.rank() != 0) throw tl::ValueError("tlaloc-grad: the lambda at functions.cpp:413 must return a scalar, got " + tl::shape_string(sub_41.shape()));
-  const tl::Tensor t_83 = tl::scalar_tensor(1, sub_41.dtype());  // line 113: tl::scalar_tensor(1, sub_41.dtype())
-  const tl::Tensor sum_to_shape_of_84 = tl::sum_to_shape_of(t_83, add_40);  // sum_to_shape_of, line 115: tl::sum_to_shape_of(d_sub_41, add_40)
-  const tl::Tensor neg_85 = -t_83;  // neg, line 116: -d_sub_41
-  const tl::Tensor sum_to_shape_of_86 = tl::sum_to_shape_of(neg_85, sum_28);  // sum_to_shape_of, line 116: tl::sum_to_shape_of(-d_sub_41, sum_28)
-  const tl::Tensor sum_to_shape_of_87 = tl::sum_to_shape_of(sum_to_shape_of_84, add_39);  // sum_to_shape_of, line 118: tl::sum_to_shape_of(d_add_40, add_39)
-  const tl::Tensor sum_to_shape_of_88 = tl::sum_to_shape_of(sum_to_shape_of_84, sum_29);  // sum_to_shape_of, line 119: tl::sum_to_shape_of(d_add_40, sum_29)
-  const tl::Tensor sum_to_shape_of_89 = tl::sum_to_shape_of(sum_to_shape_of_87, mul_38);  // sum_to_shape_of, line 121: tl::sum_to_shape_of(d_add_39, mul_38)
-  const tl::Tensor sum_to_shape_of_90 = tl::sum_to_shape_of(sum_to_shape_of_87, astype_35);  // sum_to_shape_of, line 122: tl::sum_to_shape_of(d_add_39, astype_35)
-  const tl::Tensor mul_91 = sum_to_shape_of_89 * scale;  // mul, line 124: d_mul_38 * scale
-  const tl::Tensor broadcast_to_92 = tl::broadcast_to(mul_91, mul_36.shape());  // broadcast_to, line 126: tl::broadcast_to(d_sum_37, mul_36.shape())
-  const tl::Tensor mul_93 = broadcast_to_92 * h;  // mul, line 128: d_mul_36 * h
-  const tl::Tensor t_mul_93 = tl::broadcast_to_shape_of(t_h * broadcast_to_92, mul_93);
-  const tl::Tensor sum_to_shape_of_94 = tl::sum_to_shape_of(mul_93, h);  // sum_to_shape_of, line 128: tl::sum_to_shape_of(d_mul_36 * h, h)
-  const tl::Tensor t_sum_to_shape_of_94 = tl::sum_to_shape_of(t_mul_93, h);
-  const tl::Tensor mul_95 = broadcast_to_92 * h;  // mul, line 129: d_mul_36 * h
-  const tl::Tensor t_mul_95 = tl::broadcast_to_shape_of(t_h * broadcast_to_92, mul_95);
-  const tl::Tensor sum_to_shape_of_96 = tl::sum_to_shape_of(mul_95, h);  // sum_to_shape_of, line 129: tl::sum_to_shape_of(d_mul_36 * h, h)
-  const tl::Tensor t_sum_to_shape_of_96 = tl::sum_to_shape_of(t_mul_95, h);
-  const tl::Tensor add_97 = sum_to_shape_of_94 + sum_to_shape_of_96;  // add, line 129: d_h + (tl::sum_to_shape_of(d_mul_36 * h, h))
-  const tl::Tensor t_add_97 = tl::broadcast_to_shape_of(t_sum_to_shape_of_94 + t_sum_to_shape_of_96, add_97);
-  const tl::Tensor astype_98 = sum_to_shape_of_90.astype(div_34.dtype());  // astype, line 131: d_astype_35.astype(div_34.dtype())
-  const tl::Tensor t_99 = tl::scalar_tensor(double(mean_n), div_34.dtype());  // line 133: tl::scalar_tensor(double(mean_n), div_34.dtype())
-  const tl::Tensor reciprocal_100 = tl::reciprocal(t_99);  // reciprocal, line 133: tl::reciprocal(tl::scalar_tensor(double(mean_n), div_34.dtype()))
-  const tl::Tensor mul_101 = astype_98 * reciprocal_100;  // mul, line 133: d_div_34 * tl::reciprocal(tl::scalar_tensor(double(mean_n), div_34.dt...
-  const tl::Tensor sum_backward_102 = tl::sum_backward(mul_101, astype_32.shape(), mean_axes, mean_keepdims);  // sum_backward, line 135: tl::sum_backward(d_sum_33, astype_32.shape(), mean_axes, mean_keepdims)
-  const tl::Tensor astype_103 = sum_backward_102.astype(exp_31.dtype());  // astype, line 137: d_astype_32.astype(exp_31.dtype())
-  const tl::Tensor mul_104 = astype_103 * exp_31;  // mul, line 139: d_exp_31 * exp_31
-  const tl::Tensor t_mul_104 = tl::broadcast_to_shape_of(t_exp_31 * astype_103, mul_104);
-  const tl::Tensor mul_105 = mul_104 * 0.5;  // mul, line 141: d_mul_30 * 0.5
-  const tl::Tensor t_mul_105 = t_mul_104 * 0.5;
-  const tl::Tensor broadcast_to_106 = tl::broadcast_to(sum_to_shape_of_88, r.shape());  // broadcast_to, line 143: tl::broadcast_to(d_sum_29, r.shape())
-  const tl::Tensor broadcast_to_107 = tl::broadcast_to(sum_to_shape_of_86, reshape_27.shape());  // broadcast_to, line 145: tl::broadcast_to(d_sum_28, reshape_27.shape())
-  const tl::Tensor reshape_108 = tl::reshape(broadcast_to_107, sub_26.shape());  // reshape, line 147: tl::reshape(d_reshape_27, sub_26.shape())
-  const tl::Tensor sum_to_shape_of_109 = tl::sum_to_shape_of(reshape_108, shifted);  // sum_to_shape_of, line 149: tl::sum_to_shape_of(d_sub_26, shifted)
-  const tl::Tensor neg_110 = -reshape_108;  // neg, line 150: -d_sub_26
-  const tl::Tensor sum_to_shape_of_111 = tl::sum_to_shape_of(neg_110, log_25);  // sum_to_shape_of, line 150: tl::sum_to_shape_of(-d_sub_26, log_25)
-  const tl::Tensor reciprocal_112 = tl::reciprocal(sum_24);  // reciprocal, line 152: tl::reciprocal(sum_24)
-  const tl::Tensor t_reciprocal_112 = t_sum_24 * -(reciprocal_112 * reciprocal_112);
-  const tl::Tensor mul_113 = sum_to_shape_of_111 * reciprocal_112;  // mul, line 152: d_log_25 * tl::reciprocal(sum_24)
-  const tl::Tensor t_mul_113 = tl::broadcast_to_shape_of(t_reciprocal_112 * sum_to_shape_of_111, mul_113);
-  const tl::Tensor sum_backward_114 = tl::sum_backward(mul_113, exp_23.shape(), log_softmax_a, true);  // sum_backward, line 154: tl::sum_backward(d_sum_24, exp_23.shape(), log_softmax_a, true)
-  const tl::Tensor t_sum_backward_114 = tl::sum_backward(t_mul_113, exp_23.shape(), log_softmax_a, true);
-  const tl::Tensor mul_115 = sum_backward_114 * exp_23;  // mul, line 156: d_exp_23 * exp_23
-  const tl::Tensor t_mul_115 = tl::broadcast_to_shape_of(t_sum_backward_114 * exp_23 + t_exp_23 * sum_backward_114, mul_115);
-  const tl::Tensor add_116 = sum_to_shape_of_109 + mul_115;  // add, line 156: d_shifted + (d_exp_23 * exp_23)
-  const tl::Tensor t_add_116 = tl::broadcast_to_shape_of(t_mul_115, add_116);
+  const tl::Tensor u_d_sub_41 = tl::scalar_tensor(1, sub_41.dtype());  // line 75: tl::scalar_tensor(1, sub_41.dtype())
+  [[maybe_unused]] const bool which_d_xf_1 = u_cond_0;
+  const tl::Tensor sum_to_shape_of_83 = tl::sum_to_shape_of(u_d_sub_41, add_40);  // sum_to_shape_of, line 115: tl::sum_to_shape_of(d_sub_41, add_40)
+  const tl::Tensor neg_84 = -u_d_sub_41;  // neg, line 116: -d_sub_41
+  const tl::Tensor sum_to_shape_of_85 = tl::sum_to_shape_of(neg_84, sum_28);  // sum_to_shape_of, line 116: tl::sum_to_shape_of(-d_sub_41, sum_28)
+  const tl::Tensor sum_to_shape_of_86 = tl::sum_to_shape_of(sum_to_shape_of_83, add_39);  // sum_to_shape_of, line 118: tl::sum_to_shape_of(d_add_40, add_39)
+  const tl::Tensor sum_to_shape_of_87 = tl::sum_to_shape_of(sum_to_shape_of_83, sum_29);  // sum_to_shape_of, line 119: tl::sum_to_shape_of(d_add_40, sum_29)
+  const tl::Tensor sum_to_shape_of_88 = tl::sum_to_shape_of(sum_to_shape_of_86, mul_38);  // sum_to_shape_of, line 121: tl::sum_to_shape_of(d_add_39, mul_38)
+  const tl::Tensor sum_to_shape_of_89 = tl::sum_to_shape_of(sum_to_shape_of_86, astype_35);  // sum_to_shape_of, line 122: tl::sum_to_shape_of(d_add_39, astype_35)
+  const tl::Tensor mul_90 = sum_to_shape_of_88 * scale;  // mul, line 124: d_mul_38 * scale
+  const tl::Tensor sum_backward_91 = tl::sum_backward(mul_90, mul_36.shape(), {}, false);  // sum_backward, line 126: tl::sum_backward(d_sum_37, mul_36.shape(), {}, false)
+  const tl::Tensor mul_92 = sum_backward_91 * h;  // mul, line 128: d_mul_36 * h
+  const tl::Tensor t_mul_92 = tl::broadcast_to_shape_of(t_h * sum_backward_91, mul_92);
+  const tl::Tensor mul_93 = sum_backward_91 * h;  // mul, line 129: d_mul_36 * h
+  const tl::Tensor t_mul_93 = tl::broadcast_to_shape_of(t_h * sum_backward_91, mul_93);
+  const tl::Tensor add_94 = mul_92 + mul_93;  // add, line 129: d_h + d_mul_36 * h
+  const tl::Tensor t_add_94 = tl::broadcast_to_shape_of(t_mul_92 + t_mul_93, add_94);
+  const tl::Tensor astype_95 = sum_to_shape_of_89.astype(div_34.dtype());  // astype, line 131: d_astype_35.astype(div_34.dtype())
+  const tl::Tensor t_96 = tl::scalar_tensor(double(mean_n), sum_33.dtype());  // line 133: tl::scalar_tensor(double(mean_n), sum_33.dtype())
+  const tl::Tensor reciprocal_97 = tl::reciprocal(t_96);  // reciprocal, line 133: tl::reciprocal(tl::scalar_tensor(double(mean_n), sum_33.dtype()))
+  const tl::Tensor mul_98 = astype_95 * reciprocal_97;  // mul, line 133: d_div_34 * tl::reciprocal(tl::scalar_tensor(double(mean_n), sum_33.dt...
+  const tl::Tensor sum_to_shape_of_99 = tl::sum_to_shape_of(mul_98, sum_33);  // sum_to_shape_of, line 133: tl::sum_to_shape_of(d_div_34 * tl::reciprocal(tl::scalar_tensor(doubl...
+  const tl::Tensor sum_backward_100 = tl::sum_backward(sum_to_shape_of_99, astype_32.shape(), {}, false);  // sum_backward, line 135: tl::sum_backward(d_sum_33, astype_32.shape(), {}, false)
+  const tl::Tensor astype_101 = sum_backward_100.astype(exp_31.dtype());  // astype, line 137: d_astype_32.astype(exp_31.dtype())
+  const tl::Tensor mul_102 = astype_101 * exp_31;  // mul, line 139: d_exp_31 * exp_31
+  const tl::Tensor t_mul_102 = tl::broadcast_to_shape_of(t_exp_31 * astype_101, mul_102);
+  const tl::Tensor sum_to_shape_of_103 = tl::sum_to_shape_of(mul_102, mul_30);  // sum_to_shape_of, line 139: tl::sum_to_shape_of(d_exp_31 * exp_31, mul_30)
+  const tl::Tensor t_sum_to_shape_of_103 = tl::sum_to_shape_of(t_mul_102, mul_30);
+  const tl::Tensor mul_104 = sum_to_shape_of_103 * 0.5;  // mul, line 141: d_mul_30 * 0.5
+  const tl::Tensor t_mul_104 = t_sum_to_shape_of_103 * 0.5;
+  const tl::Tensor sum_backward_105 = tl::sum_backward(sum_to_shape_of_87, r.shape(), {}, false);  // sum_backward, line 143: tl::sum_backward(d_sum_29, r.shape(), {}, false)
+  const tl::Tensor sum_backward_106 = tl::sum_backward(sum_to_shape_of_85, reshape_27.shape(), {}, false);  // sum_backward, line 145: tl::sum_backward(d_sum_28, reshape_27.shape(), {}, false)
+  const tl::Tensor reshape_107 = tl::reshape(sum_backward_106, sub_26.shape());  // reshape, line 147: tl::reshape(d_reshape_27, sub_26.shape())
+  const tl::Tensor sum_to_shape_of_108 = tl::sum_to_shape_of(reshape_107, shifted);  // sum_to_shape_of, line 149: tl::sum_to_shape_of(d_sub_26, shifted)
+  const tl::Tensor neg_109 = -reshape_107;  // neg, line 150: -d_sub_26
+  const tl::Tensor sum_to_shape_of_110 = tl::sum_to_shape_of(neg_109, log_25);  // sum_to_shape_of, line 150: tl::sum_to_shape_of(-d_sub_26, log_25)
+  const tl::Tensor reciprocal_111 = tl::reciprocal(sum_24);  // reciprocal, line 152: tl::reciprocal(sum_24)
+  const tl::Tensor t_reciprocal_111 = t_sum_24 * -(reciprocal_111 * reciprocal_111);
+  const tl::Tensor mul_112 = sum_to_shape_of_110 * reciprocal_111;  // mul, line 152: d_log_25 * tl::reciprocal(sum_24)
+  const tl::Tensor t_mul_112 = tl::broadcast_to_shape_of(t_reciprocal_111 * sum_to_shape_of_110, mul_112);
+  const tl::Tensor sum_backward_113 = tl::sum_backward(mul_112, exp_23.shape(), log_softmax_a, true);  // sum_backward, line 154: tl::sum_backward(d_sum_24, exp_23.shape(), log_softmax_a, true)
+  const tl::Tensor t_sum_backward_113 = tl::sum_backward(t_mul_112, exp_23.shape(), log_softmax_a, true);
+  const tl::Tensor mul_114 = sum_backward_113 * exp_23;  // mul, line 156: d_exp_23 * exp_23
+  const tl::Tensor t_mul_114 = tl::broadcast_to_shape_of(t_sum_backward_113 * exp_23 + t_exp_23 * sum_backward_113, mul_114);
+  const tl::Tensor sum_to_shape_of_115 = tl::sum_to_shape_of(mul_114, shifted);  // sum_to_shape_of, line 156: tl::sum_to_shape_of(d_exp_23 * exp_23, shifted)
+  const tl::Tensor t_sum_to_shape_of_115 = tl::sum_to_shape_of(t_mul_114, shifted);
+  const tl::Tensor add_116 = sum_to_shape_of_108 + sum_to_shape_of_115;  // add, line 156: d_shifted + tl::sum_to_shape_of(d_exp_23 * exp_23, shifted)
+  const tl::Tensor t_add_116 = tl::broadcast_to_shape_of(t_sum_to_shape_of_115, add_116);
   const tl::Tensor sum_to_shape_of_117 = tl::sum_to_shape_of(add_116, xf_1_1);  // sum_to_shape_of, line 158: tl::sum_to_shape_of(d_shifted, xf_1)
   const tl::Tensor t_sum_to_shape_of_117 = tl::sum_to_shape_of(t_add_116, xf_1_1);
-  tl::Tensor d_xf_4;
-  tl::Tensor t_d_xf_4;
-  tl::Tensor select;
-  tl::Tensor t_select;
-  tl::Tensor d_reshape_18_1;
-  tl::Tensor add_120;
-  tl::Tensor t_add_120;
   tl::Tensor d_xf_2;
   tl::Tensor t_d_xf_2;
-  tl::Tensor d_reshape_18_apart_1;
-  tl::Tensor t_d_reshape_18_apart_1;
+  tl::Tensor d_xf_1_apart_1;
+  tl::Tensor t_d_xf_1_apart_1;
+  bool cond_1 = false;
+  cond_1 = which_d_xf_1;  // line 158
+  if (cond_1) {
+    d_xf_2 = sum_to_shape_of_117;
+    t_d_xf_2 = t_sum_to_shape_of_117;
+    d_xf_1_apart_1 = tl::Tensor();
+    t_d_xf_1_apart_1 = tl::Tensor();
+  } else {
+    d_xf_2 = tl::Tensor();
+    t_d_xf_2 = tl::Tensor();
+    d_xf_1_apart_1 = sum_to_shape_of_117;
+    t_d_xf_1_apart_1 = t_sum_to_shape_of_117;
+  }
   tl::Tensor d_xf_3;
   tl::Tensor t_d_xf_3;
-  tl::Tensor select_1;
-  tl::Tensor t_select_1;
-  tl::Tensor d_reshape_18_2;
-  tl::Tensor t_d_reshape_18_2;
+  tl::Tensor d_reshape_18_1;
+  tl::Tensor t_d_reshape_18_1;
+  tl::Tensor d_xf_1_1;
+  tl::Tensor t_d_xf_1_1;
+  tl::Tensor select;
+  tl::Tensor t_select;
+  tl::Tensor d_xf_1_2;
+  tl::Tensor t_d_xf_1_2;
+  tl::Tensor reshape_122;
+  tl::Tensor t_reshape_122;
+  tl::Tensor add_123;
+  tl::Tensor t_add_123;
+  tl::Tensor d_xf_1_3;
+  tl::Tensor t_d_xf_1_3;
   tl::Tensor reshape_125;
   tl::Tensor t_reshape_125;
-  tl::Tensor add_126;
-  tl::Tensor t_add_126;
-  tl::Tensor d_reshape_18_3;
-  tl::Tensor t_d_reshape_18_3;
-  tl::Tensor reshape_128;
-  tl::Tensor t_reshape_128;
-  bool cond_1 = false;
   bool cond_2 = false;
   bool cond_3 = false;
   bool cond_4 = false;
   bool cond_5 = false;
   bool cond_6 = false;
-  bool cond_7 = false;
-  bool cond_8 = false;
-  cond_1 = u_cond_0;  // line 159
-  if (cond_1) {
-    d_xf_4 = sum_to_shape_of_117;
-    t_d_xf_4 = t_sum_to_shape_of_117;
-  } else {
-    [[maybe_unused]] const bool which_d_reshape_18 = reshape_18_1.is_same(xf);
-    cond_2 = (which_d_reshape_18 ? tl::Tensor() : tl::Tensor()).defined();  // line 164
-    if (cond_2) {
-      cond_3 = which_d_reshape_18;  // line 164
-      if (cond_3) {
-        d_reshape_18_1 = tl::Tensor();
-      } else {
-        d_reshape_18_1 = tl::Tensor();
-      }
-      add_120 = d_reshape_18_1 + sum_to_shape_of_117;  // add, line 164: d_reshape_18 + d_xf_1
-      t_add_120 = tl::broadcast_to_shape_of(t_sum_to_shape_of_117, add_120);
-      select = add_120;
-      t_select = t_add_120;
+  cond_2 = !u_cond_0;  // line 159
+  if (cond_2) {
+    cond_3 = which_d_xf_1;  // line 160
+    if (cond_3) {
+      d_xf_1_1 = d_xf_2;
+      t_d_xf_1_1 = t_d_xf_2;
     } else {
-      select = sum_to_shape_of_117;
-      t_select = t_sum_to_shape_of_117;
+      d_xf_1_1 = d_xf_1_apart_1;
+      t_d_xf_1_1 = t_d_xf_1_apart_1;
     }
-    cond_4 = which_d_reshape_18;  // line 164
+    cond_4 = d_xf_2.defined();  // line 162
     if (cond_4) {
-      d_xf_2 = select;
-      t_d_xf_2 = t_select;
-      d_reshape_18_apart_1 = tl::Tensor();
-      t_d_reshape_18_apart_1 = tl::Tensor();
-    } else {
-      d_xf_2 = tl::Tensor();
-      t_d_xf_2 = tl::Tensor();
-      d_reshape_18_apart_1 = select;
-      t_d_reshape_18_apart_1 = t_select;
-    }
-    cond_5 = !reshape_18_1.is_same(xf);  // line 165
-    if (cond_5) {
-      cond_6 = d_xf_2.defined();  // line 167
-      if (cond_6) {
-        cond_7 = which_d_reshape_18;  // line 167
-        if (cond_7) {
-          d_reshape_18_2 = d_xf_2;
-          t_d_reshape_18_2 = t_d_xf_2;
-        } else {
-          d_reshape_18_2 = d_reshape_18_apart_1;
-          t_d_reshape_18_2 = t_d_reshape_18_apart_1;
-        }
-        reshape_125 = tl::reshape(d_reshape_18_2, xf.shape());  // reshape, line 167: tl::reshape(d_reshape_18, xf.shape())
-        t_reshape_125 = tl::reshape(t_d_reshape_18_2, xf.shape());
-        add_126 = d_xf_2 + reshape_125;  // add, line 167: d_xf + (tl::reshape(d_reshape_18, xf.shape()))
-        t_add_126 = tl::broadcast_to_shape_of(t_d_xf_2 + t_reshape_125, add_126);
-        select_1 = add_126;
-        t_select_1 = t_add_126;
+      cond_5 = which_d_xf_1;  // line 162
+      if (cond_5) {
+        d_xf_1_2 = d_xf_2;
+        t_d_xf_1_2 = t_d_xf_2;
       } else {
-        cond_8 = which_d_reshape_18;  // line 167
-        if (cond_8) {
-          d_reshape_18_3 = d_xf_2;
-          t_d_reshape_18_3 = t_d_xf_2;
-        } else {
-          d_reshape_18_3 = d_reshape_18_apart_1;
-          t_d_reshape_18_3 = t_d_reshape_18_apart_1;
-        }
-        reshape_128 = tl::reshape(d_reshape_18_3, xf.shape());  // reshape, line 167: tl::reshape(d_reshape_18, xf.shape())
-        t_reshape_128 = tl::reshape(t_d_reshape_18_3, xf.shape());
-        select_1 = reshape_128;
-        t_select_1 = t_reshape_128;
+        d_xf_1_2 = d_xf_1_apart_1;
+        t_d_xf_1_2 = t_d_xf_1_apart_1;
       }
-      d_xf_3 = select_1;
-      t_d_xf_3 = t_select_1;
+      reshape_122 = tl::reshape(d_xf_1_2, xf.shape());  // reshape, line 162: tl::reshape(d_xf_1, xf.shape())
+      t_reshape_122 = tl::reshape(t_d_xf_1_2, xf.shape());
+      add_123 = d_xf_2 + reshape_122;  // add, line 162: d_xf + tl::reshape(d_xf_1, xf.shape())
+      t_add_123 = tl::broadcast_to_shape_of(t_d_xf_2 + t_reshape_122, add_123);
+      select = add_123;
+      t_select = t_add_123;
     } else {
-      d_xf_3 = d_xf_2;
-      t_d_xf_3 = t_d_xf_2;
+      cond_6 = which_d_xf_1;  // line 162
+      if (cond_6) {
+        d_xf_1_3 = d_xf_2;
+        t_d_xf_1_3 = t_d_xf_2;
+      } else {
+        d_xf_1_3 = d_xf_1_apart_1;
+        t_d_xf_1_3 = t_d_xf_1_apart_1;
+      }
+      reshape_125 = tl::reshape(d_xf_1_3, xf.shape());  // reshape, line 162: tl::reshape(d_xf_1, xf.shape())
+      t_reshape_125 = tl::reshape(t_d_xf_1_3, xf.shape());
+      select = reshape_125;
+      t_select = t_reshape_125;
     }
-    d_xf_4 = d_xf_3;
-    t_d_xf_4 = t_d_xf_3;
+    d_xf_3 = select;
+    t_d_xf_3 = t_select;
+    d_reshape_18_1 = d_xf_1_1;
+    t_d_reshape_18_1 = t_d_xf_1_1;
+  } else {
+    d_xf_3 = d_xf_2;
+    t_d_xf_3 = t_d_xf_2;
+    d_reshape_18_1 = tl::Tensor();
+    t_d_reshape_18_1 = tl::Tensor();
   }
   tl::Tensor d_mul_16_1;
   tl::Tensor t_d_mul_16_1;
-  tl::Tensor astype_132;
-  tl::Tensor t_astype_132;
-  bool cond_9 = false;
-  cond_9 = d_xf_4.defined();  // line 170
-  if (cond_9) {
-    astype_132 = d_xf_4.astype(mul_16.dtype());  // astype, line 172: d_xf.astype(mul_16.dtype())
-    t_astype_132 = t_d_xf_4.astype(mul_16.dtype());
-    d_mul_16_1 = astype_132;
-    t_d_mul_16_1 = t_astype_132;
+  tl::Tensor astype_129;
+  tl::Tensor t_astype_129;
+  bool cond_7 = false;
+  cond_7 = d_xf_3.defined();  // line 164
+  if (cond_7) {
+    astype_129 = d_xf_3.astype(mul_16.dtype());  // astype, line 166: d_xf.astype(mul_16.dtype())
+    t_astype_129 = t_d_xf_3.astype(mul_16.dtype());
+    d_mul_16_1 = astype_129;
+    t_d_mul_16_1 = t_astype_129;
   } else {
     d_mul_16_1 = tl::Tensor();
     t_d_mul_16_1 = tl::Tensor();
   }
   tl::Tensor d_m_1;
   tl::Tensor t_d_m_1;
-  tl::Tensor mul_134;
-  tl::Tensor t_mul_134;
-  tl::Tensor add_135;
-  tl::Tensor t_add_135;
-  bool cond_10 = false;
-  cond_10 = d_mul_16_1.defined();  // line 174
-  if (cond_10) {
-    mul_134 = d_mul_16_1 * 2.0;  // mul, line 176: d_mul_16 * 2.0
-    t_mul_134 = t_d_mul_16_1 * 2.0;
-    add_135 = mul_105 + mul_134;  // add, line 176: d_m + (d_mul_16 * 2.0)
-    t_add_135 = tl::broadcast_to_shape_of(t_mul_105 + t_mul_134, add_135);
-    d_m_1 = add_135;
-    t_d_m_1 = t_add_135;
+  tl::Tensor mul_131;
+  tl::Tensor t_mul_131;
+  tl::Tensor add_132;
+  tl::Tensor t_add_132;
+  bool cond_8 = false;
+  cond_8 = d_mul_16_1.defined();  // line 168
+  if (cond_8) {
+    mul_131 = d_mul_16_1 * 2.0;  // mul, line 170: d_mul_16 * 2.0
+    t_mul_131 = t_d_mul_16_1 * 2.0;
+    add_132 = mul_104 + mul_131;  // add, line 170: d_m + d_mul_16 * 2.0
+    t_add_132 = tl::broadcast_to_shape_of(t_mul_104 + t_mul_131, add_132);
+    d_m_1 = add_132;
+    t_d_m_1 = t_add_132;
   } else {
-    d_m_1 = mul_105;
-    t_d_m_1 = t_mul_105;
+    d_m_1 = mul_104;
+    t_d_m_1 = t_mul_104;
   }
-  const tl::Tensor sum_to_shape_of_137 = tl::sum_to_shape_of(broadcast_to_106, div_14);  // sum_to_shape_of, line 179: tl::sum_to_shape_of(d_r, div_14)
-  const tl::Tensor sum_to_shape_of_138 = tl::sum_to_shape_of(broadcast_to_106, mul_8);  // sum_to_shape_of, line 180: tl::sum_to_shape_of(d_r, mul_8)
-  const tl::Tensor reciprocal_139 = tl::reciprocal(add_10);  // reciprocal, line 182: tl::reciprocal(add_10)
-  const tl::Tensor t_reciprocal_139 = t_add_10 * -(reciprocal_139 * reciprocal_139);
-  const tl::Tensor mul_140 = sum_to_shape_of_137 * reciprocal_139;  // mul, line 182: d_div_14 * tl::reciprocal(add_10)
-  const tl::Tensor t_mul_140 = tl::broadcast_to_shape_of(t_reciprocal_139 * sum_to_shape_of_137, mul_140);
-  const tl::Tensor sum_to_shape_of_141 = tl::sum_to_shape_of(mul_140, pow_13);  // sum_to_shape_of, line 182: tl::sum_to_shape_of(d_div_14 * tl::reciprocal(add_10), pow_13)
-  const tl::Tensor t_sum_to_shape_of_141 = tl::sum_to_shape_of(t_mul_140, pow_13);
-  const tl::Tensor div_142 = div_14 / add_10;  // div, line 183: div_14 / add_10
-  const tl::Tensor t_div_142 = tl::broadcast_to_shape_of(t_div_14 * tl::reciprocal(add_10) + t_add_10 * -(div_142 / add_10), div_142);
-  const tl::Tensor neg_143 = -div_142;  // neg, line 183: -(div_14 / add_10)
-  const tl::Tensor t_neg_143 = -t_div_142;
-  const tl::Tensor mul_144 = sum_to_shape_of_137 * neg_143;  // mul, line 183: d_div_14 * -(div_14 / add_10)
-  const tl::Tensor t_mul_144 = tl::broadcast_to_shape_of(t_neg_143 * sum_to_shape_of_137, mul_144);
-  const tl::Tensor sum_to_shape_of_145 = tl::sum_to_shape_of(mul_144, add_10);  // sum_to_shape_of, line 183: tl::sum_to_shape_of(d_div_14 * -(div_14 / add_10), add_10)
-  const tl::Tensor t_sum_to_shape_of_145 = tl::sum_to_shape_of(t_mul_144, add_10);
-  const tl::Tensor t_146 = tl::scalar_tensor(1.5, pow_13.dtype());  // line 185: tl::scalar_tensor(1.5, pow_13.dtype())
-  const tl::Tensor sub_147 = t_146 - 1.0;  // sub, line 185: tl::scalar_tensor(1.5, pow_13.dtype()) - 1.0
-  const tl::Tensor pow_148 = tl::pow(add_12, sub_147);  // pow, line 185: tl::pow(add_12, tl::scalar_tensor(1.5, pow_13.dtype()) - 1.0)
-  const tl::Tensor t_pow_148 = tl::broadcast_to_shape_of(t_add_12 * tl::where(sub_147.astype(pow_148.dtype()) == 0, 0.0, sub_147.astype(pow_148.dtype()) * tl::pow(add_12.astype(pow_148.dtype()), sub_147.astype(pow_148.dtype()) - 1.0)), pow_148);
-  const tl::Tensor t_149 = tl::scalar_tensor(1.5, pow_13.dtype());  // line 185: tl::scalar_tensor(1.5, pow_13.dtype())
-  const tl::Tensor mul_150 = t_149 * pow_148;  // mul, line 185: tl::scalar_tensor(1.5, pow_13.dtype()) * tl::pow(add_12, tl::scalar_t...
-  const tl::Tensor t_mul_150 = tl::broadcast_to_shape_of(t_pow_148 * t_149, mul_150);
-  const tl::Tensor t_151 = tl::scalar_tensor(1.5, pow_13.dtype());  // line 185: tl::scalar_tensor(1.5, pow_13.dtype())
-  const tl::Tensor t_152 = t_151 == 0;  // line 185: tl::scalar_tensor(1.5, pow_13.dtype()) == 0
-  const tl::Tensor where_153 = tl::where(t_152, 0.0, mul_150);  // where, line 185: tl::where(tl::scalar_tensor(1.5, pow_13.dtype()) == 0, 0.0, tl::scala...
-  const tl::Tensor t_where_153 = tl::broadcast_to_shape_of(tl::where(t_152, tl::zeros_like(where_153), t_mul_150), where_153);
-  const tl::Tensor mul_154 = sum_to_shape_of_141 * where_153;  // mul, line 185: d_pow_13 * tl::where(tl::scalar_tensor(1.5, pow_13.dtype()) == 0, 0.0...
-  const tl::Tensor t_mul_154 = tl::broadcast_to_shape_of(t_sum_to_shape_of_141 * where_153 + t_where_153 * sum_to_shape_of_141, mul_154);
-  const tl::Tensor mul_155 = mul_154 * m;  // mul, line 189: d_mul_11 * m
-  const tl::Tensor t_mul_155 = tl::broadcast_to_shape_of(t_mul_154 * m + t_m * mul_154, mul_155);
-  const tl::Tensor sum_to_shape_of_156 = tl::sum_to_shape_of(mul_155, m);  // sum_to_shape_of, line 189: tl::sum_to_shape_of(d_mul_11 * m, m)
-  const tl::Tensor t_sum_to_shape_of_156 = tl::sum_to_shape_of(t_mul_155, m);
-  const tl::Tensor add_157 = d_m_1 + sum_to_shape_of_156;  // add, line 189: d_m + (tl::sum_to_shape_of(d_mul_11 * m, m))
-  const tl::Tensor t_add_157 = tl::broadcast_to_shape_of(t_d_m_1 + t_sum_to_shape_of_156, add_157);
-  const tl::Tensor mul_158 = mul_154 * m;  // mul, line 190: d_mul_11 * m
-  const tl::Tensor t_mul_158 = tl::broadcast_to_shape_of(t_mul_154 * m + t_m * mul_154, mul_158);
-  const tl::Tensor sum_to_shape_of_159 = tl::sum_to_shape_of(mul_158, m);  // sum_to_shape_of, line 190: tl::sum_to_shape_of(d_mul_11 * m, m)
-  const tl::Tensor t_sum_to_shape_of_159 = tl::sum_to_shape_of(t_mul_158, m);
-  const tl::Tensor add_160 = add_157 + sum_to_shape_of_159;  // add, line 190: d_m + (tl::sum_to_shape_of(d_mul_11 * m, m))
-  const tl::Tensor t_add_160 = tl::broadcast_to_shape_of(t_add_157 + t_sum_to_shape_of_159, add_160);
-  const tl::Tensor mul_161 = sum_to_shape_of_145 * m;  // mul, line 194: d_mul_9 * m
-  const tl::Tensor t_mul_161 = tl::broadcast_to_shape_of(t_sum_to_shape_of_145 * m + t_m * sum_to_shape_of_145, mul_161);
-  const tl::Tensor sum_to_shape_of_162 = tl::sum_to_shape_of(mul_161, m);  // sum_to_shape_of, line 194: tl::sum_to_shape_of(d_mul_9 * m, m)
-  const tl::Tensor t_sum_to_shape_of_162 = tl::sum_to_shape_of(t_mul_161, m);
-  const tl::Tensor add_163 = add_160 + sum_to_shape_of_162;  // add, line 194: d_m + (tl::sum_to_shape_of(d_mul_9 * m, m))
-  const tl::Tensor t_add_163 = tl::broadcast_to_shape_of(t_add_160 + t_sum_to_shape_of_162, add_163);
-  const tl::Tensor mul_164 = sum_to_shape_of_145 * m;  // mul, line 195: d_mul_9 * m
-  const tl::Tensor t_mul_164 = tl::broadcast_to_shape_of(t_sum_to_shape_of_145 * m + t_m * sum_to_shape_of_145, mul_164);
-  const tl::Tensor sum_to_shape_of_165 = tl::sum_to_shape_of(mul_164, m);  // sum_to_shape_of, line 195: tl::sum_to_shape_of(d_mul_9 * m, m)
-  const tl::Tensor t_sum_to_shape_of_165 = tl::sum_to_shape_of(t_mul_164, m);
-  const tl::Tensor add_166 = add_163 + sum_to_shape_of_165;  // add, line 195: d_m + (tl::sum_to_shape_of(d_mul_9 * m, m))
-  const tl::Tensor t_add_166 = tl::broadcast_to_shape_of(t_add_163 + t_sum_to_shape_of_165, add_166);
-  const tl::Tensor mul_167 = sum_to_shape_of_138 * sigmoid_6;  // mul, line 197: d_mul_8 * sigmoid_6
-  const tl::Tensor t_mul_167 = tl::broadcast_to_shape_of(t_sigmoid_6 * sum_to_shape_of_138, mul_167);
-  const tl::Tensor sum_to_shape_of_168 = tl::sum_to_shape_of(mul_167, maximum_7);  // sum_to_shape_of, line 197: tl::sum_to_shape_of(d_mul_8 * sigmoid_6, maximum_7)
-  const tl::Tensor t_sum_to_shape_of_168 = tl::sum_to_shape_of(t_mul_167, maximum_7);
-  const tl::Tensor mul_169 = sum_to_shape_of_138 * maximum_7;  // mul, line 198: d_mul_8 * maximum_7
-  const tl::Tensor t_mul_169 = tl::broadcast_to_shape_of(t_maximum_7 * sum_to_shape_of_138, mul_169);
-  const tl::Tensor sum_to_shape_of_170 = tl::sum_to_shape_of(mul_169, sigmoid_6);  // sum_to_shape_of, line 198: tl::sum_to_shape_of(d_mul_8 * maximum_7, sigmoid_6)
-  const tl::Tensor t_sum_to_shape_of_170 = tl::sum_to_shape_of(t_mul_169, sigmoid_6);
-  const tl::Tensor t_171 = 0.05 == maximum_7;  // line 200: 0.05 == maximum_7
-  const tl::Tensor astype_172 = t_171.astype(maximum_7.dtype());  // astype, line 200: (0.05 == maximum_7).astype(maximum_7.dtype())
-  const tl::Tensor t_173 = m == maximum_7;  // line 200: m == maximum_7
-  const tl::Tensor astype_174 = t_173.astype(maximum_7.dtype());  // astype, line 200: (m == maximum_7).astype(maximum_7.dtype())
-  const tl::Tensor mul_175 = 0.5 * astype_174;  // mul, line 200: 0.5 * (m == maximum_7).astype(maximum_7.dtype())
-  const tl::Tensor mul_176 = mul_175 * astype_172;  // mul, line 200: 0.5 * (m == maximum_7).astype(maximum_7.dtype()) * (0.05 == maximum_7...
-  const tl::Tensor t_177 = m == maximum_7;  // line 200: m == maximum_7
-  const tl::Tensor astype_178 = t_177.astype(maximum_7.dtype());  // astype, line 200: (m == maximum_7).astype(maximum_7.dtype())
-  const tl::Tensor sub_179 = astype_178 - mul_176;  // sub, line 200: (m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m == maximum_7).a...
-  const tl::Tensor mul_180 = sum_to_shape_of_168 * sub_179;  // mul, line 200: d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m ...
-  const tl::Tensor t_mul_180 = tl::broadcast_to_shape_of(t_sum_to_shape_of_168 * sub_179, mul_180);
-  const tl::Tensor add_181 = add_166 + mul_180;  // add, line 200: d_m + (d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0....
-  const tl::Tensor t_add_181 = tl::broadcast_to_shape_of(t_add_166 + t_mul_180, add_181);
-  const tl::Tensor sub_182 = 1.0 - sigmoid_6;  // sub, line 202: 1.0 - sigmoid_6
-  const tl::Tensor t_sub_182 = -t_sigmoid_6;
-  const tl::Tensor mul_183 = sigmoid_6 * sub_182;  // mul, line 202: sigmoid_6 * (1.0 - sigmoid_6)
-  const tl::Tensor t_mul_183 = tl::broadcast_to_shape_of(t_sigmoid_6 * sub_182 + t_sub_182 * sigmoid_6, mul_183);
-  const tl::Tensor mul_184 = sum_to_shape_of_170 * mul_183;  // mul, line 202: d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6))
-  const tl::Tensor t_mul_184 = tl::broadcast_to_shape_of(t_sum_to_shape_of_170 * mul_183 + t_mul_183 * sum_to_shape_of_170, mul_184);
-  const tl::Tensor add_185 = add_181 + mul_184;  // add, line 202: d_m + (d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6)))
-  const tl::Tensor t_add_185 = tl::broadcast_to_shape_of(t_add_181 + t_mul_184, add_185);
-  const tl::Tensor mul_186 = h * h;  // mul, line 204: h * h
-  const tl::Tensor t_mul_186 = tl::broadcast_to_shape_of(t_h * h + t_h * h, mul_186);
-  const tl::Tensor sub_187 = 1.0 - mul_186;  // sub, line 204: 1.0 - h * h
-  const tl::Tensor t_sub_187 = -t_mul_186;
-  const tl::Tensor mul_188 = add_97 * sub_187;  // mul, line 204: d_h * (1.0 - h * h)
-  const tl::Tensor t_mul_188 = tl::broadcast_to_shape_of(t_add_97 * sub_187 + t_sub_187 * add_97, mul_188);
-  const tl::Tensor sum_to_shape_of_189 = tl::sum_to_shape_of(mul_188, matmul_3);  // sum_to_shape_of, line 206: tl::sum_to_shape_of(d_add_4, matmul_3)
-  const tl::Tensor t_sum_to_shape_of_189 = tl::sum_to_shape_of(t_mul_188, matmul_3);
-  const tl::Tensor matmul_backward_190 = tl::matmul_backward(sum_to_shape_of_189, x, m, 1);  // matmul_backward, line 208: tl::matmul_backward(d_matmul_3, x, m, 1)
-  const tl::Tensor t_matmul_backward_190 = tl::matmul_backward(t_sum_to_shape_of_189, x, m, 1);
-  const tl::Tensor add_191 = add_185 + matmul_backward_190;  // add, line 208: d_m + (tl::matmul_backward(d_matmul_3, x, m, 1))
-  const tl::Tensor t_add_191 = tl::broadcast_to_shape_of(t_add_185 + t_matmul_backward_190, add_191);
-  return {add_191, t_add_191};
+  const tl::Tensor reciprocal_134 = tl::reciprocal(add_10);  // reciprocal, line 176: tl::reciprocal(add_10)
+  const tl::Tensor t_reciprocal_134 = t_add_10 * -(reciprocal_134 * reciprocal_134);
+  const tl::Tensor mul_135 = sum_backward_105 * reciprocal_134;  // mul, line 176: d_div_14 * tl::reciprocal(add_10)
+  const tl::Tensor t_mul_135 = tl::broadcast_to_shape_of(t_reciprocal_134 * sum_backward_105, mul_135);
+  const tl::Tensor div_136 = div_14 / add_10;  // div, line 177: div_14 / add_10
+  const tl::Tensor t_div_136 = tl::broadcast_to_shape_of(t_div_14 * tl::reciprocal(add_10) + t_add_10 * -(div_136 / add_10), div_136);
+  const tl::Tensor neg_137 = -div_136;  // neg, line 177: -(div_14 / add_10)
+  const tl::Tensor t_neg_137 = -t_div_136;
+  const tl::Tensor mul_138 = sum_backward_105 * neg_137;  // mul, line 177: d_div_14 * -(div_14 / add_10)
+  const tl::Tensor t_mul_138 = tl::broadcast_to_shape_of(t_neg_137 * sum_backward_105, mul_138);
+  const tl::Tensor t_139 = tl::scalar_tensor(1.5, add_12.dtype());  // line 179: tl::scalar_tensor(1.5, add_12.dtype())
+  const tl::Tensor sub_140 = t_139 - 1.0;  // sub, line 179: tl::scalar_tensor(1.5, add_12.dtype()) - 1.0
+  const tl::Tensor pow_141 = tl::pow(add_12, sub_140);  // pow, line 179: tl::pow(add_12, tl::scalar_tensor(1.5, add_12.dtype()) - 1.0)
+  const tl::Tensor t_pow_141 = tl::broadcast_to_shape_of(t_add_12 * tl::where(sub_140.astype(pow_141.dtype()) == 0, 0.0, sub_140.astype(pow_141.dtype()) * tl::pow(add_12.astype(pow_141.dtype()), sub_140.astype(pow_141.dtype()) - 1.0)), pow_141);
+  const tl::Tensor t_142 = tl::scalar_tensor(1.5, add_12.dtype());  // line 179: tl::scalar_tensor(1.5, add_12.dtype())
+  const tl::Tensor mul_143 = t_142 * pow_141;  // mul, line 179: tl::scalar_tensor(1.5, add_12.dtype()) * tl::pow(add_12, tl::scalar_t...
+  const tl::Tensor t_mul_143 = tl::broadcast_to_shape_of(t_pow_141 * t_142, mul_143);
+  const tl::Tensor t_144 = tl::scalar_tensor(1.5, add_12.dtype());  // line 179: tl::scalar_tensor(1.5, add_12.dtype())
+  const tl::Tensor t_145 = t_144 == 0;  // line 179: tl::scalar_tensor(1.5, add_12.dtype()) == 0
+  const tl::Tensor where_146 = tl::where(t_145, 0.0, mul_143);  // where, line 179: tl::where(tl::scalar_tensor(1.5, add_12.dtype()) == 0, 0.0, tl::scala...
+  const tl::Tensor t_where_146 = tl::broadcast_to_shape_of(tl::where(t_145, tl::zeros_like(where_146), t_mul_143), where_146);
+  const tl::Tensor mul_147 = mul_135 * where_146;  // mul, line 179: d_pow_13 * tl::where(tl::scalar_tensor(1.5, add_12.dtype()) == 0, 0.0...
+  const tl::Tensor t_mul_147 = tl::broadcast_to_shape_of(t_mul_135 * where_146 + t_where_146 * mul_135, mul_147);
+  const tl::Tensor mul_148 = mul_147 * m;  // mul, line 183: d_mul_11 * m
+  const tl::Tensor t_mul_148 = tl::broadcast_to_shape_of(t_mul_147 * m + t_m * mul_147, mul_148);
+  const tl::Tensor add_149 = d_m_1 + mul_148;  // add, line 183: d_m + d_mul_11 * m
+  const tl::Tensor t_add_149 = tl::broadcast_to_shape_of(t_d_m_1 + t_mul_148, add_149);
+  const tl::Tensor mul_150 = mul_147 * m;  // mul, line 184: d_mul_11 * m
+  const tl::Tensor t_mul_150 = tl::broadcast_to_shape_of(t_mul_147 * m + t_m * mul_147, mul_150);
+  const tl::Tensor add_151 = add_149 + mul_150;  // add, line 184: d_m + d_mul_11 * m
+  const tl::Tensor t_add_151 = tl::broadcast_to_shape_of(t_add_149 + t_mul_150, add_151);
+  const tl::Tensor mul_152 = mul_138 * m;  // mul, line 188: d_mul_9 * m
+  const tl::Tensor t_mul_152 = tl::broadcast_to_shape_of(t_mul_138 * m + t_m * mul_138, mul_152);
+  const tl::Tensor add_153 = add_151 + mul_152;  // add, line 188: d_m + d_mul_9 * m
+  const tl::Tensor t_add_153 = tl::broadcast_to_shape_of(t_add_151 + t_mul_152, add_153);
+  const tl::Tensor mul_154 = mul_138 * m;  // mul, line 189: d_mul_9 * m
+  const tl::Tensor t_mul_154 = tl::broadcast_to_shape_of(t_mul_138 * m + t_m * mul_138, mul_154);
+  const tl::Tensor add_155 = add_153 + mul_154;  // add, line 189: d_m + d_mul_9 * m
+  const tl::Tensor t_add_155 = tl::broadcast_to_shape_of(t_add_153 + t_mul_154, add_155);
+  const tl::Tensor mul_156 = sum_backward_105 * sigmoid_6;  // mul, line 191: d_mul_8 * sigmoid_6
+  const tl::Tensor t_mul_156 = tl::broadcast_to_shape_of(t_sigmoid_6 * sum_backward_105, mul_156);
+  const tl::Tensor mul_157 = sum_backward_105 * maximum_7;  // mul, line 192: d_mul_8 * maximum_7
+  const tl::Tensor t_mul_157 = tl::broadcast_to_shape_of(t_maximum_7 * sum_backward_105, mul_157);
+  const tl::Tensor t_158 = 0.05 == maximum_7;  // line 194: 0.05 == maximum_7
+  const tl::Tensor astype_159 = t_158.astype(maximum_7.dtype());  // astype, line 194: (0.05 == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor t_160 = m == maximum_7;  // line 194: m == maximum_7
+  const tl::Tensor astype_161 = t_160.astype(maximum_7.dtype());  // astype, line 194: (m == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor mul_162 = 0.5 * astype_161;  // mul, line 194: 0.5 * (m == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor mul_163 = mul_162 * astype_159;  // mul, line 194: 0.5 * (m == maximum_7).astype(maximum_7.dtype()) * (0.05 == maximum_7...
+  const tl::Tensor t_164 = m == maximum_7;  // line 194: m == maximum_7
+  const tl::Tensor astype_165 = t_164.astype(maximum_7.dtype());  // astype, line 194: (m == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor sub_166 = astype_165 - mul_163;  // sub, line 194: (m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m == maximum_7).a...
+  const tl::Tensor mul_167 = mul_156 * sub_166;  // mul, line 194: d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m ...
+  const tl::Tensor t_mul_167 = tl::broadcast_to_shape_of(t_mul_156 * sub_166, mul_167);
+  const tl::Tensor add_168 = add_155 + mul_167;  // add, line 194: d_m + d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0.5...
+  const tl::Tensor t_add_168 = tl::broadcast_to_shape_of(t_add_155 + t_mul_167, add_168);
+  const tl::Tensor sub_169 = 1.0 - sigmoid_6;  // sub, line 196: 1.0 - sigmoid_6
+  const tl::Tensor t_sub_169 = -t_sigmoid_6;
+  const tl::Tensor mul_170 = sigmoid_6 * sub_169;  // mul, line 196: sigmoid_6 * (1.0 - sigmoid_6)
+  const tl::Tensor t_mul_170 = tl::broadcast_to_shape_of(t_sigmoid_6 * sub_169 + t_sub_169 * sigmoid_6, mul_170);
+  const tl::Tensor mul_171 = mul_157 * mul_170;  // mul, line 196: d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6))
+  const tl::Tensor t_mul_171 = tl::broadcast_to_shape_of(t_mul_157 * mul_170 + t_mul_170 * mul_157, mul_171);
+  const tl::Tensor add_172 = add_168 + mul_171;  // add, line 196: d_m + d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6))
+  const tl::Tensor t_add_172 = tl::broadcast_to_shape_of(t_add_168 + t_mul_171, add_172);
+  const tl::Tensor mul_173 = h * h;  // mul, line 198: h * h
+  const tl::Tensor t_mul_173 = tl::broadcast_to_shape_of(t_h * h + t_h * h, mul_173);
+  const tl::Tensor sub_174 = 1.0 - mul_173;  // sub, line 198: 1.0 - h * h
+  const tl::Tensor t_sub_174 = -t_mul_173;
+  const tl::Tensor mul_175 = add_94 * sub_174;  // mul, line 198: d_h * (1.0 - h * h)
+  const tl::Tensor t_mul_175 = tl::broadcast_to_shape_of(t_add_94 * sub_174 + t_sub_174 * add_94, mul_175);
+  const tl::Tensor sum_to_shape_of_176 = tl::sum_to_shape_of(mul_175, matmul_3);  // sum_to_shape_of, line 200: tl::sum_to_shape_of(d_add_4, matmul_3)
+  const tl::Tensor t_sum_to_shape_of_176 = tl::sum_to_shape_of(t_mul_175, matmul_3);
+  const tl::Tensor matmul_backward_177 = tl::matmul_backward(sum_to_shape_of_176, x, m, 1);  // matmul_backward, line 202: tl::matmul_backward(d_matmul_3, x, m, 1)
+  const tl::Tensor t_matmul_backward_177 = tl::matmul_backward(t_sum_to_shape_of_176, x, m, 1);
+  const tl::Tensor add_178 = add_172 + matmul_backward_177;  // add, line 202: d_m + tl::matmul_backward(d_matmul_3, x, m, 1)
+  const tl::Tensor t_add_178 = tl::broadcast_to_shape_of(t_add_172 + t_matmul_backward_177, add_178);
+  return {add_178, t_add_178};
 }
 
 // The Hessian of the lambda at functions.cpp:413 with respect to `m` (tl::hessian), of shape
