@@ -323,8 +323,7 @@ void Writer::scalars_of(const Block& b, bool replay_ifs, bool with_joins) {
     }
     if (s.kind != Node::Kind::scalar || s.check || (s.assignment && !(with_joins && s.declares.empty())))
       continue;
-    const bool marked = s.declares.empty() || s.text.rfind("[[maybe_unused]]", 0) == 0;
-    line(marked ? s.text : "[[maybe_unused]] " + s.text);
+    line(replayed(s));
   }
 }
 

@@ -128,7 +128,6 @@ class Lowering {
     if (result == at_.end() || !p_.values[std::size_t(p_.result)].active)
       throw NotYet{"a result that does not depend on what is differentiated"};
     b_.finish(std::vector<Tensor>{result->second});
-    check_passing();
   }
 
   const ir::Function& function() const { return f_; }
@@ -162,6 +161,7 @@ class Lowering {
     bool taken;
   };
   std::vector<Alias> aliases;
+  std::set<ir::ValueId> passing;  // the results of calls that may return their operand (aliases)
   ir::ValueId value(ValueId v) { return b_.value_of(at_.at(v)); }
 
  private:
@@ -347,21 +347,17 @@ class Lowering {
     for (std::size_t k = 0; k < s.args.size(); ++k)
       if (s.args[k].is_tensor()) shares.push_back(rule.vjp(rule, k, names));
     const Tensor y = tl::detail::call1(spelled_call(), in, {{"fn", s.fn}, {"shares", shares}});
-    if (may_pass_on(s)) passing_.push_back(b_.value_of(y));
+    // A function that may return its operand x unchanged, where x is read elsewhere
+    // too: where it did, tracing saw no op, and x's cotangent takes y's shares as they
+    // come (the generated code's d_y refers to d_x where y.is_same(x)).
+    const Arg& x = s.args.at(0);
+    if (may_pass_on(s) && x.is_tensor() && uses_.at(x.value) > 1 && p_.values[std::size_t(x.value)].active) {
+      const std::string& yn = p_.values[std::size_t(s.result)].name;
+      aliases.push_back({b_.value_of(y), value(x.value),
+                         yn + ".is_same(" + p_.values[std::size_t(x.value)].name + ")", true});
+      passing.insert(b_.value_of(y));
+    }
     return y;
-  }
-  // Where a function that may return its operand has a tensor operand read elsewhere
-  // too, the engine (which sees no op there) adds the result's shares to it among its
-  // others; this sweep would sum them first.
-  void check_passing() const {
-    std::map<ir::ValueId, int> uses;
-    for (const ir::Op& op : f_.body.ops)
-      for (ir::ValueId v : op.operands) ++uses[v];
-    for (ir::ValueId v : f_.body.results) ++uses[v];
-    for (const ir::Op& op : f_.body.ops)
-      if (std::find(passing_.begin(), passing_.end(), op.results.at(0)) != passing_.end() &&
-          !op.operands.empty() && uses[op.operands[0]] > 1)
-        throw NotYet{"'" + op.attrs.get<std::string>("fn") + "' of a value read elsewhere too"};
   }
 
   const Program& p_;
@@ -370,7 +366,6 @@ class Lowering {
   std::map<ValueId, Tensor> at_;
   std::vector<bool> wrt_;
   std::map<std::string, Tensor> elements_;
-  std::vector<ir::ValueId> passing_;  // the spelled calls that may return their operand
   Constants constants_;
   std::map<ValueId, int> uses_, sides_;  // the program's reads of each value; as a branch's side
   int next_class_;  // the type class of the next parameter not of the function's
@@ -412,10 +407,17 @@ class Printer {
     declared_at_ = out_.lines.size();
     // A value after a branch that is, on a path, a value from before it: its variable
     // refers to that value's there.
-    for (const Lowering::Alias& a : low_.aliases) declare(target_of(a.side));
+    // In the order of the program, so that a reference's targets are declared before it
+    // (a value passed on may be passed on again: y = x.astype(...), z = c ? y : ...).
+    std::set<ir::ValueId> outs;
+    for (const Lowering::Alias& a : low_.aliases) outs.insert(a.out);
+    for (const Lowering::Alias& a : low_.aliases)
+      if (outs.count(a.side) == 0) declare(target_of(a.side));
+    std::set<ir::ValueId> referring_done;
     for (const Lowering::Alias& a : low_.aliases) {
       const std::string d = target_of(a.out);
-      if (!declared_.insert(d).second) continue;
+      if (!referring_done.insert(a.out).second) continue;
+      declared_.insert(d);
       const Lowering::Alias* then = alias(a.out, true);
       const Lowering::Alias* orelse = alias(a.out, false);
       if (then == nullptr || orelse == nullptr) line("tl::Tensor " + d + "_apart;");
@@ -470,6 +472,10 @@ class Printer {
   // One op's rule; where its result's cotangent may be undefined at run time, only
   // where it is not.
   void step(const ir::Op& op) {
+    if (low_.passing.count(op.results.at(0)) != 0) return pass_on(op, *alias(op.results[0], true));
+    guarded(op);
+  }
+  void guarded(const ir::Op& op) {
     const auto it = pass_.ct.find(op.results.at(0));
     if (it == pass_.ct.end() || maybe_.count(b_.value_of(it->second)) == 0) return run(op);
     const State before = save();
@@ -480,6 +486,24 @@ class Printer {
     line("}");
     const State after = save();
     join(after, before);
+  }
+
+  // y = f(x) of a function that may return x: where it did, y's shares are x's
+  // already; elsewhere its rule runs.
+  void pass_on(const ir::Op& op, const Lowering::Alias& a) {
+    const auto it = pass_.ct.find(op.results[0]);
+    if (it == pass_.ct.end()) return;
+    const State before = save();
+    pass_.ct.erase(op.results[0]);
+    refer(a.side);
+    const State same = save();
+    restore(before);
+    line("if (!" + a.cond + ") {");
+    ++depth_;
+    guarded(op);
+    --depth_;
+    line("}");
+    join(same, save());
   }
 
   void run(const ir::Op& op) {
@@ -518,8 +542,7 @@ class Printer {
   void path(const Block& b, const std::vector<Phi>& phis, const std::vector<Tensor>& outs, bool first) {
     ++depth_;
     for (const Node& n : b)
-      if (n.kind == Node::Kind::scalar && !n.declares.empty() && !n.check)
-        line(n.text.starts_with("[[maybe_unused]]") ? n.text : "[[maybe_unused]] " + n.text);
+      if (n.kind == Node::Kind::scalar && !n.check) line(replayed(n));
     const std::size_t ops = g_.body.ops.size(), shares = values_.cotangents.size();
     // A value after the branch is, on this path, the value it joins: its cotangent
     // is that value's, read as a value of its type; where it refers to that value's
@@ -527,13 +550,7 @@ class Printer {
     for (std::size_t k = 0; k < phis.size(); ++k) {
       const ir::ValueId side = low_.value(first ? phis[k].first : phis[k].second);
       if (alias(low_.value(phis[k].out), first) != nullptr) {
-        const Tensor t = b_.param(tl::detail::unknown_type());
-        rec_.name(b_.value_of(t), target_of(side));
-        rec_.alike(b_.value_of(t), values_.primal.at(side));
-        maybe_.insert(b_.value_of(t));
-        pass_.ct[side] = t;
-        if (const auto held = holds_.find(target_of(side)); held != holds_.end()) rec_.retire(held->second);
-        holds_[target_of(side)] = b_.value_of(t);
+        refer(side);
         continue;
       }
       if (!outs[k].defined() || !pass_.is_active(side)) continue;
@@ -546,6 +563,18 @@ class Printer {
     write_from(ops, shares);
     block(b);
     --depth_;
+  }
+
+  // Where a value's variable was referred to by another's, it holds that one's shares
+  // too: its cotangent is the variable, defined or not.
+  void refer(ir::ValueId side) {
+    const Tensor t = b_.param(tl::detail::unknown_type());
+    rec_.name(b_.value_of(t), target_of(side));
+    rec_.alike(b_.value_of(t), values_.primal.at(side));
+    maybe_.insert(b_.value_of(t));
+    pass_.ct[side] = t;
+    if (const auto held = holds_.find(target_of(side)); held != holds_.end()) rec_.retire(held->second);
+    holds_[target_of(side)] = b_.value_of(t);
   }
 
   const Lowering::Alias* alias(ir::ValueId out, bool taken) const {
@@ -671,12 +700,21 @@ class Printer {
     }
   }
   // Whether d may refer to a variable that has been given a value (or be referred to
-  // by one), whose shares this sweep does not see in d's.
+  // by one, through a chain of references), whose shares this sweep does not see in d's.
   bool may_hold_others(const std::string& d) const {
-    const auto it = aliased_.find(d);
-    if (it == aliased_.end()) return false;
-    return std::any_of(it->second.begin(), it->second.end(),
-                       [&](const std::string& x) { return holds_.count(x) != 0; });
+    std::set<std::string> seen{d};
+    std::vector<std::string> todo{d};
+    while (!todo.empty()) {
+      const auto it = aliased_.find(todo.back());
+      todo.pop_back();
+      if (it == aliased_.end()) continue;
+      for (const std::string& x : it->second)
+        if (seen.insert(x).second) {
+          if (holds_.count(x) != 0) return true;
+          todo.push_back(x);
+        }
+    }
+    return false;
   }
   static std::string maybe_sum(const std::string& d, const Expr& share) {
     const std::string right = share.level >= 6 ? "(" + share.text + ")" : share.text;

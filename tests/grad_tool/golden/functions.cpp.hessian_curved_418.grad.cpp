@@ -118,61 +118,62 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   const tl::Tensor t_sub_41 = tl::broadcast_to_shape_of(t_add_40 - t_sum_28, sub_41);
   if (sub_41.rank() != 0) throw tl::ValueError("tlaloc-grad: the lambda at functions.cpp:413 must return a scalar, got " + tl::shape_string(sub_41.shape()));
   const tl::Tensor u_d_sub_41 = tl::scalar_tensor(1, sub_41.dtype());  // line 75: tl::scalar_tensor(1, sub_41.dtype())
+  [[maybe_unused]] const bool which_d_reshape_18 = reshape_18_1.is_same(xf);
   [[maybe_unused]] const bool which_d_xf_1 = u_cond_0;
-  const tl::Tensor sum_to_shape_of_83 = tl::sum_to_shape_of(u_d_sub_41, add_40);  // sum_to_shape_of, line 115: tl::sum_to_shape_of(d_sub_41, add_40)
-  const tl::Tensor neg_84 = -u_d_sub_41;  // neg, line 116: -d_sub_41
-  const tl::Tensor sum_to_shape_of_85 = tl::sum_to_shape_of(neg_84, sum_28);  // sum_to_shape_of, line 116: tl::sum_to_shape_of(-d_sub_41, sum_28)
-  const tl::Tensor sum_to_shape_of_86 = tl::sum_to_shape_of(sum_to_shape_of_83, add_39);  // sum_to_shape_of, line 118: tl::sum_to_shape_of(d_add_40, add_39)
-  const tl::Tensor sum_to_shape_of_87 = tl::sum_to_shape_of(sum_to_shape_of_83, sum_29);  // sum_to_shape_of, line 119: tl::sum_to_shape_of(d_add_40, sum_29)
-  const tl::Tensor sum_to_shape_of_88 = tl::sum_to_shape_of(sum_to_shape_of_86, mul_38);  // sum_to_shape_of, line 121: tl::sum_to_shape_of(d_add_39, mul_38)
-  const tl::Tensor sum_to_shape_of_89 = tl::sum_to_shape_of(sum_to_shape_of_86, astype_35);  // sum_to_shape_of, line 122: tl::sum_to_shape_of(d_add_39, astype_35)
-  const tl::Tensor mul_90 = sum_to_shape_of_88 * scale;  // mul, line 124: d_mul_38 * scale
-  const tl::Tensor sum_backward_91 = tl::sum_backward(mul_90, mul_36.shape(), {}, false);  // sum_backward, line 126: tl::sum_backward(d_sum_37, mul_36.shape(), {}, false)
-  const tl::Tensor mul_92 = sum_backward_91 * h;  // mul, line 128: d_mul_36 * h
+  const tl::Tensor sum_to_shape_of_83 = tl::sum_to_shape_of(u_d_sub_41, add_40);  // sum_to_shape_of, line 116: tl::sum_to_shape_of(d_sub_41, add_40)
+  const tl::Tensor neg_84 = -u_d_sub_41;  // neg, line 117: -d_sub_41
+  const tl::Tensor sum_to_shape_of_85 = tl::sum_to_shape_of(neg_84, sum_28);  // sum_to_shape_of, line 117: tl::sum_to_shape_of(-d_sub_41, sum_28)
+  const tl::Tensor sum_to_shape_of_86 = tl::sum_to_shape_of(sum_to_shape_of_83, add_39);  // sum_to_shape_of, line 119: tl::sum_to_shape_of(d_add_40, add_39)
+  const tl::Tensor sum_to_shape_of_87 = tl::sum_to_shape_of(sum_to_shape_of_83, sum_29);  // sum_to_shape_of, line 120: tl::sum_to_shape_of(d_add_40, sum_29)
+  const tl::Tensor sum_to_shape_of_88 = tl::sum_to_shape_of(sum_to_shape_of_86, mul_38);  // sum_to_shape_of, line 122: tl::sum_to_shape_of(d_add_39, mul_38)
+  const tl::Tensor sum_to_shape_of_89 = tl::sum_to_shape_of(sum_to_shape_of_86, astype_35);  // sum_to_shape_of, line 123: tl::sum_to_shape_of(d_add_39, astype_35)
+  const tl::Tensor mul_90 = sum_to_shape_of_88 * scale;  // mul, line 125: d_mul_38 * scale
+  const tl::Tensor sum_backward_91 = tl::sum_backward(mul_90, mul_36.shape(), {}, false);  // sum_backward, line 127: tl::sum_backward(d_sum_37, mul_36.shape(), {}, false)
+  const tl::Tensor mul_92 = sum_backward_91 * h;  // mul, line 129: d_mul_36 * h
   const tl::Tensor t_mul_92 = tl::broadcast_to_shape_of(t_h * sum_backward_91, mul_92);
-  const tl::Tensor mul_93 = sum_backward_91 * h;  // mul, line 129: d_mul_36 * h
+  const tl::Tensor mul_93 = sum_backward_91 * h;  // mul, line 130: d_mul_36 * h
   const tl::Tensor t_mul_93 = tl::broadcast_to_shape_of(t_h * sum_backward_91, mul_93);
-  const tl::Tensor add_94 = mul_92 + mul_93;  // add, line 129: d_h + d_mul_36 * h
+  const tl::Tensor add_94 = mul_92 + mul_93;  // add, line 130: d_h + d_mul_36 * h
   const tl::Tensor t_add_94 = tl::broadcast_to_shape_of(t_mul_92 + t_mul_93, add_94);
-  const tl::Tensor astype_95 = sum_to_shape_of_89.astype(div_34.dtype());  // astype, line 131: d_astype_35.astype(div_34.dtype())
-  const tl::Tensor t_96 = tl::scalar_tensor(double(mean_n), sum_33.dtype());  // line 133: tl::scalar_tensor(double(mean_n), sum_33.dtype())
-  const tl::Tensor reciprocal_97 = tl::reciprocal(t_96);  // reciprocal, line 133: tl::reciprocal(tl::scalar_tensor(double(mean_n), sum_33.dtype()))
-  const tl::Tensor mul_98 = astype_95 * reciprocal_97;  // mul, line 133: d_div_34 * tl::reciprocal(tl::scalar_tensor(double(mean_n), sum_33.dt...
-  const tl::Tensor sum_to_shape_of_99 = tl::sum_to_shape_of(mul_98, sum_33);  // sum_to_shape_of, line 133: tl::sum_to_shape_of(d_div_34 * tl::reciprocal(tl::scalar_tensor(doubl...
-  const tl::Tensor sum_backward_100 = tl::sum_backward(sum_to_shape_of_99, astype_32.shape(), {}, false);  // sum_backward, line 135: tl::sum_backward(d_sum_33, astype_32.shape(), {}, false)
-  const tl::Tensor astype_101 = sum_backward_100.astype(exp_31.dtype());  // astype, line 137: d_astype_32.astype(exp_31.dtype())
-  const tl::Tensor mul_102 = astype_101 * exp_31;  // mul, line 139: d_exp_31 * exp_31
+  const tl::Tensor astype_95 = sum_to_shape_of_89.astype(div_34.dtype());  // astype, line 132: d_astype_35.astype(div_34.dtype())
+  const tl::Tensor t_96 = tl::scalar_tensor(double(mean_n), sum_33.dtype());  // line 134: tl::scalar_tensor(double(mean_n), sum_33.dtype())
+  const tl::Tensor reciprocal_97 = tl::reciprocal(t_96);  // reciprocal, line 134: tl::reciprocal(tl::scalar_tensor(double(mean_n), sum_33.dtype()))
+  const tl::Tensor mul_98 = astype_95 * reciprocal_97;  // mul, line 134: d_div_34 * tl::reciprocal(tl::scalar_tensor(double(mean_n), sum_33.dt...
+  const tl::Tensor sum_to_shape_of_99 = tl::sum_to_shape_of(mul_98, sum_33);  // sum_to_shape_of, line 134: tl::sum_to_shape_of(d_div_34 * tl::reciprocal(tl::scalar_tensor(doubl...
+  const tl::Tensor sum_backward_100 = tl::sum_backward(sum_to_shape_of_99, astype_32.shape(), {}, false);  // sum_backward, line 136: tl::sum_backward(d_sum_33, astype_32.shape(), {}, false)
+  const tl::Tensor astype_101 = sum_backward_100.astype(exp_31.dtype());  // astype, line 138: d_astype_32.astype(exp_31.dtype())
+  const tl::Tensor mul_102 = astype_101 * exp_31;  // mul, line 140: d_exp_31 * exp_31
   const tl::Tensor t_mul_102 = tl::broadcast_to_shape_of(t_exp_31 * astype_101, mul_102);
-  const tl::Tensor sum_to_shape_of_103 = tl::sum_to_shape_of(mul_102, mul_30);  // sum_to_shape_of, line 139: tl::sum_to_shape_of(d_exp_31 * exp_31, mul_30)
+  const tl::Tensor sum_to_shape_of_103 = tl::sum_to_shape_of(mul_102, mul_30);  // sum_to_shape_of, line 140: tl::sum_to_shape_of(d_exp_31 * exp_31, mul_30)
   const tl::Tensor t_sum_to_shape_of_103 = tl::sum_to_shape_of(t_mul_102, mul_30);
-  const tl::Tensor mul_104 = sum_to_shape_of_103 * 0.5;  // mul, line 141: d_mul_30 * 0.5
+  const tl::Tensor mul_104 = sum_to_shape_of_103 * 0.5;  // mul, line 142: d_mul_30 * 0.5
   const tl::Tensor t_mul_104 = t_sum_to_shape_of_103 * 0.5;
-  const tl::Tensor sum_backward_105 = tl::sum_backward(sum_to_shape_of_87, r.shape(), {}, false);  // sum_backward, line 143: tl::sum_backward(d_sum_29, r.shape(), {}, false)
-  const tl::Tensor sum_backward_106 = tl::sum_backward(sum_to_shape_of_85, reshape_27.shape(), {}, false);  // sum_backward, line 145: tl::sum_backward(d_sum_28, reshape_27.shape(), {}, false)
-  const tl::Tensor reshape_107 = tl::reshape(sum_backward_106, sub_26.shape());  // reshape, line 147: tl::reshape(d_reshape_27, sub_26.shape())
-  const tl::Tensor sum_to_shape_of_108 = tl::sum_to_shape_of(reshape_107, shifted);  // sum_to_shape_of, line 149: tl::sum_to_shape_of(d_sub_26, shifted)
-  const tl::Tensor neg_109 = -reshape_107;  // neg, line 150: -d_sub_26
-  const tl::Tensor sum_to_shape_of_110 = tl::sum_to_shape_of(neg_109, log_25);  // sum_to_shape_of, line 150: tl::sum_to_shape_of(-d_sub_26, log_25)
-  const tl::Tensor reciprocal_111 = tl::reciprocal(sum_24);  // reciprocal, line 152: tl::reciprocal(sum_24)
+  const tl::Tensor sum_backward_105 = tl::sum_backward(sum_to_shape_of_87, r.shape(), {}, false);  // sum_backward, line 144: tl::sum_backward(d_sum_29, r.shape(), {}, false)
+  const tl::Tensor sum_backward_106 = tl::sum_backward(sum_to_shape_of_85, reshape_27.shape(), {}, false);  // sum_backward, line 146: tl::sum_backward(d_sum_28, reshape_27.shape(), {}, false)
+  const tl::Tensor reshape_107 = tl::reshape(sum_backward_106, sub_26.shape());  // reshape, line 148: tl::reshape(d_reshape_27, sub_26.shape())
+  const tl::Tensor sum_to_shape_of_108 = tl::sum_to_shape_of(reshape_107, shifted);  // sum_to_shape_of, line 150: tl::sum_to_shape_of(d_sub_26, shifted)
+  const tl::Tensor neg_109 = -reshape_107;  // neg, line 151: -d_sub_26
+  const tl::Tensor sum_to_shape_of_110 = tl::sum_to_shape_of(neg_109, log_25);  // sum_to_shape_of, line 151: tl::sum_to_shape_of(-d_sub_26, log_25)
+  const tl::Tensor reciprocal_111 = tl::reciprocal(sum_24);  // reciprocal, line 153: tl::reciprocal(sum_24)
   const tl::Tensor t_reciprocal_111 = t_sum_24 * -(reciprocal_111 * reciprocal_111);
-  const tl::Tensor mul_112 = sum_to_shape_of_110 * reciprocal_111;  // mul, line 152: d_log_25 * tl::reciprocal(sum_24)
+  const tl::Tensor mul_112 = sum_to_shape_of_110 * reciprocal_111;  // mul, line 153: d_log_25 * tl::reciprocal(sum_24)
   const tl::Tensor t_mul_112 = tl::broadcast_to_shape_of(t_reciprocal_111 * sum_to_shape_of_110, mul_112);
-  const tl::Tensor sum_backward_113 = tl::sum_backward(mul_112, exp_23.shape(), log_softmax_a, true);  // sum_backward, line 154: tl::sum_backward(d_sum_24, exp_23.shape(), log_softmax_a, true)
+  const tl::Tensor sum_backward_113 = tl::sum_backward(mul_112, exp_23.shape(), log_softmax_a, true);  // sum_backward, line 155: tl::sum_backward(d_sum_24, exp_23.shape(), log_softmax_a, true)
   const tl::Tensor t_sum_backward_113 = tl::sum_backward(t_mul_112, exp_23.shape(), log_softmax_a, true);
-  const tl::Tensor mul_114 = sum_backward_113 * exp_23;  // mul, line 156: d_exp_23 * exp_23
+  const tl::Tensor mul_114 = sum_backward_113 * exp_23;  // mul, line 157: d_exp_23 * exp_23
   const tl::Tensor t_mul_114 = tl::broadcast_to_shape_of(t_sum_backward_113 * exp_23 + t_exp_23 * sum_backward_113, mul_114);
-  const tl::Tensor sum_to_shape_of_115 = tl::sum_to_shape_of(mul_114, shifted);  // sum_to_shape_of, line 156: tl::sum_to_shape_of(d_exp_23 * exp_23, shifted)
+  const tl::Tensor sum_to_shape_of_115 = tl::sum_to_shape_of(mul_114, shifted);  // sum_to_shape_of, line 157: tl::sum_to_shape_of(d_exp_23 * exp_23, shifted)
   const tl::Tensor t_sum_to_shape_of_115 = tl::sum_to_shape_of(t_mul_114, shifted);
-  const tl::Tensor add_116 = sum_to_shape_of_108 + sum_to_shape_of_115;  // add, line 156: d_shifted + tl::sum_to_shape_of(d_exp_23 * exp_23, shifted)
+  const tl::Tensor add_116 = sum_to_shape_of_108 + sum_to_shape_of_115;  // add, line 157: d_shifted + tl::sum_to_shape_of(d_exp_23 * exp_23, shifted)
   const tl::Tensor t_add_116 = tl::broadcast_to_shape_of(t_sum_to_shape_of_115, add_116);
-  const tl::Tensor sum_to_shape_of_117 = tl::sum_to_shape_of(add_116, xf_1_1);  // sum_to_shape_of, line 158: tl::sum_to_shape_of(d_shifted, xf_1)
+  const tl::Tensor sum_to_shape_of_117 = tl::sum_to_shape_of(add_116, xf_1_1);  // sum_to_shape_of, line 159: tl::sum_to_shape_of(d_shifted, xf_1)
   const tl::Tensor t_sum_to_shape_of_117 = tl::sum_to_shape_of(t_add_116, xf_1_1);
   tl::Tensor d_xf_2;
   tl::Tensor t_d_xf_2;
   tl::Tensor d_xf_1_apart_1;
   tl::Tensor t_d_xf_1_apart_1;
   bool cond_1 = false;
-  cond_1 = which_d_xf_1;  // line 158
+  cond_1 = which_d_xf_1;  // line 159
   if (cond_1) {
     d_xf_2 = sum_to_shape_of_117;
     t_d_xf_2 = t_sum_to_shape_of_117;
@@ -184,190 +185,255 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
     d_xf_1_apart_1 = sum_to_shape_of_117;
     t_d_xf_1_apart_1 = t_sum_to_shape_of_117;
   }
-  tl::Tensor d_xf_3;
-  tl::Tensor t_d_xf_3;
-  tl::Tensor d_reshape_18_1;
-  tl::Tensor t_d_reshape_18_1;
-  tl::Tensor d_xf_1_1;
-  tl::Tensor t_d_xf_1_1;
+  tl::Tensor d_xf_5;
+  tl::Tensor t_d_xf_5;
+  tl::Tensor d_reshape_18_apart_2;
+  tl::Tensor t_d_reshape_18_apart_2;
   tl::Tensor select;
   tl::Tensor t_select;
+  tl::Tensor d_xf_1_1;
+  tl::Tensor t_d_xf_1_1;
+  tl::Tensor d_reshape_18_1;
+  tl::Tensor t_d_reshape_18_1;
+  tl::Tensor add_122;
+  tl::Tensor t_add_122;
   tl::Tensor d_xf_1_2;
   tl::Tensor t_d_xf_1_2;
-  tl::Tensor reshape_122;
-  tl::Tensor t_reshape_122;
-  tl::Tensor add_123;
-  tl::Tensor t_add_123;
-  tl::Tensor d_xf_1_3;
-  tl::Tensor t_d_xf_1_3;
-  tl::Tensor reshape_125;
-  tl::Tensor t_reshape_125;
+  tl::Tensor d_xf_3;
+  tl::Tensor t_d_xf_3;
+  tl::Tensor d_reshape_18_apart_1;
+  tl::Tensor t_d_reshape_18_apart_1;
+  tl::Tensor d_xf_4;
+  tl::Tensor t_d_xf_4;
+  tl::Tensor select_1;
+  tl::Tensor t_select_1;
+  tl::Tensor d_reshape_18_2;
+  tl::Tensor t_d_reshape_18_2;
+  tl::Tensor reshape_128;
+  tl::Tensor t_reshape_128;
+  tl::Tensor add_129;
+  tl::Tensor t_add_129;
+  tl::Tensor d_reshape_18_3;
+  tl::Tensor t_d_reshape_18_3;
+  tl::Tensor reshape_131;
+  tl::Tensor t_reshape_131;
   bool cond_2 = false;
   bool cond_3 = false;
   bool cond_4 = false;
   bool cond_5 = false;
   bool cond_6 = false;
-  cond_2 = !u_cond_0;  // line 159
+  bool cond_7 = false;
+  bool cond_8 = false;
+  bool cond_9 = false;
+  bool cond_10 = false;
+  bool cond_11 = false;
+  cond_2 = !u_cond_0;  // line 160
   if (cond_2) {
-    cond_3 = which_d_xf_1;  // line 160
+    cond_3 = (which_d_reshape_18 ? d_xf_2 : tl::Tensor()).defined();  // line 161
     if (cond_3) {
-      d_xf_1_1 = d_xf_2;
-      t_d_xf_1_1 = t_d_xf_2;
-    } else {
-      d_xf_1_1 = d_xf_1_apart_1;
-      t_d_xf_1_1 = t_d_xf_1_apart_1;
-    }
-    cond_4 = d_xf_2.defined();  // line 162
-    if (cond_4) {
-      cond_5 = which_d_xf_1;  // line 162
+      cond_4 = which_d_xf_1;  // line 161
+      if (cond_4) {
+        d_xf_1_1 = d_xf_2;
+        t_d_xf_1_1 = t_d_xf_2;
+      } else {
+        d_xf_1_1 = d_xf_1_apart_1;
+        t_d_xf_1_1 = t_d_xf_1_apart_1;
+      }
+      cond_5 = which_d_reshape_18;  // line 161
       if (cond_5) {
+        d_reshape_18_1 = d_xf_2;
+        t_d_reshape_18_1 = t_d_xf_2;
+      } else {
+        d_reshape_18_1 = tl::Tensor();
+        t_d_reshape_18_1 = tl::Tensor();
+      }
+      add_122 = d_reshape_18_1 + d_xf_1_1;  // add, line 161: d_reshape_18 + d_xf_1
+      t_add_122 = tl::broadcast_to_shape_of(t_d_reshape_18_1 + t_d_xf_1_1, add_122);
+      select = add_122;
+      t_select = t_add_122;
+    } else {
+      cond_6 = which_d_xf_1;  // line 161
+      if (cond_6) {
         d_xf_1_2 = d_xf_2;
         t_d_xf_1_2 = t_d_xf_2;
       } else {
         d_xf_1_2 = d_xf_1_apart_1;
         t_d_xf_1_2 = t_d_xf_1_apart_1;
       }
-      reshape_122 = tl::reshape(d_xf_1_2, xf.shape());  // reshape, line 162: tl::reshape(d_xf_1, xf.shape())
-      t_reshape_122 = tl::reshape(t_d_xf_1_2, xf.shape());
-      add_123 = d_xf_2 + reshape_122;  // add, line 162: d_xf + tl::reshape(d_xf_1, xf.shape())
-      t_add_123 = tl::broadcast_to_shape_of(t_d_xf_2 + t_reshape_122, add_123);
-      select = add_123;
-      t_select = t_add_123;
-    } else {
-      cond_6 = which_d_xf_1;  // line 162
-      if (cond_6) {
-        d_xf_1_3 = d_xf_2;
-        t_d_xf_1_3 = t_d_xf_2;
-      } else {
-        d_xf_1_3 = d_xf_1_apart_1;
-        t_d_xf_1_3 = t_d_xf_1_apart_1;
-      }
-      reshape_125 = tl::reshape(d_xf_1_3, xf.shape());  // reshape, line 162: tl::reshape(d_xf_1, xf.shape())
-      t_reshape_125 = tl::reshape(t_d_xf_1_3, xf.shape());
-      select = reshape_125;
-      t_select = t_reshape_125;
+      select = d_xf_1_2;
+      t_select = t_d_xf_1_2;
     }
-    d_xf_3 = select;
-    t_d_xf_3 = t_select;
-    d_reshape_18_1 = d_xf_1_1;
-    t_d_reshape_18_1 = t_d_xf_1_1;
+    cond_7 = which_d_reshape_18;  // line 161
+    if (cond_7) {
+      d_xf_3 = select;
+      t_d_xf_3 = t_select;
+      d_reshape_18_apart_1 = tl::Tensor();
+      t_d_reshape_18_apart_1 = tl::Tensor();
+    } else {
+      d_xf_3 = d_xf_2;
+      t_d_xf_3 = t_d_xf_2;
+      d_reshape_18_apart_1 = select;
+      t_d_reshape_18_apart_1 = t_select;
+    }
+    cond_8 = !reshape_18_1.is_same(xf);  // line 162
+    if (cond_8) {
+      cond_9 = d_xf_3.defined();  // line 164
+      if (cond_9) {
+        cond_10 = which_d_reshape_18;  // line 164
+        if (cond_10) {
+          d_reshape_18_2 = d_xf_3;
+          t_d_reshape_18_2 = t_d_xf_3;
+        } else {
+          d_reshape_18_2 = d_reshape_18_apart_1;
+          t_d_reshape_18_2 = t_d_reshape_18_apart_1;
+        }
+        reshape_128 = tl::reshape(d_reshape_18_2, xf.shape());  // reshape, line 164: tl::reshape(d_reshape_18, xf.shape())
+        t_reshape_128 = tl::reshape(t_d_reshape_18_2, xf.shape());
+        add_129 = d_xf_3 + reshape_128;  // add, line 164: d_xf + tl::reshape(d_reshape_18, xf.shape())
+        t_add_129 = tl::broadcast_to_shape_of(t_d_xf_3 + t_reshape_128, add_129);
+        select_1 = add_129;
+        t_select_1 = t_add_129;
+      } else {
+        cond_11 = which_d_reshape_18;  // line 164
+        if (cond_11) {
+          d_reshape_18_3 = d_xf_3;
+          t_d_reshape_18_3 = t_d_xf_3;
+        } else {
+          d_reshape_18_3 = d_reshape_18_apart_1;
+          t_d_reshape_18_3 = t_d_reshape_18_apart_1;
+        }
+        reshape_131 = tl::reshape(d_reshape_18_3, xf.shape());  // reshape, line 164: tl::reshape(d_reshape_18, xf.shape())
+        t_reshape_131 = tl::reshape(t_d_reshape_18_3, xf.shape());
+        select_1 = reshape_131;
+        t_select_1 = t_reshape_131;
+      }
+      d_xf_4 = select_1;
+      t_d_xf_4 = t_select_1;
+    } else {
+      d_xf_4 = d_xf_3;
+      t_d_xf_4 = t_d_xf_3;
+    }
+    d_xf_5 = d_xf_4;
+    t_d_xf_5 = t_d_xf_4;
+    d_reshape_18_apart_2 = d_reshape_18_apart_1;
+    t_d_reshape_18_apart_2 = t_d_reshape_18_apart_1;
   } else {
-    d_xf_3 = d_xf_2;
-    t_d_xf_3 = t_d_xf_2;
-    d_reshape_18_1 = tl::Tensor();
-    t_d_reshape_18_1 = tl::Tensor();
+    d_xf_5 = d_xf_2;
+    t_d_xf_5 = t_d_xf_2;
+    d_reshape_18_apart_2 = tl::Tensor();
+    t_d_reshape_18_apart_2 = tl::Tensor();
   }
   tl::Tensor d_mul_16_1;
   tl::Tensor t_d_mul_16_1;
-  tl::Tensor astype_129;
-  tl::Tensor t_astype_129;
-  bool cond_7 = false;
-  cond_7 = d_xf_3.defined();  // line 164
-  if (cond_7) {
-    astype_129 = d_xf_3.astype(mul_16.dtype());  // astype, line 166: d_xf.astype(mul_16.dtype())
-    t_astype_129 = t_d_xf_3.astype(mul_16.dtype());
-    d_mul_16_1 = astype_129;
-    t_d_mul_16_1 = t_astype_129;
+  tl::Tensor astype_136;
+  tl::Tensor t_astype_136;
+  bool cond_12 = false;
+  cond_12 = d_xf_5.defined();  // line 167
+  if (cond_12) {
+    astype_136 = d_xf_5.astype(mul_16.dtype());  // astype, line 169: d_xf.astype(mul_16.dtype())
+    t_astype_136 = t_d_xf_5.astype(mul_16.dtype());
+    d_mul_16_1 = astype_136;
+    t_d_mul_16_1 = t_astype_136;
   } else {
     d_mul_16_1 = tl::Tensor();
     t_d_mul_16_1 = tl::Tensor();
   }
   tl::Tensor d_m_1;
   tl::Tensor t_d_m_1;
-  tl::Tensor mul_131;
-  tl::Tensor t_mul_131;
-  tl::Tensor add_132;
-  tl::Tensor t_add_132;
-  bool cond_8 = false;
-  cond_8 = d_mul_16_1.defined();  // line 168
-  if (cond_8) {
-    mul_131 = d_mul_16_1 * 2.0;  // mul, line 170: d_mul_16 * 2.0
-    t_mul_131 = t_d_mul_16_1 * 2.0;
-    add_132 = mul_104 + mul_131;  // add, line 170: d_m + d_mul_16 * 2.0
-    t_add_132 = tl::broadcast_to_shape_of(t_mul_104 + t_mul_131, add_132);
-    d_m_1 = add_132;
-    t_d_m_1 = t_add_132;
+  tl::Tensor mul_138;
+  tl::Tensor t_mul_138;
+  tl::Tensor add_139;
+  tl::Tensor t_add_139;
+  bool cond_13 = false;
+  cond_13 = d_mul_16_1.defined();  // line 171
+  if (cond_13) {
+    mul_138 = d_mul_16_1 * 2.0;  // mul, line 173: d_mul_16 * 2.0
+    t_mul_138 = t_d_mul_16_1 * 2.0;
+    add_139 = mul_104 + mul_138;  // add, line 173: d_m + d_mul_16 * 2.0
+    t_add_139 = tl::broadcast_to_shape_of(t_mul_104 + t_mul_138, add_139);
+    d_m_1 = add_139;
+    t_d_m_1 = t_add_139;
   } else {
     d_m_1 = mul_104;
     t_d_m_1 = t_mul_104;
   }
-  const tl::Tensor reciprocal_134 = tl::reciprocal(add_10);  // reciprocal, line 176: tl::reciprocal(add_10)
-  const tl::Tensor t_reciprocal_134 = t_add_10 * -(reciprocal_134 * reciprocal_134);
-  const tl::Tensor mul_135 = sum_backward_105 * reciprocal_134;  // mul, line 176: d_div_14 * tl::reciprocal(add_10)
-  const tl::Tensor t_mul_135 = tl::broadcast_to_shape_of(t_reciprocal_134 * sum_backward_105, mul_135);
-  const tl::Tensor div_136 = div_14 / add_10;  // div, line 177: div_14 / add_10
-  const tl::Tensor t_div_136 = tl::broadcast_to_shape_of(t_div_14 * tl::reciprocal(add_10) + t_add_10 * -(div_136 / add_10), div_136);
-  const tl::Tensor neg_137 = -div_136;  // neg, line 177: -(div_14 / add_10)
-  const tl::Tensor t_neg_137 = -t_div_136;
-  const tl::Tensor mul_138 = sum_backward_105 * neg_137;  // mul, line 177: d_div_14 * -(div_14 / add_10)
-  const tl::Tensor t_mul_138 = tl::broadcast_to_shape_of(t_neg_137 * sum_backward_105, mul_138);
-  const tl::Tensor t_139 = tl::scalar_tensor(1.5, add_12.dtype());  // line 179: tl::scalar_tensor(1.5, add_12.dtype())
-  const tl::Tensor sub_140 = t_139 - 1.0;  // sub, line 179: tl::scalar_tensor(1.5, add_12.dtype()) - 1.0
-  const tl::Tensor pow_141 = tl::pow(add_12, sub_140);  // pow, line 179: tl::pow(add_12, tl::scalar_tensor(1.5, add_12.dtype()) - 1.0)
-  const tl::Tensor t_pow_141 = tl::broadcast_to_shape_of(t_add_12 * tl::where(sub_140.astype(pow_141.dtype()) == 0, 0.0, sub_140.astype(pow_141.dtype()) * tl::pow(add_12.astype(pow_141.dtype()), sub_140.astype(pow_141.dtype()) - 1.0)), pow_141);
-  const tl::Tensor t_142 = tl::scalar_tensor(1.5, add_12.dtype());  // line 179: tl::scalar_tensor(1.5, add_12.dtype())
-  const tl::Tensor mul_143 = t_142 * pow_141;  // mul, line 179: tl::scalar_tensor(1.5, add_12.dtype()) * tl::pow(add_12, tl::scalar_t...
-  const tl::Tensor t_mul_143 = tl::broadcast_to_shape_of(t_pow_141 * t_142, mul_143);
-  const tl::Tensor t_144 = tl::scalar_tensor(1.5, add_12.dtype());  // line 179: tl::scalar_tensor(1.5, add_12.dtype())
-  const tl::Tensor t_145 = t_144 == 0;  // line 179: tl::scalar_tensor(1.5, add_12.dtype()) == 0
-  const tl::Tensor where_146 = tl::where(t_145, 0.0, mul_143);  // where, line 179: tl::where(tl::scalar_tensor(1.5, add_12.dtype()) == 0, 0.0, tl::scala...
-  const tl::Tensor t_where_146 = tl::broadcast_to_shape_of(tl::where(t_145, tl::zeros_like(where_146), t_mul_143), where_146);
-  const tl::Tensor mul_147 = mul_135 * where_146;  // mul, line 179: d_pow_13 * tl::where(tl::scalar_tensor(1.5, add_12.dtype()) == 0, 0.0...
-  const tl::Tensor t_mul_147 = tl::broadcast_to_shape_of(t_mul_135 * where_146 + t_where_146 * mul_135, mul_147);
-  const tl::Tensor mul_148 = mul_147 * m;  // mul, line 183: d_mul_11 * m
-  const tl::Tensor t_mul_148 = tl::broadcast_to_shape_of(t_mul_147 * m + t_m * mul_147, mul_148);
-  const tl::Tensor add_149 = d_m_1 + mul_148;  // add, line 183: d_m + d_mul_11 * m
-  const tl::Tensor t_add_149 = tl::broadcast_to_shape_of(t_d_m_1 + t_mul_148, add_149);
-  const tl::Tensor mul_150 = mul_147 * m;  // mul, line 184: d_mul_11 * m
-  const tl::Tensor t_mul_150 = tl::broadcast_to_shape_of(t_mul_147 * m + t_m * mul_147, mul_150);
-  const tl::Tensor add_151 = add_149 + mul_150;  // add, line 184: d_m + d_mul_11 * m
-  const tl::Tensor t_add_151 = tl::broadcast_to_shape_of(t_add_149 + t_mul_150, add_151);
-  const tl::Tensor mul_152 = mul_138 * m;  // mul, line 188: d_mul_9 * m
-  const tl::Tensor t_mul_152 = tl::broadcast_to_shape_of(t_mul_138 * m + t_m * mul_138, mul_152);
-  const tl::Tensor add_153 = add_151 + mul_152;  // add, line 188: d_m + d_mul_9 * m
-  const tl::Tensor t_add_153 = tl::broadcast_to_shape_of(t_add_151 + t_mul_152, add_153);
-  const tl::Tensor mul_154 = mul_138 * m;  // mul, line 189: d_mul_9 * m
-  const tl::Tensor t_mul_154 = tl::broadcast_to_shape_of(t_mul_138 * m + t_m * mul_138, mul_154);
-  const tl::Tensor add_155 = add_153 + mul_154;  // add, line 189: d_m + d_mul_9 * m
-  const tl::Tensor t_add_155 = tl::broadcast_to_shape_of(t_add_153 + t_mul_154, add_155);
-  const tl::Tensor mul_156 = sum_backward_105 * sigmoid_6;  // mul, line 191: d_mul_8 * sigmoid_6
-  const tl::Tensor t_mul_156 = tl::broadcast_to_shape_of(t_sigmoid_6 * sum_backward_105, mul_156);
-  const tl::Tensor mul_157 = sum_backward_105 * maximum_7;  // mul, line 192: d_mul_8 * maximum_7
-  const tl::Tensor t_mul_157 = tl::broadcast_to_shape_of(t_maximum_7 * sum_backward_105, mul_157);
-  const tl::Tensor t_158 = 0.05 == maximum_7;  // line 194: 0.05 == maximum_7
-  const tl::Tensor astype_159 = t_158.astype(maximum_7.dtype());  // astype, line 194: (0.05 == maximum_7).astype(maximum_7.dtype())
-  const tl::Tensor t_160 = m == maximum_7;  // line 194: m == maximum_7
-  const tl::Tensor astype_161 = t_160.astype(maximum_7.dtype());  // astype, line 194: (m == maximum_7).astype(maximum_7.dtype())
-  const tl::Tensor mul_162 = 0.5 * astype_161;  // mul, line 194: 0.5 * (m == maximum_7).astype(maximum_7.dtype())
-  const tl::Tensor mul_163 = mul_162 * astype_159;  // mul, line 194: 0.5 * (m == maximum_7).astype(maximum_7.dtype()) * (0.05 == maximum_7...
-  const tl::Tensor t_164 = m == maximum_7;  // line 194: m == maximum_7
-  const tl::Tensor astype_165 = t_164.astype(maximum_7.dtype());  // astype, line 194: (m == maximum_7).astype(maximum_7.dtype())
-  const tl::Tensor sub_166 = astype_165 - mul_163;  // sub, line 194: (m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m == maximum_7).a...
-  const tl::Tensor mul_167 = mul_156 * sub_166;  // mul, line 194: d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m ...
-  const tl::Tensor t_mul_167 = tl::broadcast_to_shape_of(t_mul_156 * sub_166, mul_167);
-  const tl::Tensor add_168 = add_155 + mul_167;  // add, line 194: d_m + d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0.5...
-  const tl::Tensor t_add_168 = tl::broadcast_to_shape_of(t_add_155 + t_mul_167, add_168);
-  const tl::Tensor sub_169 = 1.0 - sigmoid_6;  // sub, line 196: 1.0 - sigmoid_6
-  const tl::Tensor t_sub_169 = -t_sigmoid_6;
-  const tl::Tensor mul_170 = sigmoid_6 * sub_169;  // mul, line 196: sigmoid_6 * (1.0 - sigmoid_6)
-  const tl::Tensor t_mul_170 = tl::broadcast_to_shape_of(t_sigmoid_6 * sub_169 + t_sub_169 * sigmoid_6, mul_170);
-  const tl::Tensor mul_171 = mul_157 * mul_170;  // mul, line 196: d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6))
-  const tl::Tensor t_mul_171 = tl::broadcast_to_shape_of(t_mul_157 * mul_170 + t_mul_170 * mul_157, mul_171);
-  const tl::Tensor add_172 = add_168 + mul_171;  // add, line 196: d_m + d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6))
-  const tl::Tensor t_add_172 = tl::broadcast_to_shape_of(t_add_168 + t_mul_171, add_172);
-  const tl::Tensor mul_173 = h * h;  // mul, line 198: h * h
-  const tl::Tensor t_mul_173 = tl::broadcast_to_shape_of(t_h * h + t_h * h, mul_173);
-  const tl::Tensor sub_174 = 1.0 - mul_173;  // sub, line 198: 1.0 - h * h
-  const tl::Tensor t_sub_174 = -t_mul_173;
-  const tl::Tensor mul_175 = add_94 * sub_174;  // mul, line 198: d_h * (1.0 - h * h)
-  const tl::Tensor t_mul_175 = tl::broadcast_to_shape_of(t_add_94 * sub_174 + t_sub_174 * add_94, mul_175);
-  const tl::Tensor sum_to_shape_of_176 = tl::sum_to_shape_of(mul_175, matmul_3);  // sum_to_shape_of, line 200: tl::sum_to_shape_of(d_add_4, matmul_3)
-  const tl::Tensor t_sum_to_shape_of_176 = tl::sum_to_shape_of(t_mul_175, matmul_3);
-  const tl::Tensor matmul_backward_177 = tl::matmul_backward(sum_to_shape_of_176, x, m, 1);  // matmul_backward, line 202: tl::matmul_backward(d_matmul_3, x, m, 1)
-  const tl::Tensor t_matmul_backward_177 = tl::matmul_backward(t_sum_to_shape_of_176, x, m, 1);
-  const tl::Tensor add_178 = add_172 + matmul_backward_177;  // add, line 202: d_m + tl::matmul_backward(d_matmul_3, x, m, 1)
-  const tl::Tensor t_add_178 = tl::broadcast_to_shape_of(t_add_172 + t_matmul_backward_177, add_178);
-  return {add_178, t_add_178};
+  const tl::Tensor reciprocal_141 = tl::reciprocal(add_10);  // reciprocal, line 179: tl::reciprocal(add_10)
+  const tl::Tensor t_reciprocal_141 = t_add_10 * -(reciprocal_141 * reciprocal_141);
+  const tl::Tensor mul_142 = sum_backward_105 * reciprocal_141;  // mul, line 179: d_div_14 * tl::reciprocal(add_10)
+  const tl::Tensor t_mul_142 = tl::broadcast_to_shape_of(t_reciprocal_141 * sum_backward_105, mul_142);
+  const tl::Tensor div_143 = div_14 / add_10;  // div, line 180: div_14 / add_10
+  const tl::Tensor t_div_143 = tl::broadcast_to_shape_of(t_div_14 * tl::reciprocal(add_10) + t_add_10 * -(div_143 / add_10), div_143);
+  const tl::Tensor neg_144 = -div_143;  // neg, line 180: -(div_14 / add_10)
+  const tl::Tensor t_neg_144 = -t_div_143;
+  const tl::Tensor mul_145 = sum_backward_105 * neg_144;  // mul, line 180: d_div_14 * -(div_14 / add_10)
+  const tl::Tensor t_mul_145 = tl::broadcast_to_shape_of(t_neg_144 * sum_backward_105, mul_145);
+  const tl::Tensor t_146 = tl::scalar_tensor(1.5, add_12.dtype());  // line 182: tl::scalar_tensor(1.5, add_12.dtype())
+  const tl::Tensor sub_147 = t_146 - 1.0;  // sub, line 182: tl::scalar_tensor(1.5, add_12.dtype()) - 1.0
+  const tl::Tensor pow_148 = tl::pow(add_12, sub_147);  // pow, line 182: tl::pow(add_12, tl::scalar_tensor(1.5, add_12.dtype()) - 1.0)
+  const tl::Tensor t_pow_148 = tl::broadcast_to_shape_of(t_add_12 * tl::where(sub_147.astype(pow_148.dtype()) == 0, 0.0, sub_147.astype(pow_148.dtype()) * tl::pow(add_12.astype(pow_148.dtype()), sub_147.astype(pow_148.dtype()) - 1.0)), pow_148);
+  const tl::Tensor t_149 = tl::scalar_tensor(1.5, add_12.dtype());  // line 182: tl::scalar_tensor(1.5, add_12.dtype())
+  const tl::Tensor mul_150 = t_149 * pow_148;  // mul, line 182: tl::scalar_tensor(1.5, add_12.dtype()) * tl::pow(add_12, tl::scalar_t...
+  const tl::Tensor t_mul_150 = tl::broadcast_to_shape_of(t_pow_148 * t_149, mul_150);
+  const tl::Tensor t_151 = tl::scalar_tensor(1.5, add_12.dtype());  // line 182: tl::scalar_tensor(1.5, add_12.dtype())
+  const tl::Tensor t_152 = t_151 == 0;  // line 182: tl::scalar_tensor(1.5, add_12.dtype()) == 0
+  const tl::Tensor where_153 = tl::where(t_152, 0.0, mul_150);  // where, line 182: tl::where(tl::scalar_tensor(1.5, add_12.dtype()) == 0, 0.0, tl::scala...
+  const tl::Tensor t_where_153 = tl::broadcast_to_shape_of(tl::where(t_152, tl::zeros_like(where_153), t_mul_150), where_153);
+  const tl::Tensor mul_154 = mul_142 * where_153;  // mul, line 182: d_pow_13 * tl::where(tl::scalar_tensor(1.5, add_12.dtype()) == 0, 0.0...
+  const tl::Tensor t_mul_154 = tl::broadcast_to_shape_of(t_mul_142 * where_153 + t_where_153 * mul_142, mul_154);
+  const tl::Tensor mul_155 = mul_154 * m;  // mul, line 186: d_mul_11 * m
+  const tl::Tensor t_mul_155 = tl::broadcast_to_shape_of(t_mul_154 * m + t_m * mul_154, mul_155);
+  const tl::Tensor add_156 = d_m_1 + mul_155;  // add, line 186: d_m + d_mul_11 * m
+  const tl::Tensor t_add_156 = tl::broadcast_to_shape_of(t_d_m_1 + t_mul_155, add_156);
+  const tl::Tensor mul_157 = mul_154 * m;  // mul, line 187: d_mul_11 * m
+  const tl::Tensor t_mul_157 = tl::broadcast_to_shape_of(t_mul_154 * m + t_m * mul_154, mul_157);
+  const tl::Tensor add_158 = add_156 + mul_157;  // add, line 187: d_m + d_mul_11 * m
+  const tl::Tensor t_add_158 = tl::broadcast_to_shape_of(t_add_156 + t_mul_157, add_158);
+  const tl::Tensor mul_159 = mul_145 * m;  // mul, line 191: d_mul_9 * m
+  const tl::Tensor t_mul_159 = tl::broadcast_to_shape_of(t_mul_145 * m + t_m * mul_145, mul_159);
+  const tl::Tensor add_160 = add_158 + mul_159;  // add, line 191: d_m + d_mul_9 * m
+  const tl::Tensor t_add_160 = tl::broadcast_to_shape_of(t_add_158 + t_mul_159, add_160);
+  const tl::Tensor mul_161 = mul_145 * m;  // mul, line 192: d_mul_9 * m
+  const tl::Tensor t_mul_161 = tl::broadcast_to_shape_of(t_mul_145 * m + t_m * mul_145, mul_161);
+  const tl::Tensor add_162 = add_160 + mul_161;  // add, line 192: d_m + d_mul_9 * m
+  const tl::Tensor t_add_162 = tl::broadcast_to_shape_of(t_add_160 + t_mul_161, add_162);
+  const tl::Tensor mul_163 = sum_backward_105 * sigmoid_6;  // mul, line 194: d_mul_8 * sigmoid_6
+  const tl::Tensor t_mul_163 = tl::broadcast_to_shape_of(t_sigmoid_6 * sum_backward_105, mul_163);
+  const tl::Tensor mul_164 = sum_backward_105 * maximum_7;  // mul, line 195: d_mul_8 * maximum_7
+  const tl::Tensor t_mul_164 = tl::broadcast_to_shape_of(t_maximum_7 * sum_backward_105, mul_164);
+  const tl::Tensor t_165 = 0.05 == maximum_7;  // line 197: 0.05 == maximum_7
+  const tl::Tensor astype_166 = t_165.astype(maximum_7.dtype());  // astype, line 197: (0.05 == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor t_167 = m == maximum_7;  // line 197: m == maximum_7
+  const tl::Tensor astype_168 = t_167.astype(maximum_7.dtype());  // astype, line 197: (m == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor mul_169 = 0.5 * astype_168;  // mul, line 197: 0.5 * (m == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor mul_170 = mul_169 * astype_166;  // mul, line 197: 0.5 * (m == maximum_7).astype(maximum_7.dtype()) * (0.05 == maximum_7...
+  const tl::Tensor t_171 = m == maximum_7;  // line 197: m == maximum_7
+  const tl::Tensor astype_172 = t_171.astype(maximum_7.dtype());  // astype, line 197: (m == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor sub_173 = astype_172 - mul_170;  // sub, line 197: (m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m == maximum_7).a...
+  const tl::Tensor mul_174 = mul_163 * sub_173;  // mul, line 197: d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m ...
+  const tl::Tensor t_mul_174 = tl::broadcast_to_shape_of(t_mul_163 * sub_173, mul_174);
+  const tl::Tensor add_175 = add_162 + mul_174;  // add, line 197: d_m + d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0.5...
+  const tl::Tensor t_add_175 = tl::broadcast_to_shape_of(t_add_162 + t_mul_174, add_175);
+  const tl::Tensor sub_176 = 1.0 - sigmoid_6;  // sub, line 199: 1.0 - sigmoid_6
+  const tl::Tensor t_sub_176 = -t_sigmoid_6;
+  const tl::Tensor mul_177 = sigmoid_6 * sub_176;  // mul, line 199: sigmoid_6 * (1.0 - sigmoid_6)
+  const tl::Tensor t_mul_177 = tl::broadcast_to_shape_of(t_sigmoid_6 * sub_176 + t_sub_176 * sigmoid_6, mul_177);
+  const tl::Tensor mul_178 = mul_164 * mul_177;  // mul, line 199: d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6))
+  const tl::Tensor t_mul_178 = tl::broadcast_to_shape_of(t_mul_164 * mul_177 + t_mul_177 * mul_164, mul_178);
+  const tl::Tensor add_179 = add_175 + mul_178;  // add, line 199: d_m + d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6))
+  const tl::Tensor t_add_179 = tl::broadcast_to_shape_of(t_add_175 + t_mul_178, add_179);
+  const tl::Tensor mul_180 = h * h;  // mul, line 201: h * h
+  const tl::Tensor t_mul_180 = tl::broadcast_to_shape_of(t_h * h + t_h * h, mul_180);
+  const tl::Tensor sub_181 = 1.0 - mul_180;  // sub, line 201: 1.0 - h * h
+  const tl::Tensor t_sub_181 = -t_mul_180;
+  const tl::Tensor mul_182 = add_94 * sub_181;  // mul, line 201: d_h * (1.0 - h * h)
+  const tl::Tensor t_mul_182 = tl::broadcast_to_shape_of(t_add_94 * sub_181 + t_sub_181 * add_94, mul_182);
+  const tl::Tensor sum_to_shape_of_183 = tl::sum_to_shape_of(mul_182, matmul_3);  // sum_to_shape_of, line 203: tl::sum_to_shape_of(d_add_4, matmul_3)
+  const tl::Tensor t_sum_to_shape_of_183 = tl::sum_to_shape_of(t_mul_182, matmul_3);
+  const tl::Tensor matmul_backward_184 = tl::matmul_backward(sum_to_shape_of_183, x, m, 1);  // matmul_backward, line 205: tl::matmul_backward(d_matmul_3, x, m, 1)
+  const tl::Tensor t_matmul_backward_184 = tl::matmul_backward(t_sum_to_shape_of_183, x, m, 1);
+  const tl::Tensor add_185 = add_179 + matmul_backward_184;  // add, line 205: d_m + tl::matmul_backward(d_matmul_3, x, m, 1)
+  const tl::Tensor t_add_185 = tl::broadcast_to_shape_of(t_add_179 + t_matmul_backward_184, add_185);
+  return {add_185, t_add_185};
 }
 
 // The Hessian of the lambda at functions.cpp:413 with respect to `m` (tl::hessian), of shape
