@@ -1,0 +1,290 @@
+// The lowering of a body for the engine's sweep (engine_lowering.hpp).
+#include "engine_lowering.hpp"
+
+#include <algorithm>
+#include <optional>
+
+#include "core/tensor_impl.hpp"
+#include "ops/cpp_spelling.hpp"
+#include "ops/op.hpp"
+#include "ops/rule.hpp"
+#include "tlaloc/ops.hpp"
+
+namespace tlaloc_grad {
+namespace {
+
+// An integer literal, as written.
+std::optional<std::int64_t> integer(std::string s) {
+  while (!s.empty() && s.front() == ' ') s.erase(0, 1);
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  const std::size_t digits = s.starts_with("-") ? 1 : 0;
+  if (s.size() == digits || s.find_first_not_of("0123456789", digits) != std::string::npos)
+    return std::nullopt;
+  return std::stoll(s);
+}
+
+// The text of an argument, or the initializer of the constant it names.
+const std::string& resolved(const std::string& text, const Constants& constants) {
+  const auto it = constants.find(text);
+  return it == constants.end() ? text : it->second;
+}
+
+// A reduction's axes written as literals: none (every axis), `{}`, `{0, -1}` or `1`.
+tl::Axes axes_written(const std::vector<Arg>& args, const Constants& constants) {
+  if (args.size() < 2) return {};
+  const std::string& t = resolved(args[1].text, constants);
+  if (const auto one = integer(t)) return tl::Axes(*one);
+  if (!t.starts_with("{") || !t.ends_with("}")) throw NotYet{"axes written other than as literals"};
+  const std::string inside = t.substr(1, t.size() - 2);
+  if (inside.find_first_not_of(' ') == std::string::npos) return {};
+  std::vector<std::int64_t> axes;
+  for (std::size_t at = 0; at <= inside.size();) {
+    const std::size_t comma = std::min(inside.find(',', at), inside.size());
+    const auto a = integer(inside.substr(at, comma - at));
+    if (!a) throw NotYet{"axes written other than as literals"};
+    axes.push_back(*a);
+    at = comma + 1;
+  }
+  return tl::Axes(axes);
+}
+bool keepdims_written(const std::vector<Arg>& args, const Constants& constants) {
+  if (args.size() < 3) return false;
+  const std::string& t = resolved(args[2].text, constants);
+  if (args.size() > 3 || (t != "true" && t != "false"))
+    throw NotYet{"keepdims written other than as a literal"};
+  return t == "true";
+}
+// A call of a public function the tool spells from its own rule table: the result of
+// `fn`, whose shares (attribute "shares", one per operand) are C++ text over
+// placeholders for its operands, its result and its cotangent. Each share is recorded
+// as an op standing for that text.
+const tl::detail::OpDef& spelled_text() {
+  static const tl::detail::OpDef& op =
+      tl::detail::def_op("tlaloc_grad.text").inputs(-1).no_derivative().cpp([](tl::detail::CppOp& o) {
+        return o.attrs().get<std::string>("text");
+      });
+  return op;
+}
+const tl::detail::OpDef& spelled_call() {
+  static const tl::detail::OpDef& op =
+      tl::detail::def_op("tlaloc_grad.call").inputs(-1).vjp([](const tl::detail::Rule& r) {
+        const auto& shares = r.attr<std::vector<std::string>>("shares");
+        std::vector<Tensor> operands, out(r.num_in());
+        for (std::size_t i = 0; i < r.num_in(); ++i) operands.push_back(r.in(i));
+        operands.push_back(r.out());
+        operands.push_back(r.cotangent());
+        for (std::size_t i = 0; i < r.num_in(); ++i)
+          if (r.wants(i) && !shares.at(i).empty())
+            out[i] = tl::detail::call1(spelled_text(), operands, {{"text", shares[i]}});
+        return out;
+      });
+  return op;
+}
+
+}  // namespace
+
+void Lowering::lower() {
+  for (std::size_t i = 0; i < p_.params.size(); ++i) {
+    const Param& prm = p_.params[i];
+    const bool w = std::find(p_.wrt.begin(), p_.wrt.end(), i) != p_.wrt.end();
+    if (prm.list && w) lists.push_back(prm.name);
+    if (prm.value < 0) continue;
+    at_[prm.value] = param(prm.name, of_class(int(i)), w);
+    if (w) param_value[i] = b_.value_of(at_[prm.value]);
+  }
+  count_uses(p_.body);
+  ++uses_[p_.result];
+  for (const Node& s : p_.body) node(s);
+  const auto result = at_.find(p_.result);
+  if (result == at_.end() || !p_.values[std::size_t(p_.result)].active)
+    throw NotYet{"a result that does not depend on what is differentiated"};
+  b_.finish(std::vector<Tensor>{result->second});
+}
+
+Tensor Lowering::param(const std::string& name, Kind kind, bool wrt) {
+  names.push_back({name, 0});
+  kinds.push_back(kind);
+  wrt_.push_back(wrt);
+  return b_.param(tl::detail::unknown_type());
+}
+
+void Lowering::node(const Node& s) {
+  if (!s.list.empty() || !s.callee.empty() || !s.structured.empty())
+    throw NotYet{"a list, a custom rule or a tl:: region"};
+  if (s.kind == Node::Kind::scalar) return scalar(s);  // in the forward pass, which the sweep follows
+  if (s.kind == Node::Kind::branch) return branch(s);
+  if (s.kind != Node::Kind::op) throw NotYet{"a loop"};
+  const Value& v = p_.values[std::size_t(s.result)];
+  if (v.undefined || v.maybe_undefined) throw NotYet{"a value defined on some paths only"};
+  if (!v.list.empty()) return element(s, v);
+  // What nothing differentiates is an input of the sweep.
+  if (!v.active || zero_derivative(s.fn)) {
+    at_[s.result] = param(v.name, of_class(next_class_++));
+    return;
+  }
+  const std::size_t first = f_.body.ops.size();
+  const Tensor t = record(s);
+  at_[s.result] = t;
+  program_value[b_.value_of(t)] = s.result;
+  node_of[b_.value_of(t)] = &s;
+  ops_of[&s] = {first, f_.body.ops.size()};
+}
+
+void Lowering::branch(const Node& s) {
+  if (!s.hoisted.empty() || !s.head.empty()) throw NotYet{"a branch that hoists what it defines"};
+  for (const Node& n : s.body) node(n);
+  for (const Node& n : s.orelse) node(n);
+  for (const Phi& ph : s.phis) {
+    const Value& out = p_.values[std::size_t(ph.out)];
+    if (ph.first < 0 || ph.second < 0 || out.undefined || out.maybe_undefined)
+      throw NotYet{"a value defined on some paths only"};
+    // One value on both paths, read elsewhere too (`c ? x : x`).
+    if (ph.first == ph.second && uses_.at(ph.first) > 2)
+      throw NotYet{"a branch passing on one value on both paths"};
+    const Tensor t = param(out.name, of_class(next_class_++));
+    at_[ph.out] = t;
+    if (out.active) joined.push_back(b_.value_of(t));
+    for (const auto& [side, path] : {std::pair{ph.first, &s.body}, std::pair{ph.second, &s.orelse}}) {
+      // A value of the path read there only besides gets the shares of the value
+      // after the branch before its own, as tracing adds them.
+      if (uses_.at(side) < 2 || (defines(*path, side) && sides_.at(side) < 2) || ph.first == ph.second)
+        continue;
+      if (!out.active || !p_.values[std::size_t(side)].active) continue;
+      // Where the path passes on a value from before it that is read elsewhere too,
+      // tracing sees that value itself: its cotangent takes the shares of the value
+      // after the branch as they come (the generated code's d_<out> refers to it
+      // where the condition holds, every condition's variable declared before the
+      // outermost branch, and false until its branch runs; an inner branch's value
+      // has shares only where the paths around it ran).
+      aliases.push_back({b_.value_of(t), value(side), cond_name(s.id), path == &s.body});
+    }
+  }
+}
+
+bool Lowering::defines(const Block& b, ValueId v) {
+  return std::any_of(b.begin(), b.end(),
+                     [&](const Node& n) { return n.kind == Node::Kind::op && n.result == v; });
+}
+
+void Lowering::scalar(const Node& s) {
+  if (s.assignment || !s.hoisted.empty()) throw NotYet{"a scalar assigned again"};
+  constant(s);
+}
+
+void Lowering::count_uses(const Block& b) {
+  for (const Node& n : b) {
+    for (const Arg& a : n.args)
+      if (a.is_tensor()) ++uses_[a.value];
+    for (const Phi& ph : n.phis)
+      for (ValueId v : {ph.first, ph.second})
+        if (v >= 0) {
+          ++uses_[v];
+          ++sides_[v];
+        }
+    count_uses(n.body);
+    count_uses(n.orelse);
+  }
+}
+
+void Lowering::constant(const Node& s) {
+  if (s.declares.empty()) return;
+  const std::size_t eq = s.text.find(" = ");
+  const bool declared = s.text.starts_with("const ") && !s.assignment && eq != std::string::npos &&
+                        s.text.ends_with(";") && s.text.find(" " + s.declares + " = ") != std::string::npos;
+  if (declared)
+    constants_[s.declares] = s.text.substr(eq + 3, s.text.size() - eq - 4);
+  else
+    constants_.erase(s.declares);
+}
+
+void Lowering::element(const Node& s, const Value& v) {
+  const bool literal = !v.at.empty() && v.at.find_first_not_of("0123456789") == std::string::npos;
+  const bool named = s.text.find(".at(\"") != std::string::npos && s.text.ends_with("\")");
+  if (!literal && !named) throw NotYet{"an element of a list at an index computed at run time"};
+  const std::string key = literal ? v.list + "[" + v.at + "]" : s.text;
+  const auto [it, first] = elements_.try_emplace(key);
+  if (first) {
+    const bool w = v.active && std::find(lists.begin(), lists.end(), v.list) != lists.end();
+    it->second = param(v.name, of_class(next_class_++), w);
+    const ir::ValueId fv = b_.value_of(it->second);
+    target[fv] = "d_" + v.list + "[" + v.at + "]";
+    if (w) wrt_elements.push_back(fv);
+  }
+  at_[s.result] = it->second;
+}
+
+Tensor Lowering::operand(const Arg& a) {
+  if (!a.is_tensor()) throw NotYet{"a scalar where a tensor is read"};
+  const auto it = at_.find(a.value);
+  if (it == at_.end()) throw NotYet{"a value the lowering did not see"};
+  return it->second;
+}
+
+Tensor Lowering::record(const Node& s) {
+  const Rule* rule = find_rule(s.fn);
+  if (rule == nullptr || rule->vjp == nullptr) throw NotYet{"'" + s.fn + "'"};
+  if (s.fn == "sum" || s.fn == "max" || s.fn == "min") {
+    const Tensor x = operand(s.args.at(0));
+    tl::Axes axes;
+    bool keepdims = false;
+    try {
+      axes = axes_written(s.args, constants_);
+      keepdims = keepdims_written(s.args, constants_);
+    } catch (const NotYet&) {
+      return spelled_op(s, *rule);  // axes known at run time only: the tool's rule
+    }
+    return s.fn == "sum"   ? tl::sum(x, axes, keepdims)
+           : s.fn == "max" ? tl::max(x, axes, keepdims)
+                           : tl::min(x, axes, keepdims);
+  }
+  const bool elementwise = rule->partials != 0 || s.fn == "add" || s.fn == "sub" || s.fn == "neg" ||
+                           s.fn == "where" || s.fn == "select";
+  if (!elementwise) return spelled_op(s, *rule);
+  const tl::detail::OpDef* def = tl::detail::find_op(s.fn == "where" ? "select" : s.fn);
+  if (def == nullptr) throw NotYet{"'" + s.fn + "'"};
+  std::vector<Tensor> in;
+  for (std::size_t k = 0; k < s.args.size(); ++k) {
+    if (s.args[k].is_tensor()) {
+      in.push_back(operand(s.args[k]));
+      continue;
+    }
+    // A scalar beside the other operand of a binary op, or the other branch of
+    // tl::where, which gives it its dtype.
+    const std::size_t partner = s.args.size() == 2 ? 1 - k : s.args.size() == 3 && k > 0 ? 3 - k : k;
+    if (partner == k || !s.args[partner].is_tensor()) throw NotYet{"a scalar beside no tensor"};
+    const Tensor scalar = param(s.args[k].text, {});
+    scalars[b_.value_of(scalar)] = {s.args[k].text, b_.value_of(operand(s.args[partner]))};
+    in.push_back(scalar);
+  }
+  return tl::detail::call1(*def, in);
+}
+
+Tensor Lowering::spelled_op(const Node& s, const Rule& rule) {
+  if (rule.with_so_far != nullptr) throw NotYet{"'" + s.fn + "', whose shares the engine adds in parts"};
+  std::vector<Tensor> in;
+  Names names;
+  for (const Arg& a : s.args) {
+    names.tensor.push_back(a.is_tensor());
+    names.args.push_back(a.is_tensor() ? placeholder(in.size()) : a.text);
+    if (a.is_tensor()) in.push_back(operand(a));
+  }
+  names.y = placeholder(in.size());
+  names.g = placeholder(in.size() + 1);
+  std::vector<std::string> shares;
+  for (std::size_t k = 0; k < s.args.size(); ++k)
+    if (s.args[k].is_tensor()) shares.push_back(rule.vjp(rule, k, names));
+  const Tensor y = tl::detail::call1(spelled_call(), in, {{"fn", s.fn}, {"shares", shares}});
+  // A function that may return its operand x unchanged, where x is read elsewhere
+  // too: where it did, tracing saw no op, and x's cotangent takes y's shares as they
+  // come (the generated code's d_y refers to d_x where y.is_same(x)).
+  const Arg& x = s.args.at(0);
+  if (may_pass_on(s) && x.is_tensor() && uses_.at(x.value) > 1 && p_.values[std::size_t(x.value)].active) {
+    const std::string& yn = p_.values[std::size_t(s.result)].name;
+    aliases.push_back({b_.value_of(y), value(x.value),
+                       yn + ".is_same(" + p_.values[std::size_t(x.value)].name + ")", true});
+    passing.insert(b_.value_of(y));
+  }
+  return y;
+}
+
+}  // namespace tlaloc_grad

@@ -1,0 +1,111 @@
+// The lowering of a generated function's body to IR of unknown types for the engine's
+// sweep at build time (engine_sweep.hpp): the ops of every path, each recorded by the
+// library's own public functions, or standing for a call the tool spells from its
+// rules; one parameter per tensor the sweep reads; and what the printer needs to
+// name the sweep's values after the program's.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine_writer.hpp"
+#include "ir/builder.hpp"
+#include "program.hpp"
+#include "rules.hpp"
+
+namespace tlaloc_grad {
+
+namespace tl = tlaloc;
+using tl::Tensor;
+
+// Where the lowering stops, and what stopped it: the tool's own sweep writes the
+// gradient.
+struct NotYet {
+  std::string what;
+};
+
+using Constants = std::map<std::string, std::string, std::less<>>;
+
+// The body as IR of unknown types (engine_sweep.cpp drives the engine over it).
+class Lowering {
+ public:
+  explicit Lowering(const Program& p) : p_(p), b_(f_), next_class_(int(p.params.size())) {}
+
+  // f_: the body, its parameters the tensors it reads; each parameter's C++ name.
+  void lower();
+
+  const ir::Function& function() const { return f_; }
+  const std::vector<bool>& wrt() const { return wrt_; }
+  // For the parameters of f_ (by position): names, kinds and scalars.
+  std::vector<Expr> names;
+  std::vector<Kind> kinds;
+  std::map<ir::ValueId, std::pair<std::string, ir::ValueId>>
+      scalars;                                     // a scalar: its text, the tensor beside it
+  std::map<ir::ValueId, ValueId> program_value;    // f_'s value -> the program's
+  std::map<ir::ValueId, const Node*> node_of;      // f_'s op result -> its node
+  std::map<std::size_t, ir::ValueId> param_value;  // a differentiated parameter's in f_
+  // The differentiated lists, and the elements read from them (in f_'s order), each
+  // with the variable its cotangent is (d_<list>[<index>]).
+  std::vector<std::string> lists;
+  std::vector<ir::ValueId> wrt_elements;
+  std::map<ir::ValueId, std::string> target;
+  std::map<const Node*, std::pair<std::size_t, std::size_t>> ops_of;  // an op node's ops in f_
+  std::vector<ir::ValueId> joined;  // the values after branches that depend on what is differentiated
+  // A value after a branch that, on the path where `cond` is `taken`, is the value
+  // `side` from before the branch.
+  struct Alias {
+    ir::ValueId out, side;
+    std::string cond;
+    bool taken;
+  };
+  std::vector<Alias> aliases;
+  std::set<ir::ValueId> passing;  // the results of calls that may return their operand (aliases)
+  ir::ValueId value(ValueId v) { return b_.value_of(at_.at(v)); }
+
+ private:
+  Tensor param(const std::string& name, Kind kind, bool wrt = false);
+
+  void node(const Node& s);
+
+  // A C++ if: both paths' ops are recorded (each runs its rules only where its path
+  // was taken), each value after the branch a parameter standing for the variable.
+  void branch(const Node& s);
+  static bool defines(const Block& b, ValueId v);
+  // A declaration in a branch is written again in the branch's reverse; a check is not.
+  void scalar(const Node& s);
+  // How often the program reads each value (operands, branches' sides, the result).
+  void count_uses(const Block& b);
+
+  // `const T name = init;` (axes, keepdims in an inlined library function): the
+  // initializer stands for the name where a reduction reads it.
+  void constant(const Node& s);
+
+  // An element of a list parameter read as a tensor: a parameter of f_, one for each
+  // element however often it is read (traced, each read is the argument itself), its
+  // cotangent the list's cotangent's element.
+  void element(const Node& s, const Value& v);
+
+  Tensor operand(const Arg& a);
+
+  Tensor record(const Node& s);
+
+  // A function the engine's rule for which reads a type, or that is no registry op:
+  // an op standing for its call, whose shares are the tool's rule for it
+  // (rules.cpp), each an op standing for that text.
+  Tensor spelled_op(const Node& s, const Rule& rule);
+
+  const Program& p_;
+  ir::Function f_;
+  ir::Builder b_;
+  std::map<ValueId, Tensor> at_;
+  std::vector<bool> wrt_;
+  std::map<std::string, Tensor> elements_;
+  Constants constants_;
+  std::map<ValueId, int> uses_, sides_;  // the program's reads of each value; as a branch's side
+  int next_class_;                       // the type class of the next parameter not of the function's
+};
+
+}  // namespace tlaloc_grad
