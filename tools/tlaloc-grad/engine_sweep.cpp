@@ -209,7 +209,16 @@ class Printer {
       }
       if (!outs[k].defined() || !pass_.is_active(side)) continue;
       const Tensor t = b_.param(tl::detail::unknown_type());
-      rec_.name(b_.value_of(t), rec_.write(b_.value_of(outs[k])).text);
+      const std::string out = rec_.write(b_.value_of(outs[k])).text, d = target_of(side);
+      // The first share of a value of the path: its variable takes it, and the rules
+      // read it there.
+      const bool first_share = pass_.ct.count(side) == 0 && may_hold_others(d) == false;
+      if (first_share) {
+        declare(d);
+        line(d + " = " + out + ";");
+        holds_[d] = b_.value_of(t);
+      }
+      rec_.name(b_.value_of(t), first_share ? d : out);
       rec_.alike(b_.value_of(t), values_.primal.at(side));
       if (maybe_.count(b_.value_of(outs[k])) != 0) maybe_.insert(b_.value_of(t));
       pass_.add_ct(side, t);

@@ -83,15 +83,15 @@ inline tl::Tensor grad_mlp_98(const tl::Tensor& wt, const tl::Tensor& x, const t
   if (cond_0) {
     d_mul_9 = d_result;
     // mul, line 95
-    d_y = d_result * 2.0;
+    d_y = d_mul_9 * 2.0;
   } else {
     [[maybe_unused]] const bool mean_keepdims = false;
     [[maybe_unused]] const tlaloc::Axes mean_axes = {};
     [[maybe_unused]] const int64_t mean_n = ::tlaloc::detail::reduced_count("mean", exp_14.shape(), mean_axes);
     d_sub_20 = d_result;
     // sub, line 96
-    d_add_19 = tl::sum_to_shape_of(d_result, add_19);
-    d_sum_13 = tl::sum_to_shape_of(-d_result, sum_13);
+    d_add_19 = tl::sum_to_shape_of(d_sub_20, add_19);
+    d_sum_13 = tl::sum_to_shape_of(-d_sub_20, sum_13);
     // add, line 96
     d_astype_18 = tl::sum_to_shape_of(d_add_19, astype_18);
     d_y = tl::sum_to_shape_of(d_add_19, y);
