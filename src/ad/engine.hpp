@@ -31,10 +31,10 @@ using FlatFn = std::function<std::vector<Tensor>(std::span<const Tensor>)>;
 // the primal parameters).
 Function jvp(const Function& f, const std::vector<bool>& wrt);
 
-// What the values of a vjp stand for, for a printer that names them (tlaloc-grad):
-// each value of f replayed, and each cotangent of a value of f as its shares are
-// summed, in order: the vjp's value holding it so far, and the op of f whose rule
-// gave the share (null for a seed).
+// What the values of a reverse sweep stand for (VjpPass::values, modes.hpp), for a
+// printer that names them (tlaloc-grad): each value of f replayed, and each cotangent
+// of a value of f as its shares are summed, in order: the sweep's value holding it so
+// far, and the op of f whose rule gave the share (null for a seed).
 struct VjpValues {
   struct Cotangent {
     ValueId of, value;
@@ -46,8 +46,7 @@ struct VjpValues {
 
 // Reverse mode. With seed_ones the function must have one scalar result, whose
 // cotangent is 1 (no cotangent parameter): the form grad uses.
-Function vjp(const Function& f, const std::vector<bool>& wrt, bool seed_ones = false,
-             VjpValues* values = nullptr);
+Function vjp(const Function& f, const std::vector<bool>& wrt, bool seed_ones = false);
 
 // A traced function with the symbolic tensors of enclosing traces it captured:
 // they are its last parameters, after the `explicit_params` ones.

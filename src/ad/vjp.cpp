@@ -96,12 +96,11 @@ std::vector<Tensor> VjpPass::region(const Region& r, std::span<const Tensor> arg
   return out;
 }
 
-Function vjp(const Function& f, const std::vector<bool>& wrt, bool seed_ones, VjpValues* values) {
+Function vjp(const Function& f, const std::vector<bool>& wrt, bool seed_ones) {
   Function g;
   g.name = f.name + "_vjp";
   ir::Builder b(g);
   VjpPass p(f, b);
-  p.values = values;
   const std::vector<TensorType> types = f.param_types();
   for (std::size_t i = 0; i < types.size(); ++i) {
     p.rp.primal[f.body.args[i]] = b.param(types[i]);
@@ -124,8 +123,6 @@ Function vjp(const Function& f, const std::vector<bool>& wrt, bool seed_ones, Vj
                                    ir::type_string(t)));
   }
   p.forward(f.body);
-  if (values != nullptr)
-    for (const auto& [v, t] : p.rp.primal) values->primal[v] = b.value_of(t);
   for (std::size_t i = 0; i < seeds.size(); ++i)
     if (p.is_active(f.body.results[i])) p.add_ct(f.body.results[i], seeds[i]);
   p.backward(f.body);
