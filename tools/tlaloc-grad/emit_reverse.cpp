@@ -35,21 +35,6 @@ void Writer::declare_cotangents(const Block& b, bool with_params) {
       line("tl::Tensor d_" + name(v) + ";");
 }
 
-void Writer::count_uses(const Block& b) {
-  for (const Node& s : b) {
-    for (const Arg& a : s.args)
-      if (a.is_tensor()) ++uses_[a.value];
-    for (const Phi& ph : s.phis)
-      for (ValueId v : {ph.first, ph.second})
-        if (v >= 0) ++uses_[v];
-    for (ValueId v : s.xs) ++uses_[v];
-    count_uses(s.head);
-    count_uses(s.body);
-    count_uses(s.orelse);
-  }
-  if (&b == &p_.body && p_.result >= 0) ++uses_[p_.result];
-}
-
 // y = f(x, ...) of such a function, where x has other uses: when y is x, the engine
 // adds each of y's shares to x's cotangent as it comes, among x's other shares. d_y
 // refers to d_x then (and to a variable of its own otherwise), so the sums come out

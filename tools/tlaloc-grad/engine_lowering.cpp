@@ -92,7 +92,7 @@ void Lowering::lower() {
     at_[prm.value] = param(prm.name, of_class(int(i)), w);
     if (w) param_value[i] = b_.value_of(at_[prm.value]);
   }
-  count_uses(p_.body);
+  count_reads(p_.body, uses_, &sides_);
   ++uses_[p_.result];
   for (const Node& s : p_.body) node(s);
   const auto result = at_.find(p_.result);
@@ -169,21 +169,6 @@ bool Lowering::defines(const Block& b, ValueId v) {
 void Lowering::scalar(const Node& s) {
   if (s.assignment || !s.hoisted.empty()) throw NotYet{"a scalar assigned again"};
   constant(s);
-}
-
-void Lowering::count_uses(const Block& b) {
-  for (const Node& n : b) {
-    for (const Arg& a : n.args)
-      if (a.is_tensor()) ++uses_[a.value];
-    for (const Phi& ph : n.phis)
-      for (ValueId v : {ph.first, ph.second})
-        if (v >= 0) {
-          ++uses_[v];
-          ++sides_[v];
-        }
-    count_uses(n.body);
-    count_uses(n.orelse);
-  }
 }
 
 void Lowering::constant(const Node& s) {

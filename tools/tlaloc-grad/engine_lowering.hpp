@@ -76,8 +76,6 @@ class Lowering {
   static bool defines(const Block& b, ValueId v);
   // A declaration in a branch is written again in the branch's reverse; a check is not.
   void scalar(const Node& s);
-  // How often the program reads each value (operands, branches' sides, the result).
-  void count_uses(const Block& b);
 
   // `const T name = init;` (axes, keepdims in an inlined library function): the
   // initializer stands for the name where a reduction reads it.

@@ -4,6 +4,7 @@
 // reads them from the tensors (`x.shape()`), as the AD engine's rules do.
 #pragma once
 
+#include <map>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -98,6 +99,27 @@ struct Node {
   // the body (name, type), saved at the end of each iteration
   std::vector<std::pair<std::string, std::string>> kept;
 };
+
+// Adds how often each value is read in b and the blocks inside it (an op's operand,
+// a branch's or a loop's side, a tl::scan's sequence; the function's result is the
+// caller's to add) to `reads`, and how often as a side alone to `sides`, if given.
+inline void count_reads(const Block& b, std::map<ValueId, int>& reads,
+                        std::map<ValueId, int>* sides = nullptr) {
+  for (const Node& s : b) {
+    for (const Arg& a : s.args)
+      if (a.is_tensor()) ++reads[a.value];
+    for (const Phi& ph : s.phis)
+      for (ValueId v : {ph.first, ph.second})
+        if (v >= 0) {
+          ++reads[v];
+          if (sides != nullptr) ++(*sides)[v];
+        }
+    for (ValueId v : s.xs) ++reads[v];
+    count_reads(s.head, reads, sides);
+    count_reads(s.body, reads, sides);
+    count_reads(s.orelse, reads, sides);
+  }
+}
 
 // A scalar statement as a reverse sweep writes it again where it needs its name (a
 // branch's reverse, outside the forward pass's scope): unused there, perhaps.

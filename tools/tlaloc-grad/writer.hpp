@@ -25,7 +25,8 @@ class Writer {
  public:
   explicit Writer(const Program& p) : p_(p) {
     name_scalar_tapes(p.body);
-    count_uses(p.body);
+    count_reads(p.body, uses_);
+    if (p.result >= 0) ++uses_[p.result];
   }
 
   // The gradient (tl::grad; with_value: tl::value_and_grad), the value and pullback
@@ -63,7 +64,6 @@ class Writer {
   // cotangents it shares: the plain branches' paths, up to the nearest loop body, tl::
   // region or the function's body (which have cotangents of their own).
   std::vector<const Block*> scope_;
-  void count_uses(const Block& b);
   // The vector of a loop's scalar per iteration: saved_<name>, numbered where loops
   // one after another have counters of the same name.
   std::map<std::pair<int, std::string>, std::string> scalar_tapes_;
