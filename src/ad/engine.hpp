@@ -32,15 +32,14 @@ using FlatFn = std::function<std::vector<Tensor>(std::span<const Tensor>)>;
 Function jvp(const Function& f, const std::vector<bool>& wrt);
 
 // What the values of a reverse sweep stand for (VjpPass::values, modes.hpp), for a
-// printer that names them (tlaloc-grad): each value of f replayed, and each cotangent
-// of a value of f as its shares are summed, in order: the sweep's value holding it so
-// far, and the op of f whose rule gave the share (null for a seed).
+// printer that names them (tlaloc-grad): each cotangent of a value of f as its shares
+// are summed, in order: the sweep's value holding it so far, and the op of f whose
+// rule gave the share (null for a seed).
 struct VjpValues {
   struct Cotangent {
     ValueId of, value;
     const Op* by;
   };
-  std::unordered_map<ValueId, ValueId> primal;
   std::vector<Cotangent> cotangents;
 };
 

@@ -46,9 +46,17 @@ class Printer {
 
  public:
   Printer(const Program& p, Lowering& low, const ir::Function& g, ir::Builder& b, tl::ad::VjpPass& pass,
-          const tl::ad::VjpValues& values, Recording& rec,
+          const tl::ad::VjpValues& values, const std::map<ir::ValueId, ir::ValueId>& primal, Recording& rec,
           const std::function<std::string(const Node&)>& comment)
-      : p_(p), low_(low), g_(g), b_(b), pass_(pass), values_(values), rec_(rec), comment_(comment) {}
+      : p_(p),
+        low_(low),
+        g_(g),
+        b_(b),
+        pass_(pass),
+        values_(values),
+        primal_(primal),
+        rec_(rec),
+        comment_(comment) {}
 
   Sweep print(const std::string& seed, const Tensor& seed_value) {
     const std::string d_result = "d_" + p_.values[std::size_t(p_.result)].name;
@@ -219,7 +227,7 @@ class Printer {
         holds_[d] = b_.value_of(t);
       }
       rec_.name(b_.value_of(t), first_share ? d : out);
-      rec_.alike(b_.value_of(t), values_.primal.at(side));
+      rec_.alike(b_.value_of(t), primal_.at(side));
       if (maybe_.count(b_.value_of(outs[k])) != 0) maybe_.insert(b_.value_of(t));
       pass_.add_ct(side, t);
     }
@@ -233,7 +241,7 @@ class Printer {
   void refer(ir::ValueId side) {
     const Tensor t = b_.param(tl::detail::unknown_type());
     rec_.name(b_.value_of(t), target_of(side));
-    rec_.alike(b_.value_of(t), values_.primal.at(side));
+    rec_.alike(b_.value_of(t), primal_.at(side));
     maybe_.insert(b_.value_of(t));
     pass_.ct[side] = t;
     if (const auto held = holds_.find(target_of(side)); held != holds_.end()) rec_.retire(held->second);
@@ -268,7 +276,7 @@ class Printer {
       const Tensor t = b_.param(tl::detail::unknown_type());
       const ir::ValueId gv = b_.value_of(t);
       rec_.name(gv, d);
-      rec_.alike(gv, values_.primal.at(v));
+      rec_.alike(gv, primal_.at(v));
       pass_.ct[v] = t;
       holds_[d] = gv;
       declare(d);
@@ -398,6 +406,7 @@ class Printer {
   ir::Builder& b_;
   tl::ad::VjpPass& pass_;
   const tl::ad::VjpValues& values_;
+  const std::map<ir::ValueId, ir::ValueId>& primal_;  // f's values replayed in g
   Recording& rec_;
   const std::function<std::string(const Node&)>& comment_;
   Sweep out_;
@@ -440,20 +449,19 @@ Sweep engine_sweep(const Program& p, const std::string& seed,
     }
     for (ir::ValueId v : low.joined) pass.active.insert(v);
     pass.forward(f.body);
-    for (const auto& [v, t] : pass.rp.primal) values.primal[v] = b.value_of(t);
+    std::map<ir::ValueId, ir::ValueId> primal;  // f's values replayed in g
+    for (const auto& [v, t] : pass.rp.primal) primal[v] = b.value_of(t);
     std::map<ir::ValueId, std::pair<std::string, ir::ValueId>> scalars;
-    for (const auto& [v, s] : low.scalars)
-      scalars[values.primal.at(v)] = {s.first, values.primal.at(s.second)};
-    for (const auto& [fv, pv] : low.program_value)
-      names[values.primal.at(fv)] = {p.values[std::size_t(pv)].name, 0};
+    for (const auto& [v, s] : low.scalars) scalars[primal.at(v)] = {s.first, primal.at(s.second)};
+    for (const auto& [fv, pv] : low.program_value) names[primal.at(fv)] = {p.values[std::size_t(pv)].name, 0};
     const Tensor seed_value = b.param(tl::detail::unknown_type());
     const ir::ValueId result = f.body.results.at(0);
     names[b.value_of(seed_value)] = {"d_" + p.values[std::size_t(p.result)].name, 0};
     // The seed has the result's type.
-    Recording rec(g, names, kinds, scalars, "", {{b.value_of(seed_value), values.primal.at(result)}});
+    Recording rec(g, names, kinds, scalars, "", {{b.value_of(seed_value), primal.at(result)}});
     if (pass.is_active(result)) pass.add_ct(result, seed_value);
     values.cotangents.clear();
-    return Printer(p, low, g, b, pass, values, rec, comment).print(seed, seed_value);
+    return Printer(p, low, g, b, pass, values, primal, rec, comment).print(seed, seed_value);
   } catch (const NotYet& e) {
     return {{}, {}, e.what};
   } catch (const tl::detail::UnknownTypeError&) {
