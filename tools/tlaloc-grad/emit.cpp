@@ -57,8 +57,13 @@ std::string Writer::vjp_function() {
 // The reverse sweep from `seed`, the result's cotangent; returns the cotangents of
 // the differentiated parameters, comma-separated.
 std::string Writer::reverse_sweep(const std::string& seed) {
-  const auto comment = [&](const Node& s) { return s.fn + ", " + at(s.loc); };
-  const Sweep sweep = engine_sweep(p_, seed, comment);
+  ForwardPass forward;
+  forward.at = [&](const Loc& l) { return at(l); };
+  forward.restore = [&](const Node& s, const std::string& k) {
+    return lines_of([&] { restore_iteration(s, k); });
+  };
+  forward.scalars = [&](const Block& b) { return lines_of([&] { scalars_of(b); }); };
+  const Sweep sweep = engine_sweep(p_, seed, forward);
   const bool engine = sweep.not_taken.empty();
   if (engine) {
     line("// Reverse, written by the AD engine (tl::ad::vjp): d_v is the derivative of the");
@@ -273,6 +278,20 @@ std::string Writer::escape(const std::string& s) {
   std::string r;
   for (char c : s) r += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
   return r;
+}
+
+std::vector<std::string> Writer::lines_of(const std::function<void()>& write) {
+  std::string kept;
+  std::swap(kept, out_);
+  const int depth = depth_;
+  depth_ = 0;
+  write();
+  std::swap(kept, out_);
+  depth_ = depth;
+  std::vector<std::string> lines;
+  std::istringstream in(kept);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  return lines;
 }
 
 void Writer::line(const std::string& s) {

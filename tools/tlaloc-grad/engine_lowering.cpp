@@ -2,6 +2,7 @@
 #include "engine_lowering.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 
 #include "core/tensor_impl.hpp"
@@ -81,7 +82,52 @@ const tl::detail::OpDef& spelled_call() {
   return op;
 }
 
+// An element read at a literal index, or by name (`.at("w")`).
+bool literal_index(const Value& v) {
+  return !v.at.empty() && v.at.find_first_not_of("0123456789") == std::string::npos;
+}
+bool named_read(const Node& s) {
+  return s.text.find(".at(\"") != std::string::npos && s.text.ends_with("\")");
+}
+
+// A custom rule's call, `fn(x, ...)`: its VJP calls the rule's backward half once
+// (attribute "backward", C++ text over a placeholder for the cotangent), on what the
+// forward half kept, and each operand's share is its element of what that returns.
+const tl::detail::OpDef& custom_cotangents() {
+  static const tl::detail::OpDef& op =
+      tl::detail::def_op(kCustomCotangents).inputs(1).no_derivative().cpp([](tl::detail::CppOp& o) {
+        return o.attrs().get<std::string>("text");
+      });
+  return op;
+}
+const tl::detail::OpDef& custom_call() {
+  static const tl::detail::OpDef& op =
+      tl::detail::def_op("tlaloc_grad.custom").inputs(-1).vjp([](const tl::detail::Rule& r) {
+        const Tensor cts = tl::detail::call1(
+            custom_cotangents(), std::vector<Tensor>{r.cotangent()},
+            {{"text", r.attr<std::string>("backward")}, {"name", r.attr<std::string>("name")}});
+        std::vector<Tensor> out(r.num_in());
+        for (std::size_t i = 0; i < r.num_in(); ++i)
+          if (r.wants(i))
+            out[i] = tl::detail::call1(spelled_text(), std::vector<Tensor>{cts},
+                                       {{"text", placeholder(0) + "[" + std::to_string(i) + "]"}});
+        return out;
+      });
+  return op;
+}
+
 }  // namespace
+
+void Lowering::lists_read_at_run_time(const Block& b) {
+  for (const Node& n : b) {
+    if (n.kind == Node::Kind::op && n.result >= 0) {
+      const Value& v = p_.values[std::size_t(n.result)];
+      if (!v.list.empty() && !literal_index(v) && !named_read(n)) read_at_run_time_.insert(v.list);
+    }
+    lists_read_at_run_time(n.body);
+    lists_read_at_run_time(n.orelse);
+  }
+}
 
 void Lowering::lower() {
   for (std::size_t i = 0; i < p_.params.size(); ++i) {
@@ -94,6 +140,7 @@ void Lowering::lower() {
   }
   count_reads(p_.body, uses_, &sides_);
   ++uses_[p_.result];
+  lists_read_at_run_time(p_.body);
   for (const Node& s : p_.body) node(s);
   const auto result = at_.find(p_.result);
   if (result == at_.end() || !p_.values[std::size_t(p_.result)].active)
@@ -109,11 +156,11 @@ Tensor Lowering::param(const std::string& name, Kind kind, bool wrt) {
 }
 
 void Lowering::node(const Node& s) {
-  if (!s.list.empty() || !s.callee.empty() || !s.structured.empty())
-    throw NotYet{"a list, a custom rule or a tl:: region"};
-  if (s.kind == Node::Kind::scalar) return scalar(s);  // in the forward pass, which the sweep follows
+  if (!s.list.empty()) throw NotYet{"a list of saved values"};
+  if (!s.structured.empty()) throw NotYet{"a tl:: region (" + s.structured + ")"};
+  if (s.kind == Node::Kind::scalar) return constant(s);  // in the forward pass, which the sweep follows
   if (s.kind == Node::Kind::branch) return branch(s);
-  if (s.kind != Node::Kind::op) throw NotYet{"a loop"};
+  if (s.kind == Node::Kind::loop) return loop(s);
   const Value& v = p_.values[std::size_t(s.result)];
   if (v.undefined || v.maybe_undefined) throw NotYet{"a value defined on some paths only"};
   if (!v.list.empty()) return element(s, v);
@@ -156,19 +203,75 @@ void Lowering::branch(const Node& s) {
       // where the condition holds, every condition's variable declared before the
       // outermost branch, and false until its branch runs; an inner branch's value
       // has shares only where the paths around it ran).
-      aliases.push_back({b_.value_of(t), value(side), cond_name(s.id), path == &s.body});
+      aliases.push_back({b_.value_of(t), value(side), cond_name(s.id), path == &s.body, scope()});
     }
+  }
+}
+
+void Lowering::loop(const Node& s) {
+  const std::size_t args = f_.body.args.size(), ops = f_.body.ops.size();
+  const std::string id = std::to_string(s.id);
+  for (const Phi& ph : s.phis) {
+    const Value& in = p_.values[std::size_t(ph.in)];
+    if (in.undefined || in.maybe_undefined || ph.first < 0 || ph.second < 0)
+      throw NotYet{"a value defined on some paths only"};
+    const Tensor t = param(in.name, of_class(next_class_++));
+    at_[ph.in] = t;
+    if (!in.active) continue;
+    joined.push_back(b_.value_of(t));
+    // In the first iteration the carried value is its initial value.
+    if (p_.values[std::size_t(ph.first)].active)
+      aliases.push_back({b_.value_of(t), value(ph.first), "k" + id + " == 0", true, &s});
+  }
+  loops_.push_back(&s);
+  for (const Node& n : s.body) node(n);
+  loops_.pop_back();
+  Loop& l = loops[&s];
+  for (std::size_t k = args; k < f_.body.args.size(); ++k)
+    if (element_params_.count(f_.body.args[k]) == 0) l.own.insert(f_.body.args[k]);
+  for (std::size_t k = ops; k < f_.body.ops.size(); ++k)
+    l.own.insert(f_.body.ops[k].results.begin(), f_.body.ops[k].results.end());
+  std::map<ValueId, int> reads;
+  count_reads(s.body, reads);
+  for (const Phi& ph : s.phis) ++reads[ph.second];
+  for (const auto& [v, n] : reads)
+    if (const ir::ValueId fv = value(v);
+        l.own.count(fv) == 0 && std::find(l.free.begin(), l.free.end(), fv) == l.free.end())
+      l.free.push_back(fv);
+  fresh_at_head(s, l);
+  for (const Phi& ph : s.phis)
+    if (uses_.at(ph.second) > 1) l.read.insert(value(ph.second));
+  for (const Phi& ph : s.phis) {
+    const Value& out = p_.values[std::size_t(ph.out)];
+    const Tensor t = param(out.name, of_class(next_class_++));
+    at_[ph.out] = t;
+    if (!out.active) continue;
+    joined.push_back(b_.value_of(t));
+    // Where the loop ran no iteration, its result is the initial value.
+    if (p_.values[std::size_t(ph.first)].active)
+      aliases.push_back({b_.value_of(t), value(ph.first), "steps_" + id + " == 0", true, scope()});
+  }
+}
+
+void Lowering::fresh_at_head(const Node& s, const Loop& l) {
+  std::set<ir::ValueId> ins, seconds;
+  for (const Phi& ph : s.phis) ins.insert(b_.value_of(at_.at(ph.in)));
+  const std::function<bool(ir::ValueId)> fresh = [&](ir::ValueId v) {
+    if (l.own.count(v) == 0 || ins.count(v) != 0) return false;
+    return std::all_of(aliases.begin(), aliases.end(),
+                       [&](const Alias& a) { return a.out != v || fresh(a.side); });
+  };
+  for (const Phi& ph : s.phis) {
+    if (!p_.values[std::size_t(ph.out)].active || !p_.values[std::size_t(ph.second)].active) continue;
+    const ir::ValueId second = b_.value_of(at_.at(ph.second));
+    if (!fresh(second) || !seconds.insert(second).second)
+      throw NotYet{"a loop whose iteration may end with a value it started with or read from outside"};
   }
 }
 
 bool Lowering::defines(const Block& b, ValueId v) {
   return std::any_of(b.begin(), b.end(),
                      [&](const Node& n) { return n.kind == Node::Kind::op && n.result == v; });
-}
-
-void Lowering::scalar(const Node& s) {
-  if (s.assignment || !s.hoisted.empty()) throw NotYet{"a scalar assigned again"};
-  constant(s);
 }
 
 void Lowering::constant(const Node& s) {
@@ -183,17 +286,32 @@ void Lowering::constant(const Node& s) {
 }
 
 void Lowering::element(const Node& s, const Value& v) {
-  const bool literal = !v.at.empty() && v.at.find_first_not_of("0123456789") == std::string::npos;
-  const bool named = s.text.find(".at(\"") != std::string::npos && s.text.ends_with("\")");
-  if (!literal && !named) throw NotYet{"an element of a list at an index computed at run time"};
-  const std::string key = literal ? v.list + "[" + v.at + "]" : s.text;
+  const bool w = v.active && std::find(lists.begin(), lists.end(), v.list) != lists.end();
+  if (!literal_index(v) && !named_read(s)) {
+    // An index computed at run time: a parameter for each read (the iteration's, in a
+    // loop), its shares added in place to the element's cotangent.
+    const Tensor t = param(v.name, of_class(next_class_++), w);
+    target[b_.value_of(t)] = "d_" + v.list + "[" + v.at + "]";
+    in_place.insert(b_.value_of(t));
+    at_[s.result] = t;
+    return;
+  }
+  const std::string key = literal_index(v) ? v.list + "[" + v.at + "]" : s.text;
   const auto [it, first] = elements_.try_emplace(key);
   if (first) {
-    const bool w = v.active && std::find(lists.begin(), lists.end(), v.list) != lists.end();
-    it->second = param(v.name, of_class(next_class_++), w);
+    // Written as read from the list: a variable holding an earlier read may be out
+    // of scope, or unassigned on a path not taken.
+    it->second = param(s.text, of_class(next_class_++), w);
     const ir::ValueId fv = b_.value_of(it->second);
-    target[fv] = "d_" + v.list + "[" + v.at + "]";
+    element_params_.insert(fv);
+    // By name, the index as the list gives it: the scalar holding it may be out of scope
+    // where the sweep adds to it.
+    const std::string index =
+        literal_index(v) ? v.at : v.list + ".index(" + s.text.substr(s.text.find(".at(\"") + 4);
+    target[fv] = "d_" + v.list + "[" + index + "]";
     if (w) wrt_elements.push_back(fv);
+    // Another read, at an index computed at run time, may be this element.
+    if (read_at_run_time_.count(v.list) != 0) in_place.insert(fv);
   }
   at_[s.result] = it->second;
 }
@@ -206,6 +324,13 @@ Tensor Lowering::operand(const Arg& a) {
 }
 
 Tensor Lowering::record(const Node& s) {
+  if (s.fn == "custom") {
+    std::vector<Tensor> in;
+    for (const Arg& a : s.args) in.push_back(operand(a));
+    const std::string& y = p_.values[std::size_t(s.result)].name;
+    const std::string backward = s.callee + ".backward(" + y + "_fwd.second, " + placeholder(0) + ")";
+    return tl::detail::call1(custom_call(), in, {{"backward", backward}, {"name", y + "_cts"}});
+  }
   const Rule* rule = find_rule(s.fn);
   if (rule == nullptr || rule->vjp == nullptr) throw NotYet{"'" + s.fn + "'"};
   if (s.fn == "sum" || s.fn == "max" || s.fn == "min") {
@@ -266,7 +391,7 @@ Tensor Lowering::spelled_op(const Node& s, const Rule& rule) {
   if (may_pass_on(s) && x.is_tensor() && uses_.at(x.value) > 1 && p_.values[std::size_t(x.value)].active) {
     const std::string& yn = p_.values[std::size_t(s.result)].name;
     aliases.push_back({b_.value_of(y), value(x.value),
-                       yn + ".is_same(" + p_.values[std::size_t(x.value)].name + ")", true});
+                       yn + ".is_same(" + p_.values[std::size_t(x.value)].name + ")", true, scope()});
     passing.insert(b_.value_of(y));
   }
   return y;

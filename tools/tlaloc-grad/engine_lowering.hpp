@@ -21,6 +21,10 @@ namespace tlaloc_grad {
 namespace tl = tlaloc;
 using tl::Tensor;
 
+// The op standing for a custom rule's backward half called: a std::vector of
+// cotangents, one per operand of the rule's function.
+inline constexpr const char* kCustomCotangents = "tlaloc_grad.cotangents";
+
 // Where the lowering stops, and what stopped it: the tool's own sweep writes the
 // gradient.
 struct NotYet {
@@ -52,16 +56,35 @@ class Lowering {
   std::vector<std::string> lists;
   std::vector<ir::ValueId> wrt_elements;
   std::map<ir::ValueId, std::string> target;
+  // The elements whose shares are added in place, read from the variable: another
+  // parameter may stand for the same element (read at an index computed at run time).
+  std::set<ir::ValueId> in_place;
   std::map<const Node*, std::pair<std::size_t, std::size_t>> ops_of;  // an op node's ops in f_
-  std::vector<ir::ValueId> joined;  // the values after branches that depend on what is differentiated
-  // A value after a branch that, on the path where `cond` is `taken`, is the value
-  // `side` from before the branch.
+  // The parameters standing for values that depend on what is differentiated: the
+  // values after branches and loops, and the values a loop carries into an iteration.
+  std::vector<ir::ValueId> joined;
+  // A value that, where `cond` is `taken`, is the value `side` from before it: a
+  // value after a branch on one path, a loop's result where it ran no iteration, a
+  // carried value in the first iteration. The reference to side's cotangent is
+  // declared in the reverse of loop `scope` (the function's sweep: null), where cond
+  // can be read.
   struct Alias {
     ir::ValueId out, side;
     std::string cond;
     bool taken;
+    const Node* scope = nullptr;
   };
   std::vector<Alias> aliases;
+  // A C++ loop (which tracing unrolls): the values its iterations define (the
+  // carried values at their start included), the values from outside it that its
+  // body reads (list elements included, wherever first read), and which values at
+  // the end of an iteration the body reads too.
+  struct Loop {
+    std::set<ir::ValueId> own;
+    std::vector<ir::ValueId> free;
+    std::set<ir::ValueId> read;  // the carried values at the end of an iteration that the body reads
+  };
+  std::map<const Node*, Loop> loops;
   std::set<ir::ValueId> passing;  // the results of calls that may return their operand (aliases)
   ir::ValueId value(ValueId v) { return b_.value_of(at_.at(v)); }
 
@@ -73,10 +96,16 @@ class Lowering {
   // A C++ if: both paths' ops are recorded (each runs its rules only where its path
   // was taken), each value after the branch a parameter standing for the variable.
   void branch(const Node& s);
+  // A C++ loop: its body's ops once, each carried value a parameter at the start of an
+  // iteration and another after the loop.
+  void loop(const Node& s);
+  // Each carried value's value at the end of an iteration has no cotangent yet where
+  // the iteration's reverse starts (it is the iteration's own, and not the value it
+  // started with, on any path): what the next iteration gave it comes first, as the
+  // unrolled trace sums it. Otherwise NotYet.
+  void fresh_at_head(const Node& s, const Loop& l);
+  const Node* scope() const { return loops_.empty() ? nullptr : loops_.back(); }
   static bool defines(const Block& b, ValueId v);
-  // A declaration in a branch is written again in the branch's reverse; a check is not.
-  void scalar(const Node& s);
-
   // `const T name = init;` (axes, keepdims in an inlined library function): the
   // initializer stands for the name where a reduction reads it.
   void constant(const Node& s);
@@ -101,6 +130,10 @@ class Lowering {
   std::map<ValueId, Tensor> at_;
   std::vector<bool> wrt_;
   std::map<std::string, Tensor> elements_;
+  std::set<ir::ValueId> element_params_;
+  std::set<std::string> read_at_run_time_;  // lists read at an index computed at run time
+  void lists_read_at_run_time(const Block& b);
+  std::vector<const Node*> loops_;  // the loops around the node being lowered
   Constants constants_;
   std::map<ValueId, int> uses_, sides_;  // the program's reads of each value; as a branch's side
   int next_class_;                       // the type class of the next parameter not of the function's

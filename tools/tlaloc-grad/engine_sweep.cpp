@@ -30,12 +30,21 @@ namespace {
 // order the engine sums it, values read twice as temporaries, the rest inline. A
 // C++ if becomes an if whose paths run their ops' rules; after it, a cotangent one
 // path changed is its variable, defined, or (where the other path left it without
-// one) defined or not at run time, which what reads it then tests.
+// one) defined or not at run time, which what reads it then tests. A C++ loop, which
+// tracing unrolls, becomes a reverse loop over its saved iterations.
 class Printer {
-  // A cotangent: the variable d holding it, given by the rule of op `by`.
+  // A cotangent of value `of`, given by the rule of op `by`.
   struct Share {
-    std::string d;
+    ir::ValueId of;
     const ir::Op* by;
+  };
+  // Where variables are declared: the sweep's start, or a reverse loop's body (each
+  // iteration's cotangents start undefined), at line `at`.
+  struct Scope {
+    const Node* loop;
+    std::size_t at;
+    std::string indent;
+    std::vector<std::string> declarations;
   };
   // What a path changes, restored for the other path.
   struct State {
@@ -47,7 +56,7 @@ class Printer {
  public:
   Printer(const Program& p, Lowering& low, const ir::Function& g, ir::Builder& b, tl::ad::VjpPass& pass,
           const tl::ad::VjpValues& values, const std::map<ir::ValueId, ir::ValueId>& primal, Recording& rec,
-          const std::function<std::string(const Node&)>& comment)
+          const ForwardPass& forward)
       : p_(p),
         low_(low),
         g_(g),
@@ -56,7 +65,7 @@ class Printer {
         values_(values),
         primal_(primal),
         rec_(rec),
-        comment_(comment) {}
+        forward_(forward) {}
 
   Sweep print(const std::string& seed, const Tensor& seed_value) {
     const std::string d_result = "d_" + p_.values[std::size_t(p_.result)].name;
@@ -66,33 +75,8 @@ class Printer {
     if (!referring) line("tl::Tensor " + d_result + " = " + seed + ";");
     for (const std::string& list : low_.lists)
       line("std::vector<tl::Tensor> d_" + list + "(" + list + ".size());");
-    declared_at_ = out_.lines.size();
-    // A value after a branch that is, on a path, a value from before it: its variable
-    // refers to that value's there.
-    // In the order of the program, so that a reference's targets are declared before it
-    // (a value passed on may be passed on again: y = x.astype(...), z = c ? y : ...).
-    std::set<ir::ValueId> outs;
-    for (const Lowering::Alias& a : low_.aliases) outs.insert(a.out);
-    for (const Lowering::Alias& a : low_.aliases)
-      if (outs.count(a.side) == 0) declare(target_of(a.side));
-    std::set<ir::ValueId> referring_done;
-    for (const Lowering::Alias& a : low_.aliases) {
-      const std::string d = target_of(a.out);
-      if (!referring_done.insert(a.out).second) continue;
-      declared_.insert(d);
-      const Lowering::Alias* then = alias(a.out, true);
-      const Lowering::Alias* orelse = alias(a.out, false);
-      if (then == nullptr || orelse == nullptr) line("tl::Tensor " + d + "_apart;");
-      const auto side = [&](const Lowering::Alias* x) {
-        return x != nullptr ? target_of(x->side) : d + "_apart";
-      };
-      line("tl::Tensor& " + d + " = " + a.cond + " ? " + side(then) + " : " + side(orelse) + ";");
-      for (const Lowering::Alias* x : {then, orelse})
-        if (x != nullptr) {
-          aliased_[d].insert(target_of(x->side));
-          aliased_[target_of(x->side)].insert(d);
-        }
-    }
+    open_scope(nullptr);
+    declare_aliases(nullptr);
     if (referring) line(d_result + " = " + seed + ";");
     declared_.insert(d_result);
     holds_[d_result] = b_.value_of(seed_value);
@@ -105,8 +89,7 @@ class Printer {
       const std::string text = rec_.write(b_.value_of(it->second)).text;
       if (text != low_.target.at(fv)) line(low_.target.at(fv) + " = " + text + ";");
     }
-    out_.lines.insert(out_.lines.begin() + std::ptrdiff_t(declared_at_), declarations_.begin(),
-                      declarations_.end());
+    close_scope();
     for (std::size_t w : p_.wrt) {
       const auto fv = low_.param_value.find(w);
       out_.cotangents.push_back(fv == low_.param_value.end() ? std::string()
@@ -122,6 +105,10 @@ class Printer {
     for (auto it = b.rbegin(); it != b.rend(); ++it) {
       if (it->kind == Node::Kind::branch) {
         branch(*it);
+        continue;
+      }
+      if (it->kind == Node::Kind::loop) {
+        loop(*it);
         continue;
       }
       const auto ops = low_.ops_of.find(&*it);
@@ -140,14 +127,14 @@ class Printer {
   void guarded(const ir::Op& op) {
     const auto it = pass_.ct.find(op.results.at(0));
     if (it == pass_.ct.end() || maybe_.count(b_.value_of(it->second)) == 0) return run(op);
-    const State before = save();
+    State before = save();
     line("if (" + rec_.write(b_.value_of(it->second)).text + ".defined()) {");
     ++depth_;
     run(op);
     --depth_;
     line("}");
-    const State after = save();
-    join(after, before);
+    before.ct.erase(op.results[0]);  // taken by the rule on either path
+    join(save(), before);
   }
 
   // y = f(x) of a function that may return x: where it did, y's shares are x's
@@ -203,8 +190,7 @@ class Printer {
 
   void path(const Block& b, const std::vector<Phi>& phis, const std::vector<Tensor>& outs, bool first) {
     ++depth_;
-    for (const Node& n : b)
-      if (n.kind == Node::Kind::scalar && !n.check) line(replayed(n));
+    for (const std::string& l : forward_.scalars(b)) line(l);
     const std::size_t ops = g_.body.ops.size(), shares = values_.cotangents.size();
     // A value after the branch is, on this path, the value it joins: its cotangent
     // is that value's, read as a value of its type; where it refers to that value's
@@ -222,7 +208,7 @@ class Printer {
       // read it there.
       const bool first_share = pass_.ct.count(side) == 0 && may_hold_others(d) == false;
       if (first_share) {
-        declare(d);
+        declare(side);
         line(d + " = " + out + ";");
         holds_[d] = b_.value_of(t);
       }
@@ -234,6 +220,102 @@ class Printer {
     write_from(ops, shares);
     block(b);
     --depth_;
+  }
+
+  // A C++ loop: a reverse loop over its iterations, last first. At the head of each,
+  // the cotangents the iterations pass on are their variables, defined or not: each
+  // carried value's (the shares of the value the next iteration started with, or of
+  // the loop's result) and those of the values from outside that the body reads, to
+  // which every iteration adds, as the unrolled trace does. In the first iteration a
+  // carried value is its initial value, and without iterations the loop's result is:
+  // their variables refer to its (Lowering::loop).
+  void loop(const Node& s) {
+    const Lowering::Loop& l = low_.loops.at(&s);
+    std::vector<const Phi*> carried;
+    std::vector<ir::ValueId> outer;
+    for (const Phi& ph : s.phis)
+      if (pass_.is_active(low_.value(ph.out))) carried.push_back(&ph);
+    if (carried.empty()) return;
+    for (ir::ValueId v : l.free)
+      if (pass_.is_active(v)) outer.push_back(v);
+    for (const Phi* ph : carried)
+      if (const ir::ValueId first = low_.value(ph->first);
+          pass_.is_active(first) && std::find(outer.begin(), outer.end(), first) == outer.end())
+        outer.push_back(first);
+    std::set<ir::ValueId> sure;  // defined before the loop, so at every iteration's head
+    for (ir::ValueId v : outer) {
+      settle(v);
+      if (const auto it = pass_.ct.find(v);
+          it != pass_.ct.end() && maybe_.count(b_.value_of(it->second)) == 0)
+        sure.insert(v);
+    }
+    for (const Phi* ph : carried) settle(low_.value(ph->out));
+    const State outside = save();
+    const std::size_t made = g_.body.ops.size();
+    const std::string id = std::to_string(s.id), k = "k" + id;
+    line("// Reverse of the loop at " + forward_.at(s.loc) + ", last iteration first.");
+    line("for (std::size_t " + k + " = steps_" + id + "; " + k + "-- > 0;) {");
+    ++depth_;
+    for (const std::string& r : forward_.restore(s, k)) line(r);
+    open_scope(&s);
+    declare_aliases(&s);
+    for (ir::ValueId v : outer) variable(v, sure.count(v) == 0);
+    const std::size_t ops = g_.body.ops.size(), shares = values_.cotangents.size();
+    // The value at the end of the iteration takes the carried cotangent as its first
+    // share: in its variable where the body reads it (its shares are summed there, and
+    // a path that adds none leaves it there) or another variable refers to its; read
+    // from the carried variable where only its own op's rule reads it.
+    for (const Phi* ph : carried) {
+      const ir::ValueId out = low_.value(ph->out), second = low_.value(ph->second);
+      const Tensor t = variable(out, true);
+      pass_.ct.erase(out);
+      rec_.alike(b_.value_of(t), primal_.at(second));
+      if (!pass_.is_active(second)) continue;
+      if (l.read.count(second) == 0 && aliased_.count(target_of(second)) == 0)
+        pass_.ct[second] = t;
+      else
+        pass_.add_ct(second, t);
+    }
+    write_from(ops, shares);
+    block(s.body);
+    for (const Phi* ph : carried) {
+      declare(low_.value(ph->in));
+      line(target_of(low_.value(ph->out)) + " = " + target_of(low_.value(ph->in)) + ";");
+    }
+    close_scope();
+    --depth_;
+    line("}");
+    // What the body's reverse named is out of scope now.
+    for (std::size_t i = made; i < g_.body.ops.size(); ++i)
+      for (ir::ValueId v : g_.body.ops[i].results) rec_.retire(v);
+    restore(outside);
+    for (const Phi* ph : carried) pass_.ct.erase(low_.value(ph->out));
+    for (ir::ValueId v : outer) variable(v, sure.count(v) == 0);
+  }
+  // v's cotangent, where it has one, in v's variable.
+  void settle(ir::ValueId v) {
+    declare(v);
+    const auto it = pass_.ct.find(v);
+    if (it == pass_.ct.end()) return;
+    const ir::ValueId gv = b_.value_of(it->second);
+    const std::string d = target_of(v), text = rec_.write(gv).text;
+    if (const auto held = holds_.find(d); text == d || (held != holds_.end() && held->second == gv)) return;
+    line(d + " = " + text + ";");
+    if (const auto held = holds_.find(d); held != holds_.end()) rec_.retire(held->second);
+    holds_[d] = gv;
+  }
+  // From here v's cotangent is its variable, defined or not at run time (maybe).
+  Tensor variable(ir::ValueId v, bool maybe) {
+    const Tensor t = b_.param(tl::detail::unknown_type());
+    const ir::ValueId gv = b_.value_of(t);
+    const std::string d = target_of(v);
+    rec_.name(gv, d);
+    rec_.alike(gv, primal_.at(v));
+    if (maybe) maybe_.insert(gv);
+    pass_.ct[v] = t;
+    if (const auto held = holds_.find(d); held != holds_.end()) rec_.retire(held->second);
+    holds_[d] = gv;
+    return t;
   }
 
   // Where a value's variable was referred to by another's, it holds that one's shares
@@ -279,7 +361,7 @@ class Printer {
       rec_.alike(gv, primal_.at(v));
       pass_.ct[v] = t;
       holds_[d] = gv;
-      declare(d);
+      declare(v);
       const bool sure = in_a && in_b && a.maybe.count(b_.value_of(x->second)) == 0 &&
                         b.maybe.count(b_.value_of(y->second)) == 0;
       if (!sure) maybe_.insert(gv);
@@ -292,7 +374,7 @@ class Printer {
     std::map<ir::ValueId, std::vector<Share>> sums;
     for (std::size_t k = shares; k < values_.cotangents.size(); ++k) {
       const auto& c = values_.cotangents[k];
-      sums[c.value].push_back({target_of(c.of), c.by});
+      sums[c.value].push_back({c.of, c.by});
     }
     std::map<ir::ValueId, int> uses;
     for (std::size_t k = ops; k < g_.body.ops.size(); ++k) count_uses(g_.body.ops[k], uses);
@@ -310,9 +392,14 @@ class Printer {
       const ir::ValueId v = op.results[0];
       if (const auto it = sums.find(v); it != sums.end()) {
         assign(v, it->second);
-      } else if (uses[v] > 1) {
-        const std::string t = fmt::format("t_{}_{}", op.name(), temps_++);
-        line("const tl::Tensor " + t + " = " + rec_.define(v).text + ";");
+      } else if (const bool list = op.name() == kCustomCotangents; uses[v] > 1 || list) {
+        // A custom rule's cotangents are a statement of their own, as tl::hessian's
+        // second lowering reads them.
+        const std::string t =
+            list ? op.attrs.get<std::string>("name") : fmt::format("t_{}_{}", op.name(), temps_++);
+        if (shares < values_.cotangents.size()) note(values_.cotangents[shares].by);
+        line((list ? "const std::vector<tl::Tensor> " : "const tl::Tensor ") + t + " = " +
+             rec_.define(v).text + ";");
         rec_.name(v, t);
       }
     }
@@ -337,15 +424,57 @@ class Printer {
       if (args[i] == fv) return "d_" + low_.names[i].text;
     return "d_" + p_.values[std::size_t(low_.program_value.at(fv))].name;
   }
-  void declare(const std::string& d) {
+  // v's cotangent's variable, declared in the innermost scope whose loop defines v.
+  void declare(ir::ValueId v) {
+    const std::string d = target_of(v);
     if (d.find('[') != std::string::npos || !declared_.insert(d).second) return;
-    declarations_.push_back("tl::Tensor " + d + ";");
+    Scope* in = &scopes_.front();
+    for (Scope& s : scopes_)
+      if (s.loop != nullptr && low_.loops.at(s.loop).own.count(v) != 0) in = &s;
+    in->declarations.push_back(in->indent + "tl::Tensor " + d + ";");
+  }
+  void open_scope(const Node* loop) {
+    scopes_.push_back({loop, out_.lines.size(), std::string(std::size_t(2 * depth_), ' '), {}});
+  }
+  void close_scope() {
+    const Scope& s = scopes_.back();
+    out_.lines.insert(out_.lines.begin() + std::ptrdiff_t(s.at), s.declarations.begin(),
+                      s.declarations.end());
+    scopes_.pop_back();
+  }
+  // The references of the values that are, where a condition holds, a value from
+  // before them (Lowering::Alias), whose scope is loop `scope`: in the order of the
+  // program, so that a reference's targets are declared before it (a value passed on
+  // may be passed on again: y = x.astype(...), z = c ? y : ...).
+  void declare_aliases(const Node* scope) {
+    std::set<ir::ValueId> outs, done;
+    for (const Lowering::Alias& a : low_.aliases) outs.insert(a.out);
+    for (const Lowering::Alias& a : low_.aliases)
+      if (a.scope == scope && outs.count(a.side) == 0) declare(a.side);
+    for (const Lowering::Alias& a : low_.aliases) {
+      if (a.scope != scope || !done.insert(a.out).second) continue;
+      const std::string d = target_of(a.out);
+      declared_.insert(d);
+      const Lowering::Alias* then = alias(a.out, true);
+      const Lowering::Alias* orelse = alias(a.out, false);
+      if (then == nullptr || orelse == nullptr) line("tl::Tensor " + d + "_apart;");
+      const auto side = [&](const Lowering::Alias* x) {
+        return x != nullptr ? target_of(x->side) : d + "_apart";
+      };
+      line("tl::Tensor& " + d + " = " + a.cond + " ? " + side(then) + " : " + side(orelse) + ";");
+      for (const Lowering::Alias* x : {then, orelse})
+        if (x != nullptr) {
+          aliased_[d].insert(target_of(x->side));
+          aliased_[target_of(x->side)].insert(d);
+        }
+    }
   }
   // gv is the cotangent of each of xs so far: d = its op written out (d's previous
   // value among its operands; tested where it may be undefined), and from now on gv
   // is read as d.
   void assign(ir::ValueId gv, const std::vector<Share>& xs) {
-    for (const auto& [d, by] : xs) {
+    for (const auto& [of, by] : xs) {
+      const std::string d = target_of(of);
       const Expr e = rec_.named(gv) ? rec_.write(gv) : rec_.define(gv);
       std::string text = e.text;
       if (text == d) continue;
@@ -354,21 +483,39 @@ class Printer {
       const bool sum = made != nullptr && made->name() == "add" && held != holds_.end() &&
                        made->operands[0] == held->second && !rec_.named(gv);
       // Where d may be undefined at run time (one path left it without a value, or it
-      // may refer to another's variable, which holds shares this sweep does not see),
-      // the share is added only where it has a value.
-      const bool shared = may_hold_others(d);
-      if (sum && (maybe_.count(made->operands[0]) != 0 || shared))
+      // may refer to another's variable, or be an element another read gives shares
+      // too, shares this sweep does not see), the share is added only where it has a
+      // value.
+      const bool shared = may_hold_others(d) || low_.in_place.count(of) != 0;
+      // A sum whose first operand may be undefined (a carried cotangent, read where it
+      // is first summed).
+      const bool maybe_first =
+          made != nullptr && made->name() == "add" && !rec_.named(gv) && maybe_.count(made->operands[0]) != 0;
+      if (sum && (maybe_first || shared))
         text = maybe_sum(d, rec_.write(made->operands[1]));
+      else if (shared && maybe_first)
+        throw std::logic_error("a sum of shares that may be undefined, for a variable shared");
       else if (shared)
         text = maybe_sum(d, e);
+      else if (maybe_first)
+        text = maybe_sum(rec_.write(made->operands[0]).text, rec_.write(made->operands[1]));
       if (held != holds_.end() && held->second != gv) rec_.retire(held->second);
-      if (by != nullptr && by != commented_) line("// " + comment_(*low_.node_of.at(by->results.at(0))));
-      commented_ = by;
-      declare(d);
+      note(by);
+      declare(of);
       line(d + " = " + text + ";");
       holds_[d] = gv;
       if (!rec_.named(gv)) rec_.name(gv, d);
     }
+  }
+  // The comment before the first statement of op `by`'s rule (none for a share that
+  // is no rule's).
+  void note(const ir::Op* by) {
+    if (by != nullptr && by != commented_) {
+      const Node& n = *low_.node_of.at(by->results.at(0));
+      line("// " + (n.fn == "custom" ? std::string("the custom rule's backward half") : n.fn) + ", " +
+           forward_.at(n.loc));
+    }
+    commented_ = by;
   }
   // Whether d may refer to a variable that has been given a value (or be referred to
   // by one, through a chain of references), whose shares this sweep does not see in d's.
@@ -408,12 +555,10 @@ class Printer {
   const tl::ad::VjpValues& values_;
   const std::map<ir::ValueId, ir::ValueId>& primal_;  // f's values replayed in g
   Recording& rec_;
-  const std::function<std::string(const Node&)>& comment_;
+  const ForwardPass& forward_;
   Sweep out_;
   int depth_ = 0;
-  // The variables the sweep assigns, declared at its start (at `declared_at_`).
-  std::vector<std::string> declarations_;
-  std::size_t declared_at_ = 0;
+  std::vector<Scope> scopes_;
   std::set<std::string> declared_;
   std::set<ir::ValueId> maybe_;               // cotangents defined or not at run time
   // The variables that may refer to, or be referred to by, each variable
@@ -425,8 +570,7 @@ class Printer {
 
 }  // namespace
 
-Sweep engine_sweep(const Program& p, const std::string& seed,
-                   const std::function<std::string(const Node&)>& comment) {
+Sweep engine_sweep(const Program& p, const std::string& seed, const ForwardPass& forward) {
   Lowering low(p);
   try {
     low.lower();
@@ -461,7 +605,7 @@ Sweep engine_sweep(const Program& p, const std::string& seed,
     Recording rec(g, names, kinds, scalars, "", {{b.value_of(seed_value), primal.at(result)}});
     if (pass.is_active(result)) pass.add_ct(result, seed_value);
     values.cotangents.clear();
-    return Printer(p, low, g, b, pass, values, primal, rec, comment).print(seed, seed_value);
+    return Printer(p, low, g, b, pass, values, primal, rec, forward).print(seed, seed_value);
   } catch (const NotYet& e) {
     return {{}, {}, e.what};
   } catch (const tl::detail::UnknownTypeError&) {

@@ -18,12 +18,20 @@ struct Sweep {
   std::string not_taken;  // what the lowering does not take yet, if anything
 };
 
+// What the sweep reads of the forward pass the tool wrote (emit_forward.cpp).
+struct ForwardPass {
+  std::function<std::string(const Loc&)> at;  // "line 12", for comments
+  // The statements naming what iteration k of a loop saved (k: a variable's name).
+  std::function<std::vector<std::string>(const Node&, const std::string&)> restore;
+  // A branch path's scalar statements, written again where its reverse reads them.
+  std::function<std::vector<std::string>(const Block&)> scalars;
+};
+
 // The sweep from `seed`, the result's cotangent (C++ text), each op's shares under a
-// comment `comment` writes for the op's node; or, in not_taken, what in the body this
-// lowering does not take yet: branches, loops, lists, custom rules, an op other than
-// the elementwise ones and sum, max and min over axes written as literals, a rule
-// that reads a type. The tool's own sweep (emit_reverse.cpp) writes those.
-Sweep engine_sweep(const Program& p, const std::string& seed,
-                   const std::function<std::string(const Node&)>& comment);
+// comment naming the op and its line; or, in not_taken, what in the body this
+// lowering does not take yet: lists, custom rules, tl:: regions, values defined on
+// some paths only, a rule that reads a type. The tool's own sweep
+// (emit_reverse.cpp) writes those.
+Sweep engine_sweep(const Program& p, const std::string& seed, const ForwardPass& forward);
 
 }  // namespace tlaloc_grad

@@ -3,6 +3,7 @@
 // emit_reverse.cpp (the reverse sweep). Private to tlaloc-grad.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -181,6 +182,8 @@ class Writer {
   Has state(ValueId v) const;
   static std::string escape(const std::string& s);
   void line(const std::string& s);
+  // The lines `write` writes, unindented, apart from the function's text.
+  std::vector<std::string> lines_of(const std::function<void()>& write);
 
   // emit_forward.cpp: the forward pass (what is hoisted and saved, tangents)
   std::string spelled(const Node& s, Names& n) const;

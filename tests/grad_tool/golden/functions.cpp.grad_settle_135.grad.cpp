@@ -46,18 +46,18 @@ inline tl::Tensor grad_settle_135(const tl::Tensor& a) {
   if (sum_7.rank() != 0)
     throw tl::ValueError("tlaloc-grad: the lambda at functions.cpp:124 must return a scalar, got " + tl::shape_string(sum_7.shape()));
 
-  // Reverse: d_v is the derivative of the result with respect to v (the tool's own
-  // sweep, for a loop).
+  // Reverse, written by the AD engine (tl::ad::vjp): d_v is the derivative of the
+  // result with respect to v, its shares summed in the engine's order.
+  tl::Tensor d_sum_7 = tl::scalar_tensor(1, sum_7.dtype());
   tl::Tensor d_a;
-  tl::Tensor d_s_1;
   tl::Tensor d_mul_6;
-  tl::Tensor d_sum_7;
-  d_sum_7 = tl::scalar_tensor(1, sum_7.dtype());
+  tl::Tensor d_s_1_apart;
+  tl::Tensor& d_s_1 = steps_0 == 0 ? d_a : d_s_1_apart;
   // sum, line 133
-  d_mul_6 = tl::broadcast_to(d_sum_7, mul_6.shape());
+  d_mul_6 = tl::sum_backward(d_sum_7, mul_6.shape(), {}, false);
   // mul, line 133
-  d_s_1 = tl::sum_to_shape_of(d_mul_6 * s_1, s_1);
-  d_s_1 = d_s_1 + (tl::sum_to_shape_of(d_mul_6 * s_1, s_1));
+  d_s_1 = d_mul_6 * s_1;
+  d_s_1 = d_s_1 + d_mul_6 * s_1;
   // Reverse of the loop at line 128, last iteration first.
   for (std::size_t k0 = steps_0; k0-- > 0;) {
     [[maybe_unused]] const int n = saved_n[k0];
@@ -66,33 +66,24 @@ inline tl::Tensor grad_settle_135(const tl::Tensor& a) {
     [[maybe_unused]] const tl::Tensor& cos_3 = saved_cos_3[k0];
     [[maybe_unused]] const tl::Tensor& mul_4 = saved_mul_4[k0];
     [[maybe_unused]] const tl::Tensor& add_5 = saved_add_5[k0];
-    tl::Tensor d_s_in_next;
-    tl::Tensor& d_s_in = k0 == 0 ? d_a : d_s_in_next;
-    tl::Tensor d_cos_3;
     tl::Tensor d_mul_4;
-    tl::Tensor d_add_5;
+    tl::Tensor d_cos_3;
+    tl::Tensor d_s_in_apart;
+    tl::Tensor& d_s_in = k0 == 0 ? d_a : d_s_in_apart;
     if (d_s_1.defined()) {
-      d_add_5 = d_s_1;
-    }
-    if (d_add_5.defined()) {
       // add, line 129
-      d_mul_4 = d_add_5;
+      d_mul_4 = d_s_1;
     }
     if (d_mul_4.defined()) {
       // mul, line 129
       d_cos_3 = tl::sum_to_shape_of(d_mul_4 * a, cos_3);
-      d_a = d_a.defined() ? d_a + (tl::sum_to_shape_of(d_mul_4 * cos_3, a)) : (tl::sum_to_shape_of(d_mul_4 * cos_3, a));
+      d_a = d_a.defined() ? d_a + tl::sum_to_shape_of(d_mul_4 * cos_3, a) : tl::sum_to_shape_of(d_mul_4 * cos_3, a);
     }
     if (d_cos_3.defined()) {
       // cos, line 129
-      d_s_in = d_s_in.defined() ? d_s_in + (d_cos_3 * -tl::sin(s_in)) : (d_cos_3 * -tl::sin(s_in));
+      d_s_in = d_s_in.defined() ? d_s_in + d_cos_3 * -tl::sin(s_in) : d_cos_3 * -tl::sin(s_in);
     }
     d_s_1 = d_s_in;
-  }
-  if (steps_0 == 0) {
-    if (d_s_1.defined()) {
-      d_a = d_a.defined() ? d_a + d_s_1 : d_s_1;
-    }
   }
   return d_a.defined() ? d_a : tl::zeros_like(a);
 }

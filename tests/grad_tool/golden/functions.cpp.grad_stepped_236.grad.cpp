@@ -70,7 +70,7 @@ inline tl::Tensor grad_stepped_236(const tl::Tensor& m) {
     throw tl::ValueError("tlaloc-grad: the lambda at functions.cpp:229 must return a scalar, got " + tl::shape_string(add_18.shape()));
 
   // Reverse: d_v is the derivative of the result with respect to v (the tool's own
-  // sweep, for a list, a custom rule or a tl:: region).
+  // sweep, for a tl:: region (tl::fori_loop)).
   tl::Tensor d_m;
   tl::Tensor d_mul_1;
   tl::Tensor d_out;
