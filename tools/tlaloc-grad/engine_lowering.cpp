@@ -162,7 +162,8 @@ void Lowering::node(const Node& s) {
   if (s.kind == Node::Kind::branch) return branch(s);
   if (s.kind == Node::Kind::loop) return loop(s);
   const Value& v = p_.values[std::size_t(s.result)];
-  if (v.undefined || v.maybe_undefined) throw NotYet{"a value defined on some paths only"};
+  if (v.undefined) return;  // `tl::Tensor t;`: no value, until a path assigns one
+  if (v.maybe_undefined) throw NotYet{"a value defined on some paths only"};
   if (!v.list.empty()) return element(s, v);
   // What nothing differentiates is an input of the sweep.
   if (!v.active || zero_derivative(s.fn)) {
@@ -183,18 +184,18 @@ void Lowering::branch(const Node& s) {
   for (const Node& n : s.orelse) node(n);
   for (const Phi& ph : s.phis) {
     const Value& out = p_.values[std::size_t(ph.out)];
-    if (ph.first < 0 || ph.second < 0 || out.undefined || out.maybe_undefined)
-      throw NotYet{"a value defined on some paths only"};
-    // One value on both paths, read elsewhere too (`c ? x : x`).
-    if (ph.first == ph.second && uses_.at(ph.first) > 2)
-      throw NotYet{"a branch passing on one value on both paths"};
+    if (out.undefined) continue;
     const Tensor t = param(out.name, of_class(next_class_++));
     at_[ph.out] = t;
     if (out.active) joined.push_back(b_.value_of(t));
+    const bool both = ph.first == ph.second;
     for (const auto& [side, path] : {std::pair{ph.first, &s.body}, std::pair{ph.second, &s.orelse}}) {
+      // A path leaving the value without one passes no share on.
+      if (!lowered(side)) continue;
       // A value of the path read there only besides gets the shares of the value
-      // after the branch before its own, as tracing adds them.
-      if (uses_.at(side) < 2 || (defines(*path, side) && sides_.at(side) < 2) || ph.first == ph.second)
+      // after the branch before its own, as tracing adds them; so does one value on
+      // both paths read nowhere else.
+      if (uses_.at(side) < 2 || (defines(*path, side) && sides_.at(side) < 2) || (both && uses_.at(side) < 3))
         continue;
       if (!out.active || !p_.values[std::size_t(side)].active) continue;
       // Where the path passes on a value from before it that is read elsewhere too,
@@ -213,19 +214,20 @@ void Lowering::loop(const Node& s) {
   const std::string id = std::to_string(s.id);
   for (const Phi& ph : s.phis) {
     const Value& in = p_.values[std::size_t(ph.in)];
-    if (in.undefined || in.maybe_undefined || ph.first < 0 || ph.second < 0)
-      throw NotYet{"a value defined on some paths only"};
+    if (in.undefined) throw NotYet{"a value defined on some paths only"};
     const Tensor t = param(in.name, of_class(next_class_++));
     at_[ph.in] = t;
     if (!in.active) continue;
     joined.push_back(b_.value_of(t));
-    // In the first iteration the carried value is its initial value.
-    if (p_.values[std::size_t(ph.first)].active)
+    // In the first iteration the carried value is its initial value (if it has one).
+    if (lowered(ph.first) && p_.values[std::size_t(ph.first)].active)
       aliases.push_back({b_.value_of(t), value(ph.first), "k" + id + " == 0", true, &s});
   }
   loops_.push_back(&s);
   for (const Node& n : s.body) node(n);
   loops_.pop_back();
+  for (const Phi& ph : s.phis)
+    if (!lowered(ph.second)) throw NotYet{"a value defined on some paths only"};
   Loop& l = loops[&s];
   for (std::size_t k = args; k < f_.body.args.size(); ++k)
     if (element_params_.count(f_.body.args[k]) == 0) l.own.insert(f_.body.args[k]);
@@ -235,9 +237,10 @@ void Lowering::loop(const Node& s) {
   count_reads(s.body, reads);
   for (const Phi& ph : s.phis) ++reads[ph.second];
   for (const auto& [v, n] : reads)
-    if (const ir::ValueId fv = value(v);
-        l.own.count(fv) == 0 && std::find(l.free.begin(), l.free.end(), fv) == l.free.end())
-      l.free.push_back(fv);
+    if (lowered(v))
+      if (const ir::ValueId fv = value(v);
+          l.own.count(fv) == 0 && std::find(l.free.begin(), l.free.end(), fv) == l.free.end())
+        l.free.push_back(fv);
   fresh_at_head(s, l);
   for (const Phi& ph : s.phis)
     if (uses_.at(ph.second) > 1) l.read.insert(value(ph.second));
@@ -248,7 +251,7 @@ void Lowering::loop(const Node& s) {
     if (!out.active) continue;
     joined.push_back(b_.value_of(t));
     // Where the loop ran no iteration, its result is the initial value.
-    if (p_.values[std::size_t(ph.first)].active)
+    if (lowered(ph.first) && p_.values[std::size_t(ph.first)].active)
       aliases.push_back({b_.value_of(t), value(ph.first), "steps_" + id + " == 0", true, scope()});
   }
 }

@@ -87,6 +87,8 @@ class Lowering {
   std::map<const Node*, Loop> loops;
   std::set<ir::ValueId> passing;  // the results of calls that may return their operand (aliases)
   ir::ValueId value(ValueId v) { return b_.value_of(at_.at(v)); }
+  // Whether v has a value here (not `tl::Tensor t;` before a path assigns it).
+  bool lowered(ValueId v) const { return v >= 0 && at_.count(v) != 0; }
 
  private:
   Tensor param(const std::string& name, Kind kind, bool wrt = false);

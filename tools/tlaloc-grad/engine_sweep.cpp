@@ -163,7 +163,8 @@ class Printer {
 
   void branch(const Node& s) {
     std::vector<Tensor> outs;
-    for (const Phi& ph : s.phis) outs.push_back(pass_.take_ct(low_.value(ph.out)));
+    for (const Phi& ph : s.phis)
+      outs.push_back(low_.lowered(ph.out) ? pass_.take_ct(low_.value(ph.out)) : Tensor());
     const State before = save();
     const std::size_t head = out_.lines.size();
     line("if (" + cond_name(s.id) + ") {");
@@ -196,6 +197,7 @@ class Printer {
     // is that value's, read as a value of its type; where it refers to that value's
     // variable, that variable holds its shares already, defined or not.
     for (std::size_t k = 0; k < phis.size(); ++k) {
+      if (!low_.lowered(phis[k].out) || !low_.lowered(first ? phis[k].first : phis[k].second)) continue;
       const ir::ValueId side = low_.value(first ? phis[k].first : phis[k].second);
       if (alias(low_.value(phis[k].out), first) != nullptr) {
         refer(side);
@@ -461,7 +463,11 @@ class Printer {
       const auto side = [&](const Lowering::Alias* x) {
         return x != nullptr ? target_of(x->side) : d + "_apart";
       };
-      line("tl::Tensor& " + d + " = " + a.cond + " ? " + side(then) + " : " + side(orelse) + ";");
+      // One value on both paths: d is its cotangent, whichever ran.
+      if (then != nullptr && orelse != nullptr && then->side == orelse->side)
+        line("tl::Tensor& " + d + " = " + side(then) + ";");
+      else
+        line("tl::Tensor& " + d + " = " + a.cond + " ? " + side(then) + " : " + side(orelse) + ";");
       for (const Lowering::Alias* x : {then, orelse})
         if (x != nullptr) {
           aliased_[d].insert(target_of(x->side));
@@ -499,10 +505,17 @@ class Printer {
         text = maybe_sum(d, e);
       else if (maybe_first)
         text = maybe_sum(rec_.write(made->operands[0]).text, rec_.write(made->operands[1]));
+      // A share that may itself be undefined (a cotangent passed on from after a
+      // branch or a loop) is added only where it has a value.
+      const bool adds = made != nullptr && made->name() == "add" && !rec_.named(gv);
+      const ir::ValueId added = adds ? made->operands[1] : gv;
+      const bool guard = maybe_.count(added) != 0 && (adds || shared);
+      if (guard && !(sum && maybe_.count(made->operands[0]) == 0)) maybe_.insert(gv);
       if (held != holds_.end() && held->second != gv) rec_.retire(held->second);
       note(by);
       declare(of);
-      line(d + " = " + text + ";");
+      line((guard ? "if (" + rec_.write(added).text + ".defined()) " : std::string()) + d + " = " + text +
+           ";");
       holds_[d] = gv;
       if (!rec_.named(gv)) rec_.name(gv, d);
     }

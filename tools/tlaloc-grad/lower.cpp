@@ -588,8 +588,10 @@ void Lowerer::collect_renames(const Stmt* s, unsigned begin,
     // An undefined tensor is not written out: its text is one (`d.defined()`).
     const std::function<std::string(const ValueDecl*)> spelled = [&](const ValueDecl* d) -> std::string {
       if (auto a = aliases_.find(d); a != aliases_.end())
-        return "(" + a->second.which + " ? " + spelled(a->second.first) + " : " + spelled(a->second.second) +
-               ")";
+        return a->second.first == a->second.second
+                   ? spelled(a->second.first)
+                   : "(" + a->second.which + " ? " + spelled(a->second.first) + " : " +
+                         spelled(a->second.second) + ")";
       const ValueId v = tensors_.at(d);
       return p_.values[std::size_t(v)].undefined ? std::string("tl::Tensor()")
                                                  : p_.values[std::size_t(v)].name;

@@ -56,11 +56,14 @@ const CXXMemberCallExpr* custom_half_call(const Expr* e) {
 
 }  // namespace
 
-// The two tensors `tl::Tensor& r = c ? a : b;` may refer to.
+// The two tensors `tl::Tensor& r = c ? a : b;` may refer to; for `tl::Tensor& r = a;`,
+// a twice.
 std::optional<std::pair<const ValueDecl*, const ValueDecl*>> alias_targets(const VarDecl* v) {
   if (!v->getType()->isReferenceType() || v->getType().getNonReferenceType().isConstQualified() ||
       !is_tensor(v->getType()) || !v->hasInit())
     return std::nullopt;
+  if (const ValueDecl* same = referenced(v->getInit()); same != nullptr && is_tensor(same->getType()))
+    return std::pair{same, same};
   const auto* c = dyn_cast<ConditionalOperator>(v->getInit()->IgnoreParenImpCasts());
   const ValueDecl* a = c ? referenced(c->getTrueExpr()) : nullptr;
   const ValueDecl* b = c ? referenced(c->getFalseExpr()) : nullptr;
@@ -120,6 +123,10 @@ bool Lowerer::tape_declaration(const VarDecl* v, Block& out) {
   }
   const auto targets = alias_targets(v);
   if (!targets) return false;
+  if (targets->first == targets->second) {
+    aliases_[v] = {"", targets->first, targets->second};
+    return true;
+  }
   const auto* c = cast<ConditionalOperator>(v->getInit()->IgnoreParenImpCasts());
   const std::string which = unique("which_" + v->getNameAsString());
   // Unused where the gradient never reads or writes through the reference.
@@ -137,6 +144,7 @@ ValueId Lowerer::alias_read(const ValueDecl* r, const Expr* at, Block& out) {
   const auto target = [&](const ValueDecl* t) {
     return aliases_.count(t) != 0 ? alias_read(t, at, out) : tensors_.at(t);
   };
+  if (a.first == a.second) return target(a.first);
   const ValueId first = target(a.first), second = target(a.second);
   if (first == second) return first;
   Node s;
@@ -150,6 +158,11 @@ ValueId Lowerer::alias_read(const ValueDecl* r, const Expr* at, Block& out) {
 // r = value assigns a or b, whichever r refers to; the other keeps its value.
 void Lowerer::alias_write(const ValueDecl* r, ValueId value, const Expr* at, Block& out) {
   const Alias& a = aliases_.at(r);
+  if (a.first == a.second) {  // `tl::Tensor& r = a;`, or either way the same
+    if (aliases_.count(a.first) != 0) return alias_write(a.first, value, at, out);
+    tensors_[a.first] = value;
+    return;
+  }
   Node s;
   s.kind = Node::Kind::branch;
   s.loc = loc(at->getBeginLoc());
