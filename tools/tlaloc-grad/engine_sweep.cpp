@@ -240,10 +240,12 @@ class Printer {
     if (carried.empty()) return;
     for (ir::ValueId v : l.free)
       if (pass_.is_active(v)) outer.push_back(v);
-    for (const Phi* ph : carried)
+    for (const Phi* ph : carried) {
+      if (!low_.lowered(ph->first)) continue;  // declared without a value before the loop
       if (const ir::ValueId first = low_.value(ph->first);
           pass_.is_active(first) && std::find(outer.begin(), outer.end(), first) == outer.end())
         outer.push_back(first);
+    }
     std::set<ir::ValueId> sure;  // defined before the loop, so at every iteration's head
     for (ir::ValueId v : outer) {
       settle(v);
