@@ -257,18 +257,27 @@ void Lowering::loop(const Node& s) {
 }
 
 void Lowering::fresh_at_head(const Node& s, const Loop& l) {
-  std::set<ir::ValueId> ins, seconds;
-  for (const Phi& ph : s.phis) ins.insert(b_.value_of(at_.at(ph.in)));
+  // A value an iteration started with, passed on to the iteration before: in the
+  // unrolled trace the shares of the later iteration come first there, as here,
+  // but in the first iteration it is the initial value, whose variable has no
+  // other share only where nothing else reads it.
+  std::map<ir::ValueId, const Phi*> in_of;
+  for (const Phi& ph : s.phis) in_of[b_.value_of(at_.at(ph.in))] = &ph;
+  const auto alone = [&](const Phi& ph) {
+    return !lowered(ph.first) || !p_.values[std::size_t(ph.first)].active || uses_.at(ph.first) == 1;
+  };
   const std::function<bool(ir::ValueId)> fresh = [&](ir::ValueId v) {
-    if (l.own.count(v) == 0 || ins.count(v) != 0) return false;
+    if (l.own.count(v) == 0) return false;
+    if (const auto in = in_of.find(v); in != in_of.end()) return alone(*in->second);
     return std::all_of(aliases.begin(), aliases.end(),
                        [&](const Alias& a) { return a.out != v || fresh(a.side); });
   };
+  std::set<ir::ValueId> seconds;
   for (const Phi& ph : s.phis) {
     if (!p_.values[std::size_t(ph.out)].active || !p_.values[std::size_t(ph.second)].active) continue;
     const ir::ValueId second = b_.value_of(at_.at(ph.second));
     if (!fresh(second) || !seconds.insert(second).second)
-      throw NotYet{"a loop whose iteration may end with a value it started with or read from outside"};
+      throw NotYet{"a loop passing on a value from outside it, or its initial value read elsewhere too"};
   }
 }
 

@@ -102,9 +102,9 @@ class Lowering {
   // iteration and another after the loop.
   void loop(const Node& s);
   // Each carried value's value at the end of an iteration has no cotangent yet where
-  // the iteration's reverse starts (it is the iteration's own, and not the value it
-  // started with, on any path): what the next iteration gave it comes first, as the
-  // unrolled trace sums it. Otherwise NotYet.
+  // the iteration's reverse starts (it is the iteration's own, or the value it
+  // started with where that is so, on every path): what the next iteration gave it
+  // comes first, as the unrolled trace sums it. Otherwise NotYet.
   void fresh_at_head(const Node& s, const Loop& l);
   const Node* scope() const { return loops_.empty() ? nullptr : loops_.back(); }
   static bool defines(const Block& b, ValueId v);
