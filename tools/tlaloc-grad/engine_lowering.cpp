@@ -382,7 +382,6 @@ Tensor Lowering::record(const Node& s) {
 }
 
 Tensor Lowering::spelled_op(const Node& s, const Rule& rule) {
-  if (rule.with_so_far != nullptr) throw NotYet{"'" + s.fn + "', whose shares the engine adds in parts"};
   std::vector<Tensor> in;
   Names names;
   for (const Arg& a : s.args) {
@@ -393,8 +392,14 @@ Tensor Lowering::spelled_op(const Node& s, const Rule& rule) {
   names.y = placeholder(in.size());
   names.g = placeholder(in.size() + 1);
   std::vector<std::string> shares;
-  for (std::size_t k = 0; k < s.args.size(); ++k)
-    if (s.args[k].is_tensor()) shares.push_back(rule.vjp(rule, k, names));
+  for (std::size_t k = 0; k < s.args.size(); ++k) {
+    if (!s.args[k].is_tensor()) continue;
+    // A share the engine adds to the operand's cotangent in parts (pad's border in
+    // edge mode) depends on what that holds already.
+    if (rule.with_so_far != nullptr && !rule.with_so_far(rule, k, names, "so_far").empty())
+      throw NotYet{"'" + s.fn + "', whose shares the engine adds in parts"};
+    shares.push_back(rule.vjp(rule, k, names));
+  }
   const Tensor y = tl::detail::call1(spelled_call(), in, {{"fn", s.fn}, {"shares", shares}});
   // A function that may return its operand x unchanged, where x is read elsewhere
   // too: where it did, tracing saw no op, and x's cotangent takes y's shares as they
