@@ -70,13 +70,15 @@ const tl::detail::OpDef& spelled_call() {
   static const tl::detail::OpDef& op =
       tl::detail::def_op("tlaloc_grad.call").inputs(-1).vjp([](const tl::detail::Rule& r) {
         const auto& shares = r.attr<std::vector<std::string>>("shares");
+        const auto& so_far = r.attr<std::vector<std::string>>("so_far");
         std::vector<Tensor> operands, out(r.num_in());
         for (std::size_t i = 0; i < r.num_in(); ++i) operands.push_back(r.in(i));
         operands.push_back(r.out());
         operands.push_back(r.cotangent());
         for (std::size_t i = 0; i < r.num_in(); ++i)
           if (r.wants(i) && !shares.at(i).empty())
-            out[i] = tl::detail::call1(spelled_text(), operands, {{"text", shares[i]}});
+            out[i] =
+                tl::detail::call1(spelled_text(), operands, {{"text", shares[i]}, {"so_far", so_far.at(i)}});
         return out;
       });
   return op;
@@ -391,16 +393,18 @@ Tensor Lowering::spelled_op(const Node& s, const Rule& rule) {
   }
   names.y = placeholder(in.size());
   names.g = placeholder(in.size() + 1);
-  std::vector<std::string> shares;
+  std::vector<std::string> shares, so_far;
   for (std::size_t k = 0; k < s.args.size(); ++k) {
     if (!s.args[k].is_tensor()) continue;
-    // A share the engine adds to the operand's cotangent in parts (pad's border in
-    // edge mode) depends on what that holds already.
-    if (rule.with_so_far != nullptr && !rule.with_so_far(rule, k, names, "so_far").empty())
-      throw NotYet{"'" + s.fn + "', whose shares the engine adds in parts"};
     shares.push_back(rule.vjp(rule, k, names));
+    // A share the engine adds to the operand's cotangent in parts (pad's border in
+    // edge mode): the rule's text given what that cotangent holds so far.
+    so_far.push_back(rule.with_so_far != nullptr
+                         ? rule.with_so_far(rule, k, names, placeholder(in.size() + 2))
+                         : std::string());
   }
-  const Tensor y = tl::detail::call1(spelled_call(), in, {{"fn", s.fn}, {"shares", shares}});
+  const Tensor y =
+      tl::detail::call1(spelled_call(), in, {{"fn", s.fn}, {"shares", shares}, {"so_far", so_far}});
   // A function that may return its operand x unchanged, where x is read elsewhere
   // too: where it did, tracing saw no op, and x's cotangent takes y's shares as they
   // come (the generated code's d_y refers to d_x where y.is_same(x)).

@@ -500,13 +500,13 @@ class Printer {
       const bool maybe_first =
           made != nullptr && made->name() == "add" && !rec_.named(gv) && maybe_.count(made->operands[0]) != 0;
       if (sum && (maybe_first || shared))
-        text = maybe_sum(d, rec_.write(made->operands[1]));
+        text = maybe_sum(d, made->operands[1]);
       else if (shared && maybe_first)
         throw std::logic_error("a sum of shares that may be undefined, for a variable shared");
       else if (shared)
-        text = maybe_sum(d, e);
+        text = maybe_sum(d, gv);
       else if (maybe_first)
-        text = maybe_sum(rec_.write(made->operands[0]).text, rec_.write(made->operands[1]));
+        text = maybe_sum(rec_.write(made->operands[0]).text, made->operands[1]);
       // A share that may itself be undefined (a cotangent passed on from after a
       // branch or a loop) is added only where it has a value.
       const bool adds = made != nullptr && made->name() == "add" && !rec_.named(gv);
@@ -549,9 +549,9 @@ class Printer {
     }
     return false;
   }
-  static std::string maybe_sum(const std::string& d, const Expr& share) {
-    const std::string right = share.level >= 6 ? "(" + share.text + ")" : share.text;
-    return d + ".defined() ? " + d + " + " + right + " : " + share.text;
+  // d + share where d has a value, else the share.
+  std::string maybe_sum(const std::string& d, ir::ValueId share) {
+    return d + ".defined() ? " + rec_.sum({d, 0}, share).text + " : " + rec_.write(share).text;
   }
   // A differentiated parameter's cotangent, zeros where it has none.
   std::string or_zeros(ir::ValueId fv, const std::string& name) {

@@ -148,6 +148,7 @@ Expr Recording::define(ir::ValueId v) {
     return write(op.operands[0]);
   if (name == "convert_like" && same_dtype(op.operands[0], op.operands[1])) return write(op.operands[0]);
   if (name == "neg") return {"-" + operand(write(op.operands[0]), 3, true), 3};
+  if (name == "add" && adds_itself(op.operands[1])) return sum(write(op.operands[0]), op.operands[1]);
   Spelling spelling(f_, op);
   const std::string spelled = op.def->cpp_spelling()(spelling);
   if (op.operands.size() == 2) {
@@ -162,6 +163,23 @@ Expr Recording::define(ir::ValueId v) {
     }
   }
   return {fill(spelled, op), 0};
+}
+
+bool Recording::adds_itself(ir::ValueId v) const {
+  const ir::Op* made = made_by(v);
+  return made != nullptr && made->attrs.has("so_far") && !made->attrs.get<std::string>("so_far").empty();
+}
+
+Expr Recording::sum(const Expr& so_far, ir::ValueId share) {
+  if (!adds_itself(share)) {
+    const Expr s = write(share);
+    return {operand(so_far, 6, false) + " + " + operand(s, 6, true), 6};
+  }
+  const ir::Op& op = *made_by(share);
+  std::string text = fill(op.attrs.get<std::string>("so_far"), op);
+  const std::string marker = Spelling::placeholder(op.operands.size());
+  text.replace(text.find(marker), marker.size(), so_far.text);
+  return {text, 0};
 }
 
 // Operand k of op. A number was passed beside a tensor operand of the same call (the

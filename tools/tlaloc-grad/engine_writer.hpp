@@ -56,6 +56,10 @@ class Recording {
   Expr write(ir::ValueId v);
   // v's defining op written out even where v has a name.
   Expr define(ir::ValueId v);
+  // so_far + share, as the engine adds a share to a cotangent; a share whose op says
+  // how it adds itself to what the cotangent holds (attribute "so_far": its text
+  // with one more placeholder, for that) is written so.
+  Expr sum(const Expr& so_far, ir::ValueId share);
   // From now on v is written as `name`.
   void name(ir::ValueId v, const std::string& name) {
     names_[v] = {name, 0};
@@ -75,6 +79,7 @@ class Recording {
 
  private:
   Expr side(const ir::Op& op, std::size_t k);
+  bool adds_itself(ir::ValueId v) const;
   std::string fill(std::string s, const ir::Op& op);
   Kind kind_of(const ir::Op& op) const;
   Kind derived_kind(const ir::Op& op, int own) const;
