@@ -84,6 +84,18 @@ const tl::detail::OpDef& spelled_call() {
   return op;
 }
 
+// The values block b defines, in the blocks inside it too.
+void defined_in(const Block& b, std::set<ValueId>& out) {
+  for (const Node& n : b) {
+    if (n.result >= 0) out.insert(n.result);
+    for (const Phi& ph : n.phis) out.insert({ph.out, ph.in});
+    out.insert(n.ys.begin(), n.ys.end());
+    defined_in(n.head, out);
+    defined_in(n.body, out);
+    defined_in(n.orelse, out);
+  }
+}
+
 // An element read at a literal index, or by name (`.at("w")`).
 bool literal_index(const Value& v) {
   return !v.at.empty() && v.at.find_first_not_of("0123456789") == std::string::npos;
@@ -159,6 +171,7 @@ Tensor Lowering::param(const std::string& name, Kind kind, bool wrt) {
 
 void Lowering::node(const Node& s) {
   if (!s.list.empty()) throw NotYet{"a list of saved values"};
+  if (s.structured == "tl::cond" && s.kind == Node::Kind::branch) return cond(s);
   if (!s.structured.empty()) throw NotYet{"a tl:: region (" + s.structured + ")"};
   if (s.kind == Node::Kind::scalar) return constant(s);  // in the forward pass, which the sweep follows
   if (s.kind == Node::Kind::branch) return branch(s);
@@ -211,6 +224,41 @@ void Lowering::branch(const Node& s) {
   }
 }
 
+void Lowering::cond(const Node& s) {
+  if (!s.hoisted.empty() || !s.head.empty()) throw NotYet{"a branch that hoists what it defines"};
+  const std::size_t args = f_.body.args.size(), ops = f_.body.ops.size();
+  regions_.push_back(&s.body);
+  for (const Node& n : s.body) node(n);
+  regions_.back() = &s.orelse;
+  for (const Node& n : s.orelse) node(n);
+  regions_.pop_back();
+  Loop& c = loops[&s];
+  for (std::size_t k = args; k < f_.body.args.size(); ++k) c.own.insert(f_.body.args[k]);
+  for (std::size_t k = ops; k < f_.body.ops.size(); ++k)
+    c.own.insert(f_.body.ops[k].results.begin(), f_.body.ops[k].results.end());
+  // What the branches read from outside, the values they return included, in the
+  // program's order (the tool's sweep adds their sums in that order too).
+  std::map<ValueId, int> reads;
+  count_reads(s.body, reads);
+  count_reads(s.orelse, reads);
+  for (const Phi& ph : s.phis)
+    for (ValueId side : {ph.first, ph.second}) ++reads[side];
+  std::set<ValueId> inside;
+  defined_in(s.body, inside);
+  defined_in(s.orelse, inside);
+  for (const auto& [v, n] : reads)
+    if (lowered(v) && inside.count(v) == 0)
+      if (const ir::ValueId fv = value(v); std::find(c.free.begin(), c.free.end(), fv) == c.free.end())
+        c.free.push_back(fv);
+  for (const Phi& ph : s.phis) {
+    const Value& out = p_.values[std::size_t(ph.out)];
+    if (out.undefined) continue;
+    const Tensor t = param(out.name, of_class(next_class_++));
+    at_[ph.out] = t;
+    if (out.active) joined.push_back(b_.value_of(t));
+  }
+}
+
 void Lowering::loop(const Node& s) {
   const std::size_t args = f_.body.args.size(), ops = f_.body.ops.size();
   const std::string id = std::to_string(s.id);
@@ -223,11 +271,11 @@ void Lowering::loop(const Node& s) {
     joined.push_back(b_.value_of(t));
     // In the first iteration the carried value is its initial value (if it has one).
     if (lowered(ph.first) && p_.values[std::size_t(ph.first)].active)
-      aliases.push_back({b_.value_of(t), value(ph.first), "k" + id + " == 0", true, &s});
+      aliases.push_back({b_.value_of(t), value(ph.first), "k" + id + " == 0", true, &s.body});
   }
-  loops_.push_back(&s);
+  regions_.push_back(&s.body);
   for (const Node& n : s.body) node(n);
-  loops_.pop_back();
+  regions_.pop_back();
   for (const Phi& ph : s.phis)
     if (!lowered(ph.second)) throw NotYet{"a value defined on some paths only"};
   Loop& l = loops[&s];

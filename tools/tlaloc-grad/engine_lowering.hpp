@@ -66,19 +66,22 @@ class Lowering {
   // A value that, where `cond` is `taken`, is the value `side` from before it: a
   // value after a branch on one path, a loop's result where it ran no iteration, a
   // carried value in the first iteration. The reference to side's cotangent is
-  // declared in the reverse of loop `scope` (the function's sweep: null), where cond
-  // can be read.
+  // declared in the reverse of `scope`, a loop's body or a tl::cond's branch (the
+  // function's sweep: null), where cond can be read (and, in a tl::cond's branch,
+  // side's cotangent is the branch's own).
   struct Alias {
     ir::ValueId out, side;
     std::string cond;
     bool taken;
-    const Node* scope = nullptr;
+    const Block* scope = nullptr;
   };
   std::vector<Alias> aliases;
   // A C++ loop (which tracing unrolls): the values its iterations define (the
   // carried values at their start included), the values from outside it that its
   // body reads (list elements included, wherever first read), and which values at
-  // the end of an iteration the body reads too.
+  // the end of an iteration the body reads too. For a tl::cond, what its branches
+  // define and read from outside (list elements, whose shares are added in place,
+  // left out).
   struct Loop {
     std::set<ir::ValueId> own;
     std::vector<ir::ValueId> free;
@@ -101,12 +104,16 @@ class Lowering {
   // A C++ loop: its body's ops once, each carried value a parameter at the start of an
   // iteration and another after the loop.
   void loop(const Node& s);
+  // A tl::cond traced on a condition known at run time only (an `if` op): both paths'
+  // ops, what they read from outside (loops[&s].free), and a parameter for each value
+  // after it.
+  void cond(const Node& s);
   // Each carried value's value at the end of an iteration has no cotangent yet where
   // the iteration's reverse starts (it is the iteration's own, or the value it
   // started with where that is so, on every path): what the next iteration gave it
   // comes first, as the unrolled trace sums it. Otherwise NotYet.
   void fresh_at_head(const Node& s, const Loop& l);
-  const Node* scope() const { return loops_.empty() ? nullptr : loops_.back(); }
+  const Block* scope() const { return regions_.empty() ? nullptr : regions_.back(); }
   static bool defines(const Block& b, ValueId v);
   // `const T name = init;` (axes, keepdims in an inlined library function): the
   // initializer stands for the name where a reduction reads it.
@@ -135,7 +142,8 @@ class Lowering {
   std::set<ir::ValueId> element_params_;
   std::set<std::string> read_at_run_time_;  // lists read at an index computed at run time
   void lists_read_at_run_time(const Block& b);
-  std::vector<const Node*> loops_;  // the loops around the node being lowered
+  // The loops' bodies and tl::conds' branches around the node being lowered
+  std::vector<const Block*> regions_;
   Constants constants_;
   std::map<ValueId, int> uses_, sides_;  // the program's reads of each value; as a branch's side
   int next_class_;                       // the type class of the next parameter not of the function's

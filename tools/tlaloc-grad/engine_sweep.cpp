@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -24,6 +25,20 @@
 
 namespace tlaloc_grad {
 namespace {
+
+// A variable's name made of d's text: `d_p[p.index("w")]` gives `d_p_p_index_w`.
+std::string identifier(const std::string& d) {
+  std::string out;
+  for (const char c : d) {
+    const bool word = std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+    if (word)
+      out += c;
+    else if (!out.empty() && out.back() != '_')
+      out += '_';
+  }
+  while (!out.empty() && out.back() == '_') out.pop_back();
+  return out;
+}
 
 // The sweep, driven block by block over the program (tl::ad::VjpPass, one op's rule
 // at a time) and written out as it is recorded: each cotangent an assignment in the
@@ -104,7 +119,10 @@ class Printer {
   void block(const Block& b) {
     for (auto it = b.rbegin(); it != b.rend(); ++it) {
       if (it->kind == Node::Kind::branch) {
-        branch(*it);
+        if (it->structured.empty())
+          branch(*it);
+        else
+          cond(*it);
         continue;
       }
       if (it->kind == Node::Kind::loop) {
@@ -262,7 +280,7 @@ class Printer {
     ++depth_;
     for (const std::string& r : forward_.restore(s, k)) line(r);
     open_scope(&s);
-    declare_aliases(&s);
+    declare_aliases(&s.body);
     for (ir::ValueId v : outer) variable(v, sure.count(v) == 0);
     const std::size_t ops = g_.body.ops.size(), shares = values_.cotangents.size();
     // The value at the end of the iteration takes the carried cotangent as its first
@@ -320,6 +338,80 @@ class Printer {
     if (const auto held = holds_.find(d); held != holds_.end()) rec_.retire(held->second);
     holds_[d] = gv;
     return t;
+  }
+
+  // A tl::cond traced on a condition known at run time only is an `if` op, whose
+  // engine rule runs where a result has a cotangent: each branch's reverse gives the
+  // values it reads from outside their cotangents, zeros where it gave none, summed
+  // apart (d_w_cond<id>) and added to theirs after it.
+  void cond(const Node& s) {
+    std::vector<Tensor> outs;
+    std::string any;
+    bool sure = false;
+    for (const Phi& ph : s.phis) {
+      outs.push_back(low_.lowered(ph.out) ? pass_.take_ct(low_.value(ph.out)) : Tensor());
+      if (!outs.back().defined()) continue;
+      const ir::ValueId gv = b_.value_of(outs.back());
+      sure = sure || maybe_.count(gv) == 0;
+      any += (any.empty() ? "" : " || ") + rec_.write(gv).text + ".defined()";
+    }
+    if (any.empty()) return;
+    State unseeded = save();
+    if (!sure) {
+      line("if (" + any + ") {");
+      ++depth_;
+    }
+    std::vector<ir::ValueId> free;
+    for (ir::ValueId w : low_.loops.at(&s).free)
+      if (pass_.is_active(w)) free.push_back(w);
+    const std::string id = std::to_string(s.id);
+    line("// Reverse of the tl::cond at " + forward_.at(s.loc) +
+         ": each branch sums what it gives the values");
+    line("// it reads from outside, added to theirs after it (the engine's rule for the traced if).");
+    const auto apart_before = apart_;
+    for (ir::ValueId w : free) {
+      const std::string d = identifier(target_of(w)) + "_cond" + id;
+      line("tl::Tensor " + d + ";");
+      declared_.insert(d);
+      apart_[w] = d;
+    }
+    const State before = save();
+    for (const bool first : {true, false}) {
+      restore(before);
+      for (ir::ValueId w : free) pass_.ct.erase(w);
+      line(first ? "if (" + cond_name(s.id) + ") {" : "} else {");
+      ++depth_;
+      declare_aliases(first ? &s.body : &s.orelse);
+      --depth_;
+      path(first ? s.body : s.orelse, s.phis, outs, first);
+      ++depth_;
+      for (ir::ValueId w : free) {
+        const auto it = pass_.ct.find(w);
+        const std::string d = apart_.at(w), zero = "tl::zeros_like(" + rec_.write(primal_.at(w)).text + ")";
+        if (it == pass_.ct.end())
+          line(d + " = " + zero + ";");
+        else if (settle(w); maybe_.count(b_.value_of(pass_.ct.at(w))) != 0)
+          line(d + " = " + d + ".defined() ? " + d + " : " + zero + ";");
+      }
+      --depth_;
+    }
+    line("}");
+    apart_ = apart_before;
+    restore(before);
+    const std::size_t ops = g_.body.ops.size(), shares = values_.cotangents.size();
+    for (ir::ValueId w : free) {
+      const Tensor t = b_.param(tl::detail::unknown_type());
+      rec_.name(b_.value_of(t), identifier(target_of(w)) + "_cond" + id);
+      rec_.alike(b_.value_of(t), primal_.at(w));
+      pass_.add_ct(w, t);
+    }
+    write_from(ops, shares);
+    if (sure) return;
+    --depth_;
+    line("}");
+    for (const Phi& ph : s.phis)
+      if (low_.lowered(ph.out)) unseeded.ct.erase(low_.value(ph.out));  // taken either way
+    join(save(), unseeded);
   }
 
   // Where a value's variable was referred to by another's, it holds that one's shares
@@ -422,6 +514,7 @@ class Printer {
   }
   // The variable holding the cotangent of a value of the lowered body.
   std::string target_of(ir::ValueId fv) const {
+    if (const auto it = apart_.find(fv); it != apart_.end()) return it->second;
     if (const auto it = low_.target.find(fv); it != low_.target.end()) return it->second;
     const auto& args = low_.function().body.args;
     for (std::size_t i = 0; i < args.size(); ++i)
@@ -447,10 +540,10 @@ class Printer {
     scopes_.pop_back();
   }
   // The references of the values that are, where a condition holds, a value from
-  // before them (Lowering::Alias), whose scope is loop `scope`: in the order of the
+  // before them (Lowering::Alias), whose scope is `scope`: in the order of the
   // program, so that a reference's targets are declared before it (a value passed on
   // may be passed on again: y = x.astype(...), z = c ? y : ...).
-  void declare_aliases(const Node* scope) {
+  void declare_aliases(const Block* scope) {
     std::set<ir::ValueId> outs, done;
     for (const Lowering::Alias& a : low_.aliases) outs.insert(a.out);
     for (const Lowering::Alias& a : low_.aliases)
@@ -574,6 +667,8 @@ class Printer {
   Sweep out_;
   int depth_ = 0;
   std::vector<Scope> scopes_;
+  std::map<ir::ValueId, std::string>
+      apart_;  // in a tl::cond's branch: its own variable for a value from outside
   std::set<std::string> declared_;
   std::set<ir::ValueId> maybe_;               // cotangents defined or not at run time
   // The variables that may refer to, or be referred to by, each variable
