@@ -172,6 +172,8 @@ Tensor Lowering::param(const std::string& name, Kind kind, bool wrt) {
 void Lowering::node(const Node& s) {
   if (!s.list.empty()) throw NotYet{"a list of saved values"};
   if (s.structured == "tl::cond" && s.kind == Node::Kind::branch) return cond(s);
+  if ((s.structured == "tl::fori_loop" || s.structured == "tl::while_loop") && s.kind == Node::Kind::loop)
+    return structured_loop(s);
   if (!s.structured.empty()) throw NotYet{"a tl:: region (" + s.structured + ")"};
   if (s.kind == Node::Kind::scalar) return constant(s);  // in the forward pass, which the sweep follows
   if (s.kind == Node::Kind::branch) return branch(s);
@@ -256,6 +258,43 @@ void Lowering::cond(const Node& s) {
     const Tensor t = param(out.name, of_class(next_class_++));
     at_[ph.out] = t;
     if (out.active) joined.push_back(b_.value_of(t));
+  }
+}
+
+void Lowering::structured_loop(const Node& s) {
+  const std::size_t args = f_.body.args.size(), ops = f_.body.ops.size();
+  for (const Phi& ph : s.phis) {
+    const Value& in = p_.values[std::size_t(ph.in)];
+    if (in.undefined || in.maybe_undefined) throw NotYet{"a value defined on some paths only"};
+    at_[ph.in] = param(in.name, of_class(next_class_++));
+    if (in.active) joined.push_back(value(ph.in));
+  }
+  // A tl::while_loop's condition (its head) is differentiated nowhere.
+  regions_.push_back(&s.body);
+  for (const Node& n : s.body) node(n);
+  regions_.pop_back();
+  Loop& l = loops[&s];
+  for (std::size_t k = args; k < f_.body.args.size(); ++k) l.own.insert(f_.body.args[k]);
+  for (std::size_t k = ops; k < f_.body.ops.size(); ++k)
+    l.own.insert(f_.body.ops[k].results.begin(), f_.body.ops[k].results.end());
+  std::map<ValueId, int> reads;
+  count_reads(s.body, reads);
+  std::set<ValueId> inside;
+  defined_in(s.body, inside);
+  for (const Phi& ph : s.phis) {
+    if (!lowered(ph.second)) throw NotYet{"a value defined on some paths only"};
+    ++reads[ph.second];
+    inside.insert(ph.in);
+    if (uses_.at(ph.second) > 1) l.read.insert(value(ph.second));
+  }
+  for (const auto& [v, n] : reads)
+    if (lowered(v) && inside.count(v) == 0)
+      if (const ir::ValueId fv = value(v); std::find(l.free.begin(), l.free.end(), fv) == l.free.end())
+        l.free.push_back(fv);
+  for (const Phi& ph : s.phis) {
+    const Value& out = p_.values[std::size_t(ph.out)];
+    at_[ph.out] = param(out.name, of_class(next_class_++));
+    if (out.active) joined.push_back(value(ph.out));
   }
 }
 

@@ -104,6 +104,9 @@ class Lowering {
   // A C++ loop: its body's ops once, each carried value a parameter at the start of an
   // iteration and another after the loop.
   void loop(const Node& s);
+  // tl::fori_loop and tl::while_loop (a loop op when traced): the body's ops once, each
+  // carried value a parameter at the start of an iteration and another after it.
+  void structured_loop(const Node& s);
   // A tl::cond traced on a condition known at run time only (an `if` op): both paths'
   // ops, what they read from outside (loops[&s].free), and a parameter for each value
   // after it.

@@ -105,10 +105,15 @@ class Printer {
       if (text != low_.target.at(fv)) line(low_.target.at(fv) + " = " + text + ";");
     }
     close_scope();
+    // A differentiated parameter's cotangent, zeros where it has none.
     for (std::size_t w : p_.wrt) {
       const auto fv = low_.param_value.find(w);
-      out_.cotangents.push_back(fv == low_.param_value.end() ? std::string()
-                                                             : or_zeros(fv->second, p_.params[w].name));
+      if (fv == low_.param_value.end()) {
+        out_.cotangents.emplace_back();
+        continue;
+      }
+      const auto ct = pass_.ct.find(fv->second);
+      out_.cotangents.push_back(or_zeros(ct == pass_.ct.end() ? Tensor() : ct->second, fv->second));
     }
     return std::move(out_);
   }
@@ -126,7 +131,10 @@ class Printer {
         continue;
       }
       if (it->kind == Node::Kind::loop) {
-        loop(*it);
+        if (it->structured.empty())
+          loop(*it);
+        else
+          structured_loop(*it);
         continue;
       }
       const auto ops = low_.ops_of.find(&*it);
@@ -414,6 +422,148 @@ class Printer {
     join(save(), unseeded);
   }
 
+  // tl::fori_loop and tl::while_loop, loop ops when traced, whose engine rule runs
+  // where a result has a cotangent: a reverse loop carries the carried values'
+  // cotangents (zeros where none) and sums each iteration's shares of the values the
+  // body reads from outside (d_w_sum<id>, from zeros), and both are added to theirs
+  // after it. An empty tl::fori_loop records no loop: its result is its initial value.
+  void structured_loop(const Node& s) {
+    std::vector<const Phi*> carried;
+    std::vector<Tensor> outs;
+    std::string any;
+    bool sure = false;
+    for (const Phi& ph : s.phis) {
+      if (!pass_.is_active(low_.value(ph.out))) continue;
+      carried.push_back(&ph);
+      outs.push_back(pass_.take_ct(low_.value(ph.out)));
+      if (!outs.back().defined()) continue;
+      const ir::ValueId gv = b_.value_of(outs.back());
+      sure = sure || maybe_.count(gv) == 0;
+      any += (any.empty() ? "" : " || ") + rec_.write(gv).text + ".defined()";
+    }
+    if (any.empty()) return;
+    State unseeded = save();
+    if (!sure) {
+      line("if (" + any + ") {");
+      ++depth_;
+    }
+    const Lowering::Loop& l = low_.loops.at(&s);
+    std::vector<ir::ValueId> free;
+    for (ir::ValueId w : l.free)
+      if (pass_.is_active(w)) free.push_back(w);
+    const std::string id = std::to_string(s.id), k = "k" + id;
+    const bool empty_is_init = s.structured == "tl::fori_loop";
+    const auto zeros = [&](ir::ValueId v) {
+      return "tl::zeros_like(" + rec_.write(primal_.at(v)).text + ")";
+    };
+    const auto carry = [&](const Phi* ph) { return target_of(low_.value(ph->out)) + "_carry"; };
+    std::map<ir::ValueId, std::string> sums;  // named before the shares inside go apart
+    for (ir::ValueId w : free) sums[w] = identifier(target_of(w)) + "_sum" + id;
+    const auto sum = [&](ir::ValueId w) { return sums.at(w); };
+    line("// Reverse of the " + s.structured + " at " + forward_.at(s.loc) +
+         ", last iteration first: the carried value's cotangent");
+    line(
+        "// and the sums of each iteration's shares, added after it (the engine's rule for the traced "
+        "loop).");
+    const State outside = save();
+    if (empty_is_init) {
+      line("if (steps_" + id + " > 0) {");
+      ++depth_;
+    }
+    for (std::size_t i = 0; i < carried.size(); ++i)
+      line("tl::Tensor " + carry(carried[i]) + " = " + or_zeros(outs[i], low_.value(carried[i]->out)) + ";");
+    for (ir::ValueId w : free) line("tl::Tensor " + sum(w) + " = " + zeros(w) + ";");
+    const std::size_t made = g_.body.ops.size();
+    line("for (std::size_t " + k + " = steps_" + id + "; " + k + "-- > 0;) {");
+    ++depth_;
+    for (const std::string& r : forward_.restore(s, k)) line(r);
+    open_scope(&s);
+    const auto apart_before = apart_;
+    for (ir::ValueId w : free) {
+      apart_[w] = identifier(target_of(w)) + "_step" + id;
+      line("tl::Tensor " + apart_[w] + ";");
+      declared_.insert(apart_[w]);
+      pass_.ct.erase(w);
+    }
+    declare_aliases(&s.body);
+    std::size_t ops = g_.body.ops.size(), shares = values_.cotangents.size();
+    for (const Phi* ph : carried) {
+      const ir::ValueId second = low_.value(ph->second);
+      if (!pass_.is_active(second)) continue;
+      const Tensor t = b_.param(tl::detail::unknown_type());
+      rec_.name(b_.value_of(t), carry(ph));
+      rec_.alike(b_.value_of(t), primal_.at(second));
+      if (pass_.ct.count(second) == 0 && l.read.count(second) == 0 && aliased_.count(target_of(second)) == 0)
+        pass_.ct[second] = t;
+      else
+        pass_.add_ct(second, t);
+    }
+    write_from(ops, shares);
+    block(s.body);
+    for (const Phi* ph : carried) {
+      const ir::ValueId in = low_.value(ph->in);
+      const auto it = pass_.ct.find(in);
+      if (it != pass_.ct.end()) settle(in);
+      line(carry(ph) + " = " + or_zeros(it == pass_.ct.end() ? Tensor() : it->second, in) + ";");
+    }
+    for (ir::ValueId w : free) {
+      const auto it = pass_.ct.find(w);
+      if (it == pass_.ct.end()) continue;
+      settle(w);
+      const std::string d = apart_.at(w), add = sum(w) + " = " + sum(w) + " + " + d + ";";
+      line(maybe_.count(b_.value_of(pass_.ct.at(w))) != 0 ? "if (" + d + ".defined()) " + add : add);
+    }
+    close_scope();
+    --depth_;
+    line("}");
+    for (std::size_t i = made; i < g_.body.ops.size(); ++i)
+      for (ir::ValueId v : g_.body.ops[i].results) rec_.retire(v);
+    apart_ = apart_before;
+    restore(outside);
+    ops = g_.body.ops.size();
+    shares = values_.cotangents.size();
+    const auto added = [&](ir::ValueId v, const std::string& name) {
+      const Tensor t = b_.param(tl::detail::unknown_type());
+      rec_.name(b_.value_of(t), name);
+      rec_.alike(b_.value_of(t), primal_.at(v));
+      pass_.add_ct(v, t);
+    };
+    for (const Phi* ph : carried)
+      if (low_.lowered(ph->first) && pass_.is_active(low_.value(ph->first)))
+        added(low_.value(ph->first), carry(ph));
+    for (ir::ValueId w : free) added(w, sum(w));
+    write_from(ops, shares);
+    if (empty_is_init) {
+      const State ran = save();
+      restore(outside);
+      --depth_;
+      line("} else {");
+      ++depth_;
+      ops = g_.body.ops.size();
+      shares = values_.cotangents.size();
+      for (std::size_t i = 0; i < carried.size(); ++i)
+        if (outs[i].defined() && low_.lowered(carried[i]->first) &&
+            pass_.is_active(low_.value(carried[i]->first)))
+          pass_.add_ct(low_.value(carried[i]->first), outs[i]);
+      write_from(ops, shares);
+      --depth_;
+      line("}");
+      join(ran, save());
+    }
+    if (sure) return;
+    --depth_;
+    line("}");
+    for (const Phi* ph : carried) unseeded.ct.erase(low_.value(ph->out));  // taken either way
+    join(save(), unseeded);
+  }
+  // ct, a cotangent of v (undefined: none), or zeros of v's type where it has none.
+  std::string or_zeros(const Tensor& ct, ir::ValueId v) {
+    const std::string zero = "tl::zeros_like(" + rec_.write(primal_.at(v)).text + ")";
+    if (!ct.defined()) return zero;
+    const std::string d = rec_.write(b_.value_of(ct)).text;
+    return maybe_.count(b_.value_of(ct)) != 0 ? d + ".defined() ? " + d + " : " + zero : d;
+  }
+
   // Where a value's variable was referred to by another's, it holds that one's shares
   // too: its cotangent is the variable, defined or not.
   void refer(ir::ValueId side) {
@@ -645,14 +795,6 @@ class Printer {
   // d + share where d has a value, else the share.
   std::string maybe_sum(const std::string& d, ir::ValueId share) {
     return d + ".defined() ? " + rec_.sum({d, 0}, share).text + " : " + rec_.write(share).text;
-  }
-  // A differentiated parameter's cotangent, zeros where it has none.
-  std::string or_zeros(ir::ValueId fv, const std::string& name) {
-    const auto it = pass_.ct.find(fv);
-    const std::string zero = "tl::zeros_like(" + name + ")";
-    if (it == pass_.ct.end()) return zero;
-    const std::string d = rec_.write(b_.value_of(it->second)).text;
-    return maybe_.count(b_.value_of(it->second)) != 0 ? d + ".defined() ? " + d + " : " + zero : d;
   }
 
   const Program& p_;

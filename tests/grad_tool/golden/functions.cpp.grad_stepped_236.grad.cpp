@@ -69,27 +69,26 @@ inline tl::Tensor grad_stepped_236(const tl::Tensor& m) {
   if (add_18.rank() != 0)
     throw tl::ValueError("tlaloc-grad: the lambda at functions.cpp:229 must return a scalar, got " + tl::shape_string(add_18.shape()));
 
-  // Reverse: d_v is the derivative of the result with respect to v (the tool's own
-  // sweep, for a tl:: region (tl::fori_loop)).
-  tl::Tensor d_m;
-  tl::Tensor d_mul_1;
-  tl::Tensor d_out;
-  tl::Tensor d_c;
+  // Reverse, written by the AD engine (tl::ad::vjp): d_v is the derivative of the
+  // result with respect to v, its shares summed in the engine's order.
+  tl::Tensor d_add_18 = tl::scalar_tensor(1, add_18.dtype());
+  tl::Tensor d_sum_17;
   tl::Tensor d_sum_15;
   tl::Tensor d_mul_16;
-  tl::Tensor d_sum_17;
-  tl::Tensor d_add_18;
-  d_add_18 = tl::scalar_tensor(1, add_18.dtype());
+  tl::Tensor d_out;
+  tl::Tensor d_c;
+  tl::Tensor d_m;
+  tl::Tensor d_mul_1;
   // add, line 234
   d_sum_17 = tl::sum_to_shape_of(d_add_18, sum_17);
   d_sum_15 = tl::sum_to_shape_of(d_add_18, sum_15);
   // sum, line 234
-  d_mul_16 = tl::broadcast_to(d_sum_17, mul_16.shape());
+  d_mul_16 = tl::sum_backward(d_sum_17, mul_16.shape(), {}, false);
   // mul, line 234
-  d_out = tl::sum_to_shape_of(d_mul_16 * out, out);
-  d_out = d_out + (tl::sum_to_shape_of(d_mul_16 * out, out));
+  d_out = d_mul_16 * out;
+  d_out = d_out + d_mul_16 * out;
   // sum, line 234
-  d_c = tl::broadcast_to(d_sum_15, c.shape());
+  d_c = tl::sum_backward(d_sum_15, c.shape(), {}, false);
   // Reverse of the tl::fori_loop at line 234, last iteration first: the carried value's cotangent
   // and the sums of each iteration's shares, added after it (the engine's rule for the traced loop).
   if (steps_1 > 0) {
@@ -101,16 +100,14 @@ inline tl::Tensor grad_stepped_236(const tl::Tensor& m) {
       [[maybe_unused]] const tl::Tensor& mul_14 = saved_mul_14[k1];
       tl::Tensor d_c_in_1;
       tl::Tensor d_m_step1;
-      tl::Tensor d_mul_14;
-      d_mul_14 = d_c_carry;
       // mul, line 234
-      d_c_in_1 = tl::sum_to_shape_of(d_mul_14 * m, c_in_1);
-      d_m_step1 = tl::sum_to_shape_of(d_mul_14 * c_in_1, m);
+      d_c_in_1 = tl::sum_to_shape_of(d_c_carry * m, c_in_1);
+      d_m_step1 = tl::sum_to_shape_of(d_c_carry * c_in_1, m);
       d_c_carry = d_c_in_1;
       d_m_sum1 = d_m_sum1 + d_m_step1;
     }
     d_m = d_c_carry;
-    d_m = d_m + d_m_sum1;
+    d_m = d_c_carry + d_m_sum1;
   } else {
     d_m = d_c;
   }
@@ -128,17 +125,15 @@ inline tl::Tensor grad_stepped_236(const tl::Tensor& m) {
       [[maybe_unused]] const tl::Tensor& sin_8 = saved_sin_8[k0];
       [[maybe_unused]] const tl::Tensor& mul_9 = saved_mul_9[k0];
       [[maybe_unused]] const tl::Tensor& add_10 = saved_add_10[k0];
-      tl::Tensor d_c_in;
-      tl::Tensor d_m_step0;
-      tl::Tensor d_mul_6;
+      tl::Tensor d_mul_9;
       tl::Tensor d_mul_7;
       tl::Tensor d_sin_8;
-      tl::Tensor d_mul_9;
-      tl::Tensor d_add_10;
-      d_add_10 = d_out_carry;
+      tl::Tensor d_c_in;
+      tl::Tensor d_mul_6;
+      tl::Tensor d_m_step0;
       // add, line 232
-      d_mul_9 = tl::sum_to_shape_of(d_add_10, mul_9);
-      d_mul_7 = tl::sum_to_shape_of(d_add_10, mul_7);
+      d_mul_9 = tl::sum_to_shape_of(d_out_carry, mul_9);
+      d_mul_7 = tl::sum_to_shape_of(d_out_carry, mul_7);
       // mul, line 232
       d_sin_8 = tl::sum_to_shape_of(d_mul_9 * m, sin_8);
       d_m_step0 = tl::sum_to_shape_of(d_mul_9 * sin_8, m);
@@ -147,7 +142,7 @@ inline tl::Tensor grad_stepped_236(const tl::Tensor& m) {
       // mul, line 232
       d_mul_6 = d_mul_7 * 0.1;
       // mul, line 232
-      d_m_step0 = d_m_step0 + (tl::sum_to_shape_of(d_mul_6 * astype_5, m));
+      d_m_step0 = d_m_step0 + tl::sum_to_shape_of(d_mul_6 * astype_5, m);
       d_out_carry = d_c_in;
       d_m_sum0 = d_m_sum0 + d_m_step0;
     }
@@ -157,7 +152,7 @@ inline tl::Tensor grad_stepped_236(const tl::Tensor& m) {
     d_mul_1 = d_out;
   }
   // mul, line 233
-  d_m = d_m + (d_mul_1 * 0.5);
+  d_m = d_m + d_mul_1 * 0.5;
   return d_m;
 }
 
