@@ -172,7 +172,8 @@ Tensor Lowering::param(const std::string& name, Kind kind, bool wrt) {
 void Lowering::node(const Node& s) {
   if (!s.list.empty()) throw NotYet{"a list of saved values"};
   if (s.structured == "tl::cond" && s.kind == Node::Kind::branch) return cond(s);
-  if ((s.structured == "tl::fori_loop" || s.structured == "tl::while_loop") && s.kind == Node::Kind::loop)
+  if (s.kind == Node::Kind::loop &&
+      (s.structured == "tl::fori_loop" || s.structured == "tl::while_loop" || s.structured == "tl::scan"))
     return structured_loop(s);
   if (!s.structured.empty()) throw NotYet{"a tl:: region (" + s.structured + ")"};
   if (s.kind == Node::Kind::scalar) return constant(s);  // in the forward pass, which the sweep follows
@@ -180,6 +181,11 @@ void Lowering::node(const Node& s) {
   if (s.kind == Node::Kind::loop) return loop(s);
   const Value& v = p_.values[std::size_t(s.result)];
   if (v.undefined) return;  // `tl::Tensor t;`: no value, until a path assigns one
+  if (s.fn == "scan_slice") {  // a tl::scan's step of a sequence: its cotangent is stacked
+    at_[s.result] = param(v.name, of_class(next_class_++));
+    if (v.active) joined.push_back(value(s.result));
+    return;
+  }
   if (v.maybe_undefined) throw NotYet{"a value defined on some paths only"};
   if (!v.list.empty()) return element(s, v);
   // What nothing differentiates is an input of the sweep.
@@ -279,6 +285,11 @@ void Lowering::structured_loop(const Node& s) {
     l.own.insert(f_.body.ops[k].results.begin(), f_.body.ops[k].results.end());
   std::map<ValueId, int> reads;
   count_reads(s.body, reads);
+  // A tl::scan's sequences are read by its steps' slices, which take their shares.
+  for (const Node& n : s.body)
+    if (n.fn == "scan_slice" && --reads[n.args.at(0).value] == 0) reads.erase(n.args[0].value);
+  for (ValueId y : s.y)
+    if (!lowered(y)) throw NotYet{"a value defined on some paths only"};
   std::set<ValueId> inside;
   defined_in(s.body, inside);
   for (const Phi& ph : s.phis) {
@@ -295,6 +306,10 @@ void Lowering::structured_loop(const Node& s) {
     const Value& out = p_.values[std::size_t(ph.out)];
     at_[ph.out] = param(out.name, of_class(next_class_++));
     if (out.active) joined.push_back(value(ph.out));
+  }
+  for (ValueId ys : s.ys) {  // a tl::scan's outputs, stacked
+    at_[ys] = param(p_.values[std::size_t(ys)].name, of_class(next_class_++));
+    if (p_.values[std::size_t(ys)].active) joined.push_back(value(ys));
   }
 }
 

@@ -104,8 +104,10 @@ class Lowering {
   // A C++ loop: its body's ops once, each carried value a parameter at the start of an
   // iteration and another after the loop.
   void loop(const Node& s);
-  // tl::fori_loop and tl::while_loop (a loop op when traced): the body's ops once, each
-  // carried value a parameter at the start of an iteration and another after it.
+  // tl::fori_loop, tl::while_loop and tl::scan (a loop op when traced): the body's ops
+  // once, each carried value a parameter at the start of an iteration and another
+  // after it, a scan's slices of its sequences parameters of each step, its stacked
+  // outputs parameters after it.
   void structured_loop(const Node& s);
   // A tl::cond traced on a condition known at run time only (an `if` op): both paths'
   // ops, what they read from outside (loops[&s].free), and a parameter for each value

@@ -422,11 +422,13 @@ class Printer {
     join(save(), unseeded);
   }
 
-  // tl::fori_loop and tl::while_loop, loop ops when traced, whose engine rule runs
-  // where a result has a cotangent: a reverse loop carries the carried values'
-  // cotangents (zeros where none) and sums each iteration's shares of the values the
-  // body reads from outside (d_w_sum<id>, from zeros), and both are added to theirs
-  // after it. An empty tl::fori_loop records no loop: its result is its initial value.
+  // tl::fori_loop, tl::while_loop and tl::scan, loop ops when traced, whose engine
+  // rule runs where a result has a cotangent: a reverse loop carries the carried
+  // values' cotangents (zeros where none) and sums each iteration's shares of the
+  // values the body reads from outside (d_w_sum<id>, from zeros), and both are added
+  // to theirs after it; a scan's step output takes its step of its output's cotangent,
+  // and its sequences the stack of their steps' slices' cotangents. An empty
+  // tl::fori_loop records no loop: its result is its initial value.
   void structured_loop(const Node& s) {
     std::vector<const Phi*> carried;
     std::vector<Tensor> outs;
@@ -441,6 +443,20 @@ class Printer {
       sure = sure || maybe_.count(gv) == 0;
       any += (any.empty() ? "" : " || ") + rec_.write(gv).text + ".defined()";
     }
+    // A tl::scan's outputs: each step's output takes its step of the output's
+    // cotangent (held in the output's variable).
+    std::vector<std::size_t> seeded;
+    std::vector<bool> maybe_seed;
+    for (std::size_t i = 0; i < s.ys.size(); ++i) {
+      const ir::ValueId ys = low_.value(s.ys[i]);
+      if (!pass_.is_active(ys) || pass_.ct.count(ys) == 0) continue;
+      settle(ys);
+      const Tensor ct = pass_.take_ct(ys);
+      seeded.push_back(i);
+      maybe_seed.push_back(maybe_.count(b_.value_of(ct)) != 0);
+      sure = sure || !maybe_seed.back();
+      any += (any.empty() ? "" : " || ") + target_of(ys) + ".defined()";
+    }
     if (any.empty()) return;
     State unseeded = save();
     if (!sure) {
@@ -448,6 +464,10 @@ class Printer {
       ++depth_;
     }
     const Lowering::Loop& l = low_.loops.at(&s);
+    std::vector<std::size_t> sequences;  // the slices whose cotangents are stacked
+    for (std::size_t i = 0; i < s.x.size(); ++i)
+      if (pass_.is_active(low_.value(s.x[i])) && pass_.is_active(low_.value(s.xs[i]))) sequences.push_back(i);
+    const auto steps = [&](std::size_t i) { return "d_" + p_.values[std::size_t(s.x[i])].name + "_steps"; };
     std::vector<ir::ValueId> free;
     for (ir::ValueId w : l.free)
       if (pass_.is_active(w)) free.push_back(w);
@@ -473,6 +493,7 @@ class Printer {
     for (std::size_t i = 0; i < carried.size(); ++i)
       line("tl::Tensor " + carry(carried[i]) + " = " + or_zeros(outs[i], low_.value(carried[i]->out)) + ";");
     for (ir::ValueId w : free) line("tl::Tensor " + sum(w) + " = " + zeros(w) + ";");
+    for (std::size_t i : sequences) line("std::vector<tl::Tensor> " + steps(i) + "(" + s.count + ");");
     const std::size_t made = g_.body.ops.size();
     line("for (std::size_t " + k + " = steps_" + id + "; " + k + "-- > 0;) {");
     ++depth_;
@@ -499,12 +520,42 @@ class Printer {
         pass_.add_ct(second, t);
     }
     write_from(ops, shares);
+    for (std::size_t j = 0; j < seeded.size(); ++j) {
+      const ir::ValueId y = low_.value(s.y[seeded[j]]);
+      if (!pass_.is_active(y)) continue;
+      const std::string d_ys = target_of(low_.value(s.ys[seeded[j]]));
+      const Tensor t = b_.param(tl::detail::unknown_type());
+      rec_.name(b_.value_of(t),
+                "tl::squeeze(tl::slice(" + d_ys + ", 0, " + s.index + ", " + s.index + " + 1), 0)");
+      rec_.alike(b_.value_of(t), primal_.at(y));
+      const State before_seed = save();
+      if (maybe_seed[j]) {
+        line("if (" + d_ys + ".defined()) {");
+        ++depth_;
+      }
+      ops = g_.body.ops.size();
+      shares = values_.cotangents.size();
+      pass_.add_ct(y, t);
+      write_from(ops, shares);
+      if (maybe_seed[j]) {
+        --depth_;
+        line("}");
+        join(save(), before_seed);
+      }
+    }
     block(s.body);
     for (const Phi* ph : carried) {
       const ir::ValueId in = low_.value(ph->in);
       const auto it = pass_.ct.find(in);
       if (it != pass_.ct.end()) settle(in);
       line(carry(ph) + " = " + or_zeros(it == pass_.ct.end() ? Tensor() : it->second, in) + ";");
+    }
+    for (std::size_t i : sequences) {
+      const ir::ValueId x = low_.value(s.x[i]);
+      const auto it = pass_.ct.find(x);
+      if (it != pass_.ct.end()) settle(x);
+      line(steps(i) + "[" + s.index + "] = " + or_zeros(it == pass_.ct.end() ? Tensor() : pass_.ct.at(x), x) +
+           ";");
     }
     for (ir::ValueId w : free) {
       const auto it = pass_.ct.find(w);
@@ -532,6 +583,7 @@ class Printer {
       if (low_.lowered(ph->first) && pass_.is_active(low_.value(ph->first)))
         added(low_.value(ph->first), carry(ph));
     for (ir::ValueId w : free) added(w, sum(w));
+    for (std::size_t i : sequences) added(low_.value(s.xs[i]), "tl::stack(" + steps(i) + ", 0)");
     write_from(ops, shares);
     if (empty_is_init) {
       const State ran = save();
@@ -554,6 +606,7 @@ class Printer {
     --depth_;
     line("}");
     for (const Phi* ph : carried) unseeded.ct.erase(low_.value(ph->out));  // taken either way
+    for (std::size_t i : seeded) unseeded.ct.erase(low_.value(s.ys[i]));
     join(save(), unseeded);
   }
   // ct, a cotangent of v (undefined: none), or zeros of v's type where it has none.

@@ -17,9 +17,14 @@ bool Lowerer::never_defined(const Expr* cond) const {
       call->getMethodDecl()->getNameAsString() != "defined")
     return false;
   const auto* ref = dyn_cast<DeclRefExpr>(call->getImplicitObjectArgument()->IgnoreParenImpCasts());
-  const auto it = ref != nullptr ? tensors_.find(ref->getDecl()) : tensors_.end();
-  return it != tensors_.end() && aliases_.count(ref->getDecl()) == 0 &&
-         p_.values[std::size_t(it->second)].undefined;
+  if (ref == nullptr) return false;
+  // Through a reference to one tensor (`tl::Tensor& r = a;`), the tensor it refers to.
+  const ValueDecl* d = ref->getDecl();
+  for (auto a = aliases_.find(d); a != aliases_.end() && a->second.first == a->second.second;
+       a = aliases_.find(d))
+    d = a->second.first;
+  const auto it = tensors_.find(d);
+  return it != tensors_.end() && aliases_.count(d) == 0 && p_.values[std::size_t(it->second)].undefined;
 }
 
 ValueId Lowerer::conditional(const ConditionalOperator* c, Block& out) {
