@@ -182,8 +182,7 @@ void Lowering::node(const Node& s) {
   const Value& v = p_.values[std::size_t(s.result)];
   if (v.undefined) return;  // `tl::Tensor t;`: no value, until a path assigns one
   if (s.fn == "scan_slice") {  // a tl::scan's step of a sequence: its cotangent is stacked
-    at_[s.result] = param(v.name, of_class(next_class_++));
-    if (v.active) joined.push_back(value(s.result));
+    stands_for(s.result);
     return;
   }
   if (v.maybe_undefined) throw NotYet{"a value defined on some paths only"};
@@ -208,9 +207,7 @@ void Lowering::branch(const Node& s) {
   for (const Phi& ph : s.phis) {
     const Value& out = p_.values[std::size_t(ph.out)];
     if (out.undefined) continue;
-    const Tensor t = param(out.name, of_class(next_class_++));
-    at_[ph.out] = t;
-    if (out.active) joined.push_back(b_.value_of(t));
+    const Tensor t = stands_for(ph.out);
     const bool both = ph.first == ph.second;
     for (const auto& [side, path] : {std::pair{ph.first, &s.body}, std::pair{ph.second, &s.orelse}}) {
       // A path leaving the value without one passes no share on.
@@ -232,6 +229,28 @@ void Lowering::branch(const Node& s) {
   }
 }
 
+Tensor Lowering::stands_for(ValueId v) {
+  const Value& val = p_.values[std::size_t(v)];
+  const Tensor t = param(val.name, of_class(next_class_++));
+  at_[v] = t;
+  if (val.active) joined.push_back(b_.value_of(t));
+  return t;
+}
+
+void Lowering::own_since(Loop& l, std::size_t args, std::size_t ops) const {
+  for (std::size_t k = args; k < f_.body.args.size(); ++k)
+    if (element_params_.count(f_.body.args[k]) == 0) l.own.insert(f_.body.args[k]);
+  for (std::size_t k = ops; k < f_.body.ops.size(); ++k)
+    l.own.insert(f_.body.ops[k].results.begin(), f_.body.ops[k].results.end());
+}
+
+void Lowering::free_of(Loop& l, const std::map<ValueId, int>& reads, const std::set<ValueId>& inside) {
+  for (const auto& [v, n] : reads)
+    if (lowered(v) && inside.count(v) == 0)
+      if (const ir::ValueId fv = value(v); std::find(l.free.begin(), l.free.end(), fv) == l.free.end())
+        l.free.push_back(fv);
+}
+
 void Lowering::cond(const Node& s) {
   if (!s.hoisted.empty() || !s.head.empty()) throw NotYet{"a branch that hoists what it defines"};
   const std::size_t args = f_.body.args.size(), ops = f_.body.ops.size();
@@ -241,9 +260,7 @@ void Lowering::cond(const Node& s) {
   for (const Node& n : s.orelse) node(n);
   regions_.pop_back();
   Loop& c = loops[&s];
-  for (std::size_t k = args; k < f_.body.args.size(); ++k) c.own.insert(f_.body.args[k]);
-  for (std::size_t k = ops; k < f_.body.ops.size(); ++k)
-    c.own.insert(f_.body.ops[k].results.begin(), f_.body.ops[k].results.end());
+  own_since(c, args, ops);
   // What the branches read from outside, the values they return included, in the
   // program's order (the tool's sweep adds their sums in that order too).
   std::map<ValueId, int> reads;
@@ -254,17 +271,9 @@ void Lowering::cond(const Node& s) {
   std::set<ValueId> inside;
   defined_in(s.body, inside);
   defined_in(s.orelse, inside);
-  for (const auto& [v, n] : reads)
-    if (lowered(v) && inside.count(v) == 0)
-      if (const ir::ValueId fv = value(v); std::find(c.free.begin(), c.free.end(), fv) == c.free.end())
-        c.free.push_back(fv);
-  for (const Phi& ph : s.phis) {
-    const Value& out = p_.values[std::size_t(ph.out)];
-    if (out.undefined) continue;
-    const Tensor t = param(out.name, of_class(next_class_++));
-    at_[ph.out] = t;
-    if (out.active) joined.push_back(b_.value_of(t));
-  }
+  free_of(c, reads, inside);
+  for (const Phi& ph : s.phis)
+    if (!p_.values[std::size_t(ph.out)].undefined) stands_for(ph.out);
 }
 
 void Lowering::structured_loop(const Node& s) {
@@ -272,17 +281,14 @@ void Lowering::structured_loop(const Node& s) {
   for (const Phi& ph : s.phis) {
     const Value& in = p_.values[std::size_t(ph.in)];
     if (in.undefined || in.maybe_undefined) throw NotYet{"a value defined on some paths only"};
-    at_[ph.in] = param(in.name, of_class(next_class_++));
-    if (in.active) joined.push_back(value(ph.in));
+    stands_for(ph.in);
   }
   // A tl::while_loop's condition (its head) is differentiated nowhere.
   regions_.push_back(&s.body);
   for (const Node& n : s.body) node(n);
   regions_.pop_back();
   Loop& l = loops[&s];
-  for (std::size_t k = args; k < f_.body.args.size(); ++k) l.own.insert(f_.body.args[k]);
-  for (std::size_t k = ops; k < f_.body.ops.size(); ++k)
-    l.own.insert(f_.body.ops[k].results.begin(), f_.body.ops[k].results.end());
+  own_since(l, args, ops);
   std::map<ValueId, int> reads;
   count_reads(s.body, reads);
   // A tl::scan's sequences are read by its steps' slices, which take their shares.
@@ -298,19 +304,9 @@ void Lowering::structured_loop(const Node& s) {
     inside.insert(ph.in);
     if (uses_.at(ph.second) > 1) l.read.insert(value(ph.second));
   }
-  for (const auto& [v, n] : reads)
-    if (lowered(v) && inside.count(v) == 0)
-      if (const ir::ValueId fv = value(v); std::find(l.free.begin(), l.free.end(), fv) == l.free.end())
-        l.free.push_back(fv);
-  for (const Phi& ph : s.phis) {
-    const Value& out = p_.values[std::size_t(ph.out)];
-    at_[ph.out] = param(out.name, of_class(next_class_++));
-    if (out.active) joined.push_back(value(ph.out));
-  }
-  for (ValueId ys : s.ys) {  // a tl::scan's outputs, stacked
-    at_[ys] = param(p_.values[std::size_t(ys)].name, of_class(next_class_++));
-    if (p_.values[std::size_t(ys)].active) joined.push_back(value(ys));
-  }
+  free_of(l, reads, inside);
+  for (const Phi& ph : s.phis) stands_for(ph.out);
+  for (ValueId ys : s.ys) stands_for(ys);  // a tl::scan's outputs, stacked
 }
 
 void Lowering::loop(const Node& s) {
@@ -319,10 +315,8 @@ void Lowering::loop(const Node& s) {
   for (const Phi& ph : s.phis) {
     const Value& in = p_.values[std::size_t(ph.in)];
     if (in.undefined) throw NotYet{"a value defined on some paths only"};
-    const Tensor t = param(in.name, of_class(next_class_++));
-    at_[ph.in] = t;
+    const Tensor t = stands_for(ph.in);
     if (!in.active) continue;
-    joined.push_back(b_.value_of(t));
     // In the first iteration the carried value is its initial value (if it has one).
     if (lowered(ph.first) && p_.values[std::size_t(ph.first)].active)
       aliases.push_back({b_.value_of(t), value(ph.first), "k" + id + " == 0", true, &s.body});
@@ -333,10 +327,7 @@ void Lowering::loop(const Node& s) {
   for (const Phi& ph : s.phis)
     if (!lowered(ph.second)) throw NotYet{"a value defined on some paths only"};
   Loop& l = loops[&s];
-  for (std::size_t k = args; k < f_.body.args.size(); ++k)
-    if (element_params_.count(f_.body.args[k]) == 0) l.own.insert(f_.body.args[k]);
-  for (std::size_t k = ops; k < f_.body.ops.size(); ++k)
-    l.own.insert(f_.body.ops[k].results.begin(), f_.body.ops[k].results.end());
+  own_since(l, args, ops);
   std::map<ValueId, int> reads;
   count_reads(s.body, reads);
   for (const Phi& ph : s.phis) ++reads[ph.second];
@@ -349,11 +340,8 @@ void Lowering::loop(const Node& s) {
   for (const Phi& ph : s.phis)
     if (uses_.at(ph.second) > 1) l.read.insert(value(ph.second));
   for (const Phi& ph : s.phis) {
-    const Value& out = p_.values[std::size_t(ph.out)];
-    const Tensor t = param(out.name, of_class(next_class_++));
-    at_[ph.out] = t;
-    if (!out.active) continue;
-    joined.push_back(b_.value_of(t));
+    const Tensor t = stands_for(ph.out);
+    if (!p_.values[std::size_t(ph.out)].active) continue;
     // Where the loop ran no iteration, its result is the initial value.
     if (lowered(ph.first) && p_.values[std::size_t(ph.first)].active)
       aliases.push_back({b_.value_of(t), value(ph.first), "steps_" + id + " == 0", true, scope()});

@@ -113,6 +113,15 @@ class Lowering {
   // ops, what they read from outside (loops[&s].free), and a parameter for each value
   // after it.
   void cond(const Node& s);
+  // A parameter standing for v, a value a region joins or carries, or a tl::scan's
+  // step (active, where v depends on what is differentiated).
+  Tensor stands_for(ValueId v);
+  // A region's own values: those f_ gained since it had `args` parameters and `ops`
+  // ops (list elements, read from the list wherever first read, left out).
+  void own_since(Loop& l, std::size_t args, std::size_t ops) const;
+  // What a region reads from outside: `reads` less what it defines, in the program's
+  // order (the order the tool's own sweep adds their sums in too).
+  void free_of(Loop& l, const std::map<ValueId, int>& reads, const std::set<ValueId>& inside);
   // Each carried value's value at the end of an iteration has no cotangent yet where
   // the iteration's reverse starts (it is the iteration's own, or the value it
   // started with where that is so, on every path): what the next iteration gave it

@@ -1,0 +1,465 @@
+// The regions of the engine's sweep at build time (engine_printer.hpp): a C++ if as
+// an if whose paths run their ops' rules, a C++ loop (which tracing unrolls) as a
+// reverse loop over its saved iterations, and tl::cond, tl::fori_loop,
+// tl::while_loop and tl::scan as the engine's rules for the traced `if` and loop ops
+// sum their shares: per branch or per iteration, apart, added after.
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/tensor_impl.hpp"
+#include "engine_printer.hpp"
+
+namespace tlaloc_grad {
+namespace {
+
+// A variable's name made of d's text: `d_p[p.index("w")]` gives `d_p_p_index_w`.
+std::string identifier(const std::string& d) {
+  std::string out;
+  for (const char c : d) {
+    const bool word = std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+    if (word)
+      out += c;
+    else if (!out.empty() && out.back() != '_')
+      out += '_';
+  }
+  while (!out.empty() && out.back() == '_') out.pop_back();
+  return out;
+}
+
+}  // namespace
+
+void SweepPrinter::branch(const Node& s) {
+  std::vector<Tensor> outs;
+  for (const Phi& ph : s.phis)
+    outs.push_back(low_.lowered(ph.out) ? pass_.take_ct(low_.value(ph.out)) : Tensor());
+  const State before = save();
+  const std::size_t head = out_.lines.size();
+  line("if (" + cond_name(s.id) + ") {");
+  path(s.body, s.phis, outs, true);
+  const State then = save();
+  restore(before);
+  const std::size_t middle = out_.lines.size();
+  line("} else {");
+  path(s.orelse, s.phis, outs, false);
+  const bool then_empty = middle == head + 1, else_empty = out_.lines.size() == middle + 1;
+  if (else_empty) out_.lines.pop_back();
+  if (then_empty && else_empty) {
+    out_.lines.pop_back();
+  } else if (then_empty) {
+    // Only the else path has work: `if (!cond) { ... }`.
+    out_.lines.erase(out_.lines.begin() + std::ptrdiff_t(middle));
+    out_.lines[head] = std::string(std::size_t(2 * depth_), ' ') + "if (!" + cond_name(s.id) + ") {";
+    line("}");
+  } else {
+    line("}");
+  }
+  join(then, save());
+}
+
+void SweepPrinter::path(const Block& b, const std::vector<Phi>& phis, const std::vector<Tensor>& outs,
+                        bool first) {
+  ++depth_;
+  for (const std::string& l : forward_.scalars(b)) line(l);
+  const std::size_t ops = g_.body.ops.size(), shares = values_.cotangents.size();
+  // A value after the branch is, on this path, the value it joins: its cotangent
+  // is that value's, read as a value of its type; where it refers to that value's
+  // variable, that variable holds its shares already, defined or not.
+  for (std::size_t k = 0; k < phis.size(); ++k) {
+    if (!low_.lowered(phis[k].out) || !low_.lowered(first ? phis[k].first : phis[k].second)) continue;
+    const ir::ValueId side = low_.value(first ? phis[k].first : phis[k].second);
+    if (alias(low_.value(phis[k].out), first) != nullptr) {
+      refer(side);
+      continue;
+    }
+    if (!outs[k].defined() || !pass_.is_active(side)) continue;
+    const Tensor t = b_.param(tl::detail::unknown_type());
+    const std::string out = rec_.write(b_.value_of(outs[k])).text, d = target_of(side);
+    // The first share of a value of the path: its variable takes it, and the rules
+    // read it there.
+    const bool first_share = pass_.ct.count(side) == 0 && may_hold_others(d) == false;
+    if (first_share) {
+      declare(side);
+      line(d + " = " + out + ";");
+      holds_[d] = b_.value_of(t);
+    }
+    rec_.name(b_.value_of(t), first_share ? d : out);
+    rec_.alike(b_.value_of(t), primal_.at(side));
+    if (maybe_.count(b_.value_of(outs[k])) != 0) maybe_.insert(b_.value_of(t));
+    pass_.add_ct(side, t);
+  }
+  write_from(ops, shares);
+  block(b);
+  --depth_;
+}
+
+void SweepPrinter::loop(const Node& s) {
+  const Lowering::Loop& l = low_.loops.at(&s);
+  std::vector<const Phi*> carried;
+  std::vector<ir::ValueId> outer;
+  for (const Phi& ph : s.phis)
+    if (pass_.is_active(low_.value(ph.out))) carried.push_back(&ph);
+  if (carried.empty()) return;
+  for (ir::ValueId v : l.free)
+    if (pass_.is_active(v)) outer.push_back(v);
+  for (const Phi* ph : carried) {
+    if (!low_.lowered(ph->first)) continue;  // declared without a value before the loop
+    if (const ir::ValueId first = low_.value(ph->first);
+        pass_.is_active(first) && std::find(outer.begin(), outer.end(), first) == outer.end())
+      outer.push_back(first);
+  }
+  std::set<ir::ValueId> sure;  // defined before the loop, so at every iteration's head
+  for (ir::ValueId v : outer) {
+    settle(v);
+    if (const auto it = pass_.ct.find(v); it != pass_.ct.end() && maybe_.count(b_.value_of(it->second)) == 0)
+      sure.insert(v);
+  }
+  for (const Phi* ph : carried) settle(low_.value(ph->out));
+  const State outside = save();
+  const std::size_t made = g_.body.ops.size();
+  const std::string id = std::to_string(s.id), k = "k" + id;
+  line("// Reverse of the loop at " + forward_.at(s.loc) + ", last iteration first.");
+  line("for (std::size_t " + k + " = steps_" + id + "; " + k + "-- > 0;) {");
+  ++depth_;
+  for (const std::string& r : forward_.restore(s, k)) line(r);
+  open_scope(&s);
+  declare_aliases(&s.body);
+  for (ir::ValueId v : outer) variable(v, sure.count(v) == 0);
+  const std::size_t ops = g_.body.ops.size(), shares = values_.cotangents.size();
+  // The value at the end of the iteration takes the carried cotangent as its first
+  // share: in its variable where the body reads it (its shares are summed there, and
+  // a path that adds none leaves it there) or another variable refers to its; read
+  // from the carried variable where only its own op's rule reads it.
+  for (const Phi* ph : carried) {
+    const ir::ValueId out = low_.value(ph->out), second = low_.value(ph->second);
+    const Tensor t = variable(out, true);
+    pass_.ct.erase(out);
+    rec_.alike(b_.value_of(t), primal_.at(second));
+    if (!pass_.is_active(second)) continue;
+    if (l.read.count(second) == 0 && aliased_.count(target_of(second)) == 0)
+      pass_.ct[second] = t;
+    else
+      pass_.add_ct(second, t);
+  }
+  write_from(ops, shares);
+  block(s.body);
+  for (const Phi* ph : carried) {
+    declare(low_.value(ph->in));
+    line(target_of(low_.value(ph->out)) + " = " + target_of(low_.value(ph->in)) + ";");
+  }
+  close_scope();
+  --depth_;
+  line("}");
+  // What the body's reverse named is out of scope now.
+  for (std::size_t i = made; i < g_.body.ops.size(); ++i)
+    for (ir::ValueId v : g_.body.ops[i].results) rec_.retire(v);
+  restore(outside);
+  for (const Phi* ph : carried) pass_.ct.erase(low_.value(ph->out));
+  for (ir::ValueId v : outer) variable(v, sure.count(v) == 0);
+}
+
+void SweepPrinter::settle(ir::ValueId v) {
+  declare(v);
+  const auto it = pass_.ct.find(v);
+  if (it == pass_.ct.end()) return;
+  const ir::ValueId gv = b_.value_of(it->second);
+  const std::string d = target_of(v), text = rec_.write(gv).text;
+  if (const auto held = holds_.find(d); text == d || (held != holds_.end() && held->second == gv)) return;
+  line(d + " = " + text + ";");
+  if (const auto held = holds_.find(d); held != holds_.end()) rec_.retire(held->second);
+  holds_[d] = gv;
+}
+
+Tensor SweepPrinter::variable(ir::ValueId v, bool maybe) {
+  const Tensor t = b_.param(tl::detail::unknown_type());
+  const ir::ValueId gv = b_.value_of(t);
+  const std::string d = target_of(v);
+  rec_.name(gv, d);
+  rec_.alike(gv, primal_.at(v));
+  if (maybe) maybe_.insert(gv);
+  pass_.ct[v] = t;
+  if (const auto held = holds_.find(d); held != holds_.end()) rec_.retire(held->second);
+  holds_[d] = gv;
+  return t;
+}
+
+void SweepPrinter::cond(const Node& s) {
+  std::vector<Tensor> outs;
+  std::string any;
+  bool sure = false;
+  for (const Phi& ph : s.phis) {
+    outs.push_back(low_.lowered(ph.out) ? pass_.take_ct(low_.value(ph.out)) : Tensor());
+    if (!outs.back().defined()) continue;
+    const ir::ValueId gv = b_.value_of(outs.back());
+    sure = sure || maybe_.count(gv) == 0;
+    any += (any.empty() ? "" : " || ") + rec_.write(gv).text + ".defined()";
+  }
+  if (any.empty()) return;
+  State unseeded = save();
+  if (!sure) {
+    line("if (" + any + ") {");
+    ++depth_;
+  }
+  std::vector<ir::ValueId> free;
+  for (ir::ValueId w : low_.loops.at(&s).free)
+    if (pass_.is_active(w)) free.push_back(w);
+  const std::string id = std::to_string(s.id);
+  line("// Reverse of the tl::cond at " + forward_.at(s.loc) + ": each branch sums what it gives the values");
+  line("// it reads from outside, added to theirs after it (the engine's rule for the traced if).");
+  const auto apart_before = apart_;
+  for (ir::ValueId w : free) {
+    const std::string d = identifier(target_of(w)) + "_cond" + id;
+    line("tl::Tensor " + d + ";");
+    declared_.insert(d);
+    apart_[w] = d;
+  }
+  const State before = save();
+  for (const bool first : {true, false}) {
+    restore(before);
+    for (ir::ValueId w : free) pass_.ct.erase(w);
+    line(first ? "if (" + cond_name(s.id) + ") {" : "} else {");
+    ++depth_;
+    declare_aliases(first ? &s.body : &s.orelse);
+    --depth_;
+    path(first ? s.body : s.orelse, s.phis, outs, first);
+    ++depth_;
+    for (ir::ValueId w : free) {
+      const auto it = pass_.ct.find(w);
+      const std::string d = apart_.at(w), zero = "tl::zeros_like(" + rec_.write(primal_.at(w)).text + ")";
+      if (it == pass_.ct.end())
+        line(d + " = " + zero + ";");
+      else if (settle(w); maybe_.count(b_.value_of(pass_.ct.at(w))) != 0)
+        line(d + " = " + d + ".defined() ? " + d + " : " + zero + ";");
+    }
+    --depth_;
+  }
+  line("}");
+  apart_ = apart_before;
+  restore(before);
+  const std::size_t ops = g_.body.ops.size(), shares = values_.cotangents.size();
+  for (ir::ValueId w : free) {
+    const Tensor t = b_.param(tl::detail::unknown_type());
+    rec_.name(b_.value_of(t), identifier(target_of(w)) + "_cond" + id);
+    rec_.alike(b_.value_of(t), primal_.at(w));
+    pass_.add_ct(w, t);
+  }
+  write_from(ops, shares);
+  if (sure) return;
+  --depth_;
+  line("}");
+  for (const Phi& ph : s.phis)
+    if (low_.lowered(ph.out)) unseeded.ct.erase(low_.value(ph.out));  // taken either way
+  join(save(), unseeded);
+}
+
+SweepPrinter::Structured SweepPrinter::structured_parts(const Node& s) {
+  Structured r;
+  const auto seed = [&](const Tensor& ct, const std::string& d) {
+    if (!ct.defined()) return;
+    const bool maybe = maybe_.count(b_.value_of(ct)) != 0;
+    r.sure = r.sure || !maybe;
+    r.any += (r.any.empty() ? "" : " || ") + d + ".defined()";
+  };
+  for (const Phi& ph : s.phis) {
+    if (!pass_.is_active(low_.value(ph.out))) continue;
+    r.carried.push_back(&ph);
+    r.outs.push_back(pass_.take_ct(low_.value(ph.out)));
+    if (r.outs.back().defined()) seed(r.outs.back(), rec_.write(b_.value_of(r.outs.back())).text);
+  }
+  // A tl::scan's outputs: each step's output takes its step of the output's
+  // cotangent (held in the output's variable).
+  for (std::size_t i = 0; i < s.ys.size(); ++i) {
+    const ir::ValueId ys = low_.value(s.ys[i]);
+    if (!pass_.is_active(ys) || pass_.ct.count(ys) == 0) continue;
+    settle(ys);
+    const Tensor ct = pass_.take_ct(ys);
+    r.seeded.push_back(i);
+    r.maybe_seed.push_back(maybe_.count(b_.value_of(ct)) != 0);
+    seed(ct, target_of(ys));
+  }
+  for (std::size_t i = 0; i < s.x.size(); ++i)
+    if (pass_.is_active(low_.value(s.x[i])) && pass_.is_active(low_.value(s.xs[i]))) r.sequences.push_back(i);
+  for (ir::ValueId w : low_.loops.at(&s).free)
+    if (pass_.is_active(w)) {
+      r.free.push_back(w);
+      r.sums[w] = identifier(target_of(w)) + "_sum" + std::to_string(s.id);
+    }
+  return r;
+}
+
+std::string SweepPrinter::carry_name(const Phi& ph) { return target_of(low_.value(ph.out)) + "_carry"; }
+std::string SweepPrinter::steps_name(const Node& s, std::size_t i) const {
+  return "d_" + p_.values[std::size_t(s.x[i])].name + "_steps";
+}
+
+void SweepPrinter::structured_loop(const Node& s) {
+  const Structured r = structured_parts(s);
+  if (r.any.empty()) return;
+  State unseeded = save();
+  if (!r.sure) {
+    line("if (" + r.any + ") {");
+    ++depth_;
+  }
+  const std::string id = std::to_string(s.id);
+  line("// Reverse of the " + s.structured + " at " + forward_.at(s.loc) +
+       ", last iteration first: the carried value's cotangent");
+  line("// and the sums of each iteration's shares, added after it (the engine's rule for the traced loop).");
+  const State outside = save();
+  const bool empty_is_init = s.structured == "tl::fori_loop";
+  if (empty_is_init) {
+    line("if (steps_" + id + " > 0) {");
+    ++depth_;
+  }
+  for (std::size_t i = 0; i < r.carried.size(); ++i)
+    line("tl::Tensor " + carry_name(*r.carried[i]) + " = " +
+         or_zeros(r.outs[i], low_.value(r.carried[i]->out)) + ";");
+  for (ir::ValueId w : r.free)
+    line("tl::Tensor " + r.sums.at(w) + " = tl::zeros_like(" + rec_.write(primal_.at(w)).text + ");");
+  for (std::size_t i : r.sequences)
+    line("std::vector<tl::Tensor> " + steps_name(s, i) + "(" + s.count + ");");
+  structured_iterations(s, r);
+  restore(outside);
+  structured_after(s, r);
+  if (empty_is_init) {
+    // Without iterations the result is the initial value: its shares go there.
+    const State ran = save();
+    restore(outside);
+    --depth_;
+    line("} else {");
+    ++depth_;
+    const std::size_t ops = g_.body.ops.size(), shares = values_.cotangents.size();
+    for (std::size_t i = 0; i < r.carried.size(); ++i)
+      if (const Phi& ph = *r.carried[i];
+          r.outs[i].defined() && low_.lowered(ph.first) && pass_.is_active(low_.value(ph.first)))
+        pass_.add_ct(low_.value(ph.first), r.outs[i]);
+    write_from(ops, shares);
+    --depth_;
+    line("}");
+    join(ran, save());
+  }
+  if (r.sure) return;
+  --depth_;
+  line("}");
+  for (const Phi* ph : r.carried) unseeded.ct.erase(low_.value(ph->out));  // taken either way
+  for (std::size_t i : r.seeded) unseeded.ct.erase(low_.value(s.ys[i]));
+  join(save(), unseeded);
+}
+
+// The reverse loop: each iteration's values named, the shares of the values from
+// outside apart (d_w_step<id>), the carried cotangent and a scan's step of its
+// outputs' first, then the body's rules; the carried cotangent, a scan's slices' and
+// the sums kept for the iteration before.
+void SweepPrinter::structured_iterations(const Node& s, const Structured& r) {
+  const std::string id = std::to_string(s.id), k = "k" + id;
+  const std::size_t made = g_.body.ops.size();
+  line("for (std::size_t " + k + " = steps_" + id + "; " + k + "-- > 0;) {");
+  ++depth_;
+  for (const std::string& l : forward_.restore(s, k)) line(l);
+  open_scope(&s);
+  const auto apart_before = apart_;
+  for (ir::ValueId w : r.free) {
+    apart_[w] = identifier(target_of(w)) + "_step" + id;
+    line("tl::Tensor " + apart_[w] + ";");
+    declared_.insert(apart_[w]);
+    pass_.ct.erase(w);
+  }
+  declare_aliases(&s.body);
+  const Lowering::Loop& l = low_.loops.at(&s);
+  const std::size_t ops = g_.body.ops.size(), shares = values_.cotangents.size();
+  for (const Phi* ph : r.carried) {
+    const ir::ValueId second = low_.value(ph->second);
+    if (!pass_.is_active(second)) continue;
+    const Tensor t = named(carry_name(*ph), second);
+    if (pass_.ct.count(second) == 0 && l.read.count(second) == 0 && aliased_.count(target_of(second)) == 0)
+      pass_.ct[second] = t;
+    else
+      pass_.add_ct(second, t);
+  }
+  write_from(ops, shares);
+  for (std::size_t j = 0; j < r.seeded.size(); ++j) scan_seed(s, r.seeded[j], r.maybe_seed[j]);
+  block(s.body);
+  const auto kept = [&](ir::ValueId v) {
+    const auto it = pass_.ct.find(v);
+    if (it != pass_.ct.end()) settle(v);
+    return or_zeros(it == pass_.ct.end() ? Tensor() : pass_.ct.at(v), v);
+  };
+  for (const Phi* ph : r.carried) line(carry_name(*ph) + " = " + kept(low_.value(ph->in)) + ";");
+  for (std::size_t i : r.sequences)
+    line(steps_name(s, i) + "[" + s.index + "] = " + kept(low_.value(s.x[i])) + ";");
+  for (ir::ValueId w : r.free) {
+    if (pass_.ct.count(w) == 0) continue;
+    settle(w);
+    const std::string d = apart_.at(w), add = r.sums.at(w) + " = " + r.sums.at(w) + " + " + d + ";";
+    line(maybe_.count(b_.value_of(pass_.ct.at(w))) != 0 ? "if (" + d + ".defined()) " + add : add);
+  }
+  close_scope();
+  --depth_;
+  line("}");
+  // What the body's reverse named is out of scope now.
+  for (std::size_t i = made; i < g_.body.ops.size(); ++i)
+    for (ir::ValueId v : g_.body.ops[i].results) rec_.retire(v);
+  apart_ = apart_before;
+}
+
+// A scan's step output takes its step of its output's cotangent, where that has one.
+void SweepPrinter::scan_seed(const Node& s, std::size_t i, bool maybe) {
+  const ir::ValueId y = low_.value(s.y[i]);
+  if (!pass_.is_active(y)) return;
+  const std::string d_ys = target_of(low_.value(s.ys[i]));
+  const Tensor t =
+      named("tl::squeeze(tl::slice(" + d_ys + ", 0, " + s.index + ", " + s.index + " + 1), 0)", y);
+  const State before = save();
+  if (maybe) {
+    line("if (" + d_ys + ".defined()) {");
+    ++depth_;
+  }
+  const std::size_t ops = g_.body.ops.size(), shares = values_.cotangents.size();
+  pass_.add_ct(y, t);
+  write_from(ops, shares);
+  if (!maybe) return;
+  --depth_;
+  line("}");
+  join(save(), before);
+}
+
+// After the reverse loop: the carried cotangent to the initial values, the sums to the
+// values from outside, the stacked steps to a scan's sequences.
+void SweepPrinter::structured_after(const Node& s, const Structured& r) {
+  const std::size_t ops = g_.body.ops.size(), shares = values_.cotangents.size();
+  for (const Phi* ph : r.carried)
+    if (low_.lowered(ph->first) && pass_.is_active(low_.value(ph->first)))
+      pass_.add_ct(low_.value(ph->first), named(carry_name(*ph), low_.value(ph->first)));
+  for (ir::ValueId w : r.free) pass_.add_ct(w, named(r.sums.at(w), w));
+  for (std::size_t i : r.sequences)
+    pass_.add_ct(low_.value(s.xs[i]), named("tl::stack(" + steps_name(s, i) + ", 0)", low_.value(s.xs[i])));
+  write_from(ops, shares);
+}
+
+// A value of the sweep standing for C++ text (a variable, an expression) of v's type.
+Tensor SweepPrinter::named(const std::string& text, ir::ValueId v) {
+  const Tensor t = b_.param(tl::detail::unknown_type());
+  rec_.name(b_.value_of(t), text);
+  rec_.alike(b_.value_of(t), primal_.at(v));
+  return t;
+}
+
+std::string SweepPrinter::or_zeros(const Tensor& ct, ir::ValueId v) {
+  const std::string zero = "tl::zeros_like(" + rec_.write(primal_.at(v)).text + ")";
+  if (!ct.defined()) return zero;
+  const std::string d = rec_.write(b_.value_of(ct)).text;
+  return maybe_.count(b_.value_of(ct)) != 0 ? d + ".defined() ? " + d + " : " + zero : d;
+}
+
+void SweepPrinter::refer(ir::ValueId side) {
+  const Tensor t = b_.param(tl::detail::unknown_type());
+  rec_.name(b_.value_of(t), target_of(side));
+  rec_.alike(b_.value_of(t), primal_.at(side));
+  maybe_.insert(b_.value_of(t));
+  pass_.ct[side] = t;
+  if (const auto held = holds_.find(target_of(side)); held != holds_.end()) rec_.retire(held->second);
+  holds_[target_of(side)] = b_.value_of(t);
+}
+
+}  // namespace tlaloc_grad
