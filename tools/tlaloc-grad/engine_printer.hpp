@@ -91,6 +91,13 @@ class SweepPrinter {
   // carried value is its initial value, and without iterations the loop's result is:
   // their variables refer to its (Lowering::loop).
   void loop(const Node& s);
+  // The value at the end of an iteration takes the carried cotangent t as its first
+  // share: in its variable where the body reads it (its shares are summed there, and
+  // a path that adds none leaves it there) or another variable refers to its; read
+  // from the carried variable where only its own op's rule reads it.
+  void carry_in(ir::ValueId second, const Tensor& t, const Lowering::Loop& l);
+  // What a loop body's reverse named (from op `made` of the sweep on) is out of scope.
+  void retire_since(std::size_t made);
   // v's cotangent, where it has one, in v's variable.
   void settle(ir::ValueId v);
   // From here v's cotangent is its variable, defined or not at run time (maybe).
@@ -132,6 +139,10 @@ class SweepPrinter {
   std::string carry_name(const Phi& ph);
   std::string steps_name(const Node& s, std::size_t i) const;
   Tensor named(const std::string& text, ir::ValueId v);
+  // A region's result has cotangent ct, held in d: the test that one has (`any`,
+  // `d.defined() || ...`), and whether one has for certain (`sure`).
+  void seeds(const Tensor& ct, const std::string& d, std::string& any, bool& sure);
+  std::string zeros_of(ir::ValueId v);
   // ct, a cotangent of v (undefined: none), or zeros of v's type where it has none.
   std::string or_zeros(const Tensor& ct, ir::ValueId v);
 

@@ -82,7 +82,7 @@ void SweepPrinter::path(const Block& b, const std::vector<Phi>& phis, const std:
     const bool first_share = pass_.ct.count(side) == 0 && may_hold_others(d) == false;
     if (first_share) {
       declare(side);
-      line(d + " = " + out + ";");
+      if (out != d) line(d + " = " + out + ";");
       holds_[d] = b_.value_of(t);
     }
     rec_.name(b_.value_of(t), first_share ? d : out);
@@ -128,20 +128,13 @@ void SweepPrinter::loop(const Node& s) {
   declare_aliases(&s.body);
   for (ir::ValueId v : outer) variable(v, sure.count(v) == 0);
   const std::size_t ops = g_.body.ops.size(), shares = values_.cotangents.size();
-  // The value at the end of the iteration takes the carried cotangent as its first
-  // share: in its variable where the body reads it (its shares are summed there, and
-  // a path that adds none leaves it there) or another variable refers to its; read
-  // from the carried variable where only its own op's rule reads it.
+  // The value at the end of the iteration takes the carried cotangent first.
   for (const Phi* ph : carried) {
     const ir::ValueId out = low_.value(ph->out), second = low_.value(ph->second);
     const Tensor t = variable(out, true);
     pass_.ct.erase(out);
     rec_.alike(b_.value_of(t), primal_.at(second));
-    if (!pass_.is_active(second)) continue;
-    if (l.read.count(second) == 0 && aliased_.count(target_of(second)) == 0)
-      pass_.ct[second] = t;
-    else
-      pass_.add_ct(second, t);
+    if (pass_.is_active(second)) carry_in(second, t, l);
   }
   write_from(ops, shares);
   block(s.body);
@@ -152,12 +145,22 @@ void SweepPrinter::loop(const Node& s) {
   close_scope();
   --depth_;
   line("}");
-  // What the body's reverse named is out of scope now.
-  for (std::size_t i = made; i < g_.body.ops.size(); ++i)
-    for (ir::ValueId v : g_.body.ops[i].results) rec_.retire(v);
+  retire_since(made);
   restore(outside);
   for (const Phi* ph : carried) pass_.ct.erase(low_.value(ph->out));
   for (ir::ValueId v : outer) variable(v, sure.count(v) == 0);
+}
+
+void SweepPrinter::carry_in(ir::ValueId second, const Tensor& t, const Lowering::Loop& l) {
+  if (pass_.ct.count(second) == 0 && l.read.count(second) == 0 && aliased_.count(target_of(second)) == 0)
+    pass_.ct[second] = t;
+  else
+    pass_.add_ct(second, t);
+}
+
+void SweepPrinter::retire_since(std::size_t made) {
+  for (std::size_t i = made; i < g_.body.ops.size(); ++i)
+    for (ir::ValueId v : g_.body.ops[i].results) rec_.retire(v);
 }
 
 void SweepPrinter::settle(ir::ValueId v) {
@@ -191,10 +194,7 @@ void SweepPrinter::cond(const Node& s) {
   bool sure = false;
   for (const Phi& ph : s.phis) {
     outs.push_back(low_.lowered(ph.out) ? pass_.take_ct(low_.value(ph.out)) : Tensor());
-    if (!outs.back().defined()) continue;
-    const ir::ValueId gv = b_.value_of(outs.back());
-    sure = sure || maybe_.count(gv) == 0;
-    any += (any.empty() ? "" : " || ") + rec_.write(gv).text + ".defined()";
+    if (outs.back().defined()) seeds(outs.back(), rec_.write(b_.value_of(outs.back())).text, any, sure);
   }
   if (any.empty()) return;
   State unseeded = save();
@@ -227,7 +227,7 @@ void SweepPrinter::cond(const Node& s) {
     ++depth_;
     for (ir::ValueId w : free) {
       const auto it = pass_.ct.find(w);
-      const std::string d = apart_.at(w), zero = "tl::zeros_like(" + rec_.write(primal_.at(w)).text + ")";
+      const std::string d = apart_.at(w), zero = zeros_of(w);
       if (it == pass_.ct.end())
         line(d + " = " + zero + ";");
       else if (settle(w); maybe_.count(b_.value_of(pass_.ct.at(w))) != 0)
@@ -239,12 +239,7 @@ void SweepPrinter::cond(const Node& s) {
   apart_ = apart_before;
   restore(before);
   const std::size_t ops = g_.body.ops.size(), shares = values_.cotangents.size();
-  for (ir::ValueId w : free) {
-    const Tensor t = b_.param(tl::detail::unknown_type());
-    rec_.name(b_.value_of(t), identifier(target_of(w)) + "_cond" + id);
-    rec_.alike(b_.value_of(t), primal_.at(w));
-    pass_.add_ct(w, t);
-  }
+  for (ir::ValueId w : free) pass_.add_ct(w, named(identifier(target_of(w)) + "_cond" + id, w));
   write_from(ops, shares);
   if (sure) return;
   --depth_;
@@ -256,17 +251,12 @@ void SweepPrinter::cond(const Node& s) {
 
 SweepPrinter::Structured SweepPrinter::structured_parts(const Node& s) {
   Structured r;
-  const auto seed = [&](const Tensor& ct, const std::string& d) {
-    if (!ct.defined()) return;
-    const bool maybe = maybe_.count(b_.value_of(ct)) != 0;
-    r.sure = r.sure || !maybe;
-    r.any += (r.any.empty() ? "" : " || ") + d + ".defined()";
-  };
   for (const Phi& ph : s.phis) {
     if (!pass_.is_active(low_.value(ph.out))) continue;
     r.carried.push_back(&ph);
     r.outs.push_back(pass_.take_ct(low_.value(ph.out)));
-    if (r.outs.back().defined()) seed(r.outs.back(), rec_.write(b_.value_of(r.outs.back())).text);
+    if (r.outs.back().defined())
+      seeds(r.outs.back(), rec_.write(b_.value_of(r.outs.back())).text, r.any, r.sure);
   }
   // A tl::scan's outputs: each step's output takes its step of the output's
   // cotangent (held in the output's variable).
@@ -277,7 +267,7 @@ SweepPrinter::Structured SweepPrinter::structured_parts(const Node& s) {
     const Tensor ct = pass_.take_ct(ys);
     r.seeded.push_back(i);
     r.maybe_seed.push_back(maybe_.count(b_.value_of(ct)) != 0);
-    seed(ct, target_of(ys));
+    seeds(ct, target_of(ys), r.any, r.sure);
   }
   for (std::size_t i = 0; i < s.x.size(); ++i)
     if (pass_.is_active(low_.value(s.x[i])) && pass_.is_active(low_.value(s.xs[i]))) r.sequences.push_back(i);
@@ -315,8 +305,7 @@ void SweepPrinter::structured_loop(const Node& s) {
   for (std::size_t i = 0; i < r.carried.size(); ++i)
     line("tl::Tensor " + carry_name(*r.carried[i]) + " = " +
          or_zeros(r.outs[i], low_.value(r.carried[i]->out)) + ";");
-  for (ir::ValueId w : r.free)
-    line("tl::Tensor " + r.sums.at(w) + " = tl::zeros_like(" + rec_.write(primal_.at(w)).text + ");");
+  for (ir::ValueId w : r.free) line("tl::Tensor " + r.sums.at(w) + " = " + zeros_of(w) + ";");
   for (std::size_t i : r.sequences)
     line("std::vector<tl::Tensor> " + steps_name(s, i) + "(" + s.count + ");");
   structured_iterations(s, r);
@@ -371,23 +360,20 @@ void SweepPrinter::structured_iterations(const Node& s, const Structured& r) {
   for (const Phi* ph : r.carried) {
     const ir::ValueId second = low_.value(ph->second);
     if (!pass_.is_active(second)) continue;
-    const Tensor t = named(carry_name(*ph), second);
-    if (pass_.ct.count(second) == 0 && l.read.count(second) == 0 && aliased_.count(target_of(second)) == 0)
-      pass_.ct[second] = t;
-    else
-      pass_.add_ct(second, t);
+    carry_in(second, named(carry_name(*ph), second), l);
   }
   write_from(ops, shares);
   for (std::size_t j = 0; j < r.seeded.size(); ++j) scan_seed(s, r.seeded[j], r.maybe_seed[j]);
   block(s.body);
-  const auto kept = [&](ir::ValueId v) {
+  // What the iteration before is given (a body that passes its carried value on
+  // gives the carried cotangent back: no statement).
+  const auto keep = [&](const std::string& to, ir::ValueId v) {
     const auto it = pass_.ct.find(v);
-    if (it != pass_.ct.end()) settle(v);
-    return or_zeros(it == pass_.ct.end() ? Tensor() : pass_.ct.at(v), v);
+    const std::string text = or_zeros(it == pass_.ct.end() ? Tensor() : it->second, v);
+    if (text != to) line(to + " = " + text + ";");
   };
-  for (const Phi* ph : r.carried) line(carry_name(*ph) + " = " + kept(low_.value(ph->in)) + ";");
-  for (std::size_t i : r.sequences)
-    line(steps_name(s, i) + "[" + s.index + "] = " + kept(low_.value(s.x[i])) + ";");
+  for (const Phi* ph : r.carried) keep(carry_name(*ph), low_.value(ph->in));
+  for (std::size_t i : r.sequences) keep(steps_name(s, i) + "[" + s.index + "]", low_.value(s.x[i]));
   for (ir::ValueId w : r.free) {
     if (pass_.ct.count(w) == 0) continue;
     settle(w);
@@ -397,9 +383,7 @@ void SweepPrinter::structured_iterations(const Node& s, const Structured& r) {
   close_scope();
   --depth_;
   line("}");
-  // What the body's reverse named is out of scope now.
-  for (std::size_t i = made; i < g_.body.ops.size(); ++i)
-    for (ir::ValueId v : g_.body.ops[i].results) rec_.retire(v);
+  retire_since(made);
   apart_ = apart_before;
 }
 
@@ -445,8 +429,17 @@ Tensor SweepPrinter::named(const std::string& text, ir::ValueId v) {
   return t;
 }
 
+void SweepPrinter::seeds(const Tensor& ct, const std::string& d, std::string& any, bool& sure) {
+  sure = sure || maybe_.count(b_.value_of(ct)) == 0;
+  any += (any.empty() ? "" : " || ") + d + ".defined()";
+}
+
+std::string SweepPrinter::zeros_of(ir::ValueId v) {
+  return "tl::zeros_like(" + rec_.write(primal_.at(v)).text + ")";
+}
+
 std::string SweepPrinter::or_zeros(const Tensor& ct, ir::ValueId v) {
-  const std::string zero = "tl::zeros_like(" + rec_.write(primal_.at(v)).text + ")";
+  const std::string zero = zeros_of(v);
   if (!ct.defined()) return zero;
   const std::string d = rec_.write(b_.value_of(ct)).text;
   return maybe_.count(b_.value_of(ct)) != 0 ? d + ".defined() ? " + d + " : " + zero : d;
