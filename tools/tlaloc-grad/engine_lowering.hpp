@@ -79,9 +79,9 @@ class Lowering {
   // A C++ loop (which tracing unrolls): the values its iterations define (the
   // carried values at their start included), the values from outside it that its
   // body reads (list elements included, wherever first read), and which values at
-  // the end of an iteration the body reads too. For a tl::cond, what its branches
-  // define and read from outside (list elements, whose shares are added in place,
-  // left out).
+  // the end of an iteration the body reads too. For a tl::cond and a tl:: loop, what
+  // they define, and what they read from outside in the program's order (an element
+  // read inside is the region's own: its shares are added in place).
   struct Loop {
     std::set<ir::ValueId> own;
     std::vector<ir::ValueId> free;

@@ -29,9 +29,10 @@ struct ForwardPass {
 
 // The sweep from `seed`, the result's cotangent (C++ text), each op's shares under a
 // comment naming the op and its line; or, in not_taken, what in the body this
-// lowering does not take yet: lists, custom rules, tl:: regions, values defined on
-// some paths only, a rule that reads a type. The tool's own sweep
-// (emit_reverse.cpp) writes those.
+// lowering does not take yet: a C++ loop whose sums its reverse loop would order
+// otherwise than the unrolled trace, a tl::hessian's second lowering's lists, a
+// value maybe without one where an op reads it, a rule that reads a type. The tool's
+// own sweep (emit_reverse.cpp) writes those.
 Sweep engine_sweep(const Program& p, const std::string& seed, const ForwardPass& forward);
 
 }  // namespace tlaloc_grad
