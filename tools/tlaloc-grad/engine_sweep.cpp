@@ -287,6 +287,8 @@ void SweepPrinter::assign(ir::ValueId gv, const std::vector<Share>& xs) {
       text = maybe_sum(d, gv);
     else if (maybe_first)
       text = maybe_sum(rec_.write(made->operands[0]).text, made->operands[1]);
+    else if (sum)  // d holds the sum's first operand, whatever name that was given first
+      text = rec_.sum({d, 0}, made->operands[1]).text;
     // A share that may itself be undefined (a cotangent passed on from after a
     // branch or a loop) is added only where it has a value.
     const bool adds = made != nullptr && made->name() == "add" && !rec_.named(gv);

@@ -107,7 +107,7 @@ inline tl::Tensor grad_stepped_236(const tl::Tensor& m) {
       d_m_sum1 = d_m_sum1 + d_m_step1;
     }
     d_m = d_c_carry;
-    d_m = d_c_carry + d_m_sum1;
+    d_m = d_m + d_m_sum1;
   } else {
     d_m = d_c;
   }
