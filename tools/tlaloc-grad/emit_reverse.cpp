@@ -428,36 +428,10 @@ void Writer::reverse_loop(const Node& s) {
 // The active values defined before node s that its blocks use (the free values of
 // the op it is when traced).
 std::vector<ValueId> Writer::free_values(const Node& s) const {
-  std::set<ValueId> used, defined;
-  for (const Phi& ph : s.phis) {
-    defined.insert(ph.in);
-    used.insert(ph.second);
-    if (s.kind == Node::Kind::branch) used.insert(ph.first);
-  }
-  uses(s.body, used, defined, s.x);
-  uses(s.orelse, used, defined, s.x);
   std::vector<ValueId> free;
-  for (ValueId v : used)
-    if (v >= 0 && active(v) && defined.count(v) == 0) free.push_back(v);
+  for (ValueId v : read_from_outside(s))
+    if (active(v)) free.push_back(v);
   return free;
-}
-
-// own_slices: a scan's slices of its sequences, operands of the scan, not uses.
-void Writer::uses(const Block& b, std::set<ValueId>& used, std::set<ValueId>& defined,
-                  const std::vector<ValueId>& own_slices) {
-  for (const Node& n : b) {
-    for (const Arg& a : n.args)
-      if (a.is_tensor() && std::find(own_slices.begin(), own_slices.end(), n.result) == own_slices.end())
-        used.insert(a.value);
-    defined.insert(n.ys.begin(), n.ys.end());
-    defined.insert(n.result);
-    for (const Phi& ph : n.phis) {
-      defined.insert({ph.out, ph.in});
-      used.insert({ph.first, ph.second});
-    }
-    uses(n.body, used, defined);
-    uses(n.orelse, used, defined);
-  }
 }
 
 // A tl::cond traced on a condition known only at run time is an `if` op: each

@@ -84,18 +84,6 @@ const tl::detail::OpDef& spelled_call() {
   return op;
 }
 
-// The values block b defines, in the blocks inside it too.
-void defined_in(const Block& b, std::set<ValueId>& out) {
-  for (const Node& n : b) {
-    if (n.result >= 0) out.insert(n.result);
-    for (const Phi& ph : n.phis) out.insert({ph.out, ph.in});
-    out.insert(n.ys.begin(), n.ys.end());
-    defined_in(n.head, out);
-    defined_in(n.body, out);
-    defined_in(n.orelse, out);
-  }
-}
-
 // An element read at a literal index, or by name (`.at("w")`).
 bool literal_index(const Value& v) {
   return !v.at.empty() && v.at.find_first_not_of("0123456789") == std::string::npos;
@@ -244,9 +232,9 @@ void Lowering::own_since(Loop& l, std::size_t args, std::size_t ops) const {
     l.own.insert(f_.body.ops[k].results.begin(), f_.body.ops[k].results.end());
 }
 
-void Lowering::free_of(Loop& l, const std::map<ValueId, int>& reads, const std::set<ValueId>& inside) {
-  for (const auto& [v, n] : reads)
-    if (lowered(v) && inside.count(v) == 0)
+void Lowering::free_of(Loop& l, const Node& s) {
+  for (ValueId v : read_from_outside(s))
+    if (lowered(v))
       if (const ir::ValueId fv = value(v); std::find(l.free.begin(), l.free.end(), fv) == l.free.end())
         l.free.push_back(fv);
 }
@@ -261,17 +249,7 @@ void Lowering::cond(const Node& s) {
   regions_.pop_back();
   Loop& c = loops[&s];
   own_since(c, args, ops);
-  // What the branches read from outside, the values they return included, in the
-  // program's order (the tool's sweep adds their sums in that order too).
-  std::map<ValueId, int> reads;
-  count_reads(s.body, reads);
-  count_reads(s.orelse, reads);
-  for (const Phi& ph : s.phis)
-    for (ValueId side : {ph.first, ph.second}) ++reads[side];
-  std::set<ValueId> inside;
-  defined_in(s.body, inside);
-  defined_in(s.orelse, inside);
-  free_of(c, reads, inside);
+  free_of(c, s);
   for (const Phi& ph : s.phis)
     if (!p_.values[std::size_t(ph.out)].undefined) stands_for(ph.out);
 }
@@ -289,22 +267,13 @@ void Lowering::structured_loop(const Node& s) {
   regions_.pop_back();
   Loop& l = loops[&s];
   own_since(l, args, ops);
-  std::map<ValueId, int> reads;
-  count_reads(s.body, reads);
-  // A tl::scan's sequences are read by its steps' slices, which take their shares.
-  for (const Node& n : s.body)
-    if (n.fn == "scan_slice" && --reads[n.args.at(0).value] == 0) reads.erase(n.args[0].value);
   for (ValueId y : s.y)
     if (!lowered(y)) throw NotYet{"a value defined on some paths only"};
-  std::set<ValueId> inside;
-  defined_in(s.body, inside);
   for (const Phi& ph : s.phis) {
     if (!lowered(ph.second)) throw NotYet{"a value defined on some paths only"};
-    ++reads[ph.second];
-    inside.insert(ph.in);
     if (uses_.at(ph.second) > 1) l.read.insert(value(ph.second));
   }
-  free_of(l, reads, inside);
+  free_of(l, s);
   for (const Phi& ph : s.phis) stands_for(ph.out);
   for (ValueId ys : s.ys) stands_for(ys);  // a tl::scan's outputs, stacked
 }

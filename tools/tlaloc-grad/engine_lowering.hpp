@@ -119,9 +119,9 @@ class Lowering {
   // A region's own values: those f_ gained since it had `args` parameters and `ops`
   // ops (list elements, read from the list wherever first read, left out).
   void own_since(Loop& l, std::size_t args, std::size_t ops) const;
-  // What a region reads from outside: `reads` less what it defines, in the program's
-  // order (the order the tool's own sweep adds their sums in too).
-  void free_of(Loop& l, const std::map<ValueId, int>& reads, const std::set<ValueId>& inside);
+  // What a tl::cond or tl:: loop reads from outside (read_from_outside), in the
+  // program's order (the order the tool's own sweep adds their sums in too).
+  void free_of(Loop& l, const Node& s);
   // Each carried value's value at the end of an iteration has no cotangent yet where
   // the iteration's reverse starts (it is the iteration's own, or the value it
   // started with where that is so, on every path): what the next iteration gave it

@@ -100,7 +100,8 @@ class SweepPrinter {
   void retire_since(std::size_t made);
   // v's cotangent, where it has one, in v's variable.
   void settle(ir::ValueId v);
-  // From here v's cotangent is its variable, defined or not at run time (maybe).
+  // From here v's cotangent is its variable, defined or not at run time (maybe): a
+  // variable another refers to holds that one's shares too.
   Tensor variable(ir::ValueId v, bool maybe);
 
   // A tl::cond traced on a condition known at run time only is an `if` op, whose
@@ -138,6 +139,7 @@ class SweepPrinter {
   void structured_after(const Node& s, const Structured& r);
   std::string carry_name(const Phi& ph);
   std::string steps_name(const Node& s, std::size_t i) const;
+  // A value of the sweep standing for C++ text (a variable, an expression) of v's type.
   Tensor named(const std::string& text, ir::ValueId v);
   // A region's result has cotangent ct, held in d: the test that one has (`any`,
   // `d.defined() || ...`), and whether one has for certain (`sure`).
@@ -145,10 +147,6 @@ class SweepPrinter {
   std::string zeros_of(ir::ValueId v);
   // ct, a cotangent of v (undefined: none), or zeros of v's type where it has none.
   std::string or_zeros(const Tensor& ct, ir::ValueId v);
-
-  // Where a value's variable was referred to by another's, it holds that one's shares
-  // too: its cotangent is the variable, defined or not.
-  void refer(ir::ValueId side);
 
   const Lowering::Alias* alias(ir::ValueId out, bool taken) const;
 

@@ -71,22 +71,20 @@ void SweepPrinter::path(const Block& b, const std::vector<Phi>& phis, const std:
     if (!low_.lowered(phis[k].out) || !low_.lowered(first ? phis[k].first : phis[k].second)) continue;
     const ir::ValueId side = low_.value(first ? phis[k].first : phis[k].second);
     if (alias(low_.value(phis[k].out), first) != nullptr) {
-      refer(side);
+      variable(side, true);
       continue;
     }
     if (!outs[k].defined() || !pass_.is_active(side)) continue;
-    const Tensor t = b_.param(tl::detail::unknown_type());
     const std::string out = rec_.write(b_.value_of(outs[k])).text, d = target_of(side);
     // The first share of a value of the path: its variable takes it, and the rules
     // read it there.
     const bool first_share = pass_.ct.count(side) == 0 && may_hold_others(d) == false;
+    const Tensor t = named(first_share ? d : out, side);
     if (first_share) {
       declare(side);
       if (out != d) line(d + " = " + out + ";");
       holds_[d] = b_.value_of(t);
     }
-    rec_.name(b_.value_of(t), first_share ? d : out);
-    rec_.alike(b_.value_of(t), primal_.at(side));
     if (maybe_.count(b_.value_of(outs[k])) != 0) maybe_.insert(b_.value_of(t));
     pass_.add_ct(side, t);
   }
@@ -176,11 +174,9 @@ void SweepPrinter::settle(ir::ValueId v) {
 }
 
 Tensor SweepPrinter::variable(ir::ValueId v, bool maybe) {
-  const Tensor t = b_.param(tl::detail::unknown_type());
-  const ir::ValueId gv = b_.value_of(t);
   const std::string d = target_of(v);
-  rec_.name(gv, d);
-  rec_.alike(gv, primal_.at(v));
+  const Tensor t = named(d, v);
+  const ir::ValueId gv = b_.value_of(t);
   if (maybe) maybe_.insert(gv);
   pass_.ct[v] = t;
   if (const auto held = holds_.find(d); held != holds_.end()) rec_.retire(held->second);
@@ -443,16 +439,6 @@ std::string SweepPrinter::or_zeros(const Tensor& ct, ir::ValueId v) {
   if (!ct.defined()) return zero;
   const std::string d = rec_.write(b_.value_of(ct)).text;
   return maybe_.count(b_.value_of(ct)) != 0 ? d + ".defined() ? " + d + " : " + zero : d;
-}
-
-void SweepPrinter::refer(ir::ValueId side) {
-  const Tensor t = b_.param(tl::detail::unknown_type());
-  rec_.name(b_.value_of(t), target_of(side));
-  rec_.alike(b_.value_of(t), primal_.at(side));
-  maybe_.insert(b_.value_of(t));
-  pass_.ct[side] = t;
-  if (const auto held = holds_.find(target_of(side)); held != holds_.end()) rec_.retire(held->second);
-  holds_[target_of(side)] = b_.value_of(t);
 }
 
 }  // namespace tlaloc_grad

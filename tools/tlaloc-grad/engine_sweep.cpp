@@ -104,7 +104,7 @@ void SweepPrinter::pass_on(const ir::Op& op, const Lowering::Alias& a) {
   if (it == pass_.ct.end()) return;
   const State before = save();
   pass_.ct.erase(op.results[0]);
-  refer(a.side);
+  variable(a.side, true);
   const State same = save();
   restore(before);
   line("if (!" + a.cond + ") {");
@@ -144,10 +144,8 @@ void SweepPrinter::join(const State& a, const State& b) {
     const bool in_a = x != a.ct.end(), in_b = y != b.ct.end();
     if (in_a && in_b && x->second.is_same(y->second)) continue;
     const std::string d = target_of(v);
-    const Tensor t = b_.param(tl::detail::unknown_type());
+    const Tensor t = named(d, v);
     const ir::ValueId gv = b_.value_of(t);
-    rec_.name(gv, d);
-    rec_.alike(gv, primal_.at(v));
     pass_.ct[v] = t;
     holds_[d] = gv;
     declare(v);

@@ -4,6 +4,7 @@
 // reads them from the tensors (`x.shape()`), as the AD engine's rules do.
 #pragma once
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -119,6 +120,39 @@ inline void count_reads(const Block& b, std::map<ValueId, int>& reads,
     count_reads(s.body, reads, sides);
     count_reads(s.orelse, reads, sides);
   }
+}
+
+// The values node s's blocks read that are defined before it: the free values of the
+// op it is when traced (a branch's sides and a loop's value at the end of an
+// iteration among them; a tl::scan's sequences, which its steps' slices read, not).
+inline void reads_and_defines(const Block& b, std::set<ValueId>& read, std::set<ValueId>& defined,
+                              const std::vector<ValueId>& own_slices = {}) {
+  for (const Node& n : b) {
+    for (const Arg& a : n.args)
+      if (a.is_tensor() && std::find(own_slices.begin(), own_slices.end(), n.result) == own_slices.end())
+        read.insert(a.value);
+    defined.insert(n.ys.begin(), n.ys.end());
+    defined.insert(n.result);
+    for (const Phi& ph : n.phis) {
+      defined.insert({ph.out, ph.in});
+      read.insert({ph.first, ph.second});
+    }
+    reads_and_defines(n.body, read, defined);
+    reads_and_defines(n.orelse, read, defined);
+  }
+}
+inline std::set<ValueId> read_from_outside(const Node& s) {
+  std::set<ValueId> read, defined, free;
+  for (const Phi& ph : s.phis) {
+    defined.insert(ph.in);
+    read.insert(ph.second);
+    if (s.kind == Node::Kind::branch) read.insert(ph.first);
+  }
+  reads_and_defines(s.body, read, defined, s.x);
+  reads_and_defines(s.orelse, read, defined, s.x);
+  for (ValueId v : read)
+    if (v >= 0 && defined.count(v) == 0) free.insert(v);
+  return free;
 }
 
 // A scalar statement as a reverse sweep writes it again where it needs its name (a

@@ -223,8 +223,6 @@ class Writer {
   void restore_iteration(const Node& s, const std::string& k);
   void reverse_loop(const Node& s);
   std::vector<ValueId> free_values(const Node& s) const;
-  static void uses(const Block& b, std::set<ValueId>& used, std::set<ValueId>& defined,
-                   const std::vector<ValueId>& own_slices = {});
   void reverse_cond(const Node& s);
   void reverse_structured_loop(const Node& s);
 };
