@@ -305,41 +305,67 @@ void Lowering::loop(const Node& s) {
       if (const ir::ValueId fv = value(v);
           l.own.count(fv) == 0 && std::find(l.free.begin(), l.free.end(), fv) == l.free.end())
         l.free.push_back(fv);
-  fresh_at_head(s, l);
+  const std::vector<const Phi*> by_identity = fresh_at_head(s, l);
   for (const Phi& ph : s.phis)
     if (uses_.at(ph.second) > 1) l.read.insert(value(ph.second));
   for (const Phi& ph : s.phis) {
     const Tensor t = stands_for(ph.out);
     if (!p_.values[std::size_t(ph.out)].active) continue;
-    // Where the loop ran no iteration, its result is the initial value.
-    if (lowered(ph.first) && p_.values[std::size_t(ph.first)].active)
+    // Where the loop ran no iteration, its result is the initial value (and, where
+    // every iteration may pass it on, where it is that tensor).
+    if (!lowered(ph.first) || !p_.values[std::size_t(ph.first)].active) continue;
+    const bool identity = std::find(by_identity.begin(), by_identity.end(), &ph) != by_identity.end();
+    const std::string& first = p_.values[std::size_t(ph.first)].name;
+    if (!identity) {
       aliases.push_back({b_.value_of(t), value(ph.first), "steps_" + id + " == 0", true, scope()});
+      continue;
+    }
+    aliases.push_back({b_.value_of(t), value(ph.first),
+                       p_.values[std::size_t(ph.out)].name + ".is_same(" + first + ")", true, scope()});
+    const ir::ValueId in = value(ph.in);
+    for (Alias& a : aliases)
+      if (a.out == in) a.cond = p_.values[std::size_t(ph.in)].name + ".is_same(" + first + ")";
+    l.carried_unless[b_.value_of(t)] = p_.values[std::size_t(ph.second)].name + ".is_same(" + first + ")";
   }
 }
 
-void Lowering::fresh_at_head(const Node& s, const Loop& l) {
+std::vector<const Phi*> Lowering::fresh_at_head(const Node& s, const Loop& l) {
   // A value an iteration started with, passed on to the iteration before: in the
   // unrolled trace the shares of the later iteration come first there, as here,
   // but in the first iteration it is the initial value, whose variable has no
-  // other share only where nothing else reads it.
+  // other share only where nothing else reads it. Where something does, each value
+  // that is the initial value itself (every iteration before passed it on) takes
+  // its shares in the initial value's variable, tested at run time.
   std::map<ir::ValueId, const Phi*> in_of;
   for (const Phi& ph : s.phis) in_of[b_.value_of(at_.at(ph.in))] = &ph;
   const auto alone = [&](const Phi& ph) {
     return !lowered(ph.first) || !p_.values[std::size_t(ph.first)].active || uses_.at(ph.first) == 1;
   };
-  const std::function<bool(ir::ValueId)> fresh = [&](ir::ValueId v) {
+  // Whether v, at the end of an iteration of `ph`, is fresh; `own_start` where it
+  // may be the value ph's iteration started with, whose initial value is read
+  // elsewhere too.
+  const std::function<bool(ir::ValueId, const Phi&, bool&)> fresh = [&](ir::ValueId v, const Phi& ph,
+                                                                        bool& own_start) {
     if (l.own.count(v) == 0) return false;
-    if (const auto in = in_of.find(v); in != in_of.end()) return alone(*in->second);
+    if (const auto in = in_of.find(v); in != in_of.end()) {
+      if (alone(*in->second)) return true;
+      own_start = own_start || in->second == &ph;
+      return in->second == &ph;
+    }
     return std::all_of(aliases.begin(), aliases.end(),
-                       [&](const Alias& a) { return a.out != v || fresh(a.side); });
+                       [&](const Alias& a) { return a.out != v || fresh(a.side, ph, own_start); });
   };
   std::set<ir::ValueId> seconds;
+  std::vector<const Phi*> by_identity;
   for (const Phi& ph : s.phis) {
     if (!p_.values[std::size_t(ph.out)].active || !p_.values[std::size_t(ph.second)].active) continue;
     const ir::ValueId second = b_.value_of(at_.at(ph.second));
-    if (!fresh(second) || !seconds.insert(second).second)
-      throw NotYet{"a loop passing on a value from outside it, or its initial value read elsewhere too"};
+    bool own_start = false;
+    if (!fresh(second, ph, own_start) || !seconds.insert(second).second)
+      throw NotYet{"a loop passing on a value from outside it"};
+    if (own_start) by_identity.push_back(&ph);
   }
+  return by_identity;
 }
 
 bool Lowering::defines(const Block& b, ValueId v) {

@@ -86,6 +86,11 @@ class Lowering {
     std::set<ir::ValueId> own;
     std::vector<ir::ValueId> free;
     std::set<ir::ValueId> read;  // the carried values at the end of an iteration that the body reads
+    // A carried value (its value after the loop) that an iteration may pass on
+    // unchanged where its initial value is read elsewhere too: the test that the value
+    // at the end of an iteration is that initial value itself, whose variable holds
+    // its shares then (Lowering::fresh_at_head).
+    std::map<ir::ValueId, std::string> carried_unless;
   };
   std::map<const Node*, Loop> loops;
   std::set<ir::ValueId> passing;  // the results of calls that may return their operand (aliases)
@@ -125,8 +130,11 @@ class Lowering {
   // Each carried value's value at the end of an iteration has no cotangent yet where
   // the iteration's reverse starts (it is the iteration's own, or the value it
   // started with where that is so, on every path): what the next iteration gave it
-  // comes first, as the unrolled trace sums it. Otherwise NotYet.
-  void fresh_at_head(const Node& s, const Loop& l);
+  // comes first, as the unrolled trace sums it. Where the value it started with may
+  // be the initial value, read elsewhere too, the carried value's variables refer to
+  // the initial value's where they are that tensor (`s_in.is_same(a)`): the phis
+  // returned. Otherwise (a value from outside passed on) NotYet.
+  std::vector<const Phi*> fresh_at_head(const Node& s, const Loop& l);
   const Block* scope() const { return regions_.empty() ? nullptr : regions_.back(); }
   static bool defines(const Block& b, ValueId v);
   // `const T name = init;` (axes, keepdims in an inlined library function): the

@@ -129,7 +129,16 @@ void SweepPrinter::loop(const Node& s) {
   // The value at the end of the iteration takes the carried cotangent first.
   for (const Phi* ph : carried) {
     const ir::ValueId out = low_.value(ph->out), second = low_.value(ph->second);
-    const Tensor t = variable(out, true);
+    Tensor t = variable(out, true);
+    // Where the value at the end of the iteration is the initial value itself, its
+    // shares so far are in that value's variable already.
+    if (const auto unless = l.carried_unless.find(out); unless != l.carried_unless.end()) {
+      const std::string carried = target_of(out) + "_carried";
+      line("const tl::Tensor " + carried + " = " + unless->second + " ? tl::Tensor() : " + target_of(out) +
+           ";");
+      t = named(carried, out);
+      maybe_.insert(b_.value_of(t));
+    }
     pass_.ct.erase(out);
     rec_.alike(b_.value_of(t), primal_.at(second));
     if (pass_.is_active(second)) carry_in(second, t, l);
