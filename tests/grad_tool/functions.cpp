@@ -2196,6 +2196,19 @@ int main() {
     const std::string name = "a loop passing on its initial value, skip " + std::to_string(skip);
     report_near(name, tl::grad(skipped), skipped, w);
     report_hessian_near(name + ", hessian", tl::hessian(skipped), tl::grad(skipped), w);
+    // The same where the iteration reads the value it passes on, and another value
+    // from outside may take its place.
+    auto replaced = [skip](const tl::Tensor& m) {
+      const tl::Tensor start = tl::sin(m) * 0.5, other = tl::cos(m);
+      tl::Tensor h = start, total = m * 0.25;
+      for (int i = 0; i < 5; ++i) {
+        if (i == skip + 1) h = other;
+        if (i >= skip) h = tl::tanh(h * m);
+        total = total + h * h;
+      }
+      return tl::sum(total * h + start * m + other);
+    };
+    report_near(name + ", replaced", tl::grad(replaced), replaced, w);
   }
 
   auto [value, g] = tl::value_and_grad(mlp)(w);

@@ -199,20 +199,24 @@ void Lowering::branch(const Node& s) {
     const bool both = ph.first == ph.second;
     for (const auto& [side, path] : {std::pair{ph.first, &s.body}, std::pair{ph.second, &s.orelse}}) {
       // A path leaving the value without one passes no share on.
-      if (!lowered(side)) continue;
-      // A value of the path read there only besides gets the shares of the value
-      // after the branch before its own, as tracing adds them; so does one value on
-      // both paths read nowhere else.
-      if (uses_.at(side) < 2 || (defines(*path, side) && sides_.at(side) < 2) || (both && uses_.at(side) < 3))
-        continue;
-      if (!out.active || !p_.values[std::size_t(side)].active) continue;
+      if (!lowered(side) || !out.active || !p_.values[std::size_t(side)].active) continue;
       // Where the path passes on a value from before it that is read elsewhere too,
       // tracing sees that value itself: its cotangent takes the shares of the value
       // after the branch as they come (the generated code's d_<out> refers to it
       // where the condition holds, every condition's variable declared before the
       // outermost branch, and false until its branch runs; an inner branch's value
       // has shares only where the paths around it ran).
-      aliases.push_back({b_.value_of(t), value(side), cond_name(s.id), path == &s.body, scope()});
+      const Alias a{b_.value_of(t), value(side), cond_name(s.id), path == &s.body, scope()};
+      // A value of the path read there only besides gets the shares of the value
+      // after the branch before its own, as tracing adds them; so does one value on
+      // both paths read nowhere else. (Unless it turns out to be a loop's carried
+      // value that may be a value from before the loop: Lowering::refer_through.)
+      if (uses_.at(side) < 2 || (defines(*path, side) && sides_.at(side) < 2) ||
+          (both && uses_.at(side) < 3)) {
+        if (!defines(*path, side)) unaliased_.emplace_back(aliases.size(), a);
+        continue;
+      }
+      aliases.push_back(a);
     }
   }
 }
@@ -281,15 +285,17 @@ void Lowering::structured_loop(const Node& s) {
 void Lowering::loop(const Node& s) {
   const std::size_t args = f_.body.args.size(), ops = f_.body.ops.size();
   const std::string id = std::to_string(s.id);
+  std::vector<std::size_t> heads;  // where each carried value's references at the head go
   for (const Phi& ph : s.phis) {
     const Value& in = p_.values[std::size_t(ph.in)];
     if (in.undefined) throw NotYet{"a value defined on some paths only"};
     const Tensor t = stands_for(ph.in);
-    if (!in.active) continue;
     // In the first iteration the carried value is its initial value (if it has one).
-    if (lowered(ph.first) && p_.values[std::size_t(ph.first)].active)
+    if (in.active && lowered(ph.first) && p_.values[std::size_t(ph.first)].active)
       aliases.push_back({b_.value_of(t), value(ph.first), "k" + id + " == 0", true, &s.body});
+    heads.push_back(aliases.size());
   }
+  const std::size_t unaliased = unaliased_.size();
   regions_.push_back(&s.body);
   for (const Node& n : s.body) node(n);
   regions_.pop_back();
@@ -305,67 +311,131 @@ void Lowering::loop(const Node& s) {
       if (const ir::ValueId fv = value(v);
           l.own.count(fv) == 0 && std::find(l.free.begin(), l.free.end(), fv) == l.free.end())
         l.free.push_back(fv);
-  const std::vector<const Phi*> by_identity = fresh_at_head(s, l);
+  const std::map<const Phi*, std::vector<ValueId>> roots = fresh_at_head(s, l, unaliased);
   for (const Phi& ph : s.phis)
     if (uses_.at(ph.second) > 1) l.read.insert(value(ph.second));
+  std::set<ir::ValueId> referring;
+  for (const auto& [ph, rs] : roots) {
+    referring.insert(value(ph->in));
+    for (ValueId r : rs) referring.insert(value(r));
+  }
+  refer_through(referring, unaliased);
+  for (std::size_t i = s.phis.size(); i-- > 0;)
+    if (const auto r = roots.find(&s.phis[i]); r != roots.end()) identify(s, s.phis[i], r->second, heads[i]);
   for (const Phi& ph : s.phis) {
     const Tensor t = stands_for(ph.out);
     if (!p_.values[std::size_t(ph.out)].active) continue;
-    // Where the loop ran no iteration, its result is the initial value (and, where
-    // every iteration may pass it on, where it is that tensor).
-    if (!lowered(ph.first) || !p_.values[std::size_t(ph.first)].active) continue;
-    const bool identity = std::find(by_identity.begin(), by_identity.end(), &ph) != by_identity.end();
-    const std::string& first = p_.values[std::size_t(ph.first)].name;
-    if (!identity) {
+    const auto r = roots.find(&ph);
+    // Where the loop ran no iteration, its result is the initial value.
+    if (lowered(ph.first) && p_.values[std::size_t(ph.first)].active &&
+        (r == roots.end() || r->second.front() != ph.first))
       aliases.push_back({b_.value_of(t), value(ph.first), "steps_" + id + " == 0", true, scope()});
-      continue;
+    if (r != roots.end()) {
+      const std::string& out = p_.values[std::size_t(ph.out)].name;
+      std::string unless;
+      for (ValueId root : r->second) {
+        const std::string& name = p_.values[std::size_t(root)].name;
+        aliases.push_back({b_.value_of(t), value(root), out + ".is_same(" + name + ")", true, scope()});
+        unless += (unless.empty() ? "" : " || ") + p_.values[std::size_t(ph.second)].name + ".is_same(" +
+                  name + ")";
+      }
+      l.carried_unless[b_.value_of(t)] = unless;
     }
-    aliases.push_back({b_.value_of(t), value(ph.first),
-                       p_.values[std::size_t(ph.out)].name + ".is_same(" + first + ")", true, scope()});
-    const ir::ValueId in = value(ph.in);
-    for (Alias& a : aliases)
-      if (a.out == in) a.cond = p_.values[std::size_t(ph.in)].name + ".is_same(" + first + ")";
-    l.carried_unless[b_.value_of(t)] = p_.values[std::size_t(ph.second)].name + ".is_same(" + first + ")";
   }
 }
 
-std::vector<const Phi*> Lowering::fresh_at_head(const Node& s, const Loop& l) {
+void Lowering::identify(const Node& s, const Phi& ph, const std::vector<ValueId>& roots, std::size_t at) {
+  const ir::ValueId in = value(ph.in);
+  const auto test = [&](ValueId root) {
+    return p_.values[std::size_t(ph.in)].name + ".is_same(" + p_.values[std::size_t(root)].name + ")";
+  };
+  // The initial value's reference (k == 0) is tested so; the others follow it.
+  std::vector<Alias> refs;
+  for (ValueId root : roots) {
+    const auto it = std::find_if(aliases.begin(), aliases.end(),
+                                 [&](const Alias& a) { return a.out == in && a.side == value(root); });
+    if (it != aliases.end())
+      it->cond = test(root);
+    else
+      refs.push_back({in, value(root), test(root), true, &s.body});
+  }
+  insert_aliases(at, refs);
+}
+
+void Lowering::insert_aliases(std::size_t at, const std::vector<Alias>& as) {
+  aliases.insert(aliases.begin() + std::ptrdiff_t(at), as.begin(), as.end());
+  for (auto& [index, a] : unaliased_)
+    if (index >= at) index += as.size();
+}
+
+void Lowering::refer_through(std::set<ir::ValueId> referring, std::size_t from) {
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const Alias& a : aliases)
+      if (referring.count(a.side) != 0) grew = referring.insert(a.out).second || grew;
+    for (std::size_t k = unaliased_.size(); k-- > from;) {
+      const auto [index, a] = unaliased_[k];
+      if (referring.count(a.side) == 0) continue;
+      unaliased_.erase(unaliased_.begin() + std::ptrdiff_t(k));
+      insert_aliases(index, {a});
+      referring.insert(a.out);
+      grew = true;
+    }
+  }
+}
+
+std::map<const Phi*, std::vector<ValueId>> Lowering::fresh_at_head(const Node& s, const Loop& l,
+                                                                   std::size_t unaliased) {
   // A value an iteration started with, passed on to the iteration before: in the
   // unrolled trace the shares of the later iteration come first there, as here,
   // but in the first iteration it is the initial value, whose variable has no
-  // other share only where nothing else reads it. Where something does, each value
-  // that is the initial value itself (every iteration before passed it on) takes
-  // its shares in the initial value's variable, tested at run time.
+  // other share only where nothing else reads it. Where something does, and where
+  // an iteration passes on a value from outside, each value that is such a value
+  // itself takes its shares in that value's variable, tested at run time.
   std::map<ir::ValueId, const Phi*> in_of;
   for (const Phi& ph : s.phis) in_of[b_.value_of(at_.at(ph.in))] = &ph;
+  std::map<ir::ValueId, ValueId> outside;  // the values from outside, by their value in f_
+  for (const auto& [v, t] : at_)
+    if (l.own.count(b_.value_of(t)) == 0 && element_params_.count(b_.value_of(t)) == 0)
+      outside[b_.value_of(t)] = v;
   const auto alone = [&](const Phi& ph) {
     return !lowered(ph.first) || !p_.values[std::size_t(ph.first)].active || uses_.at(ph.first) == 1;
   };
-  // Whether v, at the end of an iteration of `ph`, is fresh; `own_start` where it
-  // may be the value ph's iteration started with, whose initial value is read
-  // elsewhere too.
-  const std::function<bool(ir::ValueId, const Phi&, bool&)> fresh = [&](ir::ValueId v, const Phi& ph,
-                                                                        bool& own_start) {
-    if (l.own.count(v) == 0) return false;
-    if (const auto in = in_of.find(v); in != in_of.end()) {
-      if (alone(*in->second)) return true;
-      own_start = own_start || in->second == &ph;
-      return in->second == &ph;
-    }
-    return std::all_of(aliases.begin(), aliases.end(),
-                       [&](const Alias& a) { return a.out != v || fresh(a.side, ph, own_start); });
-  };
+  // Whether v, at the end of an iteration of ph, has no cotangent yet at the head, or
+  // may be one of `roots` (whose variables take its shares where it is).
+  const std::function<bool(ir::ValueId, const Phi&, std::vector<ValueId>&)> fresh =
+      [&](ir::ValueId v, const Phi& ph, std::vector<ValueId>& roots) {
+        const auto root = [&](ValueId r) {
+          if (std::find(roots.begin(), roots.end(), r) == roots.end()) roots.push_back(r);
+          return true;
+        };
+        if (l.own.count(v) == 0) {
+          const auto from = outside.find(v);
+          return from != outside.end() && p_.values[std::size_t(from->second)].active && root(from->second);
+        }
+        if (const auto in = in_of.find(v); in != in_of.end())
+          return alone(*in->second) || (in->second == &ph && root(ph.first));
+        // The values a path passes on count whether or not v refers to them.
+        const auto from = [&](const Alias& a) { return a.out != v || fresh(a.side, ph, roots); };
+        return std::all_of(aliases.begin(), aliases.end(), from) &&
+               std::all_of(unaliased_.begin() + std::ptrdiff_t(unaliased), unaliased_.end(),
+                           [&](const auto& u) { return from(u.second); });
+      };
   std::set<ir::ValueId> seconds;
-  std::vector<const Phi*> by_identity;
+  std::map<const Phi*, std::vector<ValueId>> identified;
   for (const Phi& ph : s.phis) {
     if (!p_.values[std::size_t(ph.out)].active || !p_.values[std::size_t(ph.second)].active) continue;
     const ir::ValueId second = b_.value_of(at_.at(ph.second));
-    bool own_start = false;
-    if (!fresh(second, ph, own_start) || !seconds.insert(second).second)
-      throw NotYet{"a loop passing on a value from outside it"};
-    if (own_start) by_identity.push_back(&ph);
+    std::vector<ValueId> roots;
+    if (!fresh(second, ph, roots) || !seconds.insert(second).second)
+      throw NotYet{"a loop passing on a value it does not own"};
+    // The initial value first: its reference is the one the loop has without these.
+    if (const auto f = std::find(roots.begin(), roots.end(), ph.first);
+        f != roots.end() && f != roots.begin())
+      std::rotate(roots.begin(), f, f + 1);
+    if (!roots.empty()) identified[&ph] = roots;
   }
-  return by_identity;
+  return identified;
 }
 
 bool Lowering::defines(const Block& b, ValueId v) {

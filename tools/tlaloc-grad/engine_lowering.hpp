@@ -87,9 +87,9 @@ class Lowering {
     std::vector<ir::ValueId> free;
     std::set<ir::ValueId> read;  // the carried values at the end of an iteration that the body reads
     // A carried value (its value after the loop) that an iteration may pass on
-    // unchanged where its initial value is read elsewhere too: the test that the value
-    // at the end of an iteration is that initial value itself, whose variable holds
-    // its shares then (Lowering::fresh_at_head).
+    // unchanged where its initial value is read elsewhere too, or that may be a value
+    // from outside: the test that the value at the end of an iteration is such a value
+    // itself, whose variable holds its shares then (Lowering::fresh_at_head).
     std::map<ir::ValueId, std::string> carried_unless;
   };
   std::map<const Node*, Loop> loops;
@@ -130,11 +130,23 @@ class Lowering {
   // Each carried value's value at the end of an iteration has no cotangent yet where
   // the iteration's reverse starts (it is the iteration's own, or the value it
   // started with where that is so, on every path): what the next iteration gave it
-  // comes first, as the unrolled trace sums it. Where the value it started with may
-  // be the initial value, read elsewhere too, the carried value's variables refer to
-  // the initial value's where they are that tensor (`s_in.is_same(a)`): the phis
-  // returned. Otherwise (a value from outside passed on) NotYet.
-  std::vector<const Phi*> fresh_at_head(const Node& s, const Loop& l);
+  // comes first, as the unrolled trace sums it. Where it may be the initial value,
+  // read elsewhere too, or a value from outside the loop, the carried value's
+  // variables refer to that value's where they are that tensor (`s_in.is_same(a)`):
+  // those values returned, by phi. Otherwise NotYet. The values a path passes on
+  // without a reference to them (unaliased_ from `unaliased` on) count too.
+  std::map<const Phi*, std::vector<ValueId>> fresh_at_head(const Node& s, const Loop& l,
+                                                           std::size_t unaliased);
+  // The references of ph's value at the head of an iteration to `roots`' variables,
+  // inserted at `at` in `aliases` (after its initial value's).
+  void identify(const Node& s, const Phi& ph, const std::vector<ValueId>& roots, std::size_t at);
+  // Inserts as at `at` in `aliases`, where their references are declared in order.
+  void insert_aliases(std::size_t at, const std::vector<Alias>& as);
+  // A value after a branch that is, on a path, a value whose variable may refer to
+  // another's holding shares of its own (a loop's carried value, by fresh_at_head)
+  // refers to it too: the shares of both sum in one variable, as tracing sums them.
+  // `referring`: such values; the unaliased branch values from `from` on are looked at.
+  void refer_through(std::set<ir::ValueId> referring, std::size_t from);
   const Block* scope() const { return regions_.empty() ? nullptr : regions_.back(); }
   static bool defines(const Block& b, ValueId v);
   // `const T name = init;` (axes, keepdims in an inlined library function): the
@@ -166,6 +178,9 @@ class Lowering {
   void lists_read_at_run_time(const Block& b);
   // The loops' bodies and tl::conds' branches around the node being lowered
   std::vector<const Block*> regions_;
+  // The values after a branch that do not refer to the value a path passes on (read
+  // nowhere else), with where in `aliases` their reference would go.
+  std::vector<std::pair<std::size_t, Alias>> unaliased_;
   Constants constants_;
   std::map<ValueId, int> uses_, sides_;  // the program's reads of each value; as a branch's side
   int next_class_;                       // the type class of the next parameter not of the function's

@@ -114,7 +114,14 @@ void SweepPrinter::loop(const Node& s) {
     if (const auto it = pass_.ct.find(v); it != pass_.ct.end() && maybe_.count(b_.value_of(it->second)) == 0)
       sure.insert(v);
   }
-  for (const Phi* ph : carried) settle(low_.value(ph->out));
+  // A carried value that may be a value from before the loop is carried apart from
+  // the variable of the loop's result, which may refer to that value's.
+  for (const Phi* ph : carried) {
+    const ir::ValueId out = low_.value(ph->out);
+    settle(out);
+    if (l.carried_unless.count(out) != 0)
+      line("tl::Tensor " + target_of(out) + "_next = " + target_of(out) + ";");
+  }
   const State outside = save();
   const std::size_t made = g_.body.ops.size();
   const std::string id = std::to_string(s.id), k = "k" + id;
@@ -129,15 +136,17 @@ void SweepPrinter::loop(const Node& s) {
   // The value at the end of the iteration takes the carried cotangent first.
   for (const Phi* ph : carried) {
     const ir::ValueId out = low_.value(ph->out), second = low_.value(ph->second);
-    Tensor t = variable(out, true);
-    // Where the value at the end of the iteration is the initial value itself, its
-    // shares so far are in that value's variable already.
+    Tensor t;
+    // Where the value at the end of the iteration is a value from before the loop
+    // itself, its shares so far are in that value's variable already.
     if (const auto unless = l.carried_unless.find(out); unless != l.carried_unless.end()) {
       const std::string carried = target_of(out) + "_carried";
       line("const tl::Tensor " + carried + " = " + unless->second + " ? tl::Tensor() : " + target_of(out) +
-           ";");
+           "_next;");
       t = named(carried, out);
       maybe_.insert(b_.value_of(t));
+    } else {
+      t = variable(out, true);
     }
     pass_.ct.erase(out);
     rec_.alike(b_.value_of(t), primal_.at(second));
@@ -146,8 +155,10 @@ void SweepPrinter::loop(const Node& s) {
   write_from(ops, shares);
   block(s.body);
   for (const Phi* ph : carried) {
+    const ir::ValueId out = low_.value(ph->out);
     declare(low_.value(ph->in));
-    line(target_of(low_.value(ph->out)) + " = " + target_of(low_.value(ph->in)) + ";");
+    line(target_of(out) + (l.carried_unless.count(out) != 0 ? "_next" : "") + " = " +
+         target_of(low_.value(ph->in)) + ";");
   }
   close_scope();
   --depth_;

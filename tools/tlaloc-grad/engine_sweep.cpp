@@ -245,15 +245,20 @@ void SweepPrinter::declare_aliases(const Block* scope) {
     const auto side = [&](const Lowering::Alias* x) {
       return x != nullptr ? target_of(x->side) : d + "_apart";
     };
-    // One value on both paths: d is its cotangent, whichever ran.
+    // One value on both paths: d is its cotangent, whichever ran. A loop's carried
+    // value may be one of several values (each tested in turn).
+    std::string refers = side(orelse);
+    for (auto it = low_.aliases.rbegin(); it != low_.aliases.rend(); ++it)
+      if (it->out == a.out && it->taken && &*it != then)
+        refers = it->cond + " ? " + side(&*it) + " : " + refers;
     if (then != nullptr && orelse != nullptr && then->side == orelse->side)
       line("tl::Tensor& " + d + " = " + side(then) + ";");
     else
-      line("tl::Tensor& " + d + " = " + a.cond + " ? " + side(then) + " : " + side(orelse) + ";");
-    for (const Lowering::Alias* x : {then, orelse})
-      if (x != nullptr) {
-        aliased_[d].insert(target_of(x->side));
-        aliased_[target_of(x->side)].insert(d);
+      line("tl::Tensor& " + d + " = " + a.cond + " ? " + side(then) + " : " + refers + ";");
+    for (const Lowering::Alias& x : low_.aliases)
+      if (x.out == a.out) {
+        aliased_[d].insert(target_of(x.side));
+        aliased_[target_of(x.side)].insert(d);
       }
   }
 }

@@ -81,6 +81,7 @@ inline tl::Tensor grad_skipped_2197(const tl::Tensor& m, const int skip) {
   // mul, line 2194
   d_start = d_start.defined() ? d_start + d_mul_9 * m : d_mul_9 * m;
   d_m = d_mul_9 * start;
+  tl::Tensor d_h_1_next = d_h_1;
   // Reverse of the loop at line 2190, last iteration first.
   for (std::size_t k0 = steps_0; k0-- > 0;) {
     [[maybe_unused]] const int i = saved_i[k0];
@@ -97,7 +98,7 @@ inline tl::Tensor grad_skipped_2197(const tl::Tensor& m, const int skip) {
     tl::Tensor& d_h_in = h_in.is_same(start) ? d_start : d_h_in_apart;
     tl::Tensor d_h_2_apart;
     tl::Tensor& d_h_2 = cond_1 ? d_h_2_apart : d_h_in;
-    const tl::Tensor d_h_1_carried = h_2.is_same(start) ? tl::Tensor() : d_h_1;
+    const tl::Tensor d_h_1_carried = h_2.is_same(start) ? tl::Tensor() : d_h_1_next;
     if (d_h_1_carried.defined()) d_h_2 = d_h_2.defined() ? d_h_2 + d_h_1_carried : d_h_1_carried;
     if (cond_1) {
       d_add_7 = d_h_1_carried;
@@ -116,7 +117,7 @@ inline tl::Tensor grad_skipped_2197(const tl::Tensor& m, const int skip) {
         d_m = d_m + tl::sum_to_shape_of(d_mul_5 * h_in, m);
       }
     }
-    d_h_1 = d_h_in;
+    d_h_1_next = d_h_in;
   }
   // mul, line 2188
   d_sin_1 = d_start * 0.5;
