@@ -2211,6 +2211,12 @@ int main() {
     report_near(name + ", replaced", tl::grad(replaced), replaced, w);
   }
 
+  // A result that depends on nothing differentiated: zeros, as tracing gives them.
+  const auto unmoved = [](const tl::Tensor& m) { return tl::sum(tl::zeros_like(m) + 2.0); };
+  report("a result nothing differentiated moves", tl::grad(unmoved)(w), unmoved, w);
+  const auto unmoved_list = [](const std::vector<tl::Tensor>& ps) { return tl::sum(tl::ones_like(ps[1])); };
+  report_list("a result no element moves", tl::grad(unmoved_list)(layers), unmoved_list, layers);
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

@@ -336,7 +336,28 @@ std::string SweepPrinter::maybe_sum(const std::string& d, ir::ValueId share) {
   return d + ".defined() ? " + rec_.sum({d, 0}, share).text + " : " + rec_.write(share).text;
 }
 
+namespace {
+
+// A result that depends on nothing differentiated: every cotangent is zeros (the
+// caller gives a list's elements theirs), as the engine gives a parameter nothing reads.
+Sweep constant_sweep(const Program& p) {
+  Sweep s;
+  for (std::size_t w : p.wrt) {
+    const Param& prm = p.params[w];
+    if (prm.list) {
+      s.lines.push_back("std::vector<tl::Tensor> d_" + prm.name + "(" + prm.name + ".size());");
+      s.cotangents.emplace_back();
+    } else {
+      s.cotangents.push_back("tl::zeros_like(" + p.values[std::size_t(prm.value)].name + ")");
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
 Sweep engine_sweep(const Program& p, const std::string& seed, const ForwardPass& forward) {
+  if (p.result < 0 || !p.values[std::size_t(p.result)].active) return constant_sweep(p);
   Lowering low(p);
   try {
     low.lower();
