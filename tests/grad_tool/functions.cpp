@@ -2209,6 +2209,20 @@ int main() {
       return tl::sum(total * h + start * m + other);
     };
     report_near(name + ", replaced", tl::grad(replaced), replaced, w);
+    // Two carried values that swap, their initial values read after the loop too: one
+    // carried value may be the other's initial value itself.
+    auto swapped = [skip](const tl::Tensor& m) {
+      const tl::Tensor s = tl::sin(m), c = tl::cos(m);
+      tl::Tensor p = s, q = c;
+      for (int i = 0; i < skip + 1; ++i) {
+        const tl::Tensor before = p;
+        p = q;
+        q = before * m + q;
+      }
+      return tl::sum(p * q + s * c * m);
+    };
+    report_near(name + ", swapped", tl::grad(swapped), swapped, w);
+    report_hessian_near(name + ", swapped, hessian", tl::hessian(swapped), tl::grad(swapped), w);
   }
 
   // A result that depends on nothing differentiated: zeros, as tracing gives them.

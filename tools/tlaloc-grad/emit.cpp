@@ -64,22 +64,14 @@ std::string Writer::reverse_sweep(const std::string& seed) {
   };
   forward.scalars = [&](const Block& b) { return lines_of([&] { scalars_of(b); }); };
   const Sweep sweep = engine_sweep(p_, seed, forward);
-  const bool engine = sweep.not_taken.empty();
-  if (engine) {
-    line("// Reverse, written by the AD engine (tl::ad::vjp): d_v is the derivative of the");
-    line("// result with respect to v, its shares summed in the engine's order.");
-    for (const std::string& l : sweep.lines) line(l);
-  } else {
-    line("// Reverse: d_v is the derivative of the result with respect to v (the tool's own");
-    line("// sweep, for " + sweep.not_taken + ").");
-    scope_ = {&p_.body};
-    declare_cotangents(p_.body, true);
-    if (active(p_.result)) {
-      line(d(p_.result) + " = " + seed + ";");
-      has_[p_.result] = Has::yes;
-    }
-    reverse(p_.body);
-  }
+  if (!sweep.not_taken.empty())
+    refuse(Code::unsupported_construct, sweep.where.file.empty() ? p_.loc : sweep.where,
+           "the AD engine's reverse sweep of " + p_.what + " cannot be written at build time yet (" +
+               sweep.not_taken +
+               "); leave this transform to trace at run time (docs/BUILD_TIME_GRADIENTS.md, \"Refusals\")");
+  line("// Reverse, written by the AD engine (tl::ad::vjp): d_v is the derivative of the");
+  line("// result with respect to v, its shares summed in the engine's order.");
+  for (const std::string& l : sweep.lines) line(l);
   std::string cts;
   for (std::size_t k = 0; k < p_.wrt.size(); ++k) {
     const std::size_t w = p_.wrt[k];
@@ -92,7 +84,7 @@ std::string Writer::reverse_sweep(const std::string& seed) {
     }
     // A Params' gradient has its names (tl::grad's).
     const std::string list = prm.named ? prm.name + ".with_tensors(d_" + prm.name + ")" : "d_" + prm.name;
-    cts += (cts.empty() ? "" : ", ") + (prm.list ? list : engine ? sweep.cotangents[k] : or_zeros(prm.value));
+    cts += (cts.empty() ? "" : ", ") + (prm.list ? list : sweep.cotangents[k]);
   }
   return cts;
 }
@@ -244,34 +236,6 @@ std::string Writer::tangent_or_zero(ValueId v) const {
   if (p_.values[std::size_t(v)].maybe_undefined)
     return "(" + name(v) + ".defined() ? " + zero + " : tl::Tensor())";
   return zero;
-}
-
-std::string Writer::d(ValueId v) const {
-  const auto it = alias_.find(v);
-  if (it != alias_.end()) return it->second;
-  const Value& value = p_.values[std::size_t(v)];
-  return value.list.empty() ? "d_" + value.name : "d_" + value.list + "[" + value.at + "]";
-}
-
-// v's cotangent, zeros where it has none (the engine's or_zeros).
-std::string Writer::or_zeros(ValueId v) const {
-  const std::string zero = "tl::zeros_like(" + name(v) + ")";
-  switch (state(v)) {
-    case Has::none:
-      return zero;
-    case Has::yes:
-      return d(v);
-    case Has::maybe:
-      return d(v) + ".defined() ? " + d(v) + " : " + zero;
-  }
-  return zero;
-}
-
-// A list's element may have shares from other reads of it: it starts as "maybe".
-Has Writer::state(ValueId v) const {
-  const auto it = has_.find(v);
-  if (it != has_.end()) return it->second;
-  return v >= 0 && !p_.values[std::size_t(v)].list.empty() ? Has::maybe : Has::none;
 }
 
 std::string Writer::escape(const std::string& s) {

@@ -1,5 +1,7 @@
 // The forward pass of a generated function: the ops as written, what a branch declares
-// before it, what a loop saves per iteration, and (forward mode) the tangents.
+// before it, what a loop saves per iteration, and (forward mode) the tangents; and
+// what the reverse sweep (engine_sweep.cpp) reads of it again: an iteration's saved
+// values, and scalar statements computed again.
 #include "writer.hpp"
 
 #include <algorithm>
@@ -399,6 +401,59 @@ void Writer::loop_statement(const Node& s, bool save, bool unrolled) {
   if (!s.break_after.empty()) line("if (" + s.break_after + ") break;");
   --depth_;
   line("}");
+}
+
+// What iteration k of loop s saved, under the names the forward pass gave it.
+void Writer::restore_iteration(const Node& s, const std::string& k) {
+  for (const auto* list : {&s.scalars, &s.kept})
+    for (const auto& [var, type] : *list)
+      line("[[maybe_unused]] const " + type + " " + var + " = " + scalar_tape(s, var) + "[" + k + "];");
+  for (ValueId v : loop_values(s))
+    line("[[maybe_unused]] const tl::Tensor& " + name(v) + " = saved_" + name(v) + "[" + k + "];");
+  for (int c : loop_conds(s))
+    line("[[maybe_unused]] const bool " + cond_name(c) + " = saved_" + cond_name(c) + "[" + k + "];");
+  for (ValueId v : defined_in(s.body).customs)
+    line("[[maybe_unused]] const " + std::string(kForwardHalf) + "& " + name(v) + "_fwd = saved_" + name(v) +
+         "_fwd[" + k + "];");
+  for (const auto& [var, type] : inner_state(s))
+    line("[[maybe_unused]] const " + type + "& " + var + " = saved_" + var + "[" + k + "];");
+  scalars_of(s.body, false);
+}
+
+namespace {
+// Whether b, with the paths of its ifs, assigns a scalar declared outside it: the join
+// variable of an if (lower_scalars.cpp, end_path).
+bool assigns_joins(const Block& b) {
+  for (const Node& s : b) {
+    if (s.kind == Node::Kind::scalar && s.assignment && s.declares.empty()) return true;
+    if (s.kind == Node::Kind::branch && (assigns_joins(s.body) || assigns_joins(s.orelse))) return true;
+  }
+  return false;
+}
+}  // namespace
+
+// The scalar statements of b, computed again where a reverse sweep needs them. With
+// replay_ifs, an if in b that joins scalars runs its paths' scalar statements again
+// too, so that its join variables hold the values b read after it (a loop body keeps
+// those instead: lower_scalars.cpp, settle); with_joins: b is such a path.
+void Writer::scalars_of(const Block& b, bool replay_ifs, bool with_joins) {
+  for (const Node& s : b) {
+    if (replay_ifs && s.kind == Node::Kind::branch && (assigns_joins(s.body) || assigns_joins(s.orelse))) {
+      line("if (" + cond_name(s.id) + ") {  // the scalars of the if at " + at(s.loc));
+      ++depth_;
+      scalars_of(s.body, true, true);
+      --depth_;
+      line("} else {");
+      ++depth_;
+      scalars_of(s.orelse, true, true);
+      --depth_;
+      line("}");
+      continue;
+    }
+    if (s.kind != Node::Kind::scalar || s.check || (s.assignment && !(with_joins && s.declares.empty())))
+      continue;
+    line(replayed(s));
+  }
 }
 
 }  // namespace tlaloc_grad

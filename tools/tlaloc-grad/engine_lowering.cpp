@@ -314,11 +314,15 @@ void Lowering::loop(const Node& s) {
   const std::map<const Phi*, std::vector<ValueId>> roots = fresh_at_head(s, l, unaliased);
   for (const Phi& ph : s.phis)
     if (uses_.at(ph.second) > 1) l.read.insert(value(ph.second));
+  // The values whose variables may refer to such a value's: the carried values that
+  // may be one at an iteration's start (another's initial value passed on included).
   std::set<ir::ValueId> referring;
-  for (const auto& [ph, rs] : roots) {
-    referring.insert(value(ph->in));
-    for (ValueId r : rs) referring.insert(value(r));
-  }
+  for (const auto& [ph, rs] : roots)
+    for (ValueId r : rs) {
+      referring.insert(value(r));
+      for (const Phi& q : s.phis)
+        if (q.first == r || &q == ph) referring.insert(value(q.in));
+    }
   refer_through(referring, unaliased);
   for (std::size_t i = s.phis.size(); i-- > 0;)
     if (const auto r = roots.find(&s.phis[i]); r != roots.end()) identify(s, s.phis[i], r->second, heads[i]);
@@ -413,8 +417,11 @@ std::map<const Phi*, std::vector<ValueId>> Lowering::fresh_at_head(const Node& s
           const auto from = outside.find(v);
           return from != outside.end() && p_.values[std::size_t(from->second)].active && root(from->second);
         }
+        // A value an iteration started with: where its initial value is read
+        // elsewhere too, that value itself (the iteration's own, or another carried
+        // value's, passed on).
         if (const auto in = in_of.find(v); in != in_of.end())
-          return alone(*in->second) || (in->second == &ph && root(ph.first));
+          return alone(*in->second) || root(in->second->first);
         // The values a path passes on count whether or not v refers to them.
         const auto from = [&](const Alias& a) { return a.out != v || fresh(a.side, ph, roots); };
         return std::all_of(aliases.begin(), aliases.end(), from) &&
@@ -427,8 +434,9 @@ std::map<const Phi*, std::vector<ValueId>> Lowering::fresh_at_head(const Node& s
     if (!p_.values[std::size_t(ph.out)].active || !p_.values[std::size_t(ph.second)].active) continue;
     const ir::ValueId second = b_.value_of(at_.at(ph.second));
     std::vector<ValueId> roots;
-    if (!fresh(second, ph, roots) || !seconds.insert(second).second)
-      throw NotYet{"a loop passing on a value it does not own"};
+    if (!fresh(second, ph, roots)) throw NotYet{"a loop passing on a list's element", s.loc};
+    if (!seconds.insert(second).second)
+      throw NotYet{"a loop two of whose carried values end an iteration as one value", s.loc};
     // The initial value first: its reference is the one the loop has without these.
     if (const auto f = std::find(roots.begin(), roots.end(), ph.first);
         f != roots.end() && f != roots.begin())

@@ -29,6 +29,7 @@ inline constexpr const char* kCustomCotangents = "tlaloc_grad.cotangents";
 // gradient.
 struct NotYet {
   std::string what;
+  Loc where{};  // the construct's place, where known
 };
 
 using Constants = std::map<std::string, std::string, std::less<>>;

@@ -246,11 +246,16 @@ void SweepPrinter::declare_aliases(const Block* scope) {
       return x != nullptr ? target_of(x->side) : d + "_apart";
     };
     // One value on both paths: d is its cotangent, whichever ran. A loop's carried
-    // value may be one of several values (each tested in turn).
+    // value may be one of several values, each tested in turn (a reference to a
+    // reference each: `d_else1`, read so by tl::hessian's second lowering too).
     std::string refers = side(orelse);
+    int others = 0;
     for (auto it = low_.aliases.rbegin(); it != low_.aliases.rend(); ++it)
-      if (it->out == a.out && it->taken && &*it != then)
-        refers = it->cond + " ? " + side(&*it) + " : " + refers;
+      if (it->out == a.out && it->taken && &*it != then) {
+        const std::string other = d + "_else" + std::to_string(++others);
+        line("tl::Tensor& " + other + " = " + it->cond + " ? " + side(&*it) + " : " + refers + ";");
+        refers = other;
+      }
     if (then != nullptr && orelse != nullptr && then->side == orelse->side)
       line("tl::Tensor& " + d + " = " + side(then) + ";");
     else
@@ -394,7 +399,7 @@ Sweep engine_sweep(const Program& p, const std::string& seed, const ForwardPass&
     values.cotangents.clear();
     return SweepPrinter(p, low, g, b, pass, values, primal, rec, forward).print(seed, seed_value);
   } catch (const NotYet& e) {
-    return {{}, {}, e.what};
+    return {{}, {}, e.what, e.where};
   } catch (const tl::detail::UnknownTypeError&) {
     return {{}, {}, "a rule that reads a type known only at run time"};
   } catch (const std::logic_error&) {

@@ -16,6 +16,7 @@ struct Sweep {
   // The differentiated parameters' cotangents (empty for a list, d_<list>)
   std::vector<std::string> cotangents;
   std::string not_taken;  // what the lowering does not take yet, if anything
+  Loc where{};            // and where, if known
 };
 
 // What the sweep reads of the forward pass the tool wrote (emit_forward.cpp).
@@ -29,10 +30,11 @@ struct ForwardPass {
 
 // The sweep from `seed`, the result's cotangent (C++ text), each op's shares under a
 // comment naming the op and its line; or, in not_taken, what in the body this
-// lowering does not take yet: a C++ loop whose sums its reverse loop would order
-// otherwise than the unrolled trace, a tl::hessian's second lowering's lists, a
-// value maybe without one where an op reads it, a rule that reads a type. The tool's
-// own sweep (emit_reverse.cpp) writes those.
+// lowering does not take (the tool refuses it, UNSUPPORTED_CONSTRUCT): a C++ loop
+// whose sums its reverse loop would order otherwise than the unrolled trace (two
+// carried values ending an iteration as one value, one passing on another's start), a
+// value maybe without one where an op reads it, a rule that reads a type. No test
+// program, random ones included, reaches one of these.
 Sweep engine_sweep(const Program& p, const std::string& seed, const ForwardPass& forward);
 
 }  // namespace tlaloc_grad

@@ -1,6 +1,7 @@
 // The writer of generated gradients (emit.hpp): the Writer, whose parts are in
-// emit.cpp (the functions written), emit_forward.cpp (the forward pass) and
-// emit_reverse.cpp (the reverse sweep). Private to tlaloc-grad.
+// emit.cpp (the functions written) and emit_forward.cpp (the forward pass, and what
+// the AD engine's reverse sweep, engine_sweep.cpp, reads of it again). Private to
+// tlaloc-grad.
 #pragma once
 
 #include <functional>
@@ -14,10 +15,6 @@
 #include "rules.hpp"
 
 namespace tlaloc_grad {
-
-// Whether a cotangent variable holds a value at a point of the reverse sweep; an
-// undefined tl::Tensor stands for zero, as in the AD engine.
-enum class Has { none, yes, maybe };
 
 // A source line cut for a comment.
 std::string shorten(const std::string& s);
@@ -46,25 +43,9 @@ class Writer {
   std::set<std::string> zero_lists_;  // tapes of tangents holding such tangents
   std::string out_;
   int depth_ = 0;
-  std::map<ValueId, Has> has_;
-  // Values from outside a tl:: region whose shares the region sums apart (their
-  // cotangent variable there), as the engine's rules for the region's op do.
-  std::map<ValueId, std::string> alias_;
   // How many times each value is an op's operand, a loop's initial value or a
-  // branch's; and the results of ops that may return their operand unchanged, whose
-  // shares then go straight to the operand's cotangent (the engine sees no op there):
-  // y -> x for y = tl::reshape(x, ...), x.astype(...), ...
+  // branch's.
   std::map<ValueId, int> uses_;
-  std::map<ValueId, ValueId> passed_;
-  // The values after branches that are, on a path, a value from before the branch
-  // (`y = c ? a : b;`, `if (c) y = x;`) that has other uses: their shares go straight
-  // to that value's cotangent there, as the engine's do (it sees no op). out -> the
-  // sides it may refer to.
-  std::map<ValueId, std::vector<ValueId>> joined_;
-  // The block whose reverse is being written, after the blocks around it whose
-  // cotangents it shares: the plain branches' paths, up to the nearest loop body, tl::
-  // region or the function's body (which have cotangents of their own).
-  std::vector<const Block*> scope_;
   // The vector of a loop's scalar per iteration: saved_<name>, numbered where loops
   // one after another have counters of the same name.
   std::map<std::pair<int, std::string>, std::string> scalar_tapes_;
@@ -94,79 +75,6 @@ class Writer {
 
   std::vector<int> loop_conds(const Node& s) const { return defined_in(s.body).conds; }
 
-  // ---- reverse ----------------------------------------------------------------
-
-  // Code run only where `condition` holds: what it adds is "maybe" after it.
-  template <class F>
-  void guarded_by(const std::string& condition, F body) {
-    const auto before = has_;
-    line("if (" + condition + ") {");
-    ++depth_;
-    body();
-    --depth_;
-    line("}");
-    join(before, has_);
-  }
-  // Code run only when `cotangent` is defined.
-  template <class F>
-  void guarded(const std::string& cotangent, F body) {
-    guarded_by(cotangent + ".defined()", body);
-  }
-
-  template <class F>
-  void guarded_if_maybe(ValueId v, F body) {
-    if (state(v) == Has::yes)
-      body();
-    else
-      guarded(d(v), body);
-  }
-
-  // Runs body, the reverse of block b: a path of a plain branch inside the current
-  // scope (shared) or a block with cotangents of its own.
-  template <class F>
-  void within(const Block& b, bool shared, F body) {
-    const auto outer = scope_;
-    if (!shared) scope_.clear();
-    scope_.push_back(&b);
-    body();
-    scope_ = outer;
-  }
-
-  // ---- tl::cond, tl::fori_loop, tl::while_loop ----------------------------------
-
-  // Runs body, the reverse of structured op s, only where one of its results has a
-  // cotangent: the engine skips an op none of whose results has one (a region's
-  // reverse would add zeros to what it uses from outside).
-  template <class F>
-  void seeded(const Node& s, F body) {
-    std::vector<ValueId> results = s.ys;
-    for (const Phi& ph : s.phis) results.push_back(ph.out);
-    std::string any;
-    for (ValueId v : results) {
-      if (!active(v) || state(v) == Has::none) continue;
-      if (state(v) == Has::yes) return body();
-      any += (any.empty() ? "" : " || ") + d(v) + ".defined()";
-    }
-    if (any.empty()) return;
-    guarded_by(any, body);
-  }
-
-  // Runs body with the shares of `free` going to variables of their own, named with
-  // `suffix` and starting undefined; the names and states outside come back after.
-  template <class F>
-  void apart(const std::vector<ValueId>& free, const std::string& suffix, F body) {
-    const auto alias = alias_;
-    std::map<ValueId, Has> outside;
-    for (ValueId w : free) {
-      outside[w] = state(w);
-      alias_[w] = "d_" + name(w) + suffix;
-      has_[w] = Has::none;
-    }
-    body();
-    alias_ = alias;
-    for (const auto& [w, h] : outside) has_[w] = h;
-  }
-
   // emit.cpp: the functions written, their headers and signatures
   std::string reverse_sweep(const std::string& seed);
   std::string wrt_names() const;
@@ -177,9 +85,6 @@ class Writer {
   std::string footer();
   void mark_unread_declarations();
   std::string tangent_or_zero(ValueId v) const;
-  std::string d(ValueId v) const;
-  std::string or_zeros(ValueId v) const;
-  Has state(ValueId v) const;
   static std::string escape(const std::string& s);
   void line(const std::string& s);
   // The lines `write` writes, unindented, apart from the function's text.
@@ -204,27 +109,8 @@ class Writer {
   std::vector<std::pair<std::string, std::string>> inner_state(const Node& s) const;
   void forward_loop(const Node& s, bool hoisted);
   void loop_statement(const Node& s, bool save, bool unrolled);
-
-  // emit_reverse.cpp: the reverse sweep, and the sums of the tl:: regions
-  void declare_cotangents(const Block& b, bool with_params);
-  bool passed_on(const Block& b, ValueId y);
-  bool own_value(const Block& b, ValueId x) const;
-  bool joined_through(const Block& b, const Node& s, const Phi& ph);
-  bool goes_through(const Phi& ph, bool first) const;
-  void touch_referenced(ValueId v);
-  void accumulate(ValueId v, const std::string& c);
-  void replace_sum(ValueId v, const std::string& sum, const std::string& share);
-  void pass(ValueId from, ValueId to);
-  void join(const std::map<ValueId, Has>& a, const std::map<ValueId, Has>& b);
-  void reverse(const Block& b);
-  void reverse_op(const Node& s);
   void scalars_of(const Block& b, bool replay_ifs = true, bool with_joins = false);
-  void reverse_branch(const Node& s);
   void restore_iteration(const Node& s, const std::string& k);
-  void reverse_loop(const Node& s);
-  std::vector<ValueId> free_values(const Node& s) const;
-  void reverse_cond(const Node& s);
-  void reverse_structured_loop(const Node& s);
 };
 
 }  // namespace tlaloc_grad
