@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "engine_rules.hpp"
 #include "rules_text.hpp"
 
 namespace tlaloc_grad {
@@ -127,7 +128,7 @@ void Writer::forward_op(const Node& s, bool hoisted) {
     t.push_back(s.args[i].is_tensor() && moves_with(s.fn, i, s.args.back().text) && active(s.args[i].value)
                     ? "t_" + name(s.args[i].value)
                     : "");
-  if (r.jvp == nullptr)
+  if (r.jvp == nullptr && !engine_elementwise(r))
     refuse(Code::not_differentiable, s.loc, "tl::" + s.fn + " has no build-time forward rule");
   line(decl + "t_" + n.y + " = " + op_tangent(s, r, n, std::move(t)) + ";");
 }
@@ -150,7 +151,7 @@ std::string Writer::op_tangent(const Node& s, const Rule& r, const Names& n, std
   }
   // An empty tangent with every operand's: the result does not move with the operands
   // that do (a share of a max pool moves with the cotangent only, not with x).
-  const std::string all = r.jvp(r, n, t);
+  const std::string all = engine_tangent(r, n, t);
   if (all.empty()) return "tl::zeros_like(" + n.y + ")";
   if (maybe.empty()) return all;
   bool undefined_somewhere = false;
@@ -158,7 +159,7 @@ std::string Writer::op_tangent(const Node& s, const Rule& r, const Names& n, std
       [&](std::size_t k, std::vector<std::string> with) -> std::string {
     if (k == maybe.size()) {
       const bool none = std::all_of(with.begin(), with.end(), [](const std::string& x) { return x.empty(); });
-      const std::string tangent = none ? "" : r.jvp(r, n, with);
+      const std::string tangent = none ? "" : engine_tangent(r, n, with);
       undefined_somewhere = undefined_somewhere || tangent.empty();
       return tangent.empty() ? "tl::Tensor()" : tangent;
     }

@@ -55,10 +55,6 @@ bool keepdims_written(const std::vector<Arg>& args, const Constants& constants) 
     throw NotYet{"keepdims written other than as a literal"};
   return t == "true";
 }
-// A call of a public function the tool spells from its own rule table: the result of
-// `fn`, whose shares (attribute "shares", one per operand) are C++ text over
-// placeholders for its operands, its result and its cotangent. Each share is recorded
-// as an op standing for that text.
 const tl::detail::OpDef& spelled_text() {
   static const tl::detail::OpDef& op =
       tl::detail::def_op("tlaloc_grad.text").inputs(-1).no_derivative().cpp([](tl::detail::CppOp& o) {
@@ -66,23 +62,62 @@ const tl::detail::OpDef& spelled_text() {
       });
   return op;
 }
+
+std::vector<Tensor> spelled_shares(const tl::detail::Rule& r) {
+  const auto& shares = r.attr<std::vector<std::string>>("shares");
+  const auto& so_far = r.attr<std::vector<std::string>>("so_far");
+  std::vector<Tensor> operands, out(r.num_in());
+  for (std::size_t i = 0; i < r.num_in(); ++i) operands.push_back(r.in(i));
+  operands.push_back(r.out());
+  operands.push_back(r.cotangent());
+  for (std::size_t i = 0; i < r.num_in(); ++i)
+    if (r.wants(i) && !shares.at(i).empty())
+      out[i] = tl::detail::call1(spelled_text(), operands, {{"text", shares[i]}, {"so_far", so_far.at(i)}});
+  return out;
+}
+
+// The tool's tangent text for the operands that have tangents (none: no tangent).
+std::vector<Tensor> spelled_tangent(const tl::detail::Rule& r) {
+  const Rule* rule = find_rule(r.attr<std::string>("fn"));
+  Names n;
+  n.args = r.attr<std::vector<std::string>>("args");
+  for (std::int64_t k : r.attr<std::vector<std::int64_t>>("tensor")) n.tensor.push_back(k != 0);
+  std::vector<Tensor> operands;
+  for (std::size_t i = 0; i < r.num_in(); ++i) operands.push_back(r.in(i));
+  n.y = placeholder(operands.size());
+  operands.push_back(r.out());
+  std::vector<std::string> t(n.args.size());
+  for (std::size_t k = 0, i = 0; k < n.args.size(); ++k) {
+    if (!n.tensor[k]) continue;
+    if (r.has_tangent(i)) {
+      t[k] = placeholder(operands.size());
+      operands.push_back(r.tangent(i));
+    }
+    ++i;
+  }
+  const std::string text = rule->jvp(*rule, n, t);
+  if (text.empty()) return {Tensor()};
+  return {tl::detail::call1(spelled_text(), operands, {{"text", text}})};
+}
+
+}  // namespace
+
 const tl::detail::OpDef& spelled_call() {
   static const tl::detail::OpDef& op =
-      tl::detail::def_op("tlaloc_grad.call").inputs(-1).vjp([](const tl::detail::Rule& r) {
-        const auto& shares = r.attr<std::vector<std::string>>("shares");
-        const auto& so_far = r.attr<std::vector<std::string>>("so_far");
-        std::vector<Tensor> operands, out(r.num_in());
-        for (std::size_t i = 0; i < r.num_in(); ++i) operands.push_back(r.in(i));
-        operands.push_back(r.out());
-        operands.push_back(r.cotangent());
-        for (std::size_t i = 0; i < r.num_in(); ++i)
-          if (r.wants(i) && !shares.at(i).empty())
-            out[i] =
-                tl::detail::call1(spelled_text(), operands, {{"text", shares[i]}, {"so_far", so_far.at(i)}});
-        return out;
-      });
+      tl::detail::def_op("tlaloc_grad.call").inputs(-1).vjp(spelled_shares).jvp(spelled_tangent);
   return op;
 }
+
+Tensor record_spelled(const std::string& fn, const std::vector<Tensor>& in, const Names& names,
+                      const std::vector<std::string>& shares, const std::vector<std::string>& so_far) {
+  std::vector<std::int64_t> tensor;
+  for (bool t : names.tensor) tensor.push_back(t ? 1 : 0);
+  return tl::detail::call1(
+      spelled_call(), in,
+      {{"fn", fn}, {"args", names.args}, {"tensor", tensor}, {"shares", shares}, {"so_far", so_far}});
+}
+
+namespace {
 
 // An element read at a literal index, or by name (`.at("w")`).
 bool literal_index(const Value& v) {
@@ -524,9 +559,7 @@ Tensor Lowering::record(const Node& s) {
            : s.fn == "max" ? tl::max(x, axes, keepdims)
                            : tl::min(x, axes, keepdims);
   }
-  const bool elementwise = rule->partials != 0 || s.fn == "add" || s.fn == "sub" || s.fn == "neg" ||
-                           s.fn == "where" || s.fn == "select";
-  if (!elementwise) return spelled_op(s, *rule);
+  if (!engine_elementwise(*rule)) return spelled_op(s, *rule);
   const tl::detail::OpDef* def = tl::detail::find_op(s.fn == "where" ? "select" : s.fn);
   if (def == nullptr) throw NotYet{"'" + s.fn + "'"};
   std::vector<Tensor> in;
@@ -566,8 +599,7 @@ Tensor Lowering::spelled_op(const Node& s, const Rule& rule) {
                          ? rule.with_so_far(rule, k, names, placeholder(in.size() + 2))
                          : std::string());
   }
-  const Tensor y =
-      tl::detail::call1(spelled_call(), in, {{"fn", s.fn}, {"shares", shares}, {"so_far", so_far}});
+  const Tensor y = record_spelled(s.fn, in, names, shares, so_far);
   // A function that may return its operand x unchanged, where x is read elsewhere
   // too: where it did, tracing saw no op, and x's cotangent takes y's shares as they
   // come (the generated code's d_y refers to d_x where y.is_same(x)).

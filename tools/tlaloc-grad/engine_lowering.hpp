@@ -25,8 +25,18 @@ using tl::Tensor;
 // cotangents, one per operand of the rule's function.
 inline constexpr const char* kCustomCotangents = "tlaloc_grad.cotangents";
 
-// Where the lowering stops, and what stopped it: the tool's own sweep writes the
-// gradient.
+// A call of a public function the tool spells from its own rule table (rules.cpp),
+// recorded as the op standing for it: attributes "fn", "args" (each argument's text,
+// placeholder(i) for tensor operand i) and "tensor" (which arguments are tensors); for
+// its VJP, "shares" (each operand's share, C++ text over placeholders for its operands,
+// its result and its cotangent) and "so_far" (Rule::with_so_far's text, or empty).
+// Its VJP records each share, its JVP the rule's tangent for the operands that have
+// one, each an op standing for that text.
+const tl::detail::OpDef& spelled_call();
+Tensor record_spelled(const std::string& fn, const std::vector<Tensor>& in, const Names& names,
+                      const std::vector<std::string>& shares, const std::vector<std::string>& so_far);
+
+// Where the lowering stops, and what stopped it: the tool refuses the gradient.
 struct NotYet {
   std::string what;
   Loc where{};  // the construct's place, where known

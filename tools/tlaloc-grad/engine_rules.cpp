@@ -10,7 +10,9 @@
 #include <map>
 #include <optional>
 
+#include "ad/modes.hpp"
 #include "core/tensor_impl.hpp"
+#include "engine_lowering.hpp"
 #include "engine_writer.hpp"
 #include "ir/builder.hpp"
 #include "ops/rule.hpp"
@@ -116,11 +118,50 @@ std::optional<std::string> engine_vjp(std::string_view op, std::size_t i, const 
   return run(*def, n, true, i, {n.g});
 }
 
-std::optional<std::string> engine_jvp(std::string_view op, const Names& n,
-                                      const std::vector<std::string>& t) {
-  const OpDef* def = op_of(op);
-  if (def == nullptr || !def->jvp_rule()) return std::nullopt;
-  return run(*def, n, false, 0, t);
+std::string engine_tangent(const Rule& r, const Names& n, const std::vector<std::string>& t) {
+  // f: the op on parameters standing for its arguments; an elementwise op records its
+  // registry op (a scalar a parameter beside its tensor), any other the op standing for
+  // the tool's rule.
+  Call c;
+  ir::Builder b(c.f);
+  name_values(c, b, n, false, {});
+  std::vector<Tensor> tensors;
+  for (std::size_t k = 0; k < n.args.size(); ++k)
+    if (n.tensor[k]) tensors.push_back(c.in[k]);
+  Names placeholders = n;
+  for (std::size_t k = 0, i = 0; k < n.args.size(); ++k)
+    if (n.tensor[k]) placeholders.args[k] = placeholder(i++);
+  const OpDef* def = engine_elementwise(r) ? op_of(r.name) : nullptr;
+  if (engine_elementwise(r) && def == nullptr) throw std::logic_error("no registry op for " + r.name);
+  const Tensor y =
+      def != nullptr ? tl::detail::call1(*def, c.in) : record_spelled(r.name, tensors, placeholders, {}, {});
+  // g: the engine's forward mode of f, each parameter and the tangents given named as
+  // the generated function names them, the op's result as its result.
+  ir::Function g;
+  ir::Builder bg(g);
+  tl::ad::JvpPass pass(c.f, bg);
+  std::map<ir::ValueId, Expr> names;
+  std::map<ir::ValueId, Kind> kinds;
+  std::map<ir::ValueId, std::pair<std::string, ir::ValueId>> scalars;
+  for (const ir::ValueId v : c.f.body.args) pass.rp.primal[v] = bg.param(tl::detail::unknown_type());
+  const auto in_g = [&](ir::ValueId v) { return bg.value_of(pass.rp.primal.at(v)); };
+  for (const auto& [v, name] : c.names) names[in_g(v)] = name;
+  for (const auto& [v, kind] : c.kinds) kinds[in_g(v)] = kind;
+  for (const auto& [v, s] : c.scalars) scalars[in_g(v)] = {s.first, in_g(s.second)};
+  for (std::size_t k = 0; k < n.args.size(); ++k) {
+    if (!n.tensor[k] || t[k].empty()) continue;
+    const Tensor tangent = bg.param(tl::detail::unknown_type());
+    names[bg.value_of(tangent)] = {t[k], 0};
+    kinds[bg.value_of(tangent)] = of_class(class_of(n, k));
+    pass.tangent[b.value_of(c.in[k])] = tangent;
+  }
+  for (const ir::Op& op : c.f.body.ops) pass.step(op);
+  names[bg.value_of(pass.rp.at(b.value_of(y)))] = {n.y, 0};
+  kinds[bg.value_of(pass.rp.at(b.value_of(y)))] = of_class(0);
+  const Tensor dy = pass.tangent_of(b.value_of(y));
+  if (!dy.defined()) return std::string();
+  Recording w(g, names, kinds, scalars, n.y);
+  return w.write(bg.value_of(dy)).text;
 }
 
 }  // namespace tlaloc_grad

@@ -22,7 +22,7 @@ std::string paren(const std::string& s) {
     else if (c == ')' || c == ']' || c == '}')
       --depth;
     else if (depth == 0 && !(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' ||
-                             c == ':' || (i == 0 && c == '-')))
+                             c == ':' || (i == 0 && c == '-') || c == '\x01' || c == '\x02'))
       return "(" + s + ")";
   }
   return s;
@@ -85,10 +85,6 @@ std::string spell_infix(const std::string& op, const Names& n) {
 
 std::string elementwise_vjp(const Rule& r, std::size_t i, const Names& n) {
   if (const std::optional<std::string> share = engine_vjp(r.name, i, n)) return *share;
-  throw std::logic_error("the engine's rule for " + r.name + " reads a type known only at run time");
-}
-std::string elementwise_jvp(const Rule& r, const Names& n, const std::vector<std::string>& t) {
-  if (const std::optional<std::string> tangent = engine_jvp(r.name, n, t)) return *tangent;
   throw std::logic_error("the engine's rule for " + r.name + " reads a type known only at run time");
 }
 
@@ -155,11 +151,16 @@ void set_jvps(RuleTable& t) {
     return plus(tg[0].empty() ? "" : call("matmul", {tg[0], n.args[1]}),
                 tg[1].empty() ? "" : call("matmul", {n.args[0], tg[1]}));
   });
-  // The elementwise ops, and add, sub, neg and where: the engine's own rules.
-  for (auto& [name, r] : t)
-    if (r.partials != 0 || name == "add" || name == "sub" || name == "neg" || name == "where")
-      r.jvp = elementwise_jvp;
 }
+
+}  // namespace
+
+bool engine_elementwise(const Rule& r) {
+  return r.partials != 0 || r.name == "add" || r.name == "sub" || r.name == "neg" || r.name == "where" ||
+         r.name == "select";
+}
+
+namespace {
 
 RuleTable make_rules() {
   RuleTable t;

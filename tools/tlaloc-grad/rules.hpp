@@ -39,12 +39,19 @@ struct Rule {
                              const std::string& so_far) = nullptr;
   // A check written after the forward call (shape conditions of the rule), or empty.
   std::string (*check)(const Names& n) = nullptr;
-  // Forward mode: the result's tangent from the operands' (t[i] empty: zero).
+  // Forward mode: the result's tangent from the operands' (t[i] empty: zero), the
+  // JVP rule of the op standing for the call (engine_tangent); null for the elementwise
+  // ops, whose registry ops' rules run, and the functions without one.
   std::string (*jvp)(const Rule& r, const Names& n, const std::vector<std::string>& t) = nullptr;
   // Elementwise ops whose shares and tangents come from the engine's own rules
   // (engine_rules.cpp): how many operands the rule is for.
   std::size_t partials = 0;
 };
+
+// Whether r's shares and tangent are the engine's own rules of the registry op its
+// function records (engine_rules.cpp): the elementwise ops, and add, sub, neg and where
+// (select).
+bool engine_elementwise(const Rule& r);
 
 // The rule for a public function (`tanh`, `sum`) or operator (`add`, `neg`), or null.
 const Rule* find_rule(std::string_view name);

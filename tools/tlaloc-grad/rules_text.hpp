@@ -14,7 +14,8 @@ namespace tlaloc_grad {
 using RuleTable = std::map<std::string, Rule, std::less<>>;
 
 // An expression's text as an operand of a binary operator: parenthesized unless it is
-// a name, a number or a call, negated or not.
+// a name, a number or a call, negated or not, or a recording's placeholder (written in
+// with parentheses where its value needs them: engine_writer.hpp).
 std::string paren(const std::string& s);
 // "a, b, c", and the braced "{a, b, c}" (a list argument).
 std::string comma_list(const std::vector<std::string>& items);
