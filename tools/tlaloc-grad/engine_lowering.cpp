@@ -361,6 +361,11 @@ void Lowering::loop(const Node& s) {
   refer_through(referring, unaliased);
   for (std::size_t i = s.phis.size(); i-- > 0;)
     if (const auto r = roots.find(&s.phis[i]); r != roots.end()) identify(s, s.phis[i], r->second, heads[i]);
+  results(s, roots, l);
+}
+
+void Lowering::results(const Node& s, const std::map<const Phi*, std::vector<ValueId>>& roots, Loop& l) {
+  const std::string id = std::to_string(s.id);
   for (const Phi& ph : s.phis) {
     const Tensor t = stands_for(ph.out);
     if (!p_.values[std::size_t(ph.out)].active) continue;
@@ -440,25 +445,27 @@ std::map<const Phi*, std::vector<ValueId>> Lowering::fresh_at_head(const Node& s
   const auto alone = [&](const Phi& ph) {
     return !lowered(ph.first) || !p_.values[std::size_t(ph.first)].active || uses_.at(ph.first) == 1;
   };
-  // Whether v, at the end of an iteration of ph, has no cotangent yet at the head, or
-  // may be one of `roots` (whose variables take its shares where it is).
-  const std::function<bool(ir::ValueId, const Phi&, std::vector<ValueId>&)> fresh =
-      [&](ir::ValueId v, const Phi& ph, std::vector<ValueId>& roots) {
+  // Whether v, at the end of an iteration, has no cotangent yet at the head, or may
+  // be one of `roots` (whose variables take its shares where it is).
+  const std::function<bool(ir::ValueId, std::vector<ValueId>&)> fresh =
+      [&](ir::ValueId v, std::vector<ValueId>& roots) {
         const auto root = [&](ValueId r) {
           if (std::find(roots.begin(), roots.end(), r) == roots.end()) roots.push_back(r);
           return true;
         };
+        // A value from outside (not a list's element): one nothing differentiates takes no
+        // share.
         if (l.own.count(v) == 0) {
           const auto from = outside.find(v);
-          return from != outside.end() && p_.values[std::size_t(from->second)].active && root(from->second);
+          return from != outside.end() &&
+                 (!p_.values[std::size_t(from->second)].active || root(from->second));
         }
-        // A value an iteration started with: where its initial value is read
-        // elsewhere too, that value itself (the iteration's own, or another carried
-        // value's, passed on).
+        // A value an iteration started with: where its initial value is read elsewhere
+        // too, that value itself (the iteration's own, or another carried value's).
         if (const auto in = in_of.find(v); in != in_of.end())
           return alone(*in->second) || root(in->second->first);
         // The values a path passes on count whether or not v refers to them.
-        const auto from = [&](const Alias& a) { return a.out != v || fresh(a.side, ph, roots); };
+        const auto from = [&](const Alias& a) { return a.out != v || fresh(a.side, roots); };
         return std::all_of(aliases.begin(), aliases.end(), from) &&
                std::all_of(unaliased_.begin() + std::ptrdiff_t(unaliased), unaliased_.end(),
                            [&](const auto& u) { return from(u.second); });
@@ -469,7 +476,7 @@ std::map<const Phi*, std::vector<ValueId>> Lowering::fresh_at_head(const Node& s
     if (!p_.values[std::size_t(ph.out)].active || !p_.values[std::size_t(ph.second)].active) continue;
     const ir::ValueId second = b_.value_of(at_.at(ph.second));
     std::vector<ValueId> roots;
-    if (!fresh(second, ph, roots)) throw NotYet{"a loop passing on a list's element", s.loc};
+    if (!fresh(second, roots)) throw NotYet{"a loop passing on a list's element", s.loc};
     if (!seconds.insert(second).second)
       throw NotYet{"a loop two of whose carried values end an iteration as one value", s.loc};
     // The initial value first: its reference is the one the loop has without these.
@@ -544,7 +551,7 @@ Tensor Lowering::record(const Node& s) {
     return tl::detail::call1(custom_call(), in, {{"backward", backward}, {"name", y + "_cts"}});
   }
   const Rule* rule = find_rule(s.fn);
-  if (rule == nullptr || rule->vjp == nullptr) throw NotYet{"'" + s.fn + "'"};
+  if (rule == nullptr || (rule->vjp == nullptr && !engine_elementwise(*rule))) throw NotYet{"'" + s.fn + "'"};
   if (s.fn == "sum" || s.fn == "max" || s.fn == "min") {
     const Tensor x = operand(s.args.at(0));
     tl::Axes axes;

@@ -151,6 +151,11 @@ class Lowering {
   // The references of ph's value at the head of an iteration to `roots`' variables,
   // inserted at `at` in `aliases` (after its initial value's).
   void identify(const Node& s, const Phi& ph, const std::vector<ValueId>& roots, std::size_t at);
+  // A loop's results: a parameter for each value after it, whose variable refers to
+  // the initial value's where the loop ran no iteration, and to `roots`' where it is
+  // one of them; the test that the value at the end of an iteration is one of them
+  // (Loop::carried_unless).
+  void results(const Node& s, const std::map<const Phi*, std::vector<ValueId>>& roots, Loop& l);
   // Inserts as at `at` in `aliases`, where their references are declared in order.
   void insert_aliases(std::size_t at, const std::vector<Alias>& as);
   // A value after a branch that is, on a path, a value whose variable may refer to

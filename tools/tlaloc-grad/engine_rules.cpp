@@ -1,14 +1,13 @@
-// The engine's own derivative rules, run at build time. An op's rule (src/ops) is
-// called on values whose types are known only at run time (src/ops/like.cpp): each
-// public op it calls is recorded, and the recording is written back as one C++
-// expression over the generated function's names. So the tool writes what the
-// engine computes, op for op, from the rule itself rather than from a copy of it.
+// The engine's forward mode, run at build time one op at a time. The op is recorded on
+// values whose types are known only at run time (src/ops/like.cpp), tl::ad::JvpPass
+// steps over it, calling its JVP rule, which records each public op it calls, and
+// the recording is written back as one C++ expression over the generated function's
+// names. So the tool writes what the engine computes, op for op, from the rule itself
+// rather than from a copy of it.
 #include "engine_rules.hpp"
 
-#include <fmt/format.h>
-
 #include <map>
-#include <optional>
+#include <stdexcept>
 
 #include "ad/modes.hpp"
 #include "core/tensor_impl.hpp"
@@ -26,26 +25,25 @@ namespace ir = tl::ir;
 using tl::Tensor;
 using tl::detail::OpDef;
 
-// The operands, result and seeds of one rule call, as values of unknown type named
-// by the generated function's text.
+// The operands of one op, as values of unknown type named by the generated
+// function's text.
 struct Call {
   ir::Function f;
-  std::vector<Tensor> in, out, seeds;
+  std::vector<Tensor> in;
   std::map<ir::ValueId, Expr> names;
   std::map<ir::ValueId, Kind> kinds;
   std::map<ir::ValueId, std::pair<std::string, ir::ValueId>> scalars;  // a scalar operand and its partner
 };
 
 // Operand k's type class: the result's where every other operand is a scalar (which
-// takes the tensor's type), else its own. Seeds have the type of what they belong to.
+// takes the tensor's type), else its own. A tangent has its operand's.
 int class_of(const Names& n, std::size_t k) {
   std::size_t tensors = 0;
   for (bool t : n.tensor) tensors += t ? 1 : 0;
   return tensors == 1 ? 0 : int(k) + 1;
 }
 
-void name_values(Call& c, ir::Builder& b, const Names& n, bool reverse,
-                 const std::vector<std::string>& seeds) {
+void name_values(Call& c, ir::Builder& b, const Names& n) {
   const auto param = [&](const std::string& text, int cls) {
     Tensor t = b.param(tl::detail::unknown_type());
     const ir::ValueId v = b.value_of(t);
@@ -63,31 +61,6 @@ void name_values(Call& c, ir::Builder& b, const Names& n, bool reverse,
         c.scalars[b.value_of(c.in[k])] = {n.args[k], b.value_of(c.in[j])};
         c.kinds[b.value_of(c.in[k])] = scalar_of_class(0);
       }
-  c.out.push_back(param(n.y, 0));
-  for (std::size_t k = 0; k < seeds.size(); ++k)
-    c.seeds.push_back(seeds[k].empty() ? Tensor() : param(seeds[k], reverse ? 0 : class_of(n, k)));
-}
-
-std::optional<std::string> run(const OpDef& op, const Names& n, bool reverse, std::size_t i,
-                               const std::vector<std::string>& seed_names) {
-  Call c;
-  ir::Builder b(c.f);
-  name_values(c, b, n, reverse, seed_names);
-  std::vector<bool> wanted(n.args.size());
-  if (reverse) wanted[i] = n.tensor[i];
-  const tl::detail::Attrs none;
-  tl::detail::Rule rule(op, c.in, c.out, none, c.seeds, wanted);
-  std::vector<Tensor> got;
-  try {
-    got = (reverse ? op.vjp_rule() : op.jvp_rule())(rule);
-  } catch (const tl::detail::UnknownTypeError&) {
-    return std::nullopt;
-  }
-  const Tensor& d = got.at(reverse ? i : 0);
-  if (!d.defined()) return std::string();
-  const ir::ValueId v = b.value_of(d);
-  Recording w(c.f, c.names, c.kinds, c.scalars, n.y);
-  return w.write(v).text;
 }
 
 }  // namespace
@@ -112,19 +85,13 @@ std::vector<std::pair<std::string, std::size_t>> engine_elementwise_ops() {
 // The registry op a public function records: its own name, but for tl::where.
 const OpDef* op_of(std::string_view fn) { return tl::detail::find_op(fn == "where" ? "select" : fn); }
 
-std::optional<std::string> engine_vjp(std::string_view op, std::size_t i, const Names& n) {
-  const OpDef* def = op_of(op);
-  if (def == nullptr || !def->vjp_rule()) return std::nullopt;
-  return run(*def, n, true, i, {n.g});
-}
-
 std::string engine_tangent(const Rule& r, const Names& n, const std::vector<std::string>& t) {
   // f: the op on parameters standing for its arguments; an elementwise op records its
   // registry op (a scalar a parameter beside its tensor), any other the op standing for
   // the tool's rule.
   Call c;
   ir::Builder b(c.f);
-  name_values(c, b, n, false, {});
+  name_values(c, b, n);
   std::vector<Tensor> tensors;
   for (std::size_t k = 0; k < n.args.size(); ++k)
     if (n.tensor[k]) tensors.push_back(c.in[k]);

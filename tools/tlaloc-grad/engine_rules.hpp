@@ -1,22 +1,15 @@
-// The engine's derivative rules run at build time (engine_rules.cpp): the share of
-// an elementwise op's operand, or its result's tangent, as C++ text written from the
-// op's own rule in src/ops.
+// The engine's forward mode run at build time (engine_rules.cpp): an op's tangent as
+// C++ text written from the op's own rule in src/ops (or, for a function the tool
+// spells from its rules, that rule's text).
 #pragma once
 
-#include <optional>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "rules.hpp"
 
 namespace tlaloc_grad {
-
-// Operand i's share of the cotangent n.g of registry op `op` (empty: none), or
-// nullopt where the rule reads a rank, shape or dtype, which are known only at run
-// time, or the registry has no such rule.
-std::optional<std::string> engine_vjp(std::string_view op, std::size_t i, const Names& n);
 
 // The tangent of op `r.name` called with n's arguments, from the operands' tangents t
 // (empty: zero), written by the AD engine's forward mode: the op recorded on values of

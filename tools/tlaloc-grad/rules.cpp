@@ -80,14 +80,6 @@ std::string spell_infix(const std::string& op, const Names& n) {
   return paren(n.args[0]) + " " + op + " " + paren(n.args[1]);
 }
 
-// ---- elementwise ops: the engine's own rules, run at build time -------------------
-// (add, sub, neg, where, and the ops whose rules come from partial derivatives)
-
-std::string elementwise_vjp(const Rule& r, std::size_t i, const Names& n) {
-  if (const std::optional<std::string> share = engine_vjp(r.name, i, n)) return *share;
-  throw std::logic_error("the engine's rule for " + r.name + " reads a type known only at run time");
-}
-
 // ---- forward mode (the engine's JVP rules) -----------------------------------
 
 // add_tangents(a, b) of two optional terms.
@@ -165,9 +157,9 @@ namespace {
 RuleTable make_rules() {
   RuleTable t;
   const auto add = [&t](Rule r) { t.emplace(r.name, std::move(r)); };
-  add({"add", [](const Rule&, const Names& n) { return spell_infix("+", n); }, elementwise_vjp});
-  add({"sub", [](const Rule&, const Names& n) { return spell_infix("-", n); }, elementwise_vjp});
-  add({"neg", [](const Rule&, const Names& n) { return "-" + paren(n.args[0]); }, elementwise_vjp});
+  add({"add", [](const Rule&, const Names& n) { return spell_infix("+", n); }});
+  add({"sub", [](const Rule&, const Names& n) { return spell_infix("-", n); }});
+  add({"neg", [](const Rule&, const Names& n) { return "-" + paren(n.args[0]); }});
   add({"sum", spell_call,
        [](const Rule&, std::size_t, const Names& n) { return spread_back(n.g, n.args[0], n); }});
   // conv2d, conv_transpose2d and the pools: their derivatives are library functions
@@ -216,7 +208,7 @@ RuleTable make_rules() {
   add({"cumsum", spell_call, [](const Rule&, std::size_t i, const Names& n) {
          return i == 0 ? call("cumsum_backward", {n.g, n.args[1]}) : "";
        }});
-  add({"where", spell_call, elementwise_vjp});
+  add({"where", spell_call});
   // prod's and cumprod's shares are not linear in x: their derivatives are the
   // library's forward mode over them (prod_backward_jvp, cumprod_backward_jvp), where
   // an undefined tangent is zero.
@@ -254,7 +246,7 @@ RuleTable make_rules() {
          }});
   // Every elementwise op whose rules come from partial derivatives, under its public name.
   for (const auto& [op, partials] : engine_elementwise_ops()) {
-    Rule r{op, spell_call, elementwise_vjp};
+    Rule r{op, spell_call};
     if (op == "mul") r.spell = [](const Rule&, const Names& n) { return spell_infix("*", n); };
     if (op == "div") r.spell = [](const Rule&, const Names& n) { return spell_infix("/", n); };
     r.partials = partials;

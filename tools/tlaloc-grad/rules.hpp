@@ -28,8 +28,9 @@ struct Rule {
   std::string name;
   // The forward call.
   std::string (*spell)(const Rule& r, const Names& n) = nullptr;
-  // Operand i's share of the cotangent, or empty when it has none; null for the
-  // functions with a forward rule only.
+  // Operand i's share of the cotangent, or empty when it has none (the VJP rule of the
+  // op standing for the call, engine_lowering.hpp); null for the elementwise ops,
+  // whose registry ops' rules run, and the functions with a forward rule only.
   std::string (*vjp)(const Rule& r, std::size_t i, const Names& n) = nullptr;
   // Where the engine adds operand i's share to its cotangent in parts, one at a time,
   // rather than summed first: that cotangent after the share, written from the one it
