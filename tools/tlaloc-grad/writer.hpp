@@ -21,11 +21,7 @@ std::string shorten(const std::string& s);
 
 class Writer {
  public:
-  explicit Writer(const Program& p) : p_(p) {
-    name_scalar_tapes(p.body);
-    count_reads(p.body, uses_);
-    if (p.result >= 0) ++uses_[p.result];
-  }
+  explicit Writer(const Program& p) : p_(p) { name_scalar_tapes(p.body); }
 
   // The gradient (tl::grad; with_value: tl::value_and_grad), the value and pullback
   // (tl::vjp), and the value and derivative along a tangent (tl::jvp; `checked`: the
@@ -43,9 +39,6 @@ class Writer {
   std::set<std::string> zero_lists_;  // tapes of tangents holding such tangents
   std::string out_;
   int depth_ = 0;
-  // How many times each value is an op's operand, a loop's initial value or a
-  // branch's.
-  std::map<ValueId, int> uses_;
   // The vector of a loop's scalar per iteration: saved_<name>, numbered where loops
   // one after another have counters of the same name.
   std::map<std::pair<int, std::string>, std::string> scalar_tapes_;
