@@ -2223,7 +2223,47 @@ int main() {
     };
     report_near(name + ", swapped", tl::grad(swapped), swapped, w);
     report_hessian_near(name + ", swapped, hessian", tl::hessian(swapped), tl::grad(swapped), w);
+    // Two carried values that end each iteration as one value: tracing sees that one
+    // value at the next iteration's start, twice.
+    auto as_one = [skip](const tl::Tensor& m) {
+      tl::Tensor p = m, q = tl::sin(m);
+      for (int i = 0; i < skip; ++i) {
+        const tl::Tensor both = tl::tanh(p * q) + m;
+        p = both;
+        q = both;
+      }
+      return tl::sum(p * m + q);
+    };
+    report_near(name + ", as one", tl::grad(as_one), as_one, w);
+    report_hessian_near(name + ", as one, hessian", tl::hessian(as_one), tl::grad(as_one), w);
   }
+
+  // A loop that may carry on an element of the differentiated list, read after it too.
+  for (const int n : {1, 3, 4}) {
+    const auto element_on = [n](const std::vector<tl::Tensor>& ps) {
+      tl::Tensor h = ps[0] * 0.5;
+      for (int i = 0; i < n; ++i) {
+        h = tl::tanh(h * ps[0]) * 1.7 + h * 0.3 + ps[0] * 0.5;
+        if (i == 1) h = ps[0];
+      }
+      return tl::sum(h * 1.3) + tl::sum(ps[0] * ps[0] * 0.7);
+    };
+    report_list("a loop passing on an element, " + std::to_string(n), tl::grad(element_on)(layers), element_on,
+                layers);
+  }
+
+  // An element read at an index known at run time only, passed on by an if: its
+  // shares are added to the element's, which another read may have given some.
+  for (const std::size_t at : {std::size_t(0), std::size_t(1)})
+    for (const bool take : {false, true}) {
+      const auto run_time_pick = [at, take](const std::vector<tl::Tensor>& ps) {
+        tl::Tensor h = ps[0] * 2.0;
+        if (take) h = ps[at];
+        return tl::sum(h * ps[0] + tl::sin(ps[1]));
+      };
+      report_list("an element at a run-time index passed on, " + std::to_string(at) + (take ? ", taken" : ""),
+                  tl::grad(run_time_pick)(layers), run_time_pick, layers);
+    }
 
   // A result that depends on nothing differentiated: zeros, as tracing gives them.
   const auto unmoved = [](const tl::Tensor& m) { return tl::sum(tl::zeros_like(m) + 2.0); };

@@ -248,7 +248,9 @@ void Lowering::branch(const Node& s) {
       // value that may be a value from before the loop: Lowering::refer_through.)
       if (uses_.at(side) < 2 || (defines(*path, side) && sides_.at(side) < 2) ||
           (both && uses_.at(side) < 3)) {
-        if (!defines(*path, side)) unaliased_.emplace_back(aliases.size(), a);
+        if (!defines(*path, side) || element_params_.count(value(side)) != 0 ||
+            in_place.count(value(side)) != 0)
+          unaliased_.emplace_back(aliases.size(), a);
         continue;
       }
       aliases.push_back(a);
@@ -346,25 +348,36 @@ void Lowering::loop(const Node& s) {
       if (const ir::ValueId fv = value(v);
           l.own.count(fv) == 0 && std::find(l.free.begin(), l.free.end(), fv) == l.free.end())
         l.free.push_back(fv);
-  const std::map<const Phi*, std::vector<ValueId>> roots = fresh_at_head(s, l, unaliased);
+  std::map<const Phi*, const Phi*> same;
+  const std::map<const Phi*, std::vector<ValueId>> roots = fresh_at_head(s, l, unaliased, same);
   for (const Phi& ph : s.phis)
     if (uses_.at(ph.second) > 1) l.read.insert(value(ph.second));
   // The values whose variables may refer to such a value's: the carried values that
-  // may be one at an iteration's start (another's initial value passed on included).
+  // may be one at an iteration's start (another's initial value passed on included),
+  // and two that end an iteration as one value.
   std::set<ir::ValueId> referring;
   for (const auto& [ph, rs] : roots)
     for (ValueId r : rs) {
       referring.insert(value(r));
       for (const Phi& q : s.phis)
-        if (q.first == r || &q == ph) referring.insert(value(q.in));
+        if ((lowered(q.first) && value(q.first) == value(r)) || &q == ph) referring.insert(value(q.in));
     }
+  for (const auto& [ph, other] : same) referring.insert({value(ph->in), value(other->in)});
   refer_through(referring, unaliased);
-  for (std::size_t i = s.phis.size(); i-- > 0;)
-    if (const auto r = roots.find(&s.phis[i]); r != roots.end()) identify(s, s.phis[i], r->second, heads[i]);
-  results(s, roots, l);
+  for (std::size_t i = s.phis.size(); i-- > 0;) {
+    const Phi& ph = s.phis[i];
+    if (const auto r = roots.find(&ph); r != roots.end()) identify(s, ph, r->second, heads[i]);
+    // The value an iteration started with is the other's where both are one tensor
+    // (after the first iteration, always), its shares in the other's variable.
+    if (const auto o = same.find(&ph); o != same.end())
+      insert_aliases(heads[i],
+                     {{value(ph.in), value(o->second->in), is_same(ph.in, o->second->in), true, &s.body}});
+  }
+  results(s, roots, same, l);
 }
 
-void Lowering::results(const Node& s, const std::map<const Phi*, std::vector<ValueId>>& roots, Loop& l) {
+void Lowering::results(const Node& s, const std::map<const Phi*, std::vector<ValueId>>& roots,
+                       const std::map<const Phi*, const Phi*>& same, Loop& l) {
   const std::string id = std::to_string(s.id);
   for (const Phi& ph : s.phis) {
     const Tensor t = stands_for(ph.out);
@@ -374,25 +387,36 @@ void Lowering::results(const Node& s, const std::map<const Phi*, std::vector<Val
     if (lowered(ph.first) && p_.values[std::size_t(ph.first)].active &&
         (r == roots.end() || r->second.front() != ph.first))
       aliases.push_back({b_.value_of(t), value(ph.first), "steps_" + id + " == 0", true, scope()});
+    // One value with another carried value's: its shares are that one's, and the
+    // cotangent carried to the iteration before is that one's alone.
+    if (const auto o = same.find(&ph); o != same.end()) {
+      aliases.push_back(
+          {b_.value_of(t), value(o->second->out), is_same(ph.out, o->second->out), true, scope()});
+      l.uncarried.insert(b_.value_of(t));
+    }
     if (r != roots.end()) {
-      const std::string& out = p_.values[std::size_t(ph.out)].name;
       std::string unless;
       for (ValueId root : r->second) {
-        const std::string& name = p_.values[std::size_t(root)].name;
-        aliases.push_back({b_.value_of(t), value(root), out + ".is_same(" + name + ")", true, scope()});
-        unless += (unless.empty() ? "" : " || ") + p_.values[std::size_t(ph.second)].name + ".is_same(" +
-                  name + ")";
+        aliases.push_back({b_.value_of(t), value(root), is_same(ph.out, root), true, scope()});
+        unless += (unless.empty() ? "" : " || ") + is_same(ph.second, root);
       }
       l.carried_unless[b_.value_of(t)] = unless;
     }
   }
 }
 
+std::string Lowering::is_same(ValueId a, ValueId b) { return text_of(a) + ".is_same(" + text_of(b) + ")"; }
+
+std::string Lowering::text_of(ValueId v) {
+  const ir::ValueId fv = value(v);
+  if (element_params_.count(fv) == 0) return p_.values[std::size_t(v)].name;
+  const auto at = std::find(f_.body.args.begin(), f_.body.args.end(), fv);
+  return names.at(std::size_t(at - f_.body.args.begin())).text;
+}
+
 void Lowering::identify(const Node& s, const Phi& ph, const std::vector<ValueId>& roots, std::size_t at) {
   const ir::ValueId in = value(ph.in);
-  const auto test = [&](ValueId root) {
-    return p_.values[std::size_t(ph.in)].name + ".is_same(" + p_.values[std::size_t(root)].name + ")";
-  };
+  const auto test = [&](ValueId root) { return is_same(ph.in, root); };
   // The initial value's reference (k == 0) is tested so; the others follow it.
   std::vector<Alias> refs;
   for (ValueId root : roots) {
@@ -429,7 +453,8 @@ void Lowering::refer_through(std::set<ir::ValueId> referring, std::size_t from) 
 }
 
 std::map<const Phi*, std::vector<ValueId>> Lowering::fresh_at_head(const Node& s, const Loop& l,
-                                                                   std::size_t unaliased) {
+                                                                   std::size_t unaliased,
+                                                                   std::map<const Phi*, const Phi*>& same) {
   // A value an iteration started with, passed on to the iteration before: in the
   // unrolled trace the shares of the later iteration come first there, as here,
   // but in the first iteration it is the initial value, whose variable has no
@@ -438,10 +463,11 @@ std::map<const Phi*, std::vector<ValueId>> Lowering::fresh_at_head(const Node& s
   // itself takes its shares in that value's variable, tested at run time.
   std::map<ir::ValueId, const Phi*> in_of;
   for (const Phi& ph : s.phis) in_of[b_.value_of(at_.at(ph.in))] = &ph;
-  std::map<ir::ValueId, ValueId> outside;  // the values from outside, by their value in f_
+  // The values from outside, and the list elements read as tensors, by their value in f_.
+  std::map<ir::ValueId, ValueId> outside, elements;
   for (const auto& [v, t] : at_)
-    if (l.own.count(b_.value_of(t)) == 0 && element_params_.count(b_.value_of(t)) == 0)
-      outside[b_.value_of(t)] = v;
+    if (const ir::ValueId fv = b_.value_of(t); l.own.count(fv) == 0)
+      (element_params_.count(fv) != 0 ? elements : outside)[fv] = v;
   const auto alone = [&](const Phi& ph) {
     return !lowered(ph.first) || !p_.values[std::size_t(ph.first)].active || uses_.at(ph.first) == 1;
   };
@@ -450,16 +476,21 @@ std::map<const Phi*, std::vector<ValueId>> Lowering::fresh_at_head(const Node& s
   const std::function<bool(ir::ValueId, std::vector<ValueId>&)> fresh =
       [&](ir::ValueId v, std::vector<ValueId>& roots) {
         const auto root = [&](ValueId r) {
-          if (std::find(roots.begin(), roots.end(), r) == roots.end()) roots.push_back(r);
+          if (std::none_of(roots.begin(), roots.end(), [&](ValueId q) { return value(q) == value(r); }))
+            roots.push_back(r);
           return true;
         };
-        // A value from outside (not a list's element): one nothing differentiates takes no
-        // share.
+        // A value from outside (one nothing differentiates takes no share), or a list's
+        // element read at a constant index or by name.
         if (l.own.count(v) == 0) {
-          const auto from = outside.find(v);
-          return from != outside.end() &&
-                 (!p_.values[std::size_t(from->second)].active || root(from->second));
+          if (const auto from = outside.find(v); from != outside.end())
+            return !p_.values[std::size_t(from->second)].active || root(from->second);
+          const auto e = elements.find(v);
+          return e != elements.end() && root(e->second);
         }
+        // An element read at an index computed at run time: its shares go to the
+        // element in place, where others' may be already.
+        if (in_place.count(v) != 0) return false;
         // A value an iteration started with: where its initial value is read elsewhere
         // too, that value itself (the iteration's own, or another carried value's).
         if (const auto in = in_of.find(v); in != in_of.end())
@@ -470,21 +501,31 @@ std::map<const Phi*, std::vector<ValueId>> Lowering::fresh_at_head(const Node& s
                std::all_of(unaliased_.begin() + std::ptrdiff_t(unaliased), unaliased_.end(),
                            [&](const auto& u) { return from(u.second); });
       };
-  std::set<ir::ValueId> seconds;
+  std::map<ir::ValueId, const Phi*> seconds;
   std::map<const Phi*, std::vector<ValueId>> identified;
   for (const Phi& ph : s.phis) {
     if (!p_.values[std::size_t(ph.out)].active || !p_.values[std::size_t(ph.second)].active) continue;
     const ir::ValueId second = b_.value_of(at_.at(ph.second));
     std::vector<ValueId> roots;
-    if (!fresh(second, roots)) throw NotYet{"a loop passing on a list's element", s.loc};
-    if (!seconds.insert(second).second)
-      throw NotYet{"a loop two of whose carried values end an iteration as one value", s.loc};
+    if (!fresh(second, roots))
+      throw NotYet{"a loop passing on a list's element read at an index computed at run time", s.loc};
+    if (const auto [other, first] = seconds.emplace(second, &ph); !first) same[&ph] = other->second;
     // The initial value first: its reference is the one the loop has without these.
-    if (const auto f = std::find(roots.begin(), roots.end(), ph.first);
-        f != roots.end() && f != roots.begin())
+    if (const auto f =
+            std::find_if(roots.begin(), roots.end(),
+                         [&](ValueId r) { return lowered(ph.first) && value(r) == value(ph.first); });
+        f != roots.end()) {
+      *f = ph.first;
       std::rotate(roots.begin(), f, f + 1);
+    }
     if (!roots.empty()) identified[&ph] = roots;
   }
+  for (const auto& [ph, other] : same)
+    if (identified.count(ph) != 0 || identified.count(other) != 0)
+      throw NotYet{
+          "a loop two of whose carried values end an iteration as one value that may be a value from "
+          "before it",
+          s.loc};
   return identified;
 }
 

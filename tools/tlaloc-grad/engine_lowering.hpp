@@ -102,6 +102,9 @@ class Lowering {
     // from outside: the test that the value at the end of an iteration is such a value
     // itself, whose variable holds its shares then (Lowering::fresh_at_head).
     std::map<ir::ValueId, std::string> carried_unless;
+    // A carried value that ends each iteration as another's value: no cotangent of its
+    // own is carried to the iteration before (its shares are in the other's).
+    std::set<ir::ValueId> uncarried;
   };
   std::map<const Node*, Loop> loops;
   std::set<ir::ValueId> passing;  // the results of calls that may return their operand (aliases)
@@ -146,8 +149,11 @@ class Lowering {
   // variables refer to that value's where they are that tensor (`s_in.is_same(a)`):
   // those values returned, by phi. Otherwise NotYet. The values a path passes on
   // without a reference to them (unaliased_ from `unaliased` on) count too.
+  // Two carried values that end an iteration as one value: the later phi -> the
+  // earlier, in `same`.
   std::map<const Phi*, std::vector<ValueId>> fresh_at_head(const Node& s, const Loop& l,
-                                                           std::size_t unaliased);
+                                                           std::size_t unaliased,
+                                                           std::map<const Phi*, const Phi*>& same);
   // The references of ph's value at the head of an iteration to `roots`' variables,
   // inserted at `at` in `aliases` (after its initial value's).
   void identify(const Node& s, const Phi& ph, const std::vector<ValueId>& roots, std::size_t at);
@@ -155,7 +161,12 @@ class Lowering {
   // the initial value's where the loop ran no iteration, and to `roots`' where it is
   // one of them; the test that the value at the end of an iteration is one of them
   // (Loop::carried_unless).
-  void results(const Node& s, const std::map<const Phi*, std::vector<ValueId>>& roots, Loop& l);
+  void results(const Node& s, const std::map<const Phi*, std::vector<ValueId>>& roots,
+               const std::map<const Phi*, const Phi*>& same, Loop& l);
+  // `a.is_same(b)`, of the program's values, each written by its name, or a list's
+  // element as read from the list (`ps[0]`).
+  std::string is_same(ValueId a, ValueId b);
+  std::string text_of(ValueId v);
   // Inserts as at `at` in `aliases`, where their references are declared in order.
   void insert_aliases(std::size_t at, const std::vector<Alias>& as);
   // A value after a branch that is, on a path, a value whose variable may refer to

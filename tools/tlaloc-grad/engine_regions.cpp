@@ -77,8 +77,10 @@ void SweepPrinter::path(const Block& b, const std::vector<Phi>& phis, const std:
     if (!outs[k].defined() || !pass_.is_active(side)) continue;
     const std::string out = rec_.write(b_.value_of(outs[k])).text, d = target_of(side);
     // The first share of a value of the path: its variable takes it, and the rules
-    // read it there.
-    const bool first_share = pass_.ct.count(side) == 0 && may_hold_others(d) == false;
+    // read it there (not an element's read at an index computed at run time, which
+    // others may hold: its shares are added in place).
+    const bool first_share =
+        pass_.ct.count(side) == 0 && may_hold_others(d) == false && low_.in_place.count(side) == 0;
     const Tensor t = named(first_share ? d : out, side);
     if (first_share) {
       declare(side);
@@ -136,6 +138,10 @@ void SweepPrinter::loop(const Node& s) {
   // The value at the end of the iteration takes the carried cotangent first.
   for (const Phi* ph : carried) {
     const ir::ValueId out = low_.value(ph->out), second = low_.value(ph->second);
+    if (l.uncarried.count(out) != 0) {
+      pass_.ct.erase(out);
+      continue;
+    }
     Tensor t;
     // Where the value at the end of the iteration is a value from before the loop
     // itself, its shares so far are in that value's variable already.
@@ -157,6 +163,7 @@ void SweepPrinter::loop(const Node& s) {
   for (const Phi* ph : carried) {
     const ir::ValueId out = low_.value(ph->out);
     declare(low_.value(ph->in));
+    if (l.uncarried.count(out) != 0) continue;
     line(target_of(out) + (l.carried_unless.count(out) != 0 ? "_next" : "") + " = " +
          target_of(low_.value(ph->in)) + ";");
   }
