@@ -2265,6 +2265,19 @@ int main() {
                   tl::grad(run_time_pick)(layers), run_time_pick, layers);
     }
 
+  // The Hessian through a tl::cond whose taken branch gives a value read before it no
+  // share: the reverse's if is the traced `if` op, whose tangents are zeros where a
+  // branch gives none (signed zeros: random ranged seed 413).
+  const auto cond_zero = [](const tl::Tensor& m) {
+    const tl::Tensor r = tl::tanh(tl::sin(m));
+    const tl::Tensor t = tl::cond(
+        tl::sum(r) > 0.1, [&] { return tl::cos(tl::reshape(tl::transpose(m * 0.5), {3, 2})) * 0.5; },
+        [&] { return tl::cos(r); });
+    return tl::sum(t * m) * 0.5;
+  };
+  report_hessian_near("hessian through a tl::cond giving a value no share", tl::hessian(cond_zero),
+                      tl::grad(cond_zero), w);
+
   // A result that depends on nothing differentiated: zeros, as tracing gives them.
   const auto unmoved = [](const tl::Tensor& m) { return tl::sum(tl::zeros_like(m) + 2.0); };
   report("a result nothing differentiated moves", tl::grad(unmoved)(w), unmoved, w);

@@ -294,6 +294,7 @@ void Lowerer::function(const FunctionDecl& fn, const LambdaExpr* lambda) {
     if (w >= p_.explicit_params || (p_.params[w].value < 0 && !p_.params[w].list))
       refuse(Code::not_differentiable, p_.loc, "parameter " + std::to_string(w) + " is not a tl::Tensor");
   }
+  if (forward_only_) find_tensor_conditions(fn.getBody());
   const auto r = block(statements(fn.getBody()), 0, p_.body);
   if (!r)
     refuse(Code::unsupported_construct, loc(fn.getEndLoc()), "the function ends without returning a tensor");

@@ -144,6 +144,9 @@ void Lowerer::plain_if(const IfStmt* f, Block& out) {
 // after it. Returns the branch's id, which names its saved condition.
 int Lowerer::if_over(const IfStmt* f, const std::vector<const Stmt*>& then, Block& out) {
   Node s = branch(f->getBeginLoc(), f->getCond());
+  if (const auto* c = dyn_cast<DeclRefExpr>(f->getCond()->IgnoreParenImpCasts());
+      c != nullptr && tensor_conditions_.count(c->getDecl()) != 0)
+    s.structured = "tl::cond";
   const int id = s.id;
   const std::vector<BranchScalar> joined = enter_branch({f}, f->getBeginLoc(), out);
   branch_over(std::move(s), then, statements(f->getElse()), out, joined);

@@ -363,4 +363,14 @@ std::optional<ValueId> Lowerer::custom_value(const MemberExpr* m, Block& out) {
   return out.back().result;
 }
 
+void Lowerer::find_tensor_conditions(const Stmt* s) {
+  if (s == nullptr) return;
+  if (const auto* op = dyn_cast<BinaryOperator>(s); op != nullptr && op->getOpcode() == BO_Assign)
+    if (const auto* m = dyn_cast<CXXMemberCallExpr>(op->getRHS()->IgnoreParenImpCasts());
+        m != nullptr && m->getMethodDecl()->getNameAsString() == "item" &&
+        is_tensor(m->getImplicitObjectArgument()->getType()))
+      if (const ValueDecl* c = referenced(op->getLHS())) tensor_conditions_.insert(c);
+  for (const Stmt* c : s->children()) find_tensor_conditions(c);
+}
+
 }  // namespace tlaloc_grad

@@ -67,6 +67,10 @@ class Lowerer {
   std::map<const ValueDecl*, std::string> renamed_;  // variables of inlined functions
   std::set<std::string> names_, reserved_;
   std::set<const VarDecl*> assigned_scalars_;  // forward only: scalars assigned anywhere
+  // Forward only: the conditions a generated gradient reads from a tensor
+  // (`cond_1 = t_6.item<bool>();`), a tl::cond's: an if on one is the traced `if` op's,
+  // forward or reverse, whose derivative gives zeros where a path gives none.
+  std::set<const ValueDecl*> tensor_conditions_;
   // Scalars are versioned as tensors are (lower_scalars.cpp): an assignment declares a
   // new constant (`k = k * 2.0;` becomes `const double k_1 = k * 2.0;`), so that each
   // use keeps the value it read when the reverse sweep reads it again; a loop that
@@ -270,6 +274,8 @@ class Lowerer {
   std::optional<ValueId> block(const std::vector<const Stmt*>& stmts, std::size_t from, Block& out);
   std::string condition(const Expr* c);
   void plain_if(const IfStmt* f, Block& out);
+  // Forward only: tensor_conditions_, from the assignments in s.
+  void find_tensor_conditions(const Stmt* s);
   int if_over(const IfStmt* f, const std::vector<const Stmt*>& then, Block& out);
   void branch_over(Node s, const std::vector<const Stmt*>& then, const std::vector<const Stmt*>& orelse,
                    Block& out, const std::vector<BranchScalar>& joined = {});
