@@ -2278,6 +2278,24 @@ int main() {
   report_hessian_near("hessian through a tl::cond giving a value no share", tl::hessian(cond_zero),
                       tl::grad(cond_zero), w);
 
+  // A scalar a loop body changes after a return inside it, read by nothing after: the
+  // generated code's copy of it is not kept (it compiles under -Werror, random windowed
+  // seed 508).
+  for (const int stop : {0, 1, 2}) {
+    const auto changed_after = [stop](const tl::Tensor& m) {
+      tl::Tensor r = tl::sin(m);
+      for (int i = 0; i < 2; ++i) {
+        double s = 0.5;
+        if (i == stop) return tl::sum(r * m);
+        s += 1.5;
+        r = tl::sin(r) * 0.5;
+      }
+      return tl::sum(r * r);
+    };
+    report_near("a scalar changed after a return in a loop, stop " + std::to_string(stop), tl::grad(changed_after),
+                changed_after, w);
+  }
+
   // A result that depends on nothing differentiated: zeros, as tracing gives them.
   const auto unmoved = [](const tl::Tensor& m) { return tl::sum(tl::zeros_like(m) + 2.0); };
   report("a result nothing differentiated moves", tl::grad(unmoved)(w), unmoved, w);

@@ -183,7 +183,10 @@ void Lowerer::start_body(const std::vector<LoopScalar>& carried) {
 void Lowerer::end_body(const std::vector<LoopScalar>& carried, Node& s, Block& lowered) {
   std::set<std::string> unkept;
   for (const auto& [name, type] : s.kept)
-    if (read_versions_.count(name) == 0) unkept.insert(name);
+    if (read_versions_.count(name) == 0)
+      unkept.insert(name);
+    else
+      read_versions_.insert(kept_holders_.at(name));
   for (const LoopScalar& c : carried) {
     const ScalarState& st = scalars_.at(c.var);
     // An unread kept value is the nested loop's own variable.
@@ -332,7 +335,12 @@ void Lowerer::settle(const VarDecl* v, const std::string& holder, Block& out, bo
   }
   out.back().declares = name;
   out.back().assignment = true;  // restored or left, not computed again, by the reverse sweep
-  read_versions_.insert(holder);
+  // A kept value nothing reads is dropped at the loop body's end (end_body), and with
+  // it this read of the holder.
+  if (loop_ != nullptr)
+    kept_holders_[name] = holder;
+  else
+    read_versions_.insert(holder);
   if (loop_ != nullptr) loop_->kept.push_back({name, st.type});
   renamed_[v] = name;
   st.depth = st.home = structured_;

@@ -106,6 +106,7 @@ class Lowerer {
   };
   std::map<const VarDecl*, ScalarState> scalars_;
   std::set<std::string> read_versions_;           // versions something reads
+  std::map<std::string, std::string> kept_holders_;  // a loop's kept value -> the version it copies
   std::vector<const VarDecl*> carried_by_loops_;  // by the loops being lowered
   bool counting_reads_ = true;
   std::set<const VarDecl*> outside_lambda_;  // scalars declared outside the lambda being lowered
