@@ -91,6 +91,10 @@ class SweepPrinter {
   // carried value is its initial value, and without iterations the loop's result is:
   // their variables refer to its (Lowering::loop).
   void loop(const Node& s);
+  // At the head of an iteration: ph's carried cotangent (none where the value at the
+  // end of the iteration is another carried value's, or is a value from before the
+  // loop whose variable holds its shares) given to that value (carry_in).
+  void carry_at_head(const Phi& ph, const Lowering::Loop& l);
   // The value at the end of an iteration takes the carried cotangent t as its first
   // share: in its variable where the body reads it (its shares are summed there, and
   // a path that adds none leaves it there) or another variable refers to its; read

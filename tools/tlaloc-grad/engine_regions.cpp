@@ -136,28 +136,7 @@ void SweepPrinter::loop(const Node& s) {
   for (ir::ValueId v : outer) variable(v, sure.count(v) == 0);
   const std::size_t ops = g_.body.ops.size(), shares = values_.cotangents.size();
   // The value at the end of the iteration takes the carried cotangent first.
-  for (const Phi* ph : carried) {
-    const ir::ValueId out = low_.value(ph->out), second = low_.value(ph->second);
-    if (l.uncarried.count(out) != 0) {
-      pass_.ct.erase(out);
-      continue;
-    }
-    Tensor t;
-    // Where the value at the end of the iteration is a value from before the loop
-    // itself, its shares so far are in that value's variable already.
-    if (const auto unless = l.carried_unless.find(out); unless != l.carried_unless.end()) {
-      const std::string carried = target_of(out) + "_carried";
-      line("const tl::Tensor " + carried + " = " + unless->second + " ? tl::Tensor() : " + target_of(out) +
-           "_next;");
-      t = named(carried, out);
-      maybe_.insert(b_.value_of(t));
-    } else {
-      t = variable(out, true);
-    }
-    pass_.ct.erase(out);
-    rec_.alike(b_.value_of(t), primal_.at(second));
-    if (pass_.is_active(second)) carry_in(second, t, l);
-  }
+  for (const Phi* ph : carried) carry_at_head(*ph, l);
   write_from(ops, shares);
   block(s.body);
   for (const Phi* ph : carried) {
@@ -174,6 +153,27 @@ void SweepPrinter::loop(const Node& s) {
   restore(outside);
   for (const Phi* ph : carried) pass_.ct.erase(low_.value(ph->out));
   for (ir::ValueId v : outer) variable(v, sure.count(v) == 0);
+}
+
+void SweepPrinter::carry_at_head(const Phi& ph, const Lowering::Loop& l) {
+  const ir::ValueId out = low_.value(ph.out), second = low_.value(ph.second);
+  pass_.ct.erase(out);
+  if (l.uncarried.count(out) != 0) return;
+  Tensor t;
+  // Where the value at the end of the iteration is a value from before the loop
+  // itself, its shares so far are in that value's variable already.
+  if (const auto unless = l.carried_unless.find(out); unless != l.carried_unless.end()) {
+    const std::string carried = target_of(out) + "_carried";
+    line("const tl::Tensor " + carried + " = " + unless->second + " ? tl::Tensor() : " + target_of(out) +
+         "_next;");
+    t = named(carried, out);
+    maybe_.insert(b_.value_of(t));
+  } else {
+    t = variable(out, true);
+    pass_.ct.erase(out);
+  }
+  rec_.alike(b_.value_of(t), primal_.at(second));
+  if (pass_.is_active(second)) carry_in(second, t, l);
 }
 
 void SweepPrinter::carry_in(ir::ValueId second, const Tensor& t, const Lowering::Loop& l) {
