@@ -2288,7 +2288,7 @@ int main() {
         double s = 0.5;
         if (i == stop) return tl::sum(r * m);
         s += 1.5;
-        r = tl::sin(r) * 0.5;
+        r = tl::sin(r) * s;
       }
       return tl::sum(r * r);
     };
