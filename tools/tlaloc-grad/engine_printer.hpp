@@ -183,9 +183,11 @@ class SweepPrinter {
   // The comment before the first statement of op `by`'s rule (none for a share that
   // is no rule's).
   void note(const ir::Op* by);
-  // Whether d may refer to a variable that has been given a value (or be referred to
-  // by one, through a chain of references), whose shares this sweep does not see in d's.
-  bool may_hold_others(const std::string& d) const;
+  // Whether v's variable may hold shares this sweep does not see in it: an element
+  // read at an index computed at run time (another read may be the same element), or
+  // a variable that may refer to one that has been given a value (or be referred to by
+  // one, through a chain of references).
+  bool may_hold_others(ir::ValueId v) const;
   // d + share where d has a value, else the share.
   std::string maybe_sum(const std::string& d, ir::ValueId share);
 

@@ -77,10 +77,8 @@ void SweepPrinter::path(const Block& b, const std::vector<Phi>& phis, const std:
     if (!outs[k].defined() || !pass_.is_active(side)) continue;
     const std::string out = rec_.write(b_.value_of(outs[k])).text, d = target_of(side);
     // The first share of a value of the path: its variable takes it, and the rules
-    // read it there (not an element's read at an index computed at run time, which
-    // others may hold: its shares are added in place).
-    const bool first_share =
-        pass_.ct.count(side) == 0 && may_hold_others(d) == false && low_.in_place.count(side) == 0;
+    // read it there.
+    const bool first_share = pass_.ct.count(side) == 0 && !may_hold_others(side);
     const Tensor t = named(first_share ? d : out, side);
     if (first_share) {
       declare(side);

@@ -282,7 +282,7 @@ void SweepPrinter::assign(ir::ValueId gv, const std::vector<Share>& xs) {
     // may refer to another's variable, or be an element another read gives shares
     // too, shares this sweep does not see), the share is added only where it has a
     // value.
-    const bool shared = may_hold_others(d) || low_.in_place.count(of) != 0;
+    const bool shared = may_hold_others(of);
     // A sum whose first operand may be undefined (a carried cotangent, read where it
     // is first summed).
     const bool maybe_first =
@@ -321,7 +321,9 @@ void SweepPrinter::note(const ir::Op* by) {
   commented_ = by;
 }
 
-bool SweepPrinter::may_hold_others(const std::string& d) const {
+bool SweepPrinter::may_hold_others(ir::ValueId v) const {
+  if (low_.in_place.count(v) != 0) return true;
+  const std::string d = target_of(v);
   std::set<std::string> seen{d};
   std::vector<std::string> todo{d};
   while (!todo.empty()) {
