@@ -44,6 +44,11 @@ apt_lists_know() {
   $sudo apt-get update -qq
 }
 
+# ccache keys on paths relative to the clone, so two clones (a CI checkout beside a
+# working one) share compiled objects; debug info then names the clone that compiled
+# an object first.
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
+
 build() {
   local preset=$1
   shift

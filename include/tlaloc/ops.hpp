@@ -1,5 +1,7 @@
 // The public op surface. Each function is the op's one entry point: it computes
 // on host tensors, or records into the active trace when an input is symbolic.
+// The functions derivative rules and generated gradients call (matmul_backward,
+// slice_backward, ...) are in tlaloc/derivatives.hpp, apart from the ops.
 #pragma once
 
 #include <array>
@@ -147,33 +149,6 @@ Tensor argmax(const Tensor& x);  // over the flattened tensor
 Tensor argmin(const Tensor& x);
 Tensor cumsum(const Tensor& x, std::int64_t axis);
 Tensor cumprod(const Tensor& x, std::int64_t axis);
-// The derivatives of sum, cumsum, prod and cumprod (PyTorch's functions of these
-// names): the AD engine's rules call them, and so do generated gradients. g is the
-// result's cotangent, t x's tangent, y the result. sum_backward spreads g back over x's
-// `shape` (max's and min's share too, times each tie's part); cumsum_backward sums
-// each cotangent into every earlier position along the axis (a cumsum run from the
-// end); prod's and cumprod's are exact where elements are zero (they never divide by x),
-// and so are their derivatives in turn (a Hessian through a zero).
-Tensor sum_backward(const Tensor& g, const Shape& shape, Axes axes = {}, bool keepdims = false);
-Tensor cumsum_backward(const Tensor& g, std::int64_t axis);
-Tensor prod_backward(const Tensor& g, const Tensor& x, Axes axes = {}, bool keepdims = false);
-Tensor prod_jvp(const Tensor& t, const Tensor& x, Axes axes = {}, bool keepdims = false);
-Tensor cumprod_backward(const Tensor& g, const Tensor& x, const Tensor& y, std::int64_t axis);
-Tensor cumprod_jvp(const Tensor& t, const Tensor& x, const Tensor& y, std::int64_t axis);
-// The derivatives of prod_backward and cumprod_backward along tangents of their tensor
-// arguments (an undefined tangent is zero), as forward mode over the ops they record
-// gives them: what tl::hessian of a function through prod or cumprod needs, in code
-// that tlaloc-grad generates. Undefined where every tangent is.
-Tensor prod_backward_jvp(const Tensor& g, const Tensor& tg, const Tensor& x, const Tensor& tx, Axes axes = {},
-                         bool keepdims = false);
-Tensor cumprod_backward_jvp(const Tensor& g, const Tensor& tg, const Tensor& x, const Tensor& tx,
-                            const Tensor& y, const Tensor& ty, std::int64_t axis);
-// The derivatives of max and min (y = max(x, axes, keepdims), or min): g goes to the
-// elements of x equal to y, shared equally among ties (JAX's rule), and t is summed
-// over them alike. The AD engine's rules call them, and so do generated gradients.
-Tensor extreme_backward(const Tensor& g, const Tensor& x, const Tensor& y, Axes axes = {},
-                        bool keepdims = false);
-Tensor extreme_jvp(const Tensor& t, const Tensor& x, const Tensor& y, Axes axes = {}, bool keepdims = false);
 
 // ---- linear algebra ---------------------------------------------------------
 Tensor matmul(const Tensor& a, const Tensor& b);  // NumPy semantics
@@ -183,25 +158,12 @@ struct DotDims {
 // StableHLO dot_general: result dims are batch, then lhs free, then rhs free.
 Tensor dot_general(const Tensor& a, const Tensor& b, const DotDims& dims);
 inline Tensor outer(const Tensor& a, const Tensor& b);
-// Operand `operand`'s (0: a, 1: b) share of g, the cotangent of matmul(a, b), for
-// any ranks matmul takes (PyTorch's matmul backward): the transposes of matmul's own
-// steps, so the same values as the AD engine's gradient of a traced matmul.
-Tensor matmul_backward(const Tensor& g, const Tensor& a, const Tensor& b, int operand);
-// Operand `operand`'s (0: a, 1: b) share of g, the cotangent of dot_general(a, b,
-// dims): g contracted with the other operand over its free axes, in the operand's
-// layout and dtype. The AD engine's rule for dot_general.
-Tensor dot_general_backward(const Tensor& g, const Tensor& a, const Tensor& b, const DotDims& dims,
-                            int operand);
 
 // ---- shape ------------------------------------------------------------------
 Tensor reshape(const Tensor& x, const Shape& shape);  // one -1 is inferred
 Tensor transpose(const Tensor& x);                     // reverses the axes
 Tensor transpose(const Tensor& x, const std::vector<std::int64_t>& perm);
 Tensor permute(const Tensor& x, const std::vector<std::int64_t>& perm);
-// The transpose of transpose(x, perm) and permute(x, perm) (negative axes count from
-// the end): g, of the result's shape, under the inverse permutation. It is what the
-// engine's rule for transpose computes, and what tlaloc-grad writes.
-Tensor transpose_backward(const Tensor& g, const std::vector<std::int64_t>& perm);
 Tensor squeeze(const Tensor& x, Axes axes = {});  // all: every size-1 axis
 Tensor expand_dims(const Tensor& x, std::int64_t axis);
 Tensor broadcast_to(const Tensor& x, const Shape& shape);
@@ -213,37 +175,15 @@ Tensor concat(const std::vector<Tensor>& xs, std::int64_t axis = 0);
 Tensor stack(const std::vector<Tensor>& xs, std::int64_t axis = 0);
 std::vector<Tensor> split(const Tensor& x, std::int64_t sections, std::int64_t axis = 0);
 std::vector<Tensor> split(const Tensor& x, const std::vector<std::int64_t>& sizes, std::int64_t axis);
-// Where split's parts of a tensor of `shape` start along the axis, and where the last
-// one stops (one more offset than parts), after split's own checks: split takes its
-// parts between them, and so does the code tlaloc-grad writes for a split.
-std::vector<std::int64_t> split_offsets(const Shape& shape, std::int64_t sections, std::int64_t axis = 0);
-std::vector<std::int64_t> split_offsets(const Shape& shape, const std::vector<std::int64_t>& sizes,
-                                        std::int64_t axis);
 // Per-axis [start, stop) with positive steps; stops are clamped to the size.
 Tensor slice(const Tensor& x, const std::vector<std::int64_t>& starts,
              const std::vector<std::int64_t>& stops, const std::vector<std::int64_t>& steps = {});
 // One axis; negative start/stop count from the end, as in Python.
 Tensor slice(const Tensor& x, std::int64_t axis, std::int64_t start, std::int64_t stop,
              std::int64_t step = 1);
-// The transpose of either slice of a tensor of `shape` (PyTorch's slice_backward): g,
-// the slice's shape, put where the slice took its elements, zeros elsewhere. It is
-// what the engine's rule for slice computes, and what tlaloc-grad writes.
-Tensor slice_backward(const Tensor& g, const Shape& shape, std::int64_t axis, std::int64_t start,
-                      std::int64_t stop, std::int64_t step = 1);
-Tensor slice_backward(const Tensor& g, const Shape& shape, const std::vector<std::int64_t>& starts,
-                      const std::vector<std::int64_t>& stops, const std::vector<std::int64_t>& steps = {});
 enum class PadMode { constant, edge };
 Tensor pad(const Tensor& x, const std::vector<std::pair<std::int64_t, std::int64_t>>& widths,
            PadMode mode = PadMode::constant, Scalar value = 0);
-// The transpose of pad in either mode for x of `shape` (the value gets no share): in
-// constant mode g without the border, in edge mode with each border's elements summed
-// into the element it repeats. so_far, when defined, is the cotangent x has already
-// (from its uses after the pad), and the result is x's cotangent after the pad's
-// shares, summed in the engine's order: an edge pad gives x its shares one at a
-// time, after so_far. What the engine computes for a pad, and what tlaloc-grad writes.
-Tensor pad_backward(const Tensor& g, const Shape& shape,
-                    const std::vector<std::pair<std::int64_t, std::int64_t>>& widths,
-                    PadMode mode = PadMode::constant, const Tensor& so_far = Tensor());
 Tensor reverse(const Tensor& x, Axes axes);
 // Indices of any rank and integer dtype; negative ones count from the end, and an
 // index out of range raises AxisError naming it (all are checked before any work).
@@ -258,10 +198,6 @@ Tensor dynamic_slice(const Tensor& x, const std::vector<std::int64_t>& starts, c
 Tensor dynamic_update_slice(const Tensor& x, const Tensor& update, const std::vector<std::int64_t>& starts);
 Tensor tile(const Tensor& x, const std::vector<std::int64_t>& reps);
 Tensor repeat(const Tensor& x, std::int64_t repeats, std::int64_t axis);
-// The transposes of tile and repeat of a tensor of `shape`: each element of x gets the
-// sum of g over its copies, in the order of the AD engine's rules.
-Tensor tile_backward(const Tensor& g, const Shape& shape, const std::vector<std::int64_t>& reps);
-Tensor repeat_backward(const Tensor& g, const Shape& shape, std::int64_t repeats, std::int64_t axis);
 Tensor iota(const Shape& shape, std::int64_t axis, DType t = DType::i64);
 
 // ---- neural-network ops -------------------------------------------------------
@@ -296,20 +232,6 @@ struct Pool2dOptions {
 // floor((H + 2p - k) / s) + 1.
 Tensor max_pool2d(const Tensor& x, const Pool2dOptions& opt);
 Tensor avg_pool2d(const Tensor& x, const Pool2dOptions& opt);  // padding counts in the divisor
-// The derivatives of conv2d and the pools, computed with the AD engine's own rules
-// (PyTorch's convolution_backward, max_pool2d_backward, avg_pool2d_backward): g is the
-// result's cotangent, t x's tangent, y max_pool2d's result; conv2d_backward and
-// conv_transpose2d_backward give x's share for operand 0 and w's for operand 1, each
-// in its operand's dtype. avg_pool2d_jvp is the sum pool of t times the reciprocal of
-// the window's size (avg_pool2d divides; the division's derivative multiplies).
-Tensor conv2d_backward(const Tensor& g, const Tensor& x, const Tensor& w, const Conv2dOptions& opt,
-                       int operand);
-Tensor conv_transpose2d_backward(const Tensor& g, const Tensor& x, const Tensor& w,
-                                 const ConvTranspose2dOptions& opt, int operand);
-Tensor max_pool2d_backward(const Tensor& g, const Tensor& x, const Tensor& y, const Pool2dOptions& opt);
-Tensor max_pool2d_jvp(const Tensor& t, const Tensor& x, const Tensor& y, const Pool2dOptions& opt);
-Tensor avg_pool2d_backward(const Tensor& g, const Shape& shape, const Pool2dOptions& opt);
-Tensor avg_pool2d_jvp(const Tensor& t, const Pool2dOptions& opt);
 // Rows of weight; an index out of range raises AxisError (negative ones count from the end).
 Tensor embedding(const Tensor& weight, const Tensor& indices);
 

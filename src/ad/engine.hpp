@@ -56,9 +56,10 @@ struct Traced {
 };
 Traced trace(std::string name, std::span<const TensorType> types, const FlatFn& fn);
 
-// Runs f on args: recorded into the trace that owns one of them (f's ops are
-// inlined there), or run by the interpreter when all are host tensors.
-std::vector<Tensor> apply(const Function& f, std::span<const Tensor> args);
+// f's ops recorded in place into the trace that owns one of args. The engine
+// records programs and never runs one: with host tensors only, this throws
+// (transforms::apply, above the interpreter, runs them).
+std::vector<Tensor> record_call(const Function& f, std::span<const Tensor> args);
 
 // Replays ops of a function into a builder, mapping the old values to tensors of
 // the builder.

@@ -1,7 +1,6 @@
 #include <fmt/format.h>
 
 #include "ad/engine.hpp"
-#include "interp/interpreter.hpp"
 
 namespace tlaloc::ad {
 
@@ -58,11 +57,12 @@ Traced trace(std::string name, std::span<const TensorType> types, const FlatFn& 
   return t;
 }
 
-std::vector<Tensor> apply(const Function& f, std::span<const Tensor> args) {
+std::vector<Tensor> record_call(const Function& f, std::span<const Tensor> args) {
   if (args.size() != f.body.args.size())
     throw ValueError(fmt::format("@{} takes {} arguments, got {}", f.name, f.body.args.size(), args.size()));
   ir::Builder* owner = ir::owner_of(args);
-  if (owner == nullptr) return interp::run(f, args);
+  if (owner == nullptr)
+    throw Error(fmt::format("AD: @{} was to be recorded into a trace, but none of its arguments is symbolic", f.name));
   Replay r(f, *owner);
   return r.inline_region(f.body, args);
 }

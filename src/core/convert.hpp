@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "tlaloc/dtype.hpp"
+#include "tlaloc/tensor.hpp"
 
 namespace tlaloc::detail {
 
@@ -40,5 +41,9 @@ template <class To, class From> inline To convert_value(From v) {
     return static_cast<To>(v);
   }
 }
+
+// A new host tensor holding x's elements converted to dtype t: the convert op's
+// kernel, and what Tensor::to_vector reads.
+Tensor converted(const Tensor& x, DType t);
 
 }  // namespace tlaloc::detail

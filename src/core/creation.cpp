@@ -7,7 +7,6 @@
 #include "core/convert.hpp"
 #include "core/dispatch_type.hpp"
 #include "core/tensor_impl.hpp"
-#include "ops/like.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc {
@@ -78,14 +77,9 @@ Tensor full(const Shape& shape, Scalar value) { return full(shape, value, defaul
 Tensor scalar_tensor(Scalar v, DType t) { return full({}, v, t); }
 Tensor zeros(const Shape& shape, DType t) { return full(shape, 0, t); }
 Tensor ones(const Shape& shape, DType t) { return full(shape, 1, t); }
-Tensor zeros_like(const Tensor& x) {
-  return detail::is_untyped(x) ? detail::like_call(detail::LikeOp::zeros_like, x)
-                               : zeros(x.shape(), x.dtype());
-}
+// zeros_like(x) and ones_like(x) are ops (src/ops/like.cpp): x may be a value whose
+// shape is known only at run time.
 Tensor zeros_like(const Tensor& x, DType t) { return zeros(x.shape(), t); }
-Tensor ones_like(const Tensor& x) {
-  return detail::is_untyped(x) ? detail::like_call(detail::LikeOp::ones_like, x) : ones(x.shape(), x.dtype());
-}
 Tensor ones_like(const Tensor& x, DType t) { return ones(x.shape(), t); }
 Tensor full_like(const Tensor& x, Scalar value) { return full(x.shape(), value, x.dtype()); }
 Tensor full_like(const Tensor& x, Scalar value, DType t) { return full(x.shape(), value, t); }
@@ -133,13 +127,6 @@ Tensor eye(std::int64_t n, std::int64_t m, std::int64_t k, DType t) {
       if (i + k >= 0 && i + k < m) p[i * m + i + k] = detail::convert_value<T>(1);
   })
   return out;
-}
-
-bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan) {
-  const Tensor x = a.astype(DType::f64), y = b.astype(DType::f64);
-  Tensor close = (x == y) | (abs(x - y) <= atol + rtol * abs(y));
-  if (equal_nan) close = close | (isnan(x) & isnan(y));
-  return all(close).item<bool>();
 }
 
 }  // namespace tlaloc

@@ -202,8 +202,8 @@ template <class T> const T* Tensor::data() const {
 template <class U> std::vector<U> Tensor::to_vector() const {
   const auto& impl = host_impl(*this, "to_vector");
   std::vector<U> out(std::size_t(impl.numel));
-  const Tensor converted = astype(dtype_v<U>);
-  if (!out.empty()) std::memcpy(out.data(), converted.raw_data(), out.size() * sizeof(U));
+  const Tensor as_u = dtype() == dtype_v<U> ? *this : detail::converted(*this, dtype_v<U>);
+  if (!out.empty()) std::memcpy(out.data(), as_u.raw_data(), out.size() * sizeof(U));
   return out;
 }
 
@@ -236,7 +236,8 @@ TLALOC_INSTANTIATE(std::uint64_t)
 #undef TLALOC_INSTANTIATE
 // std::vector<bool> has no contiguous storage, so bool gets its own definitions.
 template <> std::vector<bool> Tensor::to_vector<bool>() const {
-  std::vector<std::uint8_t> bytes = astype(DType::boolean).to_vector<std::uint8_t>();
+  const Tensor b = dtype() == DType::boolean ? *this : detail::converted(*this, DType::boolean);
+  std::vector<std::uint8_t> bytes = b.to_vector<std::uint8_t>();
   return {bytes.begin(), bytes.end()};
 }
 template <> bool Tensor::item<bool>() const { return item<std::uint8_t>() != 0; }

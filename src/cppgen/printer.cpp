@@ -233,8 +233,9 @@ bool calls(const Region& r, const std::string& callee) {
 }  // namespace
 
 std::string prelude() {
-  return "#include <tlaloc/tlaloc.hpp>\n\n#include <bit>\n#include <cstdint>\n#include <limits>\n#include <span>\n"
-         "#include <vector>\n\nnamespace tl = tlaloc;\n";
+  return "#include <tlaloc/derivatives.hpp>\n#include <tlaloc/tlaloc.hpp>\n\n"
+         "#include <bit>\n#include <cstdint>\n#include <limits>\n#include <span>\n#include <vector>\n\n"
+         "namespace tl = tlaloc;\n";
 }
 
 std::string print(const ir::Function& f, const PrintOptions& options) {

@@ -81,7 +81,7 @@ bool pure(const Op& op) { return !op.def->has_side_effects() && op.regions.empty
 
 bool all_equal_to(const Tensor& t, double v, bool negative_zero = false) {
   if (t.numel() > 4096) return false;
-  for (double x : t.astype(DType::f64).to_vector<double>())
+  for (double x : t.to_vector<double>())
     if (x != v || (negative_zero && !std::signbit(x)) ||
         (!negative_zero && v == 0 && std::signbit(x) && is_floating(t.dtype())))
       return false;

@@ -7,12 +7,12 @@
 
 #include <cctype>
 
-#include "ad/cached_programs.hpp"
 #include "cppgen/cppgen.hpp"
 #include "nn/capture_impl.hpp"
 #include "stablehlo/stablehlo.hpp"
 #include "tlaloc/error.hpp"
 #include "tlaloc/transforms.hpp"
+#include "transforms/cached_programs.hpp"
 
 namespace tlaloc::nn {
 

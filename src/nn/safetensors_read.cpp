@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "core/tensor_impl.hpp"
+#include "io/utf8.hpp"
 #include "nn/safetensors_dtypes.hpp"
-#include "nn/utf8.hpp"
 #include "tlaloc/nn/safetensors.hpp"
 
 namespace tlaloc::nn {
@@ -116,7 +116,7 @@ SafeTensors parse(std::span<const std::uint8_t> bytes, const Reporter& r) {
     r.fail("the header size {} is over the limit of {} bytes", n, safetensors_max_header_bytes);
   if (n > bytes.size() - 8) r.fail("the header size {} runs past the end of the file ({} bytes)", n, bytes.size());
   const std::string_view text(reinterpret_cast<const char*>(bytes.data()) + 8, std::size_t(n));
-  if (auto at = detail::invalid_utf8_at(text)) r.fail("the header is not valid UTF-8 (byte {} of it)", *at);
+  if (auto at = io::invalid_utf8_at(text)) r.fail("the header is not valid UTF-8 (byte {} of it)", *at);
   // The format requires '{' first (no leading whitespace), so the header is an object.
   if (text.empty() || text.front() != '{') r.fail("the header does not begin with '{{'");
   const json header = parse_header(text, r);

@@ -7,9 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/tensor_impl.hpp"
-#include "nn/atomic_file.hpp"
+#include "io/atomic_file.hpp"
+#include "io/utf8.hpp"
 #include "nn/safetensors_dtypes.hpp"
-#include "nn/utf8.hpp"
 #include "tlaloc/nn/safetensors.hpp"
 
 namespace tlaloc::nn {
@@ -19,7 +19,7 @@ namespace {
 static_assert(std::endian::native == std::endian::little, "safetensors I/O assumes a little-endian host");
 
 void check_text(std::string_view who, std::string_view what, const std::string& s) {
-  if (auto at = detail::invalid_utf8_at(s))
+  if (auto at = io::invalid_utf8_at(s))
     throw ValueError(fmt::format("{}: {} is not valid UTF-8 (byte {})", who, what, *at));
 }
 
@@ -81,7 +81,7 @@ void save_safetensors(const std::filesystem::path& path, const Params& tensors, 
   // The tensors are written from their own storage: no copy of the whole file in memory.
   std::vector<std::span<const std::byte>> pieces{std::as_bytes(std::span(l.header))};
   pieces.insert(pieces.end(), l.data.begin(), l.data.end());
-  detail::write_file_atomically(path, pieces, who);
+  io::write_file_atomically(path, pieces, who);
 }
 
 }  // namespace tlaloc::nn

@@ -4,12 +4,12 @@
 
 #include <tuple>
 
-#include "ad/cached_programs.hpp"
 #include "nn/capture_impl.hpp"
 #include "stablehlo/stablehlo.hpp"
 #include "tlaloc/error.hpp"
 #include "tlaloc/nn/capture.hpp"
 #include "tlaloc/transforms.hpp"
+#include "transforms/cached_programs.hpp"
 
 namespace tlaloc::nn {
 

@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "ir/op.hpp"
 #include "ops/cpp_spelling.hpp"
-#include "ops/op.hpp"
 #include "ops/rule.hpp"
 #include "tlaloc/lax.hpp"
 #include "tlaloc/ops.hpp"

@@ -121,19 +121,23 @@ std::vector<Tensor> add_sub_jvp(const Rule& r, bool is_sub) {
 const OpDef& add_op = spelled(
     def_binary<ResultType::same_or_bool>("add", [](auto x, auto y) { return detail::wrapping_add(x, y); }, "+"),
     "stablehlo.add")
+    .linear()
     .jvp([](const Rule& r) { return add_sub_jvp(r, false); })
     .vjp(add_vjp);
 const OpDef& sub_op = spelled(
     def_binary<ResultType::same>("sub", [](auto x, auto y) { return detail::wrapping_sub(x, y); }, "-"),
     "stablehlo.subtract")
+    .linear()
     .jvp([](const Rule& r) { return add_sub_jvp(r, true); })
     .vjp(sub_vjp);
 const OpDef& mul_op = detail::binary_derivative(
     spelled(def_binary<ResultType::same_or_bool>("mul", [](auto x, auto y) { return detail::wrapping_mul(x, y); }, "*"),
-            "stablehlo.multiply"),
+            "stablehlo.multiply")
+        .multilinear(),
     P(b), P(a));
 const OpDef& div_op = detail::binary_derivative(
-    def_binary<ResultType::floating>("div", [](auto x, auto y) { return x / y; }, "/").lower(detail::lower_div), P(reciprocal(b)),
+    def_binary<ResultType::floating>("div", [](auto x, auto y) { return x / y; }, "/").lower(detail::lower_div).linear({0}),
+    P(reciprocal(b)),
     P(-(y / b)));
 const OpDef& pow_op = detail::binary_derivative(
     spelled(def_binary<ResultType::same>("pow",
@@ -203,6 +207,7 @@ const OpDef& logical_xor_op =
 // select(pred, on_true, on_false): pred is bool; the others promote together.
 const OpDef& select_op =
     def_op("select")
+        .linear({1, 2})
         .cpp(detail::cpp_fn("tl::where"))
         .inputs(3)
         .elementwise()

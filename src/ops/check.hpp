@@ -5,7 +5,7 @@
 #include <span>
 #include <string_view>
 
-#include "ops/op.hpp"
+#include "ir/op.hpp"
 
 namespace tlaloc::detail {
 

@@ -10,6 +10,7 @@
 #include "ops/cpp_spelling.hpp"
 #include "ops/elementwise_defs.hpp"
 #include "tlaloc/lax.hpp"
+#include "tlaloc/ops.hpp"
 
 namespace tlaloc {
 namespace {
@@ -112,6 +113,13 @@ Tensor lax::compare(const Tensor& a, const Tensor& b, const std::string& directi
   detail::Attrs attrs{{"comparison_direction", direction}};
   if (!compare_type.empty()) attrs.set("compare_type", compare_type);
   return detail::call1(compare_op, {a, b}, attrs);
+}
+
+bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan) {
+  const Tensor x = a.astype(DType::f64), y = b.astype(DType::f64);
+  Tensor close = (x == y) | (abs(x - y) <= atol + rtol * abs(y));
+  if (equal_nan) close = close | (isnan(x) & isnan(y));
+  return all(close).item<bool>();
 }
 
 }  // namespace tlaloc

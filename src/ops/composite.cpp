@@ -1,8 +1,8 @@
 // StableHLO's composite: a named op whose meaning is its decomposition, a function
 // of the module. Like `call` it has no kernel; the interpreter runs the function
 // and the verifier checks the function's signature against the op.
+#include "ir/op.hpp"
 #include "ops/cpp_spelling.hpp"
-#include "ops/op.hpp"
 
 namespace tlaloc::detail {
 namespace {

@@ -1,8 +1,8 @@
 // Constants and calls: the two ops every program has.
 #include <fmt/format.h>
 
+#include "ir/op.hpp"
 #include "ops/cpp_spelling.hpp"
-#include "ops/op.hpp"
 
 namespace tlaloc {
 namespace {

@@ -5,8 +5,8 @@
 #include <cstring>
 
 #include "core/check.hpp"
+#include "ir/op.hpp"
 #include "ops/cpp_spelling.hpp"
-#include "ops/op.hpp"
 #include "ops/rule.hpp"
 #include "tlaloc/lax.hpp"
 

@@ -22,10 +22,11 @@
 #include "core/gemm.hpp"
 #include "core/parallel.hpp"
 #include "core/tensor_impl.hpp"
+#include "ir/op.hpp"
 #include "ops/conv_grad.hpp"
 #include "ops/cpp_spelling.hpp"
-#include "ops/op.hpp"
 #include "ops/rule.hpp"
+#include "tlaloc/derivatives.hpp"
 #include "tlaloc/lax.hpp"
 #include "tlaloc/ops.hpp"
 
@@ -304,6 +305,7 @@ std::vector<Tensor> conv_vjp(const detail::Rule& r) {
 
 const detail::OpDef& conv_op =
     detail::def_op("conv2d")
+        .multilinear()
         .inputs(2)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
           check_dtypes("conv2d", in[0].dtype, in[1].dtype);
@@ -420,7 +422,7 @@ Tensor conv2d(const Tensor& x, const Tensor& w, const Conv2dOptions& opt) {
 }
 
 // The functions of the engine's rule (conv_vjp), under the attributes conv2d makes.
-Tensor conv2d_backward(const Tensor& g, const Tensor& x, const Tensor& w, const Conv2dOptions& opt,
+Tensor derivatives::conv2d_backward(const Tensor& g, const Tensor& x, const Tensor& w, const Conv2dOptions& opt,
                        int operand) {
   if (operand != 0 && operand != 1)
     fail<ValueError>("conv2d_backward", "operand is {}: 0 for x, 1 for w", operand);
@@ -490,7 +492,7 @@ Tensor conv_transpose2d(const Tensor& x, const Tensor& w, const ConvTranspose2dO
 
 // The engine's rule for conv_transpose2d's steps: the convolution's transposes, then
 // (for w) the kernel's flip, transpose and reshapes undone.
-Tensor conv_transpose2d_backward(const Tensor& g, const Tensor& x, const Tensor& w,
+Tensor derivatives::conv_transpose2d_backward(const Tensor& g, const Tensor& x, const Tensor& w,
                                  const ConvTranspose2dOptions& opt, int operand) {
   constexpr std::string_view fn = "conv_transpose2d_backward";
   if (operand != 0 && operand != 1) fail<ValueError>(fn, "operand is {}: 0 for x, 1 for w", operand);

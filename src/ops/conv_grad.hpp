@@ -4,7 +4,7 @@
 // a kernel of ones).
 #pragma once
 
-#include "ops/op.hpp"
+#include "ir/op.hpp"
 
 namespace tlaloc::detail {
 

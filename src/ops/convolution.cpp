@@ -9,10 +9,10 @@
 
 #include "core/dispatch_type.hpp"
 #include "core/tensor_impl.hpp"
+#include "ir/op.hpp"
 #include "ops/conv_grad.hpp"
 #include "ops/cpp_spelling.hpp"
 #include "ops/lax_attrs.hpp"
-#include "ops/op.hpp"
 #include "ops/rule.hpp"
 #include "tlaloc/lax.hpp"
 #include "tlaloc/ops.hpp"
@@ -258,6 +258,7 @@ std::string convolution_spelling(detail::CppOp& op) {
 
 const detail::OpDef& convolution_op =
     detail::def_op("convolution")
+        .multilinear()
         .inputs(2)
         .shape_rule(conv_rule)
         .kernel(conv_kernel)

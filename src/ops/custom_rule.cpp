@@ -2,8 +2,8 @@
 // tl::custom_jvp). Region 0 is the primal computation, which is what runs and what
 // lowering inlines; the AD engine looks the rule up by its "rule" attribute
 // (src/ad/custom.cpp).
+#include "ir/op.hpp"
 #include "ops/cpp_spelling.hpp"
-#include "ops/op.hpp"
 
 namespace tlaloc::detail {
 namespace {

@@ -10,9 +10,9 @@
 #include <algorithm>
 
 #include "core/tensor_impl.hpp"
-#include "ops/lax_attrs.hpp"
+#include "ir/op.hpp"
 #include "ops/cpp_spelling.hpp"
-#include "ops/op.hpp"
+#include "ops/lax_attrs.hpp"
 #include "tlaloc/lax.hpp"
 
 namespace tlaloc {

@@ -3,7 +3,7 @@
 // ops. Each is an OpDef::lower function: it runs under a trace on symbolic inputs.
 #pragma once
 
-#include "ops/op.hpp"
+#include "ir/op.hpp"
 
 namespace tlaloc::detail {
 

@@ -1,7 +1,7 @@
 // Shape/dtype rules shared by the elementwise op families.
 #pragma once
 
-#include "ops/op.hpp"
+#include "ir/op.hpp"
 
 namespace tlaloc::detail {
 

@@ -104,7 +104,8 @@ std::vector<Tensor> clamp_vjp(const Rule& r) {
 
 const OpDef& divide_op = detail::binary_derivative(
     def_spec_binary("divide", "stablehlo.divide", ResultType::same, detail::numeric_type,
-                    [](auto x, auto y) { return divide(x, y); }),
+                    [](auto x, auto y) { return divide(x, y); })
+        .linear({0}),
     divide_da, divide_db).cpp(detail::cpp_fn("tl::lax::div"));
 // Named fmod: the library's `remainder` is Python's.
 const OpDef& fmod_op = detail::binary_derivative(

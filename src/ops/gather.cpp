@@ -171,6 +171,7 @@ std::string gather_spelling(detail::CppOp& op) {
 
 const detail::OpDef& gather_op =
     detail::def_op("gather")
+        .linear({0})
         .inputs(2)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
           return std::vector<TensorType>{{in[0].dtype, gather_shape(in[0], in[1], gather_dims(attrs))}};

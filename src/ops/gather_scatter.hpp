@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/tensor_impl.hpp"
-#include "ops/op.hpp"
+#include "ir/op.hpp"
 
 namespace tlaloc::detail {
 

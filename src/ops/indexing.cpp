@@ -20,9 +20,9 @@
 #include "core/parallel.hpp"
 #include "core/tensor_impl.hpp"
 #include "core/wrapping.hpp"
-#include "ops/indexing_lower.hpp"
+#include "ir/op.hpp"
 #include "ops/cpp_spelling.hpp"
-#include "ops/op.hpp"
+#include "ops/indexing_lower.hpp"
 #include "ops/rule.hpp"
 #include "tlaloc/ops.hpp"
 
@@ -375,6 +375,7 @@ std::vector<Tensor> scatter_add_vjp(const Rule& r) {
 
 const OpDef& take_op =
     def_op("take")
+        .linear({0})
         .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::take", op, {fmt::format("{}", op.attrs().get<std::int64_t>("axis"))}); })
         .inputs(2)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
@@ -391,6 +392,7 @@ const OpDef& take_op =
 
 const OpDef& take_along_axis_op =
     def_op("take_along_axis")
+        .linear({0})
         .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::take_along_axis", op, {fmt::format("{}", op.attrs().get<std::int64_t>("axis"))}); })
         .inputs(2)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
@@ -408,6 +410,7 @@ const OpDef& take_along_axis_op =
 
 const OpDef& index_add_op =
     def_op("index_add")
+        .linear({0, 2})
         .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::index_add", op, {fmt::format("{}", op.attrs().get<std::int64_t>("axis"))}); })
         .inputs(3)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
@@ -425,6 +428,7 @@ const OpDef& index_add_op =
 
 const OpDef& scatter_add_op =
     def_op("scatter_add")
+        .linear({0, 2})
         .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::scatter_add", op, {fmt::format("{}", op.attrs().get<std::int64_t>("axis"))}); })
         .inputs(3)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {

@@ -2,7 +2,7 @@
 // gather and scatter with fixed dimension numbers.
 #pragma once
 
-#include "ops/op.hpp"
+#include "ir/op.hpp"
 
 namespace tlaloc::detail {
 

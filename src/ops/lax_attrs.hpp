@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "ops/op.hpp"
+#include "ir/op.hpp"
 #include "tlaloc/lax.hpp"
 
 namespace tlaloc::detail {

@@ -14,6 +14,7 @@
 #include "ops/elementwise_rules.hpp"
 #include "ops/reduce_axes.hpp"
 #include "ops/rule.hpp"
+#include "tlaloc/derivatives.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc::detail {
@@ -72,7 +73,7 @@ const OpDef& convert_like_op =
 // A reduction's cotangent g spread back over x's shape (sum's rule); its transpose
 // sums over the same axes.
 Tensor spread_back(const Tensor& g, const Tensor& x, const Attrs& attrs) {
-  return sum_backward(g, x.shape(), axes_of(attrs), attrs.get<bool>("keepdims"));
+  return derivatives::sum_backward(g, x.shape(), axes_of(attrs), attrs.get<bool>("keepdims"));
 }
 const OpDef& sum_backward_op =
     def_op("sum_backward")
@@ -96,7 +97,7 @@ const OpDef& sum_backward_op =
           return std::vector<Tensor>{astype_like(summed, r.in(0)), Tensor()};
         })
         .cpp([](CppOp& op) {
-          return fmt::format("tl::sum_backward({}, {}.shape(), {}, {})", op.operand(0), op.operand(1),
+          return fmt::format("tl::derivatives::sum_backward({}, {}.shape(), {}, {})", op.operand(0), op.operand(1),
                              cpp_axes_of(op.attrs()), cpp_bool(op.attrs().get<bool>("keepdims")));
         });
 
@@ -130,12 +131,12 @@ OpDef& def_extreme(std::string_view name, Extreme fn, std::size_t like, std::str
         return g;
       })
       .cpp([name = std::string(name)](CppOp& op) {
-        return fmt::format("tl::{}({}, {}, {}, {}, {})", name, op.operand(0), op.operand(1), op.operand(2),
+        return fmt::format("tl::derivatives::{}({}, {}, {}, {}, {})", name, op.operand(0), op.operand(1), op.operand(2),
                            cpp_axes_of(op.attrs()), cpp_bool(op.attrs().get<bool>("keepdims")));
       });
 }
-const OpDef& extreme_backward_op = def_extreme("extreme_backward", extreme_backward, 1, "extreme_jvp");
-const OpDef& extreme_jvp_op = def_extreme("extreme_jvp", extreme_jvp, 2, "extreme_backward");
+const OpDef& extreme_backward_op = def_extreme("extreme_backward", derivatives::extreme_backward, 1, "extreme_jvp");
+const OpDef& extreme_jvp_op = def_extreme("extreme_jvp", derivatives::extreme_jvp, 2, "extreme_backward");
 
 using Filled = Tensor (*)(const Tensor&);
 OpDef& def_filled(std::string_view name, Filled fn) {
@@ -223,17 +224,17 @@ Tensor like_call(LikeOp op, const Tensor& a, const Tensor& b) {
 Tensor sum_backward_like(const Tensor& g, const Tensor& x, const Attrs& reduction) {
   if (!g.defined()) return g;
   if (is_untyped(g) || is_untyped(x)) return call1(sum_backward_op, {g, x}, reduction);
-  return sum_backward(g, x.shape(), axes_of(reduction), reduction.get<bool>("keepdims"));
+  return derivatives::sum_backward(g, x.shape(), axes_of(reduction), reduction.get<bool>("keepdims"));
 }
 
 Tensor extreme_backward_like(const Tensor& g, const Tensor& x, const Tensor& y, const Attrs& reduction) {
   if (is_untyped(g) || is_untyped(x) || is_untyped(y))
     return call1(extreme_backward_op, {g, x, y}, reduction);
-  return extreme_backward(g, x, y, axes_of(reduction), reduction.get<bool>("keepdims"));
+  return derivatives::extreme_backward(g, x, y, axes_of(reduction), reduction.get<bool>("keepdims"));
 }
 Tensor extreme_jvp_like(const Tensor& t, const Tensor& x, const Tensor& y, const Attrs& reduction) {
   if (is_untyped(t) || is_untyped(x) || is_untyped(y)) return call1(extreme_jvp_op, {t, x, y}, reduction);
-  return extreme_jvp(t, x, y, axes_of(reduction), reduction.get<bool>("keepdims"));
+  return derivatives::extreme_jvp(t, x, y, axes_of(reduction), reduction.get<bool>("keepdims"));
 }
 
 Tensor astype_like(const Tensor& t, const Tensor& like) {
@@ -250,3 +251,14 @@ Tensor weak_scalar(const Scalar& s, const Tensor& like) {
 }
 
 }  // namespace tlaloc::detail
+
+namespace tlaloc {
+
+Tensor zeros_like(const Tensor& x) {
+  return detail::is_untyped(x) ? detail::like_call(detail::LikeOp::zeros_like, x) : zeros(x.shape(), x.dtype());
+}
+Tensor ones_like(const Tensor& x) {
+  return detail::is_untyped(x) ? detail::like_call(detail::LikeOp::ones_like, x) : ones(x.shape(), x.dtype());
+}
+
+}  // namespace tlaloc

@@ -3,7 +3,7 @@
 // (like.cpp, docs/ENGINE_AT_BUILD_TIME.md).
 #pragma once
 
-#include "ops/op.hpp"
+#include "ir/op.hpp"
 #include "tlaloc/tensor.hpp"
 
 namespace tlaloc::detail {

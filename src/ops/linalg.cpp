@@ -10,10 +10,11 @@
 #include "core/gemm.hpp"
 #include "core/layout.hpp"
 #include "core/tensor_impl.hpp"
+#include "ir/op.hpp"
 #include "ops/cpp_spelling.hpp"
 #include "ops/elementwise_rules.hpp"
-#include "ops/op.hpp"
 #include "ops/rule.hpp"
+#include "tlaloc/derivatives.hpp"
 #include "tlaloc/lax.hpp"
 #include "tlaloc/ops.hpp"
 
@@ -206,7 +207,7 @@ std::vector<Tensor> dot_vjp(const detail::Rule& r) {
   std::vector<Tensor> g(2);
   for (int k = 0; k < 2; ++k)
     if (r.wants(std::size_t(k)))
-      g[std::size_t(k)] = dot_general_backward(r.cotangent(), r.in(0), r.in(1), dims, k);
+      g[std::size_t(k)] = derivatives::dot_general_backward(r.cotangent(), r.in(0), r.in(1), dims, k);
   return g;
 }
 
@@ -220,6 +221,7 @@ std::vector<Tensor> dot_jvp(const detail::Rule& r) {
 using Kind = detail::StableHloAttr::Kind;
 const OpDef& dot_general_op =
     def_op("dot_general")
+        .multilinear()
         .cpp([](detail::CppOp& op) {
           const detail::Attrs& a = op.attrs();
           const std::string dims = fmt::format(
@@ -342,7 +344,7 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
   return reshape(batched_product(v.a2, v.b2, v.batch), v.result);
 }
 
-Tensor dot_general_backward(const Tensor& g, const Tensor& a, const Tensor& b, const DotDims& dims,
+Tensor derivatives::dot_general_backward(const Tensor& g, const Tensor& a, const Tensor& b, const DotDims& dims,
                             int operand) {
   if (operand != 0 && operand != 1)
     fail<ValueError>("dot_general_backward", "operand is {}: 0 for a, 1 for b", operand);
@@ -361,7 +363,7 @@ Tensor dot_general_backward(const Tensor& g, const Tensor& a, const Tensor& b, c
 // matmul's steps undone last first, with the functions the engine's rules use for
 // them: the result's reshape, the product (dot_transpose, dot_general's rule) and the
 // operand's batch view (a reshape, or unbroadcast for a broadcast batch).
-Tensor matmul_backward(const Tensor& g, const Tensor& a, const Tensor& b, int operand) {
+Tensor derivatives::matmul_backward(const Tensor& g, const Tensor& a, const Tensor& b, int operand) {
   if (operand != 0 && operand != 1)
     fail<ValueError>("matmul_backward", "operand is {}: 0 for a, 1 for b", operand);
   const MatmulView v = matmul_view(a, b);

@@ -5,8 +5,8 @@
 // gives NaN (never an error: the input's values are data, not a program fault).
 #include <cmath>
 
+#include "ir/op.hpp"
 #include "ops/cpp_spelling.hpp"
-#include "ops/op.hpp"
 #include "ops/rule.hpp"
 #include "tlaloc/lax.hpp"
 #include "tlaloc/ops.hpp"

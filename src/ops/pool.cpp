@@ -23,6 +23,7 @@
 #include "ops/cpp_spelling.hpp"
 #include "ops/rule.hpp"
 #include "ops/window.hpp"
+#include "tlaloc/derivatives.hpp"
 #include "tlaloc/lax.hpp"
 #include "tlaloc/ops.hpp"
 
@@ -507,13 +508,13 @@ Tensor max_pool2d(const Tensor& x, const Pool2dOptions& opt) {
 }
 
 // The engine's rules of max pooling, under the attributes max_pool2d makes.
-Tensor max_pool2d_backward(const Tensor& g, const Tensor& x, const Tensor& y, const Pool2dOptions& opt) {
+Tensor derivatives::max_pool2d_backward(const Tensor& g, const Tensor& x, const Tensor& y, const Pool2dOptions& opt) {
   const Attrs attrs = pool_attrs("max_pool2d_backward", x.shape(), opt, "max");
   check_pooled("max_pool2d_backward", g, x.shape(), attrs);
   check_pooled("max_pool2d_backward", y, x.shape(), attrs);
   return detail::call1(max_pool_grad_op, {x, y, g}, attrs);
 }
-Tensor max_pool2d_jvp(const Tensor& t, const Tensor& x, const Tensor& y, const Pool2dOptions& opt) {
+Tensor derivatives::max_pool2d_jvp(const Tensor& t, const Tensor& x, const Tensor& y, const Pool2dOptions& opt) {
   const Attrs attrs = pool_attrs("max_pool2d_jvp", x.shape(), opt, "max");
   check_pooled("max_pool2d_jvp", y, x.shape(), attrs);
   if (t.shape() != x.shape())
@@ -533,7 +534,7 @@ Tensor avg_pool2d(const Tensor& x, const Pool2dOptions& opt) {
 
 // avg_pool2d's steps undone, as the engine's rules do: the division's share (g times
 // the count's reciprocal, in g's dtype), then the sum pool's transpose.
-Tensor avg_pool2d_backward(const Tensor& g, const Shape& shape, const Pool2dOptions& opt) {
+Tensor derivatives::avg_pool2d_backward(const Tensor& g, const Shape& shape, const Pool2dOptions& opt) {
   const Attrs attrs = pool_attrs("avg_pool2d_backward", shape, opt, "sum");
   check_pooled("avg_pool2d_backward", g, shape, attrs);
   const double count = double(opt.kernel[0] * opt.kernel[1]);
@@ -542,7 +543,7 @@ Tensor avg_pool2d_backward(const Tensor& g, const Shape& shape, const Pool2dOpti
 
 // avg_pool2d's tangent, as the engine's rules give it: the sum pool's (it is linear),
 // then the division's, t times the count's reciprocal in t's dtype.
-Tensor avg_pool2d_jvp(const Tensor& t, const Pool2dOptions& opt) {
+Tensor derivatives::avg_pool2d_jvp(const Tensor& t, const Pool2dOptions& opt) {
   const Attrs attrs = pool_attrs("avg_pool2d_jvp", t.shape(), opt, "sum");
   const double count = double(opt.kernel[0] * opt.kernel[1]);
   return detail::call1(pool_op, {t}, attrs) * reciprocal(scalar_tensor(count, t.dtype()));

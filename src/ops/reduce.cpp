@@ -18,6 +18,7 @@
 #include "ops/reduce_axes.hpp"
 #include "ops/reduce_lower.hpp"
 #include "ops/rule.hpp"
+#include "tlaloc/derivatives.hpp"
 #include "tlaloc/ops.hpp"
 #include "tlaloc/transforms.hpp"
 
@@ -184,15 +185,15 @@ Tensor prod_of_others(const Tensor& x, const std::vector<std::int64_t>& axes) {
 // prod's and cumprod's rules are public functions (below), which generated gradients
 // call too.
 std::vector<Tensor> prod_jvp(const Rule& r) {
-  return {tlaloc::prod_jvp(r.tangent(0), r.in(0), axes_of(r), r.attr<bool>("keepdims"))};
+  return {tlaloc::derivatives::prod_jvp(r.tangent(0), r.in(0), axes_of(r), r.attr<bool>("keepdims"))};
 }
 std::vector<Tensor> prod_vjp(const Rule& r) {
-  return {prod_backward(r.cotangent(), r.in(0), axes_of(r), r.attr<bool>("keepdims"))};
+  return {derivatives::prod_backward(r.cotangent(), r.in(0), axes_of(r), r.attr<bool>("keepdims"))};
 }
 
 // Scans. cumsum is linear; its transpose is the library's cumsum_backward.
 std::vector<Tensor> cumsum_vjp(const Rule& r) {
-  return {cumsum_backward(r.cotangent(), r.attr<std::int64_t>("axis"))};
+  return {derivatives::cumsum_backward(r.cotangent(), r.attr<std::int64_t>("axis"))};
 }
 
 // cumprod: y_k = x_0 ... x_k. Where no zero comes before or at j, dy_k/dx_j = y_k /
@@ -224,10 +225,10 @@ Tensor zero_of_lane(const Tensor& x, const ScanZeros& s, std::int64_t axis) {
   return sum(where(s.first_zero, x, 0.0), axis, true);
 }
 std::vector<Tensor> cumprod_jvp(const Rule& r) {
-  return {tlaloc::cumprod_jvp(r.tangent(0), r.in(0), r.out(0), r.attr<std::int64_t>("axis"))};
+  return {tlaloc::derivatives::cumprod_jvp(r.tangent(0), r.in(0), r.out(0), r.attr<std::int64_t>("axis"))};
 }
 std::vector<Tensor> cumprod_vjp(const Rule& r) {
-  return {cumprod_backward(r.cotangent(), r.in(0), r.out(0), r.attr<std::int64_t>("axis"))};
+  return {derivatives::cumprod_backward(r.cotangent(), r.in(0), r.out(0), r.attr<std::int64_t>("axis"))};
 }
 
 // Printed as tl::sum(x) over all axes, else tl::sum(x, {axes}, keepdims).
@@ -255,7 +256,7 @@ detail::CppSpelling axis_spelling(std::string fn) {
         return reduce_kernel<Op>(name, in[0], attrs, out[0]);                                   \
       }).lower(detail::lower_to_reduce(name, detail::ReduceBody::body)) rules;
 TLALOC_DEF_REDUCE(reduce_sum_op, "reduce_sum", detail::SumOp, ReduceDType::widen, add,
-                  .cpp(reduce_spelling("tl::sum")).jvp(detail::linear_jvp({0})).vjp(sum_vjp))
+                  .cpp(reduce_spelling("tl::sum")).linear().jvp(detail::linear_jvp({0})).vjp(sum_vjp))
 TLALOC_DEF_REDUCE(reduce_prod_op, "reduce_prod", detail::ProdOp, ReduceDType::widen, mul,
                   .cpp(reduce_spelling("tl::prod")).jvp(prod_jvp).vjp(prod_vjp))
 TLALOC_DEF_REDUCE(reduce_max_op, "reduce_max", detail::MaxOp, ReduceDType::same, max,
@@ -342,7 +343,7 @@ detail::ShapeRule scan_rule(std::string op) {
     return std::vector<TensorType>{{widened(in[0].dtype), in[0].shape}};
   };
 }
-const OpDef& cumsum_op = def_op("cumsum").inputs(1).shape_rule(scan_rule("cumsum")).kernel(
+const OpDef& cumsum_op = def_op("cumsum").linear().inputs(1).shape_rule(scan_rule("cumsum")).kernel(
     [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
       return scan_kernel<detail::SumOp>("cumsum", in[0], attrs, out[0]);
     }).lower(detail::lower_scan("cumsum", detail::ReduceBody::add)).jvp(detail::linear_jvp({0})).vjp(cumsum_vjp).cpp(axis_spelling("tl::cumsum"));
@@ -391,7 +392,7 @@ Tensor prod(const Tensor& x, Axes axes, bool keepdims) {
 
 // ---- the derivatives of sum, cumsum, prod and cumprod -------------------------------------
 
-Tensor sum_backward(const Tensor& g, const Shape& shape, Axes axes, bool keepdims) {
+Tensor derivatives::sum_backward(const Tensor& g, const Shape& shape, Axes axes, bool keepdims) {
   std::vector<std::int64_t> all(shape.size());
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = std::int64_t(i);
   const auto a =
@@ -403,7 +404,7 @@ Tensor sum_backward(const Tensor& g, const Shape& shape, Axes axes, bool keepdim
   return broadcast_to(keepdims ? g : reshape(g, reduced_shape(shape, a, true)), shape);
 }
 
-Tensor cumsum_backward(const Tensor& g, std::int64_t axis) {
+Tensor derivatives::cumsum_backward(const Tensor& g, std::int64_t axis) {
   const std::int64_t a = detail::normalize_axis("cumsum_backward", axis, g.rank());
   return reverse(cumsum(reverse(g, a), a), a);
 }
@@ -428,11 +429,11 @@ void check_scan(std::string_view fn, const Tensor& t, const Tensor& x, const Ten
 }
 }  // namespace
 
-Tensor prod_backward(const Tensor& g, const Tensor& x, Axes axes, bool keepdims) {
+Tensor derivatives::prod_backward(const Tensor& g, const Tensor& x, Axes axes, bool keepdims) {
   const auto a = checked_axes("prod_backward", g, x, axes, keepdims, true);
-  return sum_backward(g, x.shape(), Axes(a), keepdims) * prod_of_others(x, a);
+  return derivatives::sum_backward(g, x.shape(), Axes(a), keepdims) * prod_of_others(x, a);
 }
-Tensor prod_jvp(const Tensor& t, const Tensor& x, Axes axes, bool keepdims) {
+Tensor derivatives::prod_jvp(const Tensor& t, const Tensor& x, Axes axes, bool keepdims) {
   const auto a = checked_axes("prod_jvp", t, x, axes, keepdims, false);
   return sum(t * prod_of_others(x, a), Axes(a), keepdims);
 }
@@ -441,8 +442,8 @@ namespace {
 // when differentiated again (the rules below apply them to x', one zero fewer).
 Tensor cumprod_backward_flat(const Tensor& g, const Tensor& x, const Tensor& y, std::int64_t axis) {
   const ScanZeros z = scan_zeros(x, axis);
-  const Tensor early = cumsum_backward(g * y, axis) / z.safe_x;
-  const Tensor at_zero = cumsum_backward(g * z.skip_zero, axis);
+  const Tensor early = derivatives::cumsum_backward(g * y, axis) / z.safe_x;
+  const Tensor at_zero = derivatives::cumsum_backward(g * z.skip_zero, axis);
   return where(z.before, early, where(z.first_zero, at_zero, 0.0));
 }
 Tensor cumprod_jvp_flat(const Tensor& t, const Tensor& x, const Tensor& y, std::int64_t axis) {
@@ -453,15 +454,15 @@ Tensor cumprod_jvp_flat(const Tensor& t, const Tensor& x, const Tensor& y, std::
 }
 }  // namespace
 
-Tensor cumprod_backward(const Tensor& g, const Tensor& x, const Tensor& y, std::int64_t axis) {
+Tensor derivatives::cumprod_backward(const Tensor& g, const Tensor& x, const Tensor& y, std::int64_t axis) {
   check_scan("cumprod_backward", g, x, y);
   const ScanZeros z = scan_zeros(x, axis);
-  const Tensor early = cumsum_backward(g * y, axis) / z.safe_x;
+  const Tensor early = derivatives::cumsum_backward(g * y, axis) / z.safe_x;
   // From z on: d(x_z * y'_k)/dx_j is y'_k's own at j = z, and x_z * dy'_k/dx_j after.
   const Tensor primed = cumprod_backward_flat(g, z.skipped, z.skip_zero, axis);
   return where(z.before, early, primed * where(z.first_zero, 1.0, zero_of_lane(x, z, axis)));
 }
-Tensor cumprod_jvp(const Tensor& t, const Tensor& x, const Tensor& y, std::int64_t axis) {
+Tensor derivatives::cumprod_jvp(const Tensor& t, const Tensor& x, const Tensor& y, std::int64_t axis) {
   check_scan("cumprod_jvp", t, x, y);
   const ScanZeros z = scan_zeros(x, axis);
   const Tensor early = y * cumsum(where(z.before, t, 0.0) / z.safe_x, axis);
@@ -490,12 +491,12 @@ Tensor extreme_share(const Tensor& x, const Tensor& y, const std::vector<std::in
 }
 }  // namespace
 
-Tensor extreme_backward(const Tensor& g, const Tensor& x, const Tensor& y, Axes axes, bool keepdims) {
+Tensor derivatives::extreme_backward(const Tensor& g, const Tensor& x, const Tensor& y, Axes axes, bool keepdims) {
   const auto a = extreme_axes("extreme_backward", g, x, y, axes, keepdims, true);
-  const Tensor spread = sum_backward(g, x.shape(), Axes(a), keepdims);
+  const Tensor spread = derivatives::sum_backward(g, x.shape(), Axes(a), keepdims);
   return spread * extreme_share(x, y, a, keepdims);
 }
-Tensor extreme_jvp(const Tensor& t, const Tensor& x, const Tensor& y, Axes axes, bool keepdims) {
+Tensor derivatives::extreme_jvp(const Tensor& t, const Tensor& x, const Tensor& y, Axes axes, bool keepdims) {
   const auto a = extreme_axes("extreme_jvp", t, x, y, axes, keepdims, false);
   return sum(t * extreme_share(x, y, a, keepdims), Axes(a), keepdims);
 }

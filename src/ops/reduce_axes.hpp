@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ops/op.hpp"
+#include "ir/op.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc::detail {

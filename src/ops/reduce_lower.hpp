@@ -2,7 +2,7 @@
 // reduce_window.
 #pragma once
 
-#include "ops/op.hpp"
+#include "ir/op.hpp"
 
 namespace tlaloc::detail {
 

@@ -8,8 +8,8 @@
 
 #include "core/layout.hpp"
 #include "core/tensor_impl.hpp"
+#include "ir/op.hpp"
 #include "ops/cpp_spelling.hpp"
-#include "ops/op.hpp"
 #include "ops/region_rules.hpp"
 
 namespace tlaloc::detail {

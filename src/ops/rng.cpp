@@ -9,8 +9,8 @@
 #include "core/dispatch_type.hpp"
 #include "core/tensor_impl.hpp"
 #include "core/threefry.hpp"
+#include "ir/op.hpp"
 #include "ops/cpp_spelling.hpp"
-#include "ops/op.hpp"
 #include "tlaloc/lax.hpp"
 
 namespace tlaloc {

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ops/op.hpp"
+#include "ir/op.hpp"
 
 namespace tlaloc::detail {
 

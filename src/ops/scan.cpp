@@ -9,8 +9,8 @@
 
 #include "core/check.hpp"
 #include "ir/builder.hpp"
+#include "ir/op.hpp"
 #include "ops/cpp_spelling.hpp"
-#include "ops/op.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc::detail {

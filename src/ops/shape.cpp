@@ -6,10 +6,11 @@
 
 #include "core/elementwise.hpp"
 #include "core/layout.hpp"
+#include "ir/op.hpp"
 #include "ops/cpp_spelling.hpp"
 #include "ops/like.hpp"
-#include "ops/op.hpp"
 #include "ops/rule.hpp"
+#include "tlaloc/derivatives.hpp"
 #include "tlaloc/lax.hpp"
 #include "tlaloc/ops.hpp"
 
@@ -27,6 +28,7 @@ using Kind = detail::StableHloAttr::Kind;
 
 const OpDef& reshape_op =
     def_op("reshape")
+        .linear()
         .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::reshape", op, {detail::cpp_shape(op.result_type(0).shape)}); })
         .inputs(1)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
@@ -56,6 +58,7 @@ void check_permutation(std::string_view op, const std::vector<std::int64_t>& per
 
 const OpDef& transpose_op =
     def_op("transpose")
+        .linear()
         .cpp([](detail::CppOp& op) {
           return detail::cpp_call(
               "tl::transpose", op,
@@ -76,7 +79,7 @@ const OpDef& transpose_op =
         .jvp(detail::linear_jvp({0}))
         .vjp([](const detail::Rule& r) {
           return std::vector<Tensor>{
-              transpose_backward(r.cotangent(), r.attr<std::vector<std::int64_t>>("permutation"))};
+              derivatives::transpose_backward(r.cotangent(), r.attr<std::vector<std::int64_t>>("permutation"))};
         })
         .stablehlo({"stablehlo.transpose", {Hlo("permutation", Kind::i64_array).pretty("dims")}, "keywords"});
 
@@ -133,6 +136,7 @@ std::string broadcast_spelling(detail::CppOp& op) {
 // StableHLO's broadcast_in_dim: operand axis i becomes result axis dims[i].
 const OpDef& broadcast_in_dim_op =
     def_op("broadcast_in_dim")
+        .linear()
         .cpp(broadcast_spelling)
         .inputs(1)
         .stablehlo({"stablehlo.broadcast_in_dim",
@@ -228,7 +232,7 @@ Tensor transpose(const Tensor& x) {
   return transpose(x, p);
 }
 Tensor permute(const Tensor& x, const std::vector<std::int64_t>& perm) { return transpose(x, perm); }
-Tensor transpose_backward(const Tensor& g, const std::vector<std::int64_t>& perm) {
+Tensor derivatives::transpose_backward(const Tensor& g, const std::vector<std::int64_t>& perm) {
   std::vector<std::int64_t> p = perm;
   for (auto& a : p)
     if (a < 0) a += g.rank();

@@ -8,10 +8,11 @@
 #include "core/check.hpp"
 #include "core/parallel.hpp"
 #include "core/tensor_impl.hpp"
-#include "ops/elementwise_rules.hpp"
+#include "ir/op.hpp"
 #include "ops/cpp_spelling.hpp"
-#include "ops/op.hpp"
+#include "ops/elementwise_rules.hpp"
 #include "ops/rule.hpp"
+#include "tlaloc/derivatives.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc {
@@ -82,6 +83,7 @@ std::vector<Tensor> concatenate_jvp(const detail::Rule& r) {
 // Inputs share a dtype and all dims but `dimension` (public concat promotes first).
 const OpDef& concatenate_op =
     def_op("concatenate")
+        .linear()
         .cpp([](detail::CppOp& op) {
           std::vector<std::string> xs;
           for (std::size_t i = 0; i < op.num_operands(); ++i) xs.push_back(op.operand(i));
@@ -152,7 +154,7 @@ Tensor stack(const std::vector<Tensor>& xs, std::int64_t axis) {
   return concat(expanded, a);
 }
 
-Ints split_offsets(const Shape& shape, const Ints& sizes, std::int64_t axis) {
+Ints derivatives::split_offsets(const Shape& shape, const Ints& sizes, std::int64_t axis) {
   if (shape.empty()) fail<AxisError>("split", "cannot split a rank-0 tensor");
   const auto a = std::size_t(detail::normalize_axis("split", axis, std::int64_t(shape.size())));
   Ints offsets{0};
@@ -166,7 +168,7 @@ Ints split_offsets(const Shape& shape, const Ints& sizes, std::int64_t axis) {
   return offsets;
 }
 
-Ints split_offsets(const Shape& shape, std::int64_t sections, std::int64_t axis) {
+Ints derivatives::split_offsets(const Shape& shape, std::int64_t sections, std::int64_t axis) {
   if (sections < 1) fail<ValueError>("split", "needs a positive number of sections, got {}", sections);
   if (shape.empty()) fail<AxisError>("split", "cannot split a rank-0 tensor");
   const std::int64_t n =
@@ -174,7 +176,7 @@ Ints split_offsets(const Shape& shape, std::int64_t sections, std::int64_t axis)
   if (n % sections != 0)
     fail<ShapeError>("split", "axis {} of {} does not divide into {} equal sections", axis,
                      shape_string(shape), sections);
-  return split_offsets(shape, Ints(std::size_t(sections), n / sections), axis);
+  return derivatives::split_offsets(shape, Ints(std::size_t(sections), n / sections), axis);
 }
 
 namespace {
@@ -193,11 +195,11 @@ std::vector<Tensor> split_at(const Tensor& x, const Ints& offsets, std::int64_t 
 }  // namespace
 
 std::vector<Tensor> split(const Tensor& x, const Ints& sizes, std::int64_t axis) {
-  return split_at(x, split_offsets(x.shape(), sizes, axis), axis);
+  return split_at(x, derivatives::split_offsets(x.shape(), sizes, axis), axis);
 }
 
 std::vector<Tensor> split(const Tensor& x, std::int64_t sections, std::int64_t axis) {
-  return split_at(x, split_offsets(x.shape(), sections, axis), axis);
+  return split_at(x, derivatives::split_offsets(x.shape(), sections, axis), axis);
 }
 
 namespace {
@@ -259,14 +261,14 @@ Tensor spread_back(std::string_view fn, const Tensor& g, const Shape& shape, con
 }  // namespace
 
 Tensor tile(const Tensor& x, const Ints& reps) { return spread(x, tile_steps("tile", x.shape(), reps)); }
-Tensor tile_backward(const Tensor& g, const Shape& shape, const Ints& reps) {
+Tensor derivatives::tile_backward(const Tensor& g, const Shape& shape, const Ints& reps) {
   return spread_back("tile_backward", g, shape, tile_steps("tile_backward", shape, reps));
 }
 
 Tensor repeat(const Tensor& x, std::int64_t repeats, std::int64_t axis) {
   return spread(x, repeat_steps("repeat", x.shape(), repeats, axis));
 }
-Tensor repeat_backward(const Tensor& g, const Shape& shape, std::int64_t repeats, std::int64_t axis) {
+Tensor derivatives::repeat_backward(const Tensor& g, const Shape& shape, std::int64_t repeats, std::int64_t axis) {
   return spread_back("repeat_backward", g, shape, repeat_steps("repeat_backward", shape, repeats, axis));
 }
 

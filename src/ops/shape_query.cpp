@@ -1,8 +1,8 @@
 // get_dimension_size: the size of one axis as a rank-0 i32, as StableHLO defines it.
 #include <fmt/format.h>
 
+#include "ir/op.hpp"
 #include "ops/cpp_spelling.hpp"
-#include "ops/op.hpp"
 #include "tlaloc/lax.hpp"
 
 namespace tlaloc {

@@ -14,9 +14,10 @@
 #include "core/layout.hpp"
 #include "core/parallel.hpp"
 #include "core/tensor_impl.hpp"
+#include "ir/op.hpp"
 #include "ops/cpp_spelling.hpp"
-#include "ops/op.hpp"
 #include "ops/rule.hpp"
+#include "tlaloc/derivatives.hpp"
 #include "tlaloc/lax.hpp"
 #include "tlaloc/ops.hpp"
 
@@ -156,6 +157,7 @@ void check_count(std::string_view op, const char* what, const Ints& v, std::size
 // StableHLO slice: result axis d holds x[start_d, start_d + stride_d, ...] below limit_d.
 const OpDef& slice_op =
     def_op("slice")
+        .linear()
         .cpp([](detail::CppOp& op) {
           const Ints& starts = op.attrs().get<Ints>("start_indices");
           // One axis: {0}, {5}, {2} would pick slice(x, axis, start, stop), so the
@@ -216,6 +218,7 @@ void fill_bytes(const Tensor& dst, const void* value) {
 // Negative edge padding removes elements from the padded result, as in StableHLO.
 const OpDef& pad_op =
     def_op("pad")
+        .linear()
         .cpp([](detail::CppOp& op) {
           return detail::cpp_call("tl::lax::pad", op, {detail::cpp_ints(op.attrs().get<std::vector<std::int64_t>>("edge_padding_low")), detail::cpp_ints(op.attrs().get<std::vector<std::int64_t>>("edge_padding_high")), detail::cpp_ints(op.attrs().get<std::vector<std::int64_t>>("interior_padding"))});
         })
@@ -283,6 +286,7 @@ const OpDef& pad_op =
 
 const OpDef& reverse_op =
     def_op("reverse")
+        .linear()
         .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::reverse", op, {detail::cpp_axes(op.attrs().get<std::vector<std::int64_t>>("dimensions"))}); })
         .inputs(1)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
@@ -358,6 +362,7 @@ Ints start_values(std::span<const Tensor> in, std::size_t lead) {
 
 const OpDef& dynamic_slice_op =
     def_op("dynamic_slice")
+        .linear({0})
         .cpp([](detail::CppOp& op) { return dynamic_spelling("tl::lax::dynamic_slice", op, 1, {detail::cpp_shape(op.attrs().get<std::vector<std::int64_t>>("slice_sizes"))}); })
         .inputs(-1)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
@@ -379,6 +384,7 @@ const OpDef& dynamic_slice_op =
 
 const OpDef& dynamic_update_slice_op =
     def_op("dynamic_update_slice")
+        .linear({0, 1})
         .cpp([](detail::CppOp& op) { return dynamic_spelling("tl::lax::dynamic_update_slice", op, 2, {}); })
         .inputs(-1)
         .shape_rule([](std::span<const TensorType> in, const Attrs&) {
@@ -632,13 +638,13 @@ Tensor spread_box(const Tensor& g, const Shape& shape, const SliceBox& b, Descri
 }
 }  // namespace
 
-Tensor slice_backward(const Tensor& g, const Shape& shape, std::int64_t axis, std::int64_t start,
+Tensor derivatives::slice_backward(const Tensor& g, const Shape& shape, std::int64_t axis, std::int64_t start,
                       std::int64_t stop, std::int64_t step) {
   return spread_box(g, shape, box_of("slice_backward", shape, axis, start, stop, step),
                     [&] { return fmt::format("on axis {} from {} to {} step {}", axis, start, stop, step); });
 }
 
-Tensor slice_backward(const Tensor& g, const Shape& shape, const Ints& starts, const Ints& stops,
+Tensor derivatives::slice_backward(const Tensor& g, const Shape& shape, const Ints& starts, const Ints& stops,
                       const Ints& steps) {
   return spread_box(g, shape, box_of("slice_backward", shape, starts, stops, steps),
                     [&] { return fmt::format("from {} to {} step {}", starts, stops, steps); });
@@ -692,7 +698,7 @@ Tensor edge_axis_backward(const Tensor& g, const Shape& in, std::size_t d, std::
   for (std::size_t k = 0; k < dims.size(); ++k) dims[k] = std::int64_t(k);
   const auto border = [&](const Tensor& share, std::int64_t width, std::int64_t at) {
     const Tensor summed = width == 1 ? share : detail::unbroadcast(share, one, share.dtype(), dims);
-    return slice_backward(summed, in, a, at, at + 1);
+    return derivatives::slice_backward(summed, in, a, at, at + 1);
   };
   const bool low_is_y = n == 1 && lo == 1, high_is_y = n == 1 && hi == 1;
   Tensor ct = low_is_y ? add(detail::add_tangents(so_far, low), mid) : detail::add_tangents(so_far, mid);
@@ -727,7 +733,7 @@ Tensor pad(const Tensor& x, const std::vector<std::pair<std::int64_t, std::int64
 
 // The last axis is taken back first: the first padded axis's operand is x itself,
 // the only step whose shares join so_far.
-Tensor pad_backward(const Tensor& g, const Shape& shape,
+Tensor derivatives::pad_backward(const Tensor& g, const Shape& shape,
                     const std::vector<std::pair<std::int64_t, std::int64_t>>& widths, PadMode mode,
                     const Tensor& so_far) {
   const auto [lo, hi, none] = pad_widths("pad_backward", shape.size(), widths);

@@ -12,8 +12,8 @@
 #include "core/dispatch_type.hpp"
 #include "core/layout.hpp"
 #include "core/tensor_impl.hpp"
+#include "ir/op.hpp"
 #include "ops/cpp_spelling.hpp"
-#include "ops/op.hpp"
 #include "ops/region_rules.hpp"
 
 namespace tlaloc::detail {

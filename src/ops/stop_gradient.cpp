@@ -2,8 +2,8 @@
 // Lowering drops it: StableHLO has no derivatives to stop.
 #include <fmt/format.h>
 
+#include "ir/op.hpp"
 #include "ops/cpp_spelling.hpp"
-#include "ops/op.hpp"
 #include "tlaloc/transforms.hpp"
 
 namespace tlaloc {
@@ -19,6 +19,7 @@ const detail::OpDef& stop_gradient_op =
           return std::vector<Tensor>{in[0]};
         })
         .no_derivative()
+        .constant_to_derivatives()
         .cpp(detail::cpp_fn("tl::stop_gradient"))
         .lower([](std::span<const Tensor> in, const detail::Attrs&) { return std::vector<Tensor>{in[0]}; });
 

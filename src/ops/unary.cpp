@@ -87,6 +87,7 @@ Tensor gelu_tanh_derivative(const Tensor& x) {
 // ---- same element type ------------------------------------------------------
 const OpDef& neg_op =
     spelled(def_unary("neg", ResultType::same, [](auto v) { return detail::wrapping_neg(v); }), "stablehlo.negate")
+        .linear()
         .jvp(detail::linear_jvp({0}))
         .vjp([](const detail::Rule& r) { return std::vector<Tensor>{neg(r.cotangent())}; });
 const OpDef& abs_op = spelled(def_unary("abs", ResultType::same,
@@ -205,20 +206,11 @@ const OpDef& isnan_op = def_predicate("isnan", [](auto v) {
   else return false;
 }).lower(detail::lower_isnan);
 
-template <class Out> void convert_into(const Tensor& x, const Tensor& y) {
-  Out* dst = detail::mutable_data<Out>(y);
-  TLALOC_SWITCH_ALL(x.dtype(), "convert", {
-    const T* src = x.data<T>();
-    detail::parallel_for(x.numel(), detail::kElementwiseGrain, [&](std::int64_t b, std::int64_t e) {
-      for (std::int64_t i = b; i < e; ++i) dst[i] = detail::convert_value<Out>(src[i]);
-    });
-  })
-}
-
 // Float to integer truncates toward zero; out-of-range values saturate and NaN
 // gives 0 (the spec leaves both to the implementation). Integers wrap.
 const OpDef& convert_op =
     def_op("convert")
+        .linear()
         .inputs(1)
         .stablehlo({"stablehlo.convert",
                     {detail::StableHloAttr("dtype", detail::StableHloAttr::Kind::result_dtype)},
@@ -228,9 +220,7 @@ const OpDef& convert_op =
         })
         .kernel(
             [](std::span<const Tensor> in, const detail::Attrs&, std::span<const detail::TensorType> out) {
-              Tensor y = detail::empty(out[0].shape, out[0].dtype);
-              TLALOC_SWITCH_ALL(out[0].dtype, "convert", convert_into<T>(in[0], y))
-              return std::vector<Tensor>{y};
+              return std::vector<Tensor>{detail::converted(in[0], out[0].dtype)};
             })
         .jvp(detail::linear_jvp({0}))
         .vjp([](const detail::Rule& r) {

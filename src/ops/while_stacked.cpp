@@ -7,8 +7,8 @@
 #include <fmt/format.h>
 
 #include "core/check.hpp"
+#include "ir/op.hpp"
 #include "ops/cpp_spelling.hpp"
-#include "ops/op.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc::detail {

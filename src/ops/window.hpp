@@ -10,7 +10,7 @@
 
 #include "core/convert.hpp"
 #include "core/reduce_kernels.hpp"
-#include "ops/op.hpp"
+#include "ir/op.hpp"
 
 namespace tlaloc::detail {
 

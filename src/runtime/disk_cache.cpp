@@ -9,8 +9,8 @@
 #include <span>
 #include <vector>
 
-#include "nn/atomic_file.hpp"
-#include "serve/sha256.hpp"
+#include "io/atomic_file.hpp"
+#include "io/sha256.hpp"
 #include "tlaloc/nn/safetensors.hpp"
 
 namespace tlaloc::runtime::detail {
@@ -38,7 +38,7 @@ std::string header(const std::string& key, std::string_view payload) {
   put_le(h, kFormatVersion, 4);
   h += key;
   put_le(h, payload.size(), 8);
-  h += serve::detail::sha256_hex(payload);
+  h += io::sha256_hex(payload);
   return h;
 }
 
@@ -56,7 +56,7 @@ std::string cache_key(const CacheKeyParts& parts) {
   std::string text = "tlaloc compile cache key 1\n";
   for (std::string_view p : {parts.platform_name, parts.platform_version, parts.compile_options, parts.program_text})
     text += fmt::format("{}:{}\n", p.size(), p);
-  return serve::detail::sha256_hex(text);
+  return io::sha256_hex(text);
 }
 
 DiskCache::Entry DiskCache::read(const std::string& key) const {
@@ -77,7 +77,7 @@ DiskCache::Entry DiskCache::read(const std::string& key) const {
   const std::uint64_t length = get_le(take(8), 8);
   const std::string_view checksum = take(kHexSize);
   const std::string_view payload = b.substr(kHeaderSize);
-  if (payload.size() != length || serve::detail::sha256_hex(payload) != checksum) return {Lookup::rejected};
+  if (payload.size() != length || io::sha256_hex(payload) != checksum) return {Lookup::rejected};
   return {Lookup::hit, std::string(payload)};
 }
 
@@ -88,7 +88,7 @@ void DiskCache::write(const std::string& key, std::string_view payload) const {
     throw nn::IOError(fmt::format("tl::runtime: the compile cache directory '{}' cannot be created: {}",
                                   dir_.string(), ec.message()));
   const std::string h = header(key, payload);
-  nn::detail::write_file_atomically(path_of(key), {std::as_bytes(std::span(h)), std::as_bytes(std::span(payload))},
+  io::write_file_atomically(path_of(key), {std::as_bytes(std::span(h)), std::as_bytes(std::span(payload))},
                                     "tl::runtime: writing a compile cache entry");
 }
 

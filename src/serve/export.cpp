@@ -4,13 +4,13 @@
 
 #include <algorithm>
 
-#include "ad/cached_programs.hpp"
-#include "nn/atomic_file.hpp"
+#include "io/atomic_file.hpp"
+#include "io/sha256.hpp"
 #include "serve/manifest.hpp"
-#include "serve/sha256.hpp"
 #include "stablehlo/stablehlo.hpp"
 #include "tlaloc/nn/safetensors.hpp"
 #include "tlaloc/serve.hpp"
+#include "transforms/cached_programs.hpp"
 
 namespace tlaloc::serve {
 
@@ -35,7 +35,7 @@ std::vector<TensorSpec> specs(const std::vector<ir::TensorType>& types, std::siz
 }
 
 void write(const std::filesystem::path& path, std::span<const std::byte> bytes) {
-  nn::detail::write_file_atomically(path, {bytes}, "tl::serve::Exporter::save");
+  io::write_file_atomically(path, {bytes}, "tl::serve::Exporter::save");
 }
 
 }  // namespace
@@ -80,12 +80,12 @@ void Exporter::save(const std::filesystem::path& dir) const {
   const std::vector<std::uint8_t> weights = nn::to_safetensors(weights_);
   const std::span<const std::byte> wbytes = std::as_bytes(std::span(weights));
   write(dir / kWeightsFile, wbytes);
-  m.weights = {kWeightsFile, detail::sha256_hex(wbytes)};
+  m.weights = {kWeightsFile, io::sha256_hex(wbytes)};
   for (const EntryPoint& e : entries_) {
     const std::string& text = programs_.at(e.name);
     const std::string path = detail::program_path(e.name);
     write(dir / path, std::as_bytes(std::span(text)));
-    m.programs.push_back({path, detail::sha256_hex(text)});
+    m.programs.push_back({path, io::sha256_hex(text)});
     m.entries.push_back(e);
   }
   m.content_hash = detail::content_hash(m);

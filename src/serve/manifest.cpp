@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "serve/sha256.hpp"
+#include "io/sha256.hpp"
 
 namespace tlaloc::serve::detail {
 
@@ -76,7 +76,7 @@ void check_entry_name(const std::string& name, const char* who) {
 std::string content_hash(const Manifest& m) {
   std::string lines = m.weights.path + " " + m.weights.sha256 + "\n";
   for (const HashedFile& p : m.programs) lines += p.path + " " + p.sha256 + "\n";
-  return sha256_hex(lines);
+  return io::sha256_hex(lines);
 }
 
 std::string to_json(const Manifest& m) {

@@ -7,8 +7,8 @@
 #include <iterator>
 #include <map>
 
+#include "io/sha256.hpp"
 #include "serve/manifest.hpp"
-#include "serve/sha256.hpp"
 #include "tlaloc/nn/safetensors.hpp"
 #include "tlaloc/serve.hpp"
 
@@ -34,7 +34,7 @@ std::string read_file(const std::filesystem::path& path) {
 }
 
 void check_hash(const std::filesystem::path& path, const std::string& bytes, const std::string& expected) {
-  const std::string got = detail::sha256_hex(bytes);
+  const std::string got = io::sha256_hex(bytes);
   if (got != expected) bad(path, fmt::format("SHA-256 {} does not match the manifest's {}", got, expected));
 }
 

@@ -4,7 +4,7 @@
 // repeated read is the sum of its parts.
 #include "ad/gradcheck.hpp"
 #include "ad/region_ops.hpp"
-#include "ops/op.hpp"
+#include "ir/op.hpp"
 
 namespace gradcheck {
 namespace {

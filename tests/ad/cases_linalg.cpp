@@ -1,7 +1,7 @@
 // Rows for the linear algebra: dot_general (its rules, and matmul and outer built
 // on it) and StableHLO's cholesky and triangular_solve.
 #include "ad/gradcheck.hpp"
-#include "ops/op.hpp"
+#include "ir/op.hpp"
 
 namespace gradcheck {
 namespace {

@@ -2,7 +2,7 @@
 // conv_transpose2d built on it, StableHLO's convolution in another layout, max and average pooling, StableHLO's batch norms,
 // and the composites softmax, log_softmax, a layer norm and a cross-entropy.
 #include "ad/gradcheck.hpp"
-#include "ops/op.hpp"
+#include "ir/op.hpp"
 
 namespace gradcheck {
 namespace {

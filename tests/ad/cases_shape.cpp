@@ -3,7 +3,7 @@
 // composites built from them (stack, split, tile, repeat, squeeze, expand_dims,
 // broadcast_to, edge padding, slices with negative bounds).
 #include "ad/gradcheck.hpp"
-#include "ops/op.hpp"
+#include "ir/op.hpp"
 
 namespace gradcheck {
 namespace {

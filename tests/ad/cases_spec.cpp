@@ -2,7 +2,7 @@
 // (src/ops/elementwise_spec.cpp, bit_convert.cpp): divide, fmod, cbrt, clamp,
 // round_nearest_afz and reduce_precision, called through the registry.
 #include "ad/gradcheck.hpp"
-#include "ops/op.hpp"
+#include "ir/op.hpp"
 
 namespace gradcheck {
 namespace {

@@ -1,14 +1,14 @@
 // Every op of the registry is accounted for by the AD engine: it has JVP and VJP
 // rules and a row of the gradient-check table, or its results carry no derivative,
 // or the engine handles it (control flow), or it is refused by name for a reason
-// written here (docs/CAPABILITIES.md repeats the list).
+// written here (docs/HOW_IT_WORKS.md, "Ops without rules", repeats the list).
 #include <gtest/gtest.h>
 
 #include <map>
 #include <set>
 
 #include "ad/gradcheck.hpp"
-#include "ops/op.hpp"
+#include "ir/op.hpp"
 
 namespace {
 

@@ -3,7 +3,7 @@
 // paddings, lhs dilations and interior paddings are valid StableHLO.
 #include <gtest/gtest.h>
 
-#include "ops/op.hpp"
+#include "ir/op.hpp"
 #include "support/lowering.hpp"
 
 namespace {

@@ -4,7 +4,7 @@
 
 #include <tlaloc/tlaloc.hpp>
 
-#include "ops/op.hpp"
+#include "ir/op.hpp"
 #include "support/expect_error.hpp"
 
 namespace {

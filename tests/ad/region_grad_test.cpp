@@ -94,7 +94,7 @@ TEST(GradRegion, SelectAndScatterIsRefusedWithTheReason) {
       return b.record(*tl::detail::find_op("select_and_scatter"), p, w, {types[0]}, std::move(regions));
     });
     const Tensor args[] = {x, source, init};
-    return tl::sum(x * tl::ad::apply(g, args)[0]);
+    return tl::sum(x * tl::transforms::apply(g, args)[0]);
   };
   expect_refused([&] { (void)tl::grad(f)(x34); }, "select_and_scatter", "select region's comparison direction");
 }

@@ -9,6 +9,7 @@
 
 #include "ad/engine.hpp"
 #include "ops/region_rules.hpp"
+#include "transforms/apply.hpp"
 
 namespace region_ops {
 
@@ -27,7 +28,7 @@ inline std::vector<Tensor> call(const std::string& op, const std::vector<Tensor>
   const tl::ir::Function f = tl::ir::trace(op, types, [&](std::span<const Tensor> p) {
     return tl::detail::record_with_region(op, p, attrs, region_args, body);
   });
-  return tl::ad::apply(f, in);
+  return tl::transforms::apply(f, in);
 }
 
 // ...with a region applying registry op `body` ("add", "maximum") to two scalars

@@ -5,8 +5,8 @@
 #include <tlaloc/tlaloc.hpp>
 
 #include "ad/engine.hpp"
+#include "ir/op.hpp"
 #include "ir/passes.hpp"
-#include "ops/op.hpp"
 #include "support/expect_error.hpp"
 
 #define EXPECT_ERROR(expr, E, piece) tltest::expect_error_with<E>([&] { (void)(expr); }, {piece})

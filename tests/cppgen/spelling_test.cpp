@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "ops/op.hpp"
+#include "ir/op.hpp"
 
 namespace {
 

@@ -1,7 +1,7 @@
-// Functions differentiated by tl::grad, built twice (tests/grad_tool/CMakeLists.txt):
-// as written, where tl::grad traces at run time, and through tlaloc-grad, where each
-// call is replaced by C++ written at build time. Both builds print every gradient's
-// bits, which must be equal, and check them against central differences.
+// Functions differentiated by tl::grad, built twice (tests/grad_tool/CMakeLists.txt): as written (tl::grad
+// traces at run time) and through tlaloc-grad (each call replaced by C++ written at build time). Both
+// builds print every gradient's bits, which must be equal, and check them against central differences.
+#include <tlaloc/derivatives.hpp>
 #include <tlaloc/nn.hpp>
 #include <tlaloc/tlaloc.hpp>
 
@@ -473,7 +473,7 @@ int main() {
   auto sliced = [&](const tl::Tensor& m) {
     const tl::Tensor top = tl::slice(m, 0, 0, 2) * tl::slice(m, 0, -2, 3);
     const tl::Tensor every_other = tl::slice(tl::concat({m, m * m}), 0, 1, 6, 2);
-    const tl::Tensor back = tl::slice_backward(top, m.shape(), 0, 1, 3);
+    const tl::Tensor back = tl::derivatives::slice_backward(top, m.shape(), 0, 1, 3);
     return tl::sum(top * top) + tl::sum(tl::sin(every_other)) + tl::sum(back * m) + tl::sum(tl::slice(m, -1, -1, 2));
   };
   report_near("slice", tl::grad(sliced), sliced, w);
@@ -501,7 +501,7 @@ int main() {
     const tl::Tensor turned = tl::transpose(cube, {1, 2, 0}) * tl::permute(tl::sin(cube), {1, 2, 0});
     const tl::Tensor flipped = tl::reverse(m, {0}) * m + tl::reverse(tl::tanh(m), {0, 1});
     const tl::Tensor box = tl::slice(cube, {0, 1, 0}, {2, 3, 2}, {1, 1, 2});
-    const tl::Tensor back = tl::slice_backward(tl::exp(box), cube.shape(), {0, 1, 0}, {2, 3, 2}, {1, 1, 2});
+    const tl::Tensor back = tl::derivatives::slice_backward(tl::exp(box), cube.shape(), {0, 1, 0}, {2, 3, 2}, {1, 1, 2});
     const tl::Tensor window = tl::dynamic_slice(m, {1, 0}, {2, 2});
     const tl::Tensor written = tl::dynamic_update_slice(m * 0.5, tl::cos(window), {1, 0});
     const tl::Tensor signed_exp = tl::select(m > 0.0, m * 3.0, tl::exp(m));
@@ -1873,7 +1873,7 @@ int main() {
   // A user's own forward mode of max over rows, through the library's tl::extreme_jvp
   // (which has a forward rule only): its jvp, against a central difference along the
   // direction (exact but for rounding: the function is quadratic in t).
-  auto routed = [&](const tl::Tensor& t) { return tl::sum(tl::extreme_jvp(t * t, w, tl::max(w, {1}), {1})); };
+  auto routed = [&](const tl::Tensor& t) { return tl::sum(tl::derivatives::extreme_jvp(t * t, w, tl::max(w, {1}), {1})); };
   const tl::Tensor u = f64({1, 2, 3, -1, 0.5, 2}, {3, 2});
   auto [routed_value, routed_dot] = tl::jvp(routed, u, weights);
   std::printf("tl::extreme_jvp jvp: %a %a\n", routed_value.item<double>(), routed_dot.item<double>());

@@ -3,11 +3,12 @@
 // itself times the kernel) for conv_transpose2d.
 #include <gtest/gtest.h>
 
+#include <tlaloc/derivatives.hpp>
 #include <tlaloc/tlaloc.hpp>
 
 #include "support/expect_error.hpp"
 
-#include "ops/op.hpp"
+#include "ir/op.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -374,19 +375,19 @@ TEST(ConvBackward, SameBitsAsTheEnginesPullback) {
     const tl::Tensor g = wavy(y.shape(), 2.3);
     const std::vector<tl::Tensor> shares = pullback(g);
     for (int i = 0; i < 2; ++i)
-      EXPECT_EQ(tl::conv2d_backward(g, x, w, c.opt, i).to_vector<float>(),
+      EXPECT_EQ(tl::derivatives::conv2d_backward(g, x, w, c.opt, i).to_vector<float>(),
                 shares.at(std::size_t(i)).to_vector<float>())
           << tl::shape_string(c.x) << " * " << tl::shape_string(c.w) << ", operand " << i;
   }
   const tl::Tensor x = wavy({1, 1, 4, 4}, 0), w = wavy({1, 1, 2, 2}, 0);
   expect_error<tl::ShapeError>(
       [&] {
-        tl::conv2d_backward(tl::ones({1, 1, 4, 4}), x, w, {}, 0);
+        tl::derivatives::conv2d_backward(tl::ones({1, 1, 4, 4}), x, w, {}, 0);
       },
       "conv2d_backward");
   expect_error<tl::ValueError>(
       [&] {
-        tl::conv2d_backward(tl::ones({1, 1, 3, 3}), x, w, {}, 2);
+        tl::derivatives::conv2d_backward(tl::ones({1, 1, 3, 3}), x, w, {}, 2);
       },
       "conv2d_backward");
 }
@@ -411,19 +412,19 @@ TEST(ConvBackward, TransposedSameBitsAsTheEnginesPullback) {
     const tl::Tensor g = wavy(y.shape(), 2.9);
     const std::vector<tl::Tensor> shares = pullback(g);
     for (int i = 0; i < 2; ++i)
-      EXPECT_EQ(tl::conv_transpose2d_backward(g, x, w, c.opt, i).to_vector<float>(),
+      EXPECT_EQ(tl::derivatives::conv_transpose2d_backward(g, x, w, c.opt, i).to_vector<float>(),
                 shares.at(std::size_t(i)).to_vector<float>())
           << tl::shape_string(c.x) << " * " << tl::shape_string(c.w) << ", operand " << i;
   }
   const tl::Tensor x = wavy({1, 1, 4, 4}, 0), w = wavy({1, 1, 2, 2}, 0);
   expect_error<tl::ShapeError>(
       [&] {
-        tl::conv_transpose2d_backward(tl::ones({1, 1, 4, 4}), x, w, {}, 0);
+        tl::derivatives::conv_transpose2d_backward(tl::ones({1, 1, 4, 4}), x, w, {}, 0);
       },
       "conv_transpose2d_backward");
   expect_error<tl::ValueError>(
       [&] {
-        tl::conv_transpose2d_backward(tl::ones({1, 1, 5, 5}), x, w, {}, 2);
+        tl::derivatives::conv_transpose2d_backward(tl::ones({1, 1, 5, 5}), x, w, {}, 2);
       },
       "conv_transpose2d_backward");
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "tlaloc/derivatives.hpp"
 #include "tlaloc/ops.hpp"
 #include "tlaloc/transforms.hpp"
 
@@ -587,7 +588,7 @@ TEST(LinalgMatmulBackward, SameBitsAsTheEnginesPullback) {
     const tl::Tensor g = rough(y.shape(), 1.3, y.dtype());
     const std::vector<tl::Tensor> shares = pullback(g);
     for (int i = 0; i < 2; ++i) {
-      const tl::Tensor mine = tl::matmul_backward(g, a, b, i);
+      const tl::Tensor mine = tl::derivatives::matmul_backward(g, a, b, i);
       SCOPED_TRACE(tl::shape_string(c.a) + " x " + tl::shape_string(c.b) + ", operand " + std::to_string(i));
       EXPECT_EQ(mine.shape(), shares.at(std::size_t(i)).shape());
       EXPECT_EQ(mine.dtype(), shares.at(std::size_t(i)).dtype());
@@ -600,15 +601,15 @@ TEST(LinalgMatmulBackward, SameBitsAsTheEnginesPullback) {
 TEST(LinalgMatmulBackward, MatrixTimesVectorByHand) {
   const tl::Tensor a = tl::ones({2, 3}), b = tl::tensor({1.f, 2.f, 3.f}, {3}),
                    g = tl::tensor({10.f, 20.f}, {2});
-  EXPECT_EQ(tl::matmul_backward(g, a, b, 0).to_vector<float>(), (std::vector<float>{10, 20, 30, 20, 40, 60}));
-  EXPECT_EQ(tl::matmul_backward(g, a, b, 1).to_vector<float>(), (std::vector<float>{30, 30, 30}));
+  EXPECT_EQ(tl::derivatives::matmul_backward(g, a, b, 0).to_vector<float>(), (std::vector<float>{10, 20, 30, 20, 40, 60}));
+  EXPECT_EQ(tl::derivatives::matmul_backward(g, a, b, 1).to_vector<float>(), (std::vector<float>{30, 30, 30}));
 }
 
 TEST(LinalgMatmulBackward, ChecksItsArguments) {
   const tl::Tensor a = tl::ones({2, 3}), b = tl::ones({3, 4});
-  expect_error<tl::ShapeError>([&] { tl::matmul_backward(tl::ones({2, 5}), a, b, 0); }, "matmul_backward");
-  expect_error<tl::ValueError>([&] { tl::matmul_backward(tl::ones({2, 4}), a, b, 2); }, "matmul_backward");
-  expect_error<tl::ShapeError>([&] { tl::matmul_backward(tl::ones({2, 4}), a, a, 0); }, "matmul");
+  expect_error<tl::ShapeError>([&] { tl::derivatives::matmul_backward(tl::ones({2, 5}), a, b, 0); }, "matmul_backward");
+  expect_error<tl::ValueError>([&] { tl::derivatives::matmul_backward(tl::ones({2, 4}), a, b, 2); }, "matmul_backward");
+  expect_error<tl::ShapeError>([&] { tl::derivatives::matmul_backward(tl::ones({2, 4}), a, a, 0); }, "matmul");
 }
 
 // ---- dot_general_backward -------------------------------------------------------
@@ -623,8 +624,8 @@ TEST(LinalgDotGeneralBackward, ContractingTheLastAxesIsAProductWithATranspose) {
     const std::vector<double> m = mine.to_vector<double>(), e = expected.to_vector<double>();
     for (std::size_t i = 0; i < m.size(); ++i) EXPECT_NEAR(m[i], e[i], 1e-13) << "element " << i;
   };
-  near(tl::dot_general_backward(g, x, w, dims, 0), tl::matmul(g, w));
-  near(tl::dot_general_backward(g, x, w, dims, 1), tl::matmul(tl::transpose(g), x));
+  near(tl::derivatives::dot_general_backward(g, x, w, dims, 0), tl::matmul(g, w));
+  near(tl::derivatives::dot_general_backward(g, x, w, dims, 1), tl::matmul(tl::transpose(g), x));
 }
 
 // A batched product as dot_general is matmul's: the same shares as matmul_backward.
@@ -632,19 +633,19 @@ TEST(LinalgDotGeneralBackward, BatchedProductIsMatmuls) {
   const tl::Tensor a = rough({2, 3, 4}, 0.1), b = rough({2, 4, 5}, 0.7), g = rough({2, 3, 5}, 1.3);
   const tl::DotDims dims{{0}, {0}, {2}, {1}};
   for (int i = 0; i < 2; ++i)
-    EXPECT_EQ(tl::dot_general_backward(g, a, b, dims, i).to_vector<float>(),
-              tl::matmul_backward(g, a, b, i).to_vector<float>())
+    EXPECT_EQ(tl::derivatives::dot_general_backward(g, a, b, dims, i).to_vector<float>(),
+              tl::derivatives::matmul_backward(g, a, b, i).to_vector<float>())
         << "operand " << i;
 }
 
 TEST(LinalgDotGeneralBackward, ChecksItsArguments) {
   const tl::Tensor a = tl::ones({2, 3}), b = tl::ones({4, 3});
   const tl::DotDims dims{{}, {}, {1}, {1}};
-  expect_error<tl::ShapeError>([&] { tl::dot_general_backward(tl::ones({2}), a, b, dims, 0); },
+  expect_error<tl::ShapeError>([&] { tl::derivatives::dot_general_backward(tl::ones({2}), a, b, dims, 0); },
                                "dot_general_backward", "[2]");
   expect_error<tl::ValueError>(
       [&] {
-        tl::dot_general_backward(tl::ones({2, 4}), a, b, dims, 2);
+        tl::derivatives::dot_general_backward(tl::ones({2, 4}), a, b, dims, 2);
       },
       "dot_general_backward");
 }

@@ -1,11 +1,12 @@
 // max_pool2d and avg_pool2d against window loops written here in double.
 #include <gtest/gtest.h>
 
+#include <tlaloc/derivatives.hpp>
 #include <tlaloc/tlaloc.hpp>
 
 #include "support/expect_error.hpp"
 
-#include "ops/op.hpp"
+#include "ir/op.hpp"
 
 #include <climits>
 #include <cmath>
@@ -239,22 +240,22 @@ TEST(PoolBackward, SameBitsAsTheEngine) {
        {tl::Pool2dOptions{}, tl::Pool2dOptions{.kernel = {3, 2}, .stride = {2, 1}, .padding = {1, 1}}}) {
     auto [y, pullback] = tl::vjp([&](const tl::Tensor& a) { return tl::max_pool2d(a, opt); }, x);
     const tl::Tensor g = wavy(y.shape(), 1.7);
-    EXPECT_EQ(tl::max_pool2d_backward(g, x, y, opt).to_vector<float>(), pullback(g).at(0).to_vector<float>());
+    EXPECT_EQ(tl::derivatives::max_pool2d_backward(g, x, y, opt).to_vector<float>(), pullback(g).at(0).to_vector<float>());
     const tl::Tensor t = wavy(x.shape(), 2.9);
     auto [y2, tangent] = tl::jvp([&](const tl::Tensor& a) { return tl::max_pool2d(a, opt); }, x, t);
-    EXPECT_EQ(tl::max_pool2d_jvp(t, x, y, opt).to_vector<float>(), tangent.to_vector<float>());
+    EXPECT_EQ(tl::derivatives::max_pool2d_jvp(t, x, y, opt).to_vector<float>(), tangent.to_vector<float>());
     auto [z, avg_pullback] = tl::vjp([&](const tl::Tensor& a) { return tl::avg_pool2d(a, opt); }, x);
     const tl::Tensor h = wavy(z.shape(), 0.8);
-    EXPECT_EQ(tl::avg_pool2d_backward(h, x.shape(), opt).to_vector<float>(),
+    EXPECT_EQ(tl::derivatives::avg_pool2d_backward(h, x.shape(), opt).to_vector<float>(),
               avg_pullback(h).at(0).to_vector<float>());
     // A window of 6: the pool of t divided by 6 would differ in the last place.
     auto [z2, avg_tangent] = tl::jvp([&](const tl::Tensor& a) { return tl::avg_pool2d(a, opt); }, x, t);
-    EXPECT_EQ(tl::avg_pool2d_jvp(t, opt).to_vector<float>(), avg_tangent.to_vector<float>());
+    EXPECT_EQ(tl::derivatives::avg_pool2d_jvp(t, opt).to_vector<float>(), avg_tangent.to_vector<float>());
   }
-  expect_error<tl::ShapeError>([&] { tl::max_pool2d_backward(x, x, x, {}); }, "max_pool2d_backward");
-  expect_error<tl::ShapeError>([&] { tl::avg_pool2d_backward(x, x.shape(), {}); }, "avg_pool2d_backward");
+  expect_error<tl::ShapeError>([&] { tl::derivatives::max_pool2d_backward(x, x, x, {}); }, "max_pool2d_backward");
+  expect_error<tl::ShapeError>([&] { tl::derivatives::avg_pool2d_backward(x, x.shape(), {}); }, "avg_pool2d_backward");
   const tl::Tensor flat = tl::zeros({7, 6});
-  expect_error<tl::ShapeError>([&] { tl::avg_pool2d_jvp(flat, {}); }, "avg_pool2d_jvp", "[7, 6]");
+  expect_error<tl::ShapeError>([&] { tl::derivatives::avg_pool2d_jvp(flat, {}); }, "avg_pool2d_jvp", "[7, 6]");
 }
 
 // By hand: each window's derivative goes to its maximum; the average spreads a quarter.
@@ -262,9 +263,9 @@ TEST(PoolBackward, ByHand) {
   const tl::Tensor x = tl::tensor({1.f, 5.f, 2.f, 0.f, 3.f, 4.f, 7.f, 1.f}, {1, 1, 2, 4});
   const tl::Tensor y = tl::max_pool2d(x, {});
   const tl::Tensor g = tl::tensor({10.f, 20.f}, {1, 1, 1, 2});
-  EXPECT_EQ(tl::max_pool2d_backward(g, x, y, {}).to_vector<float>(),
+  EXPECT_EQ(tl::derivatives::max_pool2d_backward(g, x, y, {}).to_vector<float>(),
             (std::vector<float>{0, 10, 0, 0, 0, 0, 20, 0}));
-  EXPECT_EQ(tl::avg_pool2d_backward(g, x.shape(), {}).to_vector<float>(),
+  EXPECT_EQ(tl::derivatives::avg_pool2d_backward(g, x.shape(), {}).to_vector<float>(),
             (std::vector<float>{2.5f, 2.5f, 5, 5, 2.5f, 2.5f, 5, 5}));
 }
 

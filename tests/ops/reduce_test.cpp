@@ -3,6 +3,7 @@
 // by hand or naive loops in double written here (one generic reduce-over-axes helper).
 #include <gtest/gtest.h>
 
+#include <tlaloc/derivatives.hpp>
 #include <tlaloc/tlaloc.hpp>
 
 #include "support/expect_error.hpp"
@@ -806,58 +807,58 @@ TEST(ReduceDerivatives, ProdWithAZero) {
   const tl::Tensor x = tl::tensor({2.0, 0.0, 3.0, 1.0, 4.0, 5.0}, {2, 3});
   // Each element's derivative is the product of the others in its row.
   const tl::Tensor g = tl::tensor({10.0, 100.0}, {2});
-  EXPECT_EQ(tl::prod_backward(g, x, {1}).to_vector<double>(), (Doubles{0, 60, 0, 2000, 500, 400}));
-  EXPECT_EQ(tl::prod_backward(tl::reshape(g, {2, 1}), x, 1, true).to_vector<double>(),
+  EXPECT_EQ(tl::derivatives::prod_backward(g, x, {1}).to_vector<double>(), (Doubles{0, 60, 0, 2000, 500, 400}));
+  EXPECT_EQ(tl::derivatives::prod_backward(tl::reshape(g, {2, 1}), x, 1, true).to_vector<double>(),
             (Doubles{0, 60, 0, 2000, 500, 400}));
-  EXPECT_EQ(tl::prod_backward(tl::scalar_tensor(1.0, tl::DType::f64), x).to_vector<double>(),
+  EXPECT_EQ(tl::derivatives::prod_backward(tl::scalar_tensor(1.0, tl::DType::f64), x).to_vector<double>(),
             (Doubles{0, 120, 0, 0, 0, 0}));
   const tl::Tensor t = tl::tensor({1.0, 1.0, 1.0, 0.0, 0.0, 2.0}, {2, 3});
-  EXPECT_EQ(tl::prod_jvp(t, x, {1}).to_vector<double>(), (Doubles{6, 8}));
-  expect_error<tl::ShapeError>([&] { tl::prod_backward(g, x, {0}); }, "prod_backward");
-  expect_error<tl::ShapeError>([&] { tl::prod_jvp(g, x); }, "prod_jvp");
+  EXPECT_EQ(tl::derivatives::prod_jvp(t, x, {1}).to_vector<double>(), (Doubles{6, 8}));
+  expect_error<tl::ShapeError>([&] { tl::derivatives::prod_backward(g, x, {0}); }, "prod_backward");
+  expect_error<tl::ShapeError>([&] { tl::derivatives::prod_jvp(g, x); }, "prod_jvp");
 }
 
 TEST(ReduceDerivatives, Cumsum) {
   // Each x_j enters every y_k with k >= j: its share is the sum of those cotangents.
   const tl::Tensor g = tl::tensor({1.0, 2.0, 3.0, 4.0, 10.0, 20.0, 30.0, 40.0}, {2, 4});
-  EXPECT_EQ(tl::cumsum_backward(g, 1).to_vector<double>(), (Doubles{10, 9, 7, 4, 100, 90, 70, 40}));
-  EXPECT_EQ(tl::cumsum_backward(g, -2).to_vector<double>(), (Doubles{11, 22, 33, 44, 10, 20, 30, 40}));
-  expect_error<tl::AxisError>([&] { tl::cumsum_backward(g, 2); }, "cumsum_backward");
+  EXPECT_EQ(tl::derivatives::cumsum_backward(g, 1).to_vector<double>(), (Doubles{10, 9, 7, 4, 100, 90, 70, 40}));
+  EXPECT_EQ(tl::derivatives::cumsum_backward(g, -2).to_vector<double>(), (Doubles{11, 22, 33, 44, 10, 20, 30, 40}));
+  expect_error<tl::AxisError>([&] { tl::derivatives::cumsum_backward(g, 2); }, "cumsum_backward");
 }
 
 TEST(ReduceDerivatives, Cumprod) {
   const tl::Tensor x = tl::tensor({2.0, 3.0, 0.0, 5.0}, {4});
   const tl::Tensor y = tl::cumprod(x, 0);  // 2, 6, 0, 0
   // d(sum y)/dx_0 = 1 + x1 + x1 x2 + ... = 1 + 3 = 4; dx_1 = 2; dx_2 = x0 x1 (1 + x3) = 36; dx_3 = 0.
-  EXPECT_EQ(tl::cumprod_backward(tl::ones_like(x), x, y, 0).to_vector<double>(), (Doubles{4, 2, 36, 0}));
+  EXPECT_EQ(tl::derivatives::cumprod_backward(tl::ones_like(x), x, y, 0).to_vector<double>(), (Doubles{4, 2, 36, 0}));
   // Moving x_2 alone moves y_2 by x0 x1 and y_3 by x0 x1 x3.
   const tl::Tensor t = tl::tensor({0.0, 0.0, 1.0, 0.0}, {4});
-  EXPECT_EQ(tl::cumprod_jvp(t, x, y, -1).to_vector<double>(), (Doubles{0, 0, 6, 30}));
-  expect_error<tl::ShapeError>([&] { tl::cumprod_backward(tl::ones({3}), x, y, 0); }, "cumprod_backward");
+  EXPECT_EQ(tl::derivatives::cumprod_jvp(t, x, y, -1).to_vector<double>(), (Doubles{0, 0, 6, 30}));
+  expect_error<tl::ShapeError>([&] { tl::derivatives::cumprod_backward(tl::ones({3}), x, y, 0); }, "cumprod_backward");
 }
 
 TEST(ReduceDerivatives, ExtremesShareAmongTies) {
   // Row maxima 3 (twice) and 5; row minima 1 and 2 (twice).
   const tl::Tensor x = tl::tensor({3.0, 1.0, 3.0, 2.0, 5.0, 2.0}, {2, 3});
   const tl::Tensor g = tl::tensor({10.0, 100.0}, {2});
-  EXPECT_EQ(tl::extreme_backward(g, x, tl::max(x, {1}), {1}).to_vector<double>(),
+  EXPECT_EQ(tl::derivatives::extreme_backward(g, x, tl::max(x, {1}), {1}).to_vector<double>(),
             (Doubles{5, 0, 5, 0, 100, 0}));
-  EXPECT_EQ(tl::extreme_backward(g, x, tl::min(x, -1), -1).to_vector<double>(),
+  EXPECT_EQ(tl::derivatives::extreme_backward(g, x, tl::min(x, -1), -1).to_vector<double>(),
             (Doubles{0, 10, 0, 50, 0, 50}));
   EXPECT_EQ(
-      tl::extreme_backward(tl::reshape(g, {2, 1}), x, tl::max(x, {1}, true), {1}, true).to_vector<double>(),
+      tl::derivatives::extreme_backward(tl::reshape(g, {2, 1}), x, tl::max(x, {1}, true), {1}, true).to_vector<double>(),
       (Doubles{5, 0, 5, 0, 100, 0}));
   // Over every element: the single maximum 5 takes all of g.
-  EXPECT_EQ(tl::extreme_backward(tl::scalar_tensor(2.0, tl::DType::f64), x, tl::max(x)).to_vector<double>(),
+  EXPECT_EQ(tl::derivatives::extreme_backward(tl::scalar_tensor(2.0, tl::DType::f64), x, tl::max(x)).to_vector<double>(),
             (Doubles{0, 0, 0, 0, 2, 0}));
   // A tangent is summed over the ties, each weighted by its share.
   const tl::Tensor t = tl::tensor({1.0, 7.0, 3.0, 4.0, 6.0, 8.0}, {2, 3});
-  EXPECT_EQ(tl::extreme_jvp(t, x, tl::max(x, {1}), {1}).to_vector<double>(), (Doubles{2, 6}));
-  EXPECT_EQ(tl::extreme_jvp(t, x, tl::min(x, {1}), {1}).to_vector<double>(), (Doubles{7, 6}));
-  expect_error<tl::ShapeError>([&] { tl::extreme_backward(g, x, tl::max(x, {0}), {1}); }, "extreme_backward");
-  expect_error<tl::ShapeError>([&] { tl::extreme_backward(t, x, tl::max(x, {1}), {1}); }, "extreme_backward");
-  expect_error<tl::ShapeError>([&] { tl::extreme_jvp(g, x, tl::max(x, {1}), {1}); }, "extreme_jvp");
-  expect_error<tl::AxisError>([&] { tl::extreme_jvp(t, x, tl::max(x, {1}), {2}); }, "extreme_jvp");
+  EXPECT_EQ(tl::derivatives::extreme_jvp(t, x, tl::max(x, {1}), {1}).to_vector<double>(), (Doubles{2, 6}));
+  EXPECT_EQ(tl::derivatives::extreme_jvp(t, x, tl::min(x, {1}), {1}).to_vector<double>(), (Doubles{7, 6}));
+  expect_error<tl::ShapeError>([&] { tl::derivatives::extreme_backward(g, x, tl::max(x, {0}), {1}); }, "extreme_backward");
+  expect_error<tl::ShapeError>([&] { tl::derivatives::extreme_backward(t, x, tl::max(x, {1}), {1}); }, "extreme_backward");
+  expect_error<tl::ShapeError>([&] { tl::derivatives::extreme_jvp(g, x, tl::max(x, {1}), {1}); }, "extreme_jvp");
+  expect_error<tl::AxisError>([&] { tl::derivatives::extreme_jvp(t, x, tl::max(x, {1}), {2}); }, "extreme_jvp");
 }
 
 // The engine's rules for max and min are these functions: tl::grad and tl::jvp of max
@@ -871,15 +872,15 @@ TEST(ReduceDerivatives, ExtremesAreTheEnginesRules) {
       return tl::sum(tl::reshape(tl::max(a, {0, 2}, keep), {2}) * v) + tl::sum(tl::min(a, -1, keep) * 0.5);
     };
     const tl::Tensor y_max = tl::max(x, {0, 2}, keep), y_min = tl::min(x, -1, keep);
-    const tl::Tensor expected = tl::extreme_backward(tl::reshape(v, y_max.shape()), x, y_max, {0, 2}, keep) +
-                                tl::extreme_backward(tl::full_like(y_min, 0.5), x, y_min, -1, keep);
+    const tl::Tensor expected = tl::derivatives::extreme_backward(tl::reshape(v, y_max.shape()), x, y_max, {0, 2}, keep) +
+                                tl::derivatives::extreme_backward(tl::full_like(y_min, 0.5), x, y_min, -1, keep);
     EXPECT_EQ(tl::grad(f)(x).to_vector<double>(), expected.to_vector<double>()) << "keepdims " << keep;
     const auto [value, tangent] = tl::jvp(
         [&](const tl::Tensor& a) {
           return tl::max(a, {0, 2}, keep);
         },
         x, t);
-    EXPECT_EQ(tangent.to_vector<double>(), tl::extreme_jvp(t, x, y_max, {0, 2}, keep).to_vector<double>());
+    EXPECT_EQ(tangent.to_vector<double>(), tl::derivatives::extreme_jvp(t, x, y_max, {0, 2}, keep).to_vector<double>());
   }
 }
 

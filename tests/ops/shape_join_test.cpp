@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tlaloc/derivatives.hpp"
 #include "tlaloc/ops.hpp"
 #include "tlaloc/transforms.hpp"
 
@@ -279,14 +280,14 @@ TEST(ShapeJoinRepeat, BadInputs) {
 TEST(ShapeJoinTileBackward, SumsTheCopies) {
   const tl::Tensor g = tl::reshape(tl::arange(12).astype(tl::DType::f64), {2, 6});
   // tile([2, 3], {1, 2}): column j of x is copied to columns j and j + 3.
-  EXPECT_EQ(vals(tl::tile_backward(g, {2, 3}, {1, 2})), (std::vector<double>{3, 5, 7, 15, 17, 19}));
+  EXPECT_EQ(vals(tl::derivatives::tile_backward(g, {2, 3}, {1, 2})), (std::vector<double>{3, 5, 7, 15, 17, 19}));
   // repeat([2, 3], 2, 1): column j of x is copied to columns 2j and 2j + 1.
-  EXPECT_EQ(vals(tl::repeat_backward(g, {2, 3}, 2, -1)), (std::vector<double>{1, 5, 9, 13, 17, 21}));
+  EXPECT_EQ(vals(tl::derivatives::repeat_backward(g, {2, 3}, 2, -1)), (std::vector<double>{1, 5, 9, 13, 17, 21}));
   // tile of a [3] to [2, 2, 6]: four copies of each element, in two axes.
   const tl::Tensor big = tl::ones({2, 2, 6}, tl::DType::f64);
-  EXPECT_EQ(vals(tl::tile_backward(big, {3}, {2, 2, 2})), (std::vector<double>{8, 8, 8}));
-  expect_error<tl::ShapeError>([&] { tl::tile_backward(g, {2, 3}, {2, 2}); }, "tile_backward");
-  expect_error<tl::ValueError>([&] { tl::repeat_backward(g, {2, 3}, -1, 0); }, "repeat_backward");
+  EXPECT_EQ(vals(tl::derivatives::tile_backward(big, {3}, {2, 2, 2})), (std::vector<double>{8, 8, 8}));
+  expect_error<tl::ShapeError>([&] { tl::derivatives::tile_backward(g, {2, 3}, {2, 2}); }, "tile_backward");
+  expect_error<tl::ValueError>([&] { tl::derivatives::repeat_backward(g, {2, 3}, -1, 0); }, "repeat_backward");
 }
 
 // The same bits as the engine's pullbacks of tile and repeat, with sums that round.
@@ -295,12 +296,12 @@ TEST(ShapeJoinTileBackward, SameBitsAsTheEnginesPullback) {
   for (const std::vector<std::int64_t>& reps : {std::vector<std::int64_t>{3, 1, 4, 2}, {5, 1}, {1, 1, 1}}) {
     auto [y, pullback] = tl::vjp([&](const tl::Tensor& a) { return tl::tile(a, reps); }, x);
     const tl::Tensor g = tl::cos(tl::reshape(tl::arange(y.numel()).astype(tl::DType::f32), y.shape()) * 1.3f);
-    EXPECT_EQ(vals(pullback(g).at(0)), vals(tl::tile_backward(g, x.shape(), reps)));
+    EXPECT_EQ(vals(pullback(g).at(0)), vals(tl::derivatives::tile_backward(g, x.shape(), reps)));
   }
   for (std::int64_t axis : {0, 1, -1}) {
     auto [y, pullback] = tl::vjp([&](const tl::Tensor& a) { return tl::repeat(a, 7, axis); }, x);
     const tl::Tensor g = tl::cos(tl::reshape(tl::arange(y.numel()).astype(tl::DType::f32), y.shape()) * 1.3f);
-    EXPECT_EQ(vals(pullback(g).at(0)), vals(tl::repeat_backward(g, x.shape(), 7, axis)));
+    EXPECT_EQ(vals(pullback(g).at(0)), vals(tl::derivatives::repeat_backward(g, x.shape(), 7, axis)));
   }
 }
 

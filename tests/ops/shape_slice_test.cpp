@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "tlaloc/derivatives.hpp"
 #include "tlaloc/ops.hpp"
 #include "tlaloc/transforms.hpp"
 
@@ -123,45 +124,45 @@ TEST(ShapeSliceSlice, BadInputs) {
 TEST(ShapeSliceSlice, BackwardPutsTheSliceBack) {
   const auto x = tl::reshape(tl::arange(12).astype(tl::DType::f64), {3, 4});
   const tl::Shape s{3, 4};
-  EXPECT_EQ(vals(tl::slice_backward(tl::slice(x, 1, -3, -1), s, 1, -3, -1)),
+  EXPECT_EQ(vals(tl::derivatives::slice_backward(tl::slice(x, 1, -3, -1), s, 1, -3, -1)),
             (std::vector<double>{0, 1, 2, 0, 0, 5, 6, 0, 0, 9, 10, 0}));
-  EXPECT_EQ(vals(tl::slice_backward(tl::slice(x, -1, 0, 4, 2), s, -1, 0, 4, 2)),
+  EXPECT_EQ(vals(tl::derivatives::slice_backward(tl::slice(x, -1, 0, 4, 2), s, -1, 0, 4, 2)),
             (std::vector<double>{0, 0, 2, 0, 4, 0, 6, 0, 8, 0, 10, 0}));
-  EXPECT_EQ(vals(tl::slice_backward(tl::slice(x, 0, 2, 3), s, 0, 2, 3)),
+  EXPECT_EQ(vals(tl::derivatives::slice_backward(tl::slice(x, 0, 2, 3), s, 0, 2, 3)),
             (std::vector<double>{0, 0, 0, 0, 0, 0, 0, 0, 8, 9, 10, 11}));
-  EXPECT_EQ(vals(tl::slice_backward(x, s, 0, -100, 100)), vals(x));
-  const tl::Tensor none = tl::slice_backward(tl::zeros({0, 4}, tl::DType::f64), s, 0, 2, 1);
+  EXPECT_EQ(vals(tl::derivatives::slice_backward(x, s, 0, -100, 100)), vals(x));
+  const tl::Tensor none = tl::derivatives::slice_backward(tl::zeros({0, 4}, tl::DType::f64), s, 0, 2, 1);
   EXPECT_EQ(none.shape(), s);
   EXPECT_EQ(vals(none), std::vector<double>(12, 0.0));
   // The engine's pullback of the slice is the same function.
   auto [y, pullback] = tl::vjp([](const tl::Tensor& a) { return tl::slice(a, 1, 1, 4, 2); }, x);
   const tl::Tensor g = tl::reshape(tl::arange(6).astype(tl::DType::f64), {3, 2}) + 0.5;
-  EXPECT_EQ(vals(pullback(g).at(0)), vals(tl::slice_backward(g, s, 1, 1, 4, 2)));
+  EXPECT_EQ(vals(pullback(g).at(0)), vals(tl::derivatives::slice_backward(g, s, 1, 1, 4, 2)));
 }
 
 // The box form: starts, stops and steps per axis, as tl::slice takes them.
 TEST(ShapeSliceSlice, BackwardOfABox) {
   const auto x = tl::reshape(tl::arange(12).astype(tl::DType::f64), {3, 4});
   const tl::Shape s{3, 4};
-  EXPECT_EQ(vals(tl::slice_backward(tl::slice(x, {1, 0}, {3, 4}, {1, 2}), s, {1, 0}, {3, 4}, {1, 2})),
+  EXPECT_EQ(vals(tl::derivatives::slice_backward(tl::slice(x, {1, 0}, {3, 4}, {1, 2}), s, {1, 0}, {3, 4}, {1, 2})),
             (std::vector<double>{0, 0, 0, 0, 4, 0, 6, 0, 8, 0, 10, 0}));
-  EXPECT_EQ(vals(tl::slice_backward(tl::slice(x, {0, 1}, {2, 9}), s, {0, 1}, {2, 9})),
+  EXPECT_EQ(vals(tl::derivatives::slice_backward(tl::slice(x, {0, 1}, {2, 9}), s, {0, 1}, {2, 9})),
             (std::vector<double>{0, 1, 2, 3, 0, 5, 6, 7, 0, 0, 0, 0}));
-  EXPECT_EQ(vals(tl::slice_backward(x, s, {0, 0}, {3, 4})), vals(x));
+  EXPECT_EQ(vals(tl::derivatives::slice_backward(x, s, {0, 0}, {3, 4})), vals(x));
   auto [y, pullback] = tl::vjp([](const tl::Tensor& a) { return tl::slice(a, {0, 1}, {3, 4}, {2, 2}); }, x);
   const tl::Tensor g = tl::reshape(tl::arange(4).astype(tl::DType::f64), {2, 2}) + 0.5;
-  EXPECT_EQ(vals(pullback(g).at(0)), vals(tl::slice_backward(g, s, {0, 1}, {3, 4}, {2, 2})));
+  EXPECT_EQ(vals(pullback(g).at(0)), vals(tl::derivatives::slice_backward(g, s, {0, 1}, {3, 4}, {2, 2})));
 }
 
 TEST(ShapeSliceSlice, BackwardBadInputs) {
-  expect_error<tl::ShapeError>([] { tl::slice_backward(tl::zeros({3, 3}), {3, 4}, 1, -3, -1); }, "slice_backward");
-  expect_error<tl::AxisError>([] { tl::slice_backward(tl::zeros({}), {}, 0, 0, 1); }, "slice_backward");
-  expect_error<tl::ValueError>([] { tl::slice_backward(tl::zeros({3, 2}), {3, 4}, 1, 0, 4, 0); }, "slice_backward");
+  expect_error<tl::ShapeError>([] { tl::derivatives::slice_backward(tl::zeros({3, 3}), {3, 4}, 1, -3, -1); }, "slice_backward");
+  expect_error<tl::AxisError>([] { tl::derivatives::slice_backward(tl::zeros({}), {}, 0, 0, 1); }, "slice_backward");
+  expect_error<tl::ValueError>([] { tl::derivatives::slice_backward(tl::zeros({3, 2}), {3, 4}, 1, 0, 4, 0); }, "slice_backward");
   const tl::Tensor g = tl::zeros({2, 2});
   const tl::Shape s{3, 4};
-  expect_error<tl::ShapeError>([&] { tl::slice_backward(g, s, {0, 0}, {3, 2}); }, "slice_backward");
-  expect_error<tl::ValueError>([&] { tl::slice_backward(g, s, {0}, {2, 2}); }, "slice_backward");
-  expect_error<tl::ValueError>([&] { tl::slice_backward(g, s, {0, 0}, {2, 2}, {1, 0}); }, "slice_backward");
+  expect_error<tl::ShapeError>([&] { tl::derivatives::slice_backward(g, s, {0, 0}, {3, 2}); }, "slice_backward");
+  expect_error<tl::ValueError>([&] { tl::derivatives::slice_backward(g, s, {0}, {2, 2}); }, "slice_backward");
+  expect_error<tl::ValueError>([&] { tl::derivatives::slice_backward(g, s, {0, 0}, {2, 2}, {1, 0}); }, "slice_backward");
 }
 
 // ---- pad ---------------------------------------------------------------------------------------
@@ -290,10 +291,10 @@ TEST(PadBackward, SumsEachBorderIntoTheElementItRepeats) {
       edge[std::size_t(ravel(clamped, s))] += vg[std::size_t(f)];
       if (inside) constant[std::size_t(ravel(clamped, s))] += vg[std::size_t(f)];
     }
-    const tl::Tensor by_edge = tl::pad_backward(g, s, w, tl::PadMode::edge);
+    const tl::Tensor by_edge = tl::derivatives::pad_backward(g, s, w, tl::PadMode::edge);
     EXPECT_EQ(by_edge.shape(), s);
     EXPECT_EQ(vals(by_edge), edge) << tl::shape_string(s);
-    EXPECT_EQ(vals(tl::pad_backward(g, s, w)), constant) << tl::shape_string(s);
+    EXPECT_EQ(vals(tl::derivatives::pad_backward(g, s, w)), constant) << tl::shape_string(s);
   }
 }
 
@@ -312,7 +313,7 @@ TEST(PadBackward, IsTheEnginesPullback) {
         // Irrational cotangents, so the order of the sums shows, and a -0.0.
         const tl::Tensor n = tl::reshape(tl::arange(count(y.shape())).astype(t), y.shape());
         const tl::Tensor g = tl::where(tl::eq(n, 1.0), -0.0, tl::sin(n * 1.7) * 3.1);
-        EXPECT_EQ(bits(pullback(g).at(0)), bits(tl::pad_backward(g, s, w, mode)))
+        EXPECT_EQ(bits(pullback(g).at(0)), bits(tl::derivatives::pad_backward(g, s, w, mode)))
             << tl::dtype_name(t) << " " << tl::shape_string(s) << " mode " << int(mode);
       }
 }
@@ -343,24 +344,24 @@ TEST(PadBackward, AddsToTheCotangentSoFarInTheEnginesOrder) {
         tl::Shape padded = s;
         for (std::size_t d = 0; d < s.size(); ++d) padded[d] += w[d].first + w[d].second;
         const tl::Tensor pad_g = tl::reshape(tl::slice(g, 0, 0, head), padded);
-        EXPECT_EQ(bits(pullback(g).at(0)), bits(tl::pad_backward(pad_g, s, w, mode, so_far)))
+        EXPECT_EQ(bits(pullback(g).at(0)), bits(tl::derivatives::pad_backward(pad_g, s, w, mode, so_far)))
             << tl::dtype_name(t) << " " << tl::shape_string(s) << " mode " << int(mode);
       }
   expect_error<tl::ShapeError>(
       [] {
-        tl::pad_backward(tl::zeros({4, 5}), {2, 3}, {{1, 1}, {1, 1}}, tl::PadMode::edge, tl::zeros({3, 2}));
+        tl::derivatives::pad_backward(tl::zeros({4, 5}), {2, 3}, {{1, 1}, {1, 1}}, tl::PadMode::edge, tl::zeros({3, 2}));
       },
       "pad_backward", "so_far is [3, 2]");
 }
 
 TEST(PadBackward, BadInputs) {
   const tl::Tensor g = tl::zeros({4, 5});
-  expect_error<tl::ShapeError>([&] { tl::pad_backward(g, {2, 3}, {{1, 1}, {1, 0}}); }, "pad_backward");
-  expect_error<tl::ValueError>([&] { tl::pad_backward(g, {2, 3}, {{1, 1}}); }, "pad_backward");
-  expect_error<tl::ValueError>([&] { tl::pad_backward(g, {2, 3}, {{1, 1}, {3, -1}}); }, "pad_backward");
+  expect_error<tl::ShapeError>([&] { tl::derivatives::pad_backward(g, {2, 3}, {{1, 1}, {1, 0}}); }, "pad_backward");
+  expect_error<tl::ValueError>([&] { tl::derivatives::pad_backward(g, {2, 3}, {{1, 1}}); }, "pad_backward");
+  expect_error<tl::ValueError>([&] { tl::derivatives::pad_backward(g, {2, 3}, {{1, 1}, {3, -1}}); }, "pad_backward");
   expect_error<tl::ValueError>(
       [] {
-        tl::pad_backward(tl::zeros({2, 2}), {0, 2}, {{1, 1}, {0, 0}}, tl::PadMode::edge);
+        tl::derivatives::pad_backward(tl::zeros({2, 2}), {0, 2}, {{1, 1}, {0, 0}}, tl::PadMode::edge);
       },
       "pad_backward");
 }

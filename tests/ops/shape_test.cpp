@@ -2,6 +2,7 @@
 // Expected values are literals worked out by hand or naive index loops written here.
 #include <gtest/gtest.h>
 
+#include <tlaloc/derivatives.hpp>
 #include <tlaloc/tlaloc.hpp>
 
 #include "support/expect_error.hpp"
@@ -159,9 +160,9 @@ TEST(ShapeTranspose, EveryPermutationEveryDType) {
       EXPECT_EQ(vals(tl::transpose(x, negative)), ref_transpose(xv, s, perm)) << tl::dtype_name(t);
       EXPECT_EQ(vals(tl::permute(x, perm)), ref_transpose(xv, s, perm)) << tl::dtype_name(t);
       // The transpose's own transpose undoes it, for either spelling of the axes.
-      EXPECT_EQ(vals(tl::transpose_backward(y, perm)), xv) << tl::dtype_name(t);
-      EXPECT_EQ(vals(tl::transpose_backward(y, negative)), xv) << tl::dtype_name(t);
-      EXPECT_EQ(tl::transpose_backward(y, perm).shape(), s);
+      EXPECT_EQ(vals(tl::derivatives::transpose_backward(y, perm)), xv) << tl::dtype_name(t);
+      EXPECT_EQ(vals(tl::derivatives::transpose_backward(y, negative)), xv) << tl::dtype_name(t);
+      EXPECT_EQ(tl::derivatives::transpose_backward(y, perm).shape(), s);
     } while (std::next_permutation(perm.begin(), perm.end()));
     const auto d = tl::transpose(x);
     EXPECT_EQ(d.shape(), (tl::Shape{4, 3, 2}));
@@ -225,8 +226,8 @@ TEST(ShapeTranspose, Errors) {
                               {"tl::transpose"});
   // permute is transpose under another name; its errors say "transpose".
   expect_error_with<tl::AxisError>([&] { tl::permute(x, {1, 1}); }, {"transpose"});
-  expect_error_with<tl::AxisError>([&] { tl::transpose_backward(x, {1, 1}); }, {"tl::transpose_backward"});
-  expect_error_with<tl::AxisError>([&] { tl::transpose_backward(x, {0, 1, 2}); }, {"tl::transpose_backward"});
+  expect_error_with<tl::AxisError>([&] { tl::derivatives::transpose_backward(x, {1, 1}); }, {"tl::transpose_backward"});
+  expect_error_with<tl::AxisError>([&] { tl::derivatives::transpose_backward(x, {0, 1, 2}); }, {"tl::transpose_backward"});
 }
 
 // ---- squeeze ---------------------------------------------------------------------------------

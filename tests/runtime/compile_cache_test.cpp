@@ -17,8 +17,8 @@
 #include <thread>
 #include <tlaloc/runtime.hpp>
 
+#include "io/sha256.hpp"
 #include "runtime/sample_program.hpp"
-#include "serve/sha256.hpp"
 
 extern char** environ;
 
@@ -149,7 +149,7 @@ TEST(CompileCache, EntriesHoldTheHeaderAndThePluginsBytes) {
   std::uint64_t length = 0;
   for (int i = 7; i >= 0; --i) length = (length << 8) | static_cast<unsigned char>(bytes[std::size_t(76 + i)]);
   EXPECT_EQ(length, payload.size());
-  EXPECT_EQ(bytes.substr(84, 64), tlaloc::serve::detail::sha256_hex(payload));  // OpenSSL's SHA-256
+  EXPECT_EQ(bytes.substr(84, 64), tlaloc::io::sha256_hex(payload));  // OpenSSL's SHA-256
   EXPECT_EQ(bytes.substr(148), payload);
   fs::remove_all(dir);
 }
@@ -192,7 +192,7 @@ const Corruption kCorruptions[] = {
        const std::string payload = "not an executable";
        std::string b = e.substr(0, 12) + key;
        for (int i = 0; i < 8; ++i) b += static_cast<char>(i == 0 ? payload.size() : 0);
-       return b + tlaloc::serve::detail::sha256_hex(payload) + payload;
+       return b + tlaloc::io::sha256_hex(payload) + payload;
      }},
 };
 

@@ -139,7 +139,7 @@ void Writer::name_scalar_tapes(const Block& b) {
 void Writer::header(const std::string& what, const std::string& how) {
   out_ += "// " + what + "\n";
   out_ += "// written by tlaloc-grad at build time: the function's own ops, then their\n// " + how + "\n";
-  out_ += "#include <tlaloc/tlaloc.hpp>\n";
+  out_ += "#include <tlaloc/tlaloc.hpp>\n#include <tlaloc/derivatives.hpp>\n";
   for (const std::string& h : p_.headers) out_ += "#include <" + h + ">\n";
   out_ += "\n#include <cstddef>\n#include <utility>\n#include <vector>\n\n";
   // A loop's reverse sweep restores each iteration's counters under their own names.

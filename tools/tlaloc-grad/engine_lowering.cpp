@@ -6,8 +6,8 @@
 #include <optional>
 
 #include "core/tensor_impl.hpp"
+#include "ir/op.hpp"
 #include "ops/cpp_spelling.hpp"
-#include "ops/op.hpp"
 #include "ops/rule.hpp"
 #include "tlaloc/ops.hpp"
 

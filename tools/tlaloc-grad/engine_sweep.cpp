@@ -19,7 +19,7 @@
 #include "ad/modes.hpp"
 #include "core/tensor_impl.hpp"
 #include "engine_printer.hpp"
-#include "ops/op.hpp"
+#include "ir/op.hpp"
 
 namespace tlaloc_grad {
 

@@ -5,8 +5,8 @@
 
 #include <stdexcept>
 
+#include "ir/op.hpp"
 #include "ops/cpp_spelling.hpp"
-#include "ops/op.hpp"
 #include "ops/reduce_axes.hpp"
 
 namespace tlaloc_grad {

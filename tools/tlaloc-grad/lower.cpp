@@ -878,7 +878,7 @@ std::string Lowerer::spelled_over(const std::string& name, const std::vector<Arg
     const Value& v = p_.values[std::size_t(a.value)];
     spelled.push_back(v.undefined ? "tl::Tensor()" : v.name);
   }
-  return "tl::" + name + "(" + comma_list(spelled) + ")";
+  return library_function(name) + "(" + comma_list(spelled) + ")";
 }
 
 // An op with no derivative, spelled as written with the renamed arguments.
@@ -1137,7 +1137,10 @@ ValueId Lowerer::call(const CallExpr* e, Block& out) {
   if (fd == nullptr)
     refuse(Code::unsupported_construct, loc(e->getBeginLoc()), "a call through a pointer or function object");
   const std::string qualified = fd->getQualifiedNameAsString();
-  if (qualified.rfind("tlaloc::", 0) == 0 && qualified.find("::", 8) == std::string::npos) {
+  // A library function: tl::name, or a derivative helper tl::derivatives::name.
+  const std::size_t last = qualified.rfind("::");
+  const std::string_view space = std::string_view(qualified).substr(0, last == std::string::npos ? 0 : last);
+  if (space == "tlaloc" || space == "tlaloc::derivatives") {
     if (is_structured(e)) return state(e, out)[0];
     const std::string name = fd->getNameAsString();
     // A derived op (tlaloc/derived_ops.hpp: softmax, var, ...) has no rule of its own:

@@ -165,7 +165,7 @@ std::optional<ValueId> Lowerer::pack_read(const Expr* e, Block* out) {
 // tl::split(x, sections, axis) or tl::split(x, {sizes...}, axis), into as many parts as
 // the build can count (a constant number of sections, a braced list of sizes): each
 // part is a slice of x, as the library's split takes it, between the offsets
-// tl::split_offsets computes with split's own checks.
+// tl::derivatives::split_offsets computes with split's own checks.
 Lowerer::Pack Lowerer::split_parts(const CallExpr* c, Block& out) {
   const Expr* parts = strip(c->getArg(1));
   // A braced list of sizes reaches the std::vector parameter through an initializer_list.
@@ -203,7 +203,7 @@ Lowerer::Pack Lowerer::split_parts(const CallExpr* c, Block& out) {
   // In a branch or a loop only the reverse sweep's copy may read it.
   scalar(out, c->getBeginLoc(),
          std::string(structured_ > 0 ? "[[maybe_unused]] " : "") + "const std::vector<std::int64_t> " + at +
-             " = tl::split_offsets(" + p_.values[std::size_t(x)].name + ".shape(), " + text(c->getArg(1)) +
+             " = tl::derivatives::split_offsets(" + p_.values[std::size_t(x)].name + ".shape(), " + text(c->getArg(1)) +
              ", " + axis + ");");
   out.back().declares = at;
   read_versions_.insert(at);

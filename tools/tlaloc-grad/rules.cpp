@@ -34,8 +34,12 @@ std::string comma_list(const std::vector<std::string>& items) {
   return s;
 }
 std::string braced(const std::vector<std::string>& items) { return "{" + comma_list(items) + "}"; }
+std::string library_function(std::string_view fn) {
+  const bool helper = fn.ends_with("_backward") || fn.ends_with("_jvp") || fn == "split_offsets";
+  return (helper ? "tl::derivatives::" : "tl::") + std::string(fn);
+}
 std::string call(const std::string& fn, const std::vector<std::string>& args) {
-  return "tl::" + fn + "(" + comma_list(args) + ")";
+  return library_function(fn) + "(" + comma_list(args) + ")";
 }
 std::string spell_call(const Rule& r, const Names& n) { return call(r.name, n.args); }
 std::string shape_of(const std::string& t) { return t + ".shape()"; }

@@ -73,6 +73,11 @@ bool moves_with(std::string_view fn, std::size_t i, std::string_view last);
 // engine sees no op there.
 bool may_pass_on(const Node& s);
 
+// How generated code names the library's function `fn`: tl::fn, or
+// tl::derivatives::fn for a derivative helper (tlaloc/derivatives.hpp), whose names end
+// in _backward or _jvp (and split_offsets, where split's parts start).
+std::string library_function(std::string_view fn);
+
 // Public functions whose result does not change with their tensor arguments' values
 // (zeros_like, argmax, floor, stop_gradient, ...): their derivative is zero.
 bool zero_derivative(std::string_view name);

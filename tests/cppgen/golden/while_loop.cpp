@@ -1,3 +1,4 @@
+#include <tlaloc/derivatives.hpp>
 #include <tlaloc/tlaloc.hpp>
 
 #include <bit>

@@ -2,6 +2,7 @@
 // written by tlaloc-grad at build time: the function's own ops, then their
 // derivatives in reverse order (an undefined tensor is a zero cotangent).
 #include <tlaloc/tlaloc.hpp>
+#include <tlaloc/derivatives.hpp>
 #include <tlaloc/derived_ops.hpp>
 
 #include <cstddef>
@@ -100,13 +101,13 @@ inline tl::Tensor grad_mlp_98(const tl::Tensor& wt, const tl::Tensor& x, const t
     // div, tlaloc/derived_ops.hpp:51
     d_sum_16 = tl::sum_to_shape_of(d_div_17 * tl::reciprocal(tl::scalar_tensor(double(mean_n), sum_16.dtype())), sum_16);
     // sum, tlaloc/derived_ops.hpp:51
-    d_astype_15 = tl::sum_backward(d_sum_16, astype_15.shape(), {}, false);
+    d_astype_15 = tl::derivatives::sum_backward(d_sum_16, astype_15.shape(), {}, false);
     // astype, tlaloc/derived_ops.hpp:51
     d_exp_14 = d_astype_15.astype(exp_14.dtype());
     // exp, line 96
     d_h = tl::sum_to_shape_of(d_exp_14 * exp_14, h);
     // sum, line 96
-    d_div_12 = tl::sum_backward(d_sum_13, div_12.shape(), {}, false);
+    d_div_12 = tl::derivatives::sum_backward(d_sum_13, div_12.shape(), {}, false);
     // div, line 96
     d_sigmoid_11 = tl::sum_to_shape_of(d_div_12 * tl::reciprocal(add_10), sigmoid_11);
     // sigmoid, line 96
@@ -115,7 +116,7 @@ inline tl::Tensor grad_mlp_98(const tl::Tensor& wt, const tl::Tensor& x, const t
   // mul, line 94
   d_sum_7 = d_y * scale;
   // sum, line 94
-  d_mul_6 = tl::sum_backward(d_sum_7, mul_6.shape(), {}, false);
+  d_mul_6 = tl::derivatives::sum_backward(d_sum_7, mul_6.shape(), {}, false);
   // mul, line 94
   d_h = d_h.defined() ? d_h + d_mul_6 * h : d_mul_6 * h;
   d_h = d_h + d_mul_6 * h;
@@ -124,7 +125,7 @@ inline tl::Tensor grad_mlp_98(const tl::Tensor& wt, const tl::Tensor& x, const t
   // add, line 17
   d_matmul_3 = tl::sum_to_shape_of(d_add_4, matmul_3);
   // matmul, line 17
-  d_wt = tl::matmul_backward(d_matmul_3, x, wt, 1);
+  d_wt = tl::derivatives::matmul_backward(d_matmul_3, x, wt, 1);
   return d_wt;
 }
 

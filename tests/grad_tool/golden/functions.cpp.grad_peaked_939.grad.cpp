@@ -2,6 +2,7 @@
 // written by tlaloc-grad at build time: the function's own ops, then their
 // derivatives in reverse order (an undefined tensor is a zero cotangent).
 #include <tlaloc/tlaloc.hpp>
+#include <tlaloc/derivatives.hpp>
 
 #include <cstddef>
 #include <utility>
@@ -53,25 +54,25 @@ inline tl::Tensor grad_peaked_939(const tl::Tensor& m) {
   d_sum_11 = d_add_12;
   d_max_6 = d_add_12;
   // sum, line 936
-  d_mul_10 = tl::sum_backward(d_sum_11, mul_10.shape(), {}, false);
+  d_mul_10 = tl::derivatives::sum_backward(d_sum_11, mul_10.shape(), {}, false);
   // mul, line 936
   d_max_9 = tl::sum_to_shape_of(d_mul_10 * min_8, max_9);
   d_min_8 = tl::sum_to_shape_of(d_mul_10 * max_9, min_8);
   // max, line 936
-  d_s = tl::extreme_backward(d_max_9, s, max_9, {0}, false);
+  d_s = tl::derivatives::extreme_backward(d_max_9, s, max_9, {0}, false);
   // min, line 936
-  d_mul_7 = tl::extreme_backward(d_min_8, mul_7, min_8, {0}, true);
+  d_mul_7 = tl::derivatives::extreme_backward(d_min_8, mul_7, min_8, {0}, true);
   // mul, line 936
   d_m = d_mul_7 * m;
   d_m = d_m + d_mul_7 * m;
   // max, line 936
-  d_exp_5 = tl::extreme_backward(d_max_6, exp_5, max_6, {}, false);
+  d_exp_5 = tl::derivatives::extreme_backward(d_max_6, exp_5, max_6, {}, false);
   // exp, line 936
   d_m = d_m + d_exp_5 * exp_5;
   // sum, line 937
-  d_min_3 = tl::sum_backward(d_sum_4, min_3.shape(), {}, false);
+  d_min_3 = tl::derivatives::sum_backward(d_sum_4, min_3.shape(), {}, false);
   // min, line 937
-  d_s = d_s + tl::extreme_backward(d_min_3, s, min_3, {-1}, false);
+  d_s = d_s + tl::derivatives::extreme_backward(d_min_3, s, min_3, {-1}, false);
   // mul, line 935
   d_sin_1 = d_s * m;
   d_m = d_m + d_s * sin_1;

@@ -2,6 +2,7 @@
 // written by tlaloc-grad at build time: the function's own ops, then their
 // derivatives in reverse order (an undefined tensor is a zero cotangent).
 #include <tlaloc/tlaloc.hpp>
+#include <tlaloc/derivatives.hpp>
 
 #include <cstddef>
 #include <utility>
@@ -54,7 +55,7 @@ inline tl::Tensor grad_settle_135(const tl::Tensor& a) {
   tl::Tensor d_s_1_apart;
   tl::Tensor& d_s_1 = steps_0 == 0 ? d_a : d_s_1_apart;
   // sum, line 133
-  d_mul_6 = tl::sum_backward(d_sum_7, mul_6.shape(), {}, false);
+  d_mul_6 = tl::derivatives::sum_backward(d_sum_7, mul_6.shape(), {}, false);
   // mul, line 133
   d_s_1 = d_mul_6 * s_1;
   d_s_1 = d_s_1 + d_mul_6 * s_1;

@@ -2,6 +2,7 @@
 // written by tlaloc-grad at build time: the function's own ops, then their
 // derivatives in reverse order (an undefined tensor is a zero cotangent).
 #include <tlaloc/tlaloc.hpp>
+#include <tlaloc/derivatives.hpp>
 
 #include <cstddef>
 #include <utility>
@@ -71,7 +72,7 @@ inline tl::Tensor grad_skipped_2197(const tl::Tensor& m, const int skip) {
   tl::Tensor d_h_1_apart;
   tl::Tensor& d_h_1 = h_1.is_same(start) ? d_start : d_h_1_apart;
   // sum, line 2194
-  d_add_11 = tl::sum_backward(d_sum_12, add_11.shape(), {}, false);
+  d_add_11 = tl::derivatives::sum_backward(d_sum_12, add_11.shape(), {}, false);
   // add, line 2194
   d_mul_10 = tl::sum_to_shape_of(d_add_11, mul_10);
   d_mul_9 = tl::sum_to_shape_of(d_add_11, mul_9);

@@ -2,6 +2,7 @@
 // written by tlaloc-grad at build time: the function's own ops, then their
 // derivatives in reverse order (an undefined tensor is a zero cotangent).
 #include <tlaloc/tlaloc.hpp>
+#include <tlaloc/derivatives.hpp>
 
 #include <cstddef>
 #include <utility>
@@ -83,12 +84,12 @@ inline tl::Tensor grad_stepped_236(const tl::Tensor& m) {
   d_sum_17 = tl::sum_to_shape_of(d_add_18, sum_17);
   d_sum_15 = tl::sum_to_shape_of(d_add_18, sum_15);
   // sum, line 234
-  d_mul_16 = tl::sum_backward(d_sum_17, mul_16.shape(), {}, false);
+  d_mul_16 = tl::derivatives::sum_backward(d_sum_17, mul_16.shape(), {}, false);
   // mul, line 234
   d_out = d_mul_16 * out;
   d_out = d_out + d_mul_16 * out;
   // sum, line 234
-  d_c = tl::sum_backward(d_sum_15, c.shape(), {}, false);
+  d_c = tl::derivatives::sum_backward(d_sum_15, c.shape(), {}, false);
   // Reverse of the tl::fori_loop at line 234, last iteration first: the carried value's cotangent
   // and the sums of each iteration's shares, added after it (the engine's rule for the traced loop).
   if (steps_1 > 0) {

@@ -2,6 +2,7 @@
 // written by tlaloc-grad at build time: the function's own ops, then their
 // tangents beside them (t_v is the derivative of v along t_a).
 #include <tlaloc/tlaloc.hpp>
+#include <tlaloc/derivatives.hpp>
 
 #include <cstddef>
 #include <utility>

@@ -1,8 +1,8 @@
-#include "nn/utf8.hpp"
+#include "io/utf8.hpp"
 
 #include <cstdint>
 
-namespace tlaloc::nn::detail {
+namespace tlaloc::io {
 
 std::optional<std::size_t> invalid_utf8_at(std::string_view s) {
   std::size_t i = 0;
@@ -35,4 +35,4 @@ std::optional<std::size_t> invalid_utf8_at(std::string_view s) {
   return std::nullopt;
 }
 
-}  // namespace tlaloc::nn::detail
+}  // namespace tlaloc::io

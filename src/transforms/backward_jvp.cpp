@@ -4,12 +4,13 @@
 // record, in the same order.
 #include <vector>
 
-#include "ad/along_defined.hpp"
+#include "tlaloc/derivatives.hpp"
 #include "tlaloc/ops.hpp"
+#include "transforms/along_defined.hpp"
 
 namespace tlaloc {
 
-namespace ad {
+namespace transforms {
 
 std::pair<detail::Values, detail::Values> along_defined(const detail::FlatFn& f, std::span<const Tensor> args,
                                                         std::span<const Tensor> tangents) {
@@ -35,29 +36,29 @@ std::pair<detail::Values, detail::Values> along_defined(const detail::FlatFn& f,
   return {detail::Values(r.begin(), r.begin() + half), detail::Values(r.begin() + half, r.end())};
 }
 
-}  // namespace ad
+}  // namespace transforms
 
 namespace {
 // The tangent of f's one result; undefined, without running f, where no tangent is.
 Tensor tangent_of_one(const detail::FlatFn& f, const std::vector<Tensor>& args,
                       const std::vector<Tensor>& tangents) {
   for (const Tensor& t : tangents)
-    if (t.defined()) return ad::along_defined(f, args, tangents).second.at(0);
+    if (t.defined()) return transforms::along_defined(f, args, tangents).second.at(0);
   return Tensor();
 }
 }  // namespace
 
-Tensor prod_backward_jvp(const Tensor& g, const Tensor& tg, const Tensor& x, const Tensor& tx, Axes axes,
+Tensor derivatives::prod_backward_jvp(const Tensor& g, const Tensor& tg, const Tensor& x, const Tensor& tx, Axes axes,
                          bool keepdims) {
   return tangent_of_one(
-      [&](std::span<const Tensor> a) { return detail::Values{prod_backward(a[0], a[1], axes, keepdims)}; },
+      [&](std::span<const Tensor> a) { return detail::Values{derivatives::prod_backward(a[0], a[1], axes, keepdims)}; },
       {g, x}, {tg, tx});
 }
 
-Tensor cumprod_backward_jvp(const Tensor& g, const Tensor& tg, const Tensor& x, const Tensor& tx,
+Tensor derivatives::cumprod_backward_jvp(const Tensor& g, const Tensor& tg, const Tensor& x, const Tensor& tx,
                             const Tensor& y, const Tensor& ty, std::int64_t axis) {
   return tangent_of_one(
-      [&](std::span<const Tensor> a) { return detail::Values{cumprod_backward(a[0], a[1], a[2], axis)}; },
+      [&](std::span<const Tensor> a) { return detail::Values{derivatives::cumprod_backward(a[0], a[1], a[2], axis)}; },
       {g, x, y}, {tg, tx, ty});
 }
 

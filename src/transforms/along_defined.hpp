@@ -9,7 +9,7 @@
 #include "tlaloc/control.hpp"
 #include "tlaloc/transforms.hpp"
 
-namespace tlaloc::ad {
+namespace tlaloc::transforms {
 
 // f's results at args and their derivatives along the defined ones of `tangents`,
 // the other arguments held constant (the engine's zero tangents are absent, not
@@ -18,4 +18,4 @@ namespace tlaloc::ad {
 std::pair<detail::Values, detail::Values> along_defined(const detail::FlatFn& f, std::span<const Tensor> args,
                                                         std::span<const Tensor> tangents);
 
-}  // namespace tlaloc::ad
+}  // namespace tlaloc::transforms

@@ -1,4 +1,4 @@
-#include "ops/op.hpp"
+#include "ir/op.hpp"
 
 #include <algorithm>
 #include <map>

@@ -1,7 +1,8 @@
-// The op registry: each op is declared once, with its shape/dtype rule and its host
-// kernel side by side (later also its AD rules and lowerings). Public functions in
-// include/tlaloc/ops.hpp call `call`/`call1`, the one entry point that either runs
-// the kernel or records into the trace that owns a symbolic input.
+// The op registry: each op is declared once (its definition is in src/ops), with its
+// shape/dtype rule, host kernel, derivative rules, lowerings, spellings and
+// properties side by side. It lives with the IR, whose ops point at their OpDef.
+// Public functions in include/tlaloc/ops.hpp call `call`/`call1`, the one entry point
+// that either runs the kernel or records into the trace that owns a symbolic input.
 #pragma once
 
 #include <cstdint>
@@ -263,6 +264,28 @@ class OpDef {
     return *this;
   }
 
+  // Which operands the result is a linear function of, the others held fixed:
+  // linear() in all of them together (add, pad, reshape), linear({0}) in those
+  // listed together (div in its dividend, select in its two branches), multilinear()
+  // in each alone but not in several at once (mul, dot_general). The engine reads it
+  // where a custom_jvp rule must be linear in its tangents (src/ad/custom.cpp).
+  enum class Linearity : std::uint8_t { none, joint, each };
+  OpDef& linear(std::vector<std::size_t> operands = {}) {
+    linearity_ = Linearity::joint;
+    linear_operands_ = std::move(operands);
+    return *this;
+  }
+  OpDef& multilinear() {
+    linearity_ = Linearity::each;
+    return *this;
+  }
+  // Its result is held constant by every derivative, though it follows its operand
+  // (stop_gradient): a linear map may read it as a constant.
+  OpDef& constant_to_derivatives() {
+    constant_to_derivatives_ = true;
+    return *this;
+  }
+
   bool has_shape_rule() const { return bool(shape_rule_); }
   int regions() const { return regions_; }  // -1: any number (case)
   bool has_kernel() const { return kernel_ || region_kernel_; }
@@ -275,6 +298,10 @@ class OpDef {
   const DerivRule& jvp_rule() const { return jvp_; }
   const DerivRule& vjp_rule() const { return vjp_; }
   bool has_no_derivative() const { return no_derivative_; }
+  Linearity linearity() const { return linearity_; }
+  // For Linearity::joint: the operands it is linear in (empty: all).
+  const std::vector<std::size_t>& linear_operands() const { return linear_operands_; }
+  bool is_constant_to_derivatives() const { return constant_to_derivatives_; }
   std::size_t partials() const { return partials_; }
   std::size_t results_for(std::size_t operands, const Attrs& attrs) const {
     return result_count_ != nullptr ? result_count_(operands, attrs) : 1;
@@ -297,6 +324,9 @@ class OpDef {
   bool elementwise_ = false;
   bool side_effects_ = false;
   bool no_derivative_ = false;
+  bool constant_to_derivatives_ = false;
+  Linearity linearity_ = Linearity::none;
+  std::vector<std::size_t> linear_operands_;
   LowerFn lower_;
   RegionLowerFn region_lower_;
   DerivRule jvp_, vjp_;

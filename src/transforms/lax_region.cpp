@@ -1,14 +1,15 @@
 // tl::lax's ops with a region (lax.hpp): the callable is traced into a one-op
-// program, which ad::apply runs on host tensors or inlines into the caller's
+// program, which transforms::apply runs on host tensors or inlines into the caller's
 // trace. The op's shape rule checks the arguments before the callable runs.
 #include <fmt/format.h>
 
 #include "ad/engine.hpp"
 #include "core/check.hpp"
 #include "ir/builder.hpp"
+#include "ir/op.hpp"
 #include "ops/lax_attrs.hpp"
-#include "ops/op.hpp"
 #include "tlaloc/lax.hpp"
+#include "transforms/apply.hpp"
 
 namespace tlaloc {
 namespace {
@@ -57,7 +58,7 @@ std::vector<Tensor> apply_with_regions(const char* name, const std::vector<Tenso
     }
     return b.record(def, p, at, def.infer(types, at), std::move(regions));
   });
-  return ad::apply(f, in);
+  return transforms::apply(f, in);
 }
 
 std::vector<Tensor> apply_with_region(const char* name, const std::vector<Tensor>& in, const Attrs& attrs,

@@ -8,13 +8,14 @@
 #include <unordered_map>
 
 #include "ad/engine.hpp"
-#include "ad/cached_programs.hpp"
 #include "ad/programs.hpp"
 #include "core/tensor_impl.hpp"
 #include "interp/interpreter.hpp"
 #include "ir/passes.hpp"
 #include "tlaloc/ops.hpp"
 #include "tlaloc/transforms.hpp"
+#include "transforms/apply.hpp"
+#include "transforms/cached_programs.hpp"
 
 namespace tlaloc::detail {
 
@@ -125,8 +126,8 @@ std::vector<Tensor> cached_run(TransformCache& c, const std::string& key, const 
   std::vector<Tensor> captures;
   const std::shared_ptr<CacheEntry> e = entry_for(c, key, call, make, captures);
   if (layout != nullptr) *layout = e->layout;
-  if (!captures.empty()) return ad::apply(e->f, with_captures(call.args, captures));
-  if (ir::owner_of(call.args) != nullptr) return ad::apply(e->f, call.args);
+  if (!captures.empty()) return transforms::apply(e->f, with_captures(call.args, captures));
+  if (ir::owner_of(call.args) != nullptr) return transforms::apply(e->f, call.args);
   std::call_once(e->once, [&] { e->program = std::make_unique<interp::Program>(e->f); });
   return e->program->run(call.args);
 }
@@ -192,7 +193,7 @@ std::vector<Tensor> run_jvp(const FlatFn& fn, std::span<const Tensor> primals, s
   const ir::Function g = ir::optimize(ad::jvp(t.f, all));
   std::vector<Tensor> args = with_captures(primals, t.captures);
   args.insert(args.end(), tangents.begin(), tangents.end());
-  return ad::apply(g, args);
+  return transforms::apply(g, args);
 }
 
 class PullbackState {
@@ -213,7 +214,7 @@ std::pair<std::vector<Tensor>, std::shared_ptr<PullbackState>> run_vjp(const Fla
   s->f = ir::optimize(ad::vjp(t.f, all));
   s->args = with_captures(primals, t.captures);
   s->results = t.f.result_types();
-  std::vector<Tensor> out = ad::apply(ir::optimize(t.f), s->args);
+  std::vector<Tensor> out = transforms::apply(ir::optimize(t.f), s->args);
   return {std::move(out), std::move(s)};
 }
 
@@ -226,7 +227,7 @@ std::vector<Tensor> run_pullback(const PullbackState& s, std::span<const Tensor>
                                    dtype_name(s.results[i].dtype), shape_string(s.results[i].shape)));
   std::vector<Tensor> args = s.args;
   args.insert(args.end(), cotangents.begin(), cotangents.end());
-  const std::vector<Tensor> r = ad::apply(s.f, args);
+  const std::vector<Tensor> r = transforms::apply(s.f, args);
   std::vector<Tensor> out;
   std::size_t k = s.results.size();
   for (bool w : s.wrt) out.push_back(w ? r[k++] : Tensor());
@@ -251,7 +252,7 @@ Tensor run_jacobian(const FlatFn& fn, const Tensor& x, bool forward) {
   for (std::int64_t i = 0; i < n; ++i) {
     std::vector<Tensor> a = args;
     a.push_back(reshape(one_hot(scalar_tensor(i, DType::i64), n, basis.dtype), basis.shape));
-    const std::vector<Tensor> r = host ? program->run(a) : ad::apply(g, a);
+    const std::vector<Tensor> r = host ? program->run(a) : transforms::apply(g, a);
     parts.push_back(r.at(1));
   }
   Shape shape = y.shape;

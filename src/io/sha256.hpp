@@ -6,9 +6,9 @@
 #include <string>
 #include <string_view>
 
-namespace tlaloc::serve::detail {
+namespace tlaloc::io {
 
 std::string sha256_hex(std::span<const std::byte> bytes);
 inline std::string sha256_hex(std::string_view text) { return sha256_hex(std::as_bytes(std::span(text))); }
 
-}  // namespace tlaloc::serve::detail
+}  // namespace tlaloc::io

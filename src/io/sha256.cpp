@@ -1,10 +1,10 @@
-#include "serve/sha256.hpp"
+#include "io/sha256.hpp"
 
 #include <openssl/evp.h>
 
 #include "tlaloc/error.hpp"
 
-namespace tlaloc::serve::detail {
+namespace tlaloc::io {
 
 std::string sha256_hex(std::span<const std::byte> bytes) {
   unsigned char digest[EVP_MAX_MD_SIZE];
@@ -20,4 +20,4 @@ std::string sha256_hex(std::span<const std::byte> bytes) {
   return hex;
 }
 
-}  // namespace tlaloc::serve::detail
+}  // namespace tlaloc::io

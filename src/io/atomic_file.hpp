@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace tlaloc::nn::detail {
+namespace tlaloc::io {
 
 // Writes the pieces one after another as the new contents of `path`. Failures throw
 // an IOError starting with `who` and naming the file; the temporary file is removed.
@@ -20,4 +20,4 @@ void write_file_atomically(const std::filesystem::path& path, const std::vector<
 // ("." + file name + ".tmp-"), so that leftovers of a crashed writer can be found.
 std::string temporary_prefix(const std::filesystem::path& path);
 
-}  // namespace tlaloc::nn::detail
+}  // namespace tlaloc::io

@@ -1,0 +1,28 @@
+#include "core/convert.hpp"
+
+#include "core/dispatch_type.hpp"
+#include "core/parallel.hpp"
+#include "core/tensor_impl.hpp"
+
+namespace tlaloc::detail {
+namespace {
+
+template <class Out> void convert_into(const Tensor& x, const Tensor& y) {
+  Out* dst = mutable_data<Out>(y);
+  TLALOC_SWITCH_ALL(x.dtype(), "convert", {
+    const T* src = x.data<T>();
+    parallel_for(x.numel(), kElementwiseGrain, [&](std::int64_t b, std::int64_t e) {
+      for (std::int64_t i = b; i < e; ++i) dst[i] = convert_value<Out>(src[i]);
+    });
+  })
+}
+
+}  // namespace
+
+Tensor converted(const Tensor& x, DType t) {
+  Tensor y = empty(x.shape(), t);
+  TLALOC_SWITCH_ALL(t, "convert", convert_into<T>(x, y))
+  return y;
+}
+
+}  // namespace tlaloc::detail
