@@ -81,6 +81,7 @@ TLALOC_BINARY_DECL(pow)
 TLALOC_BINARY_DECL(maximum)    // NaN-propagating
 TLALOC_BINARY_DECL(minimum)
 TLALOC_BINARY_DECL(atan2)
+TLALOC_BINARY_DECL(hypot)      // sqrt(a^2 + b^2), without overflow
 TLALOC_BINARY_DECL(remainder)  // result has the sign of the divisor (Python's %)
 TLALOC_BINARY_DECL(eq)
 TLALOC_BINARY_DECL(ne)

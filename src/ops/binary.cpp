@@ -181,6 +181,24 @@ const OpDef& atan2_op = detail::binary_derivative(
     spelled(def_binary<ResultType::floating>("atan2", [](auto x, auto y) { return std::atan2(x, y); }),
             "stablehlo.atan2"),
     P(b / (a * a + b * b)), P(-a / (a * a + b * b)));
+// sqrt(a^2 + b^2) without overflow or underflow; inf beside NaN is inf (C's hypot,
+// and torch's). f32 and narrower are computed in f64, once rounded to the result
+// type, which the lowering repeats op for op; f64 is C's hypot.
+template <class C> C hypot_of(C x, C y) {
+  if constexpr (std::is_same_v<C, double>) {
+    return std::hypot(x, y);
+  } else {
+    const double a = double(x), b = double(y);
+    if (std::isinf(a) || std::isinf(b)) return C(std::numeric_limits<double>::infinity());
+    return C(std::sqrt(a * a + b * b));
+  }
+}
+
+const OpDef& hypot_op = detail::binary_derivative(
+    def_binary<ResultType::floating>("hypot", [](auto x, auto y) { return hypot_of(x, y); })
+        .lower(detail::lower_hypot),
+    // a / y and b / y: NaN at a = b = 0, as torch's rule.
+    P(a / y), P(b / y));
 const OpDef& remainder_op = detail::binary_derivative(
     def_binary<ResultType::same>("remainder", [](auto x, auto y) { return remainder_of(x, y); })
         .lower(detail::lower_remainder),
@@ -270,6 +288,7 @@ TLALOC_BINARY_FN(pow)
 TLALOC_BINARY_FN(maximum)
 TLALOC_BINARY_FN(minimum)
 TLALOC_BINARY_FN(atan2)
+TLALOC_BINARY_FN(hypot)
 TLALOC_BINARY_FN(remainder)
 TLALOC_BINARY_FN(eq)
 TLALOC_BINARY_FN(ne)

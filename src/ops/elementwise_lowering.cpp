@@ -1,6 +1,7 @@
 #include "ops/elementwise_lowering.hpp"
 
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 #include "ops/elementwise_defs.hpp"
@@ -77,6 +78,31 @@ Out lower_remainder(std::span<const Tensor> in, const Attrs&) {
       call_op("and", {compare(r, lit_int(0, r), "NE"),
                       compare(compare(r, lit_int(0, r), "LT"), compare(y, lit_int(0, y), "LT"), "NE")});
   return {call_op("select", {fix, add(r, y), r})};
+}
+
+// hypot: the kernel's steps. Below f64, in f64 (exact squares, one sum, one square
+// root) and converted back: the kernel's bits. For f64, max * sqrt(1 + (min / max)^2),
+// within a few ulps of C's hypot, which the kernel calls. An infinite operand gives inf.
+Out lower_hypot(std::span<const Tensor> in, const Attrs&) {
+  DType t = promote_types(in[0].dtype(), in[1].dtype());
+  if (!is_floating(t)) t = DType::f32;
+  const auto as = [](const Tensor& x, DType d) {
+    return x.dtype() == d ? x : call_op("convert", {x}, {{"dtype", d}});
+  };
+  // The operands in the result type first, as the kernel converts them.
+  const Tensor a = un("abs", as(as(in[0], t), DType::f64)), b = un("abs", as(as(in[1], t), DType::f64));
+  Tensor r;
+  if (t != DType::f64) {
+    r = un("sqrt", add(mul(a, a), mul(b, b)));
+  } else {
+    const Tensor hi = call_op("maximum", {a, b}), lo = call_op("minimum", {a, b});
+    const Tensor q = divide(lo, hi);
+    const Tensor scaled = mul(hi, un("sqrt", add(lit(1, q), mul(q, q))));
+    r = call_op("select", {compare(hi, lit(0, hi), "EQ"), lit(0, hi), scaled});
+  }
+  const Tensor inf = lit(std::numeric_limits<double>::infinity(), a);
+  r = call_op("select", {call_op("or", {compare(a, inf, "EQ"), compare(b, inf, "EQ")}), inf, r});
+  return {as(r, t)};
 }
 
 Out lower_square(std::span<const Tensor> in, const Attrs&) { return {mul(in[0], in[0])}; }

@@ -127,7 +127,7 @@ Result check_mode(const gradcheck::Case& c, bool reverse, Untyped how) {
 // The rows that run in both modes traced with types unknown.
 // clang-format off
 const std::set<std::string> kRunsTraced = {
-    "binary/add", "binary/atan2", "binary/div", "binary/maximum", "binary/minimum", "binary/mul",
+    "binary/add", "binary/atan2", "binary/div", "binary/hypot", "binary/maximum", "binary/minimum", "binary/mul",
     "binary/pow", "binary/remainder", "binary/sub", "reduce/max", "reduce/min", "reduce/sum_all_keepdims",
     "reduce/sum_axis", "select/where", "shape/broadcast_to_shape_of", "shape/convert_like",
     "shape/dynamic_slice", "shape/dynamic_slice_traced", "shape/extreme_backward", "shape/extreme_jvp",

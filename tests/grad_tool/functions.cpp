@@ -2296,6 +2296,15 @@ int main() {
                 changed_after, w);
   }
 
+  // hypot, added to the library after the tool: its rules are read from the op registry.
+  const auto hypotenuse = [&](const tl::Tensor& m) {
+    return tl::sum(tl::hypot(m, b + 1.0) * m + tl::hypot(2.0, m * m) + tl::hypot(m * 3.0, m));
+  };
+  report_near("hypot", tl::grad(hypotenuse), hypotenuse, w);
+  auto [hypot_value, hypot_dot] = tl::jvp(hypotenuse, w, weights);
+  std::printf("hypot jvp: %a %a\n", hypot_value.item<double>(), hypot_dot.item<double>());
+  check_projection("hypot", hypot_dot, tl::grad(hypotenuse)(w), weights);
+
   // A result that depends on nothing differentiated: zeros, as tracing gives them.
   const auto unmoved = [](const tl::Tensor& m) { return tl::sum(tl::zeros_like(m) + 2.0); };
   report("a result nothing differentiated moves", tl::grad(unmoved)(w), unmoved, w);

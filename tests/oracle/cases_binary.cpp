@@ -39,6 +39,7 @@ const std::vector<D> all_numeric = {D::f32, D::f64, D::bf16, D::i8,     D::i16,
 const std::vector<D> no_bool = {D::f32, D::f64, D::bf16, D::i8, D::i16, D::i32, D::i64, D::u8};
 const std::vector<D> div_types = {D::f32, D::f64, D::bf16, D::i32, D::u8, D::boolean};
 const std::vector<D> pow_types = {D::f32, D::f64, D::bf16, D::i8, D::i32, D::i64, D::u8};
+const std::vector<D> floats = {D::f32, D::f64, D::bf16};  // torch.hypot takes floats only
 const std::vector<D> atan2_types = {D::f32, D::f64, D::bf16, D::i32};
 const std::vector<D> cmp_types = {D::f32, D::f64, D::bf16, D::i32, D::u8, D::boolean};
 const std::vector<D> few_types = {D::f32, D::i32, D::boolean};
@@ -55,6 +56,7 @@ const std::vector<Binary>& binary_ops() {
       {"maximum", TLALOC_FNS(maximum), "torch.maximum({a}, {b})", false, Domain::arith, all_numeric},
       {"minimum", TLALOC_FNS(minimum), "torch.minimum({a}, {b})", false, Domain::arith, all_numeric},
       {"atan2", TLALOC_FNS(atan2), "torch.atan2({a}, {b})", false, Domain::atan2, atan2_types},
+      {"hypot", TLALOC_FNS(hypot), "torch.hypot({a}, {b})", false, Domain::arith, floats},
       {"remainder", TLALOC_FNS(remainder), "{a} % {b}", true, Domain::rem, no_bool},
       {"eq", TLALOC_FNS(eq), "{a} == {b}", true, Domain::cmp, cmp_types},
       {"ne", TLALOC_FNS(ne), "{a} != {b}", true, Domain::cmp, few_types},
@@ -266,8 +268,8 @@ void special_cases(Table& t) {
   for (double x : s)
     for (double y : s) a.push_back(x), b.push_back(y);
   const Shape n = {std::int64_t(a.size())};
-  for (const char* name : {"add", "sub", "mul", "div", "pow", "maximum", "minimum", "atan2", "remainder",
-                           "eq", "lt", "ge", "logical_and", "logical_xor"})
+  for (const char* name : {"add", "sub", "mul", "div", "pow", "maximum", "minimum", "atan2", "hypot",
+                           "remainder", "eq", "lt", "ge", "logical_and", "logical_xor"})
     for (DType d : {DType::f32, DType::f64}) {
       const Binary& op = op_named(name);
       t.add1("binary/" + std::string(name) + "/" + name_of(d) + "/special", substitute(op.torch, "a", "b"),
@@ -344,6 +346,7 @@ void wide_cases(Table& t) {
     };
     two("pow", tl::exp(uniform({256}, DType::f64, -7, 7)), uniform({256}, DType::f64, -10, 10));
     two("atan2", normal({256}, DType::f64, 1e3), normal({256}, DType::f64, 1e-2));
+    two("hypot", normal({256}, DType::f64, 1e30), normal({256}, DType::f64, 1e-30));
     two("remainder", uniform({256}, DType::f64, -1e6, 1e6), signed_uniform({256}, DType::f64, 0.1, 100));
     two("div", normal({256}, DType::f64, 1e10), signed_uniform({256}, DType::f64, 1e-10, 1e3));
     two("mul", normal({256}, DType::f64, 1e15), normal({256}, DType::f64, 1e15));

@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <functional>
+#include <limits>
 
 #include "interp/interpreter.hpp"
 #include "ir/builder.hpp"
@@ -72,6 +73,28 @@ TEST(LoweringElementwise, MixedDtypes) {
         return std::vector<tl::Tensor>{a[0] % a[1], tl::square(a[0]), tl::isnan(a[1])};
       },
       {ints(), tl::tensor(std::vector<std::int32_t>{2, -2, 3, 5, -4, 0}, {2, 3})});
+}
+
+// hypot below f64 is computed in f64 by the kernel and by the lowering alike: the same
+// bits, infinities beside NaN and values whose squares overflow f32 included. In
+// f64 the lowering scales by the larger operand where the kernel calls C's hypot.
+TEST(LoweringElementwise, Hypot) {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::nanf("");
+  const tl::Tensor a = tl::tensor({3.0f, -0.0f, inf, nan, 1e30f, 1e-30f, -2.5f, 0.0f}, {8});
+  const tl::Tensor b = tl::tensor({4.0f, 0.0f, nan, -inf, 1e30f, 3e-30f, 7.0f, -1e-45f}, {8});
+  const Fn hypot = [](std::span<const tl::Tensor> x) {
+    return std::vector<tl::Tensor>{tl::hypot(x[0], x[1])};
+  };
+  expect_round_trip(hypot, {a, b}, "stablehlo.sqrt");
+  expect_round_trip(hypot, {a.astype(tl::DType::bf16), b.astype(tl::DType::bf16)});
+  expect_round_trip(hypot, {ints(), ints() * 2});
+  const tl::Tensor a64 = tl::tensor({3.0, 1e300, 1e-300, 0.0, -0.1, 12345.678}, {6});
+  const tl::Tensor b64 = tl::tensor({4.0, 1e300, 2e-300, 0.0, 0.2, -8.765}, {6});
+  const tl::Tensor want = tl::hypot(a64, b64);
+  for (const std::vector<tl::Tensor>& got : tltest::lowered_results(hypot, {a64, b64})) {
+    const std::vector<double> g = got.at(0).to_vector<double>(), w = want.to_vector<double>();
+    for (std::size_t i = 0; i < w.size(); ++i) EXPECT_NEAR(g[i], w[i], 4e-16 * w[i]) << i;
+  }
 }
 
 }  // namespace
