@@ -15,8 +15,10 @@
 #include <utility>
 #include <vector>
 
+#include "tlaloc/export.hpp"
 #include "tlaloc/tensor.hpp"
 
+TLALOC_PUBLIC_BEGIN
 namespace tlaloc {
 
 namespace detail {
@@ -87,3 +89,4 @@ auto scan(F f, S init, X xs, bool reverse = false) {
 }
 
 }  // namespace tlaloc
+TLALOC_PUBLIC_END

@@ -23,10 +23,12 @@
 #include <utility>
 #include <vector>
 
+#include "tlaloc/export.hpp"
 #include "tlaloc/control.hpp"
 #include "tlaloc/error.hpp"
 #include "tlaloc/tensor.hpp"
 
+TLALOC_PUBLIC_BEGIN
 namespace tlaloc {
 
 namespace detail {
@@ -185,3 +187,4 @@ detail::CustomRuleReport check_custom_rule(const CustomFunction<N>& f, const A&.
 }
 
 }  // namespace tlaloc
+TLALOC_PUBLIC_END

@@ -10,9 +10,11 @@
 #include <utility>
 #include <vector>
 
+#include "tlaloc/export.hpp"
 #include "tlaloc/ops.hpp"
 #include "tlaloc/tensor.hpp"
 
+TLALOC_PUBLIC_BEGIN
 namespace tlaloc::derivatives {
 
 // The derivatives of sum, cumsum, prod and cumprod (PyTorch's functions of these
@@ -105,3 +107,4 @@ Tensor avg_pool2d_backward(const Tensor& g, const Shape& shape, const Pool2dOpti
 Tensor avg_pool2d_jvp(const Tensor& t, const Pool2dOptions& opt);
 
 }  // namespace tlaloc::derivatives
+TLALOC_PUBLIC_END

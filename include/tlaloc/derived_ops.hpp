@@ -9,11 +9,13 @@
 #include <cstdint>
 #include <string_view>
 
+#include "tlaloc/export.hpp"
 #include "tlaloc/dtype.hpp"
 #include "tlaloc/ops.hpp"
 #include "tlaloc/tensor.hpp"
 #include "tlaloc/transforms.hpp"
 
+TLALOC_PUBLIC_BEGIN
 namespace tlaloc {
 namespace detail {
 
@@ -94,3 +96,4 @@ inline Tensor outer(const Tensor& a, const Tensor& b) {
 }
 
 }  // namespace tlaloc
+TLALOC_PUBLIC_END

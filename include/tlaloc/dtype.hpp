@@ -7,6 +7,9 @@
 #include <cstring>
 #include <string_view>
 
+#include "tlaloc/export.hpp"
+
+TLALOC_PUBLIC_BEGIN
 namespace tlaloc {
 
 // New types go at the end: the numeric values are stable.
@@ -79,3 +82,4 @@ template <> struct dtype_of<bool> { static constexpr DType value = DType::boolea
 template <class T> inline constexpr DType dtype_v = dtype_of<T>::value;
 
 }  // namespace tlaloc
+TLALOC_PUBLIC_END

@@ -5,6 +5,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "tlaloc/export.hpp"
+
+TLALOC_PUBLIC_BEGIN
 namespace tlaloc {
 
 class Error : public std::runtime_error {
@@ -34,3 +37,4 @@ class NotDifferentiableError : public Error {  // a derivative through an op tha
 };
 
 }  // namespace tlaloc
+TLALOC_PUBLIC_END

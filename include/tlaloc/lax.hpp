@@ -14,9 +14,11 @@
 #include <string>
 #include <vector>
 
+#include "tlaloc/export.hpp"
 #include "tlaloc/ops.hpp"
 #include "tlaloc/tensor.hpp"
 
+TLALOC_PUBLIC_BEGIN
 namespace tlaloc::lax {
 
 // tl::dot_general whose result has element type preferred_element_type, which may
@@ -302,3 +304,4 @@ Tensor select_and_scatter(const Tensor& operand, const Tensor& source, const Ten
                           const Region& scatter);
 
 }  // namespace tlaloc::lax
+TLALOC_PUBLIC_END

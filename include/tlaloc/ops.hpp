@@ -10,8 +10,10 @@
 #include <utility>
 #include <vector>
 
+#include "tlaloc/export.hpp"
 #include "tlaloc/tensor.hpp"
 
+TLALOC_PUBLIC_BEGIN
 namespace tlaloc {
 
 // A set of axes. Default-constructed (also `{}`) it means "all axes".
@@ -243,5 +245,6 @@ void set_num_threads(int n);
 int num_threads();
 
 }  // namespace tlaloc
+TLALOC_PUBLIC_END
 
 #include "tlaloc/derived_ops.hpp"

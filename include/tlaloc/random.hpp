@@ -6,8 +6,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "tlaloc/export.hpp"
 #include "tlaloc/tensor.hpp"
 
+TLALOC_PUBLIC_BEGIN
 namespace tlaloc::random {
 
 struct Key {
@@ -25,3 +27,4 @@ Tensor bernoulli(Key k, double p, const Shape& shape);  // bool
 Tensor randint(Key k, const Shape& shape, std::int64_t lo, std::int64_t hi, DType t = DType::i32);
 
 }  // namespace tlaloc::random
+TLALOC_PUBLIC_END

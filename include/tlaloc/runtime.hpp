@@ -24,9 +24,11 @@
 #include <variant>
 #include <vector>
 
+#include "tlaloc/export.hpp"
 #include "tlaloc/error.hpp"
 #include "tlaloc/tensor.hpp"
 
+TLALOC_PUBLIC_BEGIN
 namespace tlaloc::runtime {
 
 // A failure of the runtime or of the backend: the backend's own message, and its
@@ -160,3 +162,4 @@ class Session {
 };
 
 }  // namespace tlaloc::runtime
+TLALOC_PUBLIC_END

@@ -25,11 +25,13 @@
 #include <string_view>
 #include <vector>
 
+#include "tlaloc/export.hpp"
 #include "tlaloc/nn/params.hpp"
 #include "tlaloc/runtime.hpp"
 #include "tlaloc/tensor.hpp"
 #include "tlaloc/transforms.hpp"
 
+TLALOC_PUBLIC_BEGIN
 namespace tlaloc::serve {
 
 inline constexpr int schema_version = 1;
@@ -128,3 +130,4 @@ class Model {
 };
 
 }  // namespace tlaloc::serve
+TLALOC_PUBLIC_END

@@ -10,9 +10,11 @@
 #include <type_traits>
 #include <vector>
 
+#include "tlaloc/export.hpp"
 #include "tlaloc/dtype.hpp"
 #include "tlaloc/error.hpp"
 
+TLALOC_PUBLIC_BEGIN
 namespace tlaloc {
 
 using Shape = std::vector<std::int64_t>;
@@ -123,3 +125,4 @@ bool allclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol 
               bool equal_nan = false);
 
 }  // namespace tlaloc
+TLALOC_PUBLIC_END

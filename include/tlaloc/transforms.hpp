@@ -24,9 +24,11 @@
 #include <utility>
 #include <vector>
 
+#include "tlaloc/export.hpp"
 #include "tlaloc/nn/params.hpp"
 #include "tlaloc/tensor.hpp"
 
+TLALOC_PUBLIC_BEGIN
 namespace tlaloc {
 
 // Which arguments grad and value_and_grad differentiate: `tl::argnums{0, 2}`.
@@ -464,3 +466,4 @@ std::string hessian_source(const F& f, const A&... args) {
 Tensor stop_gradient(const Tensor& x);
 
 }  // namespace tlaloc
+TLALOC_PUBLIC_END

@@ -30,6 +30,9 @@ DType default_dtype(Scalar v) {
 }
 }  // namespace
 
+// A public template's instantiations take their visibility from its definition:
+// exported, as the public headers' declarations are (export.hpp).
+TLALOC_PUBLIC_BEGIN
 template <class T> Tensor tensor(const std::vector<T>& data, const Shape& shape) {
   const std::int64_t n = detail::numel_of(shape);
   if (n != std::int64_t(data.size()))
@@ -50,6 +53,7 @@ template Tensor tensor(const std::vector<std::uint8_t>&, const Shape&);
 template Tensor tensor(const std::vector<std::uint16_t>&, const Shape&);
 template Tensor tensor(const std::vector<std::uint32_t>&, const Shape&);
 template Tensor tensor(const std::vector<std::uint64_t>&, const Shape&);
+TLALOC_PUBLIC_END
 
 Tensor tensor(const std::vector<bool>& data, const Shape& shape) {
   const std::int64_t n = detail::numel_of(shape);

@@ -28,10 +28,12 @@
 #include <utility>
 #include <vector>
 
+#include "tlaloc/export.hpp"
 #include "tlaloc/nn/optim.hpp"
 #include "tlaloc/nn/params.hpp"
 #include "tlaloc/tensor.hpp"
 
+TLALOC_PUBLIC_BEGIN
 namespace tlaloc::nn {
 
 // A batch: the model's inputs and the targets its loss compares the outputs with.
@@ -144,3 +146,4 @@ Captured capture(Model model, const Params& params, const Batch& example, LossFn
 }
 
 }  // namespace tlaloc::nn
+TLALOC_PUBLIC_END

@@ -6,9 +6,11 @@
 #include <cstdint>
 #include <filesystem>
 
+#include "tlaloc/export.hpp"
 #include "tlaloc/nn/params.hpp"
 #include "tlaloc/nn/safetensors.hpp"
 
+TLALOC_PUBLIC_BEGIN
 namespace tlaloc::nn {
 
 struct Checkpoint {
@@ -32,3 +34,4 @@ Checkpoint load_checkpoint(const std::filesystem::path& path, const Params& expe
                            const Params& expected_optimizer_state);
 
 }  // namespace tlaloc::nn
+TLALOC_PUBLIC_END

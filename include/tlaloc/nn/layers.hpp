@@ -11,11 +11,13 @@
 #include <string_view>
 #include <vector>
 
+#include "tlaloc/export.hpp"
 #include "tlaloc/nn/params.hpp"
 #include "tlaloc/ops.hpp"
 #include "tlaloc/random.hpp"
 #include "tlaloc/tensor.hpp"
 
+TLALOC_PUBLIC_BEGIN
 namespace tlaloc::nn {
 
 // x @ weight^T + bias. weight [out, in], bias [out], both U(-1/sqrt(in), 1/sqrt(in))
@@ -130,3 +132,4 @@ inline Tensor RMSNorm::operator()(const Params& p, const Tensor& x) const {
 }
 
 }  // namespace tlaloc::nn
+TLALOC_PUBLIC_END

@@ -10,12 +10,14 @@
 #include <limits>
 #include <utility>
 
+#include "tlaloc/export.hpp"
 #include "tlaloc/nn/layers.hpp"
 #include "tlaloc/nn/params.hpp"
 #include "tlaloc/ops.hpp"
 #include "tlaloc/random.hpp"
 #include "tlaloc/tensor.hpp"
 
+TLALOC_PUBLIC_BEGIN
 namespace tlaloc::nn {
 
 // Rotary position embedding in the GPT-NeoX / LLaMA "rotate half" convention.
@@ -205,3 +207,4 @@ inline Tensor TransformerBlock::operator()(const Params& p, const Tensor& x) con
 }
 
 }  // namespace tlaloc::nn
+TLALOC_PUBLIC_END

@@ -7,11 +7,13 @@
 #include <array>
 #include <cstdint>
 
+#include "tlaloc/export.hpp"
 #include "tlaloc/nn/params.hpp"
 #include "tlaloc/ops.hpp"
 #include "tlaloc/random.hpp"
 #include "tlaloc/tensor.hpp"
 
+TLALOC_PUBLIC_BEGIN
 namespace tlaloc::nn {
 
 // torch.nn.Conv2d. "weight" [out, in/groups, kH, kW] and "bias" [out], both
@@ -139,3 +141,4 @@ inline BatchNorm2d::Result BatchNorm2d::operator()(const Params& p, const Params
 }
 
 }  // namespace tlaloc::nn
+TLALOC_PUBLIC_END

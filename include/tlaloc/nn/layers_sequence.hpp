@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "tlaloc/export.hpp"
 #include "tlaloc/control.hpp"
 #include "tlaloc/nn/layers_attention.hpp"
 #include "tlaloc/nn/params.hpp"
@@ -14,6 +15,7 @@
 #include "tlaloc/random.hpp"
 #include "tlaloc/tensor.hpp"
 
+TLALOC_PUBLIC_BEGIN
 namespace tlaloc::nn {
 
 // One-layer GRU with torch.nn.GRU's names and layout, so a torch GRU loads our Params
@@ -110,3 +112,4 @@ inline Tensor DecoderLM::operator()(const Params& p, const Tensor& tokens) const
 }
 
 }  // namespace tlaloc::nn
+TLALOC_PUBLIC_END

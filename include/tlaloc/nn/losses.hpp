@@ -8,9 +8,11 @@
 #include <cstdint>
 #include <string_view>
 
+#include "tlaloc/export.hpp"
 #include "tlaloc/ops.hpp"
 #include "tlaloc/tensor.hpp"
 
+TLALOC_PUBLIC_BEGIN
 namespace tlaloc::nn {
 
 // How the per-element losses are combined: their mean (the default, as PyTorch),
@@ -103,3 +105,4 @@ inline Tensor huber_loss(const Tensor& pred, const Tensor& target, double delta 
 }
 
 }  // namespace tlaloc::nn
+TLALOC_PUBLIC_END

@@ -14,9 +14,11 @@
 #include <string>
 #include <utility>
 
+#include "tlaloc/export.hpp"
 #include "tlaloc/nn/params.hpp"
 #include "tlaloc/tensor.hpp"
 
+TLALOC_PUBLIC_BEGIN
 namespace tlaloc::nn {
 
 // The learning rate as a function of the number of updates already done (0 for the
@@ -127,3 +129,4 @@ std::pair<Params, Tensor> clip_grad_norm(const Params& grads, double max_norm);
 Params clip_grad_value(const Params& grads, double clip_value);
 
 }  // namespace tlaloc::nn
+TLALOC_PUBLIC_END

@@ -9,8 +9,10 @@
 #include <utility>
 #include <vector>
 
+#include "tlaloc/export.hpp"
 #include "tlaloc/tensor.hpp"
 
+TLALOC_PUBLIC_BEGIN
 namespace tlaloc::nn {
 
 class Params {
@@ -49,3 +51,4 @@ class Params {
 };
 
 }  // namespace tlaloc::nn
+TLALOC_PUBLIC_END

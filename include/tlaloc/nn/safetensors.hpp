@@ -13,8 +13,10 @@
 #include <string_view>
 #include <vector>
 
+#include "tlaloc/export.hpp"
 #include "tlaloc/nn/params.hpp"
 
+TLALOC_PUBLIC_BEGIN
 namespace tlaloc::nn {
 
 // A file that cannot be opened, read, written, synced or renamed. (Here rather than
@@ -47,3 +49,4 @@ SafeTensors from_safetensors(std::span<const std::uint8_t> bytes, std::string_vi
 inline constexpr std::uint64_t safetensors_max_header_bytes = 100'000'000;
 
 }  // namespace tlaloc::nn
+TLALOC_PUBLIC_END

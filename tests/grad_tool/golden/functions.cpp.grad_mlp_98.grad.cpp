@@ -49,10 +49,10 @@ inline tl::Tensor grad_mlp_98(const tl::Tensor& wt, const tl::Tensor& x, const t
     const tlaloc::Axes mean_axes = {};
     exp_14 = tl::exp(h);  // exp, line 96: tl::exp(h)
     const int64_t mean_n = ::tlaloc::detail::reduced_count("mean", exp_14.shape(), mean_axes);
-    astype_15 = exp_14.astype(::tlaloc::stats_dtype(exp_14.dtype()));  // astype, tlaloc/derived_ops.hpp:51: x.astype(stats_dtype(x.dtype()))
-    sum_16 = tl::sum(astype_15, mean_axes, mean_keepdims);  // sum, tlaloc/derived_ops.hpp:51: sum(x.astype(stats_dtype(x.dtype())), axes, keepdims)
-    div_17 = sum_16 / double(mean_n);  // div, tlaloc/derived_ops.hpp:51: sum(x.astype(stats_dtype(x.dtype())), axes, keepdims) / double(n)
-    astype_18 = div_17.astype(::tlaloc::detail::floating_dtype(exp_14.dtype()));  // astype, tlaloc/derived_ops.hpp:51: (sum(x.astype(stats_dtype(x.dtype())), axes, keepdims) / double(n)) ....
+    astype_15 = exp_14.astype(::tlaloc::stats_dtype(exp_14.dtype()));  // astype, tlaloc/derived_ops.hpp:53: x.astype(stats_dtype(x.dtype()))
+    sum_16 = tl::sum(astype_15, mean_axes, mean_keepdims);  // sum, tlaloc/derived_ops.hpp:53: sum(x.astype(stats_dtype(x.dtype())), axes, keepdims)
+    div_17 = sum_16 / double(mean_n);  // div, tlaloc/derived_ops.hpp:53: sum(x.astype(stats_dtype(x.dtype())), axes, keepdims) / double(n)
+    astype_18 = div_17.astype(::tlaloc::detail::floating_dtype(exp_14.dtype()));  // astype, tlaloc/derived_ops.hpp:53: (sum(x.astype(stats_dtype(x.dtype())), axes, keepdims) / double(n)) ....
     add_19 = astype_18 + y;  // add, line 96: tl::mean(tl::exp(h)) + y
     sub_20 = add_19 - sum_13;  // sub, line 96: tl::mean(tl::exp(h)) + y - tl::sum(tl::sigmoid(h) / (b + 2.0))
     result = sub_20;
@@ -96,13 +96,13 @@ inline tl::Tensor grad_mlp_98(const tl::Tensor& wt, const tl::Tensor& x, const t
     // add, line 96
     d_astype_18 = tl::sum_to_shape_of(d_add_19, astype_18);
     d_y = tl::sum_to_shape_of(d_add_19, y);
-    // astype, tlaloc/derived_ops.hpp:51
+    // astype, tlaloc/derived_ops.hpp:53
     d_div_17 = d_astype_18.astype(div_17.dtype());
-    // div, tlaloc/derived_ops.hpp:51
+    // div, tlaloc/derived_ops.hpp:53
     d_sum_16 = tl::sum_to_shape_of(d_div_17 * tl::reciprocal(tl::scalar_tensor(double(mean_n), sum_16.dtype())), sum_16);
-    // sum, tlaloc/derived_ops.hpp:51
+    // sum, tlaloc/derived_ops.hpp:53
     d_astype_15 = tl::derivatives::sum_backward(d_sum_16, astype_15.shape(), {}, false);
-    // astype, tlaloc/derived_ops.hpp:51
+    // astype, tlaloc/derived_ops.hpp:53
     d_exp_14 = d_astype_15.astype(exp_14.dtype());
     // exp, line 96
     d_h = tl::sum_to_shape_of(d_exp_14 * exp_14, h);
