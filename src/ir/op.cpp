@@ -25,6 +25,12 @@ const AttrValue* Attrs::find(std::string_view name) const {
   return nullptr;
 }
 
+OpDef::TypeOrigin OpDef::type_origin(const Attrs& attrs) const {
+  if (type_origin_ != nullptr) return type_origin_(attrs);
+  if (!elementwise_) return {};
+  return {TypeOrigin::kBroadcast, no_derivative_ ? TypeOrigin::kOwn : TypeOrigin::kCommon};
+}
+
 std::vector<TensorType> OpDef::infer(std::span<const TensorType> in, const Attrs& attrs) const {
   if (arity_ >= 0 && std::size_t(arity_) != in.size())
     fail<ValueError>(name_, "takes {} inputs, got {}", arity_, in.size());

@@ -286,6 +286,27 @@ class OpDef {
     return *this;
   }
 
+  // Which operands give the result its shape and its dtype, read where types are
+  // known at run time only: tlaloc-grad tells by it which values of a generated
+  // function share a shape or a dtype (tools/tlaloc-grad/engine_writer.cpp). Each is
+  // an operand's index or one of the codes below. Unless an op says otherwise, an
+  // elementwise op has its operands' broadcast shape and common dtype (its own dtype
+  // where it carries no derivative, as a comparison's bool), any other op its own.
+  struct TypeOrigin {
+    static constexpr int kOwn = -1;        // the result's own, like no other value's
+    static constexpr int kRank0 = -2;      // shape: rank 0
+    static constexpr int kBroadcast = -3;  // shape: the operands' broadcast shape
+    static constexpr int kCommon = -4;     // dtype: the operands' common dtype, from `common_from` on
+    int shape = kOwn, dtype = kOwn;
+    std::size_t common_from = 0;
+  };
+  using TypeOriginRule = TypeOrigin (*)(const Attrs& attrs);
+  OpDef& type_origin(TypeOriginRule f) {
+    type_origin_ = f;
+    return *this;
+  }
+  TypeOrigin type_origin(const Attrs& attrs) const;
+
   bool has_shape_rule() const { return bool(shape_rule_); }
   int regions() const { return regions_; }  // -1: any number (case)
   bool has_kernel() const { return kernel_ || region_kernel_; }
@@ -333,6 +354,7 @@ class OpDef {
   std::size_t partials_ = 0;
   CppSpelling cpp_;
   ResultCount result_count_ = nullptr;
+  TypeOriginRule type_origin_ = nullptr;
 };
 
 // Registers a new op; the returned reference stays valid for the program's life.

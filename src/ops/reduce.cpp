@@ -250,19 +250,26 @@ detail::CppSpelling axis_spelling(std::string fn) {
   };
 }
 
+// A reduction over every axis without keepdims gives rank 0; a floating one keeps
+// its operand's dtype.
+OpDef::TypeOrigin reduced_origin(const Attrs& attrs) {
+  const bool rank0 = detail::every_axis(attrs) && !attrs.get<bool>("keepdims");
+  return {rank0 ? OpDef::TypeOrigin::kRank0 : OpDef::TypeOrigin::kOwn, 0};
+}
+
 #define TLALOC_DEF_REDUCE(var, name, Op, rule, body, rules)                                    \
   const OpDef& var = def_op(name).inputs(1).shape_rule(reduce_rule(name, rule)).kernel(       \
       [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {    \
         return reduce_kernel<Op>(name, in[0], attrs, out[0]);                                   \
       }).lower(detail::lower_to_reduce(name, detail::ReduceBody::body)) rules;
 TLALOC_DEF_REDUCE(reduce_sum_op, "reduce_sum", detail::SumOp, ReduceDType::widen, add,
-                  .cpp(reduce_spelling("tl::sum")).linear().jvp(detail::linear_jvp({0})).vjp(sum_vjp))
+                  .cpp(reduce_spelling("tl::sum")).type_origin(reduced_origin).linear().jvp(detail::linear_jvp({0})).vjp(sum_vjp))
 TLALOC_DEF_REDUCE(reduce_prod_op, "reduce_prod", detail::ProdOp, ReduceDType::widen, mul,
                   .cpp(reduce_spelling("tl::prod")).jvp(prod_jvp).vjp(prod_vjp))
 TLALOC_DEF_REDUCE(reduce_max_op, "reduce_max", detail::MaxOp, ReduceDType::same, max,
-                  .cpp(reduce_spelling("tl::max")).jvp(extreme_jvp).vjp(extreme_vjp))
+                  .cpp(reduce_spelling("tl::max")).type_origin(reduced_origin).jvp(extreme_jvp).vjp(extreme_vjp))
 TLALOC_DEF_REDUCE(reduce_min_op, "reduce_min", detail::MinOp, ReduceDType::same, min,
-                  .cpp(reduce_spelling("tl::min")).jvp(extreme_jvp).vjp(extreme_vjp))
+                  .cpp(reduce_spelling("tl::min")).type_origin(reduced_origin).jvp(extreme_jvp).vjp(extreme_vjp))
 #undef TLALOC_DEF_REDUCE
 
 // argmax / argmin over one axis: the first extreme index; NaN counts as the extreme.

@@ -7,7 +7,6 @@
 
 #include "ir/op.hpp"
 #include "ops/cpp_spelling.hpp"
-#include "ops/reduce_axes.hpp"
 
 namespace tlaloc_grad {
 namespace {
@@ -214,12 +213,10 @@ std::string Recording::fill(std::string s, const ir::Op& op) {
   return s;
 }
 
-// An elementwise op's result has its operands' broadcast shape (rank 0 changes none)
-// and their common dtype; select's predicate gives no dtype, nor do the results of
-// ops without derivatives (comparisons, floor). What is not derived so is a class
-// of the value's own. A floating reduction keeps its
-// operand's dtype, and over every axis gives rank 0; the reductions' rules give their
-// operand's dtype in the shape of the value they spread over.
+// A result's shape and dtype classes, from where its op says they come from
+// (`OpDef::type_origin`): an operand's, rank 0 (a shape's class 0), the operands'
+// broadcast shape (rank 0 changes none) or common dtype. What is not derived so is a
+// class of the value's own.
 Kind Recording::kind_of(const ir::Op& op) const {
   // Of what no rule here knows, a shape and a dtype of its own: a class no name has.
   const int own = -1 - int(op.results.at(0));
@@ -230,31 +227,30 @@ Kind Recording::kind_of(const ir::Op& op) const {
 }
 
 Kind Recording::derived_kind(const ir::Op& op, int own) const {
+  using Origin = tl::detail::OpDef::TypeOrigin;
+  const Origin origin = op.def->type_origin(op.attrs);
   const auto operand = [&](std::size_t i) { return kind(op.operands[i]); };
-  const std::string& name = op.name();
-  if (name == "weak_scalar") return {0, operand(0).dtype};
-  if (name == "convert_like") return {operand(0).shape, operand(1).dtype};
-  if (name == "sum_to_shape_of" || name == "broadcast_to_shape_of") return operand(1);
-  if (name == "zeros_like") return operand(0);
-  if (name == "sum_backward" || name == "extreme_backward") return {operand(1).shape, operand(0).dtype};
-  if (name == "extreme_jvp") return {operand(2).shape, operand(0).dtype};
-  if (name == "reduce_sum" || name == "reduce_max" || name == "reduce_min") {
-    const bool scalar = tl::detail::every_axis(op.attrs) && !op.attrs.get<bool>("keepdims");
-    return {scalar ? 0 : own, operand(0).dtype};
+  Kind k;
+  if (origin.shape == Origin::kRank0) k.shape = 0;
+  if (origin.shape == Origin::kOwn) k.shape = own;
+  if (origin.shape >= 0) k.shape = operand(std::size_t(origin.shape)).shape;
+  if (origin.shape == Origin::kBroadcast) {
+    k.shape = 0;
+    for (std::size_t i = 0; i < op.operands.size(); ++i) {
+      const std::optional<int> s = operand(i).shape;
+      if (!s || (*s != 0 && *k.shape != 0 && *s != *k.shape)) k.shape.reset();
+      if (!k.shape) break;
+      if (*s != 0) k.shape = s;
+    }
   }
-  if (!op.def->is_elementwise()) return {own, own};
-  Kind k{0, std::nullopt};
-  for (std::size_t i = 0; i < op.operands.size(); ++i) {
-    const std::optional<int> s = operand(i).shape;
-    if (!s || (*s != 0 && *k.shape != 0 && *s != *k.shape)) k.shape.reset();
-    if (!k.shape) break;
-    if (*s != 0) k.shape = s;
-  }
-  if (op.def->has_no_derivative()) return k;
-  for (std::size_t i = name == "select" ? 1 : 0; i < op.operands.size(); ++i) {
-    const std::optional<int> d = operand(i).dtype;
-    if (!d || (i > (name == "select" ? 1u : 0u) && d != k.dtype)) return {k.shape, std::nullopt};
-    k.dtype = d;
+  if (origin.dtype == Origin::kOwn) k.dtype = own;
+  if (origin.dtype >= 0) k.dtype = operand(std::size_t(origin.dtype)).dtype;
+  if (origin.dtype == Origin::kCommon) {
+    for (std::size_t i = origin.common_from; i < op.operands.size(); ++i) {
+      const std::optional<int> d = operand(i).dtype;
+      if (!d || (i > origin.common_from && d != k.dtype)) return {k.shape, std::nullopt};
+      k.dtype = d;
+    }
   }
   return k;
 }
