@@ -15,9 +15,10 @@ using detail::def_spec_unary;
 using detail::OpDef;
 using detail::ResultType;
 
-// The op printed as its tl::lax function.
+// The op printed as its tl::lax function. Its results are integers or bools: no
+// derivative.
 const OpDef& as_lax(const char* fn, OpDef& op) {
-  return op.cpp(detail::cpp_fn(std::string("tl::lax::") + fn));
+  return op.no_derivative().cpp(detail::cpp_fn(std::string("tl::lax::") + fn));
 }
 
 template <class C>

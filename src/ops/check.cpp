@@ -165,6 +165,7 @@ OpDef& def_check(const char* name, int inputs, std::vector<StableHloAttr> attrs)
   return def_op(name)
       .inputs(inputs)
       .side_effects()
+      .no_derivative()  // no results
       .shape_rule(no_results)
       .kernel([name](std::span<const Tensor> in, const Attrs& a, std::span<const TensorType>) {
         run_check(name, in[0], in.size() > 1 ? in[1] : a.get<Tensor>("value"), a);

@@ -71,6 +71,7 @@ std::int64_t total_key(double v) {
 
 const OpDef& compare_op =
     detail::def_op("compare")
+        .no_derivative()  // bool results
         .cpp([](detail::CppOp& op) {
           std::vector<std::string> extra{detail::cpp_string(op.attrs().get<std::string>("comparison_direction"))};
           if (op.attrs().has("compare_type")) extra.push_back(detail::cpp_string(op.attrs().get<std::string>("compare_type")));

@@ -16,6 +16,7 @@ using detail::TensorType;
 // A host tensor baked into the program (`value`).
 const OpDef& constant_op =
     def_op("constant")
+        .no_derivative()  // no operands
         .inputs(0)
         .shape_rule([](std::span<const TensorType>, const Attrs& a) {
           const Tensor& v = a.get<Tensor>("value");

@@ -210,6 +210,7 @@ std::vector<TensorType> iota_rule(std::span<const TensorType> in, const Attrs& a
 
 const detail::OpDef& iota_op =
     detail::def_op("dynamic_iota")
+        .no_derivative()  // counts, whatever their dtype; the operand is a shape
         .inputs(1)
         .shape_rule(iota_rule)
         .kernel([](std::span<const Tensor> in, const Attrs& a, std::span<const TensorType>) {

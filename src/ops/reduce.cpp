@@ -307,11 +307,11 @@ detail::ShapeRule arg_rule(std::string op) {
     return std::vector<TensorType>{{DType::i64, reduced_shape(in[0].shape, {axis}, attrs.get<bool>("keepdims"))}};
   };
 }
-const OpDef& argmax_op = def_op("argmax").inputs(1).shape_rule(arg_rule("argmax")).kernel(
+const OpDef& argmax_op = def_op("argmax").no_derivative().inputs(1).shape_rule(arg_rule("argmax")).kernel(
     [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
       return arg_kernel<true>(in[0], attrs, out[0]);
     }).lower(detail::lower_arg_reduce(true)).cpp(axis_spelling("tl::argmax"));
-const OpDef& argmin_op = def_op("argmin").inputs(1).shape_rule(arg_rule("argmin")).kernel(
+const OpDef& argmin_op = def_op("argmin").no_derivative().inputs(1).shape_rule(arg_rule("argmin")).kernel(
     [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
       return arg_kernel<false>(in[0], attrs, out[0]);
     }).lower(detail::lower_arg_reduce(false)).cpp(axis_spelling("tl::argmin"));

@@ -146,6 +146,7 @@ std::vector<TensorType> bit_generator_rule(std::span<const TensorType> in, const
 
 const detail::OpDef& bit_generator_op =
     detail::def_op("rng_bit_generator")
+        .no_derivative()  // a state and bits
         .result_count([](std::size_t, const Attrs&) -> std::size_t { return 2; })
         .inputs(1)
         .shape_rule(bit_generator_rule)

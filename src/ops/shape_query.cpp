@@ -15,6 +15,7 @@ using Hlo = detail::StableHloAttr;
 
 const detail::OpDef& get_dimension_size_op =
     detail::def_op("get_dimension_size")
+        .no_derivative()  // an integer
         .inputs(1)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
           const auto d = attrs.get<std::int64_t>("dimension");

@@ -416,6 +416,7 @@ const OpDef& dynamic_update_slice_op =
 
 const OpDef& iota_op =
     def_op("iota")
+        .no_derivative()  // no operands
         .cpp([](detail::CppOp& op) {
           return fmt::format("tl::iota({}, {}, {})", detail::cpp_shape(op.result_type(0).shape), op.attrs().get<std::int64_t>("iota_dimension"), detail::cpp_dtype(op.result_type(0).dtype));
         })

@@ -60,7 +60,7 @@ template <class F> OpDef& def_vmath_unary(const char* name, detail::FloatFn fn, 
 
 // A predicate: any input type, bool result.
 template <class F> OpDef& def_predicate(const char* name, F f) {
-  return public_unary(name).inputs(1).elementwise().shape_rule(detail::unary_rule(name, ResultType::boolean)).kernel(
+  return public_unary(name).inputs(1).elementwise().no_derivative().shape_rule(detail::unary_rule(name, ResultType::boolean)).kernel(
       [name, f](std::span<const Tensor> in, const detail::Attrs&, std::span<const detail::TensorType>) {
         return std::vector<Tensor>{detail::map_to<bool>(name, in[0], f)};
       });
