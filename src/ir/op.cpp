@@ -26,7 +26,7 @@ const AttrValue* Attrs::find(std::string_view name) const {
 }
 
 OpDef::TypeOrigin OpDef::type_origin(const Attrs& attrs) const {
-  if (type_origin_ != nullptr) return type_origin_(attrs);
+  if (type_origin_) return type_origin_(attrs);
   if (!elementwise_) return {};
   return {TypeOrigin::kBroadcast, no_derivative_ ? TypeOrigin::kOwn : TypeOrigin::kCommon};
 }

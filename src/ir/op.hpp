@@ -300,10 +300,13 @@ class OpDef {
     int shape = kOwn, dtype = kOwn;
     std::size_t common_from = 0;
   };
-  using TypeOriginRule = TypeOrigin (*)(const Attrs& attrs);
+  using TypeOriginRule = std::function<TypeOrigin(const Attrs& attrs)>;
   OpDef& type_origin(TypeOriginRule f) {
-    type_origin_ = f;
+    type_origin_ = std::move(f);
     return *this;
+  }
+  OpDef& type_origin(TypeOrigin fixed) {
+    return type_origin([fixed](const Attrs&) { return fixed; });
   }
   TypeOrigin type_origin(const Attrs& attrs) const;
 
@@ -354,7 +357,7 @@ class OpDef {
   std::size_t partials_ = 0;
   CppSpelling cpp_;
   ResultCount result_count_ = nullptr;
-  TypeOriginRule type_origin_ = nullptr;
+  TypeOriginRule type_origin_;
 };
 
 // Registers a new op; the returned reference stays valid for the program's life.

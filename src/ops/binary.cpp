@@ -230,9 +230,7 @@ const OpDef& select_op =
         .inputs(3)
         .elementwise()
         // The predicate gives no dtype.
-        .type_origin([](const detail::Attrs&) {
-          return OpDef::TypeOrigin{OpDef::TypeOrigin::kBroadcast, OpDef::TypeOrigin::kCommon, 1};
-        })
+        .type_origin(OpDef::TypeOrigin{OpDef::TypeOrigin::kBroadcast, OpDef::TypeOrigin::kCommon, 1})
         .stablehlo({"stablehlo.select", {}, "select"})
         .shape_rule([](std::span<const TensorType> in, const detail::Attrs& attrs) {
           if (in[0].dtype != DType::boolean)

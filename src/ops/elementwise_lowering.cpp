@@ -20,10 +20,12 @@ Tensor compare(const Tensor& x, const Tensor& y, const char* dir) {
 }
 // bool(x): x itself for i1, x != 0 otherwise (NaN is true, -0.0 false).
 Tensor truth(const Tensor& x) { return x.dtype() == DType::boolean ? x : compare(x, lit_int(0, x), "NE"); }
-// Float functions take integers as f32, as the library's kernels do.
-Tensor as_float(const Tensor& x) {
-  return is_floating(x.dtype()) ? x : call_op("convert", {x}, {{"dtype", DType::f32}});
+// x in dtype d (x itself where it has it).
+Tensor converted_to(const Tensor& x, DType d) {
+  return x.dtype() == d ? x : call_op("convert", {x}, {{"dtype", d}});
 }
+// Float functions take integers as f32, as the library's kernels do.
+Tensor as_float(const Tensor& x) { return is_floating(x.dtype()) ? x : converted_to(x, DType::f32); }
 
 Tensor add(const Tensor& a, const Tensor& b) { return call_op("add", {a, b}); }
 Tensor sub(const Tensor& a, const Tensor& b) { return call_op("sub", {a, b}); }
@@ -64,16 +66,14 @@ Out lower_isnan(std::span<const Tensor> in, const Attrs&) { return {compare(in[0
 Out lower_div(std::span<const Tensor> in, const Attrs&) {
   DType t = promote_types(in[0].dtype(), in[1].dtype());
   if (!is_floating(t)) t = DType::f32;
-  const Tensor a = in[0].dtype() == t ? in[0] : call_op("convert", {in[0]}, {{"dtype", t}});
-  const Tensor b = in[1].dtype() == t ? in[1] : call_op("convert", {in[1]}, {{"dtype", t}});
-  return {divide(a, b)};
+  return {divide(converted_to(in[0], t), converted_to(in[1], t))};
 }
 
 // Python's remainder from C's: add the divisor when a nonzero remainder's sign
 // differs from the divisor's.
 Out lower_remainder(std::span<const Tensor> in, const Attrs&) {
   const Tensor r = call_op("fmod", {in[0], in[1]});
-  const Tensor y = in[1].dtype() == r.dtype() ? in[1] : call_op("convert", {in[1]}, {{"dtype", r.dtype()}});
+  const Tensor y = converted_to(in[1], r.dtype());
   const Tensor fix =
       call_op("and", {compare(r, lit_int(0, r), "NE"),
                       compare(compare(r, lit_int(0, r), "LT"), compare(y, lit_int(0, y), "LT"), "NE")});
@@ -86,11 +86,9 @@ Out lower_remainder(std::span<const Tensor> in, const Attrs&) {
 Out lower_hypot(std::span<const Tensor> in, const Attrs&) {
   DType t = promote_types(in[0].dtype(), in[1].dtype());
   if (!is_floating(t)) t = DType::f32;
-  const auto as = [](const Tensor& x, DType d) {
-    return x.dtype() == d ? x : call_op("convert", {x}, {{"dtype", d}});
-  };
   // The operands in the result type first, as the kernel converts them.
-  const Tensor a = un("abs", as(as(in[0], t), DType::f64)), b = un("abs", as(as(in[1], t), DType::f64));
+  const auto wide = [t](const Tensor& x) { return un("abs", converted_to(converted_to(x, t), DType::f64)); };
+  const Tensor a = wide(in[0]), b = wide(in[1]);
   Tensor r;
   if (t != DType::f64) {
     r = un("sqrt", add(mul(a, a), mul(b, b)));
@@ -102,7 +100,7 @@ Out lower_hypot(std::span<const Tensor> in, const Attrs&) {
   }
   const Tensor inf = lit(std::numeric_limits<double>::infinity(), a);
   r = call_op("select", {call_op("or", {compare(a, inf, "EQ"), compare(b, inf, "EQ")}), inf, r});
-  return {as(r, t)};
+  return {converted_to(r, t)};
 }
 
 Out lower_square(std::span<const Tensor> in, const Attrs&) { return {mul(in[0], in[0])}; }

@@ -31,7 +31,7 @@ OpDef& def_like(std::string_view name, Public fn) {
         return std::vector<Tensor>{fn(in[0], in[1])};
       })
       .lower([fn](std::span<const Tensor> in, const Attrs&) { return std::vector<Tensor>{fn(in[0], in[1])}; })
-      .type_origin([](const Attrs&) { return OpDef::TypeOrigin{1, 1}; })
+      .type_origin(OpDef::TypeOrigin{1, 1})
       .cpp(cpp_fn(fmt::format("tl::{}", name)));
 }
 
@@ -65,7 +65,7 @@ const OpDef& convert_like_op =
         .lower([](std::span<const Tensor> in, const Attrs&) {
           return std::vector<Tensor>{convert_to(in[0], in[1])};
         })
-        .type_origin([](const Attrs&) { return OpDef::TypeOrigin{0, 1}; })
+        .type_origin(OpDef::TypeOrigin{0, 1})
         .jvp([](const Rule& r) { return std::vector<Tensor>{astype_like(r.tangent(0), r.in(1))}; })
         .vjp([](const Rule& r) {
           return std::vector<Tensor>{r.wants(0) ? astype_like(r.cotangent(), r.in(0)) : Tensor(), Tensor()};
@@ -89,7 +89,7 @@ const OpDef& sum_backward_op =
         .lower([](std::span<const Tensor> in, const Attrs& attrs) {
           return std::vector<Tensor>{spread_back(in[0], in[1], attrs)};
         })
-        .type_origin([](const Attrs&) { return OpDef::TypeOrigin{1, 0}; })
+        .type_origin(OpDef::TypeOrigin{1, 0})
         .jvp([](const Rule& r) {
           return std::vector<Tensor>{r.has_tangent(0) ? call1(*r.op(), {r.tangent(0), r.in(1)}, r.attrs())
                                                       : Tensor()};
@@ -113,11 +113,9 @@ Tensor extreme(Extreme fn, std::span<const Tensor> in, const Attrs& attrs) {
 }
 // Each is the other's transpose in the first operand (`transpose` names it).
 OpDef& def_extreme(std::string_view name, Extreme fn, std::size_t like, std::string_view transpose) {
-  const OpDef::TypeOriginRule origin = like == 1 ? [](const Attrs&) { return OpDef::TypeOrigin{1, 0}; }
-                                                 : [](const Attrs&) { return OpDef::TypeOrigin{2, 0}; };
   return def_op(name)
       .inputs(3)
-      .type_origin(origin)
+      .type_origin(OpDef::TypeOrigin{int(like), 0})
       .shape_rule([like](std::span<const TensorType> in, const Attrs&) {
         return std::vector<TensorType>{{in[0].dtype, in[like].shape}};
       })
@@ -154,7 +152,7 @@ OpDef& def_filled(std::string_view name, Filled fn) {
       })
       .lower([fn](std::span<const Tensor> in, const Attrs&) { return std::vector<Tensor>{fn(in[0])}; })
       .no_derivative()
-      .type_origin([](const Attrs&) { return OpDef::TypeOrigin{0, 0}; })
+      .type_origin(OpDef::TypeOrigin{0, 0})
       .cpp(cpp_fn(fmt::format("tl::{}", name)));
 }
 const OpDef& zeros_like_op = def_filled("zeros_like", [](const Tensor& x) { return zeros_like(x); });
@@ -202,7 +200,7 @@ const OpDef& weak_scalar_op =
           return std::vector<Tensor>{weak_scalar_of(in[0], attrs)};
         })
         .no_derivative()
-        .type_origin([](const Attrs&) { return OpDef::TypeOrigin{OpDef::TypeOrigin::kRank0, 0}; })
+        .type_origin(OpDef::TypeOrigin{OpDef::TypeOrigin::kRank0, 0})
         .cpp([](CppOp& op) {
           const Scalar s = value_attr(op.attrs());
           const std::string v = s.kind() == Scalar::Kind::floating  ? cpp_double(s.to_double())

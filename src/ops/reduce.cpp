@@ -263,13 +263,16 @@ OpDef::TypeOrigin reduced_origin(const Attrs& attrs) {
         return reduce_kernel<Op>(name, in[0], attrs, out[0]);                                   \
       }).lower(detail::lower_to_reduce(name, detail::ReduceBody::body)) rules;
 TLALOC_DEF_REDUCE(reduce_sum_op, "reduce_sum", detail::SumOp, ReduceDType::widen, add,
-                  .cpp(reduce_spelling("tl::sum")).type_origin(reduced_origin).linear().jvp(detail::linear_jvp({0})).vjp(sum_vjp))
+                  .cpp(reduce_spelling("tl::sum")).type_origin(reduced_origin).linear()
+                  .jvp(detail::linear_jvp({0})).vjp(sum_vjp))
 TLALOC_DEF_REDUCE(reduce_prod_op, "reduce_prod", detail::ProdOp, ReduceDType::widen, mul,
                   .cpp(reduce_spelling("tl::prod")).jvp(prod_jvp).vjp(prod_vjp))
 TLALOC_DEF_REDUCE(reduce_max_op, "reduce_max", detail::MaxOp, ReduceDType::same, max,
-                  .cpp(reduce_spelling("tl::max")).type_origin(reduced_origin).jvp(extreme_jvp).vjp(extreme_vjp))
+                  .cpp(reduce_spelling("tl::max")).type_origin(reduced_origin)
+                  .jvp(extreme_jvp).vjp(extreme_vjp))
 TLALOC_DEF_REDUCE(reduce_min_op, "reduce_min", detail::MinOp, ReduceDType::same, min,
-                  .cpp(reduce_spelling("tl::min")).type_origin(reduced_origin).jvp(extreme_jvp).vjp(extreme_vjp))
+                  .cpp(reduce_spelling("tl::min")).type_origin(reduced_origin)
+                  .jvp(extreme_jvp).vjp(extreme_vjp))
 #undef TLALOC_DEF_REDUCE
 
 // argmax / argmin over one axis: the first extreme index; NaN counts as the extreme.

@@ -55,8 +55,7 @@ tl::Tensor from_view(const tlaloc_tensor_view& v, int index) {
   if (int(v.dtype) < 0 || int(v.dtype) > TLALOC_U64)
     throw tl::ValueError("tlaloc_model_run: input " + std::to_string(index) + " has an unknown dtype");
   const tl::Shape shape(v.shape, v.shape + v.rank);
-  // A fresh buffer of the library's own (zeros never shares one), filled from the view.
-  tl::Tensor t = tl::zeros(shape, tl::DType(v.dtype));
+  tl::Tensor t = tl::detail::empty(shape, tl::DType(v.dtype));
   const std::size_t bytes = std::size_t(t.numel()) * tl::itemsize(t.dtype());
   if (bytes > 0 && v.data == nullptr)
     throw tl::ValueError("tlaloc_model_run: input " + std::to_string(index) + " has no data");
