@@ -32,6 +32,8 @@ std::string attr_string(const detail::AttrValue& v) {
           return fmt::format("[{}]", fmt::join(x, ", "));
         else if constexpr (std::is_same_v<X, double>)
           return fmt::format("{}", x);
+        else if constexpr (std::is_same_v<X, detail::Written>)
+          return fmt::format("`{}`", x.text);
         else
           return fmt::format("{}", x);
       },

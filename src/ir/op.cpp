@@ -25,6 +25,15 @@ const AttrValue* Attrs::find(std::string_view name) const {
   return nullptr;
 }
 
+void throw_written(std::string_view name, const Written& w) {
+  throw UnknownTypeError("op attribute '" + std::string(name) + "' is known at run time only: " + w.text);
+}
+
+bool Attrs::any_written() const {
+  return std::any_of(items_.begin(), items_.end(),
+                     [](const auto& item) { return std::holds_alternative<Written>(item.second); });
+}
+
 OpDef::TypeOrigin OpDef::type_origin(const Attrs& attrs) const {
   if (type_origin_) return type_origin_(attrs);
   if (!elementwise_) return {};
@@ -84,6 +93,14 @@ std::vector<const OpDef*> all_ops() {
   std::vector<const OpDef*> out;
   for (const auto& [k, v] : r.ops) out.push_back(v.get());
   return out;
+}
+
+const OpDef* find_called_as(std::string_view fn) {
+  for (const OpDef* def : all_ops()) {
+    const auto& names = def->public_call().names;
+    if (std::find(names.begin(), names.end(), fn) != names.end()) return def;
+  }
+  return nullptr;
 }
 
 TensorType type_of(const Tensor& t) {

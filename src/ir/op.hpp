@@ -20,11 +20,22 @@
 
 namespace tlaloc::detail {
 
+// An attribute known at run time only, as the C++ expression that computes it: what
+// tlaloc-grad records for an argument that is no literal (`perm`, `{n - 1, 0}`). A
+// rule may pass it on to the ops it records; reading its value throws
+// UnknownTypeError, as reading an unknown type does (docs/ENGINE_AT_BUILD_TIME.md).
+struct Written {
+  std::string text;
+  bool operator==(const Written&) const = default;
+};
+
 // Attribute values. Names follow the StableHLO spec where the op is a StableHLO op
 // (`broadcast_dimensions`, `comparison_direction`, ...). A Tensor is a constant's
 // value; matrices such as padding are flattened row-major.
 using AttrValue = std::variant<bool, std::int64_t, double, std::string, std::vector<std::int64_t>,
-                               std::vector<double>, DType, Tensor, std::vector<std::string>>;
+                               std::vector<double>, DType, Tensor, std::vector<std::string>, Written>;
+
+[[noreturn]] void throw_written(std::string_view name, const Written& w);
 
 // Named attributes of one op call (axis, keepdims, ...): a short list, looked up by name.
 class Attrs {
@@ -38,8 +49,11 @@ class Attrs {
     const AttrValue* v = find(name);
     if (v == nullptr) throw Error("missing op attribute '" + std::string(name) + "'");
     if (const T* p = std::get_if<T>(v)) return *p;
+    if (const auto* w = std::get_if<Written>(v)) throw_written(name, *w);
     throw Error("op attribute '" + std::string(name) + "' has another type");
   }
+  // Whether any attribute is known at run time only (Written).
+  bool any_written() const;
   const std::vector<std::pair<std::string, AttrValue>>& items() const { return items_; }
 
  private:
@@ -286,6 +300,24 @@ class OpDef {
     return *this;
   }
 
+  // The public functions that record exactly this op, one call one op: their names
+  // (tl::transpose and tl::permute), and the attribute each argument after the
+  // tensor operands sets, in order; a trailing argument left out leaves its attribute
+  // unset. `passes_on`: the function returns its operand itself where the op would
+  // not change it (a transpose by the identity), and records nothing. tlaloc-grad
+  // records such a call as this op, each attribute a literal or Written, and
+  // differentiates it by the op's own rules.
+  struct PublicCall {
+    std::vector<std::string> names;
+    std::vector<std::string> attributes;
+    bool passes_on = false;
+  };
+  OpDef& called_as(PublicCall c) {
+    public_call_ = std::move(c);
+    return *this;
+  }
+  const PublicCall& public_call() const { return public_call_; }
+
   // Which operands give the result its shape and its dtype, read where types are
   // known at run time only: tlaloc-grad tells by it which values of a generated
   // function share a shape or a dtype (tools/tlaloc-grad/engine_writer.cpp). Each is
@@ -358,12 +390,15 @@ class OpDef {
   CppSpelling cpp_;
   ResultCount result_count_ = nullptr;
   TypeOriginRule type_origin_;
+  PublicCall public_call_;
 };
 
 // Registers a new op; the returned reference stays valid for the program's life.
 OpDef& def_op(std::string_view name);
 const OpDef* find_op(std::string_view name);
 std::vector<const OpDef*> all_ops();
+// The op whose public function `fn` records it alone (OpDef::called_as), or null.
+const OpDef* find_called_as(std::string_view fn);
 
 // A trace: receives op calls that have a symbolic input owned by it.
 class Tracer {

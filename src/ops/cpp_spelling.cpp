@@ -83,6 +83,15 @@ std::string cpp_shape(const Shape& s) { return s.empty() ? "tl::Shape{}" : cpp_i
 std::string cpp_axes(const std::vector<std::int64_t>& v) {
   return v.empty() ? "std::vector<std::int64_t>{}" : cpp_ints(v);
 }
+const std::string* cpp_written(const Attrs& a, std::string_view name) {
+  for (const auto& [key, v] : a.items())
+    if (const auto* w = std::get_if<Written>(&v); w != nullptr && key == name) return &w->text;
+  return nullptr;
+}
+std::string cpp_ints_attr(const Attrs& a, std::string_view name) {
+  const std::string* written = cpp_written(a, name);
+  return written != nullptr ? *written : cpp_ints(a.get<std::vector<std::int64_t>>(name));
+}
 std::string cpp_dtype(DType t) {
   return fmt::format("tl::DType::{}", t == DType::boolean ? "boolean" : dtype_name(t));
 }

@@ -50,6 +50,10 @@ class CppOp {
 std::string cpp_ints(const std::vector<std::int64_t>& v);  // {1, 2}
 std::string cpp_shape(const Shape& s);                     // {2, 3} (tl::Shape{} when empty)
 std::string cpp_axes(const std::vector<std::int64_t>& v);  // {0, 1}; an empty list is not "all axes"
+// The text of attribute `name` where it is known at run time only (Written), else null.
+const std::string* cpp_written(const Attrs& a, std::string_view name);
+// Attribute `name`, a list of integers, as cpp_ints writes it, or its written text.
+std::string cpp_ints_attr(const Attrs& a, std::string_view name);
 std::string cpp_dtype(DType t);                            // tl::DType::f32
 std::string cpp_bool(bool b);
 std::string cpp_double(double v);                          // exact: 0.1, 1.0, 1e-05, inf spelled out

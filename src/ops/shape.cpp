@@ -56,32 +56,87 @@ void check_permutation(std::string_view op, const std::vector<std::int64_t>& per
   if (!ok) fail<AxisError>(op, "{} is not a permutation of {} axes", perm, rank);
 }
 
+// The permutation of a transpose of `rank` axes. Recorded where types are known, it is
+// checked and normalised; recorded on a value of unknown type, it is as written
+// (negative axes count from the end) or absent (the axes reversed: tl::transpose(x)).
+std::vector<std::int64_t> permutation_of(std::string_view op, const Attrs& attrs, std::size_t rank) {
+  std::vector<std::int64_t> p(rank);
+  for (std::size_t i = 0; i < rank; ++i) p[i] = std::int64_t(rank - 1 - i);
+  if (attrs.has("permutation")) p = attrs.get<std::vector<std::int64_t>>("permutation");
+  for (auto& a : p)
+    if (a < 0) a += std::int64_t(rank);
+  check_permutation(op, p, rank);
+  return p;
+}
+std::vector<std::int64_t> inverse_of(const std::vector<std::int64_t>& p) {
+  std::vector<std::int64_t> inverse(p.size());
+  for (std::size_t i = 0; i < p.size(); ++i) inverse[std::size_t(p[i])] = std::int64_t(i);
+  return inverse;
+}
+Shape permuted(const Shape& s, const std::vector<std::int64_t>& perm) {
+  Shape r(perm.size());
+  for (std::size_t i = 0; i < perm.size(); ++i) r[i] = s[std::size_t(perm[i])];
+  return r;
+}
+// `fn(x, perm)`, or `tl::transpose(x)` where the axes are reversed.
+std::string permuted_spelling(std::string_view fn, detail::CppOp& op) {
+  if (!op.attrs().has("permutation")) return detail::cpp_call("tl::transpose", op);
+  return detail::cpp_call(fn, op, {detail::cpp_ints_attr(op.attrs(), "permutation")});
+}
+
+// Where a type or the permutation is known at run time only (a build-time trace),
+// the rules record the op itself, its attributes passed on as they are.
+bool unresolved(const Tensor& x, const Attrs& attrs) { return detail::is_untyped(x) || attrs.any_written(); }
+Tensor transposed(const Tensor& g, const Attrs& attrs);
+Tensor transposed_back(const Tensor& g, const Attrs& attrs);
+
 const OpDef& transpose_op =
     def_op("transpose")
         .linear()
-        .cpp([](detail::CppOp& op) {
-          return detail::cpp_call(
-              "tl::transpose", op,
-              {detail::cpp_ints(op.attrs().get<std::vector<std::int64_t>>("permutation"))});
-        })
+        .called_as({{"transpose", "permute"}, {"permutation"}, true})
+        .cpp([](detail::CppOp& op) { return permuted_spelling("tl::transpose", op); })
         .inputs(1)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
-          const auto& perm = attrs.get<std::vector<std::int64_t>>("permutation");
-          check_permutation("transpose", perm, in[0].shape.size());
-          Shape s(perm.size());
-          for (std::size_t i = 0; i < perm.size(); ++i) s[i] = in[0].shape[std::size_t(perm[i])];
-          return std::vector<TensorType>{{in[0].dtype, s}};
+          const auto perm = permutation_of("transpose", attrs, in[0].shape.size());
+          return std::vector<TensorType>{{in[0].dtype, permuted(in[0].shape, perm)}};
         })
         .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
           return std::vector<Tensor>{
-              detail::permute_copy(in[0], attrs.get<std::vector<std::int64_t>>("permutation"))};
+              detail::permute_copy(in[0], permutation_of("transpose", attrs, std::size_t(in[0].rank())))};
         })
         .jvp(detail::linear_jvp({0}))
-        .vjp([](const detail::Rule& r) {
-          return std::vector<Tensor>{
-              derivatives::transpose_backward(r.cotangent(), r.attr<std::vector<std::int64_t>>("permutation"))};
-        })
+        .vjp([](const detail::Rule& r) { return std::vector<Tensor>{transposed_back(r.cotangent(), r.attrs())}; })
         .stablehlo({"stablehlo.transpose", {Hlo("permutation", Kind::i64_array).pretty("dims")}, "keywords"});
+
+// tl::derivatives::transpose_backward recorded on a value of unknown type: the
+// transpose by the inverse permutation, whose own transpose is the transpose.
+const OpDef& transpose_backward_op =
+    def_op("transpose_backward")
+        .linear()
+        .called_as({{"transpose_backward"}, {"permutation"}, true})
+        .cpp([](detail::CppOp& op) { return permuted_spelling("tl::derivatives::transpose_backward", op); })
+        .inputs(1)
+        .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
+          const auto perm = inverse_of(permutation_of("transpose_backward", attrs, in[0].shape.size()));
+          return std::vector<TensorType>{{in[0].dtype, permuted(in[0].shape, perm)}};
+        })
+        .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
+          return std::vector<Tensor>{transposed_back(in[0], attrs)};
+        })
+        .jvp(detail::linear_jvp({0}))
+        .vjp([](const detail::Rule& r) { return std::vector<Tensor>{transposed(r.cotangent(), r.attrs())}; });
+
+Tensor transposed(const Tensor& g, const Attrs& attrs) {
+  if (unresolved(g, attrs)) return call1(transpose_op, {g}, attrs);
+  return attrs.has("permutation") ? transpose(g, attrs.get<std::vector<std::int64_t>>("permutation"))
+                                  : transpose(g);
+}
+Tensor transposed_back(const Tensor& g, const Attrs& attrs) {
+  if (unresolved(g, attrs)) return call1(transpose_backward_op, {g}, attrs);
+  return attrs.has("permutation")
+             ? derivatives::transpose_backward(g, attrs.get<std::vector<std::int64_t>>("permutation"))
+             : transpose(g);
+}
 
 // x with its axes reordered so that their target dims ascend, and those dims.
 std::pair<Tensor, std::vector<std::int64_t>> ascending_dims(const Tensor& x, std::vector<std::int64_t> dims) {
@@ -218,28 +273,25 @@ Tensor reshape(const Tensor& x, const Shape& shape) {
 }
 
 Tensor transpose(const Tensor& x, const std::vector<std::int64_t>& perm) {
-  std::vector<std::int64_t> p = perm;
-  for (auto& a : p)
-    if (a < 0) a += x.rank();
+  if (detail::is_untyped(x)) return call1(transpose_op, {x}, {{"permutation", perm}});
+  const Attrs attrs{{"permutation", perm}};
+  const std::vector<std::int64_t> p = permutation_of("transpose", attrs, std::size_t(x.rank()));
   bool identity = true;
   for (std::size_t i = 0; i < p.size(); ++i) identity = identity && p[i] == std::int64_t(i);
   if (identity && std::int64_t(p.size()) == x.rank()) return x;
   return call1(transpose_op, {x}, {{"permutation", p}});
 }
 Tensor transpose(const Tensor& x) {
+  if (detail::is_untyped(x)) return call1(transpose_op, {x});
   std::vector<std::int64_t> p(std::size_t(x.rank()));
   for (std::size_t i = 0; i < p.size(); ++i) p[i] = x.rank() - 1 - std::int64_t(i);
   return transpose(x, p);
 }
 Tensor permute(const Tensor& x, const std::vector<std::int64_t>& perm) { return transpose(x, perm); }
 Tensor derivatives::transpose_backward(const Tensor& g, const std::vector<std::int64_t>& perm) {
-  std::vector<std::int64_t> p = perm;
-  for (auto& a : p)
-    if (a < 0) a += g.rank();
-  check_permutation("transpose_backward", p, std::size_t(g.rank()));
-  std::vector<std::int64_t> inverse(p.size());
-  for (std::size_t i = 0; i < p.size(); ++i) inverse[std::size_t(p[i])] = std::int64_t(i);
-  return transpose(g, inverse);
+  if (detail::is_untyped(g)) return call1(transpose_backward_op, {g}, {{"permutation", perm}});
+  const Attrs attrs{{"permutation", perm}};
+  return transpose(g, inverse_of(permutation_of("transpose_backward", attrs, std::size_t(g.rank()))));
 }
 
 Tensor squeeze(const Tensor& x, Axes axes) {

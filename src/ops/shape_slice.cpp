@@ -16,6 +16,7 @@
 #include "core/tensor_impl.hpp"
 #include "ir/op.hpp"
 #include "ops/cpp_spelling.hpp"
+#include "ops/like.hpp"
 #include "ops/rule.hpp"
 #include "tlaloc/derivatives.hpp"
 #include "tlaloc/lax.hpp"
@@ -284,27 +285,45 @@ const OpDef& pad_op =
 
 // ---- reverse --------------------------------------------------------------------
 
+// The axes a reverse flips. Recorded where types are known, they are checked and
+// normalised; recorded on a value of unknown type, they are as written (negative axes
+// count from the end) or absent (every axis: tl::reverse(x, {})).
+Ints dimensions_of(const Attrs& attrs, std::size_t rank) {
+  Ints dims;
+  for (std::size_t d = 0; d < rank; ++d) dims.push_back(std::int64_t(d));
+  if (attrs.has("dimensions")) dims = attrs.get<Ints>("dimensions");
+  for (auto& d : dims)
+    if (d < 0) d += std::int64_t(rank);
+  Ints sorted = dims;
+  std::sort(sorted.begin(), sorted.end());
+  const bool ok = (sorted.empty() || (sorted.front() >= 0 && sorted.back() < std::int64_t(rank))) &&
+                  std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end();
+  if (!ok) fail<AxisError>("reverse", "dimensions {} are not distinct axes of a rank-{} tensor", dims, rank);
+  return dims;
+}
+
 const OpDef& reverse_op =
     def_op("reverse")
         .linear()
-        .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::reverse", op, {detail::cpp_axes(op.attrs().get<std::vector<std::int64_t>>("dimensions"))}); })
+        .called_as({{"reverse"}, {"dimensions"}, true})
+        .cpp([](detail::CppOp& op) {
+          const Attrs& a = op.attrs();
+          const std::string* written = detail::cpp_written(a, "dimensions");
+          const std::string dims = written != nullptr  ? *written
+                                   : a.has("dimensions") ? detail::cpp_axes(a.get<Ints>("dimensions"))
+                                                         : std::string("tl::Axes()");
+          return detail::cpp_call("tl::reverse", op, {dims});
+        })
         .inputs(1)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
-          Ints dims = attrs.get<Ints>("dimensions");
-          std::sort(dims.begin(), dims.end());
-          const bool ok =
-              (dims.empty() || (dims.front() >= 0 && dims.back() < std::int64_t(in[0].shape.size()))) &&
-              std::adjacent_find(dims.begin(), dims.end()) == dims.end();
-          if (!ok)
-            fail<AxisError>("reverse", "dimensions {} are not distinct axes of {}",
-                            attrs.get<Ints>("dimensions"), shape_string(in[0].shape));
+          dimensions_of(attrs, in[0].shape.size());
           return std::vector<TensorType>{in[0]};
         })
         .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
           const Tensor& x = in[0];
           Tensor y = detail::empty(x.shape(), x.dtype());
           Box b{x.shape(), 0, 0, detail::strides_of(x.shape()), detail::strides_of(x.shape())};
-          for (auto d : attrs.get<Ints>("dimensions")) {
+          for (auto d : dimensions_of(attrs, x.shape().size())) {
             const auto k = std::size_t(d);
             b.src_base += (x.shape()[k] - 1) * b.src_st[k];
             b.src_st[k] = -b.src_st[k];
@@ -761,6 +780,8 @@ Tensor derivatives::pad_backward(const Tensor& g, const Shape& shape,
 }
 
 Tensor reverse(const Tensor& x, Axes axes) {
+  if (detail::is_untyped(x))
+    return axes.all() ? call1(reverse_op, {x}) : call1(reverse_op, {x}, {{"dimensions", axes.list()}});
   Ints dims;
   if (axes.all()) {
     for (std::int64_t d = 0; d < x.rank(); ++d) dims.push_back(d);

@@ -131,7 +131,8 @@ const std::set<std::string> kRunsTraced = {
     "binary/pow", "binary/remainder", "binary/sub", "reduce/max", "reduce/min", "reduce/sum_all_keepdims",
     "reduce/sum_axis", "select/where", "shape/broadcast_to_shape_of", "shape/convert_like",
     "shape/dynamic_slice", "shape/dynamic_slice_traced", "shape/extreme_backward", "shape/extreme_jvp",
-    "shape/optimization_barrier", "shape/sum_backward", "shape/sum_to_shape_of", "spec/cbrt", "spec/clamp_scalar_bounds",
+    "shape/optimization_barrier", "shape/reverse", "shape/sum_backward", "shape/sum_to_shape_of", "shape/transpose",
+    "shape/transpose_backward", "shape/transpose_backward_reversed", "spec/cbrt", "spec/clamp_scalar_bounds",
     "spec/clamp_tensor_bounds", "spec/divide", "spec/fmod", "spec/reduce_precision", "spec/round_nearest_afz",
     "unary/abs", "unary/acos", "unary/acosh", "unary/asin", "unary/asinh", "unary/atan", "unary/atanh",
     "unary/cos", "unary/cosh", "unary/erf", "unary/exp", "unary/expm1", "unary/gelu", "unary/gelu_tanh",
@@ -152,7 +153,7 @@ std::set<std::string> runs_forgotten() {
       "loss/huber_delta_none", "loss/huber_delta_sum", "loss/huber_mean", "loss/huber_none", "loss/huber_sum",
       "loss/mse_mean", "loss/mse_none", "loss/mse_sum", "nn/cross_entropy_one_hot", "nn/layer_norm",
       "nn/log_softmax", "nn/softmax", "nn/softmax_axis0", "reduce/mean", "reduce/std", "reduce/std_ddof1",
-      "reduce/var", "reduce/var_ddof1", "shape/reverse", "unary/convert"});
+      "reduce/var", "reduce/var_ddof1", "unary/convert"});
   // clang-format on
   return rows;
 }

@@ -55,6 +55,16 @@ const bool added = add({
           return tl::sin(op("extreme_jvp", {a[0], a[1], y}, {{"axes", Ints{1}}, {"keepdims", true}}));
         },
         "torch.sin((a * (b == b.amax(1, keepdim=True)).double()).sum(1, keepdim=True)) + 0 * b.sum(1, keepdim=True)"),
+    // tl::derivatives::transpose_backward recorded on a value of unknown type, with its
+    // permutation as written (negative axes) or absent (the axes reversed).
+    row("transpose_backward", {"transpose_backward"}, {uniform({4, 2, 3}, -1, 1, 962)},
+        [](std::span<const Tensor> a) {
+          return tl::sin(op("transpose_backward", {a[0]}, {{"permutation", Ints{-1, 0, 1}}}));
+        },
+        "torch.sin(a.permute(1, 2, 0))"),
+    row("transpose_backward_reversed", {"transpose_backward"}, {uniform({4, 2, 3}, -1, 1, 963)},
+        [](std::span<const Tensor> a) { return tl::sin(op("transpose_backward", {a[0]})); },
+        "torch.sin(a.permute(2, 1, 0))"),
     row("convert_like", {"convert_like"}, {uniform({2, 3}, -1, 1, 954), uniform({}, -1, 1, 955)},
         [](std::span<const Tensor> a) { return tl::sin(op("convert_like", {a[0], a[1]})); }, "torch.sin(a) + 0 * b"),
     row("transpose", {"transpose"}, {uniform({2, 3, 4}, -1, 1, 901)},

@@ -128,7 +128,7 @@ void Writer::forward_op(const Node& s, bool hoisted) {
     t.push_back(s.args[i].is_tensor() && moves_with(s.fn, i, s.args.back().text) && active(s.args[i].value)
                     ? "t_" + name(s.args[i].value)
                     : "");
-  if (r.jvp == nullptr && !engine_elementwise(r))
+  if (r.jvp == nullptr && !from_engine(r))
     refuse(Code::not_differentiable, s.loc, "tl::" + s.fn + " has no build-time forward rule");
   line(decl + "t_" + n.y + " = " + op_tangent(s, r, n, std::move(t)) + ";");
 }

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "core/tensor_impl.hpp"
+#include "engine_rules.hpp"
 #include "ir/op.hpp"
 #include "ops/cpp_spelling.hpp"
 #include "ops/rule.hpp"
@@ -592,7 +593,7 @@ Tensor Lowering::record(const Node& s) {
     return tl::detail::call1(custom_call(), in, {{"backward", backward}, {"name", y + "_cts"}});
   }
   const Rule* rule = find_rule(s.fn);
-  if (rule == nullptr || (rule->vjp == nullptr && !engine_elementwise(*rule))) throw NotYet{"'" + s.fn + "'"};
+  if (rule == nullptr || (rule->vjp == nullptr && !from_engine(*rule))) throw NotYet{"'" + s.fn + "'"};
   if (s.fn == "sum" || s.fn == "max" || s.fn == "min") {
     const Tensor x = operand(s.args.at(0));
     tl::Axes axes;
@@ -607,9 +608,9 @@ Tensor Lowering::record(const Node& s) {
            : s.fn == "max" ? tl::max(x, axes, keepdims)
                            : tl::min(x, axes, keepdims);
   }
+  if (rule->op != nullptr) return passed_on(s, called_op(*rule->op, s));
   if (!engine_elementwise(*rule)) return spelled_op(s, *rule);
-  const tl::detail::OpDef* def = tl::detail::find_op(s.fn == "where" ? "select" : s.fn);
-  if (def == nullptr) throw NotYet{"'" + s.fn + "'"};
+  const tl::detail::OpDef* def = &elementwise_op(*rule);
   std::vector<Tensor> in;
   for (std::size_t k = 0; k < s.args.size(); ++k) {
     if (s.args[k].is_tensor()) {
@@ -647,7 +648,26 @@ Tensor Lowering::spelled_op(const Node& s, const Rule& rule) {
                          ? rule.with_so_far(rule, k, names, placeholder(in.size() + 2))
                          : std::string());
   }
-  const Tensor y = record_spelled(s.fn, in, names, shares, so_far);
+  return passed_on(s, record_spelled(s.fn, in, names, shares, so_far));
+}
+
+Tensor Lowering::called_op(const tl::detail::OpDef& def, const Node& s) {
+  std::vector<Tensor> in;
+  tl::detail::Attrs attrs;
+  const auto& names = def.public_call().attributes;
+  std::size_t k = 0;
+  for (const Arg& a : s.args) {
+    if (a.is_tensor()) {
+      in.push_back(operand(a));
+      continue;
+    }
+    if (k == names.size()) throw NotYet{"tl::" + s.fn + " with more arguments than " + def.name() + " has"};
+    attrs.set(names[k++], tl::detail::Written{a.text});
+  }
+  return tl::detail::call1(def, in, attrs);
+}
+
+Tensor Lowering::passed_on(const Node& s, const Tensor& y) {
   // A function that may return its operand x unchanged, where x is read elsewhere
   // too: where it did, tracing saw no op, and x's cotangent takes y's shares as they
   // come (the generated code's d_y refers to d_x where y.is_same(x)).

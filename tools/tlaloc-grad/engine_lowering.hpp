@@ -193,6 +193,11 @@ class Lowering {
   // an op standing for its call, whose shares are the tool's rule for it
   // (rules.cpp), each an op standing for that text.
   Tensor spelled_op(const Node& s, const Rule& rule);
+  // A function that records registry op `def` alone (OpDef::called_as): the op on its
+  // tensors, each further argument its attribute as written (tl::detail::Written).
+  Tensor called_op(const tl::detail::OpDef& def, const Node& s);
+  // y, the result of op node s, noted as possibly its operand itself (may_pass_on).
+  Tensor passed_on(const Node& s, const Tensor& y);
 
   const Program& p_;
   ir::Function f_;

@@ -63,6 +63,20 @@ void name_values(Call& c, ir::Builder& b, const Names& n) {
       }
 }
 
+// The arguments after the tensors of a call of def's public function, as its
+// attributes: each as written (OpDef::called_as).
+tl::detail::Attrs written_attributes(const OpDef& def, const Names& n) {
+  tl::detail::Attrs attrs;
+  const auto& names = def.public_call().attributes;
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < n.args.size(); ++i)
+    if (!n.tensor[i]) {
+      if (k == names.size()) throw std::invalid_argument("more arguments than " + def.name() + " has");
+      attrs.set(names[k++], tl::detail::Written{n.args[i]});
+    }
+  return attrs;
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, std::size_t>> engine_elementwise_ops() {
@@ -82,8 +96,12 @@ std::vector<std::pair<std::string, std::size_t>> engine_elementwise_ops() {
   return ops;
 }
 
-// The registry op a public function records: its own name, but for tl::where.
-const OpDef* op_of(std::string_view fn) { return tl::detail::find_op(fn == "where" ? "select" : fn); }
+const OpDef& elementwise_op(const Rule& r) {
+  // The registry op of its own name, but for tl::where.
+  const OpDef* def = tl::detail::find_op(r.name == "where" ? "select" : r.name);
+  if (def == nullptr || !engine_elementwise(r)) throw std::logic_error("no registry op for " + r.name);
+  return *def;
+}
 
 std::string engine_tangent(const Rule& r, const Names& n, const std::vector<std::string>& t) {
   // f: the op on parameters standing for its arguments; an elementwise op records its
@@ -98,10 +116,10 @@ std::string engine_tangent(const Rule& r, const Names& n, const std::vector<std:
   Names placeholders = n;
   for (std::size_t k = 0, i = 0; k < n.args.size(); ++k)
     if (n.tensor[k]) placeholders.args[k] = placeholder(i++);
-  const OpDef* def = engine_elementwise(r) ? op_of(r.name) : nullptr;
-  if (engine_elementwise(r) && def == nullptr) throw std::logic_error("no registry op for " + r.name);
-  const Tensor y =
-      def != nullptr ? tl::detail::call1(*def, c.in) : record_spelled(r.name, tensors, placeholders, {}, {});
+  const OpDef* def = engine_elementwise(r) ? &elementwise_op(r) : nullptr;
+  const Tensor y = r.op != nullptr   ? tl::detail::call1(*r.op, tensors, written_attributes(*r.op, n))
+                   : def != nullptr ? tl::detail::call1(*def, c.in)
+                                    : record_spelled(r.name, tensors, placeholders, {}, {});
   // g: the engine's forward mode of f, each parameter and the tangents given named as
   // the generated function names them, the op's result as its result.
   ir::Function g;

@@ -19,6 +19,9 @@ namespace tlaloc_grad {
 // gives none.
 std::string engine_tangent(const Rule& r, const Names& n, const std::vector<std::string>& t);
 
+// The registry op that the function of an elementwise rule records (engine_elementwise).
+const tlaloc::detail::OpDef& elementwise_op(const Rule& r);
+
 // The registry's elementwise ops whose rules come from partial derivatives
 // (OpDef::partials) and which are spelled by their own name, `tl::<name>(...)` or an
 // operator: the public functions the user writes. With their operand counts.

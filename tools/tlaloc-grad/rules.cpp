@@ -1,6 +1,7 @@
 #include "rules.hpp"
 
 #include "engine_rules.hpp"
+#include "ir/op.hpp"
 #include "rules_text.hpp"
 #include "shapes.hpp"
 
@@ -155,6 +156,7 @@ bool engine_elementwise(const Rule& r) {
   return r.partials != 0 || r.name == "add" || r.name == "sub" || r.name == "neg" || r.name == "where" ||
          r.name == "select";
 }
+bool from_engine(const Rule& r) { return r.op != nullptr || engine_elementwise(r); }
 
 namespace {
 
@@ -258,6 +260,13 @@ RuleTable make_rules() {
   }
   add_layout_rules(t);
   set_jvps(t);
+  // Every public function that records one registry op alone.
+  for (const tlaloc::detail::OpDef* def : tlaloc::detail::all_ops())
+    for (const std::string& fn : def->public_call().names) {
+      Rule r{fn, spell_call};
+      r.op = def;
+      add(std::move(r));
+    }
   // select is where under another name (the library's definition).
   Rule select = t.at("where");
   select.name = "select";
@@ -301,9 +310,10 @@ bool zero_derivative(std::string_view name) {
 }
 
 bool may_pass_on(const Node& s) {
-  static const std::set<std::string, std::less<>> ops{
-      {"astype", "reshape", "squeeze", "transpose", "permute", "slice", "reverse", "sum_to_size",
-       "sum_to_shape_of", "broadcast_to", "broadcast_to_shape_of", "transpose_backward", "pad"}};
+  if (const Rule* r = find_rule(s.fn); r != nullptr && r->op != nullptr) return r->op->public_call().passes_on;
+  static const std::set<std::string, std::less<>> ops{{"astype", "reshape", "squeeze", "slice",
+                                                       "sum_to_size", "sum_to_shape_of", "broadcast_to",
+                                                       "broadcast_to_shape_of", "pad"}};
   // A pad whose widths are literals, not all zero, never does.
   if (s.fn == "pad" && s.args.size() > 1) {
     const std::string& widths = s.args[1].text;

@@ -13,6 +13,10 @@
 
 #include "program.hpp"
 
+namespace tlaloc::detail {
+class OpDef;
+}
+
 namespace tlaloc_grad {
 
 // The names a rule writes with: the operands as spelled in the generated function
@@ -47,12 +51,17 @@ struct Rule {
   // Elementwise ops whose shares and tangents come from the engine's own rules
   // (engine_rules.cpp): how many operands the rule is for.
   std::size_t partials = 0;
+  // The registry op the function records alone (OpDef::called_as), whose own rules
+  // give its shares and tangent; its arguments after the tensors are its attributes.
+  const tlaloc::detail::OpDef* op = nullptr;
 };
 
 // Whether r's shares and tangent are the engine's own rules of the registry op its
 // function records (engine_rules.cpp): the elementwise ops, and add, sub, neg and where
 // (select).
 bool engine_elementwise(const Rule& r);
+// Whether they are the engine's own rules: r is elementwise or records one op.
+bool from_engine(const Rule& r);
 
 // The rule for a public function (`tanh`, `sum`) or operator (`add`, `neg`), or null.
 const Rule* find_rule(std::string_view name);
@@ -70,7 +79,8 @@ bool moves_with(std::string_view fn, std::size_t i, std::string_view last);
 // Whether the public function of op node s may return its tensor argument itself,
 // where it would not change it (tl::reshape to its own shape, an astype to its own
 // dtype, tl::transpose by the identity, a whole slice, a pad of no widths, ...): the
-// engine sees no op there.
+// engine sees no op there. For a function that records one op, the op says it
+// (OpDef::PublicCall::passes_on).
 bool may_pass_on(const Node& s);
 
 // How generated code names the library's function `fn`: tl::fn, or

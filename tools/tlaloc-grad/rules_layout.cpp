@@ -14,15 +14,6 @@ using Tangents = std::vector<std::string>;
 
 // ---- layout -------------------------------------------------------------------
 
-// transpose(x) reverses the axes, and so does its transpose. transpose(x, perm) and
-// permute(x, perm) are undone by the library's transpose_backward (the inverse
-// permutation, the engine's rule), whose own transpose is transpose by perm.
-std::string permuted_vjp(const Rule&, std::size_t i, const Names& n) {
-  if (i != 0) return "";
-  if (n.args.size() < 2) return call("transpose", {n.g});
-  return call("transpose_backward", {n.g, n.args[1]});
-}
-
 // ---- pad: the library's pad_backward, whose own transpose is pad ----------------
 
 // pad(x, widths, mode, value): x's share is the library's transpose of the pad (the
@@ -121,10 +112,6 @@ Rule moved(const char* name, Share share) {
 
 void add_layout_rules(RuleTable& t) {
   const auto add = [&t](Rule r) { t.emplace(r.name, std::move(r)); };
-  for (const char* name : {"transpose", "permute"}) add(moved(name, permuted_vjp));
-  add(moved("transpose_backward", [](const Rule&, std::size_t i, const Names& n) {
-    return i == 0 ? call("transpose", {n.g, n.args[1]}) : "";
-  }));
   add(moved("reshape", [](const Rule&, std::size_t i, const Names& n) {
     return i == 0 ? call("reshape", {n.g, shape_of(n.args[0])}) : "";
   }));
@@ -176,9 +163,6 @@ void add_layout_rules(RuleTable& t) {
   Rule unpadded = moved("pad_backward", pad_backward_vjp);
   unpadded.jvp = pad_backward_jvp;
   add(std::move(unpadded));
-  add(moved("reverse", [](const Rule&, std::size_t i, const Names& n) {
-    return i == 0 ? call("reverse", {n.g, n.args[1]}) : "";
-  }));
   for (const char* join : {"concat", "stack"}) {
     Rule r{join, [](const Rule& u, const Names& n) {
              return spell_joined(

@@ -9,6 +9,9 @@
 #include <set>
 
 #include "ad/engine.hpp"
+#include "engine_rules.hpp"
+#include "ir/op.hpp"
+#include "rules.hpp"
 
 namespace tlaloc_grad {
 namespace {
@@ -100,31 +103,10 @@ Split split(const std::vector<Operand>& ops) {
   return s;
 }
 
-const std::set<std::string>& unary_ops() {
-  static const std::set<std::string> ops{"neg",        "exp",  "expm1",  "log",   "log1p", "sqrt",  "rsqrt",
-                                         "reciprocal", "sin",  "cos",    "tan",   "tanh",  "sinh",  "cosh",
-                                         "asin",       "acos", "atan",   "asinh", "acosh", "atanh", "sigmoid",
-                                         "softplus",   "abs",  "square", "relu"};
-  return ops;
-}
-
-const std::map<std::string, std::function<tl::Tensor(const tl::Tensor&, const tl::Tensor&)>>& binary_ops() {
-  static const std::map<std::string, std::function<tl::Tensor(const tl::Tensor&, const tl::Tensor&)>> ops{
-      {"add", [](const tl::Tensor& a, const tl::Tensor& b) { return a + b; }},
-      {"sub", [](const tl::Tensor& a, const tl::Tensor& b) { return a - b; }},
-      {"mul", [](const tl::Tensor& a, const tl::Tensor& b) { return a * b; }},
-      {"div", [](const tl::Tensor& a, const tl::Tensor& b) { return a / b; }},
-      {"maximum", [](const tl::Tensor& a, const tl::Tensor& b) { return tl::maximum(a, b); }},
-      {"minimum", [](const tl::Tensor& a, const tl::Tensor& b) { return tl::minimum(a, b); }},
-      {"pow", [](const tl::Tensor& a, const tl::Tensor& b) { return tl::pow(a, b); }},
-      {"matmul", [](const tl::Tensor& a, const tl::Tensor& b) { return tl::matmul(a, b); }},
-  };
-  return ops;
-}
-
-// Binary ops and where. A scalar operand stands in as a rank-0 tensor, which fixes
-// the shape; the dtype is then left unknown (the library types scalars weakly).
-std::optional<Known> elementwise(const std::string& fn, const Split& s) {
+// An elementwise op of the registry (its operands' broadcast shape and common dtype),
+// or matmul. A scalar operand stands in as a rank-0 tensor, which fixes the shape;
+// the dtype is then left unknown (the library types scalars weakly).
+std::optional<Known> computed(const tl::detail::OpDef* def, const Split& s) {
   const auto operands = [&](Args a) {
     std::vector<tl::Tensor> all;
     std::size_t t = 0;
@@ -132,19 +114,10 @@ std::optional<Known> elementwise(const std::string& fn, const Split& s) {
       all.push_back(tensor ? a[t++] : tl::scalar_tensor(1.0, a.front().dtype()));
     return all;
   };
-  std::optional<Known> r;
-  if (fn == "where") {
-    r = run(s.tensors, [&](Args a) {
-      const std::vector<tl::Tensor> o = operands(a);
-      return tl::where(o[0], o[1], o[2]);
-    });
-  } else {
-    const auto& op = binary_ops().at(fn);
-    r = run(s.tensors, [&](Args a) {
-      const std::vector<tl::Tensor> o = operands(a);
-      return op(o[0], o[1]);
-    });
-  }
+  std::optional<Known> r = run(s.tensors, [&](Args a) {
+    const std::vector<tl::Tensor> o = operands(a);
+    return def != nullptr ? tl::detail::call1(*def, o) : tl::matmul(o.at(0), o.at(1));
+  });
   if (r && !s.texts.empty()) r->dtype = -1;
   return r;
 }
@@ -260,12 +233,9 @@ std::optional<Known> result_of(const std::string& fn, const std::vector<Operand>
   if (creating.count(fn)) return created(fn, operands, s);
   if (fn == "reshape" || fn == "broadcast_to" || fn == "transpose") return layout(fn, operands, s);
   if (!s.all_known || s.tensors.empty()) return std::nullopt;
-  if (unary_ops().count(fn)) {
-    Known k = s.tensors[0];
-    if (k.dtype >= 0 && !tl::is_floating(tl::DType(k.dtype))) k.dtype = -1;
-    return k;
-  }
-  if (binary_ops().count(fn) || fn == "where") return elementwise(fn, s);
+  const Rule* rule = find_rule(fn);
+  if (rule != nullptr && engine_elementwise(*rule)) return computed(&elementwise_op(*rule), s);
+  if (fn == "matmul") return computed(nullptr, s);
   if (fn == "sum") return reduction(s);
   return std::nullopt;
 }
