@@ -304,13 +304,15 @@ class OpDef {
   // (tl::transpose and tl::permute), and the attribute each argument after the
   // tensor operands sets, in order; a trailing argument left out leaves its attribute
   // unset. `passes_on`: the function returns its operand itself where the op would
-  // not change it (a transpose by the identity), and records nothing. tlaloc-grad
-  // records such a call as this op, each attribute a literal or Written, and
-  // differentiates it by the op's own rules.
+  // not change it (a transpose by the identity), and records nothing. `method`: it is
+  // a method of its first operand (x.astype(dtype)). tlaloc-grad records such a call
+  // as this op, each attribute as written (Written), and differentiates it by the
+  // op's own rules.
   struct PublicCall {
     std::vector<std::string> names;
     std::vector<std::string> attributes;
     bool passes_on = false;
+    bool method = false;
   };
   OpDef& called_as(PublicCall c) {
     public_call_ = std::move(c);

@@ -191,10 +191,9 @@ std::vector<Tensor> prod_vjp(const Rule& r) {
   return {derivatives::prod_backward(r.cotangent(), r.in(0), axes_of(r), r.attr<bool>("keepdims"))};
 }
 
-// Scans. cumsum is linear; its transpose is the library's cumsum_backward.
-std::vector<Tensor> cumsum_vjp(const Rule& r) {
-  return {derivatives::cumsum_backward(r.cotangent(), r.attr<std::int64_t>("axis"))};
-}
+// Scans. cumsum is linear; its transpose is the library's cumsum_backward (defined
+// after the ops).
+std::vector<Tensor> cumsum_vjp(const Rule& r);
 
 // cumprod: y_k = x_0 ... x_k. Where no zero comes before or at j, dy_k/dx_j = y_k /
 // x_j is exact. From a lane's first zero z on, y_k = x_z * y'_k, where y' is the
@@ -244,7 +243,9 @@ detail::CppSpelling reduce_spelling(std::string fn) {
 }
 detail::CppSpelling axis_spelling(std::string fn) {
   return [fn = std::move(fn)](detail::CppOp& op) {
-    std::vector<std::string> extra{fmt::format("{}", op.attrs().get<std::int64_t>("axis"))};
+    const std::string* written = detail::cpp_written(op.attrs(), "axis");
+    std::vector<std::string> extra{written != nullptr ? *written
+                                                      : fmt::format("{}", op.attrs().get<std::int64_t>("axis"))};
     if (op.attrs().has("keepdims")) extra.push_back(detail::cpp_bool(op.attrs().get<bool>("keepdims")));
     return detail::cpp_call(fn, op, extra);
   };
@@ -353,10 +354,39 @@ detail::ShapeRule scan_rule(std::string op) {
     return std::vector<TensorType>{{widened(in[0].dtype), in[0].shape}};
   };
 }
-const OpDef& cumsum_op = def_op("cumsum").linear().inputs(1).shape_rule(scan_rule("cumsum")).kernel(
+const OpDef& cumsum_op = def_op("cumsum").linear().inputs(1).called_as({{"cumsum"}, {"axis"}}).shape_rule(scan_rule("cumsum")).kernel(
     [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
       return scan_kernel<detail::SumOp>("cumsum", in[0], attrs, out[0]);
     }).lower(detail::lower_scan("cumsum", detail::ReduceBody::add)).jvp(detail::linear_jvp({0})).vjp(cumsum_vjp).cpp(axis_spelling("tl::cumsum"));
+// tl::derivatives::cumsum_backward recorded on a value of unknown type (or an axis
+// known at run time only); its transpose is cumsum.
+const OpDef& cumsum_backward_op =
+    def_op("cumsum_backward")
+        .linear()
+        .inputs(1)
+        .called_as({{"cumsum_backward"}, {"axis"}})
+        .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
+          detail::normalize_axis("cumsum_backward", attrs.get<std::int64_t>("axis"),
+                                 std::int64_t(in[0].shape.size()));
+          return std::vector<TensorType>{in[0]};
+        })
+        .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
+          return std::vector<Tensor>{derivatives::cumsum_backward(in[0], attrs.get<std::int64_t>("axis"))};
+        })
+        .jvp(detail::linear_jvp({0}))
+        .vjp([](const Rule& r) {
+          if (detail::is_untyped(r.cotangent()) || r.attrs().any_written())
+            return std::vector<Tensor>{call1(cumsum_op, {r.cotangent()}, r.attrs())};
+          return std::vector<Tensor>{cumsum(r.cotangent(), r.attr<std::int64_t>("axis"))};
+        })
+        .cpp(axis_spelling("tl::derivatives::cumsum_backward"));
+
+std::vector<Tensor> cumsum_vjp(const Rule& r) {
+  if (detail::is_untyped(r.cotangent()) || r.attrs().any_written())
+    return {call1(cumsum_backward_op, {r.cotangent()}, r.attrs())};
+  return {derivatives::cumsum_backward(r.cotangent(), r.attr<std::int64_t>("axis"))};
+}
+
 const OpDef& cumprod_op = def_op("cumprod").inputs(1).shape_rule(scan_rule("cumprod")).kernel(
     [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
       return scan_kernel<detail::ProdOp>("cumprod", in[0], attrs, out[0]);
@@ -415,6 +445,7 @@ Tensor derivatives::sum_backward(const Tensor& g, const Shape& shape, Axes axes,
 }
 
 Tensor derivatives::cumsum_backward(const Tensor& g, std::int64_t axis) {
+  if (detail::is_untyped(g)) return call1(cumsum_backward_op, {g}, {{"axis", axis}});
   const std::int64_t a = detail::normalize_axis("cumsum_backward", axis, g.rank());
   return reverse(cumsum(reverse(g, a), a), a);
 }

@@ -212,6 +212,7 @@ const OpDef& convert_op =
     def_op("convert")
         .linear()
         .inputs(1)
+        .called_as({{"astype"}, {"dtype"}, true, true})
         .stablehlo({"stablehlo.convert",
                     {detail::StableHloAttr("dtype", detail::StableHloAttr::Kind::result_dtype)},
                     "elementwise"})
@@ -227,7 +228,9 @@ const OpDef& convert_op =
           return std::vector<Tensor>{detail::astype_like(r.cotangent(), r.in(0))};
         })
         .cpp([](detail::CppOp& op) {
-          return fmt::format("{}.astype({})", op.operand(0), detail::cpp_dtype(op.attrs().get<DType>("dtype")));
+          const std::string* written = detail::cpp_written(op.attrs(), "dtype");
+          return fmt::format("{}.astype({})", op.operand(0),
+                             written != nullptr ? *written : detail::cpp_dtype(op.attrs().get<DType>("dtype")));
         });
 
 }  // namespace
@@ -277,6 +280,7 @@ Tensor operator-(const Tensor& x) { return neg(x); }
 Tensor operator!(const Tensor& x) { return logical_not(x); }
 
 Tensor Tensor::astype(DType t) const {
+  if (detail::is_untyped(*this)) return call1(convert_op, {*this}, {{"dtype", t}});
   if (dtype() == t) return *this;
   return call1(convert_op, {*this}, {{"dtype", t}});
 }

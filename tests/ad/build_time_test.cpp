@@ -128,9 +128,10 @@ Result check_mode(const gradcheck::Case& c, bool reverse, Untyped how) {
 // clang-format off
 const std::set<std::string> kRunsTraced = {
     "binary/add", "binary/atan2", "binary/div", "binary/hypot", "binary/maximum", "binary/minimum", "binary/mul",
-    "binary/pow", "binary/remainder", "binary/sub", "reduce/max", "reduce/min", "reduce/sum_all_keepdims",
+    "binary/pow", "binary/remainder", "binary/sub", "reduce/cumsum_axis0", "reduce/cumsum_last", "reduce/max",
+    "reduce/min", "reduce/sum_all_keepdims",
     "reduce/sum_axis", "select/where", "shape/broadcast_to_shape_of", "shape/convert_like",
-    "shape/dynamic_slice", "shape/dynamic_slice_traced", "shape/extreme_backward", "shape/extreme_jvp",
+    "shape/cumsum_backward", "shape/dynamic_slice", "shape/dynamic_slice_traced", "shape/extreme_backward", "shape/extreme_jvp",
     "shape/optimization_barrier", "shape/reverse", "shape/sum_backward", "shape/sum_to_shape_of", "shape/transpose",
     "shape/transpose_backward", "shape/transpose_backward_reversed", "spec/cbrt", "spec/clamp_scalar_bounds",
     "spec/clamp_tensor_bounds", "spec/divide", "spec/fmod", "spec/reduce_precision", "spec/round_nearest_afz",

@@ -65,6 +65,12 @@ const bool added = add({
     row("transpose_backward_reversed", {"transpose_backward"}, {uniform({4, 2, 3}, -1, 1, 963)},
         [](std::span<const Tensor> a) { return tl::sin(op("transpose_backward", {a[0]})); },
         "torch.sin(a.permute(2, 1, 0))"),
+    // tl::derivatives::cumsum_backward recorded on a value of unknown type.
+    row("cumsum_backward", {"cumsum_backward"}, {uniform({2, 4}, -1, 1, 964)},
+        [](std::span<const Tensor> a) {
+          return tl::sin(op("cumsum_backward", {a[0]}, {{"axis", std::int64_t{-1}}}));
+        },
+        "torch.sin(a.flip(-1).cumsum(-1).flip(-1))"),
     row("convert_like", {"convert_like"}, {uniform({2, 3}, -1, 1, 954), uniform({}, -1, 1, 955)},
         [](std::span<const Tensor> a) { return tl::sin(op("convert_like", {a[0], a[1]})); }, "torch.sin(a) + 0 * b"),
     row("transpose", {"transpose"}, {uniform({2, 3, 4}, -1, 1, 901)},

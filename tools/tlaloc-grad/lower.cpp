@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "ir/op.hpp"
 #include "rules.hpp"
 #include "rules_text.hpp"
 
@@ -1015,9 +1016,12 @@ ValueId Lowerer::member_call(const CXXMemberCallExpr* e, Block& out) {
                                "[i], .at(i), .front(), .back())"));
   }
   std::vector<Arg> args{arg(e->getImplicitObjectArgument(), out)};
-  if (e->getMethodDecl()->getNameAsString() == "astype" && e->getNumArgs() == 1) {
-    args.push_back(arg(e->getArg(0), out));
-    return op(out, e, "astype", args, {});
+  // A method that records one op (x.astype(dtype)): the op, its arguments attributes.
+  const std::string method = e->getMethodDecl()->getNameAsString();
+  const tlaloc::detail::OpDef* def = tlaloc::detail::find_called_as(method);
+  if (def != nullptr && def->public_call().method && e->getNumArgs() == def->public_call().attributes.size()) {
+    for (const Expr* a : e->arguments()) args.push_back(arg(a, out));
+    return op(out, e, method, args, {});
   }
   return inactive(out, e, args);
 }

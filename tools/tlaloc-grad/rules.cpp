@@ -81,6 +81,11 @@ std::vector<std::string> with_result(const std::string& t, const Names& n) {
   return args;
 }
 
+// `x.fn(args...)`: a method of the first operand.
+std::string spell_method(const Rule& r, const Names& n) {
+  return paren(n.args[0]) + "." + r.name + "(" + comma_list({n.args.begin() + 1, n.args.end()}) + ")";
+}
+
 std::string spell_infix(const std::string& op, const Names& n) {
   return paren(n.args[0]) + " " + op + " " + paren(n.args[1]);
 }
@@ -98,7 +103,7 @@ void set_jvps(RuleTable& t) {
   const auto set = [&t](const char* name, auto f) {
     if (auto it = t.find(name); it != t.end()) it->second.jvp = f;
   };
-  for (const char* linear : {"sum", "cumsum", "sum_backward", "cumsum_backward"}) set(linear, linear_jvp);
+  for (const char* linear : {"sum", "sum_backward"}) set(linear, linear_jvp);
   // The engine's dot_general rule: the op applied to each operand's tangent, in turn.
   set("dot_general", [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
     return plus(tg[0].empty() ? "" : spell_call(r, {{tg[0], n.args[1], n.args[2]}, {}, {}, {}}),
@@ -136,9 +141,6 @@ void set_jvps(RuleTable& t) {
   // the reciprocal: not the pool of the tangent, where the size is not a power of two.
   set("avg_pool2d", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
     return call("avg_pool2d_jvp", {tg[0], n.args[1]});
-  });
-  set("astype", [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
-    return r.spell(r, {{tg[0], n.args[1]}, {}, {}, {}});
   });
   for (const char* extreme : {"max", "min"})
     set(extreme, [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
@@ -210,10 +212,6 @@ RuleTable make_rules() {
   add({"dot_general", spell_call, [](const Rule&, std::size_t i, const Names& n) {
          return call("dot_general_backward", {n.g, n.args[0], n.args[1], n.args[2], std::to_string(i)});
        }});
-  // cumsum is linear; its transpose is the library's cumsum_backward, the engine's rule.
-  add({"cumsum", spell_call, [](const Rule&, std::size_t i, const Names& n) {
-         return i == 0 ? call("cumsum_backward", {n.g, n.args[1]}) : "";
-       }});
   add({"where", spell_call});
   // prod's and cumprod's shares are not linear in x: their derivatives are the
   // library's forward mode over them (prod_backward_jvp, cumprod_backward_jvp), where
@@ -238,13 +236,10 @@ RuleTable make_rules() {
   // Functions a generated reverse sweep calls, with forward rules only: tl::hessian
   // differentiates a generated gradient in forward mode (rewrite.cpp).
   for (const char* forward_only :
-       {"sum_backward", "cumsum_backward", "dot_general_backward", "matmul_backward", "conv2d_backward",
+       {"sum_backward", "dot_general_backward", "matmul_backward", "conv2d_backward",
         "conv_transpose2d_backward", "max_pool2d_backward", "avg_pool2d_backward", "extreme_backward",
         "extreme_jvp"})
     add({forward_only, spell_call, nullptr});
-  // x.astype(dtype): the cotangent converted back, as the engine's convert rule does.
-  add({"astype", [](const Rule&, const Names& n) { return paren(n.args[0]) + ".astype(" + n.args[1] + ")"; },
-       [](const Rule&, std::size_t i, const Names& n) { return i == 0 ? in_dtype_of(n.g, n.args[0]) : ""; }});
   // max and min over axes: the library's extreme_backward, the engine's rule.
   for (const char* extreme : {"max", "min"})
     add({extreme, spell_call, [](const Rule&, std::size_t i, const Names& n) {
@@ -263,7 +258,7 @@ RuleTable make_rules() {
   // Every public function that records one registry op alone.
   for (const tlaloc::detail::OpDef* def : tlaloc::detail::all_ops())
     for (const std::string& fn : def->public_call().names) {
-      Rule r{fn, spell_call};
+      Rule r{fn, def->public_call().method ? spell_method : spell_call};
       r.op = def;
       add(std::move(r));
     }
@@ -311,7 +306,7 @@ bool zero_derivative(std::string_view name) {
 
 bool may_pass_on(const Node& s) {
   if (const Rule* r = find_rule(s.fn); r != nullptr && r->op != nullptr) return r->op->public_call().passes_on;
-  static const std::set<std::string, std::less<>> ops{{"astype", "reshape", "squeeze", "slice",
+  static const std::set<std::string, std::less<>> ops{{"reshape", "squeeze", "slice",
                                                        "sum_to_size", "sum_to_shape_of", "broadcast_to",
                                                        "broadcast_to_shape_of", "pad"}};
   // A pad whose widths are literals, not all zero, never does.
