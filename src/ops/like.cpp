@@ -51,6 +51,20 @@ const OpDef& broadcast_to_shape_of_op =
                                      Tensor()};
         });
 
+// t in like's shape; the transpose reshapes back.
+Tensor reshape_to(const Tensor& t, const Tensor& like) { return reshape(t, like.shape()); }
+const OpDef& reshape_like_op =
+    def_like("reshape_like", reshape_to)
+        .type_origin(OpDef::TypeOrigin{1, 0})
+        .shape_rule([](std::span<const TensorType> in, const Attrs&) {
+          return std::vector<TensorType>{{in[0].dtype, in[1].shape}};
+        })
+        .jvp([](const Rule& r) { return std::vector<Tensor>{reshape_like(r.tangent(0), r.in(1))}; })
+        .vjp([](const Rule& r) {
+          return std::vector<Tensor>{r.wants(0) ? reshape_like(r.cotangent(), r.in(0)) : Tensor(), Tensor()};
+        })
+        .cpp([](CppOp& op) { return fmt::format("tl::reshape({}, {}.shape())", op.operand(0), op.operand(1)); });
+
 // t in like's dtype; the transpose converts back.
 Tensor convert_to(const Tensor& t, const Tensor& like) { return t.astype(like.dtype()); }
 const OpDef& convert_like_op =
@@ -241,6 +255,12 @@ Tensor extreme_backward_like(const Tensor& g, const Tensor& x, const Tensor& y, 
 Tensor extreme_jvp_like(const Tensor& t, const Tensor& x, const Tensor& y, const Attrs& reduction) {
   if (is_untyped(t) || is_untyped(x) || is_untyped(y)) return call1(extreme_jvp_op, {t, x, y}, reduction);
   return derivatives::extreme_jvp(t, x, y, axes_of(reduction), reduction.get<bool>("keepdims"));
+}
+
+Tensor reshape_like(const Tensor& t, const Tensor& like) {
+  if (!t.defined()) return t;
+  if (is_untyped(t) || is_untyped(like)) return call1(reshape_like_op, {t, like});
+  return reshape(t, like.shape());
 }
 
 Tensor astype_like(const Tensor& t, const Tensor& like) {

@@ -24,6 +24,9 @@ Tensor weak_scalar(const Scalar& s, const Tensor& like);
 Tensor sum_backward_like(const Tensor& g, const Tensor& x, const Attrs& reduction);
 Tensor extreme_backward_like(const Tensor& g, const Tensor& x, const Tensor& y, const Attrs& reduction);
 Tensor extreme_jvp_like(const Tensor& t, const Tensor& x, const Tensor& y, const Attrs& reduction);
+// t reshaped to like's shape: `tl::reshape(t, like.shape())`, the rule of every
+// function that records a reshape (reshape, squeeze, expand_dims).
+Tensor reshape_like(const Tensor& t, const Tensor& like);
 // t converted to like's dtype: `t.astype(like.dtype())`, which rules write this way
 // so that they run where like's dtype is known only at run time.
 Tensor astype_like(const Tensor& t, const Tensor& like);

@@ -9,6 +9,7 @@
 #include "ir/op.hpp"
 #include "ops/cpp_spelling.hpp"
 #include "ops/like.hpp"
+#include "ops/reduce_axes.hpp"
 #include "ops/rule.hpp"
 #include "tlaloc/derivatives.hpp"
 #include "tlaloc/lax.hpp"
@@ -26,13 +27,40 @@ using detail::TensorType;
 using Hlo = detail::StableHloAttr;
 using Kind = detail::StableHloAttr::Kind;
 
+// `shape` with its -1 (at most one) worked out from x's element count.
+Shape resolved_shape(const Shape& shape, const Shape& of) {
+  for (auto d : shape)
+    if (d < -1) fail<ShapeError>("reshape", "invalid size {} in {}", d, shape_string(shape));
+  Shape s = shape;
+  const auto inferred = std::count(s.begin(), s.end(), -1);
+  if (inferred > 1) fail<ShapeError>("reshape", "only one dimension of {} may be -1", shape_string(shape));
+  if (inferred == 1) {
+    Shape known_sizes;
+    for (auto d : s)
+      if (d != -1) known_sizes.push_back(d);
+    const std::int64_t known = detail::numel_of(known_sizes);
+    const std::int64_t n = detail::numel_of(of);
+    if (known == 0 || n % known != 0)
+      fail<ShapeError>("reshape", "cannot reshape {} into {}", shape_string(of), shape_string(shape));
+    *std::find(s.begin(), s.end(), -1) = n / known;
+  }
+  return s;
+}
+
+// Recorded where types are known, the shape is the result's; recorded on a value of
+// unknown type, it is as written (a -1 among its sizes).
 const OpDef& reshape_op =
     def_op("reshape")
         .linear()
-        .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::reshape", op, {detail::cpp_shape(op.result_type(0).shape)}); })
+        .called_as({{"reshape"}, {"shape"}, true})
+        .cpp([](detail::CppOp& op) {
+          const std::string* written = detail::cpp_written(op.attrs(), "shape");
+          return detail::cpp_call("tl::reshape", op,
+                                  {written != nullptr ? *written : detail::cpp_shape(op.result_type(0).shape)});
+        })
         .inputs(1)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
-          const auto& shape = attrs.get<std::vector<std::int64_t>>("shape");
+          const Shape shape = resolved_shape(attrs.get<std::vector<std::int64_t>>("shape"), in[0].shape);
           if (detail::numel_of(shape) != detail::numel_of(in[0].shape))
             fail<ShapeError>("reshape", "cannot reshape {} into {}", shape_string(in[0].shape),
                              shape_string(shape));
@@ -42,9 +70,68 @@ const OpDef& reshape_op =
           return std::vector<Tensor>{detail::view(in[0], out[0].shape)};
         })
         .jvp(detail::linear_jvp({0}))
-        .vjp([](const detail::Rule& r) { return std::vector<Tensor>{reshape(r.cotangent(), r.in(0).shape())}; })
+        .vjp([](const detail::Rule& r) { return std::vector<Tensor>{detail::reshape_like(r.cotangent(), r.in(0))}; })
         .stablehlo(
             {"stablehlo.reshape", {Hlo("result_shape", Kind::result_shape).as("shape")}, "elementwise"});
+
+// squeeze's result shape: `axes` dropped (each of size 1), or every axis of size 1.
+Shape squeezed(const Shape& shape, const Axes& axes) {
+  std::vector<bool> drop(shape.size(), false);
+  if (axes.all()) {
+    for (std::size_t d = 0; d < drop.size(); ++d) drop[d] = shape[d] == 1;
+  } else {
+    for (auto a : detail::normalize_axes("squeeze", axes.list(), std::int64_t(shape.size()))) {
+      if (shape[std::size_t(a)] != 1)
+        fail<ShapeError>("squeeze", "axis {} of {} has size {}, not 1", a, shape_string(shape),
+                         shape[std::size_t(a)]);
+      drop[std::size_t(a)] = true;
+    }
+  }
+  Shape s;
+  for (std::size_t d = 0; d < drop.size(); ++d)
+    if (!drop[d]) s.push_back(shape[d]);
+  return s;
+}
+Shape expanded(const Shape& shape, std::int64_t axis) {
+  const std::int64_t a = detail::normalize_axis("expand_dims", axis, std::int64_t(shape.size()) + 1);
+  Shape s = shape;
+  s.insert(s.begin() + a, 1);
+  return s;
+}
+
+// squeeze and expand_dims recorded on a value of unknown type, their axes as written
+// (reduce_axes.hpp); where types are known, each records a reshape. Each is a
+// reshape, whose transpose reshapes back.
+OpDef& def_reshaping(std::string_view name, std::vector<std::string> attributes, bool passes_on,
+                     Shape (*shape_of)(const Shape&, const Attrs&)) {
+  return def_op(name)
+      .linear()
+      .inputs(1)
+      .called_as({{std::string(name)}, std::move(attributes), passes_on})
+      .shape_rule([shape_of](std::span<const TensorType> in, const Attrs& attrs) {
+        return std::vector<TensorType>{{in[0].dtype, shape_of(in[0].shape, attrs)}};
+      })
+      .kernel([](std::span<const Tensor> in, const Attrs&, std::span<const TensorType> out) {
+        return std::vector<Tensor>{reshape(in[0], out[0].shape)};
+      })
+      .jvp(detail::linear_jvp({0}))
+      .vjp([](const detail::Rule& r) { return std::vector<Tensor>{detail::reshape_like(r.cotangent(), r.in(0))}; });
+}
+const OpDef& squeeze_op =
+    def_reshaping("squeeze", {"axes"}, true, [](const Shape& s, const Attrs& a) {
+      return squeezed(s, detail::axes_of(a));
+    }).cpp([](detail::CppOp& op) {
+      const std::string* written = detail::cpp_written(op.attrs(), "axes");
+      return detail::cpp_call("tl::squeeze", op, {written != nullptr ? *written : detail::cpp_axes_of(op.attrs())});
+    });
+const OpDef& expand_dims_op =
+    def_reshaping("expand_dims", {"axis"}, false, [](const Shape& s, const Attrs& a) {
+      return expanded(s, a.get<std::int64_t>("axis"));
+    }).cpp([](detail::CppOp& op) {
+      const std::string* written = detail::cpp_written(op.attrs(), "axis");
+      return detail::cpp_call("tl::expand_dims", op,
+                              {written != nullptr ? *written : std::to_string(op.attrs().get<std::int64_t>("axis"))});
+    });
 
 void check_permutation(std::string_view op, const std::vector<std::int64_t>& perm, std::size_t rank) {
   std::vector<bool> seen(rank, false);
@@ -253,21 +340,8 @@ const OpDef& broadcast_in_dim_op =
 }  // namespace
 
 Tensor reshape(const Tensor& x, const Shape& shape) {
-  for (auto d : shape)
-    if (d < -1) fail<ShapeError>("reshape", "invalid size {} in {}", d, shape_string(shape));
-  Shape s = shape;
-  const auto inferred = std::count(s.begin(), s.end(), -1);
-  if (inferred > 1) fail<ShapeError>("reshape", "only one dimension of {} may be -1", shape_string(shape));
-  if (inferred == 1) {
-    Shape known_sizes;
-    for (auto d : s)
-      if (d != -1) known_sizes.push_back(d);
-    const std::int64_t known = detail::numel_of(known_sizes);
-    const std::int64_t n = x.numel();
-    if (known == 0 || n % known != 0)
-      fail<ShapeError>("reshape", "cannot reshape {} into {}", shape_string(x.shape()), shape_string(shape));
-    *std::find(s.begin(), s.end(), -1) = n / known;
-  }
+  if (detail::is_untyped(x)) return call1(reshape_op, {x}, {{"shape", shape}});
+  const Shape s = resolved_shape(shape, x.shape());
   if (s == x.shape()) return x;
   return call1(reshape_op, {x}, {{"shape", s}});
 }
@@ -295,28 +369,15 @@ Tensor derivatives::transpose_backward(const Tensor& g, const std::vector<std::i
 }
 
 Tensor squeeze(const Tensor& x, Axes axes) {
-  std::vector<bool> drop(std::size_t(x.rank()), false);
-  if (axes.all()) {
-    for (std::size_t d = 0; d < drop.size(); ++d) drop[d] = x.shape()[d] == 1;
-  } else {
-    for (auto a : detail::normalize_axes("squeeze", axes.list(), x.rank())) {
-      if (x.shape()[std::size_t(a)] != 1)
-        fail<ShapeError>("squeeze", "axis {} of {} has size {}, not 1", a, shape_string(x.shape()),
-                         x.shape()[std::size_t(a)]);
-      drop[std::size_t(a)] = true;
-    }
-  }
-  Shape s;
-  for (std::size_t d = 0; d < drop.size(); ++d)
-    if (!drop[d]) s.push_back(x.shape()[d]);
-  return reshape(x, s);
+  if (!detail::is_untyped(x)) return reshape(x, squeezed(x.shape(), axes));
+  detail::Attrs a{{"axes", axes.list()}};
+  if (axes.all()) a.set("all", true);
+  return call1(squeeze_op, {x}, a);
 }
 
 Tensor expand_dims(const Tensor& x, std::int64_t axis) {
-  const std::int64_t a = detail::normalize_axis("expand_dims", axis, x.rank() + 1);
-  Shape s = x.shape();
-  s.insert(s.begin() + a, 1);
-  return reshape(x, s);
+  if (detail::is_untyped(x)) return call1(expand_dims_op, {x}, {{"axis", axis}});
+  return reshape(x, expanded(x.shape(), axis));
 }
 
 Tensor lax::broadcast_in_dim(const Tensor& x, const Shape& shape, const std::vector<std::int64_t>& dims) {

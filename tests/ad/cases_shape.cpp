@@ -71,6 +71,22 @@ const bool added = add({
           return tl::sin(op("cumsum_backward", {a[0]}, {{"axis", std::int64_t{-1}}}));
         },
         "torch.sin(a.flip(-1).cumsum(-1).flip(-1))"),
+    // reshape_like, and squeeze and expand_dims recorded on values of unknown type, with
+    // their axes as written (negative, or every axis of size 1).
+    row("reshape_like", {"reshape_like"}, {uniform({2, 3}, -1, 1, 965), uniform({3, 1, 2}, -1, 1, 966)},
+        [](std::span<const Tensor> a) { return tl::sin(op("reshape_like", {a[0], a[1]})); },
+        "torch.sin(a.reshape(3, 1, 2)) + 0 * b"),
+    row("squeeze_op", {"squeeze"}, {uniform({2, 1, 3, 1}, -1, 1, 967)},
+        [](std::span<const Tensor> a) { return tl::sin(op("squeeze", {a[0]}, {{"axes", Ints{-1}}})); },
+        "torch.sin(a.squeeze(-1))"),
+    row("squeeze_op_all", {"squeeze"}, {uniform({2, 1, 3, 1}, -1, 1, 968)},
+        [](std::span<const Tensor> a) {
+          return tl::sin(op("squeeze", {a[0]}, {{"axes", Ints{}}, {"all", true}}));
+        },
+        "torch.sin(a.squeeze())"),
+    row("expand_dims_op", {"expand_dims"}, {uniform({2, 3}, -1, 1, 969)},
+        [](std::span<const Tensor> a) { return tl::sin(op("expand_dims", {a[0]}, {{"axis", std::int64_t{-1}}})); },
+        "torch.sin(a.unsqueeze(-1))"),
     row("convert_like", {"convert_like"}, {uniform({2, 3}, -1, 1, 954), uniform({}, -1, 1, 955)},
         [](std::span<const Tensor> a) { return tl::sin(op("convert_like", {a[0], a[1]})); }, "torch.sin(a) + 0 * b"),
     row("transpose", {"transpose"}, {uniform({2, 3, 4}, -1, 1, 901)},

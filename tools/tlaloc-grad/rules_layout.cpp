@@ -112,14 +112,6 @@ Rule moved(const char* name, Share share) {
 
 void add_layout_rules(RuleTable& t) {
   const auto add = [&t](Rule r) { t.emplace(r.name, std::move(r)); };
-  add(moved("reshape", [](const Rule&, std::size_t i, const Names& n) {
-    return i == 0 ? call("reshape", {n.g, shape_of(n.args[0])}) : "";
-  }));
-  // squeeze and expand_dims are reshapes: the cotangent reshaped back.
-  for (const char* layout : {"squeeze", "expand_dims"})
-    add(moved(layout, [](const Rule&, std::size_t i, const Names& n) {
-      return i == 0 ? call("reshape", {n.g, shape_of(n.args[0])}) : "";
-    }));
   add(moved("broadcast_to", [](const Rule&, std::size_t i, const Names& n) {
     return i == 0 ? call("sum_to_size", {n.g, shape_of(n.args[0])}) : "";
   }));
