@@ -38,6 +38,7 @@ OpDef& def_like(std::string_view name, Public fn) {
 // The second operand gives only a shape and a dtype: no derivative flows to it.
 const OpDef& sum_to_shape_of_op =
     def_like("sum_to_shape_of", sum_to_shape_of)
+        .called_as({{"sum_to_shape_of"}, {}, true})
         .jvp([](const Rule& r) { return std::vector<Tensor>{sum_to_shape_of(r.tangent(0), r.in(1))}; })
         .vjp([](const Rule& r) {
           return std::vector<Tensor>{r.wants(0) ? broadcast_to_shape_of(r.cotangent(), r.in(0)) : Tensor(),
@@ -45,11 +46,40 @@ const OpDef& sum_to_shape_of_op =
         });
 const OpDef& broadcast_to_shape_of_op =
     def_like("broadcast_to_shape_of", broadcast_to_shape_of)
+        .called_as({{"broadcast_to_shape_of"}, {}, true})
         .jvp([](const Rule& r) { return std::vector<Tensor>{broadcast_to_shape_of(r.tangent(0), r.in(1))}; })
+        // As the convert and the broadcast it records where types are known transpose:
+        // converted back to t's dtype first, then summed in it.
         .vjp([](const Rule& r) {
-          return std::vector<Tensor>{r.wants(0) ? sum_to_shape_of(r.cotangent(), r.in(0)) : Tensor(),
-                                     Tensor()};
+          return std::vector<Tensor>{
+              r.wants(0) ? sum_to_shape_of(astype_like(r.cotangent(), r.in(0)), r.in(0)) : Tensor(), Tensor()};
         });
+
+// broadcast_to(x, shape) and sum_to_size(x, shape) recorded on a value of unknown type,
+// the shape as written; each is the other's transpose, taking x's shape and dtype
+// (`transpose`: broadcast_to_shape_of or sum_to_shape_of). Where types are known the
+// public functions record a broadcast_in_dim, and a sum and a reshape.
+using ToShape = Tensor (*)(const Tensor&, const Shape&);
+OpDef& def_to_shape(std::string_view name, ToShape fn, Public transpose) {
+  return def_op(name)
+      .linear()
+      .inputs(1)
+      .called_as({{std::string(name)}, {"shape"}, true})
+      .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
+        return std::vector<TensorType>{{in[0].dtype, attrs.get<std::vector<std::int64_t>>("shape")}};
+      })
+      .kernel([fn](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
+        return std::vector<Tensor>{fn(in[0], attrs.get<std::vector<std::int64_t>>("shape"))};
+      })
+      .jvp(linear_jvp({0}))
+      .vjp([transpose](const Rule& r) { return std::vector<Tensor>{transpose(r.cotangent(), r.in(0))}; })
+      .cpp([name = fmt::format("tl::{}", name)](CppOp& op) {
+        const std::string* written = cpp_written(op.attrs(), "shape");
+        return cpp_call(name, op, {written != nullptr ? *written : cpp_shape(op.result_type(0).shape)});
+      });
+}
+const OpDef& broadcast_to_op = def_to_shape("broadcast_to", broadcast_to, sum_to_shape_of);
+const OpDef& sum_to_size_op = def_to_shape("sum_to_size", sum_to_size, broadcast_to_shape_of);
 
 // t in like's shape; the transpose reshapes back.
 Tensor reshape_to(const Tensor& t, const Tensor& like) { return reshape(t, like.shape()); }
@@ -255,6 +285,10 @@ Tensor extreme_backward_like(const Tensor& g, const Tensor& x, const Tensor& y, 
 Tensor extreme_jvp_like(const Tensor& t, const Tensor& x, const Tensor& y, const Attrs& reduction) {
   if (is_untyped(t) || is_untyped(x) || is_untyped(y)) return call1(extreme_jvp_op, {t, x, y}, reduction);
   return derivatives::extreme_jvp(t, x, y, axes_of(reduction), reduction.get<bool>("keepdims"));
+}
+
+Tensor to_shape(ToShapeOp op, const Tensor& x, const Shape& shape) {
+  return call1(op == ToShapeOp::broadcast_to ? broadcast_to_op : sum_to_size_op, {x}, {{"shape", shape}});
 }
 
 Tensor reshape_like(const Tensor& t, const Tensor& like) {

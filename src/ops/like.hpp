@@ -24,6 +24,9 @@ Tensor weak_scalar(const Scalar& s, const Tensor& like);
 Tensor sum_backward_like(const Tensor& g, const Tensor& x, const Attrs& reduction);
 Tensor extreme_backward_like(const Tensor& g, const Tensor& x, const Tensor& y, const Attrs& reduction);
 Tensor extreme_jvp_like(const Tensor& t, const Tensor& x, const Tensor& y, const Attrs& reduction);
+// broadcast_to(x, shape) and sum_to_size(x, shape) where x is untyped.
+enum class ToShapeOp { broadcast_to, sum_to_size };
+Tensor to_shape(ToShapeOp op, const Tensor& x, const Shape& shape);
 // t reshaped to like's shape: `tl::reshape(t, like.shape())`, the rule of every
 // function that records a reshape (reshape, squeeze, expand_dims).
 Tensor reshape_like(const Tensor& t, const Tensor& like);

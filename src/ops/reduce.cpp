@@ -404,6 +404,7 @@ Tensor sum(const Tensor& x, Axes axes, bool keepdims) {
   return call1(reduce_sum_op, {x}, detail::reduction_attrs("sum", x, axes, keepdims));
 }
 Tensor sum_to_size(const Tensor& x, const Shape& shape) {
+  if (detail::is_untyped(x)) return detail::to_shape(detail::ToShapeOp::sum_to_size, x, shape);
   if (x.shape() == shape) return x;
   const std::size_t rank = x.shape().size();
   if (shape.size() > rank) detail::fail<ShapeError>("sum_to_size", "{} has fewer axes than {}", shape_string(x.shape()), shape_string(shape));

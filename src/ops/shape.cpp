@@ -236,16 +236,21 @@ std::pair<Tensor, std::vector<std::int64_t>> ascending_dims(const Tensor& x, std
   return {detail::permute_copy(x, perm), dims};
 }
 
+
+// Whether a broadcast to rank `rank` puts the operand's axes last (NumPy's broadcast).
+bool trailing_dims(const std::vector<std::int64_t>& dims, std::size_t rank) {
+  bool trailing = true;
+  for (std::size_t i = 0; i < dims.size(); ++i) trailing = trailing && dims[i] == std::int64_t(rank - dims.size() + i);
+  return trailing;
+}
+
 }  // namespace
 
 Tensor detail::unbroadcast(const Tensor& g, const Shape& shape, DType dtype,
                            const std::vector<std::int64_t>& dims) {
   // NumPy's broadcast (x's axes last): sum_to_size, the function every other rule
   // sums a broadcast back with, so that generated gradients spell it the same way.
-  bool trailing = true;
-  for (std::size_t i = 0; i < dims.size(); ++i)
-    trailing = trailing && dims[i] == g.rank() - std::int64_t(dims.size() - i);
-  if (trailing) return sum_to_size(g, shape).astype(dtype);
+  if (trailing_dims(dims, std::size_t(g.rank()))) return sum_to_size(g, shape).astype(dtype);
   std::vector<std::int64_t> extra;
   for (std::int64_t a = 0; a < g.rank(); ++a)
     if (std::find(dims.begin(), dims.end(), a) == dims.end()) extra.push_back(a);
@@ -268,10 +273,7 @@ namespace {
 std::string broadcast_spelling(detail::CppOp& op) {
   const auto& dims = op.attrs().get<std::vector<std::int64_t>>("dims");
   const Shape& shape = op.result_type(0).shape;
-  bool trailing = true;
-  for (std::size_t i = 0; i < dims.size(); ++i)
-    trailing = trailing && dims[i] == std::int64_t(shape.size() - dims.size() + i);
-  if (trailing) return detail::cpp_call("tl::broadcast_to", op, {detail::cpp_shape(shape)});
+  if (trailing_dims(dims, shape.size())) return detail::cpp_call("tl::broadcast_to", op, {detail::cpp_shape(shape)});
   return detail::cpp_call("tl::lax::broadcast_in_dim", op, {detail::cpp_shape(shape), detail::cpp_ints(dims)});
 }
 
@@ -329,8 +331,12 @@ const OpDef& broadcast_in_dim_op =
         })
         .jvp(detail::linear_jvp({0}))
         .vjp([](const detail::Rule& r) {
-          return std::vector<Tensor>{detail::unbroadcast(r.cotangent(), r.in(0).shape(), r.in(0).dtype(),
-                                                         r.attr<std::vector<std::int64_t>>("dims"))};
+          // NumPy's broadcast is undone as tl::broadcast_to's rule undoes it, reading no
+          // type (the result's rank is the shape attribute's).
+          const auto& dims = r.attr<std::vector<std::int64_t>>("dims");
+          if (trailing_dims(dims, r.attr<std::vector<std::int64_t>>("shape").size()))
+            return std::vector<Tensor>{sum_to_shape_of(r.cotangent(), r.in(0))};
+          return std::vector<Tensor>{detail::unbroadcast(r.cotangent(), r.in(0).shape(), r.in(0).dtype(), dims)};
         })
         .stablehlo({"stablehlo.broadcast_in_dim",
                     {Hlo("broadcast_dimensions", Kind::i64_array).as("dims").pretty("dims"),
@@ -385,6 +391,7 @@ Tensor lax::broadcast_in_dim(const Tensor& x, const Shape& shape, const std::vec
 }
 
 Tensor broadcast_to(const Tensor& x, const Shape& shape) {
+  if (detail::is_untyped(x)) return detail::to_shape(detail::ToShapeOp::broadcast_to, x, shape);
   if (x.shape() == shape) return x;
   for (auto d : shape)
     if (d < 0) fail<ShapeError>("broadcast_to", "invalid size {} in {}", d, shape_string(shape));

@@ -87,6 +87,13 @@ const bool added = add({
     row("expand_dims_op", {"expand_dims"}, {uniform({2, 3}, -1, 1, 969)},
         [](std::span<const Tensor> a) { return tl::sin(op("expand_dims", {a[0]}, {{"axis", std::int64_t{-1}}})); },
         "torch.sin(a.unsqueeze(-1))"),
+    // broadcast_to and sum_to_size recorded on values of unknown type.
+    row("broadcast_to_op", {"broadcast_to"}, {uniform({3, 1}, -1, 1, 970)},
+        [](std::span<const Tensor> a) { return tl::sin(op("broadcast_to", {a[0]}, {{"shape", Ints{2, 3, 4}}})); },
+        "torch.sin(a.expand(2, 3, 4))"),
+    row("sum_to_size_op", {"sum_to_size"}, {uniform({2, 3, 4}, -1, 1, 971)},
+        [](std::span<const Tensor> a) { return tl::sin(op("sum_to_size", {a[0]}, {{"shape", Ints{3, 1}}})); },
+        "torch.sin(a.sum(0).sum(1, keepdim=True))"),
     row("convert_like", {"convert_like"}, {uniform({2, 3}, -1, 1, 954), uniform({}, -1, 1, 955)},
         [](std::span<const Tensor> a) { return tl::sin(op("convert_like", {a[0], a[1]})); }, "torch.sin(a) + 0 * b"),
     row("transpose", {"transpose"}, {uniform({2, 3, 4}, -1, 1, 901)},

@@ -306,9 +306,7 @@ bool zero_derivative(std::string_view name) {
 
 bool may_pass_on(const Node& s) {
   if (const Rule* r = find_rule(s.fn); r != nullptr && r->op != nullptr) return r->op->public_call().passes_on;
-  static const std::set<std::string, std::less<>> ops{{"slice",
-                                                       "sum_to_size", "sum_to_shape_of", "broadcast_to",
-                                                       "broadcast_to_shape_of", "pad"}};
+  static const std::set<std::string, std::less<>> ops{"slice", "pad"};
   // A pad whose widths are literals, not all zero, never does.
   if (s.fn == "pad" && s.args.size() > 1) {
     const std::string& widths = s.args[1].text;

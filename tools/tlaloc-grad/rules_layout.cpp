@@ -112,23 +112,6 @@ Rule moved(const char* name, Share share) {
 
 void add_layout_rules(RuleTable& t) {
   const auto add = [&t](Rule r) { t.emplace(r.name, std::move(r)); };
-  add(moved("broadcast_to", [](const Rule&, std::size_t i, const Names& n) {
-    return i == 0 ? call("sum_to_size", {n.g, shape_of(n.args[0])}) : "";
-  }));
-  // sum_to_size is a sum with keepdims and a reshape: g spread back over x's shape.
-  add(moved("sum_to_size", [](const Rule&, std::size_t i, const Names& n) {
-    return i == 0 ? call("broadcast_to", {n.g, shape_of(n.args[0])}) : "";
-  }));
-  // sum_to_shape_of(g, x) sums g, then converts it to x's dtype: the cotangent converted
-  // back and spread over g's shape; x gives its shape and dtype only (moves_with).
-  add(moved("sum_to_shape_of", [](const Rule&, std::size_t i, const Names& n) {
-    return i == 0 ? call("broadcast_to_shape_of", {n.g, n.args[0]}) : "";
-  }));
-  // broadcast_to_shape_of(t, y) broadcasts t, then converts it to y's dtype: the
-  // cotangent converted back first, then summed to t's shape, in t's dtype.
-  add(moved("broadcast_to_shape_of", [](const Rule&, std::size_t i, const Names& n) {
-    return i == 0 ? call("sum_to_size", {in_dtype_of(n.g, n.args[0]), shape_of(n.args[0])}) : "";
-  }));
   // tile and repeat copy each element; their transposes, the library's tile_backward
   // and repeat_backward, sum the copies back (each is the other's rule).
   for (const char* copies : {"tile", "repeat"})
