@@ -92,6 +92,19 @@ std::string cpp_ints_attr(const Attrs& a, std::string_view name) {
   const std::string* written = cpp_written(a, name);
   return written != nullptr ? *written : cpp_ints(a.get<std::vector<std::int64_t>>(name));
 }
+std::string cpp_attr(const Attrs& a, std::string_view name) {
+  for (const auto& [key, v] : a.items()) {
+    if (key != name) continue;
+    if (const auto* w = std::get_if<Written>(&v)) return w->text;
+    if (const auto* i = std::get_if<std::int64_t>(&v)) return std::to_string(*i);
+    if (const auto* list = std::get_if<std::vector<std::int64_t>>(&v)) return cpp_ints(*list);
+    if (const auto* b = std::get_if<bool>(&v)) return cpp_bool(*b);
+    if (const auto* d = std::get_if<double>(&v)) return cpp_double(*d);
+    if (const auto* t = std::get_if<DType>(&v)) return cpp_dtype(*t);
+    throw Error("op attribute '" + std::string(name) + "' has no C++ spelling");
+  }
+  throw Error("missing op attribute '" + std::string(name) + "'");
+}
 std::string cpp_dtype(DType t) {
   return fmt::format("tl::DType::{}", t == DType::boolean ? "boolean" : dtype_name(t));
 }

@@ -54,6 +54,9 @@ std::string cpp_axes(const std::vector<std::int64_t>& v);  // {0, 1}; an empty l
 const std::string* cpp_written(const Attrs& a, std::string_view name);
 // Attribute `name`, a list of integers, as cpp_ints writes it, or its written text.
 std::string cpp_ints_attr(const Attrs& a, std::string_view name);
+// Attribute `name` as a C++ argument: its written text, or its value (an integer, a
+// list of them, a bool, a double or a dtype).
+std::string cpp_attr(const Attrs& a, std::string_view name);
 std::string cpp_dtype(DType t);                            // tl::DType::f32
 std::string cpp_bool(bool b);
 std::string cpp_double(double v);                          // exact: 0.1, 1.0, 1e-05, inf spelled out

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 
 #include "core/check.hpp"
 #include "core/parallel.hpp"
@@ -11,6 +12,7 @@
 #include "ir/op.hpp"
 #include "ops/cpp_spelling.hpp"
 #include "ops/elementwise_rules.hpp"
+#include "ops/like.hpp"
 #include "ops/rule.hpp"
 #include "tlaloc/derivatives.hpp"
 #include "tlaloc/ops.hpp"
@@ -258,14 +260,88 @@ Tensor spread_back(std::string_view fn, const Tensor& g, const Shape& shape, con
   return reshape(summed, shape);
 }
 
+// tile and repeat recorded on a value of unknown type, their arguments as written;
+// where types are known they record a reshape, a broadcast and a reshape. Each
+// one's transpose is an op of two operands (the cotangent, and x for its shape),
+// `backward`, whose transpose is the op again.
+using SpreadOf = Spread (*)(std::string_view fn, const Shape& shape, const Attrs& attrs);
+struct SpreadOps {
+  const OpDef* forward = nullptr;
+  const OpDef* backward = nullptr;
+};
+std::string spread_arguments(detail::CppOp& op, const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  for (const std::string& n : names) out.push_back(detail::cpp_attr(op.attrs(), n));
+  return detail::cpp_list(out);
+}
+SpreadOps def_spread(const char* name, std::vector<std::string> attributes, SpreadOf steps) {
+  static std::vector<std::unique_ptr<SpreadOps>> all;
+  all.push_back(std::make_unique<SpreadOps>());
+  SpreadOps* ops = all.back().get();
+  const std::string backward = std::string(name) + "_backward";
+  ops->forward = &def_op(name)
+                      .linear()
+                      .inputs(1)
+                      .called_as({{name}, attributes})
+                      .shape_rule([name, steps](std::span<const TensorType> in, const Attrs& a) {
+                        return std::vector<TensorType>{{in[0].dtype, steps(name, in[0].shape, a).out}};
+                      })
+                      .kernel([name, steps](std::span<const Tensor> in, const Attrs& a, std::span<const TensorType>) {
+                        return std::vector<Tensor>{spread(in[0], steps(name, in[0].shape(), a))};
+                      })
+                      .jvp(detail::linear_jvp({0}))
+                      .vjp([ops](const detail::Rule& r) {
+                        return std::vector<Tensor>{detail::call1(*ops->backward, {r.cotangent(), r.in(0)}, r.attrs())};
+                      })
+                      .cpp([name, attributes](detail::CppOp& op) {
+                        return fmt::format("tl::{}({}, {})", name, op.operand(0), spread_arguments(op, attributes));
+                      });
+  ops->backward =
+      &def_op(backward)
+           .linear({0})
+           .inputs(2)
+           .type_origin(OpDef::TypeOrigin{1, 0})
+           .shape_rule([](std::span<const TensorType> in, const Attrs&) {
+             return std::vector<TensorType>{{in[0].dtype, in[1].shape}};
+           })
+           .kernel([backward, steps](std::span<const Tensor> in, const Attrs& a, std::span<const TensorType>) {
+             return std::vector<Tensor>{spread_back(backward, in[0], in[1].shape(), steps(backward, in[1].shape(), a))};
+           })
+           .jvp([ops](const detail::Rule& r) {
+             return std::vector<Tensor>{
+                 r.has_tangent(0) ? detail::call1(*ops->backward, {r.tangent(0), r.in(1)}, r.attrs()) : Tensor()};
+           })
+           .vjp([ops](const detail::Rule& r) {
+             return std::vector<Tensor>{r.wants(0) ? detail::call1(*ops->forward, {r.cotangent()}, r.attrs()) : Tensor(),
+                                        Tensor()};
+           })
+           .cpp([backward, attributes](detail::CppOp& op) {
+             return fmt::format("tl::derivatives::{}({}, {}.shape(), {})", backward, op.operand(0), op.operand(1),
+                                spread_arguments(op, attributes));
+           });
+  return *ops;
+}
+const SpreadOps tile_ops = def_spread("tile", {"reps"}, [](std::string_view fn, const Shape& shape, const Attrs& a) {
+  return tile_steps(fn, shape, a.get<Ints>("reps"));
+});
+const SpreadOps repeat_ops =
+    def_spread("repeat", {"repeats", "axis"}, [](std::string_view fn, const Shape& shape, const Attrs& a) {
+      return repeat_steps(fn, shape, a.get<std::int64_t>("repeats"), a.get<std::int64_t>("axis"));
+    });
+
 }  // namespace
 
-Tensor tile(const Tensor& x, const Ints& reps) { return spread(x, tile_steps("tile", x.shape(), reps)); }
+Tensor tile(const Tensor& x, const Ints& reps) {
+  if (detail::is_untyped(x)) return detail::call1(*tile_ops.forward, {x}, {{"reps", reps}});
+  return spread(x, tile_steps("tile", x.shape(), reps));
+}
 Tensor derivatives::tile_backward(const Tensor& g, const Shape& shape, const Ints& reps) {
   return spread_back("tile_backward", g, shape, tile_steps("tile_backward", shape, reps));
 }
 
 Tensor repeat(const Tensor& x, std::int64_t repeats, std::int64_t axis) {
+  if (detail::is_untyped(x))
+    return detail::call1(*repeat_ops.forward, {x}, {{"repeats", repeats}, {"axis", axis}});
   return spread(x, repeat_steps("repeat", x.shape(), repeats, axis));
 }
 Tensor derivatives::repeat_backward(const Tensor& g, const Shape& shape, std::int64_t repeats, std::int64_t axis) {

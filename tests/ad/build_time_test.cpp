@@ -133,14 +133,15 @@ const std::set<std::string> kRunsTraced = {
     "select/where", "shape/broadcast_to", "shape/broadcast_to_op", "shape/broadcast_to_shape_of",
     "shape/convert_like", "shape/cumsum_backward", "shape/dynamic_slice", "shape/dynamic_slice_traced",
     "shape/expand_dims", "shape/expand_dims_op", "shape/extreme_backward", "shape/extreme_jvp",
-    "shape/optimization_barrier", "shape/reshape_like", "shape/reverse", "shape/squeeze", "shape/squeeze_op",
-    "shape/squeeze_op_all", "shape/sum_backward", "shape/sum_to_shape_of", "shape/sum_to_size_op",
-    "shape/transpose", "shape/transpose_backward", "shape/transpose_backward_reversed", "spec/cbrt",
-    "spec/clamp_scalar_bounds", "spec/clamp_tensor_bounds", "spec/divide", "spec/fmod",
-    "spec/reduce_precision", "spec/round_nearest_afz", "unary/abs", "unary/acos", "unary/acosh",
-    "unary/asin", "unary/asinh", "unary/atan", "unary/atanh", "unary/cos", "unary/cosh", "unary/erf",
-    "unary/exp", "unary/expm1", "unary/gelu", "unary/gelu_tanh", "unary/log", "unary/log1p", "unary/neg",
-    "unary/reciprocal", "unary/relu", "unary/rsqrt", "unary/sigmoid", "unary/silu", "unary/sin",
+    "shape/optimization_barrier", "shape/repeat", "shape/repeat_backward_op", "shape/repeat_op",
+    "shape/reshape_like", "shape/reverse", "shape/squeeze", "shape/squeeze_op", "shape/squeeze_op_all",
+    "shape/sum_backward", "shape/sum_to_shape_of", "shape/sum_to_size_op", "shape/tile",
+    "shape/tile_backward_op", "shape/tile_op", "shape/transpose", "shape/transpose_backward",
+    "shape/transpose_backward_reversed", "spec/cbrt", "spec/clamp_scalar_bounds", "spec/clamp_tensor_bounds",
+    "spec/divide", "spec/fmod", "spec/reduce_precision", "spec/round_nearest_afz", "unary/abs", "unary/acos",
+    "unary/acosh", "unary/asin", "unary/asinh", "unary/atan", "unary/atanh", "unary/cos", "unary/cosh",
+    "unary/erf", "unary/exp", "unary/expm1", "unary/gelu", "unary/gelu_tanh", "unary/log", "unary/log1p",
+    "unary/neg", "unary/reciprocal", "unary/relu", "unary/rsqrt", "unary/sigmoid", "unary/silu", "unary/sin",
     "unary/sinh", "unary/softplus", "unary/sqrt", "unary/square", "unary/tan", "unary/tanh"};
 // clang-format on
 
@@ -156,8 +157,7 @@ std::set<std::string> runs_forgotten() {
       "loss/huber_delta_none", "loss/huber_delta_sum", "loss/huber_mean", "loss/huber_none",
       "loss/huber_sum", "loss/mse_mean", "loss/mse_none", "loss/mse_sum", "nn/cross_entropy_one_hot",
       "nn/layer_norm", "nn/log_softmax", "nn/softmax", "nn/softmax_axis0", "reduce/logsumexp", "reduce/mean",
-      "reduce/std", "reduce/std_ddof1", "reduce/var", "reduce/var_ddof1", "shape/repeat", "shape/tile",
-      "unary/convert"});
+      "reduce/std", "reduce/std_ddof1", "reduce/var", "reduce/var_ddof1", "unary/convert"});
   // clang-format on
   return rows;
 }

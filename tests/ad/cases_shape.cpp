@@ -94,6 +94,26 @@ const bool added = add({
     row("sum_to_size_op", {"sum_to_size"}, {uniform({2, 3, 4}, -1, 1, 971)},
         [](std::span<const Tensor> a) { return tl::sin(op("sum_to_size", {a[0]}, {{"shape", Ints{3, 1}}})); },
         "torch.sin(a.sum(0).sum(1, keepdim=True))"),
+    // tile and repeat recorded on values of unknown type, and their transposes.
+    row("tile_op", {"tile"}, {uniform({2, 3}, -1, 1, 972)},
+        [](std::span<const Tensor> a) { return tl::sin(op("tile", {a[0]}, {{"reps", Ints{2, 1, 2}}})); },
+        "torch.sin(torch.tile(a, (2, 1, 2)))"),
+    row("tile_backward_op", {"tile_backward"}, {uniform({2, 2, 6}, -1, 1, 973), uniform({2, 3}, -1, 1, 974)},
+        [](std::span<const Tensor> a) {
+          return tl::sin(op("tile_backward", {a[0], a[1]}, {{"reps", Ints{2, 1, 2}}}));
+        },
+        "torch.sin(a.reshape(2, 1, 2, 2, 3).sum((0, 3))[0]) + 0 * b"),
+    row("repeat_op", {"repeat"}, {uniform({2, 3}, -1, 1, 975)},
+        [](std::span<const Tensor> a) {
+          return tl::sin(op("repeat", {a[0]}, {{"repeats", std::int64_t{2}}, {"axis", std::int64_t{-1}}}));
+        },
+        "torch.sin(torch.repeat_interleave(a, 2, -1))"),
+    row("repeat_backward_op", {"repeat_backward"}, {uniform({2, 6}, -1, 1, 976), uniform({2, 3}, -1, 1, 977)},
+        [](std::span<const Tensor> a) {
+          return tl::sin(
+              op("repeat_backward", {a[0], a[1]}, {{"repeats", std::int64_t{2}}, {"axis", std::int64_t{-1}}}));
+        },
+        "torch.sin(a.reshape(2, 3, 2).sum(2)) + 0 * b"),
     row("convert_like", {"convert_like"}, {uniform({2, 3}, -1, 1, 954), uniform({}, -1, 1, 955)},
         [](std::span<const Tensor> a) { return tl::sin(op("convert_like", {a[0], a[1]})); }, "torch.sin(a) + 0 * b"),
     row("transpose", {"transpose"}, {uniform({2, 3, 4}, -1, 1, 901)},

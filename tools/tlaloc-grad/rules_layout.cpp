@@ -112,14 +112,8 @@ Rule moved(const char* name, Share share) {
 
 void add_layout_rules(RuleTable& t) {
   const auto add = [&t](Rule r) { t.emplace(r.name, std::move(r)); };
-  // tile and repeat copy each element; their transposes, the library's tile_backward
-  // and repeat_backward, sum the copies back (each is the other's rule).
-  for (const char* copies : {"tile", "repeat"})
-    add(moved(copies, [](const Rule& r, std::size_t i, const Names& n) {
-      std::vector<std::string> args{n.g, shape_of(n.args[0])};
-      args.insert(args.end(), n.args.begin() + 1, n.args.end());
-      return i == 0 ? call(r.name + "_backward", args) : "";
-    }));
+  // tile_backward and repeat_backward, the transposes of tile and repeat (whose own
+  // ops give their rules), as a generated gradient calls them: tile and repeat again.
   for (const char* sums : {"tile_backward", "repeat_backward"})
     add(moved(sums, [](const Rule& r, std::size_t i, const Names& n) {
       std::vector<std::string> args{n.g};
