@@ -305,14 +305,17 @@ class OpDef {
   // tensor operands sets, in order; a trailing argument left out leaves its attribute
   // unset. `passes_on`: the function returns its operand itself where the op would
   // not change it (a transpose by the identity), and records nothing. `method`: it is
-  // a method of its first operand (x.astype(dtype)). tlaloc-grad records such a call
-  // as this op, each attribute as written (Written), and differentiates it by the
-  // op's own rules.
+  // a method of its first operand (x.astype(dtype)). `defaults`: the attributes of
+  // arguments left out. `converted`: operand i converted to operand j's dtype first
+  // (the updates of index_add, to x's). tlaloc-grad records such a call as this op,
+  // each attribute as written (Written), and differentiates it by the op's own rules.
   struct PublicCall {
     std::vector<std::string> names;
     std::vector<std::string> attributes;
     bool passes_on = false;
     bool method = false;
+    Attrs defaults = {};
+    std::vector<std::pair<std::size_t, std::size_t>> converted = {};
   };
   OpDef& called_as(PublicCall c) {
     public_call_ = std::move(c);

@@ -23,6 +23,7 @@
 #include "ir/op.hpp"
 #include "ops/cpp_spelling.hpp"
 #include "ops/indexing_lower.hpp"
+#include "ops/like.hpp"
 #include "ops/rule.hpp"
 #include "tlaloc/ops.hpp"
 
@@ -307,8 +308,15 @@ std::vector<Tensor> scatter_kernel(std::string_view op, const Tensor& x, const T
 
 // ---- shape rules -------------------------------------------------------------------
 
-std::size_t rule_axis(std::string_view op, const Attrs& attrs, const TensorType& x, const TensorType& idx) {
+// The axis attribute: normalised where types are known, as written (negative counting
+// from the end) where the op was recorded on values of unknown type.
+std::int64_t axis_in(const Attrs& attrs, std::size_t rank) {
   const auto axis = attrs.get<std::int64_t>("axis");
+  return axis < 0 ? axis + std::int64_t(rank) : axis;
+}
+
+std::size_t rule_axis(std::string_view op, const Attrs& attrs, const TensorType& x, const TensorType& idx) {
+  const auto axis = axis_in(attrs, x.shape.size());
   if (x.shape.empty()) fail<AxisError>(op, "needs a tensor of rank 1 or more, got rank 0");
   if (axis < 0 || axis >= std::int64_t(x.shape.size()))
     fail<AxisError>(op, "axis {} is out of range for rank {}", axis, x.shape.size());
@@ -347,9 +355,20 @@ using detail::Rule;
 
 std::int64_t axis_of(const Rule& r) { return r.attr<std::int64_t>("axis"); }
 
+// Where a type or the axis is known at run time only (a build-time trace), take's
+// and index_add's rules record each other's ops, the axis passed on as it is.
+bool unresolved(const Rule& r) { return detail::is_untyped(r.cotangent()) || r.attrs().any_written(); }
+const OpDef& take_def();
+const OpDef& index_add_def();
+
 std::vector<Tensor> take_vjp(const Rule& r) {
   std::vector<Tensor> g(2);
-  if (r.has_cotangent() && r.wants(0)) g[0] = index_add(zeros_like(r.in(0)), r.in(1), r.cotangent(), axis_of(r));
+  if (!r.has_cotangent() || !r.wants(0)) return g;
+  // The cotangent has x's dtype: index_add converts nothing.
+  if (unresolved(r))
+    g[0] = call1(index_add_def(), {zeros_like(r.in(0)), r.in(1), r.cotangent()}, r.attrs());
+  else
+    g[0] = index_add(zeros_like(r.in(0)), r.in(1), r.cotangent(), axis_of(r));
   return g;
 }
 std::vector<Tensor> take_along_axis_vjp(const Rule& r) {
@@ -362,7 +381,9 @@ std::vector<Tensor> index_add_vjp(const Rule& r) {
   std::vector<Tensor> g(3);
   if (!r.has_cotangent()) return g;
   if (r.wants(0)) g[0] = r.cotangent();
-  if (r.wants(2)) g[2] = take(r.cotangent(), r.in(1), axis_of(r));
+  if (r.wants(2))
+    g[2] = unresolved(r) ? call1(take_def(), {r.cotangent(), r.in(1)}, r.attrs())
+                         : take(r.cotangent(), r.in(1), axis_of(r));
   return g;
 }
 std::vector<Tensor> scatter_add_vjp(const Rule& r) {
@@ -376,14 +397,15 @@ std::vector<Tensor> scatter_add_vjp(const Rule& r) {
 const OpDef& take_op =
     def_op("take")
         .linear({0})
-        .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::take", op, {fmt::format("{}", op.attrs().get<std::int64_t>("axis"))}); })
+        .called_as({{"take", "embedding"}, {"axis"}, false, false, {{"axis", std::int64_t{0}}}})
+        .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::take", op, {detail::cpp_attr(op.attrs(), "axis")}); })
         .inputs(2)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
           const std::size_t axis = rule_axis("take", attrs, in[0], in[1]);
           return std::vector<TensorType>{{in[0].dtype, take_shape(in[0].shape, in[1].shape, axis)}};
         })
         .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
-          return gather_kernel<false>("take", in[0], in[1], std::size_t(attrs.get<std::int64_t>("axis")),
+          return gather_kernel<false>("take", in[0], in[1], std::size_t(axis_in(attrs, in[0].shape().size())),
                                       out[0]);
         })
         .jvp(detail::linear_jvp({0}))
@@ -411,7 +433,8 @@ const OpDef& take_along_axis_op =
 const OpDef& index_add_op =
     def_op("index_add")
         .linear({0, 2})
-        .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::index_add", op, {fmt::format("{}", op.attrs().get<std::int64_t>("axis"))}); })
+        .called_as({{"index_add"}, {"axis"}, false, false, {}, {{2, 0}}})
+        .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::index_add", op, {detail::cpp_attr(op.attrs(), "axis")}); })
         .inputs(3)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
           const std::size_t axis = rule_axis("index_add", attrs, in[0], in[1]);
@@ -420,7 +443,7 @@ const OpDef& index_add_op =
         })
         .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
           return scatter_kernel<false>("index_add", in[0], in[1], in[2],
-                                       std::size_t(attrs.get<std::int64_t>("axis")));
+                                       std::size_t(axis_in(attrs, in[0].shape().size())));
         })
         .jvp(detail::linear_jvp({0, 2}))
         .vjp(index_add_vjp)
@@ -445,6 +468,9 @@ const OpDef& scatter_add_op =
         .vjp(scatter_add_vjp)
         .lower(detail::lower_index_add(true));
 
+const OpDef& take_def() { return take_op; }
+const OpDef& index_add_def() { return index_add_op; }
+
 std::int64_t public_axis(std::string_view op, const Tensor& x, std::int64_t axis) {
   if (x.rank() == 0) fail<AxisError>(op, "needs a tensor of rank 1 or more, got rank 0");
   return detail::normalize_axis(op, axis, x.rank());
@@ -453,6 +479,7 @@ std::int64_t public_axis(std::string_view op, const Tensor& x, std::int64_t axis
 }  // namespace
 
 Tensor take(const Tensor& x, const Tensor& indices, std::int64_t axis) {
+  if (detail::is_untyped(x)) return call1(take_op, {x, indices}, {{"axis", axis}});
   return call1(take_op, {x, indices}, {{"axis", public_axis("take", x, axis)}});
 }
 
@@ -481,6 +508,8 @@ Tensor scatter_add(const Tensor& x, const Tensor& indices, const Tensor& updates
 }
 
 Tensor index_add(const Tensor& x, const Tensor& indices, const Tensor& updates, std::int64_t axis) {
+  if (detail::is_untyped(x))
+    return call1(index_add_op, {x, indices, detail::astype_like(updates, x)}, {{"axis", axis}});
   const std::int64_t a = public_axis("index_add", x, axis);
   return call1(index_add_op, {x, indices, updates.astype(x.dtype())}, {{"axis", a}});
 }

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "core/check.hpp"
+#include "ops/like.hpp"
 #include "tlaloc/ops.hpp"
 #include "tlaloc/transforms.hpp"
 
@@ -32,6 +33,7 @@ Tensor one_hot(const Tensor& indices, std::int64_t num_classes, DType t) {
 // take along axis 0: out-of-range indices raise an AxisError, negative ones
 // count from the end (take's rules).
 Tensor embedding(const Tensor& weight, const Tensor& indices) {
+  if (detail::is_untyped(weight)) return take(weight, indices, 0);
   if (weight.rank() < 1)
     fail<ShapeError>("embedding", "weight must have at least one axis, got {}", shape_string(weight.shape()));
   if (!is_integral(indices.dtype()))

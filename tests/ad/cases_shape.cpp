@@ -114,6 +114,19 @@ const bool added = add({
               op("repeat_backward", {a[0], a[1]}, {{"repeats", std::int64_t{2}}, {"axis", std::int64_t{-1}}}));
         },
         "torch.sin(a.reshape(2, 3, 2).sum(2)) + 0 * b"),
+    // take and index_add recorded on values of unknown type, their axis as written.
+    row("take_op", {"take"}, {uniform({3, 4}, -1, 1, 978)},
+        [](std::span<const Tensor> a) {
+          const Tensor idx = tl::tensor(std::vector<std::int64_t>{3, 0, 3}, {3});
+          return tl::sin(op("take", {a[0], idx}, {{"axis", std::int64_t{-1}}}));
+        },
+        "torch.sin(a[:, [3, 0, 3]])"),
+    row("index_add_op", {"index_add"}, {uniform({3, 4}, -1, 1, 979), uniform({3, 2}, -1, 1, 980)},
+        [](std::span<const Tensor> a) {
+          const Tensor idx = tl::tensor(std::vector<std::int64_t>{1, 1}, {2});
+          return tl::sin(op("index_add", {a[0], idx, a[1]}, {{"axis", std::int64_t{-1}}}));
+        },
+        "torch.sin(a.index_add(1, torch.tensor([1, 1]), b))"),
     row("convert_like", {"convert_like"}, {uniform({2, 3}, -1, 1, 954), uniform({}, -1, 1, 955)},
         [](std::span<const Tensor> a) { return tl::sin(op("convert_like", {a[0], a[1]})); }, "torch.sin(a) + 0 * b"),
     row("transpose", {"transpose"}, {uniform({2, 3, 4}, -1, 1, 901)},

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 
 #include "core/tensor_impl.hpp"
 #include "engine_rules.hpp"
@@ -653,18 +654,27 @@ Tensor Lowering::spelled_op(const Node& s, const Rule& rule) {
 
 Tensor Lowering::called_op(const tl::detail::OpDef& def, const Node& s) {
   std::vector<Tensor> in;
-  tl::detail::Attrs attrs;
-  const auto& names = def.public_call().attributes;
-  std::size_t k = 0;
+  std::vector<std::string> written;
   for (const Arg& a : s.args) {
-    if (a.is_tensor()) {
+    if (a.is_tensor())
       in.push_back(operand(a));
-      continue;
-    }
-    if (k == names.size()) throw NotYet{"tl::" + s.fn + " with more arguments than " + def.name() + " has"};
-    attrs.set(names[k++], tl::detail::Written{a.text});
+    else
+      written.push_back(a.text);
   }
-  return tl::detail::call1(def, in, attrs);
+  const std::size_t before = f_.body.ops.size();
+  Tensor y;
+  try {
+    y = record_called(def, in, written);
+  } catch (const std::invalid_argument& e) {
+    throw NotYet{e.what()};
+  }
+  const std::string& name = p_.values[std::size_t(s.result)].name;
+  for (std::size_t k = before; k + 1 < f_.body.ops.size(); ++k)
+    for (const ir::ValueId v : f_.body.ops[k].results) {
+      inner[v] = name + "_" + std::to_string(inner.size());
+      node_of[v] = &s;
+    }
+  return y;
 }
 
 Tensor Lowering::passed_on(const Node& s, const Tensor& y) {

@@ -108,6 +108,10 @@ class Lowering {
   };
   std::map<const Node*, Loop> loops;
   std::set<ir::ValueId> passing;  // the results of calls that may return their operand (aliases)
+  // The values a call records before its op (index_add's updates converted to x's
+  // dtype), each named after the call's result and the operand it is: their
+  // cotangents are d_<name>.
+  std::map<ir::ValueId, std::string> inner;
   ir::ValueId value(ValueId v) { return b_.value_of(at_.at(v)); }
   // Whether v has a value here (not `tl::Tensor t;` before a path assigns it).
   bool lowered(ValueId v) const { return v >= 0 && at_.count(v) != 0; }

@@ -14,6 +14,7 @@
 #include "engine_lowering.hpp"
 #include "engine_writer.hpp"
 #include "ir/builder.hpp"
+#include "ops/like.hpp"
 #include "ops/rule.hpp"
 #include "rules_text.hpp"
 
@@ -63,20 +64,6 @@ void name_values(Call& c, ir::Builder& b, const Names& n) {
       }
 }
 
-// The arguments after the tensors of a call of def's public function, as its
-// attributes: each as written (OpDef::called_as).
-tl::detail::Attrs written_attributes(const OpDef& def, const Names& n) {
-  tl::detail::Attrs attrs;
-  const auto& names = def.public_call().attributes;
-  std::size_t k = 0;
-  for (std::size_t i = 0; i < n.args.size(); ++i)
-    if (!n.tensor[i]) {
-      if (k == names.size()) throw std::invalid_argument("more arguments than " + def.name() + " has");
-      attrs.set(names[k++], tl::detail::Written{n.args[i]});
-    }
-  return attrs;
-}
-
 }  // namespace
 
 std::vector<std::pair<std::string, std::size_t>> engine_elementwise_ops() {
@@ -94,6 +81,16 @@ std::vector<std::pair<std::string, std::size_t>> engine_elementwise_ops() {
     if (named || infix) ops.emplace_back(def->name(), def->partials());
   }
   return ops;
+}
+
+Tensor record_called(const OpDef& def, std::vector<Tensor> in, const std::vector<std::string>& written) {
+  const OpDef::PublicCall& pc = def.public_call();
+  if (written.size() > pc.attributes.size())
+    throw std::invalid_argument("tl::" + pc.names.at(0) + " with more arguments than " + def.name() + " has");
+  tl::detail::Attrs attrs = pc.defaults;
+  for (std::size_t k = 0; k < written.size(); ++k) attrs.set(pc.attributes[k], tl::detail::Written{written[k]});
+  for (const auto& [i, j] : pc.converted) in.at(i) = tl::detail::astype_like(in.at(i), in.at(j));
+  return tl::detail::call1(def, in, attrs);
 }
 
 const OpDef& elementwise_op(const Rule& r) {
@@ -117,7 +114,10 @@ std::string engine_tangent(const Rule& r, const Names& n, const std::vector<std:
   for (std::size_t k = 0, i = 0; k < n.args.size(); ++k)
     if (n.tensor[k]) placeholders.args[k] = placeholder(i++);
   const OpDef* def = engine_elementwise(r) ? &elementwise_op(r) : nullptr;
-  const Tensor y = r.op != nullptr   ? tl::detail::call1(*r.op, tensors, written_attributes(*r.op, n))
+  std::vector<std::string> written;
+  for (std::size_t k = 0; k < n.args.size(); ++k)
+    if (!n.tensor[k]) written.push_back(n.args[k]);
+  const Tensor y = r.op != nullptr   ? record_called(*r.op, tensors, written)
                    : def != nullptr ? tl::detail::call1(*def, c.in)
                                     : record_spelled(r.name, tensors, placeholders, {}, {});
   // g: the engine's forward mode of f, each parameter and the tangents given named as

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "rules.hpp"
+#include "tlaloc/tensor.hpp"
 
 namespace tlaloc_grad {
 
@@ -18,6 +19,12 @@ namespace tlaloc_grad {
 // text), and the tangent written back as one C++ expression; empty where the engine
 // gives none.
 std::string engine_tangent(const Rule& r, const Names& n, const std::vector<std::string>& t);
+
+// The op `def` recorded on `in` for a call of its public function (OpDef::called_as)
+// whose arguments after the tensors are `written`: each an attribute as written, the
+// attributes left out their defaults, the operands converted as the function does.
+tlaloc::Tensor record_called(const tlaloc::detail::OpDef& def, std::vector<tlaloc::Tensor> in,
+                             const std::vector<std::string>& written);
 
 // The registry op that the function of an elementwise rule records (engine_elementwise).
 const tlaloc::detail::OpDef& elementwise_op(const Rule& r);

@@ -205,6 +205,7 @@ void SweepPrinter::count_uses(const ir::Op& op, std::map<ir::ValueId, int>& uses
 std::string SweepPrinter::target_of(ir::ValueId fv) const {
   if (const auto it = apart_.find(fv); it != apart_.end()) return it->second;
   if (const auto it = low_.target.find(fv); it != low_.target.end()) return it->second;
+  if (const auto it = low_.inner.find(fv); it != low_.inner.end()) return "d_" + it->second;
   const auto& args = low_.function().body.args;
   for (std::size_t i = 0; i < args.size(); ++i)
     if (args[i] == fv) return "d_" + low_.names[i].text;
@@ -404,8 +405,8 @@ Sweep engine_sweep(const Program& p, const std::string& seed, const ForwardPass&
     return {{}, {}, e.what, e.where};
   } catch (const tl::detail::UnknownTypeError&) {
     return {{}, {}, "a rule that reads a type known only at run time"};
-  } catch (const std::logic_error&) {
-    return {{}, {}, "a recording it cannot write back"};
+  } catch (const std::logic_error& e) {
+    return {{}, {}, std::string("a recording it cannot write back: ") + e.what()};
   }
 }
 

@@ -171,13 +171,6 @@ void add_layout_rules(RuleTable& t) {
   // take(x, indices, axis) and index_add(x, indices, updates, axis); take_along_axis
   // and scatter_add alike; embedding(weight, indices) is take along axis 0. The
   // engine's rules: the add into zeros, the take of the cotangent.
-  add(moved("take", [](const Rule&, std::size_t i, const Names& n) {
-    const std::string axis = n.args.size() > 2 ? n.args[2] : "0";
-    return i == 0 ? call("index_add", {call("zeros_like", {n.args[0]}), n.args[1], n.g, axis}) : "";
-  }));
-  add(moved("embedding", [](const Rule&, std::size_t i, const Names& n) {
-    return i == 0 ? call("index_add", {call("zeros_like", {n.args[0]}), n.args[1], n.g, "0"}) : "";
-  }));
   // The library's take_along_axis broadcasts x and the indices against each other
   // off the axis first; the rule is for the case without that broadcast (the common
   // one: indices [n, 1] into [n, c]), and the generated code checks it.
@@ -200,17 +193,12 @@ void add_layout_rules(RuleTable& t) {
   };
   add(std::move(along));
   // The updates are converted to x's dtype first: their share is converted back.
-  for (const char* scatter : {"index_add", "scatter_add"}) {
-    Rule r = moved(scatter, [](const Rule& u, std::size_t i, const Names& n) {
-      const std::string gather = u.name == "index_add" ? "take" : "take_along_axis";
-      if (i == 2) return in_dtype_of(call(gather, {n.g, n.args[1], n.args[3]}), n.args[2]);
-      return i == 0 ? n.g : "";
-    });
-    r.jvp = [](const Rule& u, const Names& n, const Tangents& tg) {
-      return jointly_linear_jvp(u, n, tg, {0, 2});
-    };
-    add(std::move(r));
-  }
+  Rule scatter = moved("scatter_add", [](const Rule&, std::size_t i, const Names& n) {
+    if (i == 2) return in_dtype_of(call("take_along_axis", {n.g, n.args[1], n.args[3]}), n.args[2]);
+    return i == 0 ? n.g : "";
+  });
+  scatter.jvp = [](const Rule& u, const Names& n, const Tangents& tg) { return jointly_linear_jvp(u, n, tg, {0, 2}); };
+  add(std::move(scatter));
 }
 
 }  // namespace tlaloc_grad
