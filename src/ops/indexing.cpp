@@ -360,6 +360,7 @@ std::int64_t axis_of(const Rule& r) { return r.attr<std::int64_t>("axis"); }
 bool unresolved(const Rule& r) { return detail::is_untyped(r.cotangent()) || r.attrs().any_written(); }
 const OpDef& take_def();
 const OpDef& index_add_def();
+const OpDef& take_along_axis_def();
 
 std::vector<Tensor> take_vjp(const Rule& r) {
   std::vector<Tensor> g(2);
@@ -390,7 +391,10 @@ std::vector<Tensor> scatter_add_vjp(const Rule& r) {
   std::vector<Tensor> g(3);
   if (!r.has_cotangent()) return g;
   if (r.wants(0)) g[0] = r.cotangent();
-  if (r.wants(2)) g[2] = take_along_axis(r.cotangent(), r.in(1), axis_of(r));
+  // Off the axis, the indices match x (check_along): nothing is broadcast.
+  if (r.wants(2))
+    g[2] = unresolved(r) ? call1(take_along_axis_def(), {r.cotangent(), r.in(1)}, r.attrs())
+                         : take_along_axis(r.cotangent(), r.in(1), axis_of(r));
   return g;
 }
 
@@ -415,7 +419,9 @@ const OpDef& take_op =
 const OpDef& take_along_axis_op =
     def_op("take_along_axis")
         .linear({0})
-        .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::take_along_axis", op, {fmt::format("{}", op.attrs().get<std::int64_t>("axis"))}); })
+        .cpp([](detail::CppOp& op) {
+          return detail::cpp_call("tl::take_along_axis", op, {detail::cpp_attr(op.attrs(), "axis")});
+        })
         .inputs(2)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
           const std::size_t axis = rule_axis("take_along_axis", attrs, in[0], in[1]);
@@ -424,7 +430,7 @@ const OpDef& take_along_axis_op =
         })
         .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
           return gather_kernel<true>("take_along_axis", in[0], in[1],
-                                     std::size_t(attrs.get<std::int64_t>("axis")), out[0]);
+                                     std::size_t(axis_in(attrs, in[0].shape().size())), out[0]);
         })
         .jvp(detail::linear_jvp({0}))
         .vjp(take_along_axis_vjp)
@@ -452,7 +458,8 @@ const OpDef& index_add_op =
 const OpDef& scatter_add_op =
     def_op("scatter_add")
         .linear({0, 2})
-        .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::scatter_add", op, {fmt::format("{}", op.attrs().get<std::int64_t>("axis"))}); })
+        .called_as({{"scatter_add"}, {"axis"}, false, false, {}, {{2, 0}}})
+        .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::scatter_add", op, {detail::cpp_attr(op.attrs(), "axis")}); })
         .inputs(3)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
           const std::size_t axis = rule_axis("scatter_add", attrs, in[0], in[1]);
@@ -462,13 +469,14 @@ const OpDef& scatter_add_op =
         })
         .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
           return scatter_kernel<true>("scatter_add", in[0], in[1], in[2],
-                                      std::size_t(attrs.get<std::int64_t>("axis")));
+                                      std::size_t(axis_in(attrs, in[0].shape().size())));
         })
         .jvp(detail::linear_jvp({0, 2}))
         .vjp(scatter_add_vjp)
         .lower(detail::lower_index_add(true));
 
 const OpDef& take_def() { return take_op; }
+const OpDef& take_along_axis_def() { return take_along_axis_op; }
 const OpDef& index_add_def() { return index_add_op; }
 
 std::int64_t public_axis(std::string_view op, const Tensor& x, std::int64_t axis) {
@@ -503,6 +511,8 @@ Tensor take_along_axis(const Tensor& x, const Tensor& indices, std::int64_t axis
 
 // Updates take x's dtype, as an assignment into x would.
 Tensor scatter_add(const Tensor& x, const Tensor& indices, const Tensor& updates, std::int64_t axis) {
+  if (detail::is_untyped(x))
+    return call1(scatter_add_op, {x, indices, detail::astype_like(updates, x)}, {{"axis", axis}});
   const std::int64_t a = public_axis("scatter_add", x, axis);
   return call1(scatter_add_op, {x, indices, updates.astype(x.dtype())}, {{"axis", a}});
 }

@@ -129,16 +129,17 @@ Result check_mode(const gradcheck::Case& c, bool reverse, Untyped how) {
 const std::set<std::string> kRunsTraced = {
     "binary/add", "binary/atan2", "binary/div", "binary/hypot", "binary/maximum", "binary/minimum",
     "binary/mul", "binary/pow", "binary/remainder", "binary/sub", "index/embedding", "index/index_add",
-    "index/take_axis1", "index/take_duplicates", "reduce/cumsum_axis0", "reduce/cumsum_last", "reduce/max",
-    "reduce/min", "reduce/sum_all_keepdims", "reduce/sum_axis", "select/where", "shape/broadcast_to",
-    "shape/broadcast_to_op", "shape/broadcast_to_shape_of", "shape/convert_like", "shape/cumsum_backward",
-    "shape/dynamic_slice", "shape/dynamic_slice_traced", "shape/expand_dims", "shape/expand_dims_op",
-    "shape/extreme_backward", "shape/extreme_jvp", "shape/index_add_op", "shape/optimization_barrier",
-    "shape/repeat", "shape/repeat_backward_op", "shape/repeat_op", "shape/reshape_like", "shape/reverse",
-    "shape/squeeze", "shape/squeeze_op", "shape/squeeze_op_all", "shape/sum_backward",
-    "shape/sum_to_shape_of", "shape/sum_to_size_op", "shape/take_op", "shape/tile", "shape/tile_backward_op",
-    "shape/tile_op", "shape/transpose", "shape/transpose_backward", "shape/transpose_backward_reversed",
-    "spec/cbrt", "spec/clamp_scalar_bounds", "spec/clamp_tensor_bounds", "spec/divide", "spec/fmod",
+    "index/scatter_add", "index/take_axis1", "index/take_duplicates", "reduce/cumsum_axis0",
+    "reduce/cumsum_last", "reduce/max", "reduce/min", "reduce/sum_all_keepdims", "reduce/sum_axis",
+    "select/where", "shape/broadcast_to", "shape/broadcast_to_op", "shape/broadcast_to_shape_of",
+    "shape/convert_like", "shape/cumsum_backward", "shape/dynamic_slice", "shape/dynamic_slice_traced",
+    "shape/expand_dims", "shape/expand_dims_op", "shape/extreme_backward", "shape/extreme_jvp",
+    "shape/index_add_op", "shape/optimization_barrier", "shape/repeat", "shape/repeat_backward_op",
+    "shape/repeat_op", "shape/reshape_like", "shape/reverse", "shape/scatter_add_op", "shape/squeeze",
+    "shape/squeeze_op", "shape/squeeze_op_all", "shape/sum_backward", "shape/sum_to_shape_of",
+    "shape/sum_to_size_op", "shape/take_op", "shape/tile", "shape/tile_backward_op", "shape/tile_op",
+    "shape/transpose", "shape/transpose_backward", "shape/transpose_backward_reversed", "spec/cbrt",
+    "spec/clamp_scalar_bounds", "spec/clamp_tensor_bounds", "spec/divide", "spec/fmod",
     "spec/reduce_precision", "spec/round_nearest_afz", "unary/abs", "unary/acos", "unary/acosh",
     "unary/asin", "unary/asinh", "unary/atan", "unary/atanh", "unary/cos", "unary/cosh", "unary/erf",
     "unary/exp", "unary/expm1", "unary/gelu", "unary/gelu_tanh", "unary/log", "unary/log1p", "unary/neg",
@@ -153,12 +154,18 @@ std::set<std::string> runs_forgotten() {
   // clang-format off
   rows.insert({
       "composition/cross_entropy_label_smoothing", "composition/layer_norm",
-      "composition/projectile_unrolled", "composition/rms_norm", "linalg/outer", "loss/bce_with_logits_mean",
-      "loss/bce_with_logits_none", "loss/bce_with_logits_sum", "loss/huber_delta_mean",
-      "loss/huber_delta_none", "loss/huber_delta_sum", "loss/huber_mean", "loss/huber_none",
-      "loss/huber_sum", "loss/mse_mean", "loss/mse_none", "loss/mse_sum", "nn/cross_entropy_one_hot",
-      "nn/layer_norm", "nn/log_softmax", "nn/softmax", "nn/softmax_axis0", "reduce/logsumexp", "reduce/mean",
-      "reduce/std", "reduce/std_ddof1", "reduce/var", "reduce/var_ddof1", "unary/convert"});
+      "composition/log_sum_exp_naive_loss", "composition/logsumexp_loss", "composition/projectile_unrolled",
+      "composition/rms_norm", "index/take_along_axis", "index/take_along_axis_broadcast", "linalg/outer",
+      "loss/bce_with_logits_mean", "loss/bce_with_logits_none", "loss/bce_with_logits_sum",
+      "loss/cross_entropy_mean", "loss/cross_entropy_none", "loss/cross_entropy_one_sample",
+      "loss/cross_entropy_smoothing_mean", "loss/cross_entropy_smoothing_none",
+      "loss/cross_entropy_smoothing_sum", "loss/cross_entropy_spatial_mean",
+      "loss/cross_entropy_spatial_none", "loss/cross_entropy_spatial_sum", "loss/cross_entropy_sum",
+      "loss/huber_delta_mean", "loss/huber_delta_none", "loss/huber_delta_sum", "loss/huber_mean",
+      "loss/huber_none", "loss/huber_sum", "loss/mse_mean", "loss/mse_none", "loss/mse_sum", "loss/nll_mean",
+      "loss/nll_none", "loss/nll_sum", "nn/cross_entropy_one_hot", "nn/layer_norm", "nn/log_softmax",
+      "nn/softmax", "nn/softmax_axis0", "reduce/logsumexp", "reduce/mean", "reduce/std", "reduce/std_ddof1",
+      "reduce/var", "reduce/var_ddof1", "unary/convert"});
   // clang-format on
   return rows;
 }

@@ -127,6 +127,12 @@ const bool added = add({
           return tl::sin(op("index_add", {a[0], idx, a[1]}, {{"axis", std::int64_t{-1}}}));
         },
         "torch.sin(a.index_add(1, torch.tensor([1, 1]), b))"),
+    row("scatter_add_op", {"scatter_add"}, {uniform({3, 4}, -1, 1, 981), uniform({3, 2}, -1, 1, 982)},
+        [](std::span<const Tensor> a) {
+          const Tensor idx = tl::tensor(std::vector<std::int64_t>{1, 1, 0, 3, 2, 2}, {3, 2});
+          return tl::sin(op("scatter_add", {a[0], idx, a[1]}, {{"axis", std::int64_t{-1}}}));
+        },
+        "torch.sin(a.scatter_add(1, torch.tensor([[1, 1], [0, 3], [2, 2]]), b))"),
     row("convert_like", {"convert_like"}, {uniform({2, 3}, -1, 1, 954), uniform({}, -1, 1, 955)},
         [](std::span<const Tensor> a) { return tl::sin(op("convert_like", {a[0], a[1]})); }, "torch.sin(a) + 0 * b"),
     row("transpose", {"transpose"}, {uniform({2, 3, 4}, -1, 1, 901)},

@@ -168,10 +168,8 @@ void add_layout_rules(RuleTable& t) {
     return jointly_linear_jvp(r, n, tg, {0, 1});
   };
   add(std::move(update));
-  // take(x, indices, axis) and index_add(x, indices, updates, axis); take_along_axis
-  // and scatter_add alike; embedding(weight, indices) is take along axis 0. The
-  // engine's rules: the add into zeros, the take of the cotangent.
-  // The library's take_along_axis broadcasts x and the indices against each other
+  // take_along_axis(x, indices, axis): the engine's rule, the scatter_add of the
+  // cotangent into zeros. The library's take_along_axis broadcasts x and the indices against each other
   // off the axis first; the rule is for the case without that broadcast (the common
   // one: indices [n, 1] into [n, c]), and the generated code checks it.
   Rule along = moved("take_along_axis", [](const Rule&, std::size_t i, const Names& n) {
@@ -192,13 +190,6 @@ void add_layout_rules(RuleTable& t) {
            n.args[1] + ".shape()));";
   };
   add(std::move(along));
-  // The updates are converted to x's dtype first: their share is converted back.
-  Rule scatter = moved("scatter_add", [](const Rule&, std::size_t i, const Names& n) {
-    if (i == 2) return in_dtype_of(call("take_along_axis", {n.g, n.args[1], n.args[3]}), n.args[2]);
-    return i == 0 ? n.g : "";
-  });
-  scatter.jvp = [](const Rule& u, const Names& n, const Tangents& tg) { return jointly_linear_jvp(u, n, tg, {0, 2}); };
-  add(std::move(scatter));
 }
 
 }  // namespace tlaloc_grad
