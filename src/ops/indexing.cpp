@@ -401,7 +401,7 @@ std::vector<Tensor> scatter_add_vjp(const Rule& r) {
 const OpDef& take_op =
     def_op("take")
         .linear({0})
-        .called_as({{"take", "embedding"}, {"axis"}, false, false, {{"axis", std::int64_t{0}}}})
+        .called_as({.names = {"take", "embedding"}, .attributes = {"axis"}, .defaults = {{"axis", std::int64_t{0}}}})
         .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::take", op, {detail::cpp_attr(op.attrs(), "axis")}); })
         .inputs(2)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
@@ -439,7 +439,7 @@ const OpDef& take_along_axis_op =
 const OpDef& index_add_op =
     def_op("index_add")
         .linear({0, 2})
-        .called_as({{"index_add"}, {"axis"}, false, false, {}, {{2, 0}}})
+        .called_as({.names = {"index_add"}, .attributes = {"axis"}, .converted = {{2, 0}}})
         .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::index_add", op, {detail::cpp_attr(op.attrs(), "axis")}); })
         .inputs(3)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
@@ -458,7 +458,7 @@ const OpDef& index_add_op =
 const OpDef& scatter_add_op =
     def_op("scatter_add")
         .linear({0, 2})
-        .called_as({{"scatter_add"}, {"axis"}, false, false, {}, {{2, 0}}})
+        .called_as({.names = {"scatter_add"}, .attributes = {"axis"}, .converted = {{2, 0}}})
         .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::scatter_add", op, {detail::cpp_attr(op.attrs(), "axis")}); })
         .inputs(3)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {

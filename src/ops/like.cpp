@@ -38,7 +38,7 @@ OpDef& def_like(std::string_view name, Public fn) {
 // The second operand gives only a shape and a dtype: no derivative flows to it.
 const OpDef& sum_to_shape_of_op =
     def_like("sum_to_shape_of", sum_to_shape_of)
-        .called_as({{"sum_to_shape_of"}, {}, true})
+        .called_as({.names = {"sum_to_shape_of"}, .attributes = {}, .passes_on = true})
         .jvp([](const Rule& r) { return std::vector<Tensor>{sum_to_shape_of(r.tangent(0), r.in(1))}; })
         .vjp([](const Rule& r) {
           return std::vector<Tensor>{r.wants(0) ? broadcast_to_shape_of(r.cotangent(), r.in(0)) : Tensor(),
@@ -46,7 +46,7 @@ const OpDef& sum_to_shape_of_op =
         });
 const OpDef& broadcast_to_shape_of_op =
     def_like("broadcast_to_shape_of", broadcast_to_shape_of)
-        .called_as({{"broadcast_to_shape_of"}, {}, true})
+        .called_as({.names = {"broadcast_to_shape_of"}, .attributes = {}, .passes_on = true})
         .jvp([](const Rule& r) { return std::vector<Tensor>{broadcast_to_shape_of(r.tangent(0), r.in(1))}; })
         // As the convert and the broadcast it records where types are known transpose:
         // converted back to t's dtype first, then summed in it.
@@ -64,7 +64,7 @@ OpDef& def_to_shape(std::string_view name, ToShape fn, Public transpose) {
   return def_op(name)
       .linear()
       .inputs(1)
-      .called_as({{std::string(name)}, {"shape"}, true})
+      .called_as({.names = {std::string(name)}, .attributes = {"shape"}, .passes_on = true})
       .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
         return std::vector<TensorType>{{in[0].dtype, attrs.get<std::vector<std::int64_t>>("shape")}};
       })
@@ -196,6 +196,7 @@ OpDef& def_filled(std::string_view name, Filled fn) {
       })
       .lower([fn](std::span<const Tensor> in, const Attrs&) { return std::vector<Tensor>{fn(in[0])}; })
       .no_derivative()
+      .called_as({.names = {std::string(name)}, .attributes = {}})
       .type_origin(OpDef::TypeOrigin{0, 0})
       .cpp(cpp_fn(fmt::format("tl::{}", name)));
 }

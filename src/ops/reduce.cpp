@@ -354,7 +354,7 @@ detail::ShapeRule scan_rule(std::string op) {
     return std::vector<TensorType>{{widened(in[0].dtype), in[0].shape}};
   };
 }
-const OpDef& cumsum_op = def_op("cumsum").linear().inputs(1).called_as({{"cumsum"}, {"axis"}}).shape_rule(scan_rule("cumsum")).kernel(
+const OpDef& cumsum_op = def_op("cumsum").linear().inputs(1).called_as({.names = {"cumsum"}, .attributes = {"axis"}}).shape_rule(scan_rule("cumsum")).kernel(
     [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
       return scan_kernel<detail::SumOp>("cumsum", in[0], attrs, out[0]);
     }).lower(detail::lower_scan("cumsum", detail::ReduceBody::add)).jvp(detail::linear_jvp({0})).vjp(cumsum_vjp).cpp(axis_spelling("tl::cumsum"));
@@ -364,7 +364,7 @@ const OpDef& cumsum_backward_op =
     def_op("cumsum_backward")
         .linear()
         .inputs(1)
-        .called_as({{"cumsum_backward"}, {"axis"}})
+        .called_as({.names = {"cumsum_backward"}, .attributes = {"axis"}})
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
           detail::normalize_axis("cumsum_backward", attrs.get<std::int64_t>("axis"),
                                  std::int64_t(in[0].shape.size()));

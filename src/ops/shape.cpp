@@ -52,7 +52,7 @@ Shape resolved_shape(const Shape& shape, const Shape& of) {
 const OpDef& reshape_op =
     def_op("reshape")
         .linear()
-        .called_as({{"reshape"}, {"shape"}, true})
+        .called_as({.names = {"reshape"}, .attributes = {"shape"}, .passes_on = true})
         .cpp([](detail::CppOp& op) {
           const std::string* written = detail::cpp_written(op.attrs(), "shape");
           return detail::cpp_call("tl::reshape", op,
@@ -107,7 +107,7 @@ OpDef& def_reshaping(std::string_view name, std::vector<std::string> attributes,
   return def_op(name)
       .linear()
       .inputs(1)
-      .called_as({{std::string(name)}, std::move(attributes), passes_on})
+      .called_as({.names = {std::string(name)}, .attributes = std::move(attributes), .passes_on = passes_on})
       .shape_rule([shape_of](std::span<const TensorType> in, const Attrs& attrs) {
         return std::vector<TensorType>{{in[0].dtype, shape_of(in[0].shape, attrs)}};
       })
@@ -180,7 +180,7 @@ Tensor transposed_back(const Tensor& g, const Attrs& attrs);
 const OpDef& transpose_op =
     def_op("transpose")
         .linear()
-        .called_as({{"transpose", "permute"}, {"permutation"}, true})
+        .called_as({.names = {"transpose", "permute"}, .attributes = {"permutation"}, .passes_on = true})
         .cpp([](detail::CppOp& op) { return permuted_spelling("tl::transpose", op); })
         .inputs(1)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
@@ -200,7 +200,7 @@ const OpDef& transpose_op =
 const OpDef& transpose_backward_op =
     def_op("transpose_backward")
         .linear()
-        .called_as({{"transpose_backward"}, {"permutation"}, true})
+        .called_as({.names = {"transpose_backward"}, .attributes = {"permutation"}, .passes_on = true})
         .cpp([](detail::CppOp& op) { return permuted_spelling("tl::derivatives::transpose_backward", op); })
         .inputs(1)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {

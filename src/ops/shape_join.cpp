@@ -282,7 +282,7 @@ SpreadOps def_spread(const char* name, std::vector<std::string> attributes, Spre
   ops->forward = &def_op(name)
                       .linear()
                       .inputs(1)
-                      .called_as({{name}, attributes})
+                      .called_as({.names = {name}, .attributes = attributes})
                       .shape_rule([name, steps](std::span<const TensorType> in, const Attrs& a) {
                         return std::vector<TensorType>{{in[0].dtype, steps(name, in[0].shape, a).out}};
                       })

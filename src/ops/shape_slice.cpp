@@ -305,7 +305,7 @@ Ints dimensions_of(const Attrs& attrs, std::size_t rank) {
 const OpDef& reverse_op =
     def_op("reverse")
         .linear()
-        .called_as({{"reverse"}, {"dimensions"}, true})
+        .called_as({.names = {"reverse"}, .attributes = {"dimensions"}, .passes_on = true})
         .cpp([](detail::CppOp& op) {
           const Attrs& a = op.attrs();
           const std::string* written = detail::cpp_written(a, "dimensions");

@@ -20,6 +20,7 @@ const detail::OpDef& stop_gradient_op =
         })
         .no_derivative()
         .constant_to_derivatives()
+        .called_as({.names = {"stop_gradient"}, .attributes = {}})
         .cpp(detail::cpp_fn("tl::stop_gradient"))
         .lower([](std::span<const Tensor> in, const detail::Attrs&) { return std::vector<Tensor>{in[0]}; });
 

@@ -26,7 +26,10 @@ using detail::ResultType;
 // Declares an op computing f(v) with v of the result's compute type; inputs of
 // another type (integers for float functions) are converted first.
 // Each op declared here is the public function tl::<name> (its C++ spelling).
-OpDef& public_unary(const char* name) { return def_op(name).cpp(detail::cpp_fn(std::string("tl::") + name)); }
+// An op its public function tl::<name>(x) records alone.
+OpDef& public_unary(const char* name) {
+  return def_op(name).called_as({.names = {name}, .attributes = {}}).cpp(detail::cpp_fn(std::string("tl::") + name));
+}
 
 template <class F, bool floating = false> OpDef& def_unary(const char* name, ResultType rule, F f) {
   return public_unary(name).inputs(1).elementwise().shape_rule(detail::unary_rule(name, rule)).kernel(
@@ -182,10 +185,12 @@ TLALOC_VMATH_UNARY(erf, erf, TLALOC_LOWERED(erf) D(1.1283791670955126 * exp(-(x 
 const OpDef& gelu_op =
     def_vmath_unary("gelu", detail::FloatFn::gelu_erf, [](auto v) { return vmath::gelu_erf(v); })
         .lower(detail::lower_gelu) D(0.5 * (1.0 + erf(x * 0.7071067811865476)) + x * (0.3989422804014327 * exp(-0.5 * (x * x))));
-// Spelled tl::gelu(x, true): tlaloc-grad, which writes the rules of the ops spelled by
-// their own names, refuses it by name.
+// Spelled tl::gelu(x, true): no public function of its own name records it, and
+// tlaloc-grad, which writes the rules of the ops spelled by their own names, refuses it
+// by name.
 TLALOC_VMATH_UNARY(gelu_tanh, gelu_tanh,
                    TLALOC_LOWERED(gelu_tanh)
+                       .called_as({.names = {}, .attributes = {}})
                        .derivative([](const Tensor& x, const Tensor&) { return gelu_tanh_derivative(x); })
                        .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::gelu", op, {"true"}); }))
 #undef TLALOC_LOWERED
@@ -212,7 +217,7 @@ const OpDef& convert_op =
     def_op("convert")
         .linear()
         .inputs(1)
-        .called_as({{"astype"}, {"dtype"}, true, true})
+        .called_as({.names = {"astype"}, .attributes = {"dtype"}, .passes_on = true, .method = true})
         .stablehlo({"stablehlo.convert",
                     {detail::StableHloAttr("dtype", detail::StableHloAttr::Kind::result_dtype)},
                     "elementwise"})

@@ -161,6 +161,14 @@ bool engine_elementwise(const Rule& r) {
 bool from_engine(const Rule& r) { return r.op != nullptr || engine_elementwise(r); }
 
 namespace {
+// An op whose result does not move with its operands (floor, zeros_like), or is held
+// constant by derivatives (stop_gradient).
+bool constant(const tlaloc::detail::OpDef& def) {
+  return def.has_no_derivative() || def.is_constant_to_derivatives();
+}
+}  // namespace
+
+namespace {
 
 RuleTable make_rules() {
   RuleTable t;
@@ -255,9 +263,10 @@ RuleTable make_rules() {
   }
   add_layout_rules(t);
   set_jvps(t);
-  // Every public function that records one registry op alone.
+  // Every public function that records one registry op alone, and has a derivative.
   for (const tlaloc::detail::OpDef* def : tlaloc::detail::all_ops())
     for (const std::string& fn : def->public_call().names) {
+      if (constant(*def)) continue;
       Rule r{fn, def->public_call().method ? spell_method : spell_call};
       r.op = def;
       add(std::move(r));
@@ -297,10 +306,10 @@ bool moves_with(std::string_view fn, std::size_t i, std::string_view last) {
 }
 
 bool zero_derivative(std::string_view name) {
-  static const std::set<std::string_view> names{
-      "zeros_like", "ones_like", "full_like", "empty_like", "stop_gradient", "sign",  "floor",
-      "ceil",       "round",     "argmax",    "argmin",     "isfinite",      "isnan", "logical_not",
-      "one_hot",    "any",       "all"};
+  if (const tlaloc::detail::OpDef* def = tlaloc::detail::find_called_as(name)) return constant(*def);
+  // Functions that record several ops, or one only for some of their arguments.
+  static const std::set<std::string_view> names{"full_like", "empty_like", "one_hot", "any",
+                                                "all",       "argmax",     "argmin"};
   return names.count(name) != 0;
 }
 

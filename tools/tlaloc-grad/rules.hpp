@@ -89,7 +89,8 @@ bool may_pass_on(const Node& s);
 std::string library_function(std::string_view fn);
 
 // Public functions whose result does not change with their tensor arguments' values
-// (zeros_like, argmax, floor, stop_gradient, ...): their derivative is zero.
+// (zeros_like, argmax, floor, stop_gradient, ...): their derivative is zero. For a
+// function that records one op, the op says so (OpDef::no_derivative).
 bool zero_derivative(std::string_view name);
 
 }  // namespace tlaloc_grad
