@@ -4,8 +4,11 @@ cmake_minimum_required(VERSION 3.25)
 file(GLOB_RECURSE docs ${ROOT}/*.md)
 list(FILTER docs EXCLUDE REGEX "^${ROOT}/(build|\\.git)/")
 set(long "")
+# CMake's regular expressions have no {n} counts: 401 dots. They count bytes, so a
+# line of 401 characters or more always matches (UTF-8 takes one byte or more each).
+string(REPEAT "." 401 over)
 foreach(doc ${docs})
-  file(STRINGS ${doc} lines REGEX "^.{401}")
+  file(STRINGS ${doc} lines REGEX "^${over}")
   foreach(line ${lines})
     string(LENGTH "${line}" n)
     file(RELATIVE_PATH rel ${ROOT} ${doc})
