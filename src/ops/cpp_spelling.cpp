@@ -88,10 +88,6 @@ const std::string* cpp_written(const Attrs& a, std::string_view name) {
     if (const auto* w = std::get_if<Written>(&v); w != nullptr && key == name) return &w->text;
   return nullptr;
 }
-std::string cpp_ints_attr(const Attrs& a, std::string_view name) {
-  const std::string* written = cpp_written(a, name);
-  return written != nullptr ? *written : cpp_ints(a.get<std::vector<std::int64_t>>(name));
-}
 std::string cpp_attr(const Attrs& a, std::string_view name) {
   for (const auto& [key, v] : a.items()) {
     if (key != name) continue;

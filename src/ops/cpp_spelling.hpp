@@ -52,8 +52,6 @@ std::string cpp_shape(const Shape& s);                     // {2, 3} (tl::Shape{
 std::string cpp_axes(const std::vector<std::int64_t>& v);  // {0, 1}; an empty list is not "all axes"
 // The text of attribute `name` where it is known at run time only (Written), else null.
 const std::string* cpp_written(const Attrs& a, std::string_view name);
-// Attribute `name`, a list of integers, as cpp_ints writes it, or its written text.
-std::string cpp_ints_attr(const Attrs& a, std::string_view name);
 // Attribute `name` as a C++ argument: its written text, or its value (an integer, a
 // list of them, a bool, a double or a dtype).
 std::string cpp_attr(const Attrs& a, std::string_view name);

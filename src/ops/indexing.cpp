@@ -357,7 +357,7 @@ std::int64_t axis_of(const Rule& r) { return r.attr<std::int64_t>("axis"); }
 
 // Where a type or the axis is known at run time only (a build-time trace), take's
 // and index_add's rules record each other's ops, the axis passed on as it is.
-bool unresolved(const Rule& r) { return detail::is_untyped(r.cotangent()) || r.attrs().any_written(); }
+bool unresolved(const Rule& r) { return detail::unresolved(r.cotangent(), r.attrs()); }
 const OpDef& take_def();
 const OpDef& index_add_def();
 const OpDef& take_along_axis_def();

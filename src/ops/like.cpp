@@ -288,6 +288,8 @@ Tensor extreme_jvp_like(const Tensor& t, const Tensor& x, const Tensor& y, const
   return derivatives::extreme_jvp(t, x, y, axes_of(reduction), reduction.get<bool>("keepdims"));
 }
 
+bool unresolved(const Tensor& t, const Attrs& attrs) { return is_untyped(t) || attrs.any_written(); }
+
 Tensor to_shape(ToShapeOp op, const Tensor& x, const Shape& shape) {
   return call1(op == ToShapeOp::broadcast_to ? broadcast_to_op : sum_to_size_op, {x}, {{"shape", shape}});
 }

@@ -27,6 +27,10 @@ Tensor extreme_jvp_like(const Tensor& t, const Tensor& x, const Tensor& y, const
 // broadcast_to(x, shape) and sum_to_size(x, shape) where x is untyped.
 enum class ToShapeOp { broadcast_to, sum_to_size };
 Tensor to_shape(ToShapeOp op, const Tensor& x, const Shape& shape);
+// Whether a rule must record its op's transpose as an op itself, attributes passed on
+// as they are: t's type, or an attribute, is known at run time only (a build-time
+// trace). Otherwise it calls the public function, which reads the shapes.
+bool unresolved(const Tensor& t, const Attrs& attrs);
 // t reshaped to like's shape: `tl::reshape(t, like.shape())`, the rule of every
 // function that records a reshape (reshape, squeeze, expand_dims).
 Tensor reshape_like(const Tensor& t, const Tensor& like);

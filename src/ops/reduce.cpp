@@ -243,9 +243,7 @@ detail::CppSpelling reduce_spelling(std::string fn) {
 }
 detail::CppSpelling axis_spelling(std::string fn) {
   return [fn = std::move(fn)](detail::CppOp& op) {
-    const std::string* written = detail::cpp_written(op.attrs(), "axis");
-    std::vector<std::string> extra{written != nullptr ? *written
-                                                      : fmt::format("{}", op.attrs().get<std::int64_t>("axis"))};
+    std::vector<std::string> extra{detail::cpp_attr(op.attrs(), "axis")};
     if (op.attrs().has("keepdims")) extra.push_back(detail::cpp_bool(op.attrs().get<bool>("keepdims")));
     return detail::cpp_call(fn, op, extra);
   };
@@ -375,14 +373,14 @@ const OpDef& cumsum_backward_op =
         })
         .jvp(detail::linear_jvp({0}))
         .vjp([](const Rule& r) {
-          if (detail::is_untyped(r.cotangent()) || r.attrs().any_written())
+          if (detail::unresolved(r.cotangent(), r.attrs()))
             return std::vector<Tensor>{call1(cumsum_op, {r.cotangent()}, r.attrs())};
           return std::vector<Tensor>{cumsum(r.cotangent(), r.attr<std::int64_t>("axis"))};
         })
         .cpp(axis_spelling("tl::derivatives::cumsum_backward"));
 
 std::vector<Tensor> cumsum_vjp(const Rule& r) {
-  if (detail::is_untyped(r.cotangent()) || r.attrs().any_written())
+  if (detail::unresolved(r.cotangent(), r.attrs()))
     return {call1(cumsum_backward_op, {r.cotangent()}, r.attrs())};
   return {derivatives::cumsum_backward(r.cotangent(), r.attr<std::int64_t>("axis"))};
 }

@@ -168,12 +168,9 @@ Shape permuted(const Shape& s, const std::vector<std::int64_t>& perm) {
 // `fn(x, perm)`, or `tl::transpose(x)` where the axes are reversed.
 std::string permuted_spelling(std::string_view fn, detail::CppOp& op) {
   if (!op.attrs().has("permutation")) return detail::cpp_call("tl::transpose", op);
-  return detail::cpp_call(fn, op, {detail::cpp_ints_attr(op.attrs(), "permutation")});
+  return detail::cpp_call(fn, op, {detail::cpp_attr(op.attrs(), "permutation")});
 }
 
-// Where a type or the permutation is known at run time only (a build-time trace),
-// the rules record the op itself, its attributes passed on as they are.
-bool unresolved(const Tensor& x, const Attrs& attrs) { return detail::is_untyped(x) || attrs.any_written(); }
 Tensor transposed(const Tensor& g, const Attrs& attrs);
 Tensor transposed_back(const Tensor& g, const Attrs& attrs);
 
@@ -214,12 +211,12 @@ const OpDef& transpose_backward_op =
         .vjp([](const detail::Rule& r) { return std::vector<Tensor>{transposed(r.cotangent(), r.attrs())}; });
 
 Tensor transposed(const Tensor& g, const Attrs& attrs) {
-  if (unresolved(g, attrs)) return call1(transpose_op, {g}, attrs);
+  if (detail::unresolved(g, attrs)) return call1(transpose_op, {g}, attrs);
   return attrs.has("permutation") ? transpose(g, attrs.get<std::vector<std::int64_t>>("permutation"))
                                   : transpose(g);
 }
 Tensor transposed_back(const Tensor& g, const Attrs& attrs) {
-  if (unresolved(g, attrs)) return call1(transpose_backward_op, {g}, attrs);
+  if (detail::unresolved(g, attrs)) return call1(transpose_backward_op, {g}, attrs);
   return attrs.has("permutation")
              ? derivatives::transpose_backward(g, attrs.get<std::vector<std::int64_t>>("permutation"))
              : transpose(g);
@@ -363,9 +360,7 @@ Tensor transpose(const Tensor& x, const std::vector<std::int64_t>& perm) {
 }
 Tensor transpose(const Tensor& x) {
   if (detail::is_untyped(x)) return call1(transpose_op, {x});
-  std::vector<std::int64_t> p(std::size_t(x.rank()));
-  for (std::size_t i = 0; i < p.size(); ++i) p[i] = x.rank() - 1 - std::int64_t(i);
-  return transpose(x, p);
+  return transpose(x, permutation_of("transpose", {}, std::size_t(x.rank())));
 }
 Tensor permute(const Tensor& x, const std::vector<std::int64_t>& perm) { return transpose(x, perm); }
 Tensor derivatives::transpose_backward(const Tensor& g, const std::vector<std::int64_t>& perm) {
