@@ -74,7 +74,8 @@ const OpDef& compare_op =
         .no_derivative()  // bool results
         .cpp([](detail::CppOp& op) {
           std::vector<std::string> extra{detail::cpp_string(op.attrs().get<std::string>("comparison_direction"))};
-          if (op.attrs().has("compare_type")) extra.push_back(detail::cpp_string(op.attrs().get<std::string>("compare_type")));
+          if (op.attrs().has("compare_type"))
+            extra.push_back(detail::cpp_string(op.attrs().get<std::string>("compare_type")));
           return detail::cpp_call("tl::lax::compare", op, extra);
         })
         .inputs(2)

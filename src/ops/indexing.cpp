@@ -401,8 +401,11 @@ std::vector<Tensor> scatter_add_vjp(const Rule& r) {
 const OpDef& take_op =
     def_op("take")
         .linear({0})
-        .called_as({.names = {"take", "embedding"}, .attributes = {"axis"}, .defaults = {{"axis", std::int64_t{0}}}})
-        .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::take", op, {detail::cpp_attr(op.attrs(), "axis")}); })
+        .called_as(
+            {.names = {"take", "embedding"}, .attributes = {"axis"}, .defaults = {{"axis", std::int64_t{0}}}})
+        .cpp([](detail::CppOp& op) {
+          return detail::cpp_call("tl::take", op, {detail::cpp_attr(op.attrs(), "axis")});
+        })
         .inputs(2)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
           const std::size_t axis = rule_axis("take", attrs, in[0], in[1]);
@@ -440,7 +443,9 @@ const OpDef& index_add_op =
     def_op("index_add")
         .linear({0, 2})
         .called_as({.names = {"index_add"}, .attributes = {"axis"}, .converted = {{2, 0}}})
-        .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::index_add", op, {detail::cpp_attr(op.attrs(), "axis")}); })
+        .cpp([](detail::CppOp& op) {
+          return detail::cpp_call("tl::index_add", op, {detail::cpp_attr(op.attrs(), "axis")});
+        })
         .inputs(3)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
           const std::size_t axis = rule_axis("index_add", attrs, in[0], in[1]);
@@ -459,7 +464,9 @@ const OpDef& scatter_add_op =
     def_op("scatter_add")
         .linear({0, 2})
         .called_as({.names = {"scatter_add"}, .attributes = {"axis"}, .converted = {{2, 0}}})
-        .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::scatter_add", op, {detail::cpp_attr(op.attrs(), "axis")}); })
+        .cpp([](detail::CppOp& op) {
+          return detail::cpp_call("tl::scatter_add", op, {detail::cpp_attr(op.attrs(), "axis")});
+        })
         .inputs(3)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
           const std::size_t axis = rule_axis("scatter_add", attrs, in[0], in[1]);

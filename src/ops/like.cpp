@@ -52,7 +52,8 @@ const OpDef& broadcast_to_shape_of_op =
         // converted back to t's dtype first, then summed in it.
         .vjp([](const Rule& r) {
           return std::vector<Tensor>{
-              r.wants(0) ? sum_to_shape_of(astype_like(r.cotangent(), r.in(0)), r.in(0)) : Tensor(), Tensor()};
+              r.wants(0) ? sum_to_shape_of(astype_like(r.cotangent(), r.in(0)), r.in(0)) : Tensor(),
+              Tensor()};
         });
 
 // broadcast_to(x, shape) and sum_to_size(x, shape) recorded on a value of unknown type,
@@ -93,7 +94,9 @@ const OpDef& reshape_like_op =
         .vjp([](const Rule& r) {
           return std::vector<Tensor>{r.wants(0) ? reshape_like(r.cotangent(), r.in(0)) : Tensor(), Tensor()};
         })
-        .cpp([](CppOp& op) { return fmt::format("tl::reshape({}, {}.shape())", op.operand(0), op.operand(1)); });
+        .cpp([](CppOp& op) {
+          return fmt::format("tl::reshape({}, {}.shape())", op.operand(0), op.operand(1));
+        });
 
 // t in like's dtype; the transpose converts back.
 Tensor convert_to(const Tensor& t, const Tensor& like) { return t.astype(like.dtype()); }

@@ -262,16 +262,19 @@ OpDef::TypeOrigin reduced_origin(const Attrs& attrs) {
         return reduce_kernel<Op>(name, in[0], attrs, out[0]);                                   \
       }).lower(detail::lower_to_reduce(name, detail::ReduceBody::body)) rules;
 TLALOC_DEF_REDUCE(reduce_sum_op, "reduce_sum", detail::SumOp, ReduceDType::widen, add,
-                  .cpp(reduce_spelling("tl::sum")).type_origin(reduced_origin).linear()
-                  .jvp(detail::linear_jvp({0})).vjp(sum_vjp))
+                  .cpp(reduce_spelling("tl::sum"))
+                      .type_origin(reduced_origin)
+                      .linear()
+                      .jvp(detail::linear_jvp({0}))
+                      .vjp(sum_vjp))
 TLALOC_DEF_REDUCE(reduce_prod_op, "reduce_prod", detail::ProdOp, ReduceDType::widen, mul,
                   .cpp(reduce_spelling("tl::prod")).jvp(prod_jvp).vjp(prod_vjp))
-TLALOC_DEF_REDUCE(reduce_max_op, "reduce_max", detail::MaxOp, ReduceDType::same, max,
-                  .cpp(reduce_spelling("tl::max")).type_origin(reduced_origin)
-                  .jvp(extreme_jvp).vjp(extreme_vjp))
-TLALOC_DEF_REDUCE(reduce_min_op, "reduce_min", detail::MinOp, ReduceDType::same, min,
-                  .cpp(reduce_spelling("tl::min")).type_origin(reduced_origin)
-                  .jvp(extreme_jvp).vjp(extreme_vjp))
+TLALOC_DEF_REDUCE(
+    reduce_max_op, "reduce_max", detail::MaxOp, ReduceDType::same, max,
+    .cpp(reduce_spelling("tl::max")).type_origin(reduced_origin).jvp(extreme_jvp).vjp(extreme_vjp))
+TLALOC_DEF_REDUCE(
+    reduce_min_op, "reduce_min", detail::MinOp, ReduceDType::same, min,
+    .cpp(reduce_spelling("tl::min")).type_origin(reduced_origin).jvp(extreme_jvp).vjp(extreme_vjp))
 #undef TLALOC_DEF_REDUCE
 
 // argmax / argmin over one axis: the first extreme index; NaN counts as the extreme.
@@ -309,14 +312,26 @@ detail::ShapeRule arg_rule(std::string op) {
     return std::vector<TensorType>{{DType::i64, reduced_shape(in[0].shape, {axis}, attrs.get<bool>("keepdims"))}};
   };
 }
-const OpDef& argmax_op = def_op("argmax").no_derivative().inputs(1).shape_rule(arg_rule("argmax")).kernel(
-    [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
-      return arg_kernel<true>(in[0], attrs, out[0]);
-    }).lower(detail::lower_arg_reduce(true)).cpp(axis_spelling("tl::argmax"));
-const OpDef& argmin_op = def_op("argmin").no_derivative().inputs(1).shape_rule(arg_rule("argmin")).kernel(
-    [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
-      return arg_kernel<false>(in[0], attrs, out[0]);
-    }).lower(detail::lower_arg_reduce(false)).cpp(axis_spelling("tl::argmin"));
+const OpDef& argmax_op =
+    def_op("argmax")
+        .no_derivative()
+        .inputs(1)
+        .shape_rule(arg_rule("argmax"))
+        .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
+          return arg_kernel<true>(in[0], attrs, out[0]);
+        })
+        .lower(detail::lower_arg_reduce(true))
+        .cpp(axis_spelling("tl::argmax"));
+const OpDef& argmin_op =
+    def_op("argmin")
+        .no_derivative()
+        .inputs(1)
+        .shape_rule(arg_rule("argmin"))
+        .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
+          return arg_kernel<false>(in[0], attrs, out[0]);
+        })
+        .lower(detail::lower_arg_reduce(false))
+        .cpp(axis_spelling("tl::argmin"));
 
 // Inclusive scans along one axis, accumulating in the result type.
 template <template <class> class Op> std::vector<Tensor> scan_kernel(std::string_view name, const Tensor& x,
@@ -352,10 +367,19 @@ detail::ShapeRule scan_rule(std::string op) {
     return std::vector<TensorType>{{widened(in[0].dtype), in[0].shape}};
   };
 }
-const OpDef& cumsum_op = def_op("cumsum").linear().inputs(1).called_as({.names = {"cumsum"}, .attributes = {"axis"}}).shape_rule(scan_rule("cumsum")).kernel(
-    [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
-      return scan_kernel<detail::SumOp>("cumsum", in[0], attrs, out[0]);
-    }).lower(detail::lower_scan("cumsum", detail::ReduceBody::add)).jvp(detail::linear_jvp({0})).vjp(cumsum_vjp).cpp(axis_spelling("tl::cumsum"));
+const OpDef& cumsum_op =
+    def_op("cumsum")
+        .linear()
+        .inputs(1)
+        .called_as({.names = {"cumsum"}, .attributes = {"axis"}})
+        .shape_rule(scan_rule("cumsum"))
+        .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
+          return scan_kernel<detail::SumOp>("cumsum", in[0], attrs, out[0]);
+        })
+        .lower(detail::lower_scan("cumsum", detail::ReduceBody::add))
+        .jvp(detail::linear_jvp({0}))
+        .vjp(cumsum_vjp)
+        .cpp(axis_spelling("tl::cumsum"));
 // tl::derivatives::cumsum_backward recorded on a value of unknown type (or an axis
 // known at run time only); its transpose is cumsum.
 const OpDef& cumsum_backward_op =

@@ -55,8 +55,9 @@ const OpDef& reshape_op =
         .called_as({.names = {"reshape"}, .attributes = {"shape"}, .passes_on = true})
         .cpp([](detail::CppOp& op) {
           const std::string* written = detail::cpp_written(op.attrs(), "shape");
-          return detail::cpp_call("tl::reshape", op,
-                                  {written != nullptr ? *written : detail::cpp_shape(op.result_type(0).shape)});
+          return detail::cpp_call(
+              "tl::reshape", op,
+              {written != nullptr ? *written : detail::cpp_shape(op.result_type(0).shape)});
         })
         .inputs(1)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
@@ -70,7 +71,9 @@ const OpDef& reshape_op =
           return std::vector<Tensor>{detail::view(in[0], out[0].shape)};
         })
         .jvp(detail::linear_jvp({0}))
-        .vjp([](const detail::Rule& r) { return std::vector<Tensor>{detail::reshape_like(r.cotangent(), r.in(0))}; })
+        .vjp([](const detail::Rule& r) {
+          return std::vector<Tensor>{detail::reshape_like(r.cotangent(), r.in(0))};
+        })
         .stablehlo(
             {"stablehlo.reshape", {Hlo("result_shape", Kind::result_shape).as("shape")}, "elementwise"});
 
@@ -115,22 +118,25 @@ OpDef& def_reshaping(std::string_view name, std::vector<std::string> attributes,
         return std::vector<Tensor>{reshape(in[0], out[0].shape)};
       })
       .jvp(detail::linear_jvp({0}))
-      .vjp([](const detail::Rule& r) { return std::vector<Tensor>{detail::reshape_like(r.cotangent(), r.in(0))}; });
+      .vjp([](const detail::Rule& r) {
+        return std::vector<Tensor>{detail::reshape_like(r.cotangent(), r.in(0))};
+      });
 }
-const OpDef& squeeze_op =
-    def_reshaping("squeeze", {"axes"}, true, [](const Shape& s, const Attrs& a) {
-      return squeezed(s, detail::axes_of(a));
-    }).cpp([](detail::CppOp& op) {
-      const std::string* written = detail::cpp_written(op.attrs(), "axes");
-      return detail::cpp_call("tl::squeeze", op, {written != nullptr ? *written : detail::cpp_axes_of(op.attrs())});
-    });
+const OpDef& squeeze_op = def_reshaping("squeeze", {"axes"}, true, [](const Shape& s, const Attrs& a) {
+                            return squeezed(s, detail::axes_of(a));
+                          }).cpp([](detail::CppOp& op) {
+  const std::string* written = detail::cpp_written(op.attrs(), "axes");
+  return detail::cpp_call("tl::squeeze", op,
+                          {written != nullptr ? *written : detail::cpp_axes_of(op.attrs())});
+});
 const OpDef& expand_dims_op =
     def_reshaping("expand_dims", {"axis"}, false, [](const Shape& s, const Attrs& a) {
       return expanded(s, a.get<std::int64_t>("axis"));
     }).cpp([](detail::CppOp& op) {
       const std::string* written = detail::cpp_written(op.attrs(), "axis");
-      return detail::cpp_call("tl::expand_dims", op,
-                              {written != nullptr ? *written : std::to_string(op.attrs().get<std::int64_t>("axis"))});
+      return detail::cpp_call(
+          "tl::expand_dims", op,
+          {written != nullptr ? *written : std::to_string(op.attrs().get<std::int64_t>("axis"))});
     });
 
 void check_permutation(std::string_view op, const std::vector<std::int64_t>& perm, std::size_t rank) {
@@ -189,7 +195,9 @@ const OpDef& transpose_op =
               detail::permute_copy(in[0], permutation_of("transpose", attrs, std::size_t(in[0].rank())))};
         })
         .jvp(detail::linear_jvp({0}))
-        .vjp([](const detail::Rule& r) { return std::vector<Tensor>{transposed_back(r.cotangent(), r.attrs())}; })
+        .vjp([](const detail::Rule& r) {
+          return std::vector<Tensor>{transposed_back(r.cotangent(), r.attrs())};
+        })
         .stablehlo({"stablehlo.transpose", {Hlo("permutation", Kind::i64_array).pretty("dims")}, "keywords"});
 
 // tl::derivatives::transpose_backward recorded on a value of unknown type: the
@@ -233,11 +241,11 @@ std::pair<Tensor, std::vector<std::int64_t>> ascending_dims(const Tensor& x, std
   return {detail::permute_copy(x, perm), dims};
 }
 
-
 // Whether a broadcast to rank `rank` puts the operand's axes last (NumPy's broadcast).
 bool trailing_dims(const std::vector<std::int64_t>& dims, std::size_t rank) {
   bool trailing = true;
-  for (std::size_t i = 0; i < dims.size(); ++i) trailing = trailing && dims[i] == std::int64_t(rank - dims.size() + i);
+  for (std::size_t i = 0; i < dims.size(); ++i)
+    trailing = trailing && dims[i] == std::int64_t(rank - dims.size() + i);
   return trailing;
 }
 
@@ -270,7 +278,8 @@ namespace {
 std::string broadcast_spelling(detail::CppOp& op) {
   const auto& dims = op.attrs().get<std::vector<std::int64_t>>("dims");
   const Shape& shape = op.result_type(0).shape;
-  if (trailing_dims(dims, shape.size())) return detail::cpp_call("tl::broadcast_to", op, {detail::cpp_shape(shape)});
+  if (trailing_dims(dims, shape.size()))
+    return detail::cpp_call("tl::broadcast_to", op, {detail::cpp_shape(shape)});
   return detail::cpp_call("tl::lax::broadcast_in_dim", op, {detail::cpp_shape(shape), detail::cpp_ints(dims)});
 }
 
@@ -333,7 +342,8 @@ const OpDef& broadcast_in_dim_op =
           const auto& dims = r.attr<std::vector<std::int64_t>>("dims");
           if (trailing_dims(dims, r.attr<std::vector<std::int64_t>>("shape").size()))
             return std::vector<Tensor>{sum_to_shape_of(r.cotangent(), r.in(0))};
-          return std::vector<Tensor>{detail::unbroadcast(r.cotangent(), r.in(0).shape(), r.in(0).dtype(), dims)};
+          return std::vector<Tensor>{
+              detail::unbroadcast(r.cotangent(), r.in(0).shape(), r.in(0).dtype(), dims)};
         })
         .stablehlo({"stablehlo.broadcast_in_dim",
                     {Hlo("broadcast_dimensions", Kind::i64_array).as("dims").pretty("dims"),

@@ -279,23 +279,24 @@ SpreadOps def_spread(const char* name, std::vector<std::string> attributes, Spre
   all.push_back(std::make_unique<SpreadOps>());
   SpreadOps* ops = all.back().get();
   const std::string backward = std::string(name) + "_backward";
-  ops->forward = &def_op(name)
-                      .linear()
-                      .inputs(1)
-                      .called_as({.names = {name}, .attributes = attributes})
-                      .shape_rule([name, steps](std::span<const TensorType> in, const Attrs& a) {
-                        return std::vector<TensorType>{{in[0].dtype, steps(name, in[0].shape, a).out}};
-                      })
-                      .kernel([name, steps](std::span<const Tensor> in, const Attrs& a, std::span<const TensorType>) {
-                        return std::vector<Tensor>{spread(in[0], steps(name, in[0].shape(), a))};
-                      })
-                      .jvp(detail::linear_jvp({0}))
-                      .vjp([ops](const detail::Rule& r) {
-                        return std::vector<Tensor>{detail::call1(*ops->backward, {r.cotangent(), r.in(0)}, r.attrs())};
-                      })
-                      .cpp([name, attributes](detail::CppOp& op) {
-                        return fmt::format("tl::{}({}, {})", name, op.operand(0), spread_arguments(op, attributes));
-                      });
+  ops->forward =
+      &def_op(name)
+           .linear()
+           .inputs(1)
+           .called_as({.names = {name}, .attributes = attributes})
+           .shape_rule([name, steps](std::span<const TensorType> in, const Attrs& a) {
+             return std::vector<TensorType>{{in[0].dtype, steps(name, in[0].shape, a).out}};
+           })
+           .kernel([name, steps](std::span<const Tensor> in, const Attrs& a, std::span<const TensorType>) {
+             return std::vector<Tensor>{spread(in[0], steps(name, in[0].shape(), a))};
+           })
+           .jvp(detail::linear_jvp({0}))
+           .vjp([ops](const detail::Rule& r) {
+             return std::vector<Tensor>{detail::call1(*ops->backward, {r.cotangent(), r.in(0)}, r.attrs())};
+           })
+           .cpp([name, attributes](detail::CppOp& op) {
+             return fmt::format("tl::{}({}, {})", name, op.operand(0), spread_arguments(op, attributes));
+           });
   ops->backward =
       &def_op(backward)
            .linear({0})
@@ -304,26 +305,30 @@ SpreadOps def_spread(const char* name, std::vector<std::string> attributes, Spre
            .shape_rule([](std::span<const TensorType> in, const Attrs&) {
              return std::vector<TensorType>{{in[0].dtype, in[1].shape}};
            })
-           .kernel([backward, steps](std::span<const Tensor> in, const Attrs& a, std::span<const TensorType>) {
-             return std::vector<Tensor>{spread_back(backward, in[0], in[1].shape(), steps(backward, in[1].shape(), a))};
-           })
+           .kernel(
+               [backward, steps](std::span<const Tensor> in, const Attrs& a, std::span<const TensorType>) {
+                 return std::vector<Tensor>{
+                     spread_back(backward, in[0], in[1].shape(), steps(backward, in[1].shape(), a))};
+               })
            .jvp([ops](const detail::Rule& r) {
              return std::vector<Tensor>{
-                 r.has_tangent(0) ? detail::call1(*ops->backward, {r.tangent(0), r.in(1)}, r.attrs()) : Tensor()};
+                 r.has_tangent(0) ? detail::call1(*ops->backward, {r.tangent(0), r.in(1)}, r.attrs())
+                                  : Tensor()};
            })
            .vjp([ops](const detail::Rule& r) {
-             return std::vector<Tensor>{r.wants(0) ? detail::call1(*ops->forward, {r.cotangent()}, r.attrs()) : Tensor(),
-                                        Tensor()};
+             return std::vector<Tensor>{
+                 r.wants(0) ? detail::call1(*ops->forward, {r.cotangent()}, r.attrs()) : Tensor(), Tensor()};
            })
            .cpp([backward, attributes](detail::CppOp& op) {
-             return fmt::format("tl::derivatives::{}({}, {}.shape(), {})", backward, op.operand(0), op.operand(1),
-                                spread_arguments(op, attributes));
+             return fmt::format("tl::derivatives::{}({}, {}.shape(), {})", backward, op.operand(0),
+                                op.operand(1), spread_arguments(op, attributes));
            });
   return *ops;
 }
-const SpreadOps tile_ops = def_spread("tile", {"reps"}, [](std::string_view fn, const Shape& shape, const Attrs& a) {
-  return tile_steps(fn, shape, a.get<Ints>("reps"));
-});
+const SpreadOps tile_ops =
+    def_spread("tile", {"reps"}, [](std::string_view fn, const Shape& shape, const Attrs& a) {
+      return tile_steps(fn, shape, a.get<Ints>("reps"));
+    });
 const SpreadOps repeat_ops =
     def_spread("repeat", {"repeats", "axis"}, [](std::string_view fn, const Shape& shape, const Attrs& a) {
       return repeat_steps(fn, shape, a.get<std::int64_t>("repeats"), a.get<std::int64_t>("axis"));

@@ -309,7 +309,7 @@ const OpDef& reverse_op =
         .cpp([](detail::CppOp& op) {
           const Attrs& a = op.attrs();
           const std::string* written = detail::cpp_written(a, "dimensions");
-          const std::string dims = written != nullptr  ? *written
+          const std::string dims = written != nullptr    ? *written
                                    : a.has("dimensions") ? detail::cpp_axes(a.get<Ints>("dimensions"))
                                                          : std::string("tl::Axes()");
           return detail::cpp_call("tl::reverse", op, {dims});

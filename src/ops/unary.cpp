@@ -28,7 +28,9 @@ using detail::ResultType;
 // Each op declared here is the public function tl::<name> (its C++ spelling).
 // An op its public function tl::<name>(x) records alone.
 OpDef& public_unary(const char* name) {
-  return def_op(name).called_as({.names = {name}, .attributes = {}}).cpp(detail::cpp_fn(std::string("tl::") + name));
+  return def_op(name)
+      .called_as({.names = {name}, .attributes = {}})
+      .cpp(detail::cpp_fn(std::string("tl::") + name));
 }
 
 template <class F, bool floating = false> OpDef& def_unary(const char* name, ResultType rule, F f) {
@@ -63,10 +65,15 @@ template <class F> OpDef& def_vmath_unary(const char* name, detail::FloatFn fn, 
 
 // A predicate: any input type, bool result.
 template <class F> OpDef& def_predicate(const char* name, F f) {
-  return public_unary(name).inputs(1).elementwise().no_derivative().shape_rule(detail::unary_rule(name, ResultType::boolean)).kernel(
-      [name, f](std::span<const Tensor> in, const detail::Attrs&, std::span<const detail::TensorType>) {
-        return std::vector<Tensor>{detail::map_to<bool>(name, in[0], f)};
-      });
+  return public_unary(name)
+      .inputs(1)
+      .elementwise()
+      .no_derivative()
+      .shape_rule(detail::unary_rule(name, ResultType::boolean))
+      .kernel(
+          [name, f](std::span<const Tensor> in, const detail::Attrs&, std::span<const detail::TensorType>) {
+            return std::vector<Tensor>{detail::map_to<bool>(name, in[0], f)};
+          });
 }
 
 // An op that is a StableHLO elementwise op on the spec's domain.
@@ -234,8 +241,9 @@ const OpDef& convert_op =
         })
         .cpp([](detail::CppOp& op) {
           const std::string* written = detail::cpp_written(op.attrs(), "dtype");
-          return fmt::format("{}.astype({})", op.operand(0),
-                             written != nullptr ? *written : detail::cpp_dtype(op.attrs().get<DType>("dtype")));
+          return fmt::format(
+              "{}.astype({})", op.operand(0),
+              written != nullptr ? *written : detail::cpp_dtype(op.attrs().get<DType>("dtype")));
         });
 
 }  // namespace

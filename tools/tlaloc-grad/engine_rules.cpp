@@ -88,7 +88,8 @@ Tensor record_called(const OpDef& def, std::vector<Tensor> in, const std::vector
   if (written.size() > pc.attributes.size())
     throw std::invalid_argument("tl::" + pc.names.at(0) + " with more arguments than " + def.name() + " has");
   tl::detail::Attrs attrs = pc.defaults;
-  for (std::size_t k = 0; k < written.size(); ++k) attrs.set(pc.attributes[k], tl::detail::Written{written[k]});
+  for (std::size_t k = 0; k < written.size(); ++k)
+    attrs.set(pc.attributes[k], tl::detail::Written{written[k]});
   for (const auto& [i, j] : pc.converted) in.at(i) = tl::detail::astype_like(in.at(i), in.at(j));
   return tl::detail::call1(def, in, attrs);
 }
@@ -117,7 +118,7 @@ std::string engine_tangent(const Rule& r, const Names& n, const std::vector<std:
   std::vector<std::string> written;
   for (std::size_t k = 0; k < n.args.size(); ++k)
     if (!n.tensor[k]) written.push_back(n.args[k]);
-  const Tensor y = r.op != nullptr   ? record_called(*r.op, tensors, written)
+  const Tensor y = r.op != nullptr  ? record_called(*r.op, tensors, written)
                    : def != nullptr ? tl::detail::call1(*def, c.in)
                                     : record_spelled(r.name, tensors, placeholders, {}, {});
   // g: the engine's forward mode of f, each parameter and the tangents given named as

@@ -1019,7 +1019,8 @@ ValueId Lowerer::member_call(const CXXMemberCallExpr* e, Block& out) {
   // A method that records one op (x.astype(dtype)): the op, its arguments attributes.
   const std::string method = e->getMethodDecl()->getNameAsString();
   const tlaloc::detail::OpDef* def = tlaloc::detail::find_called_as(method);
-  if (def != nullptr && def->public_call().method && e->getNumArgs() == def->public_call().attributes.size()) {
+  if (def != nullptr && def->public_call().method &&
+      e->getNumArgs() == def->public_call().attributes.size()) {
     for (const Expr* a : e->arguments()) args.push_back(arg(a, out));
     return op(out, e, method, args, {});
   }

@@ -243,10 +243,9 @@ RuleTable make_rules() {
   }
   // Functions a generated reverse sweep calls, with forward rules only: tl::hessian
   // differentiates a generated gradient in forward mode (rewrite.cpp).
-  for (const char* forward_only :
-       {"sum_backward", "dot_general_backward", "matmul_backward", "conv2d_backward",
-        "conv_transpose2d_backward", "max_pool2d_backward", "avg_pool2d_backward", "extreme_backward",
-        "extreme_jvp"})
+  for (const char* forward_only : {"sum_backward", "dot_general_backward", "matmul_backward",
+                                   "conv2d_backward", "conv_transpose2d_backward", "max_pool2d_backward",
+                                   "avg_pool2d_backward", "extreme_backward", "extreme_jvp"})
     add({forward_only, spell_call, nullptr});
   // max and min over axes: the library's extreme_backward, the engine's rule.
   for (const char* extreme : {"max", "min"})
@@ -314,7 +313,8 @@ bool zero_derivative(std::string_view name) {
 }
 
 bool may_pass_on(const Node& s) {
-  if (const Rule* r = find_rule(s.fn); r != nullptr && r->op != nullptr) return r->op->public_call().passes_on;
+  if (const Rule* r = find_rule(s.fn); r != nullptr && r->op != nullptr)
+    return r->op->public_call().passes_on;
   static const std::set<std::string, std::less<>> ops{"slice", "pad"};
   // A pad whose widths are literals, not all zero, never does.
   if (s.fn == "pad" && s.args.size() > 1) {
