@@ -1,7 +1,9 @@
-# Fails where a file of src/ includes a header of a folder that its layer may not
-# use (cmake/TlalocLayers.cmake). Run as
-#   cmake -DTABLE=<layers.txt> -DSRC=<src folder> -P check_layer_includes.cmake
-# TABLE holds one line per layer, bottom first: name|folder,folder|used,used.
+# Fails where a file of a layer (a folder of src/) or of a program above the layers
+# includes a header of a folder of src/ that it may not use (cmake/TlalocLayers.cmake).
+# Run as
+#   cmake -DTABLE=<layers.txt> -DROOT=<source root> -P check_layer_includes.cmake
+# TABLE holds one line per layer or program, bottom first: name|folder,folder|used,used,
+# its folders relative to ROOT. An include "ops/x.hpp" names the folder src/ops.
 cmake_minimum_required(VERSION 3.25)
 file(STRINGS ${TABLE} rows)
 set(all_dirs "")
@@ -43,14 +45,14 @@ foreach(row ${rows})
     list(APPEND allowed ${dirs_of_${l}})
   endforeach()
   foreach(dir ${dirs_of_${layer}})
-    file(GLOB_RECURSE files ${SRC}/${dir}/*.cpp ${SRC}/${dir}/*.hpp ${SRC}/${dir}/*.h)
+    file(GLOB_RECURSE files ${ROOT}/${dir}/*.cpp ${ROOT}/${dir}/*.hpp ${ROOT}/${dir}/*.h)
     foreach(file ${files})
       file(STRINGS ${file} includes REGEX "^[ \t]*#[ \t]*include[ \t]+\"[A-Za-z0-9_]+/")
       foreach(line ${includes})
-        string(REGEX REPLACE "^[^\"]*\"([A-Za-z0-9_]+)/.*" "\\1" folder "${line}")
+        string(REGEX REPLACE "^[^\"]*\"([A-Za-z0-9_]+)/.*" "src/\\1" folder "${line}")
         if(folder IN_LIST all_dirs AND NOT folder IN_LIST allowed)
-          file(RELATIVE_PATH rel ${SRC}/.. ${file})
-          string(APPEND errors "  ${rel} includes a header of src/${folder} (layer ${layer_of_${folder}}), but layer "
+          file(RELATIVE_PATH rel ${ROOT} ${file})
+          string(APPEND errors "  ${rel} includes a header of ${folder} (layer ${layer_of_${folder}}), but layer "
                                "${layer} uses only: ${reach}\n")
         endif()
       endforeach()

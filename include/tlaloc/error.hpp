@@ -31,6 +31,11 @@ class ValueError : public Error {  // an argument value that makes no sense (neg
   using Error::Error;
 };
 
+class IOError : public Error {  // a file that cannot be opened, read, written, synced or renamed
+ public:
+  using Error::Error;
+};
+
 class NotDifferentiableError : public Error {  // a derivative through an op that has no rule for it
  public:
   using Error::Error;

@@ -10,13 +10,13 @@
 #include <fmt/format.h>
 #include <string>
 
-#include "tlaloc/nn/safetensors.hpp"
+#include "tlaloc/error.hpp"
 
 namespace tlaloc::io {
 namespace {
 
 [[noreturn]] void fail(std::string_view who, const std::filesystem::path& path, std::string_view what, int err) {
-  throw nn::IOError(fmt::format("{}: {}: {}: {}", who, path.string(), what, std::strerror(err)));
+  throw IOError(fmt::format("{}: {}: {}: {}", who, path.string(), what, std::strerror(err)));
 }
 
 // Closes the descriptor and removes the temporary file unless the write completed.
@@ -52,7 +52,7 @@ std::string temporary_prefix(const std::filesystem::path& path) {
 
 void write_file_atomically(const std::filesystem::path& path, const std::vector<std::span<const std::byte>>& pieces,
                            std::string_view who) {
-  if (path.filename().empty()) throw nn::IOError(fmt::format("{}: '{}' does not name a file", who, path.string()));
+  if (path.filename().empty()) throw IOError(fmt::format("{}: '{}' does not name a file", who, path.string()));
   // Same directory as the target: rename() is only atomic within one file system.
   const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
   static std::atomic<unsigned> counter{0};

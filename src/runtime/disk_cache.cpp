@@ -11,7 +11,7 @@
 
 #include "io/atomic_file.hpp"
 #include "io/sha256.hpp"
-#include "tlaloc/nn/safetensors.hpp"
+#include "tlaloc/error.hpp"
 
 namespace tlaloc::runtime::detail {
 namespace {
@@ -85,7 +85,7 @@ void DiskCache::write(const std::string& key, std::string_view payload) const {
   std::error_code ec;
   std::filesystem::create_directories(dir_, ec);
   if (ec)
-    throw nn::IOError(fmt::format("tl::runtime: the compile cache directory '{}' cannot be created: {}",
+    throw IOError(fmt::format("tl::runtime: the compile cache directory '{}' cannot be created: {}",
                                   dir_.string(), ec.message()));
   const std::string h = header(key, payload);
   io::write_file_atomically(path_of(key), {std::as_bytes(std::span(h)), std::as_bytes(std::span(payload))},

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "nn/safetensors_dtypes.hpp"
+#include "io/safetensors_dtypes.hpp"
 #include "tlaloc/nn.hpp"
 #include "tlaloc/tlaloc.hpp"
 
@@ -23,7 +23,7 @@ tl::nn::Params sample() {
   for (tl::DType t : tl::all_dtypes) {
     const tl::Tensor x = t == tl::DType::boolean ? tl::tensor(std::vector<bool>{false, true, false, true, false, true}, {2, 3})
                                                  : base.astype(t);
-    p.set(std::string("x.").append(tl::nn::detail::safetensors_name(t)), x);
+    p.set(std::string("x.").append(tl::io::safetensors_name(t)), x);
   }
   p.set("scalar", tl::scalar_tensor(-2.5, tl::DType::f32));
   p.set("empty", tl::zeros({0, 4}, tl::DType::f64));
@@ -48,7 +48,7 @@ int read(const char* path) {
       std::snprintf(buf, sizeof buf, "%.17g", v);
       values.emplace_back(buf);
     }
-    std::printf("tensor\t%s\t%s\t%s\t%s\n", name.c_str(), std::string(tl::nn::detail::safetensors_name(t.dtype())).c_str(),
+    std::printf("tensor\t%s\t%s\t%s\t%s\n", name.c_str(), std::string(tl::io::safetensors_name(t.dtype())).c_str(),
                 join(dims).c_str(), join(values).c_str());
   }
   return 0;

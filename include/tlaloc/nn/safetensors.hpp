@@ -19,12 +19,8 @@
 TLALOC_PUBLIC_BEGIN
 namespace tlaloc::nn {
 
-// A file that cannot be opened, read, written, synced or renamed. (Here rather than
-// in tlaloc/error.hpp while checkpoints are the library's only file I/O.)
-class IOError : public Error {
- public:
-  using Error::Error;
-};
+// tl::IOError, by the name checkpoints first gave it.
+using IOError = tlaloc::IOError;
 
 // Free-form string pairs stored under "__metadata__".
 using Metadata = std::map<std::string, std::string>;

@@ -6,7 +6,7 @@
 
 #include "tlaloc/dtype.hpp"
 
-namespace tlaloc::nn::detail {
+namespace tlaloc::io {
 
 struct SafetensorsDType {
   std::string_view name;
@@ -31,4 +31,4 @@ inline std::optional<DType> safetensors_dtype(std::string_view name) {
   return std::nullopt;
 }
 
-}  // namespace tlaloc::nn::detail
+}  // namespace tlaloc::io

@@ -15,7 +15,7 @@
 
 #include "core/tensor_impl.hpp"
 #include "io/utf8.hpp"
-#include "nn/safetensors_dtypes.hpp"
+#include "io/safetensors_dtypes.hpp"
 #include "tlaloc/nn/safetensors.hpp"
 
 namespace tlaloc::nn {
@@ -73,7 +73,7 @@ Entry entry_of(const std::string& name, const json& j, const Reporter& r) {
   Entry e{name, DType::f32, {}, 0, 0};
   const json& dtype = j["dtype"];
   if (!dtype.is_string()) r.fail("tensor '{}': dtype is {}, not a string", name, dtype.dump());
-  const auto t = detail::safetensors_dtype(dtype.get<std::string>());
+  const auto t = io::safetensors_dtype(dtype.get<std::string>());
   if (!t) r.fail("tensor '{}': unknown dtype '{}'", name, dtype.get<std::string>());
   e.dtype = *t;
   const json& shape = j["shape"];

@@ -9,7 +9,7 @@
 #include "core/tensor_impl.hpp"
 #include "io/atomic_file.hpp"
 #include "io/utf8.hpp"
-#include "nn/safetensors_dtypes.hpp"
+#include "io/safetensors_dtypes.hpp"
 #include "tlaloc/nn/safetensors.hpp"
 
 namespace tlaloc::nn {
@@ -48,7 +48,7 @@ Layout layout(const Params& tensors, const Metadata& metadata, std::string_view 
     if (t.is_symbolic())
       throw ValueError(fmt::format("{}: tensor '{}' is a traced value, not data; save outside the trace", who, name));
     const auto bytes = std::uint64_t(t.numel()) * itemsize(t.dtype());
-    header[name] = {{"dtype", detail::safetensors_name(t.dtype())},
+    header[name] = {{"dtype", io::safetensors_name(t.dtype())},
                     {"shape", t.shape()},
                     {"data_offsets", {offset, offset + bytes}}};
     out.data.emplace_back(static_cast<const std::byte*>(t.raw_data()), std::size_t(bytes));
