@@ -230,15 +230,18 @@ std::vector<Tensor> cumprod_vjp(const Rule& r) {
   return {derivatives::cumprod_backward(r.cotangent(), r.in(0), r.out(0), r.attr<std::int64_t>("axis"))};
 }
 
-// Printed as tl::sum(x) over all axes, else tl::sum(x, {axes}, keepdims).
+// Printed as tl::sum(x) over all axes, else tl::sum(x, {axes}, keepdims); axes and
+// keepdims known at run time only as written.
 detail::CppSpelling reduce_spelling(std::string fn) {
   return [fn = std::move(fn)](detail::CppOp& op) {
-    const auto& axes = op.attrs().get<std::vector<std::int64_t>>("axes");
-    const bool keep = op.attrs().get<bool>("keepdims");
-    const bool all = detail::every_axis(op.attrs()) ||
-                     std::int64_t(axes.size()) == std::int64_t(op.operand_type(0).shape.size());
+    const Attrs& a = op.attrs();
+    // Axes recorded where the rank is unknown say "all" either way, or are written.
+    const bool all = detail::every_axis(a) ||
+                     (!a.has("all") && !a.any_written() &&
+                      a.get<std::vector<std::int64_t>>("axes").size() == op.operand_type(0).shape.size());
+    const bool keep = a.any_written() || a.get<bool>("keepdims");
     if (!keep && all) return detail::cpp_call(fn, op);
-    return detail::cpp_call(fn, op, {all ? "{}" : detail::cpp_axes(axes), detail::cpp_bool(keep)});
+    return detail::cpp_call(fn, op, {all ? "{}" : detail::cpp_axes_of(a), detail::cpp_attr(a, "keepdims")});
   };
 }
 detail::CppSpelling axis_spelling(std::string fn) {
@@ -252,7 +255,7 @@ detail::CppSpelling axis_spelling(std::string fn) {
 // A reduction over every axis without keepdims gives rank 0; a floating one keeps
 // its operand's dtype.
 OpDef::TypeOrigin reduced_origin(const Attrs& attrs) {
-  const bool rank0 = detail::every_axis(attrs) && !attrs.get<bool>("keepdims");
+  const bool rank0 = !attrs.any_written() && detail::every_axis(attrs) && !attrs.get<bool>("keepdims");
   return {rank0 ? OpDef::TypeOrigin::kRank0 : OpDef::TypeOrigin::kOwn, 0};
 }
 
@@ -261,8 +264,14 @@ OpDef::TypeOrigin reduced_origin(const Attrs& attrs) {
       [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {    \
         return reduce_kernel<Op>(name, in[0], attrs, out[0]);                                   \
       }).lower(detail::lower_to_reduce(name, detail::ReduceBody::body)) rules;
+// tl::sum, tl::max and tl::min record one op each; tlaloc-grad records their axes and
+// keepdims as written (absent axes: every axis).
+OpDef::PublicCall reduction_call(std::string fn) {
+  return {.names = {std::move(fn)}, .attributes = {"axes", "keepdims"}, .defaults = {{"keepdims", false}}};
+}
 TLALOC_DEF_REDUCE(reduce_sum_op, "reduce_sum", detail::SumOp, ReduceDType::widen, add,
                   .cpp(reduce_spelling("tl::sum"))
+                      .called_as(reduction_call("sum"))
                       .type_origin(reduced_origin)
                       .linear()
                       .jvp(detail::linear_jvp({0}))
@@ -271,10 +280,10 @@ TLALOC_DEF_REDUCE(reduce_prod_op, "reduce_prod", detail::ProdOp, ReduceDType::wi
                   .cpp(reduce_spelling("tl::prod")).jvp(prod_jvp).vjp(prod_vjp))
 TLALOC_DEF_REDUCE(
     reduce_max_op, "reduce_max", detail::MaxOp, ReduceDType::same, max,
-    .cpp(reduce_spelling("tl::max")).type_origin(reduced_origin).jvp(extreme_jvp).vjp(extreme_vjp))
+    .cpp(reduce_spelling("tl::max")).called_as(reduction_call("max")).type_origin(reduced_origin).jvp(extreme_jvp).vjp(extreme_vjp))
 TLALOC_DEF_REDUCE(
     reduce_min_op, "reduce_min", detail::MinOp, ReduceDType::same, min,
-    .cpp(reduce_spelling("tl::min")).type_origin(reduced_origin).jvp(extreme_jvp).vjp(extreme_vjp))
+    .cpp(reduce_spelling("tl::min")).called_as(reduction_call("min")).type_origin(reduced_origin).jvp(extreme_jvp).vjp(extreme_vjp))
 #undef TLALOC_DEF_REDUCE
 
 // argmax / argmin over one axis: the first extreme index; NaN counts as the extreme.

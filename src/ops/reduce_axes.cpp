@@ -8,15 +8,15 @@ namespace tlaloc::detail {
 
 Attrs reduction_attrs(std::string_view op, const Tensor& x, const Axes& axes, bool keepdims) {
   if (is_untyped(x)) {
-    Attrs a{{"axes", axes.list()}, {"keepdims", keepdims}};
-    if (axes.all()) a.set("all", true);
-    return a;
+    // "all" either way: a printer cannot compare the axes with an unknown rank.
+    return {{"axes", axes.list()}, {"keepdims", keepdims}, {"all", axes.all()}};
   }
   const Attrs written{{"axes", axes.list()}, {"all", axes.all()}};
   return {{"axes", reduced_axes(op, written, x.rank())}, {"keepdims", keepdims}};
 }
 
-bool every_axis(const Attrs& attrs) { return attrs.has("all") && attrs.get<bool>("all"); }
+// A call tlaloc-grad records without axes names none: every axis, as "all" says.
+bool every_axis(const Attrs& attrs) { return !attrs.has("axes") || (attrs.has("all") && attrs.get<bool>("all")); }
 
 std::vector<std::int64_t> reduced_axes(std::string_view op, const Attrs& attrs, std::int64_t rank) {
   if (!every_axis(attrs)) return normalize_axes(op, attrs.get<std::vector<std::int64_t>>("axes"), rank);
@@ -30,7 +30,9 @@ Axes axes_of(const Attrs& attrs) {
 }
 
 std::string cpp_axes_of(const Attrs& attrs) {
-  return every_axis(attrs) ? "{}" : cpp_axes(attrs.get<std::vector<std::int64_t>>("axes"));
+  if (every_axis(attrs)) return "{}";
+  if (const std::string* written = cpp_written(attrs, "axes")) return *written;
+  return cpp_axes(attrs.get<std::vector<std::int64_t>>("axes"));
 }
 
 }  // namespace tlaloc::detail

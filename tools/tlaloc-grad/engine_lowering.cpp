@@ -10,6 +10,7 @@
 #include "engine_rules.hpp"
 #include "ir/op.hpp"
 #include "ops/cpp_spelling.hpp"
+#include "ops/reduce_axes.hpp"
 #include "ops/rule.hpp"
 #include "tlaloc/ops.hpp"
 
@@ -595,19 +596,16 @@ Tensor Lowering::record(const Node& s) {
   }
   const Rule* rule = find_rule(s.fn);
   if (rule == nullptr || (rule->vjp == nullptr && !from_engine(*rule))) throw NotYet{"'" + s.fn + "'"};
-  if (s.fn == "sum" || s.fn == "max" || s.fn == "min") {
-    const Tensor x = operand(s.args.at(0));
-    tl::Axes axes;
-    bool keepdims = false;
+  // A reduction (its public call takes axes and keepdims) whose arguments are literals
+  // is recorded as tracing records it, the axes normalised; others as written.
+  if (rule->op != nullptr && rule->op->public_call().attributes == std::vector<std::string>{"axes", "keepdims"}) {
     try {
-      axes = axes_written(s.args, constants_);
-      keepdims = keepdims_written(s.args, constants_);
+      const tl::Axes axes = axes_written(s.args, constants_);
+      const bool keepdims = keepdims_written(s.args, constants_);
+      const Tensor x = operand(s.args.at(0));
+      return tl::detail::call1(*rule->op, {x}, tl::detail::reduction_attrs(s.fn, x, axes, keepdims));
     } catch (const NotYet&) {
-      return spelled_op(s, *rule);  // axes known at run time only: the tool's rule
     }
-    return s.fn == "sum"   ? tl::sum(x, axes, keepdims)
-           : s.fn == "max" ? tl::max(x, axes, keepdims)
-                           : tl::min(x, axes, keepdims);
   }
   if (rule->op != nullptr) return passed_on(s, called_op(*rule->op, s));
   if (!engine_elementwise(*rule)) return spelled_op(s, *rule);

@@ -62,25 +62,6 @@ std::string jointly_linear_jvp(const Rule& r, const Names& n, const std::vector<
 
 namespace {
 
-// g spread back over the shape of `like` by the library's sum_backward (the engine's
-// rule of a sum), with the reduction's axes and keepdims as written.
-std::string spread_back(const std::string& g, const std::string& like, const Names& n) {
-  // Over all axes, the sum's rule is a broadcast of the scalar.
-  if (n.args.size() == 1) return call("broadcast_to", {g, shape_of(like)});
-  std::vector<std::string> args{g, shape_of(like)};
-  args.insert(args.end(), n.args.begin() + 1,
-              n.args.begin() + std::ptrdiff_t(std::min<std::size_t>(n.args.size(), 3)));
-  return call("sum_backward", args);
-}
-
-// The arguments of extreme_backward(g, x, y, axes, keepdims) or extreme_jvp(t, ...)
-// for a max or min: its x, its result, and its axes and keepdims as written.
-std::vector<std::string> with_result(const std::string& t, const Names& n) {
-  std::vector<std::string> args{t, n.args[0], n.y};
-  args.insert(args.end(), n.args.begin() + 1, n.args.end());
-  return args;
-}
-
 // `x.fn(args...)`: a method of the first operand.
 std::string spell_method(const Rule& r, const Names& n) {
   return paren(n.args[0]) + "." + r.name + "(" + comma_list({n.args.begin() + 1, n.args.end()}) + ")";
@@ -103,7 +84,7 @@ void set_jvps(RuleTable& t) {
   const auto set = [&t](const char* name, auto f) {
     if (auto it = t.find(name); it != t.end()) it->second.jvp = f;
   };
-  for (const char* linear : {"sum", "sum_backward"}) set(linear, linear_jvp);
+  set("sum_backward", linear_jvp);
   // The engine's dot_general rule: the op applied to each operand's tangent, in turn.
   set("dot_general", [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
     return plus(tg[0].empty() ? "" : spell_call(r, {{tg[0], n.args[1], n.args[2]}, {}, {}, {}}),
@@ -142,10 +123,6 @@ void set_jvps(RuleTable& t) {
   set("avg_pool2d", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
     return call("avg_pool2d_jvp", {tg[0], n.args[1]});
   });
-  for (const char* extreme : {"max", "min"})
-    set(extreme, [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
-      return call("extreme_jvp", with_result(tg[0], n));
-    });
   set("matmul", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
     return plus(tg[0].empty() ? "" : call("matmul", {tg[0], n.args[1]}),
                 tg[1].empty() ? "" : call("matmul", {n.args[0], tg[1]}));
@@ -176,8 +153,6 @@ RuleTable make_rules() {
   add({"add", [](const Rule&, const Names& n) { return spell_infix("+", n); }});
   add({"sub", [](const Rule&, const Names& n) { return spell_infix("-", n); }});
   add({"neg", [](const Rule&, const Names& n) { return "-" + paren(n.args[0]); }});
-  add({"sum", spell_call,
-       [](const Rule&, std::size_t, const Names& n) { return spread_back(n.g, n.args[0], n); }});
   // conv2d, conv_transpose2d and the pools: their derivatives are library functions
   // computed with the engine's rules; the convolutions' options are `{}` when not written.
   for (const char* conv : {"conv2d", "conv_transpose2d"})
@@ -247,11 +222,6 @@ RuleTable make_rules() {
                                    "conv2d_backward", "conv_transpose2d_backward", "max_pool2d_backward",
                                    "avg_pool2d_backward", "extreme_backward", "extreme_jvp"})
     add({forward_only, spell_call, nullptr});
-  // max and min over axes: the library's extreme_backward, the engine's rule.
-  for (const char* extreme : {"max", "min"})
-    add({extreme, spell_call, [](const Rule&, std::size_t i, const Names& n) {
-           return i == 0 ? call("extreme_backward", with_result(n.g, n)) : "";
-         }});
   // Every elementwise op whose rules come from partial derivatives, under its public name.
   for (const auto& [op, partials] : engine_elementwise_ops()) {
     Rule r{op, spell_call};

@@ -163,12 +163,10 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   const tl::Tensor t_sum_backward_113 = tl::derivatives::sum_backward(t_mul_112, exp_23.shape(), log_softmax_a, true);
   const tl::Tensor mul_114 = sum_backward_113 * exp_23;  // mul, line 158: d_exp_23 * exp_23
   const tl::Tensor t_mul_114 = tl::broadcast_to_shape_of(t_sum_backward_113 * exp_23 + t_exp_23 * sum_backward_113, mul_114);
-  const tl::Tensor sum_to_shape_of_115 = tl::sum_to_shape_of(mul_114, shifted);  // sum_to_shape_of, line 158: tl::sum_to_shape_of(d_exp_23 * exp_23, shifted)
-  const tl::Tensor t_sum_to_shape_of_115 = tl::sum_to_shape_of(t_mul_114, shifted);
-  const tl::Tensor add_116 = sum_to_shape_of_108 + sum_to_shape_of_115;  // add, line 158: d_shifted + tl::sum_to_shape_of(d_exp_23 * exp_23, shifted)
-  const tl::Tensor t_add_116 = tl::broadcast_to_shape_of(t_sum_to_shape_of_115, add_116);
-  const tl::Tensor sum_to_shape_of_117 = tl::sum_to_shape_of(add_116, xf_1_1);  // sum_to_shape_of, line 160: tl::sum_to_shape_of(d_shifted, xf_1)
-  const tl::Tensor t_sum_to_shape_of_117 = tl::sum_to_shape_of(t_add_116, xf_1_1);
+  const tl::Tensor add_115 = sum_to_shape_of_108 + mul_114;  // add, line 158: d_shifted + d_exp_23 * exp_23
+  const tl::Tensor t_add_115 = tl::broadcast_to_shape_of(t_mul_114, add_115);
+  const tl::Tensor sum_to_shape_of_116 = tl::sum_to_shape_of(add_115, xf_1_1);  // sum_to_shape_of, line 160: tl::sum_to_shape_of(d_shifted, xf_1)
+  const tl::Tensor t_sum_to_shape_of_116 = tl::sum_to_shape_of(t_add_115, xf_1_1);
   tl::Tensor d_xf_2;
   tl::Tensor t_d_xf_2;
   tl::Tensor d_xf_1_apart_1;
@@ -176,15 +174,15 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   bool cond_1 = false;
   cond_1 = which_d_xf_1;  // line 160
   if (cond_1) {
-    d_xf_2 = sum_to_shape_of_117;
-    t_d_xf_2 = t_sum_to_shape_of_117;
+    d_xf_2 = sum_to_shape_of_116;
+    t_d_xf_2 = t_sum_to_shape_of_116;
     d_xf_1_apart_1 = tl::Tensor();
     t_d_xf_1_apart_1 = tl::Tensor();
   } else {
     d_xf_2 = tl::Tensor();
     t_d_xf_2 = tl::Tensor();
-    d_xf_1_apart_1 = sum_to_shape_of_117;
-    t_d_xf_1_apart_1 = t_sum_to_shape_of_117;
+    d_xf_1_apart_1 = sum_to_shape_of_116;
+    t_d_xf_1_apart_1 = t_sum_to_shape_of_116;
   }
   tl::Tensor d_xf_5;
   tl::Tensor t_d_xf_5;
@@ -196,8 +194,8 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   tl::Tensor t_d_xf_1_1;
   tl::Tensor d_reshape_18_1;
   tl::Tensor t_d_reshape_18_1;
-  tl::Tensor add_122;
-  tl::Tensor t_add_122;
+  tl::Tensor add_121;
+  tl::Tensor t_add_121;
   tl::Tensor d_xf_1_2;
   tl::Tensor t_d_xf_1_2;
   tl::Tensor d_xf_3;
@@ -210,14 +208,14 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   tl::Tensor t_select_1;
   tl::Tensor d_reshape_18_2;
   tl::Tensor t_d_reshape_18_2;
-  tl::Tensor reshape_128;
-  tl::Tensor t_reshape_128;
-  tl::Tensor add_129;
-  tl::Tensor t_add_129;
+  tl::Tensor reshape_127;
+  tl::Tensor t_reshape_127;
+  tl::Tensor add_128;
+  tl::Tensor t_add_128;
   tl::Tensor d_reshape_18_3;
   tl::Tensor t_d_reshape_18_3;
-  tl::Tensor reshape_131;
-  tl::Tensor t_reshape_131;
+  tl::Tensor reshape_130;
+  tl::Tensor t_reshape_130;
   bool cond_2 = false;
   bool cond_3 = false;
   bool cond_4 = false;
@@ -248,10 +246,10 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
         d_reshape_18_1 = tl::Tensor();
         t_d_reshape_18_1 = tl::Tensor();
       }
-      add_122 = d_reshape_18_1 + d_xf_1_1;  // add, line 162: d_reshape_18 + d_xf_1
-      t_add_122 = tl::broadcast_to_shape_of(t_d_reshape_18_1 + t_d_xf_1_1, add_122);
-      select = add_122;
-      t_select = t_add_122;
+      add_121 = d_reshape_18_1 + d_xf_1_1;  // add, line 162: d_reshape_18 + d_xf_1
+      t_add_121 = tl::broadcast_to_shape_of(t_d_reshape_18_1 + t_d_xf_1_1, add_121);
+      select = add_121;
+      t_select = t_add_121;
     } else {
       cond_6 = which_d_xf_1;  // line 162
       if (cond_6) {
@@ -288,12 +286,12 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
           d_reshape_18_2 = d_reshape_18_apart_1;
           t_d_reshape_18_2 = t_d_reshape_18_apart_1;
         }
-        reshape_128 = tl::reshape(d_reshape_18_2, xf.shape());  // reshape, line 165: tl::reshape(d_reshape_18, xf.shape())
-        t_reshape_128 = tl::reshape(t_d_reshape_18_2, xf.shape());
-        add_129 = d_xf_3 + reshape_128;  // add, line 165: d_xf + tl::reshape(d_reshape_18, xf.shape())
-        t_add_129 = tl::broadcast_to_shape_of(t_d_xf_3 + t_reshape_128, add_129);
-        select_1 = add_129;
-        t_select_1 = t_add_129;
+        reshape_127 = tl::reshape(d_reshape_18_2, xf.shape());  // reshape, line 165: tl::reshape(d_reshape_18, xf.shape())
+        t_reshape_127 = tl::reshape(t_d_reshape_18_2, xf.shape());
+        add_128 = d_xf_3 + reshape_127;  // add, line 165: d_xf + tl::reshape(d_reshape_18, xf.shape())
+        t_add_128 = tl::broadcast_to_shape_of(t_d_xf_3 + t_reshape_127, add_128);
+        select_1 = add_128;
+        t_select_1 = t_add_128;
       } else {
         cond_11 = which_d_reshape_18;  // line 165
         if (cond_11) {
@@ -303,10 +301,10 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
           d_reshape_18_3 = d_reshape_18_apart_1;
           t_d_reshape_18_3 = t_d_reshape_18_apart_1;
         }
-        reshape_131 = tl::reshape(d_reshape_18_3, xf.shape());  // reshape, line 165: tl::reshape(d_reshape_18, xf.shape())
-        t_reshape_131 = tl::reshape(t_d_reshape_18_3, xf.shape());
-        select_1 = reshape_131;
-        t_select_1 = t_reshape_131;
+        reshape_130 = tl::reshape(d_reshape_18_3, xf.shape());  // reshape, line 165: tl::reshape(d_reshape_18, xf.shape())
+        t_reshape_130 = tl::reshape(t_d_reshape_18_3, xf.shape());
+        select_1 = reshape_130;
+        t_select_1 = t_reshape_130;
       }
       d_xf_4 = select_1;
       t_d_xf_4 = t_select_1;
@@ -326,115 +324,115 @@ inline std::pair<tl::Tensor, tl::Tensor> hessian_curved_418_gradient_jvp(const t
   }
   tl::Tensor d_mul_16_1;
   tl::Tensor t_d_mul_16_1;
-  tl::Tensor astype_136;
-  tl::Tensor t_astype_136;
+  tl::Tensor astype_135;
+  tl::Tensor t_astype_135;
   bool cond_12 = false;
   cond_12 = d_xf_5.defined();  // line 168
   if (cond_12) {
-    astype_136 = d_xf_5.astype(mul_16.dtype());  // astype, line 170: d_xf.astype(mul_16.dtype())
-    t_astype_136 = t_d_xf_5.astype(mul_16.dtype());
-    d_mul_16_1 = astype_136;
-    t_d_mul_16_1 = t_astype_136;
+    astype_135 = d_xf_5.astype(mul_16.dtype());  // astype, line 170: d_xf.astype(mul_16.dtype())
+    t_astype_135 = t_d_xf_5.astype(mul_16.dtype());
+    d_mul_16_1 = astype_135;
+    t_d_mul_16_1 = t_astype_135;
   } else {
     d_mul_16_1 = tl::Tensor();
     t_d_mul_16_1 = tl::Tensor();
   }
   tl::Tensor d_m_1;
   tl::Tensor t_d_m_1;
-  tl::Tensor mul_138;
-  tl::Tensor t_mul_138;
-  tl::Tensor add_139;
-  tl::Tensor t_add_139;
+  tl::Tensor mul_137;
+  tl::Tensor t_mul_137;
+  tl::Tensor add_138;
+  tl::Tensor t_add_138;
   bool cond_13 = false;
   cond_13 = d_mul_16_1.defined();  // line 172
   if (cond_13) {
-    mul_138 = d_mul_16_1 * 2.0;  // mul, line 174: d_mul_16 * 2.0
-    t_mul_138 = t_d_mul_16_1 * 2.0;
-    add_139 = mul_104 + mul_138;  // add, line 174: d_m + d_mul_16 * 2.0
-    t_add_139 = tl::broadcast_to_shape_of(t_mul_104 + t_mul_138, add_139);
-    d_m_1 = add_139;
-    t_d_m_1 = t_add_139;
+    mul_137 = d_mul_16_1 * 2.0;  // mul, line 174: d_mul_16 * 2.0
+    t_mul_137 = t_d_mul_16_1 * 2.0;
+    add_138 = mul_104 + mul_137;  // add, line 174: d_m + d_mul_16 * 2.0
+    t_add_138 = tl::broadcast_to_shape_of(t_mul_104 + t_mul_137, add_138);
+    d_m_1 = add_138;
+    t_d_m_1 = t_add_138;
   } else {
     d_m_1 = mul_104;
     t_d_m_1 = t_mul_104;
   }
-  const tl::Tensor reciprocal_141 = tl::reciprocal(add_10);  // reciprocal, line 180: tl::reciprocal(add_10)
-  const tl::Tensor t_reciprocal_141 = t_add_10 * -(reciprocal_141 * reciprocal_141);
-  const tl::Tensor mul_142 = sum_backward_105 * reciprocal_141;  // mul, line 180: d_div_14 * tl::reciprocal(add_10)
-  const tl::Tensor t_mul_142 = tl::broadcast_to_shape_of(t_reciprocal_141 * sum_backward_105, mul_142);
-  const tl::Tensor div_143 = div_14 / add_10;  // div, line 181: div_14 / add_10
-  const tl::Tensor t_div_143 = tl::broadcast_to_shape_of(t_div_14 * tl::reciprocal(add_10) + t_add_10 * -(div_143 / add_10), div_143);
-  const tl::Tensor neg_144 = -div_143;  // neg, line 181: -(div_14 / add_10)
-  const tl::Tensor t_neg_144 = -t_div_143;
-  const tl::Tensor mul_145 = sum_backward_105 * neg_144;  // mul, line 181: d_div_14 * -(div_14 / add_10)
-  const tl::Tensor t_mul_145 = tl::broadcast_to_shape_of(t_neg_144 * sum_backward_105, mul_145);
-  const tl::Tensor t_146 = tl::scalar_tensor(1.5, add_12.dtype());  // line 183: tl::scalar_tensor(1.5, add_12.dtype())
-  const tl::Tensor sub_147 = t_146 - 1.0;  // sub, line 183: tl::scalar_tensor(1.5, add_12.dtype()) - 1.0
-  const tl::Tensor pow_148 = tl::pow(add_12, sub_147);  // pow, line 183: tl::pow(add_12, tl::scalar_tensor(1.5, add_12.dtype()) - 1.0)
-  const tl::Tensor t_pow_148 = tl::broadcast_to_shape_of(t_add_12 * tl::where(sub_147.astype(pow_148.dtype()) == 0, 0.0, sub_147.astype(pow_148.dtype()) * tl::pow(add_12.astype(pow_148.dtype()), sub_147.astype(pow_148.dtype()) - 1.0)), pow_148);
-  const tl::Tensor t_149 = tl::scalar_tensor(1.5, add_12.dtype());  // line 183: tl::scalar_tensor(1.5, add_12.dtype())
-  const tl::Tensor mul_150 = t_149 * pow_148;  // mul, line 183: tl::scalar_tensor(1.5, add_12.dtype()) * tl::pow(add_12, tl::scalar_t...
-  const tl::Tensor t_mul_150 = tl::broadcast_to_shape_of(t_pow_148 * t_149, mul_150);
-  const tl::Tensor t_151 = tl::scalar_tensor(1.5, add_12.dtype());  // line 183: tl::scalar_tensor(1.5, add_12.dtype())
-  const tl::Tensor t_152 = t_151 == 0;  // line 183: tl::scalar_tensor(1.5, add_12.dtype()) == 0
-  const tl::Tensor where_153 = tl::where(t_152, 0.0, mul_150);  // where, line 183: tl::where(tl::scalar_tensor(1.5, add_12.dtype()) == 0, 0.0, tl::scala...
-  const tl::Tensor t_where_153 = tl::broadcast_to_shape_of(tl::where(t_152, tl::zeros_like(where_153), t_mul_150), where_153);
-  const tl::Tensor mul_154 = mul_142 * where_153;  // mul, line 183: d_pow_13 * tl::where(tl::scalar_tensor(1.5, add_12.dtype()) == 0, 0.0...
-  const tl::Tensor t_mul_154 = tl::broadcast_to_shape_of(t_mul_142 * where_153 + t_where_153 * mul_142, mul_154);
-  const tl::Tensor mul_155 = mul_154 * m;  // mul, line 187: d_mul_11 * m
-  const tl::Tensor t_mul_155 = tl::broadcast_to_shape_of(t_mul_154 * m + t_m * mul_154, mul_155);
-  const tl::Tensor add_156 = d_m_1 + mul_155;  // add, line 187: d_m + d_mul_11 * m
-  const tl::Tensor t_add_156 = tl::broadcast_to_shape_of(t_d_m_1 + t_mul_155, add_156);
-  const tl::Tensor mul_157 = mul_154 * m;  // mul, line 188: d_mul_11 * m
-  const tl::Tensor t_mul_157 = tl::broadcast_to_shape_of(t_mul_154 * m + t_m * mul_154, mul_157);
-  const tl::Tensor add_158 = add_156 + mul_157;  // add, line 188: d_m + d_mul_11 * m
-  const tl::Tensor t_add_158 = tl::broadcast_to_shape_of(t_add_156 + t_mul_157, add_158);
-  const tl::Tensor mul_159 = mul_145 * m;  // mul, line 192: d_mul_9 * m
-  const tl::Tensor t_mul_159 = tl::broadcast_to_shape_of(t_mul_145 * m + t_m * mul_145, mul_159);
-  const tl::Tensor add_160 = add_158 + mul_159;  // add, line 192: d_m + d_mul_9 * m
-  const tl::Tensor t_add_160 = tl::broadcast_to_shape_of(t_add_158 + t_mul_159, add_160);
-  const tl::Tensor mul_161 = mul_145 * m;  // mul, line 193: d_mul_9 * m
-  const tl::Tensor t_mul_161 = tl::broadcast_to_shape_of(t_mul_145 * m + t_m * mul_145, mul_161);
-  const tl::Tensor add_162 = add_160 + mul_161;  // add, line 193: d_m + d_mul_9 * m
-  const tl::Tensor t_add_162 = tl::broadcast_to_shape_of(t_add_160 + t_mul_161, add_162);
-  const tl::Tensor mul_163 = sum_backward_105 * sigmoid_6;  // mul, line 195: d_mul_8 * sigmoid_6
-  const tl::Tensor t_mul_163 = tl::broadcast_to_shape_of(t_sigmoid_6 * sum_backward_105, mul_163);
-  const tl::Tensor mul_164 = sum_backward_105 * maximum_7;  // mul, line 196: d_mul_8 * maximum_7
-  const tl::Tensor t_mul_164 = tl::broadcast_to_shape_of(t_maximum_7 * sum_backward_105, mul_164);
-  const tl::Tensor t_165 = 0.05 == maximum_7;  // line 198: 0.05 == maximum_7
-  const tl::Tensor astype_166 = t_165.astype(maximum_7.dtype());  // astype, line 198: (0.05 == maximum_7).astype(maximum_7.dtype())
-  const tl::Tensor t_167 = m == maximum_7;  // line 198: m == maximum_7
-  const tl::Tensor astype_168 = t_167.astype(maximum_7.dtype());  // astype, line 198: (m == maximum_7).astype(maximum_7.dtype())
-  const tl::Tensor mul_169 = 0.5 * astype_168;  // mul, line 198: 0.5 * (m == maximum_7).astype(maximum_7.dtype())
-  const tl::Tensor mul_170 = mul_169 * astype_166;  // mul, line 198: 0.5 * (m == maximum_7).astype(maximum_7.dtype()) * (0.05 == maximum_7...
-  const tl::Tensor t_171 = m == maximum_7;  // line 198: m == maximum_7
-  const tl::Tensor astype_172 = t_171.astype(maximum_7.dtype());  // astype, line 198: (m == maximum_7).astype(maximum_7.dtype())
-  const tl::Tensor sub_173 = astype_172 - mul_170;  // sub, line 198: (m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m == maximum_7).a...
-  const tl::Tensor mul_174 = mul_163 * sub_173;  // mul, line 198: d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m ...
-  const tl::Tensor t_mul_174 = tl::broadcast_to_shape_of(t_mul_163 * sub_173, mul_174);
-  const tl::Tensor add_175 = add_162 + mul_174;  // add, line 198: d_m + d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0.5...
-  const tl::Tensor t_add_175 = tl::broadcast_to_shape_of(t_add_162 + t_mul_174, add_175);
-  const tl::Tensor sub_176 = 1.0 - sigmoid_6;  // sub, line 200: 1.0 - sigmoid_6
-  const tl::Tensor t_sub_176 = -t_sigmoid_6;
-  const tl::Tensor mul_177 = sigmoid_6 * sub_176;  // mul, line 200: sigmoid_6 * (1.0 - sigmoid_6)
-  const tl::Tensor t_mul_177 = tl::broadcast_to_shape_of(t_sigmoid_6 * sub_176 + t_sub_176 * sigmoid_6, mul_177);
-  const tl::Tensor mul_178 = mul_164 * mul_177;  // mul, line 200: d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6))
-  const tl::Tensor t_mul_178 = tl::broadcast_to_shape_of(t_mul_164 * mul_177 + t_mul_177 * mul_164, mul_178);
-  const tl::Tensor add_179 = add_175 + mul_178;  // add, line 200: d_m + d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6))
-  const tl::Tensor t_add_179 = tl::broadcast_to_shape_of(t_add_175 + t_mul_178, add_179);
-  const tl::Tensor mul_180 = h * h;  // mul, line 202: h * h
-  const tl::Tensor t_mul_180 = tl::broadcast_to_shape_of(t_h * h + t_h * h, mul_180);
-  const tl::Tensor sub_181 = 1.0 - mul_180;  // sub, line 202: 1.0 - h * h
-  const tl::Tensor t_sub_181 = -t_mul_180;
-  const tl::Tensor mul_182 = add_94 * sub_181;  // mul, line 202: d_h * (1.0 - h * h)
-  const tl::Tensor t_mul_182 = tl::broadcast_to_shape_of(t_add_94 * sub_181 + t_sub_181 * add_94, mul_182);
-  const tl::Tensor sum_to_shape_of_183 = tl::sum_to_shape_of(mul_182, matmul_3);  // sum_to_shape_of, line 204: tl::sum_to_shape_of(d_add_4, matmul_3)
-  const tl::Tensor t_sum_to_shape_of_183 = tl::sum_to_shape_of(t_mul_182, matmul_3);
-  const tl::Tensor matmul_backward_184 = tl::derivatives::matmul_backward(sum_to_shape_of_183, x, m, 1);  // matmul_backward, line 206: tl::derivatives::matmul_backward(d_matmul_3, x, m, 1)
-  const tl::Tensor t_matmul_backward_184 = tl::derivatives::matmul_backward(t_sum_to_shape_of_183, x, m, 1);
-  const tl::Tensor add_185 = add_179 + matmul_backward_184;  // add, line 206: d_m + tl::derivatives::matmul_backward(d_matmul_3, x, m, 1)
-  const tl::Tensor t_add_185 = tl::broadcast_to_shape_of(t_add_179 + t_matmul_backward_184, add_185);
-  return {add_185, t_add_185};
+  const tl::Tensor reciprocal_140 = tl::reciprocal(add_10);  // reciprocal, line 180: tl::reciprocal(add_10)
+  const tl::Tensor t_reciprocal_140 = t_add_10 * -(reciprocal_140 * reciprocal_140);
+  const tl::Tensor mul_141 = sum_backward_105 * reciprocal_140;  // mul, line 180: d_div_14 * tl::reciprocal(add_10)
+  const tl::Tensor t_mul_141 = tl::broadcast_to_shape_of(t_reciprocal_140 * sum_backward_105, mul_141);
+  const tl::Tensor div_142 = div_14 / add_10;  // div, line 181: div_14 / add_10
+  const tl::Tensor t_div_142 = tl::broadcast_to_shape_of(t_div_14 * tl::reciprocal(add_10) + t_add_10 * -(div_142 / add_10), div_142);
+  const tl::Tensor neg_143 = -div_142;  // neg, line 181: -(div_14 / add_10)
+  const tl::Tensor t_neg_143 = -t_div_142;
+  const tl::Tensor mul_144 = sum_backward_105 * neg_143;  // mul, line 181: d_div_14 * -(div_14 / add_10)
+  const tl::Tensor t_mul_144 = tl::broadcast_to_shape_of(t_neg_143 * sum_backward_105, mul_144);
+  const tl::Tensor t_145 = tl::scalar_tensor(1.5, add_12.dtype());  // line 183: tl::scalar_tensor(1.5, add_12.dtype())
+  const tl::Tensor sub_146 = t_145 - 1.0;  // sub, line 183: tl::scalar_tensor(1.5, add_12.dtype()) - 1.0
+  const tl::Tensor pow_147 = tl::pow(add_12, sub_146);  // pow, line 183: tl::pow(add_12, tl::scalar_tensor(1.5, add_12.dtype()) - 1.0)
+  const tl::Tensor t_pow_147 = tl::broadcast_to_shape_of(t_add_12 * tl::where(sub_146.astype(pow_147.dtype()) == 0, 0.0, sub_146.astype(pow_147.dtype()) * tl::pow(add_12.astype(pow_147.dtype()), sub_146.astype(pow_147.dtype()) - 1.0)), pow_147);
+  const tl::Tensor t_148 = tl::scalar_tensor(1.5, add_12.dtype());  // line 183: tl::scalar_tensor(1.5, add_12.dtype())
+  const tl::Tensor mul_149 = t_148 * pow_147;  // mul, line 183: tl::scalar_tensor(1.5, add_12.dtype()) * tl::pow(add_12, tl::scalar_t...
+  const tl::Tensor t_mul_149 = tl::broadcast_to_shape_of(t_pow_147 * t_148, mul_149);
+  const tl::Tensor t_150 = tl::scalar_tensor(1.5, add_12.dtype());  // line 183: tl::scalar_tensor(1.5, add_12.dtype())
+  const tl::Tensor t_151 = t_150 == 0;  // line 183: tl::scalar_tensor(1.5, add_12.dtype()) == 0
+  const tl::Tensor where_152 = tl::where(t_151, 0.0, mul_149);  // where, line 183: tl::where(tl::scalar_tensor(1.5, add_12.dtype()) == 0, 0.0, tl::scala...
+  const tl::Tensor t_where_152 = tl::broadcast_to_shape_of(tl::where(t_151, tl::zeros_like(where_152), t_mul_149), where_152);
+  const tl::Tensor mul_153 = mul_141 * where_152;  // mul, line 183: d_pow_13 * tl::where(tl::scalar_tensor(1.5, add_12.dtype()) == 0, 0.0...
+  const tl::Tensor t_mul_153 = tl::broadcast_to_shape_of(t_mul_141 * where_152 + t_where_152 * mul_141, mul_153);
+  const tl::Tensor mul_154 = mul_153 * m;  // mul, line 187: d_mul_11 * m
+  const tl::Tensor t_mul_154 = tl::broadcast_to_shape_of(t_mul_153 * m + t_m * mul_153, mul_154);
+  const tl::Tensor add_155 = d_m_1 + mul_154;  // add, line 187: d_m + d_mul_11 * m
+  const tl::Tensor t_add_155 = tl::broadcast_to_shape_of(t_d_m_1 + t_mul_154, add_155);
+  const tl::Tensor mul_156 = mul_153 * m;  // mul, line 188: d_mul_11 * m
+  const tl::Tensor t_mul_156 = tl::broadcast_to_shape_of(t_mul_153 * m + t_m * mul_153, mul_156);
+  const tl::Tensor add_157 = add_155 + mul_156;  // add, line 188: d_m + d_mul_11 * m
+  const tl::Tensor t_add_157 = tl::broadcast_to_shape_of(t_add_155 + t_mul_156, add_157);
+  const tl::Tensor mul_158 = mul_144 * m;  // mul, line 192: d_mul_9 * m
+  const tl::Tensor t_mul_158 = tl::broadcast_to_shape_of(t_mul_144 * m + t_m * mul_144, mul_158);
+  const tl::Tensor add_159 = add_157 + mul_158;  // add, line 192: d_m + d_mul_9 * m
+  const tl::Tensor t_add_159 = tl::broadcast_to_shape_of(t_add_157 + t_mul_158, add_159);
+  const tl::Tensor mul_160 = mul_144 * m;  // mul, line 193: d_mul_9 * m
+  const tl::Tensor t_mul_160 = tl::broadcast_to_shape_of(t_mul_144 * m + t_m * mul_144, mul_160);
+  const tl::Tensor add_161 = add_159 + mul_160;  // add, line 193: d_m + d_mul_9 * m
+  const tl::Tensor t_add_161 = tl::broadcast_to_shape_of(t_add_159 + t_mul_160, add_161);
+  const tl::Tensor mul_162 = sum_backward_105 * sigmoid_6;  // mul, line 195: d_mul_8 * sigmoid_6
+  const tl::Tensor t_mul_162 = tl::broadcast_to_shape_of(t_sigmoid_6 * sum_backward_105, mul_162);
+  const tl::Tensor mul_163 = sum_backward_105 * maximum_7;  // mul, line 196: d_mul_8 * maximum_7
+  const tl::Tensor t_mul_163 = tl::broadcast_to_shape_of(t_maximum_7 * sum_backward_105, mul_163);
+  const tl::Tensor t_164 = 0.05 == maximum_7;  // line 198: 0.05 == maximum_7
+  const tl::Tensor astype_165 = t_164.astype(maximum_7.dtype());  // astype, line 198: (0.05 == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor t_166 = m == maximum_7;  // line 198: m == maximum_7
+  const tl::Tensor astype_167 = t_166.astype(maximum_7.dtype());  // astype, line 198: (m == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor mul_168 = 0.5 * astype_167;  // mul, line 198: 0.5 * (m == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor mul_169 = mul_168 * astype_165;  // mul, line 198: 0.5 * (m == maximum_7).astype(maximum_7.dtype()) * (0.05 == maximum_7...
+  const tl::Tensor t_170 = m == maximum_7;  // line 198: m == maximum_7
+  const tl::Tensor astype_171 = t_170.astype(maximum_7.dtype());  // astype, line 198: (m == maximum_7).astype(maximum_7.dtype())
+  const tl::Tensor sub_172 = astype_171 - mul_169;  // sub, line 198: (m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m == maximum_7).a...
+  const tl::Tensor mul_173 = mul_162 * sub_172;  // mul, line 198: d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0.5 * (m ...
+  const tl::Tensor t_mul_173 = tl::broadcast_to_shape_of(t_mul_162 * sub_172, mul_173);
+  const tl::Tensor add_174 = add_161 + mul_173;  // add, line 198: d_m + d_maximum_7 * ((m == maximum_7).astype(maximum_7.dtype()) - 0.5...
+  const tl::Tensor t_add_174 = tl::broadcast_to_shape_of(t_add_161 + t_mul_173, add_174);
+  const tl::Tensor sub_175 = 1.0 - sigmoid_6;  // sub, line 200: 1.0 - sigmoid_6
+  const tl::Tensor t_sub_175 = -t_sigmoid_6;
+  const tl::Tensor mul_176 = sigmoid_6 * sub_175;  // mul, line 200: sigmoid_6 * (1.0 - sigmoid_6)
+  const tl::Tensor t_mul_176 = tl::broadcast_to_shape_of(t_sigmoid_6 * sub_175 + t_sub_175 * sigmoid_6, mul_176);
+  const tl::Tensor mul_177 = mul_163 * mul_176;  // mul, line 200: d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6))
+  const tl::Tensor t_mul_177 = tl::broadcast_to_shape_of(t_mul_163 * mul_176 + t_mul_176 * mul_163, mul_177);
+  const tl::Tensor add_178 = add_174 + mul_177;  // add, line 200: d_m + d_sigmoid_6 * (sigmoid_6 * (1.0 - sigmoid_6))
+  const tl::Tensor t_add_178 = tl::broadcast_to_shape_of(t_add_174 + t_mul_177, add_178);
+  const tl::Tensor mul_179 = h * h;  // mul, line 202: h * h
+  const tl::Tensor t_mul_179 = tl::broadcast_to_shape_of(t_h * h + t_h * h, mul_179);
+  const tl::Tensor sub_180 = 1.0 - mul_179;  // sub, line 202: 1.0 - h * h
+  const tl::Tensor t_sub_180 = -t_mul_179;
+  const tl::Tensor mul_181 = add_94 * sub_180;  // mul, line 202: d_h * (1.0 - h * h)
+  const tl::Tensor t_mul_181 = tl::broadcast_to_shape_of(t_add_94 * sub_180 + t_sub_180 * add_94, mul_181);
+  const tl::Tensor sum_to_shape_of_182 = tl::sum_to_shape_of(mul_181, matmul_3);  // sum_to_shape_of, line 204: tl::sum_to_shape_of(d_add_4, matmul_3)
+  const tl::Tensor t_sum_to_shape_of_182 = tl::sum_to_shape_of(t_mul_181, matmul_3);
+  const tl::Tensor matmul_backward_183 = tl::derivatives::matmul_backward(sum_to_shape_of_182, x, m, 1);  // matmul_backward, line 206: tl::derivatives::matmul_backward(d_matmul_3, x, m, 1)
+  const tl::Tensor t_matmul_backward_183 = tl::derivatives::matmul_backward(t_sum_to_shape_of_182, x, m, 1);
+  const tl::Tensor add_184 = add_178 + matmul_backward_183;  // add, line 206: d_m + tl::derivatives::matmul_backward(d_matmul_3, x, m, 1)
+  const tl::Tensor t_add_184 = tl::broadcast_to_shape_of(t_add_178 + t_matmul_backward_183, add_184);
+  return {add_184, t_add_184};
 }
 
 // The Hessian of the lambda at functions.cpp:413 with respect to `m` (tl::hessian), of shape
