@@ -13,6 +13,7 @@
 #include "ir/op.hpp"
 #include "ops/cpp_spelling.hpp"
 #include "ops/elementwise_rules.hpp"
+#include "ops/like.hpp"
 #include "ops/rule.hpp"
 #include "tlaloc/derivatives.hpp"
 #include "tlaloc/lax.hpp"
@@ -259,15 +260,14 @@ Dims normalized(const Dims& dims, std::int64_t rank) {
 
 Shape batch_of(const Tensor& x) { return Shape(x.shape().begin(), x.shape().end() - 2); }
 
-Shape broadcast_batch(const Tensor& a, const Tensor& b, const Shape& ab, const Shape& bb) {
+Shape broadcast_batch(const Shape& a, const Shape& b, const Shape& ab, const Shape& bb) {
   const std::size_t r = std::max(ab.size(), bb.size());
   Shape out(r);
   for (std::size_t i = 0; i < r; ++i) {
     const std::int64_t x = i < r - ab.size() ? 1 : ab[i - (r - ab.size())];
     const std::int64_t y = i < r - bb.size() ? 1 : bb[i - (r - bb.size())];
     if (x != y && x != 1 && y != 1)
-      fail<ShapeError>("matmul", "batch dimensions of {} and {} do not broadcast", shape_string(a.shape()),
-                       shape_string(b.shape()));
+      fail<ShapeError>("matmul", "batch dimensions of {} and {} do not broadcast", shape_string(a), shape_string(b));
     out[i] = x == 1 ? y : x;
   }
   return out;
@@ -295,29 +295,130 @@ Tensor batched_product(const Tensor& a, const Tensor& b, const Shape& batch) {
   return dot_general(as_batch(a, batch, nb), as_batch(b, batch, nb), {{0}, {0}, {2}, {1}});
 }
 
-// matmul's operands as matrices, checked: as NumPy, a 1-D lhs is a row [1, K] and a
-// 1-D rhs a column [K, 1], and those dims are dropped from the result again.
+// matmul's batch and result shapes, checked: as NumPy, a 1-D lhs is a row [1, K] and
+// a 1-D rhs a column [K, 1], and those dims are dropped from the result again.
+struct MatmulShapes {
+  Shape a2, b2, batch, result;
+};
+MatmulShapes matmul_shapes(const Shape& a, const Shape& b) {
+  if (a.empty() || b.empty())
+    fail<ShapeError>("matmul", "operands need at least one dimension, got shapes {} and {}", shape_string(a),
+                     shape_string(b));
+  MatmulShapes s;
+  s.a2 = a.size() == 1 ? Shape{1, a[0]} : a;
+  s.b2 = b.size() == 1 ? Shape{b[0], 1} : b;
+  const std::int64_t k = s.a2.back(), kb = s.b2[s.b2.size() - 2];
+  if (k != kb)
+    fail<ShapeError>("matmul", "contracting dimensions differ: {} and {} ({} != {})", shape_string(a),
+                     shape_string(b), k, kb);
+  s.batch = s.result = broadcast_batch(a, b, Shape(s.a2.begin(), s.a2.end() - 2), Shape(s.b2.begin(), s.b2.end() - 2));
+  if (a.size() > 1) s.result.push_back(s.a2[s.a2.size() - 2]);
+  if (b.size() > 1) s.result.push_back(s.b2.back());
+  return s;
+}
+DType matmul_dtype(DType a, DType b, const Shape& as, const Shape& bs) {
+  const DType t = detail::promote_for("matmul", a, b);
+  if (t == DType::boolean)
+    fail<DTypeError>("matmul", "no kernel for {} x {} (shapes {} and {})", a, b, shape_string(as), shape_string(bs));
+  return t;
+}
+
+// matmul's operands as matrices (MatmulShapes), checked.
 struct MatmulView {
   Tensor a2, b2;
   Shape batch, result;
 };
 MatmulView matmul_view(const Tensor& a, const Tensor& b) {
-  if (a.rank() == 0 || b.rank() == 0)
-    fail<ShapeError>("matmul", "operands need at least one dimension, got shapes {} and {}",
-                     shape_string(a.shape()), shape_string(b.shape()));
-  if (detail::promote_for("matmul", a.dtype(), b.dtype()) == DType::boolean)
-    fail<DTypeError>("matmul", "no kernel for {} x {} (shapes {} and {})", a.dtype(), b.dtype(),
-                     shape_string(a.shape()), shape_string(b.shape()));
-  MatmulView v;
-  v.a2 = a.rank() == 1 ? reshape(a, {1, a.size(0)}) : a;
-  v.b2 = b.rank() == 1 ? reshape(b, {b.size(0), 1}) : b;
-  if (v.a2.size(-1) != v.b2.size(-2))
-    fail<ShapeError>("matmul", "contracting dimensions differ: {} and {} ({} != {})", shape_string(a.shape()),
-                     shape_string(b.shape()), v.a2.size(-1), v.b2.size(-2));
-  v.batch = v.result = broadcast_batch(a, b, batch_of(v.a2), batch_of(v.b2));
-  if (a.rank() > 1) v.result.push_back(v.a2.size(-2));
-  if (b.rank() > 1) v.result.push_back(v.b2.size(-1));
-  return v;
+  const MatmulShapes s = matmul_shapes(a.shape(), b.shape());
+  matmul_dtype(a.dtype(), b.dtype(), a.shape(), b.shape());
+  return {a.rank() == 1 ? reshape(a, s.a2) : a, b.rank() == 1 ? reshape(b, s.b2) : b, s.batch, s.result};
+}
+
+Tensor matmul_backward_of(const Tensor& g, const Tensor& a, const Tensor& b, int operand);
+
+// matmul of values whose types are known at run time only (traced at build time,
+// docs/ENGINE_AT_BUILD_TIME.md): one op, whose kernel and lowering are tl::matmul's
+// own steps on the types then known. Where types are known tl::matmul records those
+// steps. Its rules: the product rule, and matmul_backward for each operand's share.
+const OpDef& matmul_op =
+    def_op("matmul")
+        .inputs(2)
+        .multilinear()
+        .called_as({.names = {"matmul"}, .attributes = {}})
+        .shape_rule([](std::span<const TensorType> in, const Attrs&) {
+          const Shape& a = in[0].shape;
+          const Shape& b = in[1].shape;
+          return std::vector<TensorType>{{matmul_dtype(in[0].dtype, in[1].dtype, a, b), matmul_shapes(a, b).result}};
+        })
+        .kernel([](std::span<const Tensor> in, const Attrs&, std::span<const TensorType>) {
+          return std::vector<Tensor>{matmul(in[0], in[1])};
+        })
+        .lower([](std::span<const Tensor> in, const Attrs&) { return std::vector<Tensor>{matmul(in[0], in[1])}; })
+        .jvp([](const detail::Rule& r) {
+          Tensor t;
+          if (r.has_tangent(0)) t = matmul(r.tangent(0), r.in(1));
+          if (r.has_tangent(1)) t = detail::add_tangents(t, matmul(r.in(0), r.tangent(1)));
+          return std::vector<Tensor>{t};
+        })
+        .vjp([](const detail::Rule& r) {
+          std::vector<Tensor> g(2);
+          for (int k = 0; k < 2; ++k)
+            if (r.wants(std::size_t(k))) g[std::size_t(k)] = matmul_backward_of(r.cotangent(), r.in(0), r.in(1), k);
+          return g;
+        })
+        .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::matmul", op); });
+
+// tl::derivatives::matmul_backward(g, a, b, operand) on values of unknown type: operand
+// k's share, linear in g and in the other operand (whose place is `other`), and
+// reading of operand k its shape only. The share has operand k's type.
+std::size_t share_of(const Attrs& attrs) { return std::size_t(attrs.get<std::int64_t>("operand")); }
+std::size_t other_of(std::size_t k) { return k == 0 ? 2 : 1; }
+const OpDef& matmul_backward_op =
+    def_op("matmul_backward")
+        .inputs(3)
+        .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
+          return std::vector<TensorType>{in[1 + share_of(attrs)]};
+        })
+        .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
+          return std::vector<Tensor>{derivatives::matmul_backward(in[0], in[1], in[2], int(share_of(attrs)))};
+        })
+        .lower([](std::span<const Tensor> in, const Attrs& attrs) {
+          return std::vector<Tensor>{derivatives::matmul_backward(in[0], in[1], in[2], int(share_of(attrs)))};
+        })
+        // The terms in the order of the engine's rule for the product the share
+        // transposes, whose operands are (g, b) for a's share and (a, g) for b's.
+        .jvp([](const detail::Rule& r) {
+          const std::size_t k = share_of(r.attrs()), other = other_of(k);
+          const auto with = [&](std::size_t i) {
+            std::vector<Tensor> in{r.in(0), r.in(1), r.in(2)};
+            in[i] = r.tangent(i);
+            return r.has_tangent(i) ? call1(*r.op(), in, r.attrs()) : Tensor();
+          };
+          return std::vector<Tensor>{k == 0 ? detail::add_tangents(with(0), with(other))
+                                            : detail::add_tangents(with(other), with(0))};
+        })
+        // <c, share(g, b)> is <matmul(c, b), g> and <share of the other operand, b>
+        // (for b's share, <matmul(a, c), g> and a's share of (g, c)).
+        .vjp([](const detail::Rule& r) {
+          const std::size_t k = share_of(r.attrs()), other = other_of(k);
+          const Tensor& c = r.cotangent();
+          std::vector<Tensor> g(3);
+          if (r.wants(0)) g[0] = k == 0 ? matmul(c, r.in(2)) : matmul(r.in(1), c);
+          if (r.wants(other)) {
+            std::vector<Tensor> in{r.in(0), r.in(1), r.in(2)};
+            in[1 + k] = c;
+            g[other] = matmul_backward_of(in[0], in[1], in[2], int(other - 1));
+          }
+          return g;
+        })
+        .cpp([](detail::CppOp& op) {
+          return detail::cpp_call("tl::derivatives::matmul_backward", op, {detail::cpp_attr(op.attrs(), "operand")});
+        });
+
+Tensor matmul_backward_of(const Tensor& g, const Tensor& a, const Tensor& b, int operand) {
+  if (detail::is_untyped(g) || detail::is_untyped(a) || detail::is_untyped(b))
+    return call1(matmul_backward_op, {g, a, b}, {{"operand", std::int64_t{operand}}});
+  return derivatives::matmul_backward(g, a, b, operand);
 }
 
 }  // namespace
@@ -340,6 +441,7 @@ Tensor lax::dot_general(const Tensor& a, const Tensor& b, const DotDims& dims, D
 }
 
 Tensor matmul(const Tensor& a, const Tensor& b) {
+  if (detail::is_untyped(a) || detail::is_untyped(b)) return call1(matmul_op, {a, b});
   const MatmulView v = matmul_view(a, b);
   return reshape(batched_product(v.a2, v.b2, v.batch), v.result);
 }

@@ -45,6 +45,26 @@ const bool added = add({
     product("matmul_2d", uniform({2, 3}, -2, 2, 406), uniform({3, 4}, -2, 2, 407)),
     product("matmul_batched_broadcast", uniform({2, 1, 2, 3}, -2, 2, 408), uniform({3, 3, 2}, -2, 2, 409)),
     product("matmul_shared_rhs", uniform({2, 2, 3}, -2, 2, 410), uniform({3, 2}, -2, 2, 411)),
+    // The ops tl::matmul and tl::derivatives::matmul_backward record on values of
+    // unknown type (a value traced at build time), called here with types known.
+    row("matmul_op_batched_broadcast", {"matmul"}, {uniform({2, 1, 2, 3}, -2, 2, 983), uniform({3, 3, 2}, -2, 2, 984)},
+        [](std::span<const Tensor> x) { return call("matmul", {x[0], x[1]}, {}); }, "torch.matmul(a, b)"),
+    row("matmul_op_1d_2d", {"matmul"}, {uniform({3}, -2, 2, 985), uniform({3, 4}, -2, 2, 986)},
+        [](std::span<const Tensor> x) { return call("matmul", {x[0], x[1]}, {}); }, "torch.matmul(a, b)"),
+    // a's share: g against b, summed over the batch axis a broadcasts (a is read for its shape).
+    row("matmul_backward_lhs", {"matmul_backward"}, {uniform({2, 4, 3, 5}, -2, 2, 987), uniform({4, 2, 5}, -2, 2, 988)},
+        [](std::span<const Tensor> x) {
+          const Tensor a = tl::zeros({2, 1, 3, 2}, tl::DType::f64);
+          return call("matmul_backward", {x[0], a, x[1]}, {{"operand", std::int64_t{0}}});
+        },
+        "(a @ b.mT).sum(1, keepdim=True)"),
+    // b's share where a is 1-D: the outer product of a and g (b is read for its shape).
+    row("matmul_backward_rhs", {"matmul_backward"}, {uniform({4}, -2, 2, 989), uniform({3}, -2, 2, 990)},
+        [](std::span<const Tensor> x) {
+          const Tensor b = tl::zeros({3, 4}, tl::DType::f64);
+          return call("matmul_backward", {x[0], x[1], b}, {{"operand", std::int64_t{1}}});
+        },
+        "torch.outer(b, a)"),
     row("dot_general_dims", {"dot_general"}, {uniform({3, 2, 4}, -2, 2, 412), uniform({4, 2, 3}, -2, 2, 413)},
         [](std::span<const Tensor> x) { return tl::dot_general(x[0], x[1], {{1}, {1}, {2, 0}, {0, 2}}); },
         "torch.einsum('kbi,ibk->b', a, b)"),

@@ -123,10 +123,6 @@ void set_jvps(RuleTable& t) {
   set("avg_pool2d", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
     return call("avg_pool2d_jvp", {tg[0], n.args[1]});
   });
-  set("matmul", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
-    return plus(tg[0].empty() ? "" : call("matmul", {tg[0], n.args[1]}),
-                tg[1].empty() ? "" : call("matmul", {n.args[0], tg[1]}));
-  });
 }
 
 }  // namespace
@@ -186,11 +182,6 @@ RuleTable make_rules() {
     return call("cumprod_jvp", {tg[0], n.args[0], n.y, n.args[1]});
   };
   add(std::move(running));
-  // matmul's shares are the library's matmul_backward, which undoes matmul's steps with
-  // the engine's own functions, for any ranks.
-  add({"matmul", spell_call, [](const Rule&, std::size_t i, const Names& n) {
-         return call("matmul_backward", {n.g, n.args[0], n.args[1], std::to_string(i)});
-       }});
   // dot_general's shares are the library's dot_general_backward, the engine's rule.
   add({"dot_general", spell_call, [](const Rule&, std::size_t i, const Names& n) {
          return call("dot_general_backward", {n.g, n.args[0], n.args[1], n.args[2], std::to_string(i)});

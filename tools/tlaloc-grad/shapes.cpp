@@ -103,10 +103,10 @@ Split split(const std::vector<Operand>& ops) {
   return s;
 }
 
-// An elementwise op of the registry (its operands' broadcast shape and common dtype),
-// or matmul. A scalar operand stands in as a rank-0 tensor, which fixes the shape;
+// The result of a registry op, by its shape rule (an elementwise op: its operands'
+// broadcast shape and common dtype). A scalar operand stands in as a rank-0 tensor, which fixes the shape;
 // the dtype is then left unknown (the library types scalars weakly).
-std::optional<Known> computed(const tl::detail::OpDef* def, const Split& s) {
+std::optional<Known> computed(const tl::detail::OpDef& def, const Split& s) {
   const auto operands = [&](Args a) {
     std::vector<tl::Tensor> all;
     std::size_t t = 0;
@@ -116,7 +116,7 @@ std::optional<Known> computed(const tl::detail::OpDef* def, const Split& s) {
   };
   std::optional<Known> r = run(s.tensors, [&](Args a) {
     const std::vector<tl::Tensor> o = operands(a);
-    return def != nullptr ? tl::detail::call1(*def, o) : tl::matmul(o.at(0), o.at(1));
+    return tl::detail::call1(def, o);
   });
   if (r && !s.texts.empty()) r->dtype = -1;
   return r;
@@ -234,9 +234,10 @@ std::optional<Known> result_of(const std::string& fn, const std::vector<Operand>
   if (fn == "reshape" || fn == "broadcast_to" || fn == "transpose") return layout(fn, operands, s);
   if (!s.all_known || s.tensors.empty()) return std::nullopt;
   const Rule* rule = find_rule(fn);
-  if (rule != nullptr && engine_elementwise(*rule)) return computed(&elementwise_op(*rule), s);
-  if (fn == "matmul") return computed(nullptr, s);
+  if (rule != nullptr && engine_elementwise(*rule)) return computed(elementwise_op(*rule), s);
   if (fn == "sum") return reduction(s);
+  // A function that records one op, called without other arguments (matmul).
+  if (rule != nullptr && rule->op != nullptr && s.texts.empty()) return computed(*rule->op, s);
   return std::nullopt;
 }
 
