@@ -52,7 +52,8 @@ std::string temporary_prefix(const std::filesystem::path& path) {
 
 void write_file_atomically(const std::filesystem::path& path, const std::vector<std::span<const std::byte>>& pieces,
                            std::string_view who) {
-  if (path.filename().empty()) throw IOError(fmt::format("{}: '{}' does not name a file", who, path.string()));
+  if (path.filename().empty())
+    throw IOError(fmt::format("{}: '{}' does not name a file", who, path.string()));
   // Same directory as the target: rename() is only atomic within one file system.
   const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
   static std::atomic<unsigned> counter{0};

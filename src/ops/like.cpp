@@ -147,8 +147,8 @@ const OpDef& sum_backward_op =
           return std::vector<Tensor>{astype_like(summed, r.in(0)), Tensor()};
         })
         .cpp([](CppOp& op) {
-          return fmt::format("tl::derivatives::sum_backward({}, {}.shape(), {}, {})", op.operand(0), op.operand(1),
-                             cpp_axes_of(op.attrs()), cpp_attr(op.attrs(), "keepdims"));
+          return fmt::format("tl::derivatives::sum_backward({}, {}.shape(), {}, {})", op.operand(0),
+                             op.operand(1), cpp_axes_of(op.attrs()), cpp_attr(op.attrs(), "keepdims"));
         });
 
 // max's and min's rules, each linear in its first operand; x and y only route it (no
@@ -182,8 +182,8 @@ OpDef& def_extreme(std::string_view name, Extreme fn, std::size_t like, std::str
         return g;
       })
       .cpp([name = std::string(name)](CppOp& op) {
-        return fmt::format("tl::derivatives::{}({}, {}, {}, {}, {})", name, op.operand(0), op.operand(1), op.operand(2),
-                           cpp_axes_of(op.attrs()), cpp_attr(op.attrs(), "keepdims"));
+        return fmt::format("tl::derivatives::{}({}, {}, {}, {}, {})", name, op.operand(0), op.operand(1),
+                           op.operand(2), cpp_axes_of(op.attrs()), cpp_attr(op.attrs(), "keepdims"));
       });
 }
 const OpDef& extreme_backward_op = def_extreme("extreme_backward", derivatives::extreme_backward, 1, "extreme_jvp");

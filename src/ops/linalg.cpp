@@ -267,7 +267,8 @@ Shape broadcast_batch(const Shape& a, const Shape& b, const Shape& ab, const Sha
     const std::int64_t x = i < r - ab.size() ? 1 : ab[i - (r - ab.size())];
     const std::int64_t y = i < r - bb.size() ? 1 : bb[i - (r - bb.size())];
     if (x != y && x != 1 && y != 1)
-      fail<ShapeError>("matmul", "batch dimensions of {} and {} do not broadcast", shape_string(a), shape_string(b));
+      fail<ShapeError>("matmul", "batch dimensions of {} and {} do not broadcast", shape_string(a),
+                       shape_string(b));
     out[i] = x == 1 ? y : x;
   }
   return out;
@@ -311,7 +312,8 @@ MatmulShapes matmul_shapes(const Shape& a, const Shape& b) {
   if (k != kb)
     fail<ShapeError>("matmul", "contracting dimensions differ: {} and {} ({} != {})", shape_string(a),
                      shape_string(b), k, kb);
-  s.batch = s.result = broadcast_batch(a, b, Shape(s.a2.begin(), s.a2.end() - 2), Shape(s.b2.begin(), s.b2.end() - 2));
+  s.batch = s.result =
+      broadcast_batch(a, b, Shape(s.a2.begin(), s.a2.end() - 2), Shape(s.b2.begin(), s.b2.end() - 2));
   if (a.size() > 1) s.result.push_back(s.a2[s.a2.size() - 2]);
   if (b.size() > 1) s.result.push_back(s.b2.back());
   return s;
@@ -319,7 +321,8 @@ MatmulShapes matmul_shapes(const Shape& a, const Shape& b) {
 DType matmul_dtype(DType a, DType b, const Shape& as, const Shape& bs) {
   const DType t = detail::promote_for("matmul", a, b);
   if (t == DType::boolean)
-    fail<DTypeError>("matmul", "no kernel for {} x {} (shapes {} and {})", a, b, shape_string(as), shape_string(bs));
+    fail<DTypeError>("matmul", "no kernel for {} x {} (shapes {} and {})", a, b, shape_string(as),
+                     shape_string(bs));
   return t;
 }
 
@@ -348,12 +351,15 @@ const OpDef& matmul_op =
         .shape_rule([](std::span<const TensorType> in, const Attrs&) {
           const Shape& a = in[0].shape;
           const Shape& b = in[1].shape;
-          return std::vector<TensorType>{{matmul_dtype(in[0].dtype, in[1].dtype, a, b), matmul_shapes(a, b).result}};
+          return std::vector<TensorType>{
+              {matmul_dtype(in[0].dtype, in[1].dtype, a, b), matmul_shapes(a, b).result}};
         })
         .kernel([](std::span<const Tensor> in, const Attrs&, std::span<const TensorType>) {
           return std::vector<Tensor>{matmul(in[0], in[1])};
         })
-        .lower([](std::span<const Tensor> in, const Attrs&) { return std::vector<Tensor>{matmul(in[0], in[1])}; })
+        .lower([](std::span<const Tensor> in, const Attrs&) {
+          return std::vector<Tensor>{matmul(in[0], in[1])};
+        })
         .jvp([](const detail::Rule& r) {
           Tensor t;
           if (r.has_tangent(0)) t = matmul(r.tangent(0), r.in(1));
@@ -363,7 +369,8 @@ const OpDef& matmul_op =
         .vjp([](const detail::Rule& r) {
           std::vector<Tensor> g(2);
           for (int k = 0; k < 2; ++k)
-            if (r.wants(std::size_t(k))) g[std::size_t(k)] = matmul_backward_of(r.cotangent(), r.in(0), r.in(1), k);
+            if (r.wants(std::size_t(k)))
+              g[std::size_t(k)] = matmul_backward_of(r.cotangent(), r.in(0), r.in(1), k);
           return g;
         })
         .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::matmul", op); });
@@ -412,7 +419,8 @@ const OpDef& matmul_backward_op =
           return g;
         })
         .cpp([](detail::CppOp& op) {
-          return detail::cpp_call("tl::derivatives::matmul_backward", op, {detail::cpp_attr(op.attrs(), "operand")});
+          return detail::cpp_call("tl::derivatives::matmul_backward", op,
+                                  {detail::cpp_attr(op.attrs(), "operand")});
         });
 
 Tensor matmul_backward_of(const Tensor& g, const Tensor& a, const Tensor& b, int operand) {

@@ -278,12 +278,18 @@ TLALOC_DEF_REDUCE(reduce_sum_op, "reduce_sum", detail::SumOp, ReduceDType::widen
                       .vjp(sum_vjp))
 TLALOC_DEF_REDUCE(reduce_prod_op, "reduce_prod", detail::ProdOp, ReduceDType::widen, mul,
                   .cpp(reduce_spelling("tl::prod")).jvp(prod_jvp).vjp(prod_vjp))
-TLALOC_DEF_REDUCE(
-    reduce_max_op, "reduce_max", detail::MaxOp, ReduceDType::same, max,
-    .cpp(reduce_spelling("tl::max")).called_as(reduction_call("max")).type_origin(reduced_origin).jvp(extreme_jvp).vjp(extreme_vjp))
-TLALOC_DEF_REDUCE(
-    reduce_min_op, "reduce_min", detail::MinOp, ReduceDType::same, min,
-    .cpp(reduce_spelling("tl::min")).called_as(reduction_call("min")).type_origin(reduced_origin).jvp(extreme_jvp).vjp(extreme_vjp))
+TLALOC_DEF_REDUCE(reduce_max_op, "reduce_max", detail::MaxOp, ReduceDType::same, max,
+                  .cpp(reduce_spelling("tl::max"))
+                      .called_as(reduction_call("max"))
+                      .type_origin(reduced_origin)
+                      .jvp(extreme_jvp)
+                      .vjp(extreme_vjp))
+TLALOC_DEF_REDUCE(reduce_min_op, "reduce_min", detail::MinOp, ReduceDType::same, min,
+                  .cpp(reduce_spelling("tl::min"))
+                      .called_as(reduction_call("min"))
+                      .type_origin(reduced_origin)
+                      .jvp(extreme_jvp)
+                      .vjp(extreme_vjp))
 #undef TLALOC_DEF_REDUCE
 
 // argmax / argmin over one axis: the first extreme index; NaN counts as the extreme.

@@ -16,7 +16,9 @@ Attrs reduction_attrs(std::string_view op, const Tensor& x, const Axes& axes, bo
 }
 
 // A call tlaloc-grad records without axes names none: every axis, as "all" says.
-bool every_axis(const Attrs& attrs) { return !attrs.has("axes") || (attrs.has("all") && attrs.get<bool>("all")); }
+bool every_axis(const Attrs& attrs) {
+  return !attrs.has("axes") || (attrs.has("all") && attrs.get<bool>("all"));
+}
 
 std::vector<std::int64_t> reduced_axes(std::string_view op, const Attrs& attrs, std::int64_t rank) {
   if (!every_axis(attrs)) return normalize_axes(op, attrs.get<std::vector<std::int64_t>>("axes"), rank);

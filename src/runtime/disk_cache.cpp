@@ -86,7 +86,7 @@ void DiskCache::write(const std::string& key, std::string_view payload) const {
   std::filesystem::create_directories(dir_, ec);
   if (ec)
     throw IOError(fmt::format("tl::runtime: the compile cache directory '{}' cannot be created: {}",
-                                  dir_.string(), ec.message()));
+                              dir_.string(), ec.message()));
   const std::string h = header(key, payload);
   io::write_file_atomically(path_of(key), {std::as_bytes(std::span(h)), std::as_bytes(std::span(payload))},
                                     "tl::runtime: writing a compile cache entry");

@@ -155,9 +155,9 @@ const std::set<std::string> kRunsTraced = {
 // reads a type where its rules do not.
 std::set<std::string> runs_forgotten() {
   std::set<std::string> rows = kRunsTraced;
-  for (const char* product : {"composition/swiglu_mlp", "linalg/matmul_1d_1d", "linalg/matmul_1d_2d",
-                              "linalg/matmul_2d", "linalg/matmul_2d_1d", "linalg/matmul_batched_broadcast",
-                              "linalg/matmul_shared_rhs"})
+  for (const char* product :
+       {"composition/swiglu_mlp", "linalg/matmul_1d_1d", "linalg/matmul_1d_2d", "linalg/matmul_2d",
+        "linalg/matmul_2d_1d", "linalg/matmul_batched_broadcast", "linalg/matmul_shared_rhs"})
     rows.erase(product);
   // clang-format off
   rows.insert({

@@ -2304,11 +2304,13 @@ int main() {
     return tl::sum(tl::sum(m * m, first_axis, keep_axes) * tl::max(m, {m.rank() - 1}, keep_axes) +
                    tl::min(tl::exp(m), first_axis) * 0.5);
   };
-  report_near("reductions over axes known at run time", tl::grad(reduced_at_run_time), reduced_at_run_time, w);
+  report_near("reductions over axes known at run time", tl::grad(reduced_at_run_time), reduced_at_run_time,
+              w);
   auto [written_axes_value, written_axes_dot] = tl::jvp(reduced_at_run_time, w, weights);
   std::printf("reductions over axes known at run time jvp: %a %a\n", written_axes_value.item<double>(),
               written_axes_dot.item<double>());
-  check_projection("reductions over axes known at run time", written_axes_dot, tl::grad(reduced_at_run_time)(w), weights);
+  check_projection("reductions over axes known at run time", written_axes_dot,
+                   tl::grad(reduced_at_run_time)(w), weights);
 
   // hypot, added to the library after the tool: its rules are read from the op registry.
   const auto hypotenuse = [&](const tl::Tensor& m) {

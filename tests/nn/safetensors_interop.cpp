@@ -48,8 +48,9 @@ int read(const char* path) {
       std::snprintf(buf, sizeof buf, "%.17g", v);
       values.emplace_back(buf);
     }
-    std::printf("tensor\t%s\t%s\t%s\t%s\n", name.c_str(), std::string(tl::io::safetensors_name(t.dtype())).c_str(),
-                join(dims).c_str(), join(values).c_str());
+    std::printf("tensor\t%s\t%s\t%s\t%s\n", name.c_str(),
+                std::string(tl::io::safetensors_name(t.dtype())).c_str(), join(dims).c_str(),
+                join(values).c_str());
   }
   return 0;
 }

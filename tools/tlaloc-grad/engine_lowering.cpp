@@ -598,7 +598,8 @@ Tensor Lowering::record(const Node& s) {
   if (rule == nullptr || (rule->vjp == nullptr && !from_engine(*rule))) throw NotYet{"'" + s.fn + "'"};
   // A reduction (its public call takes axes and keepdims) whose arguments are literals
   // is recorded as tracing records it, the axes normalised; others as written.
-  if (rule->op != nullptr && rule->op->public_call().attributes == std::vector<std::string>{"axes", "keepdims"}) {
+  if (rule->op != nullptr &&
+      rule->op->public_call().attributes == std::vector<std::string>{"axes", "keepdims"}) {
     try {
       const tl::Axes axes = axes_written(s.args, constants_);
       const bool keepdims = keepdims_written(s.args, constants_);
