@@ -202,14 +202,42 @@ Tensor dot_transpose(const Tensor& ct, const Tensor& x, const Tensor& other, con
   return (is_identity(ct_first) ? r : transpose(r, ct_first)).astype(x.dtype());
 }
 
+// Operand `operand`'s share of a product's cotangent g (the library's function
+// `share`), or where a type or an attribute is known at run time only, the op standing
+// for it (`op`, defined with matmul's below).
+using ShareFn = Tensor (*)(const Tensor& g, const Tensor& a, const Tensor& b, const Attrs& attrs, int operand);
+Tensor share_or_op(const OpDef& op, ShareFn share, const Tensor& g, const Tensor& a, const Tensor& b,
+                   const Attrs& attrs, int operand) {
+  if (!detail::is_untyped(g) && !detail::is_untyped(a) && !detail::is_untyped(b) && !attrs.any_written())
+    return share(g, a, b, attrs, operand);
+  Attrs with = attrs;
+  with.set("operand", std::int64_t{operand});
+  return call1(op, {g, a, b}, with);
+}
+
+Tensor dot_general_share(const Tensor& g, const Tensor& a, const Tensor& b, const Attrs& attrs, int operand) {
+  return derivatives::dot_general_backward(g, a, b, read_dims(attrs), operand);
+}
+extern const OpDef& dot_general_backward_op;
+
 std::vector<Tensor> dot_vjp(const detail::Rule& r) {
-  const DotDims dims{r.attr<Dims>("lhs_batching_dimensions"), r.attr<Dims>("rhs_batching_dimensions"),
-                     r.attr<Dims>("lhs_contracting_dimensions"), r.attr<Dims>("rhs_contracting_dimensions")};
   std::vector<Tensor> g(2);
   for (int k = 0; k < 2; ++k)
     if (r.wants(std::size_t(k)))
-      g[std::size_t(k)] = derivatives::dot_general_backward(r.cotangent(), r.in(0), r.in(1), dims, k);
+      g[std::size_t(k)] =
+          share_or_op(dot_general_backward_op, dot_general_share, r.cotangent(), r.in(0), r.in(1), r.attrs(), k);
   return g;
+}
+
+// The dimension numbers as the C++ argument: tl::DotDims{...}, or as written (a
+// call tlaloc-grad records, "dimension_numbers").
+std::string cpp_dot_dims(const Attrs& a) {
+  if (const std::string* written = detail::cpp_written(a, "dimension_numbers")) return *written;
+  return fmt::format("tl::DotDims{{.lhs_batch = {}, .rhs_batch = {}, .lhs_contract = {}, .rhs_contract = {}}}",
+                     detail::cpp_ints(a.get<Dims>("lhs_batching_dimensions")),
+                     detail::cpp_ints(a.get<Dims>("rhs_batching_dimensions")),
+                     detail::cpp_ints(a.get<Dims>("lhs_contracting_dimensions")),
+                     detail::cpp_ints(a.get<Dims>("rhs_contracting_dimensions")));
 }
 
 std::vector<Tensor> dot_jvp(const detail::Rule& r) {
@@ -223,14 +251,11 @@ using Kind = detail::StableHloAttr::Kind;
 const OpDef& dot_general_op =
     def_op("dot_general")
         .multilinear()
+        // tlaloc-grad records tl::dot_general's dimension numbers as one written argument.
+        .called_as({.names = {"dot_general"}, .attributes = {"dimension_numbers"}})
         .cpp([](detail::CppOp& op) {
           const detail::Attrs& a = op.attrs();
-          const std::string dims = fmt::format(
-              "tl::DotDims{{.lhs_batch = {}, .rhs_batch = {}, .lhs_contract = {}, .rhs_contract = {}}}",
-              detail::cpp_ints(a.get<Dims>("lhs_batching_dimensions")),
-              detail::cpp_ints(a.get<Dims>("rhs_batching_dimensions")),
-              detail::cpp_ints(a.get<Dims>("lhs_contracting_dimensions")),
-              detail::cpp_ints(a.get<Dims>("rhs_contracting_dimensions")));
+          const std::string dims = cpp_dot_dims(a);
           // A declared result element type (i8 x i8 -> i32) is tl::lax::dot_general's.
           if (a.has("preferred_element_type"))
             return detail::cpp_call("tl::lax::dot_general", op,
@@ -337,7 +362,10 @@ MatmulView matmul_view(const Tensor& a, const Tensor& b) {
   return {a.rank() == 1 ? reshape(a, s.a2) : a, b.rank() == 1 ? reshape(b, s.b2) : b, s.batch, s.result};
 }
 
-Tensor matmul_backward_of(const Tensor& g, const Tensor& a, const Tensor& b, int operand);
+Tensor matmul_share(const Tensor& g, const Tensor& a, const Tensor& b, const Attrs&, int operand) {
+  return derivatives::matmul_backward(g, a, b, operand);
+}
+extern const OpDef& matmul_backward_op;
 
 // matmul of values whose types are known at run time only (traced at build time,
 // docs/ENGINE_AT_BUILD_TIME.md): one op, whose kernel and lowering are tl::matmul's
@@ -370,64 +398,82 @@ const OpDef& matmul_op =
           std::vector<Tensor> g(2);
           for (int k = 0; k < 2; ++k)
             if (r.wants(std::size_t(k)))
-              g[std::size_t(k)] = matmul_backward_of(r.cotangent(), r.in(0), r.in(1), k);
+              g[std::size_t(k)] = share_or_op(matmul_backward_op, matmul_share, r.cotangent(), r.in(0), r.in(1), {}, k);
           return g;
         })
         .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::matmul", op); });
 
-// tl::derivatives::matmul_backward(g, a, b, operand) on values of unknown type: operand
-// k's share, linear in g and in the other operand (whose place is `other`), and
-// reading of operand k its shape only. The share has operand k's type.
+// A product's share on values of unknown type (matmul_backward, dot_general_backward):
+// share(g, a, b) of operand k (attribute "operand"), linear in g and in the other
+// operand, whose place is `other`, and reading operand k for its shape only. The
+// share has operand k's type. `product` is the product itself, on the attributes
+// without "operand".
+using ProductFn = Tensor (*)(const Tensor& a, const Tensor& b, const Attrs& attrs);
 std::size_t share_of(const Attrs& attrs) { return std::size_t(attrs.get<std::int64_t>("operand")); }
 std::size_t other_of(std::size_t k) { return k == 0 ? 2 : 1; }
-const OpDef& matmul_backward_op =
-    def_op("matmul_backward")
-        .inputs(3)
-        .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
-          return std::vector<TensorType>{in[1 + share_of(attrs)]};
-        })
-        .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
-          return std::vector<Tensor>{derivatives::matmul_backward(in[0], in[1], in[2], int(share_of(attrs)))};
-        })
-        .lower([](std::span<const Tensor> in, const Attrs& attrs) {
-          return std::vector<Tensor>{derivatives::matmul_backward(in[0], in[1], in[2], int(share_of(attrs)))};
-        })
-        // The terms in the order of the engine's rule for the product the share
-        // transposes, whose operands are (g, b) for a's share and (a, g) for b's.
-        .jvp([](const detail::Rule& r) {
-          const std::size_t k = share_of(r.attrs()), other = other_of(k);
-          const auto with = [&](std::size_t i) {
-            std::vector<Tensor> in{r.in(0), r.in(1), r.in(2)};
-            in[i] = r.tangent(i);
-            return r.has_tangent(i) ? call1(*r.op(), in, r.attrs()) : Tensor();
-          };
-          return std::vector<Tensor>{k == 0 ? detail::add_tangents(with(0), with(other))
-                                            : detail::add_tangents(with(other), with(0))};
-        })
-        // <c, share(g, b)> is <matmul(c, b), g> and <share of the other operand, b>
-        // (for b's share, <matmul(a, c), g> and a's share of (g, c)).
-        .vjp([](const detail::Rule& r) {
-          const std::size_t k = share_of(r.attrs()), other = other_of(k);
-          const Tensor& c = r.cotangent();
-          std::vector<Tensor> g(3);
-          if (r.wants(0)) g[0] = k == 0 ? matmul(c, r.in(2)) : matmul(r.in(1), c);
-          if (r.wants(other)) {
-            std::vector<Tensor> in{r.in(0), r.in(1), r.in(2)};
-            in[1 + k] = c;
-            g[other] = matmul_backward_of(in[0], in[1], in[2], int(other - 1));
-          }
-          return g;
-        })
-        .cpp([](detail::CppOp& op) {
-          return detail::cpp_call("tl::derivatives::matmul_backward", op,
-                                  {detail::cpp_attr(op.attrs(), "operand")});
-        });
-
-Tensor matmul_backward_of(const Tensor& g, const Tensor& a, const Tensor& b, int operand) {
-  if (detail::is_untyped(g) || detail::is_untyped(a) || detail::is_untyped(b))
-    return call1(matmul_backward_op, {g, a, b}, {{"operand", std::int64_t{operand}}});
-  return derivatives::matmul_backward(g, a, b, operand);
+Attrs product_attrs(const Attrs& attrs) {
+  Attrs out;
+  for (const auto& [name, v] : attrs.items())
+    if (name != "operand") out.set(name, v);
+  return out;
 }
+OpDef& def_product_share(std::string_view name, ShareFn share, ProductFn product) {
+  const auto run = [share](std::span<const Tensor> in, const Attrs& attrs) {
+    return std::vector<Tensor>{share(in[0], in[1], in[2], product_attrs(attrs), int(share_of(attrs)))};
+  };
+  return def_op(name)
+      .inputs(3)
+      .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
+        return std::vector<TensorType>{in[1 + share_of(attrs)]};
+      })
+      .kernel([run](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
+        return run(in, attrs);
+      })
+      .lower(run)
+      // The terms in the order of the engine's rule for the product the share
+      // transposes, whose operands are (g, b) for a's share and (a, g) for b's.
+      .jvp([](const detail::Rule& r) {
+        const std::size_t k = share_of(r.attrs()), other = other_of(k);
+        const auto with = [&](std::size_t i) {
+          std::vector<Tensor> in{r.in(0), r.in(1), r.in(2)};
+          in[i] = r.tangent(i);
+          return r.has_tangent(i) ? call1(*r.op(), in, r.attrs()) : Tensor();
+        };
+        return std::vector<Tensor>{k == 0 ? detail::add_tangents(with(0), with(other))
+                                          : detail::add_tangents(with(other), with(0))};
+      })
+      // <c, share(g, a, b)> is <product(c, b), g> for a's share and <product(a, c), g>
+      // for b's; as a function of the other operand, it is that operand's share of
+      // the product with c in operand k's place.
+      .vjp([share, product](const detail::Rule& r) {
+        const std::size_t k = share_of(r.attrs()), other = other_of(k);
+        const Tensor& c = r.cotangent();
+        const Attrs attrs = product_attrs(r.attrs());
+        std::vector<Tensor> g(3);
+        if (r.wants(0)) g[0] = k == 0 ? product(c, r.in(2), attrs) : product(r.in(1), c, attrs);
+        if (r.wants(other)) {
+          std::vector<Tensor> in{r.in(0), r.in(1), r.in(2)};
+          in[1 + k] = c;
+          g[other] = share_or_op(*r.op(), share, in[0], in[1], in[2], attrs, int(other - 1));
+        }
+        return g;
+      });
+}
+
+Tensor matmul_product(const Tensor& a, const Tensor& b, const Attrs&) { return matmul(a, b); }
+const OpDef& matmul_backward_op =
+    def_product_share("matmul_backward", matmul_share, matmul_product).cpp([](detail::CppOp& op) {
+      return detail::cpp_call("tl::derivatives::matmul_backward", op, {detail::cpp_attr(op.attrs(), "operand")});
+    });
+
+Tensor dot_general_product(const Tensor& a, const Tensor& b, const Attrs& attrs) {
+  return call1(dot_general_op, {a, b}, attrs);
+}
+const OpDef& dot_general_backward_op =
+    def_product_share("dot_general_backward", dot_general_share, dot_general_product).cpp([](detail::CppOp& op) {
+      return detail::cpp_call("tl::derivatives::dot_general_backward", op,
+                              {cpp_dot_dims(op.attrs()), detail::cpp_attr(op.attrs(), "operand")});
+    });
 
 }  // namespace
 

@@ -128,8 +128,9 @@ Result check_mode(const gradcheck::Case& c, bool reverse, Untyped how) {
 // clang-format off
 const std::set<std::string> kRunsTraced = {
     "binary/add", "binary/atan2", "binary/div", "binary/hypot", "binary/maximum", "binary/minimum",
-    "binary/mul", "binary/pow", "binary/remainder", "binary/sub", "composition/swiglu_mlp", "index/embedding",
-    "index/index_add", "index/scatter_add", "index/take_axis1", "index/take_duplicates", "linalg/matmul_1d_1d",
+    "binary/mul", "binary/pow", "binary/remainder", "binary/sub", "composition/swiglu_mlp",
+    "index/embedding", "index/index_add", "index/scatter_add", "index/take_axis1", "index/take_duplicates",
+    "linalg/dot_general_backward_lhs", "linalg/dot_general_backward_rhs", "linalg/matmul_1d_1d",
     "linalg/matmul_1d_2d", "linalg/matmul_2d", "linalg/matmul_2d_1d", "linalg/matmul_backward_lhs",
     "linalg/matmul_backward_rhs", "linalg/matmul_batched_broadcast", "linalg/matmul_op_1d_2d",
     "linalg/matmul_op_batched_broadcast", "linalg/matmul_shared_rhs", "reduce/cumsum_axis0",
@@ -150,20 +151,20 @@ const std::set<std::string> kRunsTraced = {
     "unary/sinh", "unary/softplus", "unary/sqrt", "unary/square", "unary/tan", "unary/tanh"};
 // clang-format on
 
-// With types forgotten: those, but the functions that call tl::matmul (traced with types
-// known, it records dot_general, whose rules read shapes), and the rows whose function
-// reads a type where its rules do not.
+// With types forgotten: those, and the rows whose function reads a type where its
+// rules do not.
 std::set<std::string> runs_forgotten() {
   std::set<std::string> rows = kRunsTraced;
-  for (const char* product :
-       {"composition/swiglu_mlp", "linalg/matmul_1d_1d", "linalg/matmul_1d_2d", "linalg/matmul_2d",
-        "linalg/matmul_2d_1d", "linalg/matmul_batched_broadcast", "linalg/matmul_shared_rhs"})
-    rows.erase(product);
   // clang-format off
   rows.insert({
+      "composition/attention", "composition/attention_causal", "composition/attention_two_heads",
       "composition/cross_entropy_label_smoothing", "composition/layer_norm",
-      "composition/log_sum_exp_naive_loss", "composition/logsumexp_loss", "composition/projectile_unrolled",
-      "composition/rms_norm", "index/take_along_axis", "index/take_along_axis_broadcast", "linalg/outer",
+      "composition/log_sum_exp_naive_loss", "composition/logsumexp_loss",
+      "composition/mlp_gelu_cross_entropy", "composition/mlp_relu_cross_entropy",
+      "composition/mlp_tanh_cross_entropy", "composition/projectile_unrolled", "composition/rms_norm",
+      "dot_general/batch_inside", "dot_general/batched", "dot_general/both_transposed",
+      "dot_general/free_between", "dot_general/matmul", "dot_general/matvec", "dot_general/two_contractions",
+      "index/take_along_axis", "index/take_along_axis_broadcast", "linalg/dot_general_dims", "linalg/outer",
       "loss/bce_with_logits_mean", "loss/bce_with_logits_none", "loss/bce_with_logits_sum",
       "loss/cross_entropy_mean", "loss/cross_entropy_none", "loss/cross_entropy_one_sample",
       "loss/cross_entropy_smoothing_mean", "loss/cross_entropy_smoothing_none",

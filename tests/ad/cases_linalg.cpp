@@ -38,6 +38,14 @@ tl::detail::Attrs solve_attrs(bool left, bool lower, bool unit, const char* tran
   return {{"left_side", left}, {"lower", lower}, {"unit_diagonal", unit}, {"transpose_a", std::string(transpose)}};
 }
 
+// The dimension numbers of a batched matmul, [B, M, K] x [B, K, N], and the operand
+// whose share dot_general_backward computes.
+tl::detail::Attrs batched_dims(std::int64_t operand) {
+  using Ints = std::vector<std::int64_t>;
+  return {{"lhs_batching_dimensions", Ints{0}}, {"rhs_batching_dimensions", Ints{0}},
+          {"lhs_contracting_dimensions", Ints{2}}, {"rhs_contracting_dimensions", Ints{1}}, {"operand", operand}};
+}
+
 const bool added = add({
     product("matmul_1d_1d", uniform({4}, -2, 2, 400), uniform({4}, -2, 2, 401)),
     product("matmul_1d_2d", uniform({3}, -2, 2, 402), uniform({3, 4}, -2, 2, 403)),
@@ -65,6 +73,22 @@ const bool added = add({
           return call("matmul_backward", {x[0], x[1], b}, {{"operand", std::int64_t{1}}});
         },
         "torch.outer(b, a)"),
+    // dot_general_backward's op, batched [2, 3, 4] x [2, 4, 5]: a's share g @ b.mT, and
+    // b's share a.mT @ g (the operand whose share it is read for its shape only).
+    row("dot_general_backward_lhs", {"dot_general_backward"},
+        {uniform({2, 3, 5}, -2, 2, 991), uniform({2, 4, 5}, -2, 2, 992)},
+        [](std::span<const Tensor> x) {
+          const Tensor a = tl::zeros({2, 3, 4}, tl::DType::f64);
+          return call("dot_general_backward", {x[0], a, x[1]}, batched_dims(0));
+        },
+        "a @ b.mT"),
+    row("dot_general_backward_rhs", {"dot_general_backward"},
+        {uniform({2, 3, 5}, -2, 2, 993), uniform({2, 3, 4}, -2, 2, 994)},
+        [](std::span<const Tensor> x) {
+          const Tensor b = tl::zeros({2, 4, 5}, tl::DType::f64);
+          return call("dot_general_backward", {x[0], x[1], b}, batched_dims(1));
+        },
+        "b.mT @ a"),
     row("dot_general_dims", {"dot_general"}, {uniform({3, 2, 4}, -2, 2, 412), uniform({4, 2, 3}, -2, 2, 413)},
         [](std::span<const Tensor> x) { return tl::dot_general(x[0], x[1], {{1}, {1}, {2, 0}, {0, 2}}); },
         "torch.einsum('kbi,ibk->b', a, b)"),

@@ -85,11 +85,6 @@ void set_jvps(RuleTable& t) {
     if (auto it = t.find(name); it != t.end()) it->second.jvp = f;
   };
   set("sum_backward", linear_jvp);
-  // The engine's dot_general rule: the op applied to each operand's tangent, in turn.
-  set("dot_general", [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
-    return plus(tg[0].empty() ? "" : spell_call(r, {{tg[0], n.args[1], n.args[2]}, {}, {}, {}}),
-                tg[1].empty() ? "" : spell_call(r, {{n.args[0], tg[1], n.args[2]}, {}, {}, {}}));
-  });
   // matmul_backward(g, a, b, i) and conv2d_backward(g, x, w, opt, i) are linear in g
   // and in the other operand; the terms in the order of the engine's rule for the
   // product they transpose, whose operands are (g, b) for a's share and (a, g) for b's.
@@ -182,10 +177,6 @@ RuleTable make_rules() {
     return call("cumprod_jvp", {tg[0], n.args[0], n.y, n.args[1]});
   };
   add(std::move(running));
-  // dot_general's shares are the library's dot_general_backward, the engine's rule.
-  add({"dot_general", spell_call, [](const Rule&, std::size_t i, const Names& n) {
-         return call("dot_general_backward", {n.g, n.args[0], n.args[1], n.args[2], std::to_string(i)});
-       }});
   add({"where", spell_call});
   // prod's and cumprod's shares are not linear in x: their derivatives are the
   // library's forward mode over them (prod_backward_jvp, cumprod_backward_jvp), where
