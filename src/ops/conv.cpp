@@ -25,6 +25,8 @@
 #include "ir/op.hpp"
 #include "ops/conv_grad.hpp"
 #include "ops/cpp_spelling.hpp"
+#include "ops/like.hpp"
+#include "ops/product_share.hpp"
 #include "ops/rule.hpp"
 #include "tlaloc/derivatives.hpp"
 #include "tlaloc/lax.hpp"
@@ -51,12 +53,34 @@ Attrs to_attrs(const ConvAttrs& a) {
           {"lhs_dilation", v(a.lhs_dil)},  {"rhs_dilation", v(a.rhs_dil)}, {"feature_group_count", a.groups}};
 }
 
+// tl::conv2d's options as attributes, field by field: what the conv2d op records where
+// the types are known at run time only (before that, the options are not checked).
+Attrs options_attrs(const Conv2dOptions& o) {
+  return {{"stride", I64s{o.stride[0], o.stride[1]}},
+          {"padding", I64s{o.padding[0], o.padding[1]}},
+          {"dilation", I64s{o.dilation[0], o.dilation[1]}},
+          {"groups", o.groups}};
+}
+I2 attr_pair(const Attrs& attrs, std::string_view name) {
+  const auto& v = attrs.get<I64s>(name);
+  if (v.size() != 2) fail<ValueError>("conv2d", "attribute {} needs 2 values, got {}", name, v);
+  return I2{v[0], v[1]};
+}
+Conv2dOptions options_of(const Attrs& a) {
+  return {attr_pair(a, "stride"), attr_pair(a, "padding"), attr_pair(a, "dilation"), a.get<std::int64_t>("groups")};
+}
+
 ConvAttrs from_attrs(const Attrs& attrs) {
-  auto get = [&](std::string_view name) {
-    const auto& v = attrs.get<I64s>(name);
-    if (v.size() != 2) fail<ValueError>("conv2d", "attribute {} needs 2 values, got {}", name, v);
-    return I2{v[0], v[1]};
-  };
+  if (attrs.has("stride")) {
+    const Conv2dOptions o = options_of(attrs);
+    ConvAttrs a;
+    a.stride = o.stride;
+    a.pad_lo = a.pad_hi = o.padding;
+    a.rhs_dil = o.dilation;
+    a.groups = o.groups;
+    return a;
+  }
+  auto get = [&](std::string_view name) { return attr_pair(attrs, name); };
   ConvAttrs a;
   a.stride = get("window_strides");
   a.pad_lo = get("padding_low");
@@ -296,8 +320,33 @@ std::vector<Tensor> conv_jvp(const detail::Rule& r) {
   return {t};
 }
 
+// tl::conv2d's options as an argument: as written (tlaloc-grad records them so), or
+// field by field.
+std::string cpp_conv_options(const Attrs& a) {
+  if (const std::string* written = detail::cpp_written(a, "options")) return *written;
+  const Conv2dOptions o = options_of(a);
+  const auto pair = [](const I2& p) { return fmt::format("{{{}, {}}}", p[0], p[1]); };
+  return fmt::format("tl::Conv2dOptions{{.stride = {}, .padding = {}, .dilation = {}, .groups = {}}}",
+                     pair(o.stride), pair(o.padding), pair(o.dilation), o.groups);
+}
+// Each share in its operand's dtype, as tl::derivatives::conv2d_backward gives it.
+Tensor conv_share(const Tensor& g, const Tensor& x, const Tensor& w, const Attrs& attrs, int operand) {
+  return operand == 0 ? detail::conv2d_input_grad(g, w, x.shape(), attrs).astype(x.dtype())
+                      : detail::conv2d_kernel_grad(g, x, w.shape(), attrs).astype(w.dtype());
+}
+extern const detail::OpDef& conv2d_backward_op;
+
 std::vector<Tensor> conv_vjp(const detail::Rule& r) {
   std::vector<Tensor> g(2);
+  // Types or options known at run time only: the library's shares, as ops.
+  if (r.attrs().any_written() || detail::is_untyped(r.cotangent()) || detail::is_untyped(r.in(0)) ||
+      detail::is_untyped(r.in(1))) {
+    for (int k = 0; k < 2; ++k)
+      if (r.wants(std::size_t(k)))
+        g[std::size_t(k)] = detail::share_or_op(conv2d_backward_op, conv_share, r.cotangent(), r.in(0), r.in(1),
+                                                r.attrs(), k);
+    return g;
+  }
   if (r.wants(0)) g[0] = detail::conv2d_input_grad(r.cotangent(), r.in(1), r.in(0).shape(), r.attrs());
   if (r.wants(1)) g[1] = detail::conv2d_kernel_grad(r.cotangent(), r.in(0), r.in(1).shape(), r.attrs());
   return g;
@@ -306,6 +355,9 @@ std::vector<Tensor> conv_vjp(const detail::Rule& r) {
 const detail::OpDef& conv_op =
     detail::def_op("conv2d")
         .multilinear()
+        .called_as({.names = {"conv2d"},
+                    .attributes = {"options"},
+                    .defaults = {{"options", detail::Written{"{}"}}}})
         .inputs(2)
         .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
           check_dtypes("conv2d", in[0].dtype, in[1].dtype);
@@ -337,12 +389,23 @@ const detail::OpDef& conv_op =
         .vjp(conv_vjp)
         .cpp([](detail::CppOp& op) {
           const Attrs& a = op.attrs();
+          if (a.any_written() || a.has("stride")) return detail::cpp_call("tl::conv2d", op, {cpp_conv_options(a)});
           std::vector<std::string> extra;
           for (const char* name : {"window_strides", "padding_low", "padding_high", "lhs_dilation", "rhs_dilation"})
             extra.push_back(detail::cpp_ints(a.get<I64s>(name)));
           extra.push_back(fmt::format("{}", a.get<std::int64_t>("feature_group_count")));
           return detail::cpp_call("tl::lax::conv2d", op, extra);
         });
+
+Tensor conv_product(const Tensor& x, const Tensor& w, const Attrs& attrs) {
+  return detail::call1(conv_op, {x, w}, attrs);
+}
+// tl::derivatives::conv2d_backward on values of unknown type.
+const detail::OpDef& conv2d_backward_op =
+    detail::def_product_share("conv2d_backward", conv_share, conv_product).cpp([](detail::CppOp& op) {
+      return detail::cpp_call("tl::derivatives::conv2d_backward", op,
+                              {cpp_conv_options(op.attrs()), detail::cpp_attr(op.attrs(), "operand")});
+    });
 
 }  // namespace
 
@@ -418,6 +481,7 @@ Attrs conv2d_attrs(std::string_view fn, const Tensor& x, const Tensor& w, const 
 }  // namespace
 
 Tensor conv2d(const Tensor& x, const Tensor& w, const Conv2dOptions& opt) {
+  if (detail::is_untyped(x) || detail::is_untyped(w)) return detail::call1(conv_op, {x, w}, options_attrs(opt));
   return detail::call1(conv_op, {x, w}, conv2d_attrs("conv2d", x, w, opt));
 }
 

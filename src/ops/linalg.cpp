@@ -14,6 +14,7 @@
 #include "ops/cpp_spelling.hpp"
 #include "ops/elementwise_rules.hpp"
 #include "ops/like.hpp"
+#include "ops/product_share.hpp"
 #include "ops/rule.hpp"
 #include "tlaloc/derivatives.hpp"
 #include "tlaloc/lax.hpp"
@@ -202,19 +203,6 @@ Tensor dot_transpose(const Tensor& ct, const Tensor& x, const Tensor& other, con
   return (is_identity(ct_first) ? r : transpose(r, ct_first)).astype(x.dtype());
 }
 
-// Operand `operand`'s share of a product's cotangent g (the library's function
-// `share`), or where a type or an attribute is known at run time only, the op standing
-// for it (`op`, defined with matmul's below).
-using ShareFn = Tensor (*)(const Tensor& g, const Tensor& a, const Tensor& b, const Attrs& attrs, int operand);
-Tensor share_or_op(const OpDef& op, ShareFn share, const Tensor& g, const Tensor& a, const Tensor& b,
-                   const Attrs& attrs, int operand) {
-  if (!detail::is_untyped(g) && !detail::is_untyped(a) && !detail::is_untyped(b) && !attrs.any_written())
-    return share(g, a, b, attrs, operand);
-  Attrs with = attrs;
-  with.set("operand", std::int64_t{operand});
-  return call1(op, {g, a, b}, with);
-}
-
 Tensor dot_general_share(const Tensor& g, const Tensor& a, const Tensor& b, const Attrs& attrs, int operand) {
   return derivatives::dot_general_backward(g, a, b, read_dims(attrs), operand);
 }
@@ -225,7 +213,7 @@ std::vector<Tensor> dot_vjp(const detail::Rule& r) {
   for (int k = 0; k < 2; ++k)
     if (r.wants(std::size_t(k)))
       g[std::size_t(k)] =
-          share_or_op(dot_general_backward_op, dot_general_share, r.cotangent(), r.in(0), r.in(1), r.attrs(), k);
+          detail::share_or_op(dot_general_backward_op, dot_general_share, r.cotangent(), r.in(0), r.in(1), r.attrs(), k);
   return g;
 }
 
@@ -398,71 +386,14 @@ const OpDef& matmul_op =
           std::vector<Tensor> g(2);
           for (int k = 0; k < 2; ++k)
             if (r.wants(std::size_t(k)))
-              g[std::size_t(k)] = share_or_op(matmul_backward_op, matmul_share, r.cotangent(), r.in(0), r.in(1), {}, k);
+              g[std::size_t(k)] = detail::share_or_op(matmul_backward_op, matmul_share, r.cotangent(), r.in(0), r.in(1), {}, k);
           return g;
         })
         .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::matmul", op); });
 
-// A product's share on values of unknown type (matmul_backward, dot_general_backward):
-// share(g, a, b) of operand k (attribute "operand"), linear in g and in the other
-// operand, whose place is `other`, and reading operand k for its shape only. The
-// share has operand k's type. `product` is the product itself, on the attributes
-// without "operand".
-using ProductFn = Tensor (*)(const Tensor& a, const Tensor& b, const Attrs& attrs);
-std::size_t share_of(const Attrs& attrs) { return std::size_t(attrs.get<std::int64_t>("operand")); }
-std::size_t other_of(std::size_t k) { return k == 0 ? 2 : 1; }
-Attrs product_attrs(const Attrs& attrs) {
-  Attrs out;
-  for (const auto& [name, v] : attrs.items())
-    if (name != "operand") out.set(name, v);
-  return out;
-}
-OpDef& def_product_share(std::string_view name, ShareFn share, ProductFn product) {
-  const auto run = [share](std::span<const Tensor> in, const Attrs& attrs) {
-    return std::vector<Tensor>{share(in[0], in[1], in[2], product_attrs(attrs), int(share_of(attrs)))};
-  };
-  return def_op(name)
-      .inputs(3)
-      .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
-        return std::vector<TensorType>{in[1 + share_of(attrs)]};
-      })
-      .kernel([run](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
-        return run(in, attrs);
-      })
-      .lower(run)
-      // The terms in the order of the engine's rule for the product the share
-      // transposes, whose operands are (g, b) for a's share and (a, g) for b's.
-      .jvp([](const detail::Rule& r) {
-        const std::size_t k = share_of(r.attrs()), other = other_of(k);
-        const auto with = [&](std::size_t i) {
-          std::vector<Tensor> in{r.in(0), r.in(1), r.in(2)};
-          in[i] = r.tangent(i);
-          return r.has_tangent(i) ? call1(*r.op(), in, r.attrs()) : Tensor();
-        };
-        return std::vector<Tensor>{k == 0 ? detail::add_tangents(with(0), with(other))
-                                          : detail::add_tangents(with(other), with(0))};
-      })
-      // <c, share(g, a, b)> is <product(c, b), g> for a's share and <product(a, c), g>
-      // for b's; as a function of the other operand, it is that operand's share of
-      // the product with c in operand k's place.
-      .vjp([share, product](const detail::Rule& r) {
-        const std::size_t k = share_of(r.attrs()), other = other_of(k);
-        const Tensor& c = r.cotangent();
-        const Attrs attrs = product_attrs(r.attrs());
-        std::vector<Tensor> g(3);
-        if (r.wants(0)) g[0] = k == 0 ? product(c, r.in(2), attrs) : product(r.in(1), c, attrs);
-        if (r.wants(other)) {
-          std::vector<Tensor> in{r.in(0), r.in(1), r.in(2)};
-          in[1 + k] = c;
-          g[other] = share_or_op(*r.op(), share, in[0], in[1], in[2], attrs, int(other - 1));
-        }
-        return g;
-      });
-}
-
 Tensor matmul_product(const Tensor& a, const Tensor& b, const Attrs&) { return matmul(a, b); }
 const OpDef& matmul_backward_op =
-    def_product_share("matmul_backward", matmul_share, matmul_product).cpp([](detail::CppOp& op) {
+    detail::def_product_share("matmul_backward", matmul_share, matmul_product).cpp([](detail::CppOp& op) {
       return detail::cpp_call("tl::derivatives::matmul_backward", op, {detail::cpp_attr(op.attrs(), "operand")});
     });
 
@@ -470,7 +401,7 @@ Tensor dot_general_product(const Tensor& a, const Tensor& b, const Attrs& attrs)
   return call1(dot_general_op, {a, b}, attrs);
 }
 const OpDef& dot_general_backward_op =
-    def_product_share("dot_general_backward", dot_general_share, dot_general_product).cpp([](detail::CppOp& op) {
+    detail::def_product_share("dot_general_backward", dot_general_share, dot_general_product).cpp([](detail::CppOp& op) {
       return detail::cpp_call("tl::derivatives::dot_general_backward", op,
                               {cpp_dot_dims(op.attrs()), detail::cpp_attr(op.attrs(), "operand")});
     });

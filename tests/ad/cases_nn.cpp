@@ -46,6 +46,13 @@ const tl::detail::Attrs nhwc_attrs{{"input_batch_dimension", std::int64_t(0)},
                                    {"feature_group_count", std::int64_t(2)},
                                    {"batch_group_count", std::int64_t(1)}};
 
+// conv2d_backward's attributes: tl::Conv2dOptions field by field (stride 2, padding 1),
+// and the operand whose share it is.
+tl::detail::Attrs conv_share_attrs(std::int64_t operand) {
+  return {{"stride", I64s{2, 2}}, {"padding", I64s{1, 1}}, {"dilation", I64s{1, 1}}, {"groups", std::int64_t(1)},
+          {"operand", operand}};
+}
+
 const tl::detail::Attrs bn_attrs{{"epsilon", 1e-3}, {"feature_index", std::int64_t(1)}};
 
 const bool added = add({
@@ -65,6 +72,18 @@ const bool added = add({
                        {"lhs_dilation", I64s{2, 2}}, {"rhs_dilation", I64s{1, 1}}, {"feature_group_count", std::int64_t(2)}});
         },
         ""),
+    // The op tl::derivatives::conv2d_backward records on values of unknown type, with
+    // stride 2 and padding 1: x's share (a transposed convolution of g), then w's.
+    row("conv2d_backward_input", {"conv2d_backward"}, {uniform({1, 3, 3, 3}, -1, 1, 995), uniform({3, 2, 3, 3}, -1, 1, 996)},
+        [](std::span<const Tensor> a) {
+          return call("conv2d_backward", {a[0], tl::zeros({1, 2, 5, 5}, tl::DType::f64), a[1]}, conv_share_attrs(0));
+        },
+        "F.conv_transpose2d(a, b, stride=2, padding=1)"),
+    row("conv2d_backward_weight", {"conv2d_backward"}, {uniform({1, 3, 3, 3}, -1, 1, 997), uniform({1, 2, 5, 5}, -1, 1, 998)},
+        [](std::span<const Tensor> a) {
+          return call("conv2d_backward", {a[0], a[1], tl::zeros({3, 2, 3, 3}, tl::DType::f64)}, conv_share_attrs(1));
+        },
+        "torch.nn.grad.conv2d_weight(b, (3, 2, 3, 3), a, stride=2, padding=1)"),
     // StableHLO's convolution in NHWC / HWIO layout, asymmetric padding, two groups.
     row("convolution_nhwc", {"convolution"}, {uniform({1, 5, 5, 4}, -1, 1, 534), uniform({3, 3, 2, 4}, -1, 1, 535)},
         [](std::span<const Tensor> a) { return call("convolution", {a[0], a[1]}, nhwc_attrs); },

@@ -105,11 +105,10 @@ void set_jvps(RuleTable& t) {
   // and do not move with x (the routing is piecewise constant).
   for (const char* linear : {"max_pool2d_backward", "avg_pool2d_backward", "extreme_backward", "extreme_jvp"})
     set(linear, linear_jvp);
-  for (const char* conv : {"conv2d", "conv_transpose2d"})
-    set(conv, [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
-      return plus(tg[0].empty() ? "" : jointly_linear_jvp(r, n, {tg[0], ""}, {0}),
-                  tg[1].empty() ? "" : jointly_linear_jvp(r, n, {"", tg[1]}, {1}));
-    });
+  set("conv_transpose2d", [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
+    return plus(tg[0].empty() ? "" : jointly_linear_jvp(r, n, {tg[0], ""}, {0}),
+                tg[1].empty() ? "" : jointly_linear_jvp(r, n, {"", tg[1]}, {1}));
+  });
   set("max_pool2d", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
     return call("max_pool2d_jvp", {tg[0], n.args[0], n.y, n.args[1]});
   });
@@ -144,13 +143,12 @@ RuleTable make_rules() {
   add({"add", [](const Rule&, const Names& n) { return spell_infix("+", n); }});
   add({"sub", [](const Rule&, const Names& n) { return spell_infix("-", n); }});
   add({"neg", [](const Rule&, const Names& n) { return "-" + paren(n.args[0]); }});
-  // conv2d, conv_transpose2d and the pools: their derivatives are library functions
-  // computed with the engine's rules; the convolutions' options are `{}` when not written.
-  for (const char* conv : {"conv2d", "conv_transpose2d"})
-    add({conv, spell_call, [](const Rule& r, std::size_t i, const Names& n) {
-           return call(r.name + "_backward",
-                       {n.g, n.args[0], n.args[1], n.args.size() > 2 ? n.args[2] : "{}", std::to_string(i)});
-         }});
+  // conv_transpose2d and the pools: their derivatives are library functions computed
+  // with the engine's rules; the options are `{}` when not written.
+  add({"conv_transpose2d", spell_call, [](const Rule&, std::size_t i, const Names& n) {
+         return call("conv_transpose2d_backward",
+                     {n.g, n.args[0], n.args[1], n.args.size() > 2 ? n.args[2] : "{}", std::to_string(i)});
+       }});
   add({"max_pool2d", spell_call, [](const Rule&, std::size_t i, const Names& n) {
          return i == 0 ? call("max_pool2d_backward", {n.g, n.args[0], n.y, n.args[1]}) : "";
        }});
