@@ -67,7 +67,8 @@ I2 attr_pair(const Attrs& attrs, std::string_view name) {
   return I2{v[0], v[1]};
 }
 Conv2dOptions options_of(const Attrs& a) {
-  return {attr_pair(a, "stride"), attr_pair(a, "padding"), attr_pair(a, "dilation"), a.get<std::int64_t>("groups")};
+  return {attr_pair(a, "stride"), attr_pair(a, "padding"), attr_pair(a, "dilation"),
+          a.get<std::int64_t>("groups")};
 }
 
 ConvAttrs from_attrs(const Attrs& attrs) {
@@ -343,8 +344,8 @@ std::vector<Tensor> conv_vjp(const detail::Rule& r) {
       detail::is_untyped(r.in(1))) {
     for (int k = 0; k < 2; ++k)
       if (r.wants(std::size_t(k)))
-        g[std::size_t(k)] = detail::share_or_op(conv2d_backward_op, conv_share, r.cotangent(), r.in(0), r.in(1),
-                                                r.attrs(), k);
+        g[std::size_t(k)] = detail::share_or_op(conv2d_backward_op, conv_share, r.cotangent(), r.in(0),
+                                                r.in(1), r.attrs(), k);
     return g;
   }
   if (r.wants(0)) g[0] = detail::conv2d_input_grad(r.cotangent(), r.in(1), r.in(0).shape(), r.attrs());
@@ -389,7 +390,8 @@ const detail::OpDef& conv_op =
         .vjp(conv_vjp)
         .cpp([](detail::CppOp& op) {
           const Attrs& a = op.attrs();
-          if (a.any_written() || a.has("stride")) return detail::cpp_call("tl::conv2d", op, {cpp_conv_options(a)});
+          if (a.any_written() || a.has("stride"))
+            return detail::cpp_call("tl::conv2d", op, {cpp_conv_options(a)});
           std::vector<std::string> extra;
           for (const char* name : {"window_strides", "padding_low", "padding_high", "lhs_dilation", "rhs_dilation"})
             extra.push_back(detail::cpp_ints(a.get<I64s>(name)));
@@ -481,7 +483,8 @@ Attrs conv2d_attrs(std::string_view fn, const Tensor& x, const Tensor& w, const 
 }  // namespace
 
 Tensor conv2d(const Tensor& x, const Tensor& w, const Conv2dOptions& opt) {
-  if (detail::is_untyped(x) || detail::is_untyped(w)) return detail::call1(conv_op, {x, w}, options_attrs(opt));
+  if (detail::is_untyped(x) || detail::is_untyped(w))
+    return detail::call1(conv_op, {x, w}, options_attrs(opt));
   return detail::call1(conv_op, {x, w}, conv2d_attrs("conv2d", x, w, opt));
 }
 

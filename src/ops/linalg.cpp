@@ -212,8 +212,8 @@ std::vector<Tensor> dot_vjp(const detail::Rule& r) {
   std::vector<Tensor> g(2);
   for (int k = 0; k < 2; ++k)
     if (r.wants(std::size_t(k)))
-      g[std::size_t(k)] =
-          detail::share_or_op(dot_general_backward_op, dot_general_share, r.cotangent(), r.in(0), r.in(1), r.attrs(), k);
+      g[std::size_t(k)] = detail::share_or_op(dot_general_backward_op, dot_general_share, r.cotangent(),
+                                              r.in(0), r.in(1), r.attrs(), k);
   return g;
 }
 
@@ -221,11 +221,12 @@ std::vector<Tensor> dot_vjp(const detail::Rule& r) {
 // call tlaloc-grad records, "dimension_numbers").
 std::string cpp_dot_dims(const Attrs& a) {
   if (const std::string* written = detail::cpp_written(a, "dimension_numbers")) return *written;
-  return fmt::format("tl::DotDims{{.lhs_batch = {}, .rhs_batch = {}, .lhs_contract = {}, .rhs_contract = {}}}",
-                     detail::cpp_ints(a.get<Dims>("lhs_batching_dimensions")),
-                     detail::cpp_ints(a.get<Dims>("rhs_batching_dimensions")),
-                     detail::cpp_ints(a.get<Dims>("lhs_contracting_dimensions")),
-                     detail::cpp_ints(a.get<Dims>("rhs_contracting_dimensions")));
+  return fmt::format(
+      "tl::DotDims{{.lhs_batch = {}, .rhs_batch = {}, .lhs_contract = {}, .rhs_contract = {}}}",
+      detail::cpp_ints(a.get<Dims>("lhs_batching_dimensions")),
+      detail::cpp_ints(a.get<Dims>("rhs_batching_dimensions")),
+      detail::cpp_ints(a.get<Dims>("lhs_contracting_dimensions")),
+      detail::cpp_ints(a.get<Dims>("rhs_contracting_dimensions")));
 }
 
 std::vector<Tensor> dot_jvp(const detail::Rule& r) {
@@ -386,7 +387,8 @@ const OpDef& matmul_op =
           std::vector<Tensor> g(2);
           for (int k = 0; k < 2; ++k)
             if (r.wants(std::size_t(k)))
-              g[std::size_t(k)] = detail::share_or_op(matmul_backward_op, matmul_share, r.cotangent(), r.in(0), r.in(1), {}, k);
+              g[std::size_t(k)] = detail::share_or_op(matmul_backward_op, matmul_share, r.cotangent(),
+                                                      r.in(0), r.in(1), {}, k);
           return g;
         })
         .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::matmul", op); });
@@ -394,17 +396,19 @@ const OpDef& matmul_op =
 Tensor matmul_product(const Tensor& a, const Tensor& b, const Attrs&) { return matmul(a, b); }
 const OpDef& matmul_backward_op =
     detail::def_product_share("matmul_backward", matmul_share, matmul_product).cpp([](detail::CppOp& op) {
-      return detail::cpp_call("tl::derivatives::matmul_backward", op, {detail::cpp_attr(op.attrs(), "operand")});
+      return detail::cpp_call("tl::derivatives::matmul_backward", op,
+                              {detail::cpp_attr(op.attrs(), "operand")});
     });
 
 Tensor dot_general_product(const Tensor& a, const Tensor& b, const Attrs& attrs) {
   return call1(dot_general_op, {a, b}, attrs);
 }
 const OpDef& dot_general_backward_op =
-    detail::def_product_share("dot_general_backward", dot_general_share, dot_general_product).cpp([](detail::CppOp& op) {
-      return detail::cpp_call("tl::derivatives::dot_general_backward", op,
-                              {cpp_dot_dims(op.attrs()), detail::cpp_attr(op.attrs(), "operand")});
-    });
+    detail::def_product_share("dot_general_backward", dot_general_share, dot_general_product)
+        .cpp([](detail::CppOp& op) {
+          return detail::cpp_call("tl::derivatives::dot_general_backward", op,
+                                  {cpp_dot_dims(op.attrs()), detail::cpp_attr(op.attrs(), "operand")});
+        });
 
 }  // namespace
 

@@ -51,7 +51,8 @@ OpDef& def_product_share(std::string_view name, ShareFn share, ProductFn product
           in[i] = r.tangent(i);
           return r.has_tangent(i) ? call1(*r.op(), in, r.attrs()) : Tensor();
         };
-        return std::vector<Tensor>{k == 0 ? add_tangents(with(0), with(other)) : add_tangents(with(other), with(0))};
+        return std::vector<Tensor>{k == 0 ? add_tangents(with(0), with(other))
+                                          : add_tangents(with(other), with(0))};
       })
       // <c, share(g, a, b)> is <product(c, b), g> for a's share and <product(a, c), g>
       // for b's; as a function of the other operand, it is that operand's share of

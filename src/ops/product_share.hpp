@@ -12,7 +12,8 @@ namespace tlaloc::detail {
 
 // Operand `operand`'s share (0: a, 1: b) of g, the cotangent of product(a, b), under
 // the product's attributes.
-using ShareFn = Tensor (*)(const Tensor& g, const Tensor& a, const Tensor& b, const Attrs& attrs, int operand);
+using ShareFn = Tensor (*)(const Tensor& g, const Tensor& a, const Tensor& b, const Attrs& attrs,
+                           int operand);
 // The product itself.
 using ProductFn = Tensor (*)(const Tensor& a, const Tensor& b, const Attrs& attrs);
 

@@ -42,8 +42,11 @@ tl::detail::Attrs solve_attrs(bool left, bool lower, bool unit, const char* tran
 // whose share dot_general_backward computes.
 tl::detail::Attrs batched_dims(std::int64_t operand) {
   using Ints = std::vector<std::int64_t>;
-  return {{"lhs_batching_dimensions", Ints{0}}, {"rhs_batching_dimensions", Ints{0}},
-          {"lhs_contracting_dimensions", Ints{2}}, {"rhs_contracting_dimensions", Ints{1}}, {"operand", operand}};
+  return {{"lhs_batching_dimensions", Ints{0}},
+          {"rhs_batching_dimensions", Ints{0}},
+          {"lhs_contracting_dimensions", Ints{2}},
+          {"rhs_contracting_dimensions", Ints{1}},
+          {"operand", operand}};
 }
 
 const bool added = add({
@@ -55,12 +58,14 @@ const bool added = add({
     product("matmul_shared_rhs", uniform({2, 2, 3}, -2, 2, 410), uniform({3, 2}, -2, 2, 411)),
     // The ops tl::matmul and tl::derivatives::matmul_backward record on values of
     // unknown type (a value traced at build time), called here with types known.
-    row("matmul_op_batched_broadcast", {"matmul"}, {uniform({2, 1, 2, 3}, -2, 2, 983), uniform({3, 3, 2}, -2, 2, 984)},
+    row("matmul_op_batched_broadcast", {"matmul"},
+        {uniform({2, 1, 2, 3}, -2, 2, 983), uniform({3, 3, 2}, -2, 2, 984)},
         [](std::span<const Tensor> x) { return call("matmul", {x[0], x[1]}, {}); }, "torch.matmul(a, b)"),
     row("matmul_op_1d_2d", {"matmul"}, {uniform({3}, -2, 2, 985), uniform({3, 4}, -2, 2, 986)},
         [](std::span<const Tensor> x) { return call("matmul", {x[0], x[1]}, {}); }, "torch.matmul(a, b)"),
     // a's share: g against b, summed over the batch axis a broadcasts (a is read for its shape).
-    row("matmul_backward_lhs", {"matmul_backward"}, {uniform({2, 4, 3, 5}, -2, 2, 987), uniform({4, 2, 5}, -2, 2, 988)},
+    row("matmul_backward_lhs", {"matmul_backward"},
+        {uniform({2, 4, 3, 5}, -2, 2, 987), uniform({4, 2, 5}, -2, 2, 988)},
         [](std::span<const Tensor> x) {
           const Tensor a = tl::zeros({2, 1, 3, 2}, tl::DType::f64);
           return call("matmul_backward", {x[0], a, x[1]}, {{"operand", std::int64_t{0}}});

@@ -49,7 +49,10 @@ const tl::detail::Attrs nhwc_attrs{{"input_batch_dimension", std::int64_t(0)},
 // conv2d_backward's attributes: tl::Conv2dOptions field by field (stride 2, padding 1),
 // and the operand whose share it is.
 tl::detail::Attrs conv_share_attrs(std::int64_t operand) {
-  return {{"stride", I64s{2, 2}}, {"padding", I64s{1, 1}}, {"dilation", I64s{1, 1}}, {"groups", std::int64_t(1)},
+  return {{"stride", I64s{2, 2}},
+          {"padding", I64s{1, 1}},
+          {"dilation", I64s{1, 1}},
+          {"groups", std::int64_t(1)},
           {"operand", operand}};
 }
 
@@ -74,14 +77,18 @@ const bool added = add({
         ""),
     // The op tl::derivatives::conv2d_backward records on values of unknown type, with
     // stride 2 and padding 1: x's share (a transposed convolution of g), then w's.
-    row("conv2d_backward_input", {"conv2d_backward"}, {uniform({1, 3, 3, 3}, -1, 1, 995), uniform({3, 2, 3, 3}, -1, 1, 996)},
+    row("conv2d_backward_input", {"conv2d_backward"},
+        {uniform({1, 3, 3, 3}, -1, 1, 995), uniform({3, 2, 3, 3}, -1, 1, 996)},
         [](std::span<const Tensor> a) {
-          return call("conv2d_backward", {a[0], tl::zeros({1, 2, 5, 5}, tl::DType::f64), a[1]}, conv_share_attrs(0));
+          const Tensor x = tl::zeros({1, 2, 5, 5}, tl::DType::f64);
+          return call("conv2d_backward", {a[0], x, a[1]}, conv_share_attrs(0));
         },
         "F.conv_transpose2d(a, b, stride=2, padding=1)"),
-    row("conv2d_backward_weight", {"conv2d_backward"}, {uniform({1, 3, 3, 3}, -1, 1, 997), uniform({1, 2, 5, 5}, -1, 1, 998)},
+    row("conv2d_backward_weight", {"conv2d_backward"},
+        {uniform({1, 3, 3, 3}, -1, 1, 997), uniform({1, 2, 5, 5}, -1, 1, 998)},
         [](std::span<const Tensor> a) {
-          return call("conv2d_backward", {a[0], a[1], tl::zeros({3, 2, 3, 3}, tl::DType::f64)}, conv_share_attrs(1));
+          const Tensor w = tl::zeros({3, 2, 3, 3}, tl::DType::f64);
+          return call("conv2d_backward", {a[0], a[1], w}, conv_share_attrs(1));
         },
         "torch.nn.grad.conv2d_weight(b, (3, 2, 3, 3), a, stride=2, padding=1)"),
     // StableHLO's convolution in NHWC / HWIO layout, asymmetric padding, two groups.
