@@ -71,16 +71,18 @@ Conv2dOptions options_of(const Attrs& a) {
           a.get<std::int64_t>("groups")};
 }
 
+// The convolution tl::conv2d's options make (not checked).
+ConvAttrs conv_attrs_of(const Conv2dOptions& o) {
+  ConvAttrs a;
+  a.stride = o.stride;
+  a.pad_lo = a.pad_hi = o.padding;
+  a.rhs_dil = o.dilation;
+  a.groups = o.groups;
+  return a;
+}
+
 ConvAttrs from_attrs(const Attrs& attrs) {
-  if (attrs.has("stride")) {
-    const Conv2dOptions o = options_of(attrs);
-    ConvAttrs a;
-    a.stride = o.stride;
-    a.pad_lo = a.pad_hi = o.padding;
-    a.rhs_dil = o.dilation;
-    a.groups = o.groups;
-    return a;
-  }
+  if (attrs.has("stride")) return conv_attrs_of(options_of(attrs));
   auto get = [&](std::string_view name) { return attr_pair(attrs, name); };
   ConvAttrs a;
   a.stride = get("window_strides");
@@ -472,11 +474,7 @@ Attrs conv2d_attrs(std::string_view fn, const Tensor& x, const Tensor& w, const 
   check_dtypes(fn, x.dtype(), w.dtype());
   for (std::size_t d = 0; d < 2; ++d)
     if (opt.padding[d] < 0) fail<ValueError>(fn, "padding must be >= 0, got {}", opt.padding);
-  ConvAttrs a;
-  a.stride = opt.stride;
-  a.pad_lo = a.pad_hi = opt.padding;
-  a.rhs_dil = opt.dilation;
-  a.groups = opt.groups;
+  const ConvAttrs a = conv_attrs_of(opt);
   conv_geometry(fn, x.shape(), w.shape(), a);
   return to_attrs(a);
 }
