@@ -406,10 +406,12 @@ Tensor conv_product(const Tensor& x, const Tensor& w, const Attrs& attrs) {
 }
 // tl::derivatives::conv2d_backward on values of unknown type.
 const detail::OpDef& conv2d_backward_op =
-    detail::def_product_share("conv2d_backward", conv_share, conv_product).cpp([](detail::CppOp& op) {
-      return detail::cpp_call("tl::derivatives::conv2d_backward", op,
-                              {cpp_conv_options(op.attrs()), detail::cpp_attr(op.attrs(), "operand")});
-    });
+    detail::def_product_share("conv2d_backward", conv_share, conv_product)
+        .called_as({.names = {"conv2d_backward"}, .attributes = {"options", "operand"}})
+        .cpp([](detail::CppOp& op) {
+          return detail::cpp_call("tl::derivatives::conv2d_backward", op,
+                                  {cpp_conv_options(op.attrs()), detail::cpp_attr(op.attrs(), "operand")});
+        });
 
 }  // namespace
 
@@ -551,6 +553,7 @@ TransposedConv transposed_conv(std::string_view fn, const Tensor& x, const Tenso
 }  // namespace
 
 Tensor conv_transpose2d(const Tensor& x, const Tensor& w, const ConvTranspose2dOptions& opt) {
+  if (detail::is_untyped(x) || detail::is_untyped(w)) return detail::record_conv_transpose2d(x, w, opt);
   const TransposedConv t = transposed_conv("conv_transpose2d", x, w, opt);
   return detail::call1(conv_op, {x, t.kernel}, t.attrs);
 }

@@ -172,6 +172,9 @@ OpDef& def_extreme(std::string_view name, Extreme fn, std::size_t like, std::str
       .lower([fn](std::span<const Tensor> in, const Attrs& attrs) {
         return std::vector<Tensor>{extreme(fn, in, attrs)};
       })
+      .called_as({.names = {std::string(name)},
+                  .attributes = {"axes", "keepdims"},
+                  .defaults = {{"keepdims", false}}})
       .jvp([](const Rule& r) {
         return std::vector<Tensor>{
             r.has_tangent(0) ? call1(*r.op(), {r.tangent(0), r.in(1), r.in(2)}, r.attrs()) : Tensor()};

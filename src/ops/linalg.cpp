@@ -394,17 +394,19 @@ const OpDef& matmul_op =
         .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::matmul", op); });
 
 Tensor matmul_product(const Tensor& a, const Tensor& b, const Attrs&) { return matmul(a, b); }
-const OpDef& matmul_backward_op =
-    detail::def_product_share("matmul_backward", matmul_share, matmul_product).cpp([](detail::CppOp& op) {
-      return detail::cpp_call("tl::derivatives::matmul_backward", op,
-                              {detail::cpp_attr(op.attrs(), "operand")});
-    });
+const OpDef& matmul_backward_op = detail::def_product_share("matmul_backward", matmul_share, matmul_product)
+                                      .called_as({.names = {"matmul_backward"}, .attributes = {"operand"}})
+                                      .cpp([](detail::CppOp& op) {
+                                        return detail::cpp_call("tl::derivatives::matmul_backward", op,
+                                                                {detail::cpp_attr(op.attrs(), "operand")});
+                                      });
 
 Tensor dot_general_product(const Tensor& a, const Tensor& b, const Attrs& attrs) {
   return call1(dot_general_op, {a, b}, attrs);
 }
 const OpDef& dot_general_backward_op =
     detail::def_product_share("dot_general_backward", dot_general_share, dot_general_product)
+        .called_as({.names = {"dot_general_backward"}, .attributes = {"dimension_numbers", "operand"}})
         .cpp([](detail::CppOp& op) {
           return detail::cpp_call("tl::derivatives::dot_general_backward", op,
                                   {cpp_dot_dims(op.attrs()), detail::cpp_attr(op.attrs(), "operand")});

@@ -2,13 +2,24 @@
 
 #include <vector>
 
+#include "core/tensor_impl.hpp"
+#include "ops/cpp_spelling.hpp"
 #include "ops/like.hpp"
 #include "ops/rule.hpp"
 
 namespace tlaloc::detail {
 namespace {
 
-std::size_t share_of(const Attrs& attrs) { return std::size_t(attrs.get<std::int64_t>("operand")); }
+// Which operand's share: a number, or (in a call tlaloc-grad read from a generated
+// gradient) the literal 0 or 1 as written there.
+std::size_t share_of(const Attrs& attrs) {
+  if (const std::string* written = cpp_written(attrs, "operand")) {
+    if (*written == "0" || *written == "1") return std::size_t(*written == "1");
+    throw UnknownTypeError("the operand of a product's share is known at run time only: " + *written +
+                           " (a literal 0 or 1 is read where types are unknown)");
+  }
+  return std::size_t(attrs.get<std::int64_t>("operand"));
+}
 // The place (in g, a, b) of the operand whose share it is not.
 std::size_t other_of(std::size_t k) { return k == 0 ? 2 : 1; }
 Attrs product_attrs(const Attrs& attrs) {

@@ -136,20 +136,22 @@ const std::set<std::string> kRunsTraced = {
     "linalg/matmul_op_batched_broadcast", "linalg/matmul_shared_rhs", "nn/conv2d_backward_input",
     "nn/conv2d_backward_weight", "nn/conv2d_dilation_stride", "nn/conv2d_groups2",
     "nn/conv2d_groups2_stride2_dilation2", "nn/conv2d_lhs_dilation", "nn/conv2d_plain",
-    "nn/conv2d_stride2_pad1", "reduce/cumsum_axis0", "reduce/cumsum_last", "reduce/max", "reduce/min",
-    "reduce/sum_all_keepdims", "reduce/sum_axis", "select/where", "shape/broadcast_to",
-    "shape/broadcast_to_op", "shape/broadcast_to_shape_of", "shape/convert_like", "shape/cumsum_backward",
-    "shape/dynamic_slice", "shape/dynamic_slice_traced", "shape/expand_dims", "shape/expand_dims_op",
-    "shape/extreme_backward", "shape/extreme_jvp", "shape/index_add_op", "shape/optimization_barrier",
-    "shape/repeat", "shape/repeat_backward_op", "shape/repeat_op", "shape/reshape_like", "shape/reverse",
-    "shape/scatter_add_op", "shape/squeeze", "shape/squeeze_op", "shape/squeeze_op_all",
-    "shape/sum_backward", "shape/sum_to_shape_of", "shape/sum_to_size_op", "shape/take_op", "shape/tile",
-    "shape/tile_backward_op", "shape/tile_op", "shape/transpose", "shape/transpose_backward",
-    "shape/transpose_backward_reversed", "spec/cbrt", "spec/clamp_scalar_bounds", "spec/clamp_tensor_bounds",
-    "spec/divide", "spec/fmod", "spec/reduce_precision", "spec/round_nearest_afz", "unary/abs", "unary/acos",
-    "unary/acosh", "unary/asin", "unary/asinh", "unary/atan", "unary/atanh", "unary/cos", "unary/cosh",
-    "unary/erf", "unary/exp", "unary/expm1", "unary/gelu", "unary/gelu_tanh", "unary/log", "unary/log1p",
-    "unary/neg", "unary/reciprocal", "unary/relu", "unary/rsqrt", "unary/sigmoid", "unary/silu", "unary/sin",
+    "nn/conv2d_stride2_pad1", "nn/conv_transpose2d", "nn/conv_transpose2d_backward_input",
+    "nn/conv_transpose2d_backward_weight", "nn/conv_transpose2d_op", "reduce/cumsum_axis0",
+    "reduce/cumsum_last", "reduce/max", "reduce/min", "reduce/sum_all_keepdims", "reduce/sum_axis",
+    "select/where", "shape/broadcast_to", "shape/broadcast_to_op", "shape/broadcast_to_shape_of",
+    "shape/convert_like", "shape/cumsum_backward", "shape/dynamic_slice", "shape/dynamic_slice_traced",
+    "shape/expand_dims", "shape/expand_dims_op", "shape/extreme_backward", "shape/extreme_jvp",
+    "shape/index_add_op", "shape/optimization_barrier", "shape/repeat", "shape/repeat_backward_op",
+    "shape/repeat_op", "shape/reshape_like", "shape/reverse", "shape/scatter_add_op", "shape/squeeze",
+    "shape/squeeze_op", "shape/squeeze_op_all", "shape/sum_backward", "shape/sum_to_shape_of",
+    "shape/sum_to_size_op", "shape/take_op", "shape/tile", "shape/tile_backward_op", "shape/tile_op",
+    "shape/transpose", "shape/transpose_backward", "shape/transpose_backward_reversed", "spec/cbrt",
+    "spec/clamp_scalar_bounds", "spec/clamp_tensor_bounds", "spec/divide", "spec/fmod",
+    "spec/reduce_precision", "spec/round_nearest_afz", "unary/abs", "unary/acos", "unary/acosh",
+    "unary/asin", "unary/asinh", "unary/atan", "unary/atanh", "unary/cos", "unary/cosh", "unary/erf",
+    "unary/exp", "unary/expm1", "unary/gelu", "unary/gelu_tanh", "unary/log", "unary/log1p", "unary/neg",
+    "unary/reciprocal", "unary/relu", "unary/rsqrt", "unary/sigmoid", "unary/silu", "unary/sin",
     "unary/sinh", "unary/softplus", "unary/sqrt", "unary/square", "unary/tan", "unary/tanh"};
 // clang-format on
 
@@ -174,9 +176,9 @@ std::set<std::string> runs_forgotten() {
       "loss/cross_entropy_spatial_none", "loss/cross_entropy_spatial_sum", "loss/cross_entropy_sum",
       "loss/huber_delta_mean", "loss/huber_delta_none", "loss/huber_delta_sum", "loss/huber_mean",
       "loss/huber_none", "loss/huber_sum", "loss/mse_mean", "loss/mse_none", "loss/mse_sum", "loss/nll_mean",
-      "loss/nll_none", "loss/nll_sum", "nn/conv_transpose2d", "nn/cross_entropy_one_hot", "nn/layer_norm",
-      "nn/log_softmax", "nn/softmax", "nn/softmax_axis0", "reduce/logsumexp", "reduce/mean", "reduce/std",
-      "reduce/std_ddof1", "reduce/var", "reduce/var_ddof1", "unary/convert"});
+      "loss/nll_none", "loss/nll_sum", "nn/cross_entropy_one_hot", "nn/layer_norm", "nn/log_softmax",
+      "nn/softmax", "nn/softmax_axis0", "reduce/logsumexp", "reduce/mean", "reduce/std", "reduce/std_ddof1",
+      "reduce/var", "reduce/var_ddof1", "unary/convert"});
   // clang-format on
   return rows;
 }

@@ -56,6 +56,18 @@ tl::detail::Attrs conv_share_attrs(std::int64_t operand) {
           {"operand", operand}};
 }
 
+// tl::ConvTranspose2dOptions field by field (stride 2, padding 1, output padding 1),
+// and for a share the operand whose share it is.
+tl::detail::Attrs transpose_attrs(std::int64_t groups) {
+  return {{"stride", I64s{2, 2}},         {"padding", I64s{1, 1}}, {"output_padding", I64s{1, 1}},
+          {"dilation", I64s{1, 1}},       {"groups", groups}};
+}
+tl::detail::Attrs transpose_share_attrs(std::int64_t operand) {
+  tl::detail::Attrs a = transpose_attrs(1);
+  a.set("operand", operand);
+  return a;
+}
+
 const tl::detail::Attrs bn_attrs{{"epsilon", 1e-3}, {"feature_index", std::int64_t(1)}};
 
 const bool added = add({
@@ -91,6 +103,26 @@ const bool added = add({
           return call("conv2d_backward", {a[0], a[1], w}, conv_share_attrs(1));
         },
         "torch.nn.grad.conv2d_weight(b, (3, 2, 3, 3), a, stride=2, padding=1)"),
+    // The ops tl::conv_transpose2d and tl::derivatives::conv_transpose2d_backward
+    // record on values of unknown type: stride 2, padding 1, output padding 1.
+    row("conv_transpose2d_op", {"conv_transpose2d"},
+        {uniform({1, 2, 3, 3}, -1, 1, 999), uniform({2, 2, 3, 3}, -1, 1, 1000)},
+        [](std::span<const Tensor> a) { return call("conv_transpose2d", {a[0], a[1]}, transpose_attrs(2)); },
+        "F.conv_transpose2d(a, b, stride=2, padding=1, output_padding=1, groups=2)"),
+    row("conv_transpose2d_backward_input", {"conv_transpose2d_backward"},
+        {uniform({1, 1, 6, 6}, -1, 1, 1001), uniform({2, 1, 3, 3}, -1, 1, 1002)},
+        [](std::span<const Tensor> a) {
+          const Tensor x = tl::zeros({1, 2, 3, 3}, tl::DType::f64);
+          return call("conv_transpose2d_backward", {a[0], x, a[1]}, transpose_share_attrs(0));
+        },
+        "F.conv2d(a, b, stride=2, padding=1)"),
+    row("conv_transpose2d_backward_weight", {"conv_transpose2d_backward"},
+        {uniform({1, 1, 6, 6}, -1, 1, 1003), uniform({1, 2, 3, 3}, -1, 1, 1004)},
+        [](std::span<const Tensor> a) {
+          const Tensor w = tl::zeros({2, 1, 3, 3}, tl::DType::f64);
+          return call("conv_transpose2d_backward", {a[0], a[1], w}, transpose_share_attrs(1));
+        },
+        "torch.nn.grad.conv2d_weight(a, (2, 1, 3, 3), b, stride=2, padding=1)"),
     // StableHLO's convolution in NHWC / HWIO layout, asymmetric padding, two groups.
     row("convolution_nhwc", {"convolution"}, {uniform({1, 5, 5, 4}, -1, 1, 534), uniform({3, 3, 2, 4}, -1, 1, 535)},
         [](std::span<const Tensor> a) { return call("convolution", {a[0], a[1]}, nhwc_attrs); },

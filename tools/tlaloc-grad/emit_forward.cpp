@@ -125,7 +125,7 @@ void Writer::forward_op(const Node& s, bool hoisted) {
   if (!tangents_) return;
   std::vector<std::string> t;
   for (std::size_t i = 0; i < s.args.size(); ++i)
-    t.push_back(s.args[i].is_tensor() && moves_with(s.fn, i, s.args.back().text) && active(s.args[i].value)
+    t.push_back(s.args[i].is_tensor() && moves_with(s.fn, s.args, i) && active(s.args[i].value)
                     ? "t_" + name(s.args[i].value)
                     : "");
   if (r.jvp == nullptr && !from_engine(r))

@@ -34,9 +34,10 @@ const std::string& resolved(const std::string& text, const Constants& constants)
 }
 
 // A reduction's axes written as literals: none (every axis), `{}`, `{0, -1}` or `1`.
+// The arguments after a reduction's tensors: axes, then keepdims.
 tl::Axes axes_written(const std::vector<Arg>& args, const Constants& constants) {
-  if (args.size() < 2) return {};
-  const std::string& t = resolved(args[1].text, constants);
+  if (args.empty()) return {};
+  const std::string& t = resolved(args[0].text, constants);
   if (const auto one = integer(t)) return tl::Axes(*one);
   if (!t.starts_with("{") || !t.ends_with("}")) throw NotYet{"axes written other than as literals"};
   const std::string inside = t.substr(1, t.size() - 2);
@@ -52,9 +53,9 @@ tl::Axes axes_written(const std::vector<Arg>& args, const Constants& constants) 
   return tl::Axes(axes);
 }
 bool keepdims_written(const std::vector<Arg>& args, const Constants& constants) {
-  if (args.size() < 3) return false;
-  const std::string& t = resolved(args[2].text, constants);
-  if (args.size() > 3 || (t != "true" && t != "false"))
+  if (args.size() < 2) return false;
+  const std::string& t = resolved(args[1].text, constants);
+  if (args.size() > 2 || (t != "true" && t != "false"))
     throw NotYet{"keepdims written other than as a literal"};
   return t == "true";
 }
@@ -596,15 +597,23 @@ Tensor Lowering::record(const Node& s) {
   }
   const Rule* rule = find_rule(s.fn);
   if (rule == nullptr || (rule->vjp == nullptr && !from_engine(*rule))) throw NotYet{"'" + s.fn + "'"};
-  // A reduction (its public call takes axes and keepdims) whose arguments are literals
-  // is recorded as tracing records it, the axes normalised; others as written.
+  // A reduction or a reduction's rule (its public call takes axes and keepdims) whose
+  // arguments are literals is recorded as tracing records it, the axes normalised;
+  // others as written.
   if (rule->op != nullptr &&
       rule->op->public_call().attributes == std::vector<std::string>{"axes", "keepdims"}) {
     try {
-      const tl::Axes axes = axes_written(s.args, constants_);
-      const bool keepdims = keepdims_written(s.args, constants_);
-      const Tensor x = operand(s.args.at(0));
-      return tl::detail::call1(*rule->op, {x}, tl::detail::reduction_attrs(s.fn, x, axes, keepdims));
+      std::vector<Tensor> in;
+      std::vector<Arg> written;
+      for (const Arg& a : s.args) {
+        if (a.is_tensor())
+          in.push_back(operand(a));
+        else
+          written.push_back(a);
+      }
+      const tl::Axes axes = axes_written(written, constants_);
+      const bool keepdims = keepdims_written(written, constants_);
+      return tl::detail::call1(*rule->op, in, tl::detail::reduction_attrs(s.fn, in.at(0), axes, keepdims));
     } catch (const NotYet&) {
     }
   }

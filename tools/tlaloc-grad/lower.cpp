@@ -639,7 +639,7 @@ ValueId Lowerer::op(Block& out, const Expr* e, std::string fn, std::vector<Arg> 
   for (std::size_t i = 0; i < args.size(); ++i) {
     const Arg& a = args[i];
     if (a.is_tensor()) refuse_undefined(a.value, e);
-    active = active || (a.is_tensor() && moves_with(fn, i, args.back().text) && this->active(a.value));
+    active = active || (a.is_tensor() && moves_with(fn, args, i) && this->active(a.value));
     traced = traced || (a.is_tensor() && this->traced(a.value));
   }
   if (fn.empty() || in_head_) active = false;

@@ -73,42 +73,14 @@ std::string spell_infix(const std::string& op, const Names& n) {
 
 // ---- forward mode (the engine's JVP rules) -----------------------------------
 
-// add_tangents(a, b) of two optional terms.
-std::string plus(const std::string& a, const std::string& b) {
-  if (a.empty()) return b;
-  if (b.empty()) return a;
-  return a + " + " + paren(b);
-}
-
 void set_jvps(RuleTable& t) {
   const auto set = [&t](const char* name, auto f) {
     if (auto it = t.find(name); it != t.end()) it->second.jvp = f;
   };
   set("sum_backward", linear_jvp);
-  // matmul_backward(g, a, b, i) and conv2d_backward(g, x, w, opt, i) are linear in g
-  // and in the other operand; the terms in the order of the engine's rule for the
-  // product they transpose, whose operands are (g, b) for a's share and (a, g) for b's.
-  for (const char* bilinear :
-       {"matmul_backward", "dot_general_backward", "conv2d_backward", "conv_transpose2d_backward"})
-    set(bilinear, [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
-      const auto with = [&](std::size_t k, const std::string& t) {
-        if (t.empty()) return std::string();
-        std::vector<std::string> args = n.args;
-        args[k] = t;
-        return spell_call(r, {args, {}, {}, {}});
-      };
-      if (n.args.back() == "0") return plus(with(0, tg[0]), with(2, tg[2]));
-      if (n.args.back() == "1") return plus(with(1, tg[1]), with(0, tg[0]));
-      throw std::invalid_argument("the operand '" + n.args.back() + "' is not a literal 0 or 1");
-    });
-  // The pools' and max's and min's shares are linear in the cotangent (or tangent),
-  // and do not move with x (the routing is piecewise constant).
-  for (const char* linear : {"max_pool2d_backward", "avg_pool2d_backward", "extreme_backward", "extreme_jvp"})
-    set(linear, linear_jvp);
-  set("conv_transpose2d", [](const Rule& r, const Names& n, const std::vector<std::string>& tg) {
-    return plus(tg[0].empty() ? "" : jointly_linear_jvp(r, n, {tg[0], ""}, {0}),
-                tg[1].empty() ? "" : jointly_linear_jvp(r, n, {"", tg[1]}, {1}));
-  });
+  // The pools' shares are linear in the cotangent, and do not move with x (the
+  // routing is piecewise constant).
+  for (const char* linear : {"max_pool2d_backward", "avg_pool2d_backward"}) set(linear, linear_jvp);
   set("max_pool2d", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
     return call("max_pool2d_jvp", {tg[0], n.args[0], n.y, n.args[1]});
   });
@@ -143,12 +115,7 @@ RuleTable make_rules() {
   add({"add", [](const Rule&, const Names& n) { return spell_infix("+", n); }});
   add({"sub", [](const Rule&, const Names& n) { return spell_infix("-", n); }});
   add({"neg", [](const Rule&, const Names& n) { return "-" + paren(n.args[0]); }});
-  // conv_transpose2d and the pools: their derivatives are library functions computed
-  // with the engine's rules; the options are `{}` when not written.
-  add({"conv_transpose2d", spell_call, [](const Rule&, std::size_t i, const Names& n) {
-         return call("conv_transpose2d_backward",
-                     {n.g, n.args[0], n.args[1], n.args.size() > 2 ? n.args[2] : "{}", std::to_string(i)});
-       }});
+  // The pools: their derivatives are library functions computed with the engine's rules.
   add({"max_pool2d", spell_call, [](const Rule&, std::size_t i, const Names& n) {
          return i == 0 ? call("max_pool2d_backward", {n.g, n.args[0], n.y, n.args[1]}) : "";
        }});
@@ -198,9 +165,7 @@ RuleTable make_rules() {
   }
   // Functions a generated reverse sweep calls, with forward rules only: tl::hessian
   // differentiates a generated gradient in forward mode (rewrite.cpp).
-  for (const char* forward_only : {"sum_backward", "dot_general_backward", "matmul_backward",
-                                   "conv2d_backward", "conv_transpose2d_backward", "max_pool2d_backward",
-                                   "avg_pool2d_backward", "extreme_backward", "extreme_jvp"})
+  for (const char* forward_only : {"sum_backward", "max_pool2d_backward", "avg_pool2d_backward"})
     add({forward_only, spell_call, nullptr});
   // Every elementwise op whose rules come from partial derivatives, under its public name.
   for (const auto& [op, partials] : engine_elementwise_ops()) {
@@ -245,13 +210,32 @@ std::vector<std::string> rule_names() {
   return names;
 }
 
-bool moves_with(std::string_view fn, std::size_t i, std::string_view last) {
-  if (fn == "sum_to_shape_of" || fn == "broadcast_to_shape_of") return i == 0;
-  // The shares of products, (g, a, b, ..., k): operand k's own value is not read.
-  static const std::set<std::string_view> shares{"matmul_backward", "dot_general_backward", "conv2d_backward",
-                                                 "conv_transpose2d_backward"};
-  if (shares.count(fn) != 0) return !((last == "0" && i == 1) || (last == "1" && i == 2));
-  return true;
+bool moves_with(std::string_view fn, const std::vector<Arg>& args, std::size_t i) {
+  const Rule* r = find_rule(fn);
+  if (r == nullptr || r->op == nullptr) return true;
+  // The op's own forward rule, given operand i's tangent alone, tells; the answer
+  // depends on the arguments as written (the operand a share is of), not on names.
+  Names n;
+  std::string key(fn);
+  for (const Arg& a : args) {
+    n.args.push_back(a.is_tensor() ? "x" + std::to_string(n.args.size()) : a.text);
+    n.tensor.push_back(a.is_tensor());
+    key += '\0' + n.args.back();
+  }
+  key += '\0' + std::to_string(i);
+  static std::map<std::string, bool> known;
+  if (const auto it = known.find(key); it != known.end()) return it->second;
+  n.y = "y";
+  std::vector<std::string> t(args.size());
+  t.at(i) = "t";
+  bool moves = true;
+  try {
+    moves = !engine_tangent(*r, n, t).empty();
+  } catch (const std::exception&) {
+    // A rule that cannot run on these arguments at build time: the operand counts as
+    // moving, and the rule's own refusal comes where the tangent is written.
+  }
+  return known[key] = moves;
 }
 
 bool zero_derivative(std::string_view name) {

@@ -69,12 +69,12 @@ const Rule* find_rule(std::string_view name);
 // The names find_rule knows, in order (`tlaloc-grad --list-rules`).
 std::vector<std::string> rule_names();
 
-// Whether fn's result moves with its operand i, of the call whose last operand is
-// spelled `last`: not where fn reads only that tensor's shape and dtype
-// (tl::sum_to_shape_of(g, x), tl::broadcast_to_shape_of(t, y), or the operand whose
-// share tl::matmul_backward(g, a, b, 0) and the like give), which the engine's ops for
-// it never see; such an operand leaves the result inactive and without a tangent.
-bool moves_with(std::string_view fn, std::size_t i, std::string_view last);
+// Whether fn's result moves with its operand i, of a call with arguments `args`: not
+// where fn reads only that tensor's shape and dtype (tl::sum_to_shape_of(g, x), or the
+// operand whose share tl::derivatives::matmul_backward(g, a, b, 0) gives). For a
+// function that records one op, the op's own forward rule says so; such an operand
+// leaves the result inactive and without a tangent.
+bool moves_with(std::string_view fn, const std::vector<Arg>& args, std::size_t i);
 
 // Whether the public function of op node s may return its tensor argument itself,
 // where it would not change it (tl::reshape to its own shape, an astype to its own
