@@ -28,6 +28,7 @@
 #include "ops/like.hpp"
 #include "ops/product_share.hpp"
 #include "ops/rule.hpp"
+#include "ops/untyped_calls.hpp"
 #include "tlaloc/derivatives.hpp"
 #include "tlaloc/lax.hpp"
 #include "tlaloc/ops.hpp"

@@ -5,7 +5,6 @@
 #pragma once
 
 #include "ir/op.hpp"
-#include "tlaloc/ops.hpp"
 
 namespace tlaloc::detail {
 
@@ -16,9 +15,5 @@ Tensor conv2d_input_grad(const Tensor& g, const Tensor& w, const Shape& x_shape,
 // The cotangent of conv2d's kernel (of shape w_shape): a convolution of x with g as
 // the kernel, the batch summed over.
 Tensor conv2d_kernel_grad(const Tensor& g, const Tensor& x, const Shape& w_shape, const Attrs& attrs);
-
-// tl::conv_transpose2d on values of unknown type: the op of conv_transpose.cpp, its
-// options recorded field by field.
-Tensor record_conv_transpose2d(const Tensor& x, const Tensor& w, const ConvTranspose2dOptions& opt);
 
 }  // namespace tlaloc::detail

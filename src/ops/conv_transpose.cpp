@@ -15,6 +15,7 @@
 #include "ops/like.hpp"
 #include "ops/product_share.hpp"
 #include "ops/rule.hpp"
+#include "ops/untyped_calls.hpp"
 #include "tlaloc/derivatives.hpp"
 #include "tlaloc/ops.hpp"
 

@@ -21,7 +21,9 @@
 #include "ir/builder.hpp"
 #include "ops/conv_grad.hpp"
 #include "ops/cpp_spelling.hpp"
+#include "ops/like.hpp"
 #include "ops/rule.hpp"
+#include "ops/untyped_calls.hpp"
 #include "ops/window.hpp"
 #include "tlaloc/derivatives.hpp"
 #include "tlaloc/lax.hpp"
@@ -504,6 +506,7 @@ void check_pooled(std::string_view fn, const Tensor& t, const Shape& x, const At
 }  // namespace
 
 Tensor max_pool2d(const Tensor& x, const Pool2dOptions& opt) {
+  if (detail::is_untyped(x)) return detail::record_max_pool2d(x, opt);
   return detail::call1(pool_op, {x}, pool_attrs("max_pool2d", x.shape(), opt, "max"));
 }
 
@@ -526,6 +529,7 @@ Tensor derivatives::max_pool2d_jvp(const Tensor& t, const Tensor& x, const Tenso
 // Padding counts in the divisor (PyTorch's count_include_pad=True); integer
 // inputs are averaged in f32.
 Tensor avg_pool2d(const Tensor& x, const Pool2dOptions& opt) {
+  if (detail::is_untyped(x)) return detail::record_avg_pool2d(x, opt);
   const Tensor xf = is_floating(x.dtype()) ? x : x.astype(DType::f32);
   const Attrs attrs = pool_attrs("avg_pool2d", xf.shape(), opt, "sum");
   const double count = double(opt.kernel[0] * opt.kernel[1]);

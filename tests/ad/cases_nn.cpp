@@ -68,6 +68,11 @@ tl::detail::Attrs transpose_share_attrs(std::int64_t operand) {
   return a;
 }
 
+// tl::Pool2dOptions field by field.
+tl::detail::Attrs pool_attrs(I64s kernel, I64s stride, I64s padding) {
+  return {{"kernel", std::move(kernel)}, {"stride", std::move(stride)}, {"padding", std::move(padding)}};
+}
+
 const tl::detail::Attrs bn_attrs{{"epsilon", 1e-3}, {"feature_index", std::int64_t(1)}};
 
 const bool added = add({
@@ -147,6 +152,37 @@ const bool added = add({
           return call("max_pool_grad", {a[0], call("pool", {a[0]}, attrs), a[1]}, attrs);
         },
         ""),
+    // The ops tl::max_pool2d and tl::avg_pool2d, and their derivative functions, record
+    // on values of unknown type: windows 2 x 2 that do not overlap (x has no ties).
+    row("max_pool2d_op", {"max_pool2d"}, {uniform({2, 1, 5, 5}, -2, 2, 1005)},
+        [](std::span<const Tensor> a) { return call("max_pool2d", {a[0]}, pool_attrs({3, 3}, {2, 2}, {1, 1})); },
+        "F.max_pool2d(a, 3, 2, 1)"),
+    row("max_pool2d_backward", {"max_pool2d_backward"},
+        {uniform({1, 2, 2, 2}, -1, 1, 1006), uniform({1, 2, 4, 4}, -2, 2, 1007)},
+        [](std::span<const Tensor> a) {
+          const Tensor y = tl::max_pool2d(a[1], {{2, 2}});
+          return tl::sin(call("max_pool2d_backward", {a[0], a[1], y}, pool_attrs({2, 2}, {0, 0}, {0, 0})));
+        },
+        "torch.sin(F.max_unpool2d(a, F.max_pool2d(b, 2, return_indices=True)[1], 2)) + 0 * b"),
+    row("max_pool2d_jvp", {"max_pool2d_jvp"}, {uniform({1, 2, 4, 4}, -1, 1, 1008), uniform({1, 2, 4, 4}, -2, 2, 1009)},
+        [](std::span<const Tensor> a) {
+          const Tensor y = tl::max_pool2d(a[1], {{2, 2}});
+          return tl::sin(call("max_pool2d_jvp", {a[0], a[1], y}, pool_attrs({2, 2}, {0, 0}, {0, 0})));
+        },
+        "torch.sin(a.flatten(2).gather(2, F.max_pool2d(b, 2, return_indices=True)[1].flatten(2)).reshape(1, 2, 2, 2))"
+        " + 0 * F.max_pool2d(b, 2)"),
+    row("avg_pool2d_op", {"avg_pool2d"}, {uniform({2, 1, 5, 5}, -2, 2, 1010)},
+        [](std::span<const Tensor> a) { return call("avg_pool2d", {a[0]}, pool_attrs({3, 3}, {2, 2}, {1, 1})); },
+        "F.avg_pool2d(a, 3, 2, 1)"),
+    row("avg_pool2d_backward", {"avg_pool2d_backward"},
+        {uniform({1, 2, 2, 2}, -1, 1, 1011), uniform({1, 2, 4, 4}, -1, 1, 1012)},
+        [](std::span<const Tensor> a) {
+          return tl::sin(call("avg_pool2d_backward", {a[0], a[1]}, pool_attrs({2, 2}, {0, 0}, {0, 0})));
+        },
+        "torch.sin(a.repeat_interleave(2, 2).repeat_interleave(2, 3) / 4) + 0 * b"),
+    row("avg_pool2d_jvp", {"avg_pool2d_jvp"}, {uniform({2, 1, 5, 5}, -2, 2, 1013)},
+        [](std::span<const Tensor> a) { return call("avg_pool2d_jvp", {a[0]}, pool_attrs({3, 3}, {2, 2}, {1, 1})); },
+        "F.avg_pool2d(a, 3, 2, 1)"),
     row("avg_pool2d", {"pool"}, {uniform({2, 1, 5, 5}, -2, 2, 515)},
         [](std::span<const Tensor> a) { return tl::avg_pool2d(a[0], {{3, 3}, {2, 2}, {1, 1}}); },
         "F.avg_pool2d(a, 3, 2, 1)"),

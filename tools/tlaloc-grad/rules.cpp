@@ -78,17 +78,9 @@ void set_jvps(RuleTable& t) {
     if (auto it = t.find(name); it != t.end()) it->second.jvp = f;
   };
   set("sum_backward", linear_jvp);
-  // The pools' shares are linear in the cotangent, and do not move with x (the
-  // routing is piecewise constant).
-  for (const char* linear : {"max_pool2d_backward", "avg_pool2d_backward"}) set(linear, linear_jvp);
-  set("max_pool2d", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
-    return call("max_pool2d_jvp", {tg[0], n.args[0], n.y, n.args[1]});
-  });
-  // avg_pool2d divides its sum pool by the window's size, whose derivative multiplies by
-  // the reciprocal: not the pool of the tangent, where the size is not a power of two.
-  set("avg_pool2d", [](const Rule&, const Names& n, const std::vector<std::string>& tg) {
-    return call("avg_pool2d_jvp", {tg[0], n.args[1]});
-  });
+  // avg_pool2d's share is linear in the cotangent (its op, which reads x for its
+  // shape, is spelled with x.shape()).
+  set("avg_pool2d_backward", linear_jvp);
 }
 
 }  // namespace
@@ -115,13 +107,6 @@ RuleTable make_rules() {
   add({"add", [](const Rule&, const Names& n) { return spell_infix("+", n); }});
   add({"sub", [](const Rule&, const Names& n) { return spell_infix("-", n); }});
   add({"neg", [](const Rule&, const Names& n) { return "-" + paren(n.args[0]); }});
-  // The pools: their derivatives are library functions computed with the engine's rules.
-  add({"max_pool2d", spell_call, [](const Rule&, std::size_t i, const Names& n) {
-         return i == 0 ? call("max_pool2d_backward", {n.g, n.args[0], n.y, n.args[1]}) : "";
-       }});
-  add({"avg_pool2d", spell_call, [](const Rule&, std::size_t i, const Names& n) {
-         return i == 0 ? call("avg_pool2d_backward", {n.g, shape_of(n.args[0]), n.args[1]}) : "";
-       }});
   // prod's and cumprod's derivatives are library functions, which the engine's rules
   // call as well.
   Rule product{"prod", spell_call, [](const Rule&, std::size_t i, const Names& n) {
@@ -165,7 +150,7 @@ RuleTable make_rules() {
   }
   // Functions a generated reverse sweep calls, with forward rules only: tl::hessian
   // differentiates a generated gradient in forward mode (rewrite.cpp).
-  for (const char* forward_only : {"sum_backward", "max_pool2d_backward", "avg_pool2d_backward"})
+  for (const char* forward_only : {"sum_backward", "avg_pool2d_backward"})
     add({forward_only, spell_call, nullptr});
   // Every elementwise op whose rules come from partial derivatives, under its public name.
   for (const auto& [op, partials] : engine_elementwise_ops()) {
