@@ -307,8 +307,10 @@ class OpDef {
   // not change it (a transpose by the identity), and records nothing. `method`: it is
   // a method of its first operand (x.astype(dtype)). `defaults`: the attributes of
   // arguments left out. `converted`: operand i converted to operand j's dtype first
-  // (the updates of index_add, to x's). tlaloc-grad records such a call as this op,
-  // each attribute as written (Written), and differentiates it by the op's own rules.
+  // (the updates of index_add, to x's). `by_shape`: the operands the function takes
+  // as `t.shape()`, the op reading only their type (tl::derivatives::sum_backward(g,
+  // x.shape(), axes)). tlaloc-grad records such a call as this op, each attribute as
+  // written (Written), and differentiates it by the op's own rules.
   struct PublicCall {
     std::vector<std::string> names;
     std::vector<std::string> attributes;
@@ -316,6 +318,7 @@ class OpDef {
     bool method = false;
     Attrs defaults = {};
     std::vector<std::pair<std::size_t, std::size_t>> converted = {};
+    std::vector<std::size_t> by_shape = {};
   };
   OpDef& called_as(PublicCall c) {
     public_call_ = std::move(c);

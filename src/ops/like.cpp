@@ -127,6 +127,10 @@ Tensor spread_back(const Tensor& g, const Tensor& x, const Attrs& attrs) {
 const OpDef& sum_backward_op =
     def_op("sum_backward")
         .inputs(2)
+        .called_as({.names = {"sum_backward"},
+                    .attributes = {"axes", "keepdims"},
+                    .defaults = {{"keepdims", false}},
+                    .by_shape = {1}})
         .shape_rule([](std::span<const TensorType> in, const Attrs&) {
           return std::vector<TensorType>{{in[0].dtype, in[1].shape}};
         })

@@ -155,8 +155,9 @@ const bool max_ops = [] {
 }();
 
 // avg_pool2d is linear: its tangent avg_pool2d_jvp(t), its transpose
-// avg_pool2d_backward(g, x), which reads x for its shape; the two are each other's
-// transposes.
+// avg_pool2d_backward(g, x), which reads x for its shape (a generated gradient calls
+// it, and tlaloc-grad differentiates it again for tl::hessian); the two are each
+// other's transposes.
 Tensor avg_backward(std::span<const Tensor> in, const Pool2dOptions& o) {
   return derivatives::avg_pool2d_backward(in[0], in[1].shape(), o);
 }
@@ -196,11 +197,10 @@ const bool avg_ops = [] {
            .vjp([](const Rule& r) {
              return std::vector<Tensor>{detail::call1(*avg_backward_op, {r.cotangent(), r.in(0)}, r.attrs())};
            });
-  // Spelled `avg_pool2d_backward(g, x.shape(), opt)`, which tlaloc-grad does not read
-  // back as this op.
   avg_backward_op =
       &detail::def_op("avg_pool2d_backward")
            .inputs(2)
+           .called_as({.names = {"avg_pool2d_backward"}, .attributes = {"options"}, .by_shape = {1}})
            .linear({0})
            .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
              return std::vector<Tensor>{avg_backward(in, options_of(attrs))};

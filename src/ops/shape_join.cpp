@@ -301,6 +301,7 @@ SpreadOps def_spread(const char* name, std::vector<std::string> attributes, Spre
       &def_op(backward)
            .linear({0})
            .inputs(2)
+           .called_as({.names = {backward}, .attributes = attributes, .by_shape = {1}})
            .type_origin(OpDef::TypeOrigin{1, 0})
            .shape_rule([](std::span<const TensorType> in, const Attrs&) {
              return std::vector<TensorType>{{in[0].dtype, in[1].shape}};

@@ -708,6 +708,23 @@ Arg Lowerer::arg(const Expr* e, Block& out) {
   return {-1, scalar_text(e)};
 }
 
+void Lowerer::shape_operands(const CallExpr* e, const std::string& name, std::vector<Arg>& args, Block& out) {
+  const Rule* rule = find_rule(name);
+  if (rule == nullptr || rule->op == nullptr) return;
+  for (const std::size_t k : rule->op->public_call().by_shape) {
+    if (k >= args.size()) continue;
+    const auto* m = dyn_cast<CXXMemberCallExpr>(strip(e->getArg(unsigned(k))));
+    const Expr* t = m != nullptr && m->getNumArgs() == 0 && m->getMethodDecl()->getNameAsString() == "shape"
+                        ? m->getImplicitObjectArgument()
+                        : nullptr;
+    if (t == nullptr || !is_tensor(t->getType()))
+      refuse(Code::unsupported_construct, loc(e->getArg(unsigned(k))->getBeginLoc()),
+             "tl::derivatives::" + name + " takes argument " + std::to_string(k + 1) +
+                 " as t.shape() of a tensor t here, got '" + args[k].text + "'");
+    args[k] = {expr(t, out), {}};
+  }
+}
+
 ValueId Lowerer::expr(const Expr* e, Block& out) {
   e = strip(e);
   if (const auto* ref = dyn_cast<DeclRefExpr>(e)) {
@@ -1164,6 +1181,7 @@ ValueId Lowerer::call(const CallExpr* e, Block& out) {
       if (const auto steps = tape_joined(e, name, out)) return *steps;
     }
     std::vector<Arg> args = arguments(e, out);
+    shape_operands(e, name, args, out);
     // clamp is minimum(maximum(x, lo), hi) in the library, and so differentiated.
     if (name == "clamp" && args.size() == 3)
       return op(out, e, "minimum", {{op(out, e, "maximum", {args[0], args[1]}, {}), {}}, args[2]}, {});

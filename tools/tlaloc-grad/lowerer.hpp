@@ -222,6 +222,9 @@ class Lowerer {
   void note_shape(const Node& s, const std::string& fn);
   std::vector<Arg> arguments(const CallExpr* e, Block& out);
   Arg arg(const Expr* e, Block& out);
+  // The tensors a library call takes as `t.shape()` (OpDef::PublicCall::by_shape): t
+  // itself, in args, an operand of the op the call records.
+  void shape_operands(const CallExpr* e, const std::string& name, std::vector<Arg>& args, Block& out);
   ValueId expr(const Expr* e, Block& out);
   ValueId operator_call(const CXXOperatorCallExpr* e, Block& out);
   std::string spelled_over(const std::string& name, const std::vector<Arg>& args) const;

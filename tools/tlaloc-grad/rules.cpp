@@ -42,7 +42,12 @@ std::string library_function(std::string_view fn) {
 std::string call(const std::string& fn, const std::vector<std::string>& args) {
   return library_function(fn) + "(" + comma_list(args) + ")";
 }
-std::string spell_call(const Rule& r, const Names& n) { return call(r.name, n.args); }
+std::string spell_call(const Rule& r, const Names& n) {
+  std::vector<std::string> args = n.args;
+  if (r.op != nullptr)
+    for (const std::size_t k : r.op->public_call().by_shape) args.at(k) = shape_of(paren(args.at(k)));
+  return call(r.name, args);
+}
 std::string shape_of(const std::string& t) { return t + ".shape()"; }
 std::string in_dtype_of(const std::string& share, const std::string& t) {
   return share + ".astype(" + t + ".dtype())";
@@ -69,18 +74,6 @@ std::string spell_method(const Rule& r, const Names& n) {
 
 std::string spell_infix(const std::string& op, const Names& n) {
   return paren(n.args[0]) + " " + op + " " + paren(n.args[1]);
-}
-
-// ---- forward mode (the engine's JVP rules) -----------------------------------
-
-void set_jvps(RuleTable& t) {
-  const auto set = [&t](const char* name, auto f) {
-    if (auto it = t.find(name); it != t.end()) it->second.jvp = f;
-  };
-  set("sum_backward", linear_jvp);
-  // avg_pool2d's share is linear in the cotangent (its op, which reads x for its
-  // shape, is spelled with x.shape()).
-  set("avg_pool2d_backward", linear_jvp);
 }
 
 }  // namespace
@@ -148,10 +141,6 @@ RuleTable make_rules() {
     };
     add(std::move(share));
   }
-  // Functions a generated reverse sweep calls, with forward rules only: tl::hessian
-  // differentiates a generated gradient in forward mode (rewrite.cpp).
-  for (const char* forward_only : {"sum_backward", "avg_pool2d_backward"})
-    add({forward_only, spell_call, nullptr});
   // Every elementwise op whose rules come from partial derivatives, under its public name.
   for (const auto& [op, partials] : engine_elementwise_ops()) {
     Rule r{op, spell_call};
@@ -161,7 +150,6 @@ RuleTable make_rules() {
     add(std::move(r));
   }
   add_layout_rules(t);
-  set_jvps(t);
   // Every public function that records one registry op alone, and has a derivative.
   for (const tlaloc::detail::OpDef* def : tlaloc::detail::all_ops())
     for (const std::string& fn : def->public_call().names) {

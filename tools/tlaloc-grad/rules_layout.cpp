@@ -112,14 +112,6 @@ Rule moved(const char* name, Share share) {
 
 void add_layout_rules(RuleTable& t) {
   const auto add = [&t](Rule r) { t.emplace(r.name, std::move(r)); };
-  // tile_backward and repeat_backward, the transposes of tile and repeat (whose own
-  // ops give their rules), as a generated gradient calls them: tile and repeat again.
-  for (const char* sums : {"tile_backward", "repeat_backward"})
-    add(moved(sums, [](const Rule& r, std::size_t i, const Names& n) {
-      std::vector<std::string> args{n.g};
-      args.insert(args.end(), n.args.begin() + 2, n.args.end());
-      return i == 0 ? call(r.name.substr(0, r.name.find('_')), args) : "";
-    }));
   // pad is linear in x: the tangent is padded alike, with zeros.
   Rule padded = moved("pad", pad_vjp);
   padded.jvp = [](const Rule& r, const Names& n, const Tangents& tg) {
