@@ -18,6 +18,7 @@
 #include "ops/cpp_spelling.hpp"
 #include "ops/like.hpp"
 #include "ops/rule.hpp"
+#include "ops/untyped_calls.hpp"
 #include "tlaloc/derivatives.hpp"
 #include "tlaloc/lax.hpp"
 #include "tlaloc/ops.hpp"
@@ -627,6 +628,13 @@ SliceBox box_of(const char* op, const Shape& shape, std::int64_t axis, std::int6
   steps[a] = step;
   return box_of(op, shape, starts, stops, steps);
 }
+// The shape of the elements box b takes.
+Shape taken_by(const SliceBox& b) {
+  Shape taken(b.start.size());
+  for (std::size_t d = 0; d < taken.size(); ++d)
+    taken[d] = b.limit[d] > b.start[d] ? (b.limit[d] - b.start[d] + b.step[d] - 1) / b.step[d] : 0;
+  return taken;
+}
 Tensor slice_in(const Tensor& x, const SliceBox& b) {
   if (b.whole) return x;
   return call1(slice_op, {x}, {{"start_indices", b.start}, {"limit_indices", b.limit}, {"strides", b.step}});
@@ -635,11 +643,25 @@ Tensor slice_in(const Tensor& x, const SliceBox& b) {
 }  // namespace
 
 Tensor slice(const Tensor& x, const Ints& starts, const Ints& stops, const Ints& steps) {
+  if (detail::is_untyped(x))
+    return detail::record_slice(
+        x, {{"axis_or_starts", starts}, {"start_or_stops", stops}, {"stop_or_steps", steps}});
   return slice_in(x, box_of("slice", x.shape(), starts, stops, steps));
 }
 
 Tensor slice(const Tensor& x, std::int64_t axis, std::int64_t start, std::int64_t stop, std::int64_t step) {
+  if (detail::is_untyped(x))
+    return detail::record_slice(
+        x, {{"axis_or_starts", axis}, {"start_or_stops", start}, {"stop_or_steps", stop}, {"step", step}});
   return slice_in(x, box_of("slice", x.shape(), axis, start, stop, step));
+}
+
+Shape detail::sliced_shape(const Shape& shape, const Ints& starts, const Ints& stops, const Ints& steps) {
+  return taken_by(box_of("slice", shape, starts, stops, steps));
+}
+Shape detail::sliced_shape(const Shape& shape, std::int64_t axis, std::int64_t start, std::int64_t stop,
+                           std::int64_t step) {
+  return taken_by(box_of("slice", shape, axis, start, stop, step));
 }
 
 namespace {
@@ -647,9 +669,7 @@ namespace {
 // `slice` says which slice, for the error.
 template <class Describe>
 Tensor spread_box(const Tensor& g, const Shape& shape, const SliceBox& b, Describe slice) {
-  Shape taken(shape.size());
-  for (std::size_t d = 0; d < shape.size(); ++d)
-    taken[d] = b.limit[d] > b.start[d] ? (b.limit[d] - b.start[d] + b.step[d] - 1) / b.step[d] : 0;
+  const Shape taken = taken_by(b);
   if (g.shape() != taken)
     fail<ShapeError>("slice_backward", "g is {}, but the slice of {} {} is {}", shape_string(g.shape()),
                      shape_string(shape), slice(), shape_string(taken));

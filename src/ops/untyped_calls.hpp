@@ -4,6 +4,10 @@
 // ops run those steps once the types are known. Each is defined beside its rules.
 #pragma once
 
+#include <cstdint>
+#include <vector>
+
+#include "ir/op.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc::detail {
@@ -12,5 +16,14 @@ Tensor record_conv_transpose2d(const Tensor& x, const Tensor& w,
                                const ConvTranspose2dOptions& opt);    // conv_transpose.cpp
 Tensor record_max_pool2d(const Tensor& x, const Pool2dOptions& opt);  // pool_call.cpp
 Tensor record_avg_pool2d(const Tensor& x, const Pool2dOptions& opt);  // pool_call.cpp
+
+// tl::slice's arguments after x as the slice op's attributes, either overload's:
+// "axis_or_starts", "start_or_stops", "stop_or_steps" and (one axis) "step".
+Tensor record_slice(const Tensor& x, const Attrs& arguments);  // slice_call.cpp
+// The shape either tl::slice takes from a tensor of `shape` (shape_slice.cpp).
+Shape sliced_shape(const Shape& shape, const std::vector<std::int64_t>& starts,
+                   const std::vector<std::int64_t>& stops, const std::vector<std::int64_t>& steps);
+Shape sliced_shape(const Shape& shape, std::int64_t axis, std::int64_t start, std::int64_t stop,
+                   std::int64_t step);
 
 }  // namespace tlaloc::detail

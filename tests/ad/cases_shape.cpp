@@ -29,6 +29,13 @@ tl::detail::Attrs padding(Ints lo, Ints hi, Ints interior) {
   return {{"edge_padding_low", lo}, {"edge_padding_high", hi}, {"interior_padding", interior}};
 }
 
+// tl::slice(x, -1, -4, -1, 2)'s arguments: the last axis from 4 before its end to 1
+// before, every second element.
+tl::detail::Attrs slice_axis() {
+  return {{"axis_or_starts", std::int64_t{-1}}, {"start_or_stops", std::int64_t{-4}},
+          {"stop_or_steps", std::int64_t{-1}}, {"step", std::int64_t{2}}};
+}
+
 const bool added = add({
     // The ops that stand for public functions reading another value's shape where
     // types are known only at run time (src/ops/like.cpp), called here with types known.
@@ -157,6 +164,28 @@ const bool added = add({
     row("slice_negative", {"slice"}, {uniform({2, 6}, -2, 2, 6)},
         [](std::span<const Tensor> a) { return tl::slice(a[0], 1, -4, -1) * tl::slice(a[0], 1, -5, 6, 2); },
         "a[:, -4:-1] * a[:, -5::2]"),
+    // tl::slice and tl::derivatives::slice_backward recorded on values of unknown type,
+    // in either overload (one axis with Python's bounds, or a box).
+    row("slice_call_axis", {"slice_call"}, {uniform({2, 6}, -2, 2, 1014)},
+        [](std::span<const Tensor> a) {
+          return tl::sin(op("slice_call", {a[0]}, slice_axis()));
+        },
+        "torch.sin(a[:, 2:5:2])"),
+    row("slice_call_box", {"slice_call"}, {uniform({5, 6}, -2, 2, 1015)},
+        [](std::span<const Tensor> a) {
+          return tl::sin(op("slice_call", {a[0]},
+                            {{"axis_or_starts", Ints{1, 0}}, {"start_or_stops", Ints{5, 6}}, {"stop_or_steps", Ints{2, 3}}}));
+        },
+        "torch.sin(a[1:5:2, 0:6:3])"),
+    row("slice_backward_axis", {"slice_backward"}, {uniform({2, 2}, -2, 2, 1016), uniform({2, 6}, -1, 1, 1017)},
+        [](std::span<const Tensor> a) { return tl::sin(op("slice_backward", {a[0], a[1]}, slice_axis())); },
+        "torch.sin(a.new_zeros(2, 6).index_copy(1, torch.tensor([2, 4]), a)) + 0 * b"),
+    row("slice_backward_box", {"slice_backward"}, {uniform({2, 2}, -2, 2, 1018), uniform({4, 3}, -1, 1, 1019)},
+        [](std::span<const Tensor> a) {
+          return tl::sin(op("slice_backward", {a[0], a[1]},
+                            {{"axis_or_starts", Ints{1, 0}}, {"start_or_stops", Ints{3, 2}}}));
+        },
+        "torch.sin(F.pad(a, (0, 1, 1, 1))) + 0 * b"),
     row("pad_constant", {"pad"}, {uniform({2, 3}, -2, 2, 7)},
         [](std::span<const Tensor> a) { return tl::square(tl::pad(a[0], {{1, 2}, {0, 1}}, tl::PadMode::constant, 0.5)); },
         "torch.square(F.pad(a, (0, 1, 1, 2), value=0.5))"),

@@ -133,18 +133,6 @@ void add_layout_rules(RuleTable& t) {
     r.jvp = joined_jvp;
     add(std::move(r));
   }
-  // slice and its transpose slice_backward, each the other's rule, in either form
-  // (one axis, or a box of starts, stops and steps): overloads of the same arguments.
-  add(moved("slice", [](const Rule&, std::size_t i, const Names& n) {
-    std::vector<std::string> args{n.g, shape_of(n.args[0])};
-    args.insert(args.end(), n.args.begin() + 1, n.args.end());
-    return i == 0 ? call("slice_backward", args) : "";
-  }));
-  add(moved("slice_backward", [](const Rule&, std::size_t i, const Names& n) {
-    std::vector<std::string> args{n.g};
-    args.insert(args.end(), n.args.begin() + 2, n.args.end());
-    return i == 0 ? call("slice", args) : "";
-  }));
   // dynamic_slice(x, starts, sizes) puts its window back where it read it, into zeros;
   // dynamic_update_slice(x, update, starts) gives x the cotangent with the window
   // zeroed, and the update the window (in the update's dtype, which the write converted).
