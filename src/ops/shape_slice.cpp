@@ -821,11 +821,14 @@ std::vector<Tensor> with_starts(std::vector<Tensor> lead, const Ints& starts) {
 }  // namespace
 
 Tensor dynamic_slice(const Tensor& x, const Ints& starts, const Shape& sizes) {
+  if (detail::is_untyped(x)) return detail::record_dynamic_slice(x, starts, sizes);
   return call1(dynamic_slice_op, with_starts({x}, starts), {{"slice_sizes", sizes}});
 }
 
 // The update takes x's dtype, as an assignment into x would.
 Tensor dynamic_update_slice(const Tensor& x, const Tensor& update, const Ints& starts) {
+  if (detail::is_untyped(x) || detail::is_untyped(update))
+    return detail::record_dynamic_update_slice(x, update, starts);
   return call1(dynamic_update_slice_op, with_starts({x, update.astype(x.dtype())}, starts), {});
 }
 

@@ -26,4 +26,10 @@ Shape sliced_shape(const Shape& shape, const std::vector<std::int64_t>& starts,
 Shape sliced_shape(const Shape& shape, std::int64_t axis, std::int64_t start, std::int64_t stop,
                    std::int64_t step);
 
+Tensor record_dynamic_slice(const Tensor& x, const std::vector<std::int64_t>& starts,
+                            const Shape& sizes);  // dynamic_slice_call.cpp
+// The update converted to x's dtype first, as the function converts it.
+Tensor record_dynamic_update_slice(const Tensor& x, const Tensor& update,
+                                   const std::vector<std::int64_t>& starts);  // dynamic_slice_call.cpp
+
 }  // namespace tlaloc::detail

@@ -186,6 +186,24 @@ const bool added = add({
                             {{"axis_or_starts", Ints{1, 0}}, {"start_or_stops", Ints{3, 2}}}));
         },
         "torch.sin(F.pad(a, (0, 1, 1, 1))) + 0 * b"),
+    // tl::dynamic_slice and tl::dynamic_update_slice recorded on values of unknown type,
+    // and the update's share of the cotangent (a window of like's shape).
+    row("dynamic_slice_call", {"dynamic_slice_call"}, {uniform({3, 4}, -2, 2, 1020)},
+        [](std::span<const Tensor> a) {
+          return tl::sin(op("dynamic_slice_call", {a[0]}, {{"starts", Ints{1, 1}}, {"sizes", Ints{2, 2}}}));
+        },
+        "torch.sin(a[1:3, 1:3])"),
+    row("dynamic_slice_like", {"dynamic_slice_like"}, {uniform({4, 5}, -2, 2, 1021), uniform({2, 3}, -1, 1, 1022)},
+        [](std::span<const Tensor> a) {
+          return tl::sin(op("dynamic_slice_like", {a[0], a[1]}, {{"starts", Ints{1, 2}}}));
+        },
+        "torch.sin(a[1:3, 2:5]) + 0 * b"),
+    row("dynamic_update_slice_call", {"dynamic_update_slice_call"},
+        {uniform({3, 4}, -2, 2, 1023), uniform({2, 2}, -2, 2, 1024)},
+        [](std::span<const Tensor> a) {
+          return tl::sin(op("dynamic_update_slice_call", {a[0], a[1]}, {{"starts", Ints{1, 1}}}));
+        },
+        "torch.sin(torch.cat([a[:1], torch.cat([a[1:3, :1], b, a[1:3, 3:]], 1), a[3:]], 0))"),
     row("pad_constant", {"pad"}, {uniform({2, 3}, -2, 2, 7)},
         [](std::span<const Tensor> a) { return tl::square(tl::pad(a[0], {{1, 2}, {0, 1}}, tl::PadMode::constant, 0.5)); },
         "torch.square(F.pad(a, (0, 1, 1, 2), value=0.5))"),

@@ -133,21 +133,6 @@ void add_layout_rules(RuleTable& t) {
     r.jvp = joined_jvp;
     add(std::move(r));
   }
-  // dynamic_slice(x, starts, sizes) puts its window back where it read it, into zeros;
-  // dynamic_update_slice(x, update, starts) gives x the cotangent with the window
-  // zeroed, and the update the window (in the update's dtype, which the write converted).
-  add(moved("dynamic_slice", [](const Rule&, std::size_t i, const Names& n) {
-    return i == 0 ? call("dynamic_update_slice", {call("zeros_like", {n.args[0]}), n.g, n.args[1]}) : "";
-  }));
-  Rule update = moved("dynamic_update_slice", [](const Rule&, std::size_t i, const Names& n) {
-    if (i == 0) return call("dynamic_update_slice", {n.g, call("zeros_like", {n.args[1]}), n.args[2]});
-    if (i == 1) return in_dtype_of(call("dynamic_slice", {n.g, n.args[2], shape_of(n.args[1])}), n.args[1]);
-    return std::string();
-  });
-  update.jvp = [](const Rule& r, const Names& n, const Tangents& tg) {
-    return jointly_linear_jvp(r, n, tg, {0, 1});
-  };
-  add(std::move(update));
   // take_along_axis(x, indices, axis): the engine's rule, the scatter_add of the
   // cotangent into zeros. The library's take_along_axis broadcasts x and the indices against each other
   // off the axis first; the rule is for the case without that broadcast (the common
