@@ -14,6 +14,7 @@
 #include "ops/elementwise_rules.hpp"
 #include "ops/like.hpp"
 #include "ops/rule.hpp"
+#include "ops/untyped_calls.hpp"
 #include "tlaloc/derivatives.hpp"
 #include "tlaloc/ops.hpp"
 
@@ -130,6 +131,8 @@ Tensor concat(const std::vector<Tensor>& xs, std::int64_t axis) {
   if (xs.empty()) fail<ValueError>("concat", "needs at least one tensor");
   for (std::size_t k = 0; k < xs.size(); ++k)
     if (!xs[k].defined()) fail<ValueError>("concat", "tensor {} is undefined", k);
+  if (std::any_of(xs.begin(), xs.end(), [](const Tensor& x) { return detail::is_untyped(x); }))
+    return detail::record_concat(xs, axis);
   if (xs[0].rank() == 0) fail<ShapeError>("concat", "cannot concatenate rank-0 tensors");
   const std::int64_t a = detail::normalize_axis("concat", axis, xs[0].rank());
   if (xs.size() == 1) return xs[0];
@@ -143,6 +146,8 @@ Tensor concat(const std::vector<Tensor>& xs, std::int64_t axis) {
 
 Tensor stack(const std::vector<Tensor>& xs, std::int64_t axis) {
   if (xs.empty()) fail<ValueError>("stack", "needs at least one tensor");
+  if (std::any_of(xs.begin(), xs.end(), [](const Tensor& x) { return x.defined() && detail::is_untyped(x); }))
+    return detail::record_stack(xs, axis);
   for (std::size_t k = 0; k < xs.size(); ++k) {
     if (!xs[k].defined()) fail<ValueError>("stack", "tensor {} is undefined", k);
     if (xs[k].shape() != xs[0].shape())

@@ -71,16 +71,13 @@ Shape taken(const Shape& shape, const Attrs& attrs) {
 // alone would pick the one-axis overload).
 std::string cpp_arguments(const Attrs& a) {
   std::vector<std::string> out;
-  for (const std::string& name : kArguments) {
-    if (!a.has(name)) continue;
-    if (const std::string* written = detail::cpp_written(a, name)) {
-      out.push_back(*written);
-      continue;
+  for (const std::string& name : kArguments)
+    for (const auto& [key, v] : a.items()) {
+      if (key != name) continue;
+      const auto* list = std::get_if<Ints>(&v);
+      out.push_back(list != nullptr ? "std::vector<std::int64_t>" + detail::cpp_ints(*list)
+                                    : detail::cpp_attr(a, name));
     }
-    const bool list = !arguments_of(a).one_axis;
-    out.push_back(list ? "std::vector<std::int64_t>" + detail::cpp_ints(a.get<Ints>(name))
-                       : detail::cpp_attr(a, name));
-  }
   return detail::cpp_list(out);
 }
 

@@ -32,4 +32,7 @@ Tensor record_dynamic_slice(const Tensor& x, const std::vector<std::int64_t>& st
 Tensor record_dynamic_update_slice(const Tensor& x, const Tensor& update,
                                    const std::vector<std::int64_t>& starts);  // dynamic_slice_call.cpp
 
+Tensor record_concat(const std::vector<Tensor>& xs, std::int64_t axis);  // concat_call.cpp
+Tensor record_stack(const std::vector<Tensor>& xs, std::int64_t axis);   // concat_call.cpp
+
 }  // namespace tlaloc::detail

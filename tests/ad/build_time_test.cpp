@@ -142,21 +142,22 @@ const std::set<std::string> kRunsTraced = {
     "nn/max_pool2d_backward", "nn/max_pool2d_jvp", "nn/max_pool2d_op", "nn/max_pool2d_overlap_pad",
     "nn/max_pool2d_uneven", "reduce/cumsum_axis0", "reduce/cumsum_last", "reduce/max", "reduce/min",
     "reduce/sum_all_keepdims", "reduce/sum_axis", "select/where", "shape/broadcast_to",
-    "shape/broadcast_to_op", "shape/broadcast_to_shape_of", "shape/convert_like", "shape/cumsum_backward",
-    "shape/dynamic_slice", "shape/dynamic_slice_call", "shape/dynamic_slice_like",
-    "shape/dynamic_slice_traced", "shape/dynamic_update_slice", "shape/dynamic_update_slice_call",
-    "shape/expand_dims", "shape/expand_dims_op", "shape/extreme_backward", "shape/extreme_jvp",
-    "shape/index_add_op", "shape/optimization_barrier", "shape/repeat", "shape/repeat_backward_op",
-    "shape/repeat_op", "shape/reshape_like", "shape/reverse", "shape/scatter_add_op",
-    "shape/slice_backward_axis", "shape/slice_backward_box", "shape/slice_call_axis", "shape/slice_call_box",
-    "shape/slice_negative", "shape/slice_steps", "shape/squeeze", "shape/squeeze_op", "shape/squeeze_op_all",
-    "shape/sum_backward", "shape/sum_to_shape_of", "shape/sum_to_size_op", "shape/take_op", "shape/tile",
-    "shape/tile_backward_op", "shape/tile_op", "shape/transpose", "shape/transpose_backward",
-    "shape/transpose_backward_reversed", "spec/cbrt", "spec/clamp_scalar_bounds", "spec/clamp_tensor_bounds",
-    "spec/divide", "spec/fmod", "spec/reduce_precision", "spec/round_nearest_afz", "unary/abs", "unary/acos",
-    "unary/acosh", "unary/asin", "unary/asinh", "unary/atan", "unary/atanh", "unary/cos", "unary/cosh",
-    "unary/erf", "unary/exp", "unary/expm1", "unary/gelu", "unary/gelu_tanh", "unary/log", "unary/log1p",
-    "unary/neg", "unary/reciprocal", "unary/relu", "unary/rsqrt", "unary/sigmoid", "unary/silu", "unary/sin",
+    "shape/broadcast_to_op", "shape/broadcast_to_shape_of", "shape/concat_call", "shape/concatenate",
+    "shape/convert_like", "shape/cumsum_backward", "shape/dynamic_slice", "shape/dynamic_slice_call",
+    "shape/dynamic_slice_like", "shape/dynamic_slice_traced", "shape/dynamic_update_slice",
+    "shape/dynamic_update_slice_call", "shape/expand_dims", "shape/expand_dims_op", "shape/extreme_backward",
+    "shape/extreme_jvp", "shape/index_add_op", "shape/optimization_barrier", "shape/repeat",
+    "shape/repeat_backward_op", "shape/repeat_op", "shape/reshape_like", "shape/reverse",
+    "shape/scatter_add_op", "shape/slice_backward_axis", "shape/slice_backward_box", "shape/slice_call_axis",
+    "shape/slice_call_box", "shape/slice_negative", "shape/slice_steps", "shape/squeeze", "shape/squeeze_op",
+    "shape/squeeze_op_all", "shape/stack", "shape/stack_call", "shape/sum_backward", "shape/sum_to_shape_of",
+    "shape/sum_to_size_op", "shape/take_op", "shape/tile", "shape/tile_backward_op", "shape/tile_op",
+    "shape/transpose", "shape/transpose_backward", "shape/transpose_backward_reversed", "spec/cbrt",
+    "spec/clamp_scalar_bounds", "spec/clamp_tensor_bounds", "spec/divide", "spec/fmod",
+    "spec/reduce_precision", "spec/round_nearest_afz", "unary/abs", "unary/acos", "unary/acosh",
+    "unary/asin", "unary/asinh", "unary/atan", "unary/atanh", "unary/cos", "unary/cosh", "unary/erf",
+    "unary/exp", "unary/expm1", "unary/gelu", "unary/gelu_tanh", "unary/log", "unary/log1p", "unary/neg",
+    "unary/reciprocal", "unary/relu", "unary/rsqrt", "unary/sigmoid", "unary/silu", "unary/sin",
     "unary/sinh", "unary/softplus", "unary/sqrt", "unary/square", "unary/tan", "unary/tanh"};
 // clang-format on
 
@@ -189,8 +190,8 @@ std::set<std::string> runs_forgotten() {
   // whose ops recorded at known types have rules that do (the pool op's).
   const std::set<std::string> typed_only = {
       "nn/avg_pool2d", "nn/avg_pool2d_uneven", "nn/max_pool2d", "nn/max_pool2d_backward",
-      "nn/max_pool2d_jvp", "nn/max_pool2d_overlap_pad", "nn/max_pool2d_uneven", "shape/dynamic_update_slice",
-      "shape/slice_negative", "shape/slice_steps"};
+      "nn/max_pool2d_jvp", "nn/max_pool2d_overlap_pad", "nn/max_pool2d_uneven", "shape/concatenate",
+      "shape/dynamic_update_slice", "shape/slice_negative", "shape/slice_steps", "shape/stack"};
   for (const std::string& row : typed_only) rows.erase(row);
   return rows;
 }

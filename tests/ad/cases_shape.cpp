@@ -204,6 +204,24 @@ const bool added = add({
           return tl::sin(op("dynamic_update_slice_call", {a[0], a[1]}, {{"starts", Ints{1, 1}}}));
         },
         "torch.sin(torch.cat([a[:1], torch.cat([a[1:3, :1], b, a[1:3, 3:]], 1), a[3:]], 0))"),
+    // tl::concat and tl::stack recorded on values of unknown type, and a listed tensor's
+    // part of concat's cotangent (after the parts of the tensors before it).
+    row("concat_call", {"concat_call"}, {uniform({2, 3}, -2, 2, 1025), uniform({2, 2}, -2, 2, 1026)},
+        [](std::span<const Tensor> a) {
+          return tl::sin(op("concat_call", {a[0], a[1]}, {{"axis", std::int64_t{-1}}}));
+        },
+        "torch.sin(torch.cat([a, b], -1))"),
+    row("concat_part", {"concat_part"},
+        {uniform({2, 6}, -2, 2, 1027), uniform({2, 3}, -1, 1, 1028), uniform({2, 2}, -1, 1, 1029)},
+        [](std::span<const Tensor> a) {
+          return tl::sin(op("concat_part", {a[0], a[1], a[2]}, {{"axis", std::int64_t{1}}}));
+        },
+        "torch.sin(a[:, 3:5]) + 0 * c + 0 * b[:, :2]"),
+    row("stack_call", {"stack_call"}, {uniform({2, 3}, -2, 2, 1030), uniform({2, 3}, -2, 2, 1031)},
+        [](std::span<const Tensor> a) {
+          return tl::sin(op("stack_call", {a[0], a[1]}, {{"axis", std::int64_t{1}}}));
+        },
+        "torch.sin(torch.stack([a, b], 1))"),
     row("pad_constant", {"pad"}, {uniform({2, 3}, -2, 2, 7)},
         [](std::span<const Tensor> a) { return tl::square(tl::pad(a[0], {{1, 2}, {0, 1}}, tl::PadMode::constant, 0.5)); },
         "torch.square(F.pad(a, (0, 1, 1, 2), value=0.5))"),

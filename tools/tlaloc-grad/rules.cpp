@@ -46,6 +46,12 @@ std::string spell_call(const Rule& r, const Names& n) {
   std::vector<std::string> args = n.args;
   if (r.op != nullptr)
     for (const std::size_t k : r.op->public_call().by_shape) args.at(k) = shape_of(paren(args.at(k)));
+  // An op of any number of operands: its function takes the tensors as one list.
+  if (r.op != nullptr && r.op->arity() == -1) {
+    const auto tensors = std::size_t(std::count(n.tensor.begin(), n.tensor.end(), true));
+    args.erase(args.begin(), args.begin() + std::ptrdiff_t(tensors));
+    args.insert(args.begin(), braced({n.args.begin(), n.args.begin() + std::ptrdiff_t(tensors)}));
+  }
   return call(r.name, args);
 }
 std::string shape_of(const std::string& t) { return t + ".shape()"; }

@@ -1,7 +1,7 @@
-// Rules of the ops that move data without arithmetic: layout, joins, slices and
-// indexing. Each is linear, so its forward rule is the op applied to the tangents,
-// and each cotangent is the op's transpose, as the engine's rules write it (most
-// pairs are each other's transposes: take and index_add, slice and slice_backward).
+// Rules of the data-moving functions that do not record one op of their own yet: pad
+// (and its transpose pad_backward) and take_along_axis. Each is linear, so its forward
+// rule is the function applied to the tangents, and each cotangent is its transpose,
+// as the engine's rules write it.
 #include <algorithm>
 
 #include "rules_text.hpp"
@@ -11,8 +11,6 @@ namespace tlaloc_grad {
 namespace {
 
 using Tangents = std::vector<std::string>;
-
-// ---- layout -------------------------------------------------------------------
 
 // ---- pad: the library's pad_backward, whose own transpose is pad ----------------
 
@@ -58,45 +56,12 @@ std::string pad_backward_jvp(const Rule& r, const Names& n, const Tangents& t) {
   return call(r.name, args);
 }
 
-// ---- concat and stack: the listed tensors first, then the axis -----------------
-
-std::size_t listed(const Names& n) { return std::size_t(std::count(n.tensor.begin(), n.tensor.end(), true)); }
-std::string join_axis(const Names& n) { return n.args.size() > listed(n) ? n.args[listed(n)] : "0"; }
-// `tl::concat({a, b}, axis)` with the listed tensors replaced by `items`.
-std::string spell_joined(const Rule& r, const Names& n, const std::vector<std::string>& items) {
-  std::vector<std::string> args{braced(items)};
-  args.insert(args.end(), n.args.begin() + std::ptrdiff_t(listed(n)), n.args.end());
-  return call(r.name, args);
-}
 // t's extent along axis `a` (C++ text, negative counting from the end).
 std::string axis_extent(const std::string& t, const std::string& a) {
   const auto literal = int_literal(a);
   if (literal && *literal >= 0) return t + ".shape()[" + a + "]";
   if (literal && *literal == -1) return t + ".shape().back()";
   return t + ".size(" + a + ")";
-}
-// Tensor i's extent along the concatenated axis.
-std::string extent(const Names& n, std::size_t i) { return axis_extent(n.args[i], join_axis(n)); }
-// The engine's concatenate rule: each tensor's slice of the cotangent along the axis,
-// converted back to the tensor's dtype (the public concat promotes the tensors first;
-// astype returns the slice itself where they agree).
-std::string concat_vjp(const Rule&, std::size_t i, const Names& n) {
-  std::string start = "0";
-  for (std::size_t j = 0; j < i; ++j) start = j == 0 ? extent(n, 0) : start + " + " + extent(n, j);
-  const std::string stop = i == 0 ? extent(n, 0) : start + " + " + extent(n, i);
-  return in_dtype_of(call("slice", {n.g, join_axis(n), start, stop}), n.args[i]);
-}
-// stack expands each tensor's dims, then concatenates: the slice reshaped back.
-std::string stack_vjp(const Rule&, std::size_t i, const Names& n) {
-  const std::string slice = call("slice", {n.g, join_axis(n), std::to_string(i), std::to_string(i + 1)});
-  return in_dtype_of(call("reshape", {slice, shape_of(n.args[i])}), n.args[i]);
-}
-// Linear in every tensor: the tangents joined, zeros where a tensor has none.
-std::string joined_jvp(const Rule& r, const Names& n, const Tangents& t) {
-  std::vector<std::string> items;
-  for (std::size_t i = 0; i < listed(n); ++i)
-    items.push_back(t[i].empty() ? call("zeros_like", {n.args[i]}) : t[i]);
-  return spell_joined(r, n, items);
 }
 
 // The operand's cotangent only (operand 0), as `share` writes it from the names.
@@ -124,15 +89,6 @@ void add_layout_rules(RuleTable& t) {
   Rule unpadded = moved("pad_backward", pad_backward_vjp);
   unpadded.jvp = pad_backward_jvp;
   add(std::move(unpadded));
-  for (const char* join : {"concat", "stack"}) {
-    Rule r{join, [](const Rule& u, const Names& n) {
-             return spell_joined(
-                 u, n, std::vector<std::string>(n.args.begin(), n.args.begin() + std::ptrdiff_t(listed(n))));
-           }};
-    r.vjp = std::string(join) == "concat" ? concat_vjp : stack_vjp;
-    r.jvp = joined_jvp;
-    add(std::move(r));
-  }
   // take_along_axis(x, indices, axis): the engine's rule, the scatter_add of the
   // cotangent into zeros. The library's take_along_axis broadcasts x and the indices against each other
   // off the axis first; the rule is for the case without that broadcast (the common
