@@ -186,8 +186,9 @@ std::set<std::string> runs_forgotten() {
       "nn/softmax", "nn/softmax_axis0", "reduce/logsumexp", "reduce/mean", "reduce/std", "reduce/std_ddof1",
       "reduce/var", "reduce/var_ddof1", "unary/convert"});
   // clang-format on
-  // Rows whose function, traced, reads no type (the pools record one op each), but
-  // whose ops recorded at known types have rules that do (the pool op's).
+  // Rows whose function, traced, reads no type (the pools, slice, concat and the like
+  // record one op each), but whose ops recorded at known types have rules that do (the
+  // pool op's, StableHLO slice's and concatenate's).
   const std::set<std::string> typed_only = {
       "nn/avg_pool2d", "nn/avg_pool2d_uneven", "nn/max_pool2d", "nn/max_pool2d_backward",
       "nn/max_pool2d_jvp", "nn/max_pool2d_overlap_pad", "nn/max_pool2d_uneven", "shape/concatenate",
