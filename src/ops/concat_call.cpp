@@ -35,7 +35,6 @@ const OpDef* part_op = nullptr;  // a listed tensor's slice of concat's cotangen
 std::int64_t axis_of(const Attrs& a, std::int64_t rank) {
   return detail::normalize_axis("concat", a.get<std::int64_t>("axis"), rank);
 }
-std::vector<Tensor> listed(std::span<const Tensor> in) { return {in.begin(), in.end()}; }
 
 // The joined result's type where types are known: `extra` axes added (1 for stack).
 std::vector<TensorType> joined_type(std::span<const TensorType> in, const Attrs& a, bool stacked) {
@@ -87,48 +86,44 @@ Tensor part(std::span<const Tensor> in, const Attrs& a) {
   return slice(in[0], a.get<std::int64_t>("axis"), start, stop);
 }
 
+// concat or stack (`stacked`) of the listed tensors, called as `fn`.
+OpDef& def_joined(std::string_view name, const std::string& fn, bool stacked) {
+  return detail::def_steps(name, -1,
+                           [stacked](std::span<const Tensor> in, const Attrs& a) {
+                             const std::vector<Tensor> xs(in.begin(), in.end());
+                             const auto axis = a.get<std::int64_t>("axis");
+                             return stacked ? stack(xs, axis) : concat(xs, axis);
+                           })
+      .linear()
+      .called_as({.names = {fn}, .attributes = {"axis"}, .defaults = {{"axis", std::int64_t{0}}}})
+      .shape_rule(
+          [stacked](std::span<const TensorType> in, const Attrs& a) { return joined_type(in, a, stacked); })
+      .jvp(joined_jvp)
+      .cpp([fn](detail::CppOp& op) { return cpp_joined(op, "tl::" + fn); });
+}
+
 const bool defined = [] {
-  concat_op =
-      &detail::def_op("concat_call")
-           .inputs(-1)
-           .linear()
-           .called_as({.names = {"concat"}, .attributes = {"axis"}, .defaults = {{"axis", std::int64_t{0}}}})
-           .shape_rule(
-               [](std::span<const TensorType> in, const Attrs& a) { return joined_type(in, a, false); })
-           .kernel([](std::span<const Tensor> in, const Attrs& a, std::span<const TensorType>) {
-             return std::vector<Tensor>{concat(listed(in), a.get<std::int64_t>("axis"))};
-           })
-           .lower([](std::span<const Tensor> in, const Attrs& a) {
-             return std::vector<Tensor>{concat(listed(in), a.get<std::int64_t>("axis"))};
-           })
-           .jvp(joined_jvp)
-           .vjp([](const Rule& r) {
-             std::vector<Tensor> g(r.num_in());
-             for (std::size_t i = 0; i < g.size(); ++i) {
-               if (!r.wants(i)) continue;
-               std::vector<Tensor> in{r.cotangent()};
-               for (std::size_t j = 0; j <= i; ++j) in.push_back(r.in(j));
-               g[i] = detail::astype_like(detail::call1(*part_op, in, r.attrs()), r.in(i));
-             }
-             return g;
-           })
-           .cpp([](detail::CppOp& op) { return cpp_joined(op, "tl::concat"); });
+  concat_op = &def_joined("concat_call", "concat", false).vjp([](const Rule& r) {
+    std::vector<Tensor> g(r.num_in());
+    for (std::size_t i = 0; i < g.size(); ++i) {
+      if (!r.wants(i)) continue;
+      std::vector<Tensor> in{r.cotangent()};
+      for (std::size_t j = 0; j <= i; ++j) in.push_back(r.in(j));
+      g[i] = detail::astype_like(detail::call1(*part_op, in, r.attrs()), r.in(i));
+    }
+    return g;
+  });
   // (g, x_0, ..., x_i): x_i's part of g, after the parts of the tensors before it.
   part_op =
-      &detail::def_op("concat_part")
-           .inputs(-1)
+      &detail::def_steps("concat_part", -1, part)
            .linear({0})
            .type_origin(OpDef::TypeOrigin{OpDef::TypeOrigin::kOwn, 0})
            .shape_rule([](std::span<const TensorType> in, const Attrs& a) {
              Shape s = in[0].shape;
-             s[std::size_t(axis_of(a, std::int64_t(s.size())))] =
-                 in.back().shape[std::size_t(axis_of(a, std::int64_t(s.size())))];
+             const auto axis = std::size_t(axis_of(a, std::int64_t(s.size())));
+             s[axis] = in.back().shape[axis];
              return std::vector<TensorType>{{in[0].dtype, s}};
            })
-           .kernel([](std::span<const Tensor> in, const Attrs& a, std::span<const TensorType>) {
-             return std::vector<Tensor>{part(in, a)};
-           })
-           .lower([](std::span<const Tensor> in, const Attrs& a) { return std::vector<Tensor>{part(in, a)}; })
            .jvp([](const Rule& r) {
              if (!r.has_tangent(0)) return std::vector<Tensor>(1);
              std::vector<Tensor> in{r.tangent(0)};
@@ -159,35 +154,20 @@ const bool defined = [] {
            });
   // stack expands each tensor's axes, then concatenates: a tensor's share is its
   // slice of the cotangent reshaped back.
-  stack_op =
-      &detail::def_op("stack_call")
-           .inputs(-1)
-           .linear()
-           .called_as({.names = {"stack"}, .attributes = {"axis"}, .defaults = {{"axis", std::int64_t{0}}}})
-           .shape_rule(
-               [](std::span<const TensorType> in, const Attrs& a) { return joined_type(in, a, true); })
-           .kernel([](std::span<const Tensor> in, const Attrs& a, std::span<const TensorType>) {
-             return std::vector<Tensor>{stack(listed(in), a.get<std::int64_t>("axis"))};
-           })
-           .lower([](std::span<const Tensor> in, const Attrs& a) {
-             return std::vector<Tensor>{stack(listed(in), a.get<std::int64_t>("axis"))};
-           })
-           .jvp(joined_jvp)
-           .vjp([](const Rule& r) {
-             std::vector<Tensor> g(r.num_in());
-             for (std::size_t i = 0; i < g.size(); ++i) {
-               if (!r.wants(i)) continue;
-               Attrs one_axis;
-               for (const auto& [name, v] : r.attrs().items())
-                 if (name == "axis") one_axis.set("axis_or_starts", v);
-               one_axis.set("start_or_stops", std::int64_t(i));
-               one_axis.set("stop_or_steps", std::int64_t(i + 1));
-               const Tensor sliced = detail::record_slice(r.cotangent(), one_axis);
-               g[i] = detail::astype_like(detail::reshape_like(sliced, r.in(i)), r.in(i));
-             }
-             return g;
-           })
-           .cpp([](detail::CppOp& op) { return cpp_joined(op, "tl::stack"); });
+  stack_op = &def_joined("stack_call", "stack", true).vjp([](const Rule& r) {
+    std::vector<Tensor> g(r.num_in());
+    for (std::size_t i = 0; i < g.size(); ++i) {
+      if (!r.wants(i)) continue;
+      Attrs one_axis;
+      for (const auto& [name, v] : r.attrs().items())
+        if (name == "axis") one_axis.set("axis_or_starts", v);
+      one_axis.set("start_or_stops", std::int64_t(i));
+      one_axis.set("stop_or_steps", std::int64_t(i + 1));
+      const Tensor sliced = detail::record_slice(r.cotangent(), one_axis);
+      g[i] = detail::astype_like(detail::reshape_like(sliced, r.in(i)), r.in(i));
+    }
+    return g;
+  });
   return true;
 }();
 

@@ -79,22 +79,17 @@ Tensor share(const Tensor& g, const Tensor& x, const Tensor& w, const Attrs& att
 }
 extern const detail::OpDef& conv_transpose2d_backward_op;
 
-std::vector<Tensor> run(std::span<const Tensor> in, const Attrs& attrs) {
-  return {conv_transpose2d(in[0], in[1], options_of(attrs))};
+Tensor run(std::span<const Tensor> in, const Attrs& attrs) {
+  return conv_transpose2d(in[0], in[1], options_of(attrs));
 }
 
 const detail::OpDef& conv_transpose2d_op =
-    detail::def_op("conv_transpose2d")
-        .inputs(2)
+    detail::def_steps("conv_transpose2d", 2, run)
         .multilinear()
         .called_as({.names = {"conv_transpose2d"},
                     .attributes = {"options"},
                     .defaults = {{"options", detail::Written{"{}"}}}})
         .shape_rule(result_type)
-        .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
-          return run(in, attrs);
-        })
-        .lower(run)
         .jvp([](const detail::Rule& r) {
           Tensor t;
           if (r.has_tangent(0)) t = detail::call1(*r.op(), {r.tangent(0), r.in(1)}, r.attrs());

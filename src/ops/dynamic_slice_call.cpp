@@ -49,17 +49,8 @@ Tensor window_like(std::span<const Tensor> in, const Attrs& a) {
 Tensor updated(std::span<const Tensor> in, const Attrs& a) {
   return dynamic_update_slice(in[0], in[1], a.get<Ints>("starts"));
 }
-OpDef& def_run(std::string_view name, int inputs, Tensor (*fn)(std::span<const Tensor>, const Attrs&)) {
-  return detail::def_op(name)
-      .inputs(inputs)
-      .kernel([fn](std::span<const Tensor> in, const Attrs& a, std::span<const TensorType>) {
-        return std::vector<Tensor>{fn(in, a)};
-      })
-      .lower([fn](std::span<const Tensor> in, const Attrs& a) { return std::vector<Tensor>{fn(in, a)}; });
-}
-
 const bool defined = [] {
-  window_op = &def_run("dynamic_slice_call", 1, window)
+  window_op = &detail::def_steps("dynamic_slice_call", 1, window)
                    .linear()
                    .called_as({.names = {"dynamic_slice"}, .attributes = {"starts", "sizes"}})
                    .type_origin(OpDef::TypeOrigin{OpDef::TypeOrigin::kOwn, 0})
@@ -77,16 +68,7 @@ const bool defined = [] {
                    });
   // The window of g of like's shape: the update's share of the cotangent.
   window_like_op =
-      &def_run("dynamic_slice_like", 2, window_like)
-           .linear({0})
-           .type_origin(OpDef::TypeOrigin{1, 0})
-           .shape_rule([](std::span<const TensorType> in, const Attrs&) {
-             return std::vector<TensorType>{{in[0].dtype, in[1].shape}};
-           })
-           .jvp([](const Rule& r) {
-             return std::vector<Tensor>{
-                 r.has_tangent(0) ? detail::call1(*r.op(), {r.tangent(0), r.in(1)}, r.attrs()) : Tensor()};
-           })
+      &detail::shaped_like_second(detail::def_steps("dynamic_slice_like", 2, window_like))
            .vjp([](const Rule& r) {
              std::vector<Tensor> g(2);
              if (r.wants(0)) g[0] = put_back(r.cotangent(), r.in(0), r.attrs());
@@ -97,7 +79,7 @@ const bool defined = [] {
                                 detail::cpp_attr(op.attrs(), "starts"), op.operand(1));
            });
   update_op =
-      &def_run("dynamic_update_slice_call", 2, updated)
+      &detail::def_steps("dynamic_update_slice_call", 2, updated)
            .linear({0, 1})
            .called_as({.names = {"dynamic_update_slice"}, .attributes = {"starts"}, .converted = {{1, 0}}})
            .type_origin(OpDef::TypeOrigin{0, 0})

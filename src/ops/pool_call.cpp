@@ -65,16 +65,10 @@ Shape pooled(const Shape& x, const Attrs& attrs) {
 
 // An op of the operands `in` whose value and spelling are `fn`'s.
 using Fn = Tensor (*)(std::span<const Tensor> in, const Pool2dOptions& opt);
-OpDef& def_call(std::string_view name, std::size_t inputs, Fn fn, std::string spelled) {
-  const auto run = [fn](std::span<const Tensor> in, const Attrs& attrs) {
-    return std::vector<Tensor>{fn(in, options_of(attrs))};
-  };
-  return detail::def_op(name)
-      .inputs(int(inputs))
-      .kernel([run](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
-        return run(in, attrs);
-      })
-      .lower(run)
+OpDef& def_call(std::string_view name, int inputs, Fn fn, std::string spelled) {
+  return detail::def_steps(
+             name, inputs,
+             [fn](std::span<const Tensor> in, const Attrs& attrs) { return fn(in, options_of(attrs)); })
       .cpp([spelled = std::move(spelled)](detail::CppOp& op) {
         return detail::cpp_call(spelled, op, {cpp_options(op.attrs())});
       });
@@ -198,26 +192,14 @@ const bool avg_ops = [] {
              return std::vector<Tensor>{detail::call1(*avg_backward_op, {r.cotangent(), r.in(0)}, r.attrs())};
            });
   avg_backward_op =
-      &detail::def_op("avg_pool2d_backward")
-           .inputs(2)
+      &detail::shaped_like_second(detail::def_steps("avg_pool2d_backward", 2,
+                                                    [](std::span<const Tensor> in, const Attrs& attrs) {
+                                                      return avg_backward(in, options_of(attrs));
+                                                    }))
            .called_as({.names = {"avg_pool2d_backward"}, .attributes = {"options"}, .by_shape = {1}})
-           .linear({0})
-           .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
-             return std::vector<Tensor>{avg_backward(in, options_of(attrs))};
-           })
-           .lower([](std::span<const Tensor> in, const Attrs& attrs) {
-             return std::vector<Tensor>{avg_backward(in, options_of(attrs))};
-           })
            .cpp([](detail::CppOp& op) {
              return fmt::format("tl::derivatives::avg_pool2d_backward({}, {}.shape(), {})", op.operand(0),
                                 op.operand(1), cpp_options(op.attrs()));
-           })
-           .type_origin(OpDef::TypeOrigin{1, 0})
-           .shape_rule([](std::span<const TensorType> in, const Attrs&) {
-             return std::vector<TensorType>{{in[0].dtype, in[1].shape}};
-           })
-           .jvp([](const Rule& r) {
-             return std::vector<Tensor>{r.has_tangent(0) ? with_first(r.op(), r.tangent(0), r) : Tensor()};
            })
            .vjp([](const Rule& r) {
              std::vector<Tensor> g(2);

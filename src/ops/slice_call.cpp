@@ -86,19 +86,13 @@ const OpDef* slice_backward_op = nullptr;
 
 const bool defined = [] {
   slice_call_op =
-      &detail::def_op("slice_call")
-           .inputs(1)
+      &detail::def_steps("slice_call", 1,
+                         [](std::span<const Tensor> in, const Attrs& a) { return sliced(in[0], a); })
            .linear()
            .called_as({.names = {"slice"}, .attributes = kArguments, .passes_on = true})
            .type_origin(OpDef::TypeOrigin{OpDef::TypeOrigin::kOwn, 0})
            .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
              return std::vector<TensorType>{{in[0].dtype, taken(in[0].shape, attrs)}};
-           })
-           .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
-             return std::vector<Tensor>{sliced(in[0], attrs)};
-           })
-           .lower([](std::span<const Tensor> in, const Attrs& attrs) {
-             return std::vector<Tensor>{sliced(in[0], attrs)};
            })
            .jvp(detail::linear_jvp({0}))
            .vjp([](const Rule& r) {
@@ -110,25 +104,12 @@ const bool defined = [] {
            });
   // g put back into zeros of x's shape; g itself where the slice takes all of x.
   slice_backward_op =
-      &detail::def_op("slice_backward")
-           .inputs(2)
-           .linear({0})
+      &detail::shaped_like_second(detail::def_steps("slice_backward", 2,
+                                                    [](std::span<const Tensor> in, const Attrs& a) {
+                                                      return spread(in[0], in[1].shape(), a);
+                                                    }))
            .called_as(
                {.names = {"slice_backward"}, .attributes = kArguments, .passes_on = true, .by_shape = {1}})
-           .type_origin(OpDef::TypeOrigin{1, 0})
-           .shape_rule([](std::span<const TensorType> in, const Attrs&) {
-             return std::vector<TensorType>{{in[0].dtype, in[1].shape}};
-           })
-           .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
-             return std::vector<Tensor>{spread(in[0], in[1].shape(), attrs)};
-           })
-           .lower([](std::span<const Tensor> in, const Attrs& attrs) {
-             return std::vector<Tensor>{spread(in[0], in[1].shape(), attrs)};
-           })
-           .jvp([](const Rule& r) {
-             return std::vector<Tensor>{
-                 r.has_tangent(0) ? detail::call1(*r.op(), {r.tangent(0), r.in(1)}, r.attrs()) : Tensor()};
-           })
            .vjp([](const Rule& r) {
              std::vector<Tensor> g(2);
              if (r.wants(0)) g[0] = detail::call1(*slice_call_op, {r.cotangent()}, r.attrs());

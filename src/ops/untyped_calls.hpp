@@ -5,12 +5,25 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <span>
+#include <string_view>
 #include <vector>
 
 #include "ir/op.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc::detail {
+
+// The public function's steps on the op's operands and attributes, types known.
+using Steps = std::function<Tensor(std::span<const Tensor> in, const Attrs& attrs)>;
+// An op whose kernel, and whose lowering under a trace, are `steps`: what each op
+// below does once the types are known.
+OpDef& def_steps(std::string_view name, int inputs, Steps steps);
+// An op (g, like) of like's shape and g's dtype, linear in g, reading like for its
+// shape only (a transpose that puts g back into like's shape): its tangent is the op
+// of g's tangent.
+OpDef& shaped_like_second(OpDef& def);
 
 Tensor record_conv_transpose2d(const Tensor& x, const Tensor& w,
                                const ConvTranspose2dOptions& opt);    // conv_transpose.cpp

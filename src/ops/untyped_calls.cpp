@@ -1,0 +1,31 @@
+#include "ops/untyped_calls.hpp"
+
+#include "ops/rule.hpp"
+
+namespace tlaloc::detail {
+
+OpDef& def_steps(std::string_view name, int inputs, Steps steps) {
+  const auto run = [steps](std::span<const Tensor> in, const Attrs& attrs) {
+    return std::vector<Tensor>{steps(in, attrs)};
+  };
+  return def_op(name)
+      .inputs(inputs)
+      .kernel([run](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
+        return run(in, attrs);
+      })
+      .lower(run);
+}
+
+OpDef& shaped_like_second(OpDef& def) {
+  return def.linear({0})
+      .type_origin(OpDef::TypeOrigin{1, 0})
+      .shape_rule([](std::span<const TensorType> in, const Attrs&) {
+        return std::vector<TensorType>{{in[0].dtype, in[1].shape}};
+      })
+      .jvp([](const Rule& r) {
+        return std::vector<Tensor>{r.has_tangent(0) ? call1(*r.op(), {r.tangent(0), r.in(1)}, r.attrs())
+                                                    : Tensor()};
+      });
+}
+
+}  // namespace tlaloc::detail
