@@ -33,8 +33,8 @@ const std::string& resolved(const std::string& text, const Constants& constants)
   return it == constants.end() ? text : it->second;
 }
 
-// A reduction's axes written as literals: none (every axis), `{}`, `{0, -1}` or `1`.
-// The arguments after a reduction's tensors: axes, then keepdims.
+// A reduction's axes written as literals: none (every axis), `{}`, `{0, -1}` or `1`;
+// `args` are the arguments after its tensors (axes, then keepdims).
 tl::Axes axes_written(const std::vector<Arg>& args, const Constants& constants) {
   if (args.empty()) return {};
   const std::string& t = resolved(args[0].text, constants);
