@@ -74,10 +74,10 @@ OpDef& def_call(std::string_view name, int inputs, Fn fn, std::string spelled) {
       });
 }
 
-// The op `*def` on `first` and the other operands `from` on of r's op.
-Tensor with_first(const OpDef* def, const Tensor& first, const Rule& r, std::size_t from = 1) {
+// The op `*def` on `first` and the operands of r's op after its first.
+Tensor with_first(const OpDef* def, const Tensor& first, const Rule& r) {
   std::vector<Tensor> in{first};
-  for (std::size_t i = from; i < r.num_in(); ++i) in.push_back(r.in(i));
+  for (std::size_t i = 1; i < r.num_in(); ++i) in.push_back(r.in(i));
   return detail::call1(*def, in, r.attrs());
 }
 
