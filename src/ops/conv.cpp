@@ -57,16 +57,13 @@ Attrs to_attrs(const ConvAttrs& a) {
 // tl::conv2d's options as attributes, field by field: what the conv2d op records where
 // the types are known at run time only (before that, the options are not checked).
 Attrs options_attrs(const Conv2dOptions& o) {
-  return {{"stride", I64s{o.stride[0], o.stride[1]}},
-          {"padding", I64s{o.padding[0], o.padding[1]}},
-          {"dilation", I64s{o.dilation[0], o.dilation[1]}},
+  using detail::pair_attr;
+  return {{"stride", pair_attr(o.stride)},
+          {"padding", pair_attr(o.padding)},
+          {"dilation", pair_attr(o.dilation)},
           {"groups", o.groups}};
 }
-I2 attr_pair(const Attrs& attrs, std::string_view name) {
-  const auto& v = attrs.get<I64s>(name);
-  if (v.size() != 2) fail<ValueError>("conv2d", "attribute {} needs 2 values, got {}", name, v);
-  return I2{v[0], v[1]};
-}
+I2 attr_pair(const Attrs& attrs, std::string_view name) { return detail::attr_pair("conv2d", attrs, name); }
 Conv2dOptions options_of(const Attrs& a) {
   return {attr_pair(a, "stride"), attr_pair(a, "padding"), attr_pair(a, "dilation"),
           a.get<std::int64_t>("groups")};
@@ -329,7 +326,7 @@ std::vector<Tensor> conv_jvp(const detail::Rule& r) {
 std::string cpp_conv_options(const Attrs& a) {
   if (const std::string* written = detail::cpp_written(a, "options")) return *written;
   const Conv2dOptions o = options_of(a);
-  const auto pair = [](const I2& p) { return fmt::format("{{{}, {}}}", p[0], p[1]); };
+  const auto pair = detail::cpp_pair;
   return fmt::format("tl::Conv2dOptions{{.stride = {}, .padding = {}, .dilation = {}, .groups = {}}}",
                      pair(o.stride), pair(o.padding), pair(o.dilation), o.groups);
 }

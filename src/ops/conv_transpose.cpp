@@ -24,34 +24,27 @@ namespace {
 
 using detail::Attrs;
 using detail::TensorType;
-using I2 = std::array<std::int64_t, 2>;
-using I64s = std::vector<std::int64_t>;
 using Options = ConvTranspose2dOptions;
 
 // The options field by field, as the op records them.
 Attrs options_attrs(const Options& o) {
-  const auto pair = [](const I2& p) { return I64s{p[0], p[1]}; };
-  return {{"stride", pair(o.stride)},
-          {"padding", pair(o.padding)},
-          {"output_padding", pair(o.output_padding)},
-          {"dilation", pair(o.dilation)},
+  using detail::pair_attr;
+  return {{"stride", pair_attr(o.stride)},
+          {"padding", pair_attr(o.padding)},
+          {"output_padding", pair_attr(o.output_padding)},
+          {"dilation", pair_attr(o.dilation)},
           {"groups", o.groups}};
 }
-I2 attr_pair(const Attrs& attrs, std::string_view name) {
-  const auto& v = attrs.get<I64s>(name);
-  if (v.size() != 2)
-    detail::fail<ValueError>("conv_transpose2d", "attribute {} needs 2 values, got {}", name, v);
-  return I2{v[0], v[1]};
-}
 Options options_of(const Attrs& a) {
-  return {attr_pair(a, "stride"), attr_pair(a, "padding"), attr_pair(a, "output_padding"),
-          attr_pair(a, "dilation"), a.get<std::int64_t>("groups")};
+  const auto pair = [&](std::string_view name) { return detail::attr_pair("conv_transpose2d", a, name); };
+  return {pair("stride"), pair("padding"), pair("output_padding"), pair("dilation"),
+          a.get<std::int64_t>("groups")};
 }
 // The options as an argument: as written (tlaloc-grad records them so), or field by field.
 std::string cpp_options(const Attrs& a) {
   if (const std::string* written = detail::cpp_written(a, "options")) return *written;
   const Options o = options_of(a);
-  const auto pair = [](const I2& p) { return fmt::format("{{{}, {}}}", p[0], p[1]); };
+  const auto pair = detail::cpp_pair;
   return fmt::format(
       "tl::ConvTranspose2dOptions{{.stride = {}, .padding = {}, .output_padding = {}, .dilation = {}, "
       ".groups = {}}}",

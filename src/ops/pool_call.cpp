@@ -26,26 +26,21 @@ using detail::Attrs;
 using detail::OpDef;
 using detail::Rule;
 using detail::TensorType;
-using I2 = std::array<std::int64_t, 2>;
-using I64s = std::vector<std::int64_t>;
 
 Attrs options_attrs(const Pool2dOptions& o) {
-  const auto pair = [](const I2& p) { return I64s{p[0], p[1]}; };
-  return {{"kernel", pair(o.kernel)}, {"stride", pair(o.stride)}, {"padding", pair(o.padding)}};
+  using detail::pair_attr;
+  return {
+      {"kernel", pair_attr(o.kernel)}, {"stride", pair_attr(o.stride)}, {"padding", pair_attr(o.padding)}};
 }
 Pool2dOptions options_of(const Attrs& a) {
-  const auto pair = [&](std::string_view name) {
-    const auto& v = a.get<I64s>(name);
-    if (v.size() != 2) detail::fail<ValueError>("pool2d", "attribute {} needs 2 values, got {}", name, v);
-    return I2{v[0], v[1]};
-  };
+  const auto pair = [&](std::string_view name) { return detail::attr_pair("pool2d", a, name); };
   return {pair("kernel"), pair("stride"), pair("padding")};
 }
 // The options as an argument: as written (tlaloc-grad records them so), or field by field.
 std::string cpp_options(const Attrs& a) {
   if (const std::string* written = detail::cpp_written(a, "options")) return *written;
   const Pool2dOptions o = options_of(a);
-  const auto pair = [](const I2& p) { return fmt::format("{{{}, {}}}", p[0], p[1]); };
+  const auto pair = detail::cpp_pair;
   return fmt::format("tl::Pool2dOptions{{.kernel = {}, .stride = {}, .padding = {}}}", pair(o.kernel),
                      pair(o.stride), pair(o.padding));
 }

@@ -1,5 +1,9 @@
 #include "ops/untyped_calls.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "core/check.hpp"
 #include "ops/rule.hpp"
 
 namespace tlaloc::detail {
@@ -27,5 +31,13 @@ OpDef& shaped_like_second(OpDef& def) {
                                                     : Tensor()};
       });
 }
+
+std::vector<std::int64_t> pair_attr(const Pair& p) { return {p[0], p[1]}; }
+Pair attr_pair(std::string_view op, const Attrs& attrs, std::string_view name) {
+  const auto& v = attrs.get<std::vector<std::int64_t>>(name);
+  if (v.size() != 2) fail<ValueError>(op, "attribute {} needs 2 values, got {}", name, v);
+  return {v[0], v[1]};
+}
+std::string cpp_pair(const Pair& p) { return fmt::format("{{{}, {}}}", p[0], p[1]); }
 
 }  // namespace tlaloc::detail

@@ -4,9 +4,11 @@
 // ops run those steps once the types are known. Each is defined beside its rules.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -24,6 +26,13 @@ OpDef& def_steps(std::string_view name, int inputs, Steps steps);
 // shape only (a transpose that puts g back into like's shape): its tangent is the op
 // of g's tangent.
 OpDef& shaped_like_second(OpDef& def);
+
+// A pair field of an options struct (stride, padding, ...) as an attribute, the
+// attribute read back (`op` names the function in the error), and the pair as C++.
+using Pair = std::array<std::int64_t, 2>;
+std::vector<std::int64_t> pair_attr(const Pair& p);
+Pair attr_pair(std::string_view op, const Attrs& attrs, std::string_view name);
+std::string cpp_pair(const Pair& p);  // {1, 2}
 
 Tensor record_conv_transpose2d(const Tensor& x, const Tensor& w,
                                const ConvTranspose2dOptions& opt);    // conv_transpose.cpp
