@@ -309,16 +309,19 @@ class OpDef {
   // arguments left out. `converted`: operand i converted to operand j's dtype first
   // (the updates of index_add, to x's). `by_shape`: the operands the function takes
   // as `t.shape()`, the op reading only their type (tl::derivatives::sum_backward(g,
-  // x.shape(), axes)). tlaloc-grad records such a call as this op, each attribute as
-  // written (Written), and differentiates it by the op's own rules.
+  // x.shape(), axes)). `symbol`: the C++ operator that records it too (`+`; with one
+  // operand, prefix `-`), of as many operands as the op has. tlaloc-grad records such
+  // a call as this op, each attribute as written (Written), and differentiates it by
+  // the op's own rules.
   struct PublicCall {
-    std::vector<std::string> names;
-    std::vector<std::string> attributes;
+    std::vector<std::string> names = {};
+    std::vector<std::string> attributes = {};
     bool passes_on = false;
     bool method = false;
     Attrs defaults = {};
     std::vector<std::pair<std::size_t, std::size_t>> converted = {};
     std::vector<std::size_t> by_shape = {};
+    std::string symbol = {};
   };
   OpDef& called_as(PublicCall c) {
     public_call_ = std::move(c);

@@ -33,6 +33,7 @@ OpDef& def_binary(const char* name, F f, const char* infix = nullptr) {
   // operand of unknown type may be floating, docs/ENGINE_AT_BUILD_TIME.md).
   if constexpr (rule == ResultType::boolean) op.no_derivative();
   return op.cpp(infix != nullptr ? detail::cpp_infix(infix) : detail::cpp_fn(std::string("tl::") + name))
+      .called_as(infix != nullptr ? OpDef::PublicCall{.symbol = infix} : OpDef::PublicCall{.names = {name}})
       .inputs(2)
       .elementwise()
       .shape_rule(detail::broadcast_rule(name, rule))
@@ -227,6 +228,7 @@ const OpDef& select_op =
     def_op("select")
         .linear({1, 2})
         .cpp(detail::cpp_fn("tl::where"))
+        .called_as({.names = {"where", "select"}})
         .inputs(3)
         .elementwise()
         // The predicate gives no dtype.

@@ -96,7 +96,9 @@ Tensor gelu_tanh_derivative(const Tensor& x) {
 
 // ---- same element type ------------------------------------------------------
 const OpDef& neg_op =
-    spelled(def_unary("neg", ResultType::same, [](auto v) { return detail::wrapping_neg(v); }), "stablehlo.negate")
+    spelled(def_unary("neg", ResultType::same, [](auto v) { return detail::wrapping_neg(v); }),
+            "stablehlo.negate")
+        .called_as({.names = {"neg"}, .symbol = "-"})
         .linear()
         .jvp(detail::linear_jvp({0}))
         .vjp([](const detail::Rule& r) { return std::vector<Tensor>{neg(r.cotangent())}; });

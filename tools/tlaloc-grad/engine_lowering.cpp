@@ -617,8 +617,8 @@ Tensor Lowering::record(const Node& s) {
     } catch (const NotYet&) {
     }
   }
-  if (rule->op != nullptr) return passed_on(s, called_op(*rule->op, s));
-  if (!engine_elementwise(*rule)) return spelled_op(s, *rule);
+  if (!engine_elementwise(*rule))
+    return rule->op != nullptr ? passed_on(s, called_op(*rule->op, s)) : spelled_op(s, *rule);
   const tl::detail::OpDef* def = &elementwise_op(*rule);
   std::vector<Tensor> in;
   for (std::size_t k = 0; k < s.args.size(); ++k) {

@@ -66,23 +66,6 @@ void name_values(Call& c, ir::Builder& b, const Names& n) {
 
 }  // namespace
 
-std::vector<std::pair<std::string, std::size_t>> engine_elementwise_ops() {
-  std::vector<std::pair<std::string, std::size_t>> ops;
-  for (const OpDef* def : tl::detail::all_ops()) {
-    if (def->partials() == 0 || !def->cpp_spelling()) continue;
-    ir::Function f;
-    ir::Op op{def, {}, {}, {}, {}, {}};
-    for (std::size_t i = 0; i < def->partials(); ++i)
-      op.operands.push_back(f.add_value(tl::detail::unknown_type()));
-    op.results.push_back(f.add_value(tl::detail::unknown_type()));
-    const std::string spelled = spelling_of(f, op);
-    const bool named = spelled.starts_with("tl::" + def->name() + "(");
-    const bool infix = def->partials() == 2 && spelled.starts_with(placeholder(0) + " ");
-    if (named || infix) ops.emplace_back(def->name(), def->partials());
-  }
-  return ops;
-}
-
 Tensor record_called(const OpDef& def, std::vector<Tensor> in, const std::vector<std::string>& written) {
   const OpDef::PublicCall& pc = def.public_call();
   if (written.size() > pc.attributes.size())
@@ -95,10 +78,8 @@ Tensor record_called(const OpDef& def, std::vector<Tensor> in, const std::vector
 }
 
 const OpDef& elementwise_op(const Rule& r) {
-  // The registry op of its own name, but for tl::where.
-  const OpDef* def = tl::detail::find_op(r.name == "where" ? "select" : r.name);
-  if (def == nullptr || !engine_elementwise(r)) throw std::logic_error("no registry op for " + r.name);
-  return *def;
+  if (!engine_elementwise(r)) throw std::logic_error("no elementwise registry op for " + r.name);
+  return *r.op;
 }
 
 std::string engine_tangent(const Rule& r, const Names& n, const std::vector<std::string>& t) {
@@ -118,9 +99,9 @@ std::string engine_tangent(const Rule& r, const Names& n, const std::vector<std:
   std::vector<std::string> written;
   for (std::size_t k = 0; k < n.args.size(); ++k)
     if (!n.tensor[k]) written.push_back(n.args[k]);
-  const Tensor y = r.op != nullptr  ? record_called(*r.op, tensors, written)
-                   : def != nullptr ? tl::detail::call1(*def, c.in)
-                                    : record_spelled(r.name, tensors, placeholders, {}, {});
+  const Tensor y = def != nullptr    ? tl::detail::call1(*def, c.in)
+                   : r.op != nullptr ? record_called(*r.op, tensors, written)
+                                     : record_spelled(r.name, tensors, placeholders, {}, {});
   // g: the engine's forward mode of f, each parameter and the tangents given named as
   // the generated function names them, the op's result as its result.
   ir::Function g;

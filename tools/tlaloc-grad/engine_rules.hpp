@@ -4,7 +4,6 @@
 #pragma once
 
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "rules.hpp"
@@ -28,10 +27,5 @@ tlaloc::Tensor record_called(const tlaloc::detail::OpDef& def, std::vector<tlalo
 
 // The registry op that the function of an elementwise rule records (engine_elementwise).
 const tlaloc::detail::OpDef& elementwise_op(const Rule& r);
-
-// The registry's elementwise ops whose rules come from partial derivatives
-// (OpDef::partials) and which are spelled by their own name, `tl::<name>(...)` or an
-// operator: the public functions the user writes. With their operand counts.
-std::vector<std::pair<std::string, std::size_t>> engine_elementwise_ops();
 
 }  // namespace tlaloc_grad

@@ -276,9 +276,10 @@ void SweepPrinter::assign(ir::ValueId gv, const std::vector<Share>& xs) {
     std::string text = e.text;
     if (text == d) continue;
     const ir::Op* made = rec_.made_by(gv);
+    // Made by `+`: the engine's sum of two shares.
+    const bool added_up = made != nullptr && made->def->public_call().symbol == "+";
     const auto held = holds_.find(d);
-    const bool sum = made != nullptr && made->name() == "add" && held != holds_.end() &&
-                     made->operands[0] == held->second && !rec_.named(gv);
+    const bool sum = added_up && held != holds_.end() && made->operands[0] == held->second && !rec_.named(gv);
     // Where d may be undefined at run time (one path left it without a value, or it
     // may refer to another's variable, or be an element another read gives shares
     // too, shares this sweep does not see), the share is added only where it has a
@@ -286,8 +287,7 @@ void SweepPrinter::assign(ir::ValueId gv, const std::vector<Share>& xs) {
     const bool shared = may_hold_others(of);
     // A sum whose first operand may be undefined (a carried cotangent, read where it
     // is first summed).
-    const bool maybe_first =
-        made != nullptr && made->name() == "add" && !rec_.named(gv) && maybe_.count(made->operands[0]) != 0;
+    const bool maybe_first = added_up && !rec_.named(gv) && maybe_.count(made->operands[0]) != 0;
     if (sum && (maybe_first || shared))
       text = maybe_sum(d, made->operands[1]);
     else if (shared && maybe_first)
@@ -300,7 +300,7 @@ void SweepPrinter::assign(ir::ValueId gv, const std::vector<Share>& xs) {
       text = rec_.sum({d, 0}, made->operands[1]).text;
     // A share that may itself be undefined (a cotangent passed on from after a
     // branch or a loop) is added only where it has a value.
-    const bool adds = made != nullptr && made->name() == "add" && !rec_.named(gv);
+    const bool adds = added_up && !rec_.named(gv);
     const ir::ValueId added = adds ? made->operands[1] : gv;
     const bool guard = maybe_.count(added) != 0 && (adds || shared);
     if (guard && !(sum && maybe_.count(made->operands[0]) == 0)) maybe_.insert(gv);

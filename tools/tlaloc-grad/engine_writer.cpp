@@ -146,8 +146,11 @@ Expr Recording::define(ir::ValueId v) {
       same_as(op.operands[0], op.operands[1]))
     return write(op.operands[0]);
   if (name == "convert_like" && same_dtype(op.operands[0], op.operands[1])) return write(op.operands[0]);
-  if (name == "neg") return {"-" + operand(write(op.operands[0]), 3, true), 3};
-  if (name == "add" && adds_itself(op.operands[1])) return sum(write(op.operands[0]), op.operands[1]);
+  // A prefix operator (`-x`), and a sum of shares written as one.
+  const std::string& symbol = op.def->public_call().symbol;
+  if (!symbol.empty() && op.operands.size() == 1)
+    return {symbol + operand(write(op.operands[0]), 3, true), 3};
+  if (symbol == "+" && adds_itself(op.operands[1])) return sum(write(op.operands[0]), op.operands[1]);
   Spelling spelling(f_, op);
   const std::string spelled = op.def->cpp_spelling()(spelling);
   if (op.operands.size() == 2) {

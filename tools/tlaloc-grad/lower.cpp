@@ -229,33 +229,14 @@ std::vector<const Stmt*> statements(const Stmt* s) {
   return {s};
 }
 
-const char* operator_rule(OverloadedOperatorKind k, unsigned args) {
-  switch (k) {
-    case OO_Plus:
-      return args == 2 ? "add" : nullptr;
-    case OO_Minus:
-      return args == 2 ? "sub" : "neg";
-    case OO_Star:
-      return "mul";
-    case OO_Slash:
-      return "div";
-    default:
-      return nullptr;
-  }
+const Rule* operator_rule(OverloadedOperatorKind k, unsigned args) {
+  return find_operator(getOperatorSpelling(k), args);
 }
-const char* compound_rule(OverloadedOperatorKind k) {
-  switch (k) {
-    case OO_PlusEqual:
-      return "add";
-    case OO_MinusEqual:
-      return "sub";
-    case OO_StarEqual:
-      return "mul";
-    case OO_SlashEqual:
-      return "div";
-    default:
-      return nullptr;
-  }
+const Rule* compound_rule(OverloadedOperatorKind k) {
+  const BinaryOperatorKind assign = BinaryOperator::getOverloadedOpcode(k);
+  if (!BinaryOperator::isCompoundAssignmentOp(assign)) return nullptr;
+  return find_operator(BinaryOperator::getOpcodeStr(BinaryOperator::getOpForCompoundAssignment(assign)).str(),
+                       2);
 }
 
 namespace {
@@ -792,7 +773,8 @@ ValueId Lowerer::operator_call(const CXXOperatorCallExpr* e, Block& out) {
   }
   if (const auto saved = tape_read(e, out)) return *saved;
   std::vector<Arg> args = arguments(e, out);
-  if (const char* rule = operator_rule(e->getOperator(), e->getNumArgs())) return op(out, e, rule, args, {});
+  if (const Rule* rule = operator_rule(e->getOperator(), e->getNumArgs()))
+    return op(out, e, rule->name, args, {});
   // Comparisons and logical operators: bool results, no derivative. Spelled over
   // the lowered operands, which are not computed a second time.
   if (e->getOperator() == OO_Subscript || e->getOperator() == OO_Call) return inactive(out, e, args);
@@ -973,12 +955,12 @@ const Rule* Lowerer::rule_for(const CallExpr* e, const FunctionDecl& fd, const s
   if (rule == nullptr) return nullptr;
   // An elementwise op's registry derivative is for its plain form: tl::gelu(x), not
   // tl::gelu(x, true).
-  if (rule->partials == 0 || args.size() == rule->partials) return rule;
+  if (!engine_elementwise(*rule) || int(args.size()) == rule->op->arity()) return rule;
   for (const Arg& a : args)
     if (a.is_tensor() && active(a.value))
       refuse(Code::not_differentiable, loc(e->getBeginLoc()),
              "tl::" + name + " with " + std::to_string(args.size()) +
-                 " arguments has no build-time rule (its rule is for " + std::to_string(rule->partials) +
+                 " arguments has no build-time rule (its rule is for " + std::to_string(rule->op->arity()) +
                  ")");
   return nullptr;
 }
@@ -1516,11 +1498,11 @@ void Lowerer::expression_statement(const Expr* e, Block& out) {
       tensors_[ref->getDecl()] = expr(oc->getArg(1), out);
       return;
     }
-    const char* rule = compound_rule(oc->getOperator());
+    const Rule* rule = compound_rule(oc->getOperator());
     if (rule == nullptr)
       refuse(Code::unsupported_construct, loc(e->getBeginLoc()), "the assignment '" + text(e) + "'");
     const ValueId lhs = tensors_.at(ref->getDecl());
-    tensors_[ref->getDecl()] = op(out, e, rule, {{lhs, {}}, arg(oc->getArg(1), out)}, {});
+    tensors_[ref->getDecl()] = op(out, e, rule->name, {{lhs, {}}, arg(oc->getArg(1), out)}, {});
     return;
   }
   if (void_call(e, out)) return;

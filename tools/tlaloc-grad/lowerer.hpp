@@ -41,8 +41,8 @@ bool is_function(QualType t);
 bool is_tensor_struct(QualType t);
 std::string inlined_name(const FunctionDecl& f);
 const StringLiteral* string_literal(const Expr* e);
-const char* operator_rule(OverloadedOperatorKind k, unsigned args);
-const char* compound_rule(OverloadedOperatorKind k);
+const Rule* operator_rule(OverloadedOperatorKind k, unsigned args);
+const Rule* compound_rule(OverloadedOperatorKind k);
 
 class Lowerer {
  public:

@@ -78,17 +78,17 @@ std::string spell_method(const Rule& r, const Names& n) {
   return paren(n.args[0]) + "." + r.name + "(" + comma_list({n.args.begin() + 1, n.args.end()}) + ")";
 }
 
-std::string spell_infix(const std::string& op, const Names& n) {
-  return paren(n.args[0]) + " " + op + " " + paren(n.args[1]);
+// `a + b` or `-a`: the op's C++ operator.
+std::string spell_operator(const Rule& r, const Names& n) {
+  const std::string& symbol = r.op->public_call().symbol;
+  if (n.args.size() == 1) return symbol + paren(n.args[0]);
+  return paren(n.args[0]) + " " + symbol + " " + paren(n.args[1]);
 }
 
 }  // namespace
 
-bool engine_elementwise(const Rule& r) {
-  return r.partials != 0 || r.name == "add" || r.name == "sub" || r.name == "neg" || r.name == "where" ||
-         r.name == "select";
-}
-bool from_engine(const Rule& r) { return r.op != nullptr || engine_elementwise(r); }
+bool engine_elementwise(const Rule& r) { return r.op != nullptr && r.op->is_elementwise(); }
+bool from_engine(const Rule& r) { return r.op != nullptr; }
 
 namespace {
 // An op whose result does not move with its operands (floor, zeros_like), or is held
@@ -103,9 +103,6 @@ namespace {
 RuleTable make_rules() {
   RuleTable t;
   const auto add = [&t](Rule r) { t.emplace(r.name, std::move(r)); };
-  add({"add", [](const Rule&, const Names& n) { return spell_infix("+", n); }});
-  add({"sub", [](const Rule&, const Names& n) { return spell_infix("-", n); }});
-  add({"neg", [](const Rule&, const Names& n) { return "-" + paren(n.args[0]); }});
   // prod's and cumprod's derivatives are library functions, which the engine's rules
   // call as well.
   Rule product{"prod", spell_call, [](const Rule&, std::size_t i, const Names& n) {
@@ -126,7 +123,6 @@ RuleTable make_rules() {
     return call("cumprod_jvp", {tg[0], n.args[0], n.y, n.args[1]});
   };
   add(std::move(running));
-  add({"where", spell_call});
   // prod's and cumprod's shares are not linear in x: their derivatives are the
   // library's forward mode over them (prod_backward_jvp, cumprod_backward_jvp), where
   // an undefined tangent is zero.
@@ -147,27 +143,22 @@ RuleTable make_rules() {
     };
     add(std::move(share));
   }
-  // Every elementwise op whose rules come from partial derivatives, under its public name.
-  for (const auto& [op, partials] : engine_elementwise_ops()) {
-    Rule r{op, spell_call};
-    if (op == "mul") r.spell = [](const Rule&, const Names& n) { return spell_infix("*", n); };
-    if (op == "div") r.spell = [](const Rule&, const Names& n) { return spell_infix("/", n); };
-    r.partials = partials;
-    add(std::move(r));
-  }
   add_layout_rules(t);
-  // Every public function that records one registry op alone, and has a derivative.
-  for (const tlaloc::detail::OpDef* def : tlaloc::detail::all_ops())
-    for (const std::string& fn : def->public_call().names) {
-      if (constant(*def)) continue;
-      Rule r{fn, def->public_call().method ? spell_method : spell_call};
+  // Every public function or operator that records one registry op alone, and has a
+  // derivative; an operator's rule goes by its op's name.
+  for (const tlaloc::detail::OpDef* def : tlaloc::detail::all_ops()) {
+    if (constant(*def)) continue;
+    const tlaloc::detail::OpDef::PublicCall& pc = def->public_call();
+    for (const std::string& fn : pc.names) {
+      Rule r{fn, pc.method ? spell_method : spell_call};
       r.op = def;
       add(std::move(r));
     }
-  // select is where under another name (the library's definition).
-  Rule select = t.at("where");
-  select.name = "select";
-  add(std::move(select));
+    if (pc.symbol.empty()) continue;
+    Rule r{def->name(), spell_operator};
+    r.op = def;
+    t.insert_or_assign(r.name, std::move(r));
+  }
   return t;
 }
 
@@ -181,6 +172,12 @@ const RuleTable& rules() {
 const Rule* find_rule(std::string_view name) {
   const auto it = rules().find(name);
   return it == rules().end() ? nullptr : &it->second;
+}
+
+const Rule* find_operator(std::string_view symbol, std::size_t operands) {
+  for (const auto& [name, r] : rules())
+    if (r.op != nullptr && r.op->public_call().symbol == symbol && r.op->arity() == int(operands)) return &r;
+  return nullptr;
 }
 
 std::vector<std::string> rule_names() {

@@ -48,23 +48,26 @@ struct Rule {
   // JVP rule of the op standing for the call (engine_tangent); null for the elementwise
   // ops, whose registry ops' rules run, and the functions without one.
   std::string (*jvp)(const Rule& r, const Names& n, const std::vector<std::string>& t) = nullptr;
-  // Elementwise ops whose shares and tangents come from the engine's own rules
-  // (engine_rules.cpp): how many operands the rule is for.
-  std::size_t partials = 0;
   // The registry op the function records alone (OpDef::called_as), whose own rules
-  // give its shares and tangent; its arguments after the tensors are its attributes.
+  // give its shares and tangent; its arguments after the tensors are its attributes
+  // (but an elementwise op's: scalar operands).
   const tlaloc::detail::OpDef* op = nullptr;
 };
 
-// Whether r's shares and tangent are the engine's own rules of the registry op its
-// function records (engine_rules.cpp): the elementwise ops, and add, sub, neg and where
-// (select).
+// Whether r's function records an elementwise registry op, whose rules the engine runs
+// on its operands as written, a scalar beside a tensor taking its dtype
+// (engine_rules.cpp).
 bool engine_elementwise(const Rule& r);
 // Whether they are the engine's own rules: r is elementwise or records one op.
 bool from_engine(const Rule& r);
 
-// The rule for a public function (`tanh`, `sum`) or operator (`add`, `neg`), or null.
+// The rule for a public function (`tanh`, `sum`), or for an operator under its op's
+// name (`add` for `+`), or null.
 const Rule* find_rule(std::string_view name);
+
+// The rule of the C++ operator `symbol` (`+`, `-`) with that many operands, or null
+// (OpDef::PublicCall::symbol).
+const Rule* find_operator(std::string_view symbol, std::size_t operands);
 
 // The names find_rule knows, in order (`tlaloc-grad --list-rules`).
 std::vector<std::string> rule_names();
