@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Counts the public op names that tools/tlaloc-grad spells as string literals.
 
-A public op name is a function declared in include/tlaloc/ops.hpp, derivatives.hpp or
-tensor.hpp; a literal is a double-quoted word in a file of tools/tlaloc-grad. Prints
+A public op name is a function or method declared in include/tlaloc/ops.hpp,
+derivatives.hpp or tensor.hpp that returns tensors (accessors such as shape() and
+dtype() are not ops); a literal is a double-quoted word in a file of tools/tlaloc-grad. Prints
 the total, the count per file and per name. Usage: scripts/op_names_in_tool.py [ROOT]
 """
 import collections
@@ -13,10 +14,14 @@ import sys
 root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parent.parent)
 names = set()
 for header in ["ops.hpp", "derivatives.hpp", "tensor.hpp"]:
+    in_macro = False  # a #define's lines name its parameters, not ops
     for line in (root / "include" / "tlaloc" / header).read_text().splitlines():
-        if not line.lstrip().startswith("//"):
-            names.update(re.findall(r"\b([a-z_][a-z_0-9]*)\(", line))
-names -= {"if", "for", "while", "return", "sizeof", "switch", "operator"}
+        macro_line = in_macro or line.lstrip().startswith("#define")
+        in_macro = macro_line and line.rstrip().endswith("\\")
+        if not macro_line and not line.lstrip().startswith("//"):
+            # A function or method that returns tensors, or one a macro declares.
+            names.update(re.findall(r"\bTensor>? ([a-z_][a-z_0-9]*)\(", line))
+            names.update(re.findall(r"\bTLALOC_[A-Z_]*DECL\(([a-z_][a-z_0-9]*)\)", line))
 
 by_name, by_file = collections.Counter(), collections.Counter()
 for path in sorted((root / "tools" / "tlaloc-grad").iterdir()):

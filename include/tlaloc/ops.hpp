@@ -144,12 +144,13 @@ Tensor min(const Tensor& x, Axes axes = {}, bool keepdims = false);
 inline Tensor logsumexp(const Tensor& x, Axes axes = {}, bool keepdims = false);
 inline Tensor var(const Tensor& x, Axes axes = {}, bool keepdims = false, std::int64_t ddof = 0);
 inline Tensor std(const Tensor& x, Axes axes = {}, bool keepdims = false, std::int64_t ddof = 0);
-Tensor any(const Tensor& x, Axes axes = {}, bool keepdims = false);
-Tensor all(const Tensor& x, Axes axes = {}, bool keepdims = false);
-Tensor argmax(const Tensor& x, std::int64_t axis, bool keepdims = false);  // i64, first maximum
-Tensor argmin(const Tensor& x, std::int64_t axis, bool keepdims = false);
-Tensor argmax(const Tensor& x);  // over the flattened tensor
-Tensor argmin(const Tensor& x);
+TLALOC_NO_DERIVATIVE Tensor any(const Tensor& x, Axes axes = {}, bool keepdims = false);
+TLALOC_NO_DERIVATIVE Tensor all(const Tensor& x, Axes axes = {}, bool keepdims = false);
+TLALOC_NO_DERIVATIVE Tensor argmax(const Tensor& x, std::int64_t axis,
+                                   bool keepdims = false);  // i64, first maximum
+TLALOC_NO_DERIVATIVE Tensor argmin(const Tensor& x, std::int64_t axis, bool keepdims = false);
+TLALOC_NO_DERIVATIVE Tensor argmax(const Tensor& x);  // over the flattened tensor
+TLALOC_NO_DERIVATIVE Tensor argmin(const Tensor& x);
 Tensor cumsum(const Tensor& x, std::int64_t axis);
 Tensor cumprod(const Tensor& x, std::int64_t axis);
 
@@ -208,7 +209,7 @@ Tensor iota(const Shape& shape, std::int64_t axis, DType t = DType::i64);
 inline Tensor softmax(const Tensor& x, std::int64_t axis = -1);
 inline Tensor log_softmax(const Tensor& x, std::int64_t axis = -1);
 // Integer indices; an index outside [0, num_classes) gives a row of zeros, as JAX.
-Tensor one_hot(const Tensor& indices, std::int64_t num_classes, DType t = DType::f32);
+TLALOC_NO_DERIVATIVE Tensor one_hot(const Tensor& indices, std::int64_t num_classes, DType t = DType::f32);
 struct Conv2dOptions {
   std::array<std::int64_t, 2> stride{1, 1};
   std::array<std::int64_t, 2> padding{0, 0};

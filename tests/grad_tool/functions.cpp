@@ -2327,6 +2327,15 @@ int main() {
   const auto unmoved_list = [](const std::vector<tl::Tensor>& ps) { return tl::sum(tl::ones_like(ps[1])); };
   report_list("a result no element moves", tl::grad(unmoved_list)(layers), unmoved_list, layers);
 
+  // Functions of several ops that carry no derivative, though they read the argument
+  // (their declarations say so: TLALOC_NO_DERIVATIVE); written over its values.
+  const auto unmoving = [](const tl::Tensor& m) {
+    const tl::Tensor mask = tl::one_hot(tl::argmax(m, 1), 2, m.dtype());
+    const tl::Tensor flat = tl::full_like(m, 0.5) * tl::argmin(m).astype(m.dtype());
+    return tl::sum(mask * m * m + flat * m) + tl::sum(tl::where(tl::any(m > 0.35, {1}, true), m, -m));
+  };
+  report("functions without a derivative", tl::grad(unmoving)(w), unmoving, w);
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

@@ -229,6 +229,13 @@ std::vector<const Stmt*> statements(const Stmt* s) {
   return {s};
 }
 
+bool no_derivative(const FunctionDecl& fd) {
+  if (zero_derivative(fd.getNameAsString())) return true;
+  for (const auto* a : fd.specific_attrs<AnnotateAttr>())
+    if (a->getAnnotation() == "tlaloc::no_derivative") return true;
+  return false;
+}
+
 const Rule* operator_rule(OverloadedOperatorKind k, unsigned args) {
   return find_operator(getOperatorSpelling(k), args);
 }
@@ -1169,9 +1176,9 @@ ValueId Lowerer::call(const CallExpr* e, Block& out) {
     // clamp is minimum(maximum(x, lo), hi) in the library, and so differentiated.
     if (name == "clamp" && args.size() == 3)
       return op(out, e, "minimum", {{op(out, e, "maximum", {args[0], args[1]}, {}), {}}, args[2]}, {});
-    if (rule_for(e, *fd, args) != nullptr && !zero_derivative(name)) return op(out, e, name, args, {});
-    const ValueId v =
-        zero_derivative(name) ? op(out, e, {}, args, spelled_over(name, args)) : inactive(out, e, args);
+    const bool constant = no_derivative(*fd);
+    if (rule_for(e, *fd, args) != nullptr && !constant) return op(out, e, name, args, {});
+    const ValueId v = constant ? op(out, e, {}, args, spelled_over(name, args)) : inactive(out, e, args);
     note_shape(out.back(), name);  // tl::zeros({2, 3}) and the like fix a shape
     return v;
   }

@@ -41,6 +41,10 @@ bool is_function(QualType t);
 bool is_tensor_struct(QualType t);
 std::string inlined_name(const FunctionDecl& f);
 const StringLiteral* string_literal(const Expr* e);
+// Whether a library function's result carries no derivative: the one op it records
+// says so (zero_derivative), or its declaration (TLALOC_NO_DERIVATIVE,
+// tlaloc/export.hpp).
+bool no_derivative(const FunctionDecl& fd);
 const Rule* operator_rule(OverloadedOperatorKind k, unsigned args);
 const Rule* compound_rule(OverloadedOperatorKind k);
 

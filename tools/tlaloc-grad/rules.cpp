@@ -9,7 +9,6 @@
 #include <cctype>
 #include <map>
 #include <memory>
-#include <set>
 #include <stdexcept>
 
 namespace tlaloc_grad {
@@ -215,11 +214,8 @@ bool moves_with(std::string_view fn, const std::vector<Arg>& args, std::size_t i
 }
 
 bool zero_derivative(std::string_view name) {
-  if (const tlaloc::detail::OpDef* def = tlaloc::detail::find_called_as(name)) return constant(*def);
-  // Functions that record several ops, or one only for some of their arguments.
-  static const std::set<std::string_view> names{"full_like", "empty_like", "one_hot", "any",
-                                                "all",       "argmax",     "argmin"};
-  return names.count(name) != 0;
+  const tlaloc::detail::OpDef* def = tlaloc::detail::find_called_as(name);
+  return def != nullptr && constant(*def);
 }
 
 bool may_pass_on(const Node& s) {

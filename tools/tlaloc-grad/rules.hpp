@@ -91,9 +91,10 @@ bool may_pass_on(const Node& s);
 // in _backward or _jvp (and split_offsets, where split's parts start).
 std::string library_function(std::string_view fn);
 
-// Public functions whose result does not change with their tensor arguments' values
-// (zeros_like, argmax, floor, stop_gradient, ...): their derivative is zero. For a
-// function that records one op, the op says so (OpDef::no_derivative).
+// Whether the public function `name` records one op alone whose result does not
+// change with its operands' values (zeros_like, floor) or is held constant by
+// derivatives (stop_gradient): its derivative is zero (OpDef::no_derivative). Other
+// functions say so in their declaration (no_derivative in lowerer.hpp).
 bool zero_derivative(std::string_view name);
 
 }  // namespace tlaloc_grad
