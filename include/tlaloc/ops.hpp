@@ -146,8 +146,8 @@ inline Tensor var(const Tensor& x, Axes axes = {}, bool keepdims = false, std::i
 inline Tensor std(const Tensor& x, Axes axes = {}, bool keepdims = false, std::int64_t ddof = 0);
 TLALOC_NO_DERIVATIVE Tensor any(const Tensor& x, Axes axes = {}, bool keepdims = false);
 TLALOC_NO_DERIVATIVE Tensor all(const Tensor& x, Axes axes = {}, bool keepdims = false);
-TLALOC_NO_DERIVATIVE Tensor argmax(const Tensor& x, std::int64_t axis,
-                                   bool keepdims = false);  // i64, first maximum
+// i64, the first maximum
+TLALOC_NO_DERIVATIVE Tensor argmax(const Tensor& x, std::int64_t axis, bool keepdims = false);
 TLALOC_NO_DERIVATIVE Tensor argmin(const Tensor& x, std::int64_t axis, bool keepdims = false);
 TLALOC_NO_DERIVATIVE Tensor argmax(const Tensor& x);  // over the flattened tensor
 TLALOC_NO_DERIVATIVE Tensor argmin(const Tensor& x);
