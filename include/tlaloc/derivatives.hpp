@@ -68,6 +68,10 @@ std::vector<std::int64_t> split_offsets(const Shape& shape, std::int64_t section
 std::vector<std::int64_t> split_offsets(const Shape& shape, const std::vector<std::int64_t>& sizes,
                                         std::int64_t axis);
 
+// take_along_axis's transpose in x, x of `shape`: g added where x's elements were read
+// (summed over what the indices broadcast x to).
+Tensor take_along_axis_backward(const Tensor& g, const Shape& shape, const Tensor& indices,
+                                std::int64_t axis);
 // The transpose of either slice of a tensor of `shape` (PyTorch's slice_backward): g,
 // the slice's shape, put where the slice took its elements, zeros elsewhere. It is
 // what the engine's rule for slice computes, and what tlaloc-grad writes.

@@ -25,6 +25,8 @@
 #include "ops/indexing_lower.hpp"
 #include "ops/like.hpp"
 #include "ops/rule.hpp"
+#include "ops/untyped_calls.hpp"
+#include "tlaloc/derivatives.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc {
@@ -499,21 +501,38 @@ Tensor take(const Tensor& x, const Tensor& indices, std::int64_t axis) {
 }
 
 // Non-axis dims of x and indices broadcast against each other, as in NumPy.
+detail::AlongShapes detail::along_shapes(const Shape& x, const Shape& indices, std::int64_t axis) {
+  if (x.empty()) fail<AxisError>("take_along_axis", "needs a tensor of rank 1 or more, got rank 0");
+  const auto a = std::size_t(normalize_axis("take_along_axis", axis, std::int64_t(x.size())));
+  if (indices.size() != x.size())
+    fail<ShapeError>("take_along_axis", "indices {} must have the rank of {}", shape_string(indices),
+                     shape_string(x));
+  Shape xs = x, is = indices;
+  xs[a] = is[a] = 1;
+  const Shape common = broadcast_shapes("take_along_axis", xs, is);
+  AlongShapes s{common, common, std::int64_t(a)};
+  s.x[a] = x[a];
+  s.indices[a] = indices[a];
+  return s;
+}
+
 Tensor take_along_axis(const Tensor& x, const Tensor& indices, std::int64_t axis) {
-  const std::int64_t a = public_axis("take_along_axis", x, axis);
-  if (indices.rank() != x.rank())
-    fail<ShapeError>("take_along_axis", "indices {} must have the rank of {}", shape_string(indices.shape()),
-                     shape_string(x.shape()));
-  Shape xs = x.shape(), is = indices.shape();
-  xs[std::size_t(a)] = is[std::size_t(a)] = 1;
-  const Shape common = detail::broadcast_shapes("take_along_axis", xs, is);
-  xs = is = common;
-  xs[std::size_t(a)] = x.shape()[std::size_t(a)];
-  is[std::size_t(a)] = indices.shape()[std::size_t(a)];
+  if (detail::is_untyped(x) || detail::is_untyped(indices))
+    return detail::record_take_along_axis(x, indices, axis);
+  const detail::AlongShapes s = detail::along_shapes(x.shape(), indices.shape(), axis);
   // A bad index dtype is refused by the rule, which names it.
-  const Tensor xb = broadcast_to(x, xs);
-  const Tensor ib = broadcast_to(indices, is);
-  return call1(take_along_axis_op, {xb, ib}, {{"axis", a}});
+  const Tensor xb = broadcast_to(x, s.x);
+  const Tensor ib = broadcast_to(indices, s.indices);
+  return call1(take_along_axis_op, {xb, ib}, {{"axis", s.axis}});
+}
+
+// The engine's rules of what tl::take_along_axis records, in its order: the scatter of
+// g into zeros of the broadcast x, then summed back to x's shape.
+Tensor derivatives::take_along_axis_backward(const Tensor& g, const Shape& shape, const Tensor& indices,
+                                             std::int64_t axis) {
+  const detail::AlongShapes s = detail::along_shapes(shape, indices.shape(), axis);
+  const Tensor spread = scatter_add(zeros(s.x, g.dtype()), broadcast_to(indices, s.indices), g, s.axis);
+  return sum_to_size(spread, shape);
 }
 
 // Updates take x's dtype, as an assignment into x would.

@@ -54,6 +54,16 @@ Tensor record_dynamic_slice(const Tensor& x, const std::vector<std::int64_t>& st
 Tensor record_dynamic_update_slice(const Tensor& x, const Tensor& update,
                                    const std::vector<std::int64_t>& starts);  // dynamic_slice_call.cpp
 
+// tl::take_along_axis's shapes: x and the indices broadcast against each other off the
+// normalized axis (indexing.cpp).
+struct AlongShapes {
+  Shape x, indices;
+  std::int64_t axis;
+};
+AlongShapes along_shapes(const Shape& x, const Shape& indices, std::int64_t axis);
+Tensor record_take_along_axis(const Tensor& x, const Tensor& indices,
+                              std::int64_t axis);  // take_along_call.cpp
+
 Tensor record_concat(const std::vector<Tensor>& xs, std::int64_t axis);  // concat_call.cpp
 Tensor record_stack(const std::vector<Tensor>& xs, std::int64_t axis);   // concat_call.cpp
 

@@ -26,6 +26,12 @@ Tensor gather(const Tensor& x, const Tensor& idx, tl::detail::Attrs attrs) {
   return tl::detail::call1(*tl::detail::find_op("gather"), {x, idx}, attrs);
 }
 
+// An op of the registry by name (the ops public functions record on values of unknown type).
+Tensor op(std::string_view name, std::vector<Tensor> in, tl::detail::Attrs attrs) {
+  return tl::detail::call1(*tl::detail::find_op(name), in, attrs);
+}
+const tl::detail::Attrs kAxis1{{"axis", std::int64_t{1}}};
+
 // StableHLO scatter with an add update region.
 Tensor scatter_add(const Tensor& x, const Tensor& idx, const Tensor& updates, tl::detail::Attrs attrs) {
   return region_ops::with_body("scatter", {x, idx, updates}, attrs, "add");
@@ -47,6 +53,23 @@ const bool added = add({
         {uniform({3, 4}, -2, 2, 4), ints({3, 0, 3}, {1, 3})},
         [](std::span<const Tensor> a) { return tl::square(tl::take_along_axis(a[0], a[1], 1)); },
         "torch.square(torch.take_along_dim(a, b, 1))"),
+    // tl::take_along_axis and its transpose recorded on values of unknown type: the
+    // indices matching x off the axis, or x broadcast against them.
+    row("take_along_axis_call", {"take_along_axis_call"}, {uniform({3, 4}, -2, 2, 1032), ints({0, 3, 1, 1, 2, 2}, {3, 2})},
+        [](std::span<const Tensor> a) { return tl::sin(op("take_along_axis_call", {a[0], a[1]}, kAxis1)); },
+        "torch.sin(torch.take_along_dim(a, b, 1))"),
+    row("take_along_axis_call_broadcast", {"take_along_axis_call"},
+        {uniform({1, 4}, -2, 2, 1033), ints({0, 3, 1, 1, 2, 2}, {3, 2})},
+        [](std::span<const Tensor> a) { return tl::sin(op("take_along_axis_call", {a[0], a[1]}, kAxis1)); },
+        "torch.sin(torch.take_along_dim(a.expand(3, 4), b, 1))"),
+    row("take_along_axis_backward", {"take_along_axis_backward"},
+        {uniform({3, 2}, -2, 2, 1034), uniform({3, 4}, -1, 1, 1035), ints({0, 3, 1, 1, 2, 2}, {3, 2})},
+        [](std::span<const Tensor> a) { return tl::sin(op("take_along_axis_backward", {a[0], a[1], a[2]}, kAxis1)); },
+        "torch.sin(torch.zeros_like(b).scatter_add(1, c, a)) + 0 * b"),
+    row("take_along_axis_backward_broadcast", {"take_along_axis_backward"},
+        {uniform({3, 2}, -2, 2, 1036), uniform({1, 4}, -1, 1, 1037), ints({0, 3, 1, 1, 2, 2}, {3, 2})},
+        [](std::span<const Tensor> a) { return tl::sin(op("take_along_axis_backward", {a[0], a[1], a[2]}, kAxis1)); },
+        "torch.sin(b.new_zeros(3, 4).scatter_add(1, c, a).sum(0, keepdim=True)) + 0 * b"),
     row("index_add", {"index_add"}, {uniform({4, 3}, -2, 2, 5), ints({1, 3, 1}, {3}), uniform({3, 3}, -2, 2, 6)},
         [](std::span<const Tensor> a) { return tl::square(tl::index_add(a[0], a[1], a[2], 0)); },
         "torch.square(a.index_add(0, b, c))"),

@@ -2327,6 +2327,16 @@ int main() {
   const auto unmoved_list = [](const std::vector<tl::Tensor>& ps) { return tl::sum(tl::ones_like(ps[1])); };
   report_list("a result no element moves", tl::grad(unmoved_list)(layers), unmoved_list, layers);
 
+  // take_along_axis's transpose read back as its op (a Hessian is forward mode over the
+  // generated gradient, which calls tl::derivatives::take_along_axis_backward), with x
+  // broadcast against the indices off the axis.
+  const tl::Tensor columns = tl::tensor(std::vector<std::int64_t>{1, 0, 1, 1, 0, 0}, {3, 2});
+  const auto picked_twice = [&](const tl::Tensor& m) {
+    const tl::Tensor squares = tl::sum(m * m, {0}, true);
+    return tl::sum(tl::exp(tl::take_along_axis(squares, columns, 1)) * tl::take_along_axis(m * m * m, columns, 1));
+  };
+  report_hessian_near("hessian through take_along_axis", tl::hessian(picked_twice), tl::grad(picked_twice), w);
+
   // Functions of several ops that carry no derivative, though they read the argument
   // (their declarations say so: TLALOC_NO_DERIVATIVE); written over its values.
   const auto unmoving = [](const tl::Tensor& m) {

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <functional>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string_view>
 
@@ -274,29 +275,35 @@ std::string emit_hessian(const Program& p, const Program& gradient) {
   std::string text = Writer(gradient).jvp_function(false);
   const std::string x = p.params[p.wrt.at(0)].name;
   std::string params, args;
+  std::set<std::string> taken;
   for (std::size_t i = 0; i < p.params.size(); ++i) {
     params += (i ? ", " : "") + p.params[i].type + " " + p.params[i].name;
     args += p.params[i].name + ", ";
+    taken.insert(p.params[i].name);
   }
+  // The loop's own names, none a parameter's (a captured `columns` or `shape`).
+  const auto fresh = [&taken](std::string name) {
+    while (!taken.insert(name).second) name += "_";
+    return name;
+  };
+  const std::string n = fresh("n"), shape = fresh("shape"), columns = fresh("columns"), i = fresh("i"),
+                    basis = fresh("basis");
   std::string h;
   for (const std::string& l : std::vector<std::string>{
            "// The Hessian of " + p.what + " with respect to `" + x + "` (tl::hessian), of shape",
            "// " + x + ".shape() + " + x + ".shape(): the derivative of the gradient along each basis",
            "// vector, stacked on a last axis, as the engine's jacfwd(jacrev(f)).",
            "inline tl::Tensor " + p.name + "(" + params + ") {",
-           "  const std::int64_t n = " + x + ".numel();",
-           "  tl::Shape shape = " + x + ".shape();",
-           "  shape.insert(shape.end(), " + x + ".shape().begin(), " + x + ".shape().end());",
-           "  std::vector<tl::Tensor> columns;",
-           "  for (std::int64_t i = 0; i < n; ++i) {",
-           "    const tl::Tensor basis = tl::reshape(tl::one_hot(tl::scalar_tensor(i, tl::DType::i64), n, " + x +
-               ".dtype()), " + x + ".shape());",
-           "    columns.push_back(" + gradient.name + "(" + args + "basis).second);",
-           "  }",
-           "  if (n == 0) return tl::zeros(shape, " + x + ".dtype());",
-           "  return tl::reshape(tl::stack(columns, -1), shape);",
-           "}",
-           ""})
+           "  const std::int64_t " + n + " = " + x + ".numel();",
+           "  tl::Shape " + shape + " = " + x + ".shape();",
+           "  " + shape + ".insert(" + shape + ".end(), " + x + ".shape().begin(), " + x + ".shape().end());",
+           "  std::vector<tl::Tensor> " + columns + ";",
+           "  for (std::int64_t " + i + " = 0; " + i + " < " + n + "; ++" + i + ") {",
+           "    const tl::Tensor " + basis + " = tl::reshape(tl::one_hot(tl::scalar_tensor(" + i +
+               ", tl::DType::i64), " + n + ", " + x + ".dtype()), " + x + ".shape());",
+           "    " + columns + ".push_back(" + gradient.name + "(" + args + basis + ").second);", "  }",
+           "  if (" + n + " == 0) return tl::zeros(" + shape + ", " + x + ".dtype());",
+           "  return tl::reshape(tl::stack(" + columns + ", -1), " + shape + ");", "}", ""})
     h += l + "\n";
   text.insert(text.rfind("}  // namespace tlaloc_generated"), h);
   return text;

@@ -120,9 +120,8 @@ void Writer::forward_op(const Node& s, bool hoisted) {
   if (s.fn == "scan_slice" && tangents_ && active(s.result))
     line(decl + "t_" + n.y + " = " + step_of("t_" + n.args[0], s.text) + ";");
   if (s.fn.empty() || s.fn == "custom" || s.fn == "scan_slice" || !active(s.result)) return;
-  const Rule& r = *find_rule(s.fn);
-  if (r.check != nullptr) line(r.check(n));
   if (!tangents_) return;
+  const Rule& r = *find_rule(s.fn);
   std::vector<std::string> t;
   for (std::size_t i = 0; i < s.args.size(); ++i)
     t.push_back(s.args[i].is_tensor() && moves_with(s.fn, s.args, i) && active(s.args[i].value)

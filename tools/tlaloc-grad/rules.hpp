@@ -42,8 +42,6 @@ struct Rule {
   // vjp's share gives is the engine's.
   std::string (*with_so_far)(const Rule& r, std::size_t i, const Names& n,
                              const std::string& so_far) = nullptr;
-  // A check written after the forward call (shape conditions of the rule), or empty.
-  std::string (*check)(const Names& n) = nullptr;
   // Forward mode: the result's tangent from the operands' (t[i] empty: zero), the
   // JVP rule of the op standing for the call (engine_tangent); null for the elementwise
   // ops, whose registry ops' rules run, and the functions without one.

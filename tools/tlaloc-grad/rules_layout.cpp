@@ -1,11 +1,7 @@
-// Rules of the data-moving functions that do not record one op of their own yet: pad
-// (and its transpose pad_backward) and take_along_axis. Each is linear, so its forward
-// rule is the function applied to the tangents, and each cotangent is its transpose,
-// as the engine's rules write it.
-#include <algorithm>
-
+// Rules of pad and its transpose pad_backward, which do not record one op of their
+// own yet. Each is linear, so its forward rule is the function applied to the
+// tangents, and each cotangent is its transpose, as the engine's rules write it.
 #include "rules_text.hpp"
-#include "shapes.hpp"
 
 namespace tlaloc_grad {
 namespace {
@@ -56,14 +52,6 @@ std::string pad_backward_jvp(const Rule& r, const Names& n, const Tangents& t) {
   return call(r.name, args);
 }
 
-// t's extent along axis `a` (C++ text, negative counting from the end).
-std::string axis_extent(const std::string& t, const std::string& a) {
-  const auto literal = int_literal(a);
-  if (literal && *literal >= 0) return t + ".shape()[" + a + "]";
-  if (literal && *literal == -1) return t + ".shape().back()";
-  return t + ".size(" + a + ")";
-}
-
 // The operand's cotangent only (operand 0), as `share` writes it from the names.
 template <class Share>
 Rule moved(const char* name, Share share) {
@@ -89,28 +77,6 @@ void add_layout_rules(RuleTable& t) {
   Rule unpadded = moved("pad_backward", pad_backward_vjp);
   unpadded.jvp = pad_backward_jvp;
   add(std::move(unpadded));
-  // take_along_axis(x, indices, axis): the engine's rule, the scatter_add of the
-  // cotangent into zeros. The library's take_along_axis broadcasts x and the indices against each other
-  // off the axis first; the rule is for the case without that broadcast (the common
-  // one: indices [n, 1] into [n, c]), and the generated code checks it.
-  Rule along = moved("take_along_axis", [](const Rule&, std::size_t i, const Names& n) {
-    return i == 0 ? call("scatter_add", {call("zeros_like", {n.args[0]}), n.args[1], n.g, n.args[2]}) : "";
-  });
-  along.check = [](const Names& n) {
-    const std::string &x = n.args[0], &a = n.args[2];
-    const auto off_axis = [&](const std::string& t) {
-      return t + ".numel() / std::max<std::int64_t>(1, " + axis_extent(t, a) + ")";
-    };
-    return "if (" + n.args[1] + ".shape() != " + n.y + ".shape() || " + off_axis(x) + " != " + off_axis(n.y) +
-           ") throw tl::ShapeError(\"tlaloc-grad: this gradient's take_along_axis takes indices that match x "
-           "off the "
-           "axis (no broadcasting), got x \" + tl::shape_string(" +
-           x +
-           ".shape()) + \" and indices \" + "
-           "tl::shape_string(" +
-           n.args[1] + ".shape()));";
-  };
-  add(std::move(along));
 }
 
 }  // namespace tlaloc_grad
