@@ -85,6 +85,7 @@ TLALOC_BINARY_DECL(minimum)
 TLALOC_BINARY_DECL(atan2)
 TLALOC_BINARY_DECL(hypot)      // sqrt(a^2 + b^2), without overflow
 TLALOC_BINARY_DECL(remainder)  // result has the sign of the divisor (Python's %)
+TLALOC_BINARY_DECL(logaddexp)  // log(exp(a) + exp(b)), without overflow
 TLALOC_BINARY_DECL(eq)
 TLALOC_BINARY_DECL(ne)
 TLALOC_BINARY_DECL(lt)

@@ -205,6 +205,31 @@ const OpDef& remainder_op = detail::binary_derivative(
         .lower(detail::lower_remainder),
     // Python's remainder a - b floor(a / b).
     P(ones_like(a)), P(-floor(a / b)));
+// log(e^a + e^b) without overflow: max(a, b) + log1p(exp(-|a - b|)), and where a and b
+// are the same infinity, that infinity (a - b is NaN there). Integers are taken as
+// f32. The kernel and the lowering are these steps, so they agree bit for bit.
+Tensor logaddexp_steps(std::span<const Tensor> in) {
+  DType t = promote_types(in[0].dtype(), in[1].dtype());
+  if (!is_floating(t)) t = DType::f32;
+  const Tensor a = in[0].astype(t), b = in[1].astype(t);
+  const Tensor spread = maximum(a, b) + log1p(exp(-abs(a - b)));
+  return where(logical_and(a == b, logical_not(isfinite(a))), a, spread);
+}
+const OpDef& logaddexp_op = detail::binary_derivative(
+    def_op("logaddexp")
+        .called_as({.names = {"logaddexp"}})
+        .cpp(detail::cpp_fn("tl::logaddexp"))
+        .inputs(2)
+        .elementwise()
+        .shape_rule(detail::broadcast_rule("logaddexp", ResultType::floating))
+        .kernel([](std::span<const Tensor> in, const detail::Attrs&, std::span<const TensorType>) {
+          return std::vector<Tensor>{logaddexp_steps(in)};
+        })
+        .lower([](std::span<const Tensor> in, const detail::Attrs&) {
+          return std::vector<Tensor>{logaddexp_steps(in)};
+        }),
+    // Each operand's softmax weight, sigmoid(a - b) for a, as torch's rule.
+    P(sigmoid(a - b)), P(sigmoid(b - a)));
 #undef EXTREME_SHARE
 #undef P
 const OpDef& eq_op = def_binary<ResultType::boolean>("eq", [](auto x, auto y) { return x == y; }, "==").lower(detail::lower_eq);
@@ -294,6 +319,7 @@ TLALOC_BINARY_FN(minimum)
 TLALOC_BINARY_FN(atan2)
 TLALOC_BINARY_FN(hypot)
 TLALOC_BINARY_FN(remainder)
+TLALOC_BINARY_FN(logaddexp)
 TLALOC_BINARY_FN(eq)
 TLALOC_BINARY_FN(ne)
 TLALOC_BINARY_FN(lt)

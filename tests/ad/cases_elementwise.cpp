@@ -69,6 +69,7 @@ const bool added = add({
     binary("minimum", tl::minimum, uniform(s23, -2, 2, 52), uniform(s23, -2, 2, 53), false),
     binary("atan2", tl::atan2, away_from_zero(s23, 54), away_from_zero(s23, 55)),
     binary("hypot", tl::hypot, away_from_zero(s23, 58), uniform({3}, -2, 2, 59)),
+    binary("logaddexp", tl::logaddexp, uniform(s23, -3, 3, 1038), uniform({3}, -3, 3, 1039)),
     binary("remainder", tl::remainder, uniform(s23, 0.1, 0.9, 56) + tl::reshape(tl::arange(0, 6, 1, tl::DType::f64), s23),
            uniform(s23, 1.1, 1.3, 57), false),
     with_torch({"select/where", {"select"}, {uniform(s23, -2, 2, 60), uniform({3}, -2, 2, 61)},

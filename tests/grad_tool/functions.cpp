@@ -2321,6 +2321,16 @@ int main() {
   std::printf("hypot jvp: %a %a\n", hypot_value.item<double>(), hypot_dot.item<double>());
   check_projection("hypot", hypot_dot, tl::grad(hypotenuse)(w), weights);
 
+  // logaddexp, added in one commit that changed nothing in tools/: its rules too are read
+  // from the op registry.
+  const auto smooth_max = [&](const tl::Tensor& m) {
+    return tl::sum(tl::logaddexp(m * 2.0, b + 1.0) * m + tl::logaddexp(0.5, m * m));
+  };
+  report_near("logaddexp", tl::grad(smooth_max), smooth_max, w);
+  auto [logaddexp_value, logaddexp_dot] = tl::jvp(smooth_max, w, weights);
+  std::printf("logaddexp jvp: %a %a\n", logaddexp_value.item<double>(), logaddexp_dot.item<double>());
+  check_projection("logaddexp", logaddexp_dot, tl::grad(smooth_max)(w), weights);
+
   // A result that depends on nothing differentiated: zeros, as tracing gives them.
   const auto unmoved = [](const tl::Tensor& m) { return tl::sum(tl::zeros_like(m) + 2.0); };
   report("a result nothing differentiated moves", tl::grad(unmoved)(w), unmoved, w);

@@ -57,6 +57,7 @@ const std::vector<Binary>& binary_ops() {
       {"minimum", TLALOC_FNS(minimum), "torch.minimum({a}, {b})", false, Domain::arith, all_numeric},
       {"atan2", TLALOC_FNS(atan2), "torch.atan2({a}, {b})", false, Domain::atan2, atan2_types},
       {"hypot", TLALOC_FNS(hypot), "torch.hypot({a}, {b})", false, Domain::arith, floats},
+      {"logaddexp", TLALOC_FNS(logaddexp), "torch.logaddexp({a}, {b})", false, Domain::arith, floats},
       {"remainder", TLALOC_FNS(remainder), "{a} % {b}", true, Domain::rem, no_bool},
       {"eq", TLALOC_FNS(eq), "{a} == {b}", true, Domain::cmp, cmp_types},
       {"ne", TLALOC_FNS(ne), "{a} != {b}", true, Domain::cmp, few_types},
@@ -269,7 +270,7 @@ void special_cases(Table& t) {
     for (double y : s) a.push_back(x), b.push_back(y);
   const Shape n = {std::int64_t(a.size())};
   for (const char* name : {"add", "sub", "mul", "div", "pow", "maximum", "minimum", "atan2", "hypot",
-                           "remainder", "eq", "lt", "ge", "logical_and", "logical_xor"})
+                           "logaddexp", "remainder", "eq", "lt", "ge", "logical_and", "logical_xor"})
     for (DType d : {DType::f32, DType::f64}) {
       const Binary& op = op_named(name);
       t.add1("binary/" + std::string(name) + "/" + name_of(d) + "/special", substitute(op.torch, "a", "b"),

@@ -97,4 +97,18 @@ TEST(LoweringElementwise, Hypot) {
   }
 }
 
+// logaddexp's kernel and lowering are the same steps: the same bits, at infinities of
+// either sign, NaN and integer operands too.
+TEST(LoweringElementwise, Logaddexp) {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::nanf("");
+  const tl::Tensor a = tl::tensor({0.0f, -inf, inf, inf, nan, 88.0f, -100.0f, 3.5f}, {8});
+  const tl::Tensor b = tl::tensor({0.0f, -inf, inf, -inf, 1.0f, 89.0f, 2.0f, -0.5f}, {8});
+  const Fn logaddexp = [](std::span<const tl::Tensor> x) {
+    return std::vector<tl::Tensor>{tl::logaddexp(x[0], x[1])};
+  };
+  expect_round_trip(logaddexp, {a, b}, "stablehlo.log_plus_one");
+  expect_round_trip(logaddexp, {a.astype(tl::DType::f64), b.astype(tl::DType::f64)});
+  expect_round_trip(logaddexp, {ints(), ints() * 2});
+}
+
 }  // namespace
