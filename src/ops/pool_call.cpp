@@ -69,13 +69,6 @@ OpDef& def_call(std::string_view name, int inputs, Fn fn, std::string spelled) {
       });
 }
 
-// The op `*def` on `first` and the operands of r's op after its first.
-Tensor with_first(const OpDef* def, const Tensor& first, const Rule& r) {
-  std::vector<Tensor> in{first};
-  for (std::size_t i = 1; i < r.num_in(); ++i) in.push_back(r.in(i));
-  return detail::call1(*def, in, r.attrs());
-}
-
 const OpDef *max_pool2d_op = nullptr, *max_backward_op = nullptr, *max_jvp_op = nullptr;
 const OpDef *avg_pool2d_op = nullptr, *avg_backward_op = nullptr, *avg_jvp_op = nullptr;
 
@@ -84,11 +77,12 @@ const OpDef *avg_pool2d_op = nullptr, *avg_backward_op = nullptr, *avg_jvp_op = 
 OpDef& routing(OpDef& def, const OpDef* const* transpose) {
   return def.linear({0})
       .jvp([](const Rule& r) {
-        return std::vector<Tensor>{r.has_tangent(0) ? with_first(r.op(), r.tangent(0), r) : Tensor()};
+        return std::vector<Tensor>{r.has_tangent(0) ? detail::with_first(*r.op(), r.tangent(0), r)
+                                                    : Tensor()};
       })
       .vjp([transpose](const Rule& r) {
         std::vector<Tensor> g(r.num_in());
-        if (r.wants(0)) g[0] = with_first(*transpose, r.cotangent(), r);
+        if (r.wants(0)) g[0] = detail::with_first(**transpose, r.cotangent(), r);
         return g;
       });
 }
@@ -155,7 +149,8 @@ std::vector<TensorType> pooled_type(std::span<const TensorType> in, const Attrs&
 }
 const bool avg_ops = [] {
   const auto tangent = [](const Rule& r) {
-    return std::vector<Tensor>{r.has_tangent(0) ? with_first(avg_jvp_op, r.tangent(0), r) : Tensor()};
+    return std::vector<Tensor>{r.has_tangent(0) ? detail::with_first(*avg_jvp_op, r.tangent(0), r)
+                                                : Tensor()};
   };
   avg_pool2d_op =
       &def_call(

@@ -54,22 +54,12 @@ const bool defined = [] {
            });
   // g put back where x's elements were read (and summed over what was broadcast).
   take_along_backward_op =
-      &detail::def_steps("take_along_axis_backward", 3,
-                         [](std::span<const Tensor> in, const Attrs& a) {
-                           return derivatives::take_along_axis_backward(in[0], in[1].shape(), in[2],
-                                                                        axis_of(a));
-                         })
-           .linear({0})
+      &detail::shaped_like_second(detail::def_steps("take_along_axis_backward", 3,
+                                                    [](std::span<const Tensor> in, const Attrs& a) {
+                                                      return derivatives::take_along_axis_backward(
+                                                          in[0], in[1].shape(), in[2], axis_of(a));
+                                                    }))
            .called_as({.names = {"take_along_axis_backward"}, .attributes = {"axis"}, .by_shape = {1}})
-           .type_origin(OpDef::TypeOrigin{1, 0})
-           .shape_rule([](std::span<const TensorType> in, const Attrs&) {
-             return std::vector<TensorType>{{in[0].dtype, in[1].shape}};
-           })
-           .jvp([](const Rule& r) {
-             return std::vector<Tensor>{
-                 r.has_tangent(0) ? detail::call1(*r.op(), {r.tangent(0), r.in(1), r.in(2)}, r.attrs())
-                                  : Tensor()};
-           })
            .vjp([](const Rule& r) {
              std::vector<Tensor> g(3);
              if (r.wants(0)) g[0] = detail::call1(*take_along_call_op, {r.cotangent(), r.in(2)}, r.attrs());

@@ -20,6 +20,12 @@ OpDef& def_steps(std::string_view name, int inputs, Steps steps) {
       .lower(run);
 }
 
+Tensor with_first(const OpDef& def, const Tensor& first, const Rule& r) {
+  std::vector<Tensor> in{first};
+  for (std::size_t i = 1; i < r.num_in(); ++i) in.push_back(r.in(i));
+  return call1(def, in, r.attrs());
+}
+
 OpDef& shaped_like_second(OpDef& def) {
   return def.linear({0})
       .type_origin(OpDef::TypeOrigin{1, 0})
@@ -27,8 +33,7 @@ OpDef& shaped_like_second(OpDef& def) {
         return std::vector<TensorType>{{in[0].dtype, in[1].shape}};
       })
       .jvp([](const Rule& r) {
-        return std::vector<Tensor>{r.has_tangent(0) ? call1(*r.op(), {r.tangent(0), r.in(1)}, r.attrs())
-                                                    : Tensor()};
+        return std::vector<Tensor>{r.has_tangent(0) ? with_first(*r.op(), r.tangent(0), r) : Tensor()};
       });
 }
 

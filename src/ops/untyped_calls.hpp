@@ -22,9 +22,12 @@ using Steps = std::function<Tensor(std::span<const Tensor> in, const Attrs& attr
 // An op whose kernel, and whose lowering under a trace, are `steps`: what each op
 // below does once the types are known.
 OpDef& def_steps(std::string_view name, int inputs, Steps steps);
-// An op (g, like) of like's shape and g's dtype, linear in g, reading like for its
-// shape only (a transpose that puts g back into like's shape): its tangent is the op
-// of g's tangent.
+// The op `def` on `first` and the operands of r's op after its first (the op applied
+// to a tangent or a cotangent of its first operand, the others routing it).
+Tensor with_first(const OpDef& def, const Tensor& first, const Rule& r);
+// An op (g, like, ...) of like's shape and g's dtype, linear in g, reading like for
+// its shape only and the others for where g goes (a transpose that puts g back into
+// like's shape): its tangent is the op of g's tangent.
 OpDef& shaped_like_second(OpDef& def);
 
 // A pair field of an options struct (stride, padding, ...) as an attribute, the
