@@ -5,6 +5,7 @@
 
 #include "core/check.hpp"
 #include "core/convert.hpp"
+#include "core/creation.hpp"
 #include "core/dispatch_type.hpp"
 #include "core/tensor_impl.hpp"
 #include "tlaloc/ops.hpp"
@@ -20,7 +21,9 @@ template <class T> void fill_with(const Tensor& t, Scalar v) {
                                                      : detail::convert_value<T>(v.to_int());
   std::fill(p, p + t.numel(), value);
 }
-DType default_dtype(Scalar v) {
+}  // namespace
+
+DType detail::default_dtype(Scalar v) {
   switch (v.kind()) {
     case Scalar::Kind::boolean: return DType::boolean;
     case Scalar::Kind::integer: return DType::i64;
@@ -28,7 +31,10 @@ DType default_dtype(Scalar v) {
   }
   return DType::f32;
 }
-}  // namespace
+Shape detail::eye_shape(std::int64_t n, std::int64_t m) {
+  if (n < 0) fail<ValueError>("eye", "size must be non-negative, got {}", n);
+  return {n, m < 0 ? n : m};
+}
 
 // A public template's instantiations take their visibility from its definition:
 // exported, as the public headers' declarations are (export.hpp).
@@ -77,7 +83,7 @@ Tensor full(const Shape& shape, Scalar value, DType t) {
   TLALOC_SWITCH_ALL(t, "full", fill_with<T>(out, value))
   return out;
 }
-Tensor full(const Shape& shape, Scalar value) { return full(shape, value, default_dtype(value)); }
+Tensor full(const Shape& shape, Scalar value) { return full(shape, value, detail::default_dtype(value)); }
 Tensor scalar_tensor(Scalar v, DType t) { return full({}, v, t); }
 Tensor zeros(const Shape& shape, DType t) { return full(shape, 0, t); }
 Tensor ones(const Shape& shape, DType t) { return full(shape, 1, t); }
@@ -122,9 +128,9 @@ Tensor linspace(double start, double stop, std::int64_t num, DType t) {
 }
 
 Tensor eye(std::int64_t n, std::int64_t m, std::int64_t k, DType t) {
-  if (m < 0) m = n;
-  if (n < 0) fail<ValueError>("eye", "size must be non-negative, got {}", n);
-  Tensor out = zeros({n, m}, t);
+  const Shape shape = detail::eye_shape(n, m);
+  m = shape[1];
+  Tensor out = zeros(shape, t);
   TLALOC_SWITCH_ALL(t, "eye", {
     T* p = detail::mutable_data<T>(out);
     for (std::int64_t i = 0; i < n; ++i)

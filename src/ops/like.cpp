@@ -7,6 +7,8 @@
 // the public call it stands for. Run or lowered with types known, each is that call.
 #include "ops/like.hpp"
 
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "core/tensor_impl.hpp"
@@ -14,6 +16,7 @@
 #include "ops/elementwise_rules.hpp"
 #include "ops/reduce_axes.hpp"
 #include "ops/rule.hpp"
+#include "ops/scalar_attr.hpp"
 #include "tlaloc/derivatives.hpp"
 #include "tlaloc/ops.hpp"
 
@@ -60,14 +63,21 @@ const OpDef& broadcast_to_shape_of_op =
 // the shape as written; each is the other's transpose, taking x's shape and dtype
 // (`transpose`: broadcast_to_shape_of or sum_to_shape_of). Where types are known the
 // public functions record a broadcast_in_dim, and a sum and a reshape.
+// Where types are known the shape rule checks that the larger shape broadcasts from
+// the smaller (tlaloc-grad reads it at build time, tools/tlaloc-grad/shapes.cpp).
 using ToShape = Tensor (*)(const Tensor&, const Shape&);
-OpDef& def_to_shape(std::string_view name, ToShape fn, Public transpose) {
+OpDef& def_to_shape(std::string_view name, ToShape fn, Public transpose, bool grows) {
   return def_op(name)
       .linear()
       .inputs(1)
       .called_as({.names = {std::string(name)}, .attributes = {"shape"}, .passes_on = true})
-      .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
-        return std::vector<TensorType>{{in[0].dtype, attrs.get<std::vector<std::int64_t>>("shape")}};
+      .shape_rule([name = std::string(name), grows](std::span<const TensorType> in, const Attrs& attrs) {
+        const Shape shape = attrs.get<std::vector<std::int64_t>>("shape");
+        const Shape& larger = grows ? shape : in[0].shape;
+        const Shape& smaller = grows ? in[0].shape : shape;
+        if (broadcast_shapes(name, smaller, larger) != larger)
+          fail<ShapeError>(name, "cannot broadcast {} to {}", shape_string(smaller), shape_string(larger));
+        return std::vector<TensorType>{{in[0].dtype, shape}};
       })
       .kernel([fn](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
         return std::vector<Tensor>{fn(in[0], attrs.get<std::vector<std::int64_t>>("shape"))};
@@ -79,8 +89,8 @@ OpDef& def_to_shape(std::string_view name, ToShape fn, Public transpose) {
         return cpp_call(name, op, {written != nullptr ? *written : cpp_shape(op.result_type(0).shape)});
       });
 }
-const OpDef& broadcast_to_op = def_to_shape("broadcast_to", broadcast_to, sum_to_shape_of);
-const OpDef& sum_to_size_op = def_to_shape("sum_to_size", sum_to_size, broadcast_to_shape_of);
+const OpDef& broadcast_to_op = def_to_shape("broadcast_to", broadcast_to, sum_to_shape_of, true);
+const OpDef& sum_to_size_op = def_to_shape("sum_to_size", sum_to_size, broadcast_to_shape_of, false);
 
 // t in like's shape; the transpose reshapes back.
 Tensor reshape_to(const Tensor& t, const Tensor& like) { return reshape(t, like.shape()); }
@@ -196,33 +206,42 @@ OpDef& def_extreme(std::string_view name, Extreme fn, std::size_t like, std::str
 const OpDef& extreme_backward_op = def_extreme("extreme_backward", derivatives::extreme_backward, 1, "extreme_jvp");
 const OpDef& extreme_jvp_op = def_extreme("extreme_jvp", derivatives::extreme_jvp, 2, "extreme_backward");
 
-using Filled = Tensor (*)(const Tensor&);
-OpDef& def_filled(std::string_view name, Filled fn) {
+// zeros_like(x), ones_like(x) and full_like(x, value): x's shape, filled with one
+// value, in the dtype given or else x's.
+DType filled_dtype(DType x, const Attrs& attrs) { return attrs.has("dtype") ? attrs.get<DType>("dtype") : x; }
+OpDef& def_filled(std::string_view name, std::optional<Scalar> value) {
+  const auto filled = [name = std::string(name), value](std::span<const Tensor> in, const Attrs& attrs) {
+    const Scalar v = value ? *value : scalar_attr(name, attrs, "value");
+    return std::vector<Tensor>{full(in[0].shape(), v, filled_dtype(in[0].dtype(), attrs))};
+  };
+  std::vector<std::string> attributes{"dtype"};
+  if (!value) attributes.insert(attributes.begin(), "value");
   return def_op(name)
       .inputs(1)
-      .shape_rule([](std::span<const TensorType> in, const Attrs&) { return std::vector<TensorType>{in[0]}; })
-      .kernel([fn](std::span<const Tensor> in, const Attrs&, std::span<const TensorType>) {
-        return std::vector<Tensor>{fn(in[0])};
+      .shape_rule([](std::span<const TensorType> in, const Attrs& attrs) {
+        return std::vector<TensorType>{{filled_dtype(in[0].dtype, attrs), in[0].shape}};
       })
-      .lower([fn](std::span<const Tensor> in, const Attrs&) { return std::vector<Tensor>{fn(in[0])}; })
+      .kernel([filled](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
+        return filled(in, attrs);
+      })
+      .lower(filled)
       .no_derivative()
-      .called_as({.names = {std::string(name)}, .attributes = {}})
-      .type_origin(OpDef::TypeOrigin{0, 0})
-      .cpp(cpp_fn(fmt::format("tl::{}", name)));
+      .called_as({.names = {std::string(name)}, .attributes = attributes})
+      .type_origin([](const Attrs& attrs) {
+        return OpDef::TypeOrigin{0, attrs.has("dtype") ? OpDef::TypeOrigin::kOwn : 0};
+      })
+      .cpp([name = fmt::format("tl::{}", name), attributes](CppOp& op) {
+        std::vector<std::string> args;
+        for (const std::string& a : attributes)
+          if (op.attrs().has(a)) args.push_back(cpp_attr(op.attrs(), a));
+        return cpp_call(name, op, args);
+      });
 }
-const OpDef& zeros_like_op = def_filled("zeros_like", [](const Tensor& x) { return zeros_like(x); });
-const OpDef& ones_like_op = def_filled("ones_like", [](const Tensor& x) { return ones_like(x); });
+const OpDef& zeros_like_op = def_filled("zeros_like", Scalar(0));
+const OpDef& ones_like_op = def_filled("ones_like", Scalar(1));
+const OpDef& full_like_op = def_filled("full_like", std::nullopt);
 
-// The value attribute holds the scalar as written: a double, an int64 or a bool.
-Scalar value_attr(const Attrs& attrs) {
-  for (const auto& [key, v] : attrs.items()) {
-    if (key != "value") continue;
-    if (const auto* d = std::get_if<double>(&v)) return *d;
-    if (const auto* i = std::get_if<std::int64_t>(&v)) return *i;
-    if (const auto* b = std::get_if<bool>(&v)) return *b;
-  }
-  fail("weak_scalar", "needs a value attribute holding a double, an int64 or a bool");
-}
+Scalar value_attr(const Attrs& attrs) { return scalar_attr("weak_scalar", attrs, "value"); }
 Tensor weak_scalar_of(const Tensor& like, const Attrs& attrs) {
   const Scalar s = value_attr(attrs);
   return scalar_tensor(s, weak_scalar_dtype(s, like.dtype()));

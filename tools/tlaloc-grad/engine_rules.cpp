@@ -66,14 +66,21 @@ void name_values(Call& c, ir::Builder& b, const Names& n) {
 
 }  // namespace
 
-Tensor record_called(const OpDef& def, std::vector<Tensor> in, const std::vector<std::string>& written) {
+tl::detail::Attrs called_attributes(const OpDef& def, const std::vector<tl::detail::AttrValue>& arguments) {
   const OpDef::PublicCall& pc = def.public_call();
-  if (written.size() > pc.attributes.size())
+  if (arguments.size() > pc.attributes.size())
     throw std::invalid_argument("tl::" + pc.names.at(0) + " with more arguments than " + def.name() + " has");
   tl::detail::Attrs attrs = pc.defaults;
-  for (std::size_t k = 0; k < written.size(); ++k)
-    attrs.set(pc.attributes[k], tl::detail::Written{written[k]});
-  for (const auto& [i, j] : pc.converted) in.at(i) = tl::detail::astype_like(in.at(i), in.at(j));
+  for (std::size_t k = 0; k < arguments.size(); ++k) attrs.set(pc.attributes[k], arguments[k]);
+  return attrs;
+}
+
+Tensor record_called(const OpDef& def, std::vector<Tensor> in, const std::vector<std::string>& written) {
+  std::vector<tl::detail::AttrValue> arguments;
+  for (const std::string& text : written) arguments.emplace_back(tl::detail::Written{text});
+  const tl::detail::Attrs attrs = called_attributes(def, arguments);
+  for (const auto& [i, j] : def.public_call().converted)
+    in.at(i) = tl::detail::astype_like(in.at(i), in.at(j));
   return tl::detail::call1(def, in, attrs);
 }
 

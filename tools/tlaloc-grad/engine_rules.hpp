@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/op.hpp"
 #include "rules.hpp"
 #include "tlaloc/tensor.hpp"
 
@@ -19,9 +20,15 @@ namespace tlaloc_grad {
 // gives none.
 std::string engine_tangent(const Rule& r, const Names& n, const std::vector<std::string>& t);
 
-// The op `def` recorded on `in` for a call of its public function (OpDef::called_as)
-// whose arguments after the tensors are `written`: each an attribute as written, the
-// attributes left out their defaults, the operands converted as the function does.
+// The attributes of a call of def's public function (OpDef::called_as) whose
+// arguments after the tensors are `arguments`, in order; the attributes left out take
+// their defaults. Throws std::invalid_argument where there are more than it takes.
+tlaloc::detail::Attrs called_attributes(const tlaloc::detail::OpDef& def,
+                                        const std::vector<tlaloc::detail::AttrValue>& arguments);
+
+// The op `def` recorded on `in` for a call of its public function whose arguments
+// after the tensors are `written`: each an attribute as written (Written), the
+// operands converted as the function does.
 tlaloc::Tensor record_called(const tlaloc::detail::OpDef& def, std::vector<tlaloc::Tensor> in,
                              const std::vector<std::string>& written);
 

@@ -1,8 +1,8 @@
 // Shapes known at build time. Most shapes exist only at run time, but literal ones
 // fix some: tl::zeros({2, 3}), tl::reshape(x, {4, 3}), tl::eye(3). Where every
-// tensor operand of an op has a known shape, the op is run on symbolic tensors of
-// those types, through the library's own function, so a shape error it would raise
-// at run time stops the build (SHAPE_MISMATCH) and its result's shape is known too.
+// tensor operand of a call has a known shape, the shape rule of the op standing for
+// the call runs on those types, so a shape error the library would raise at run time
+// stops the build (SHAPE_MISMATCH) and the result's shape is known too.
 #pragma once
 
 #include <cstdint>
@@ -31,15 +31,11 @@ struct ShapeMismatch : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The type of `fn`'s result (a public function with a build-time rule, or one that
-// creates a tensor: zeros, ones, full, eye, scalar_tensor, *_like), or nothing where
-// it is not known. Throws ShapeMismatch when the library refuses the shapes.
+// The type of `fn`'s result, or nothing where it is not known: the shape rule of the
+// op that the public function records or stands for (OpDef::called_as), its
+// arguments after the tensors as the op's attributes. Throws ShapeMismatch when the
+// library refuses the shapes.
 std::optional<Known> result_of(const std::string& fn, const std::vector<Operand>& operands);
-
-// An integer literal ("-2"), or a braced list of them ("{2, 3}": a shape or axes), as
-// an operand's text; nothing for any other text.
-std::optional<std::int64_t> int_literal(const std::string& text);
-std::optional<std::vector<std::int64_t>> int_list(const std::string& text);
 
 // "f32[2,3]", or "?[2,3]" where the dtype is not known.
 std::string type_text(const Known& k);
