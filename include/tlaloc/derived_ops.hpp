@@ -95,5 +95,11 @@ inline Tensor outer(const Tensor& a, const Tensor& b) {
   return mul(reshape(a, {a.numel(), 1}), reshape(b, {1, b.numel()}));
 }
 
+// NaN in x propagates, as in JAX.
+inline Tensor clamp(const Tensor& x, const Tensor& lo, const Tensor& hi) {
+  return minimum(maximum(x, lo), hi);
+}
+inline Tensor clamp(const Tensor& x, Scalar lo, Scalar hi) { return minimum(maximum(x, lo), hi); }
+
 }  // namespace tlaloc
 TLALOC_PUBLIC_END

@@ -111,8 +111,8 @@ Tensor zeros_like(const Tensor& x);
 Tensor zeros_like(const Tensor& x, DType t);
 Tensor ones_like(const Tensor& x);
 Tensor ones_like(const Tensor& x, DType t);
-TLALOC_NO_DERIVATIVE Tensor full_like(const Tensor& x, Scalar value);
-TLALOC_NO_DERIVATIVE Tensor full_like(const Tensor& x, Scalar value, DType t);
+Tensor full_like(const Tensor& x, Scalar value);
+Tensor full_like(const Tensor& x, Scalar value, DType t);
 // [start, stop) in steps; the dtype defaults to i64 when all three are integers, else f32.
 Tensor arange(Scalar stop);
 Tensor arange(Scalar start, Scalar stop, Scalar step = 1);

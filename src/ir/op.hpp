@@ -299,6 +299,27 @@ class OpDef {
     constant_to_derivatives_ = true;
     return *this;
   }
+  // Its result is its first operand itself where their types agree: it only sums to
+  // a shape, broadcasts or converts to another value's type (sum_to_shape_of,
+  // convert_like), and tlaloc-grad writes the operand there.
+  OpDef& identity_where_same_type() {
+    identity_where_same_type_ = true;
+    return *this;
+  }
+  // Where the engine adds this op's result (a share) to the cotangent an operand has so
+  // far, and `when` holds for the op's operand count and attributes, the op's C++ call
+  // takes that cotangent as one more argument and adds the share's parts to it one at
+  // a time, as the engine adds the parts of what the public function records: the
+  // transpose of an edge pad (tl::derivatives::pad_backward). tlaloc-grad writes that
+  // call, so its sums have the traced gradient's bits.
+  using AddsParts = bool (*)(std::size_t operands, const Attrs& attrs);
+  OpDef& adds_parts_to_so_far(AddsParts when) {
+    adds_parts_ = when;
+    return *this;
+  }
+  bool adds_parts_to_so_far(std::size_t operands, const Attrs& attrs) const {
+    return adds_parts_ != nullptr && adds_parts_(operands, attrs);
+  }
 
   // The public functions that record exactly this op, one call one op: their names
   // (tl::transpose and tl::permute), and the attribute each argument after the
@@ -310,9 +331,11 @@ class OpDef {
   // (the updates of index_add, to x's). `by_shape`: the operands the function takes
   // as `t.shape()`, the op reading only their type (tl::derivatives::sum_backward(g,
   // x.shape(), axes)). `symbol`: the C++ operator that records it too (`+`; with one
-  // operand, prefix `-`), of as many operands as the op has. tlaloc-grad records such
-  // a call as this op, each attribute as written (Written), and differentiates it by
-  // the op's own rules.
+  // operand, prefix `-`), of as many operands as the op has. `list`: it takes its
+  // tensors as one list (tl::concat({a, b}, axis)). `changes`: where it
+  // holds for the attributes as written, the function never passes its operand on (a
+  // pad by literal widths not all zero). tlaloc-grad records such a call as this op,
+  // each attribute as written (Written), and differentiates it by the op's own rules.
   struct PublicCall {
     std::vector<std::string> names = {};
     std::vector<std::string> attributes = {};
@@ -322,6 +345,8 @@ class OpDef {
     std::vector<std::pair<std::size_t, std::size_t>> converted = {};
     std::vector<std::size_t> by_shape = {};
     std::string symbol = {};
+    bool list = false;
+    bool (*changes)(const Attrs& attrs) = nullptr;
   };
   OpDef& called_as(PublicCall c) {
     public_call_ = std::move(c);
@@ -369,6 +394,7 @@ class OpDef {
   // For Linearity::joint: the operands it is linear in (empty: all).
   const std::vector<std::size_t>& linear_operands() const { return linear_operands_; }
   bool is_constant_to_derivatives() const { return constant_to_derivatives_; }
+  bool is_identity_where_same_type() const { return identity_where_same_type_; }
   std::size_t partials() const { return partials_; }
   std::size_t results_for(std::size_t operands, const Attrs& attrs) const {
     return result_count_ != nullptr ? result_count_(operands, attrs) : 1;
@@ -392,6 +418,8 @@ class OpDef {
   bool side_effects_ = false;
   bool no_derivative_ = false;
   bool constant_to_derivatives_ = false;
+  bool identity_where_same_type_ = false;
+  AddsParts adds_parts_ = nullptr;
   Linearity linearity_ = Linearity::none;
   std::vector<std::size_t> linear_operands_;
   LowerFn lower_;

@@ -357,8 +357,5 @@ Tensor where(const Tensor& cond, Scalar a, const Tensor& b) { return where(cond,
 Tensor select(const Tensor& pred, const Tensor& on_true, const Tensor& on_false) {
   return where(pred, on_true, on_false);
 }
-// clamp = minimum(maximum(x, lo), hi): NaN in x propagates, as in JAX.
-Tensor clamp(const Tensor& x, const Tensor& lo, const Tensor& hi) { return minimum(maximum(x, lo), hi); }
-Tensor clamp(const Tensor& x, Scalar lo, Scalar hi) { return minimum(maximum(x, lo), hi); }
 
 }  // namespace tlaloc

@@ -95,7 +95,8 @@ OpDef& def_joined(std::string_view name, const std::string& fn, bool stacked) {
                              return stacked ? stack(xs, axis) : concat(xs, axis);
                            })
       .linear()
-      .called_as({.names = {fn}, .attributes = {"axis"}, .defaults = {{"axis", std::int64_t{0}}}})
+      .called_as(
+          {.names = {fn}, .attributes = {"axis"}, .defaults = {{"axis", std::int64_t{0}}}, .list = true})
       .shape_rule(
           [stacked](std::span<const TensorType> in, const Attrs& a) { return joined_type(in, a, stacked); })
       .jvp(joined_jvp)

@@ -41,6 +41,7 @@ OpDef& def_like(std::string_view name, Public fn) {
 // The second operand gives only a shape and a dtype: no derivative flows to it.
 const OpDef& sum_to_shape_of_op =
     def_like("sum_to_shape_of", sum_to_shape_of)
+        .identity_where_same_type()
         .called_as({.names = {"sum_to_shape_of"}, .attributes = {}, .passes_on = true})
         .jvp([](const Rule& r) { return std::vector<Tensor>{sum_to_shape_of(r.tangent(0), r.in(1))}; })
         .vjp([](const Rule& r) {
@@ -49,6 +50,7 @@ const OpDef& sum_to_shape_of_op =
         });
 const OpDef& broadcast_to_shape_of_op =
     def_like("broadcast_to_shape_of", broadcast_to_shape_of)
+        .identity_where_same_type()
         .called_as({.names = {"broadcast_to_shape_of"}, .attributes = {}, .passes_on = true})
         .jvp([](const Rule& r) { return std::vector<Tensor>{broadcast_to_shape_of(r.tangent(0), r.in(1))}; })
         // As the convert and the broadcast it records where types are known transpose:
@@ -112,6 +114,7 @@ const OpDef& reshape_like_op =
 Tensor convert_to(const Tensor& t, const Tensor& like) { return t.astype(like.dtype()); }
 const OpDef& convert_like_op =
     def_op("convert_like")
+        .identity_where_same_type()
         .inputs(2)
         .shape_rule([](std::span<const TensorType> in, const Attrs&) {
           return std::vector<TensorType>{{in[1].dtype, in[0].shape}};

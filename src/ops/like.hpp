@@ -24,6 +24,14 @@ Tensor weak_scalar(const Scalar& s, const Tensor& like);
 Tensor sum_backward_like(const Tensor& g, const Tensor& x, const Attrs& reduction);
 Tensor extreme_backward_like(const Tensor& g, const Tensor& x, const Tensor& y, const Attrs& reduction);
 Tensor extreme_jvp_like(const Tensor& t, const Tensor& x, const Tensor& y, const Attrs& reduction);
+// prod's and cumprod's rules (prod_calls.cpp): prod_backward(g, x, axes, keepdims),
+// prod_jvp(t, x, axes, keepdims), cumprod_backward(g, x, y, axis) and cumprod_jvp(t,
+// x, y, axis), recorded as one op each where a type or an attribute is known at run
+// time only, else the library's functions.
+Tensor prod_backward_like(const Tensor& g, const Tensor& x, const Attrs& reduction);
+Tensor prod_jvp_like(const Tensor& t, const Tensor& x, const Attrs& reduction);
+Tensor cumprod_backward_like(const Tensor& g, const Tensor& x, const Tensor& y, const Attrs& scan);
+Tensor cumprod_jvp_like(const Tensor& t, const Tensor& x, const Tensor& y, const Attrs& scan);
 // broadcast_to(x, shape) and sum_to_size(x, shape) where x is untyped.
 enum class ToShapeOp { broadcast_to, sum_to_size };
 Tensor to_shape(ToShapeOp op, const Tensor& x, const Shape& shape);

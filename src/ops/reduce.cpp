@@ -127,7 +127,6 @@ using detail::Rule;
 
 // A reduction's cotangent spread over x's shape (a public function, which generated
 // gradients call).
-Axes axes_of(const Rule& r) { return detail::axes_of(r.attrs()); }
 Tensor spread(const Tensor& g, const Rule& r) { return detail::sum_backward_like(g, r.in(0), r.attrs()); }
 
 std::vector<Tensor> sum_vjp(const Rule& r) {
@@ -183,12 +182,12 @@ Tensor prod_of_others(const Tensor& x, const std::vector<std::int64_t>& axes) {
   return transpose(others, inverse);
 }
 // prod's and cumprod's rules are public functions (below), which generated gradients
-// call too.
+// call too; at build time each is recorded as one op (prod_calls.cpp).
 std::vector<Tensor> prod_jvp(const Rule& r) {
-  return {tlaloc::derivatives::prod_jvp(r.tangent(0), r.in(0), axes_of(r), r.attr<bool>("keepdims"))};
+  return {detail::prod_jvp_like(r.tangent(0), r.in(0), r.attrs())};
 }
 std::vector<Tensor> prod_vjp(const Rule& r) {
-  return {derivatives::prod_backward(r.cotangent(), r.in(0), axes_of(r), r.attr<bool>("keepdims"))};
+  return {detail::prod_backward_like(r.cotangent(), r.in(0), r.attrs())};
 }
 
 // Scans. cumsum is linear; its transpose is the library's cumsum_backward (defined
@@ -224,10 +223,10 @@ Tensor zero_of_lane(const Tensor& x, const ScanZeros& s, std::int64_t axis) {
   return sum(where(s.first_zero, x, 0.0), axis, true);
 }
 std::vector<Tensor> cumprod_jvp(const Rule& r) {
-  return {tlaloc::derivatives::cumprod_jvp(r.tangent(0), r.in(0), r.out(0), r.attr<std::int64_t>("axis"))};
+  return {detail::cumprod_jvp_like(r.tangent(0), r.in(0), r.out(0), r.attrs())};
 }
 std::vector<Tensor> cumprod_vjp(const Rule& r) {
-  return {derivatives::cumprod_backward(r.cotangent(), r.in(0), r.out(0), r.attr<std::int64_t>("axis"))};
+  return {detail::cumprod_backward_like(r.cotangent(), r.in(0), r.out(0), r.attrs())};
 }
 
 // Printed as tl::sum(x) over all axes, else tl::sum(x, {axes}, keepdims); axes and
@@ -277,7 +276,11 @@ TLALOC_DEF_REDUCE(reduce_sum_op, "reduce_sum", detail::SumOp, ReduceDType::widen
                       .jvp(detail::linear_jvp({0}))
                       .vjp(sum_vjp))
 TLALOC_DEF_REDUCE(reduce_prod_op, "reduce_prod", detail::ProdOp, ReduceDType::widen, mul,
-                  .cpp(reduce_spelling("tl::prod")).jvp(prod_jvp).vjp(prod_vjp))
+                  .cpp(reduce_spelling("tl::prod"))
+                      .called_as(reduction_call("prod"))
+                      .type_origin(reduced_origin)
+                      .jvp(prod_jvp)
+                      .vjp(prod_vjp))
 TLALOC_DEF_REDUCE(reduce_max_op, "reduce_max", detail::MaxOp, ReduceDType::same, max,
                   .cpp(reduce_spelling("tl::max"))
                       .called_as(reduction_call("max"))
@@ -424,10 +427,18 @@ std::vector<Tensor> cumsum_vjp(const Rule& r) {
   return {derivatives::cumsum_backward(r.cotangent(), r.attr<std::int64_t>("axis"))};
 }
 
-const OpDef& cumprod_op = def_op("cumprod").inputs(1).shape_rule(scan_rule("cumprod")).kernel(
-    [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
-      return scan_kernel<detail::ProdOp>("cumprod", in[0], attrs, out[0]);
-    }).lower(detail::lower_scan("cumprod", detail::ReduceBody::mul)).jvp(cumprod_jvp).vjp(cumprod_vjp).cpp(axis_spelling("tl::cumprod"));
+const OpDef& cumprod_op =
+    def_op("cumprod")
+        .inputs(1)
+        .shape_rule(scan_rule("cumprod"))
+        .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
+          return scan_kernel<detail::ProdOp>("cumprod", in[0], attrs, out[0]);
+        })
+        .lower(detail::lower_scan("cumprod", detail::ReduceBody::mul))
+        .jvp(cumprod_jvp)
+        .vjp(cumprod_vjp)
+        .cpp(axis_spelling("tl::cumprod"))
+        .called_as({.names = {"cumprod"}, .attributes = {"axis"}});
 
 std::vector<std::int64_t> axes_list(std::int64_t rank, const Axes& axes) {
   if (!axes.all()) return axes.list();

@@ -710,6 +710,17 @@ PadWidths pad_widths(std::string_view fn, std::size_t rank,
   return w;
 }
 
+}  // namespace
+
+Shape detail::padded_shape(std::string_view fn, const Shape& shape,
+                           const std::vector<std::pair<std::int64_t, std::int64_t>>& widths) {
+  const auto [lo, hi, none] = pad_widths(fn, shape.size(), widths);
+  Shape padded = shape;
+  for (std::size_t d = 0; d < shape.size(); ++d) padded[d] += lo[d] + hi[d];
+  return padded;
+}
+
+namespace {
 void check_edge_axis(std::string_view fn, const Shape& shape, std::size_t d) {
   if (shape[d] == 0)
     fail<ValueError>(fn, "edge mode cannot extend the empty axis {} of {}", d, shape_string(shape));
@@ -750,6 +761,7 @@ Tensor edge_axis_backward(const Tensor& g, const Shape& in, std::size_t d, std::
 // Edge mode repeats the border element: per axis, concat(first slice broadcast, x, last slice broadcast).
 Tensor pad(const Tensor& x, const std::vector<std::pair<std::int64_t, std::int64_t>>& widths, PadMode mode,
            Scalar value) {
+  if (detail::is_untyped(x)) return detail::record_pad(x, widths, mode, value);
   const std::size_t r = std::size_t(x.rank());
   const auto [lo, hi, none] = pad_widths("pad", r, widths);
   if (none) return x;
@@ -777,8 +789,7 @@ Tensor derivatives::pad_backward(const Tensor& g, const Shape& shape,
                     const std::vector<std::pair<std::int64_t, std::int64_t>>& widths, PadMode mode,
                     const Tensor& so_far) {
   const auto [lo, hi, none] = pad_widths("pad_backward", shape.size(), widths);
-  Shape padded = shape;
-  for (std::size_t d = 0; d < shape.size(); ++d) padded[d] += lo[d] + hi[d];
+  Shape padded = detail::padded_shape("pad_backward", shape, widths);
   if (g.shape() != padded)
     fail<ShapeError>("pad_backward", "g is {}, but {} padded by {} is {}", shape_string(g.shape()),
                      shape_string(shape), widths, shape_string(padded));

@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ir/op.hpp"
@@ -66,6 +67,14 @@ struct AlongShapes {
 AlongShapes along_shapes(const Shape& x, const Shape& indices, std::int64_t axis);
 Tensor record_take_along_axis(const Tensor& x, const Tensor& indices,
                               std::int64_t axis);  // take_along_call.cpp
+
+// tl::pad's arguments as the pad op's attributes, and the op recorded (pad_call.cpp);
+// x's shape padded by the widths (shape_slice.cpp).
+Attrs pad_attrs(const std::vector<std::pair<std::int64_t, std::int64_t>>& widths, PadMode mode, Scalar value);
+Tensor record_pad(const Tensor& x, const std::vector<std::pair<std::int64_t, std::int64_t>>& widths,
+                  PadMode mode, Scalar value);
+Shape padded_shape(std::string_view fn, const Shape& shape,
+                   const std::vector<std::pair<std::int64_t, std::int64_t>>& widths);
 
 Tensor record_concat(const std::vector<Tensor>& xs, std::int64_t axis);  // concat_call.cpp
 Tensor record_stack(const std::vector<Tensor>& xs, std::int64_t axis);   // concat_call.cpp

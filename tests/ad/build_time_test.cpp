@@ -142,26 +142,28 @@ const std::set<std::string> kRunsTraced = {
     "nn/conv2d_lhs_dilation", "nn/conv2d_plain", "nn/conv2d_stride2_pad1", "nn/conv_transpose2d",
     "nn/conv_transpose2d_backward_input", "nn/conv_transpose2d_backward_weight", "nn/conv_transpose2d_op",
     "nn/max_pool2d", "nn/max_pool2d_backward", "nn/max_pool2d_jvp", "nn/max_pool2d_op",
-    "nn/max_pool2d_overlap_pad", "nn/max_pool2d_uneven", "reduce/cumsum_axis0", "reduce/cumsum_last",
-    "reduce/max", "reduce/min", "reduce/sum_all_keepdims", "reduce/sum_axis", "select/where",
-    "shape/broadcast_to", "shape/broadcast_to_op", "shape/broadcast_to_shape_of", "shape/concat_call",
-    "shape/concatenate", "shape/convert_like", "shape/cumsum_backward", "shape/dynamic_slice",
-    "shape/dynamic_slice_call", "shape/dynamic_slice_like", "shape/dynamic_slice_traced",
-    "shape/dynamic_update_slice", "shape/dynamic_update_slice_call", "shape/expand_dims",
-    "shape/expand_dims_op", "shape/extreme_backward", "shape/extreme_jvp", "shape/index_add_op",
-    "shape/optimization_barrier", "shape/repeat", "shape/repeat_backward_op", "shape/repeat_op",
+    "nn/max_pool2d_overlap_pad", "nn/max_pool2d_uneven", "reduce/cumprod", "reduce/cumprod_axis0",
+    "reduce/cumprod_zeros", "reduce/cumsum_axis0", "reduce/cumsum_last", "reduce/max", "reduce/min",
+    "reduce/prod_all", "reduce/prod_axes_0_2", "reduce/prod_axis", "reduce/prod_zeros",
+    "reduce/sum_all_keepdims", "reduce/sum_axis", "select/where", "shape/broadcast_to",
+    "shape/broadcast_to_op", "shape/broadcast_to_shape_of", "shape/concat_call", "shape/concatenate",
+    "shape/convert_like", "shape/cumsum_backward", "shape/dynamic_slice", "shape/dynamic_slice_call",
+    "shape/dynamic_slice_like", "shape/dynamic_slice_traced", "shape/dynamic_update_slice",
+    "shape/dynamic_update_slice_call", "shape/expand_dims", "shape/expand_dims_op", "shape/extreme_backward",
+    "shape/extreme_jvp", "shape/index_add_op", "shape/optimization_barrier", "shape/pad_backward_constant",
+    "shape/pad_backward_edge", "shape/pad_backward_so_far", "shape/pad_call_constant", "shape/pad_call_edge",
+    "shape/pad_constant", "shape/pad_edge", "shape/repeat", "shape/repeat_backward_op", "shape/repeat_op",
     "shape/reshape_like", "shape/reverse", "shape/scatter_add_op", "shape/slice_backward_axis",
     "shape/slice_backward_box", "shape/slice_call_axis", "shape/slice_call_box", "shape/slice_negative",
     "shape/slice_steps", "shape/squeeze", "shape/squeeze_op", "shape/squeeze_op_all", "shape/stack",
-    "shape/stack_call", "shape/sum_backward", "shape/sum_to_shape_of", "shape/sum_to_size_op",
-    "shape/take_op", "shape/tile", "shape/tile_backward_op", "shape/tile_op", "shape/transpose",
-    "shape/transpose_backward", "shape/transpose_backward_reversed", "spec/cbrt", "spec/clamp_scalar_bounds",
-    "spec/clamp_tensor_bounds", "spec/divide", "spec/fmod", "spec/reduce_precision", "spec/round_nearest_afz",
-    "unary/abs", "unary/acos", "unary/acosh", "unary/asin", "unary/asinh", "unary/atan", "unary/atanh",
-    "unary/cos", "unary/cosh", "unary/erf", "unary/exp", "unary/expm1", "unary/gelu", "unary/gelu_tanh",
-    "unary/log", "unary/log1p", "unary/neg", "unary/reciprocal", "unary/relu", "unary/rsqrt", "unary/sigmoid",
-    "unary/silu", "unary/sin", "unary/sinh", "unary/softplus", "unary/sqrt", "unary/square", "unary/tan",
-    "unary/tanh"};
+    "shape/stack_call", "shape/sum_backward", "shape/sum_to_shape_of", "shape/sum_to_size_op", "shape/take_op",
+    "shape/tile", "shape/tile_backward_op", "shape/tile_op", "shape/transpose", "shape/transpose_backward",
+    "shape/transpose_backward_reversed", "spec/cbrt", "spec/clamp_scalar_bounds", "spec/clamp_tensor_bounds",
+    "spec/divide", "spec/fmod", "spec/reduce_precision", "spec/round_nearest_afz", "unary/abs", "unary/acos",
+    "unary/acosh", "unary/asin", "unary/asinh", "unary/atan", "unary/atanh", "unary/cos", "unary/cosh",
+    "unary/erf", "unary/exp", "unary/expm1", "unary/gelu", "unary/gelu_tanh", "unary/log", "unary/log1p",
+    "unary/neg", "unary/reciprocal", "unary/relu", "unary/rsqrt", "unary/sigmoid", "unary/silu", "unary/sin",
+    "unary/sinh", "unary/softplus", "unary/sqrt", "unary/square", "unary/tan", "unary/tanh"};
 // clang-format on
 
 // With types forgotten: those, and the rows whose function reads a type where its
@@ -172,29 +174,31 @@ std::set<std::string> runs_forgotten() {
   rows.insert({
       "composition/attention", "composition/attention_causal", "composition/attention_two_heads",
       "composition/cross_entropy_label_smoothing", "composition/layer_norm",
-      "composition/log_sum_exp_naive_loss", "composition/logsumexp_loss",
-      "composition/mlp_gelu_cross_entropy", "composition/mlp_relu_cross_entropy",
-      "composition/mlp_tanh_cross_entropy", "composition/projectile_unrolled", "composition/rms_norm",
-      "dot_general/batch_inside", "dot_general/batched", "dot_general/both_transposed",
-      "dot_general/free_between", "dot_general/matmul", "dot_general/matvec", "dot_general/two_contractions",
-      "linalg/dot_general_dims", "linalg/outer", "loss/bce_with_logits_mean", "loss/bce_with_logits_none",
-      "loss/bce_with_logits_sum", "loss/cross_entropy_mean", "loss/cross_entropy_none",
-      "loss/cross_entropy_one_sample", "loss/cross_entropy_smoothing_mean",
-      "loss/cross_entropy_smoothing_none", "loss/cross_entropy_smoothing_sum",
-      "loss/cross_entropy_spatial_mean", "loss/cross_entropy_spatial_none", "loss/cross_entropy_spatial_sum",
-      "loss/cross_entropy_sum", "loss/huber_delta_mean", "loss/huber_delta_none", "loss/huber_delta_sum",
-      "loss/huber_mean", "loss/huber_none", "loss/huber_sum", "loss/mse_mean", "loss/mse_none",
-      "loss/mse_sum", "loss/nll_mean", "loss/nll_none", "loss/nll_sum", "nn/cross_entropy_one_hot",
-      "nn/layer_norm", "nn/log_softmax", "nn/softmax", "nn/softmax_axis0", "reduce/logsumexp", "reduce/mean",
-      "reduce/std", "reduce/std_ddof1", "reduce/var", "reduce/var_ddof1", "unary/convert"});
+      "composition/log_sum_exp_naive_loss", "composition/logsumexp_loss", "composition/mlp_gelu_cross_entropy",
+      "composition/mlp_relu_cross_entropy", "composition/mlp_tanh_cross_entropy",
+      "composition/projectile_unrolled", "composition/rms_norm", "dot_general/batch_inside",
+      "dot_general/batched", "dot_general/both_transposed", "dot_general/free_between", "dot_general/matmul",
+      "dot_general/matvec", "dot_general/two_contractions", "linalg/dot_general_dims", "linalg/outer",
+      "loss/bce_with_logits_mean", "loss/bce_with_logits_none", "loss/bce_with_logits_sum",
+      "loss/cross_entropy_mean", "loss/cross_entropy_none", "loss/cross_entropy_one_sample",
+      "loss/cross_entropy_smoothing_mean", "loss/cross_entropy_smoothing_none",
+      "loss/cross_entropy_smoothing_sum", "loss/cross_entropy_spatial_mean", "loss/cross_entropy_spatial_none",
+      "loss/cross_entropy_spatial_sum", "loss/cross_entropy_sum", "loss/huber_delta_mean",
+      "loss/huber_delta_none", "loss/huber_delta_sum", "loss/huber_mean", "loss/huber_none", "loss/huber_sum",
+      "loss/mse_mean", "loss/mse_none", "loss/mse_sum", "loss/nll_mean", "loss/nll_none", "loss/nll_sum",
+      "nn/cross_entropy_one_hot", "nn/layer_norm", "nn/log_softmax", "nn/softmax", "nn/softmax_axis0",
+      "reduce/logsumexp", "reduce/mean", "reduce/std", "reduce/std_ddof1", "reduce/var", "reduce/var_ddof1",
+      "unary/convert"});
   // clang-format on
-  // Rows whose function, traced, reads no type (the pools, slice, concat and the like
-  // record one op each), but whose ops recorded at known types have rules that do (the
-  // pool op's, StableHLO slice's and concatenate's).
+  // Rows whose function, traced, reads no type (the pools, slice, concat, pad and the
+  // like record one op each), but whose ops recorded at known types have rules that do
+  // (the pool op's, StableHLO slice's, concatenate's and pad's).
   const std::set<std::string> typed_only = {
-      "nn/avg_pool2d", "nn/avg_pool2d_uneven", "nn/max_pool2d", "nn/max_pool2d_backward", "nn/max_pool2d_jvp",
-      "nn/max_pool2d_overlap_pad", "nn/max_pool2d_uneven", "shape/concatenate", "shape/dynamic_update_slice",
-      "shape/slice_negative", "shape/slice_steps", "shape/stack"};
+      "nn/avg_pool2d",          "nn/avg_pool2d_uneven", "nn/max_pool2d",
+      "nn/max_pool2d_backward", "nn/max_pool2d_jvp",    "nn/max_pool2d_overlap_pad",
+      "nn/max_pool2d_uneven",   "shape/concatenate",    "shape/dynamic_update_slice",
+      "shape/pad_constant",     "shape/pad_edge",       "shape/slice_negative",
+      "shape/slice_steps",      "shape/stack"};
   for (const std::string& row : typed_only) rows.erase(row);
   return rows;
 }

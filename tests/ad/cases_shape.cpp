@@ -4,6 +4,7 @@
 // broadcast_to, edge padding, slices with negative bounds).
 #include "ad/gradcheck.hpp"
 #include "ir/op.hpp"
+#include "ops/untyped_calls.hpp"
 
 namespace gradcheck {
 namespace {
@@ -236,6 +237,35 @@ const bool added = add({
     // interior padding.
     row("pad_interior_negative", {"pad"}, {uniform({3, 4}, -2, 2, 11), uniform({}, -2, 2, 12)},
         [](std::span<const Tensor> a) { return tl::square(op("pad", {a[0], a[1]}, padding({1, -1}, {-2, 2}, {1, 2}))); }),
+    // tl::pad and its transpose as recorded on values of unknown type (pad_call.cpp),
+    // run here with types known.
+    row("pad_call_constant", {"pad_call"}, {uniform({2, 3}, -2, 2, 1040)},
+        [](std::span<const Tensor> a) {
+          return tl::square(op("pad_call", {a[0]}, tl::detail::pad_attrs({{1, 2}, {0, 1}}, tl::PadMode::constant, 0.5)));
+        },
+        "torch.square(F.pad(a, (0, 1, 1, 2), value=0.5))"),
+    row("pad_call_edge", {"pad_call"}, {uniform({2, 3}, -2, 2, 1041)},
+        [](std::span<const Tensor> a) {
+          return tl::square(op("pad_call", {a[0]}, tl::detail::pad_attrs({{1, 1}, {2, 0}}, tl::PadMode::edge, 0)));
+        },
+        "torch.square(F.pad(a[None, None], (2, 0, 1, 1), mode='replicate')[0, 0])"),
+    row("pad_backward_constant", {"pad_backward"}, {uniform({5, 4}, -2, 2, 1042), uniform({2, 3}, -1, 1, 1043)},
+        [](std::span<const Tensor> a) {
+          return tl::sin(op("pad_backward", {a[0], a[1]}, {{"widths", Ints{1, 2, 0, 1}}}));
+        },
+        "torch.sin(a[1:3, 0:3]) + 0 * b"),
+    // Each border summed into the element it repeats.
+    row("pad_backward_edge", {"pad_backward"}, {uniform({4, 5}, -2, 2, 1044), uniform({2, 3}, -1, 1, 1045)},
+        [](std::span<const Tensor> a) {
+          return tl::sin(op("pad_backward", {a[0], a[1]}, {{"widths", Ints{1, 1, 2, 0}}, {"mode", std::string("edge")}}));
+        }),
+    // Added to the cotangent x has so far, one border at a time.
+    row("pad_backward_so_far", {"pad_backward"},
+        {uniform({4, 5}, -2, 2, 1046), uniform({2, 3}, -1, 1, 1047), uniform({2, 3}, -1, 1, 1048)},
+        [](std::span<const Tensor> a) {
+          return tl::sin(
+              op("pad_backward", {a[0], a[1], a[2]}, {{"widths", Ints{1, 1, 2, 0}}, {"mode", std::string("edge")}}));
+        }),
     row("reverse", {"reverse"}, {uniform({2, 3, 2}, -2, 2, 13)},
         [](std::span<const Tensor> a) { return tl::reverse(a[0], {0, 2}) * a[0]; }, "torch.flip(a, [0, 2]) * a"),
     row("dynamic_slice", {"dynamic_slice"}, {uniform({3, 5}, -2, 2, 14)},

@@ -30,6 +30,15 @@ const std::map<std::string, std::string> kRefused = {
     {"dynamic_pad", "shapes known only at run time: not yet"},
     {"dynamic_reshape", "shapes known only at run time: not yet"},
     {"fusion", "made by the interpreter after differentiation"},
+    // prod's and cumprod's rules as recorded at build time (src/ops/prod_calls.cpp):
+    // linear in the cotangent, refused in x; the tests of tlaloc-grad pin them.
+    {"cumprod_backward",
+     "recorded at build time only; its derivative in x is cumprod_backward_jvp, nothing else"},
+    {"cumprod_backward_jvp", "stands for a function of the transforms layer, which runs forward mode"},
+    {"cumprod_jvp", "recorded at build time only; its derivative in x is refused"},
+    {"prod_backward", "recorded at build time only; its derivative in x is prod_backward_jvp, nothing else"},
+    {"prod_backward_jvp", "stands for a function of the transforms layer, which runs forward mode"},
+    {"prod_jvp", "recorded at build time only; its derivative in x is refused"},
     {"rng", "random numbers: no derivative with respect to the bounds is defined"},
     {"select_and_scatter", "its rules would need the select region's comparison direction"},
     {"while_stacked",

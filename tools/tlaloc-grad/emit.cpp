@@ -65,6 +65,8 @@ std::string Writer::reverse_sweep(const std::string& seed) {
   };
   forward.scalars = [&](const Block& b) { return lines_of([&] { scalars_of(b); }); };
   const Sweep sweep = engine_sweep(p_, seed, forward);
+  if (sweep.refused_by_rule)
+    refuse(Code::not_differentiable, p_.loc, "the reverse sweep of " + p_.what + ": " + sweep.not_taken);
   if (!sweep.not_taken.empty())
     refuse(Code::unsupported_construct, sweep.where.file.empty() ? p_.loc : sweep.where,
            "the AD engine's reverse sweep of " + p_.what + " cannot be written at build time yet (" +

@@ -127,9 +127,13 @@ void Writer::forward_op(const Node& s, bool hoisted) {
     t.push_back(s.args[i].is_tensor() && moves_with(s.fn, s.args, i) && active(s.args[i].value)
                     ? "t_" + name(s.args[i].value)
                     : "");
-  if (r.jvp == nullptr && !from_engine(r))
-    refuse(Code::not_differentiable, s.loc, "tl::" + s.fn + " has no build-time forward rule");
-  line(decl + "t_" + n.y + " = " + op_tangent(s, r, n, std::move(t)) + ";");
+  std::string tangent;
+  try {
+    tangent = op_tangent(s, r, n, std::move(t));
+  } catch (const tlaloc::NotDifferentiableError& e) {
+    refuse(Code::not_differentiable, s.loc, "tl::" + s.fn + ": " + e.what());
+  }
+  line(decl + "t_" + n.y + " = " + tangent + ";");
 }
 
 // The tangent of op s from its operands' tangents t. Where an operand's tangent may be

@@ -67,59 +67,7 @@ const tl::detail::OpDef& spelled_text() {
   return op;
 }
 
-std::vector<Tensor> spelled_shares(const tl::detail::Rule& r) {
-  const auto& shares = r.attr<std::vector<std::string>>("shares");
-  const auto& so_far = r.attr<std::vector<std::string>>("so_far");
-  std::vector<Tensor> operands, out(r.num_in());
-  for (std::size_t i = 0; i < r.num_in(); ++i) operands.push_back(r.in(i));
-  operands.push_back(r.out());
-  operands.push_back(r.cotangent());
-  for (std::size_t i = 0; i < r.num_in(); ++i)
-    if (r.wants(i) && !shares.at(i).empty())
-      out[i] = tl::detail::call1(spelled_text(), operands, {{"text", shares[i]}, {"so_far", so_far.at(i)}});
-  return out;
-}
-
-// The tool's tangent text for the operands that have tangents (none: no tangent).
-std::vector<Tensor> spelled_tangent(const tl::detail::Rule& r) {
-  const Rule* rule = find_rule(r.attr<std::string>("fn"));
-  Names n;
-  n.args = r.attr<std::vector<std::string>>("args");
-  for (std::int64_t k : r.attr<std::vector<std::int64_t>>("tensor")) n.tensor.push_back(k != 0);
-  std::vector<Tensor> operands;
-  for (std::size_t i = 0; i < r.num_in(); ++i) operands.push_back(r.in(i));
-  n.y = placeholder(operands.size());
-  operands.push_back(r.out());
-  std::vector<std::string> t(n.args.size());
-  for (std::size_t k = 0, i = 0; k < n.args.size(); ++k) {
-    if (!n.tensor[k]) continue;
-    if (r.has_tangent(i)) {
-      t[k] = placeholder(operands.size());
-      operands.push_back(r.tangent(i));
-    }
-    ++i;
-  }
-  const std::string text = rule->jvp(*rule, n, t);
-  if (text.empty()) return {Tensor()};
-  return {tl::detail::call1(spelled_text(), operands, {{"text", text}})};
-}
-
 }  // namespace
-
-const tl::detail::OpDef& spelled_call() {
-  static const tl::detail::OpDef& op =
-      tl::detail::def_op("tlaloc_grad.call").inputs(-1).vjp(spelled_shares).jvp(spelled_tangent);
-  return op;
-}
-
-Tensor record_spelled(const std::string& fn, const std::vector<Tensor>& in, const Names& names,
-                      const std::vector<std::string>& shares, const std::vector<std::string>& so_far) {
-  std::vector<std::int64_t> tensor;
-  for (bool t : names.tensor) tensor.push_back(t ? 1 : 0);
-  return tl::detail::call1(
-      spelled_call(), in,
-      {{"fn", fn}, {"args", names.args}, {"tensor", tensor}, {"shares", shares}, {"so_far", so_far}});
-}
 
 namespace {
 
@@ -596,12 +544,11 @@ Tensor Lowering::record(const Node& s) {
     return tl::detail::call1(custom_call(), in, {{"backward", backward}, {"name", y + "_cts"}});
   }
   const Rule* rule = find_rule(s.fn);
-  if (rule == nullptr || (rule->vjp == nullptr && !from_engine(*rule))) throw NotYet{"'" + s.fn + "'"};
+  if (rule == nullptr) throw NotYet{"'" + s.fn + "'"};
   // A reduction or a reduction's rule (its public call takes axes and keepdims) whose
   // arguments are literals is recorded as tracing records it, the axes normalised;
   // others as written.
-  if (rule->op != nullptr &&
-      rule->op->public_call().attributes == std::vector<std::string>{"axes", "keepdims"}) {
+  if (rule->op->public_call().attributes == std::vector<std::string>{"axes", "keepdims"}) {
     try {
       std::vector<Tensor> in;
       std::vector<Arg> written;
@@ -617,8 +564,7 @@ Tensor Lowering::record(const Node& s) {
     } catch (const NotYet&) {
     }
   }
-  if (!engine_elementwise(*rule))
-    return rule->op != nullptr ? passed_on(s, called_op(*rule->op, s)) : spelled_op(s, *rule);
+  if (!engine_elementwise(*rule)) return passed_on(s, called_op(*rule->op, s));
   const tl::detail::OpDef* def = &elementwise_op(*rule);
   std::vector<Tensor> in;
   for (std::size_t k = 0; k < s.args.size(); ++k) {
@@ -635,29 +581,6 @@ Tensor Lowering::record(const Node& s) {
     in.push_back(scalar);
   }
   return tl::detail::call1(*def, in);
-}
-
-Tensor Lowering::spelled_op(const Node& s, const Rule& rule) {
-  std::vector<Tensor> in;
-  Names names;
-  for (const Arg& a : s.args) {
-    names.tensor.push_back(a.is_tensor());
-    names.args.push_back(a.is_tensor() ? placeholder(in.size()) : a.text);
-    if (a.is_tensor()) in.push_back(operand(a));
-  }
-  names.y = placeholder(in.size());
-  names.g = placeholder(in.size() + 1);
-  std::vector<std::string> shares, so_far;
-  for (std::size_t k = 0; k < s.args.size(); ++k) {
-    if (!s.args[k].is_tensor()) continue;
-    shares.push_back(rule.vjp(rule, k, names));
-    // A share the engine adds to the operand's cotangent in parts (pad's border in
-    // edge mode): the rule's text given what that cotangent holds so far.
-    so_far.push_back(rule.with_so_far != nullptr
-                         ? rule.with_so_far(rule, k, names, placeholder(in.size() + 2))
-                         : std::string());
-  }
-  return passed_on(s, record_spelled(s.fn, in, names, shares, so_far));
 }
 
 Tensor Lowering::called_op(const tl::detail::OpDef& def, const Node& s) {

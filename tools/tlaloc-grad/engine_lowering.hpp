@@ -25,17 +25,6 @@ using tl::Tensor;
 // cotangents, one per operand of the rule's function.
 inline constexpr const char* kCustomCotangents = "tlaloc_grad.cotangents";
 
-// A call of a public function the tool spells from its own rule table (rules.cpp),
-// recorded as the op standing for it: attributes "fn", "args" (each argument's text,
-// placeholder(i) for tensor operand i) and "tensor" (which arguments are tensors); for
-// its VJP, "shares" (each operand's share, C++ text over placeholders for its operands,
-// its result and its cotangent) and "so_far" (Rule::with_so_far's text, or empty).
-// Its VJP records each share, its JVP the rule's tangent for the operands that have
-// one, each an op standing for that text.
-const tl::detail::OpDef& spelled_call();
-Tensor record_spelled(const std::string& fn, const std::vector<Tensor>& in, const Names& names,
-                      const std::vector<std::string>& shares, const std::vector<std::string>& so_far);
-
 // Where the lowering stops, and what stopped it: the tool refuses the gradient.
 struct NotYet {
   std::string what;
@@ -193,10 +182,6 @@ class Lowering {
 
   Tensor record(const Node& s);
 
-  // A function the engine's rule for which reads a type, or that is no registry op:
-  // an op standing for its call, whose shares are the tool's rule for it
-  // (rules.cpp), each an op standing for that text.
-  Tensor spelled_op(const Node& s, const Rule& rule);
   // A function that records registry op `def` alone (OpDef::called_as): the op on its
   // tensors, each further argument its attribute as written (tl::detail::Written).
   Tensor called_op(const tl::detail::OpDef& def, const Node& s);

@@ -91,24 +91,19 @@ const OpDef& elementwise_op(const Rule& r) {
 
 std::string engine_tangent(const Rule& r, const Names& n, const std::vector<std::string>& t) {
   // f: the op on parameters standing for its arguments; an elementwise op records its
-  // registry op (a scalar a parameter beside its tensor), any other the op standing for
-  // the tool's rule.
+  // registry op (a scalar a parameter beside its tensor), any other the op its
+  // function records.
   Call c;
   ir::Builder b(c.f);
   name_values(c, b, n);
   std::vector<Tensor> tensors;
   for (std::size_t k = 0; k < n.args.size(); ++k)
     if (n.tensor[k]) tensors.push_back(c.in[k]);
-  Names placeholders = n;
-  for (std::size_t k = 0, i = 0; k < n.args.size(); ++k)
-    if (n.tensor[k]) placeholders.args[k] = placeholder(i++);
-  const OpDef* def = engine_elementwise(r) ? &elementwise_op(r) : nullptr;
   std::vector<std::string> written;
   for (std::size_t k = 0; k < n.args.size(); ++k)
     if (!n.tensor[k]) written.push_back(n.args[k]);
-  const Tensor y = def != nullptr    ? tl::detail::call1(*def, c.in)
-                   : r.op != nullptr ? record_called(*r.op, tensors, written)
-                                     : record_spelled(r.name, tensors, placeholders, {}, {});
+  const Tensor y = engine_elementwise(r) ? tl::detail::call1(elementwise_op(r), c.in)
+                                         : record_called(*r.op, tensors, written);
   // g: the engine's forward mode of f, each parameter and the tangents given named as
   // the generated function names them, the op's result as its result.
   ir::Function g;

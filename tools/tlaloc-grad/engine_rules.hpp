@@ -1,6 +1,5 @@
 // The engine's forward mode run at build time (engine_rules.cpp): an op's tangent as
-// C++ text written from the op's own rule in src/ops (or, for a function the tool
-// spells from its rules, that rule's text).
+// C++ text written from the op's own rule in src/ops.
 #pragma once
 
 #include <string>
@@ -15,9 +14,8 @@ namespace tlaloc_grad {
 // The tangent of op `r.name` called with n's arguments, from the operands' tangents t
 // (empty: zero), written by the AD engine's forward mode: the op recorded on values of
 // unknown type named by the generated function's text, tl::ad::JvpPass::step run on
-// it (the op's own JVP rule, or for an op the tool spells from its rules, that rule's
-// text), and the tangent written back as one C++ expression; empty where the engine
-// gives none.
+// it (the op's own JVP rule), and the tangent written back as one C++ expression;
+// empty where the engine gives none.
 std::string engine_tangent(const Rule& r, const Names& n, const std::vector<std::string>& t);
 
 // The attributes of a call of def's public function (OpDef::called_as) whose

@@ -405,6 +405,8 @@ Sweep engine_sweep(const Program& p, const std::string& seed, const ForwardPass&
     return {{}, {}, e.what, e.where};
   } catch (const tl::detail::UnknownTypeError&) {
     return {{}, {}, "a rule that reads a type known only at run time"};
+  } catch (const tl::NotDifferentiableError& e) {
+    return {{}, {}, e.what(), {}, true};
   } catch (const std::logic_error& e) {
     return {{}, {}, std::string("a recording it cannot write back: ") + e.what()};
   }

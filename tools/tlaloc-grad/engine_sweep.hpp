@@ -17,6 +17,8 @@ struct Sweep {
   std::vector<std::string> cotangents;
   std::string not_taken;  // what the lowering does not take yet, if anything
   Loc where{};            // and where, if known
+  // An op's rule refused the derivative (tl::NotDifferentiableError, by name).
+  bool refused_by_rule = false;
 };
 
 // What the sweep reads of the forward pass the tool wrote (emit_forward.cpp).

@@ -141,11 +141,7 @@ Expr Recording::define(ir::ValueId v) {
   const ir::Op* made = made_by(v);
   if (made == nullptr) throw std::logic_error(fmt::format("value %{} has no name and no op", v));
   const ir::Op& op = *made;
-  const std::string& name = op.name();
-  if ((name == "sum_to_shape_of" || name == "broadcast_to_shape_of") &&
-      same_as(op.operands[0], op.operands[1]))
-    return write(op.operands[0]);
-  if (name == "convert_like" && same_dtype(op.operands[0], op.operands[1])) return write(op.operands[0]);
+  if (op.def->is_identity_where_same_type() && same_as_first(op)) return write(op.operands[0]);
   // A prefix operator (`-x`), and a sum of shares written as one.
   const std::string& symbol = op.def->public_call().symbol;
   if (!symbol.empty() && op.operands.size() == 1)
@@ -169,7 +165,7 @@ Expr Recording::define(ir::ValueId v) {
 
 bool Recording::adds_itself(ir::ValueId v) const {
   const ir::Op* made = made_by(v);
-  return made != nullptr && made->attrs.has("so_far") && !made->attrs.get<std::string>("so_far").empty();
+  return made != nullptr && made->def->adds_parts_to_so_far(made->operands.size(), made->attrs);
 }
 
 Expr Recording::sum(const Expr& so_far, ir::ValueId share) {
@@ -177,9 +173,14 @@ Expr Recording::sum(const Expr& so_far, ir::ValueId share) {
     const Expr s = write(share);
     return {operand(so_far, 6, false) + " + " + operand(s, 6, true), 6};
   }
+  // The share's call given the cotangent so far (the marker) as its last argument
+  // (OpDef::adds_parts_to_so_far).
   const ir::Op& op = *made_by(share);
-  std::string text = fill(op.attrs.get<std::string>("so_far"), op);
   const std::string marker = Spelling::placeholder(op.operands.size());
+  Spelling spelling(f_, op);
+  std::string text = op.def->cpp_spelling()(spelling);
+  text.insert(text.size() - 1, ", " + marker);
+  text = fill(text, op);
   text.replace(text.find(marker), marker.size(), so_far.text);
   return {text, 0};
 }
@@ -269,9 +270,20 @@ bool Recording::same_as(ir::ValueId a, ir::ValueId b) const {
   const Kind x = kind(a);
   return x.known() && x == kind(b);
 }
-bool Recording::same_dtype(ir::ValueId a, ir::ValueId b) const {
-  const Kind x = kind(a);
-  return x.dtype && x.dtype == kind(b).dtype;
+
+// Whether op's result has its first operand's type: its shape and its dtype each the
+// first operand's, or known to be of the same class (OpDef::type_origin).
+bool Recording::same_as_first(const ir::Op& op) const {
+  const tl::detail::OpDef::TypeOrigin origin = op.def->type_origin(op.attrs);
+  const Kind first = kind(op.operands.at(0));
+  const auto same = [&](int from, auto field) {
+    if (from == 0) return true;
+    if (from < 0) return false;
+    const auto of = field(kind(op.operands.at(std::size_t(from))));
+    return of.has_value() && of == field(first);
+  };
+  return same(origin.shape, [](const Kind& k) { return k.shape; }) &&
+         same(origin.dtype, [](const Kind& k) { return k.dtype; });
 }
 
 }  // namespace tlaloc_grad

@@ -56,9 +56,9 @@ class Recording {
   Expr write(ir::ValueId v);
   // v's defining op written out even where v has a name.
   Expr define(ir::ValueId v);
-  // so_far + share, as the engine adds a share to a cotangent; a share whose op says
-  // how it adds itself to what the cotangent holds (attribute "so_far": its text
-  // with one more placeholder, for that) is written so.
+  // so_far + share, as the engine adds a share to a cotangent; a share whose op adds
+  // its parts to what the cotangent holds (OpDef::adds_parts_to_so_far) is written
+  // as its call given so_far as its last argument.
   Expr sum(const Expr& so_far, ir::ValueId share);
   // From now on v is written as `name`.
   void name(ir::ValueId v, const std::string& name) {
@@ -84,7 +84,7 @@ class Recording {
   Kind kind_of(const ir::Op& op) const;
   Kind derived_kind(const ir::Op& op, int own) const;
   bool same_as(ir::ValueId a, ir::ValueId b) const;
-  bool same_dtype(ir::ValueId a, ir::ValueId b) const;
+  bool same_as_first(const ir::Op& op) const;
 
   const ir::Function& f_;
   std::map<ir::ValueId, Expr> names_;

@@ -1162,7 +1162,7 @@ ValueId Lowerer::call(const CallExpr* e, Block& out) {
       return inline_call(e, *def, out);
     // A function of a list of tensors that records one op of them (tl::concat, tl::stack).
     if (const Rule* joining = find_rule(name);
-        joining != nullptr && joining->op != nullptr && joining->op->arity() == -1) {
+        joining != nullptr && joining->op != nullptr && joining->op->public_call().list) {
       if (const auto list = braced_tensors(e->getArg(0))) {
         std::vector<ValueId> items;
         for (const Expr* x : *list) items.push_back(expr(x, out));
@@ -1173,9 +1173,6 @@ ValueId Lowerer::call(const CallExpr* e, Block& out) {
     }
     std::vector<Arg> args = arguments(e, out);
     shape_operands(e, name, args, out);
-    // clamp is minimum(maximum(x, lo), hi) in the library, and so differentiated.
-    if (name == "clamp" && args.size() == 3)
-      return op(out, e, "minimum", {{op(out, e, "maximum", {args[0], args[1]}, {}), {}}, args[2]}, {});
     const bool constant = no_derivative(*fd);
     if (rule_for(e, *fd, args) != nullptr && !constant) return op(out, e, name, args, {});
     const ValueId v = constant ? op(out, e, {}, args, spelled_over(name, args)) : inactive(out, e, args);

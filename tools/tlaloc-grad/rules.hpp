@@ -1,9 +1,8 @@
-// The build-time gradient rules: for each public function or operator tlaloc-grad
-// differentiates, how the forward call is spelled and what each tensor operand's
-// cotangent is, as C++ text over the public API. They write out what the AD engine's
-// rules for the same ops compute, op for op, so a build-time gradient gives the
-// traced gradient's bits (tests/grad_tool). The elementwise ops' rules are not
-// repeated here: the engine's own run at build time (engine_rules.cpp).
+// The build-time rule table: for each public function or operator that records one
+// registry op alone (OpDef::called_as), how the call is spelled and the op it records.
+// Its derivatives are that op's own rules, run by the AD engine at build time on
+// values of unknown type (engine_rules.cpp, engine_sweep.cpp), so a build-time
+// gradient gives the traced gradient's bits (tests/grad_tool).
 #pragma once
 
 #include <string>
@@ -30,25 +29,11 @@ struct Names {
 
 struct Rule {
   std::string name;
-  // The forward call.
+  // The call.
   std::string (*spell)(const Rule& r, const Names& n) = nullptr;
-  // Operand i's share of the cotangent, or empty when it has none (the VJP rule of the
-  // op standing for the call, engine_lowering.hpp); null for the elementwise ops,
-  // whose registry ops' rules run, and the functions with a forward rule only.
-  std::string (*vjp)(const Rule& r, std::size_t i, const Names& n) = nullptr;
-  // Where the engine adds operand i's share to its cotangent in parts, one at a time,
-  // rather than summed first: that cotangent after the share, written from the one it
-  // has so far (`so_far`, possibly undefined); empty, or null, where the sum that
-  // vjp's share gives is the engine's.
-  std::string (*with_so_far)(const Rule& r, std::size_t i, const Names& n,
-                             const std::string& so_far) = nullptr;
-  // Forward mode: the result's tangent from the operands' (t[i] empty: zero), the
-  // JVP rule of the op standing for the call (engine_tangent); null for the elementwise
-  // ops, whose registry ops' rules run, and the functions without one.
-  std::string (*jvp)(const Rule& r, const Names& n, const std::vector<std::string>& t) = nullptr;
-  // The registry op the function records alone (OpDef::called_as), whose own rules
-  // give its shares and tangent; its arguments after the tensors are its attributes
-  // (but an elementwise op's: scalar operands).
+  // The registry op the function records alone, whose own rules give its shares and
+  // tangent; its arguments after the tensors are its attributes (but an elementwise
+  // op's: scalar operands).
   const tlaloc::detail::OpDef* op = nullptr;
 };
 
@@ -56,8 +41,6 @@ struct Rule {
 // on its operands as written, a scalar beside a tensor taking its dtype
 // (engine_rules.cpp).
 bool engine_elementwise(const Rule& r);
-// Whether they are the engine's own rules: r is elementwise or records one op.
-bool from_engine(const Rule& r);
 
 // The rule for a public function (`tanh`, `sum`), or for an operator under its op's
 // name (`add` for `+`), or null.
