@@ -874,8 +874,8 @@ void Lowerer::refuse_unfollowed(const FieldDecl* field, SourceLocation at) const
              "differentiated function)");
 }
 
-// `tl::name(...)` over arguments already lowered, which are not computed a second time.
-std::string Lowerer::spelled_over(const std::string& name, const std::vector<Arg>& args) const {
+// `fn(...)` over arguments already lowered, which are not computed a second time.
+std::string Lowerer::spelled_over(const std::string& fn, const std::vector<Arg>& args) const {
   std::vector<std::string> spelled;
   for (const Arg& a : args) {
     if (!a.is_tensor()) {
@@ -885,7 +885,7 @@ std::string Lowerer::spelled_over(const std::string& name, const std::vector<Arg
     const Value& v = p_.values[std::size_t(a.value)];
     spelled.push_back(v.undefined ? "tl::Tensor()" : v.name);
   }
-  return library_function(name) + "(" + comma_list(spelled) + ")";
+  return fn + "(" + comma_list(spelled) + ")";
 }
 
 // An op with no derivative, spelled as written with the renamed arguments.
@@ -1174,8 +1174,14 @@ ValueId Lowerer::call(const CallExpr* e, Block& out) {
     std::vector<Arg> args = arguments(e, out);
     shape_operands(e, name, args, out);
     const bool constant = no_derivative(*fd);
-    if (rule_for(e, *fd, args) != nullptr && !constant) return op(out, e, name, args, {});
-    const ValueId v = constant ? op(out, e, {}, args, spelled_over(name, args)) : inactive(out, e, args);
+    const std::string spelled_space = space == "tlaloc" ? "tl::" : "tl::derivatives::";
+    if (rule_for(e, *fd, args) != nullptr && !constant) {
+      const ValueId y = op(out, e, name, args, {});
+      out.back().space = spelled_space;
+      return y;
+    }
+    const ValueId v =
+        constant ? op(out, e, {}, args, spelled_over(spelled_space + name, args)) : inactive(out, e, args);
     note_shape(out.back(), name);  // tl::zeros({2, 3}) and the like fix a shape
     return v;
   }

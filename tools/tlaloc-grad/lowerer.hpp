@@ -231,7 +231,7 @@ class Lowerer {
   void shape_operands(const CallExpr* e, const std::string& name, std::vector<Arg>& args, Block& out);
   ValueId expr(const Expr* e, Block& out);
   ValueId operator_call(const CXXOperatorCallExpr* e, Block& out);
-  std::string spelled_over(const std::string& name, const std::vector<Arg>& args) const;
+  std::string spelled_over(const std::string& fn, const std::vector<Arg>& args) const;
   ValueId inactive(Block& out, const Expr* e, const std::vector<Arg>& args, const std::string& spelled = {});
   static bool is_floating_result(const Expr* e);
   ValueId custom_call(const CXXOperatorCallExpr* e, Block& out);

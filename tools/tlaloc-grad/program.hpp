@@ -65,6 +65,8 @@ struct Node {
   // condition; loop: its init and step (empty for while).
   std::string text, init, step;
   std::string callee;  // op "custom" (and a custom rule's half): the tl::CustomFunction called
+  // op: the namespace of fn's function as written (tl::derivatives:: for a derivative helper)
+  std::string space = "tl::";
   // tl::hessian's second lowering (lower_tapes.cpp): a vector of tensors (or of such
   // vectors): a statement on it (scalar: `text`, and `init` for the tangents' tape),
   // a tensor pushed onto it (scalar, one arg), or read (op, `text` the element). A

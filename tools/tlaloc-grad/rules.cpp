@@ -34,19 +34,11 @@ std::string comma_list(const std::vector<std::string>& items) {
   return s;
 }
 std::string braced(const std::vector<std::string>& items) { return "{" + comma_list(items) + "}"; }
-std::string library_function(std::string_view fn) {
-  const bool helper = fn.ends_with("_backward") || fn.ends_with("_jvp") || fn == "split_offsets";
-  return (helper ? "tl::derivatives::" : "tl::") + std::string(fn);
-}
 
 namespace {
 
 using RuleTable = std::map<std::string, Rule, std::less<>>;
 
-// `tl::fn(args...)`.
-std::string call(const std::string& fn, const std::vector<std::string>& args) {
-  return library_function(fn) + "(" + comma_list(args) + ")";
-}
 // The call as the user wrote it: `tl::<rule name>(operands...)`.
 std::string spell_call(const Rule& r, const Names& n) {
   std::vector<std::string> args = n.args;
@@ -57,7 +49,7 @@ std::string spell_call(const Rule& r, const Names& n) {
     args.erase(args.begin(), args.begin() + std::ptrdiff_t(tensors));
     args.insert(args.begin(), braced({n.args.begin(), n.args.begin() + std::ptrdiff_t(tensors)}));
   }
-  return call(r.name, args);
+  return n.space + r.name + "(" + comma_list(args) + ")";
 }
 
 // `x.fn(args...)`: a method of the first operand.

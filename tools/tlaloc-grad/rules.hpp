@@ -20,11 +20,12 @@ namespace tlaloc_grad {
 
 // The names a rule writes with: the operands as spelled in the generated function
 // (a tensor's variable, or a scalar's C++ text), which of them are tensors, the
-// result, and the result's cotangent.
+// result, the result's cotangent, and the namespace of the function called.
 struct Names {
   std::vector<std::string> args;
   std::vector<bool> tensor;
   std::string y, g;
+  std::string space = "tl::";
 };
 
 struct Rule {
@@ -66,11 +67,6 @@ bool moves_with(std::string_view fn, const std::vector<Arg>& args, std::size_t i
 // engine sees no op there. For a function that records one op, the op says it
 // (OpDef::PublicCall::passes_on).
 bool may_pass_on(const Node& s);
-
-// How generated code names the library's function `fn`: tl::fn, or
-// tl::derivatives::fn for a derivative helper (tlaloc/derivatives.hpp), whose names end
-// in _backward or _jvp (and split_offsets, where split's parts start).
-std::string library_function(std::string_view fn);
 
 // Whether the public function `name` records one op alone whose result does not
 // change with its operands' values (zeros_like, floor) or is held constant by
