@@ -173,6 +173,15 @@ CppSpelling cpp_fn(std::string fn) {
   return [fn = std::move(fn)](CppOp& op) { return cpp_call(fn, op); };
 }
 
+CppSpelling cpp_fn_with(std::string fn, std::vector<std::string> attributes) {
+  return [fn = std::move(fn), attributes = std::move(attributes)](CppOp& op) {
+    std::vector<std::string> given;
+    for (const std::string& a : attributes)
+      if (op.attrs().has(a)) given.push_back(cpp_attr(op.attrs(), a));
+    return cpp_call(fn, op, given);
+  };
+}
+
 CppSpelling cpp_infix(std::string sym) {
   return [sym = std::move(sym)](CppOp& op) { return fmt::format("{} {} {}", op.operand(0), sym, op.operand(1)); };
 }

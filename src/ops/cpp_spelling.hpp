@@ -89,6 +89,9 @@ std::vector<std::string> cpp_carry(CppOp& op, std::size_t first, std::size_t cou
 // ---- common spellings -------------------------------------------------------------
 // `fn(operands...)`.
 CppSpelling cpp_fn(std::string fn);
+// `fn(operands..., attributes...)`: those of the named attributes the op has, in
+// order (a public call's trailing arguments, the ones left out absent).
+CppSpelling cpp_fn_with(std::string fn, std::vector<std::string> attributes);
 // `a op b` (operators of the public API: + - * / % < ...).
 CppSpelling cpp_infix(std::string op);
 // An op that runs its region 0 on its operands: the region's statements in place,

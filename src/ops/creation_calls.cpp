@@ -30,7 +30,6 @@ DType dtype_attr(const Attrs& a) { return a.get<DType>("dtype"); }
 // An op of no operands standing for the creating function `fn`, whose arguments are
 // `attributes`; `type` gives the result's type without making it.
 OpDef& def_made(std::string fn, std::vector<std::string> attributes, Attrs defaults, Typed type, Made make) {
-  std::vector<std::string> spelled = attributes;
   return detail::def_op(fn)
       .inputs(0)
       .shape_rule([type](std::span<const TensorType>, const Attrs& a) {
@@ -42,13 +41,8 @@ OpDef& def_made(std::string fn, std::vector<std::string> attributes, Attrs defau
         return std::vector<Tensor>{make(a)};
       })
       .no_derivative()
-      .called_as({.names = {fn}, .attributes = std::move(attributes), .defaults = std::move(defaults)})
-      .cpp([fn = "tl::" + fn, spelled = std::move(spelled)](detail::CppOp& op) {
-        std::vector<std::string> args;
-        for (const std::string& name : spelled)
-          if (op.attrs().has(name)) args.push_back(detail::cpp_attr(op.attrs(), name));
-        return detail::cpp_call(fn, op, args);
-      });
+      .cpp(detail::cpp_fn_with("tl::" + fn, attributes))
+      .called_as({.names = {fn}, .attributes = std::move(attributes), .defaults = std::move(defaults)});
 }
 
 Scalar value_of(const Attrs& a) { return detail::scalar_attr("full", a, "value"); }

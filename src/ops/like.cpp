@@ -233,12 +233,7 @@ OpDef& def_filled(std::string_view name, std::optional<Scalar> value) {
       .type_origin([](const Attrs& attrs) {
         return OpDef::TypeOrigin{0, attrs.has("dtype") ? OpDef::TypeOrigin::kOwn : 0};
       })
-      .cpp([name = fmt::format("tl::{}", name), attributes](CppOp& op) {
-        std::vector<std::string> args;
-        for (const std::string& a : attributes)
-          if (op.attrs().has(a)) args.push_back(cpp_attr(op.attrs(), a));
-        return cpp_call(name, op, args);
-      });
+      .cpp(cpp_fn_with(fmt::format("tl::{}", name), attributes));
 }
 const OpDef& zeros_like_op = def_filled("zeros_like", Scalar(0));
 const OpDef& ones_like_op = def_filled("ones_like", Scalar(1));

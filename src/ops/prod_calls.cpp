@@ -35,28 +35,25 @@ using detail::OpDef;
 using detail::Rule;
 using detail::TensorType;
 
+bool keepdims(const Attrs& a) { return a.has("keepdims") && a.get<bool>("keepdims"); }
+
 // The arguments after the tensors as the call writes them: prod's axes and keepdims
 // (keepdims only where written or true), or cumprod's axis.
 std::vector<std::string> cpp_reduction(const Attrs& a) {
-  std::vector<std::string> args;
   if (a.has("axis")) return {detail::cpp_attr(a, "axis")};
-  const bool keep =
-      detail::cpp_written(a, "keepdims") != nullptr || (a.has("keepdims") && a.get<bool>("keepdims"));
+  const bool keep = detail::cpp_written(a, "keepdims") != nullptr || keepdims(a);
+  std::vector<std::string> args;
   if (!detail::every_axis(a) || keep) args.push_back(detail::cpp_axes_of(a));
   if (keep) args.push_back(detail::cpp_attr(a, "keepdims"));
   return args;
 }
-std::string cpp_derivative(std::string_view fn, detail::CppOp& op, std::vector<std::string> tensors) {
-  for (std::string& a : cpp_reduction(op.attrs())) tensors.push_back(std::move(a));
-  return fmt::format("tl::derivatives::{}({})", fn, detail::cpp_list(tensors));
-}
-std::vector<std::string> operands(detail::CppOp& op) {
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < op.num_operands(); ++i) out.push_back(op.operand(i));
-  return out;
+// tl::derivatives::fn(operands..., reduction...).
+detail::CppSpelling cpp_derivative(std::string_view fn) {
+  return [name = fmt::format("tl::derivatives::{}", fn)](detail::CppOp& op) {
+    return detail::cpp_call(name, op, cpp_reduction(op.attrs()));
+  };
 }
 
-bool keepdims(const Attrs& a) { return a.has("keepdims") && a.get<bool>("keepdims"); }
 std::int64_t axis_of(const Attrs& a) { return a.get<std::int64_t>("axis"); }
 
 [[noreturn]] void refuse(const Rule& r, std::string_view what) {
@@ -96,17 +93,17 @@ std::string cpp_along_tangents(std::string_view fn, detail::CppOp& op) {
     args.push_back(op.operand(i));
     args.push_back(has[i] != 0 ? op.operand(t++) : "tl::Tensor()");
   }
-  return cpp_derivative(fn, op, args);
+  for (std::string& a : cpp_reduction(op.attrs())) args.push_back(std::move(a));
+  return fmt::format("tl::derivatives::{}({})", fn, detail::cpp_list(args));
 }
 // An op standing for a library function that runs the engine (transforms layer):
-// recorded at build time only, written as its call.
-const OpDef* def_forward_over(std::string name, std::size_t operands) {
+// recorded at build time only, written as its call. Its result has x's type
+// (operand 1, after g).
+const OpDef* def_forward_over(std::string name) {
   return &detail::def_op(name)
               .inputs(-1)
-              .result_count([](std::size_t, const Attrs&) { return std::size_t{1}; })
-              .shape_rule([operands](std::span<const TensorType> in, const Attrs&) {
-                return std::vector<TensorType>{in[operands - 1]};
-              })
+              .shape_rule(
+                  [](std::span<const TensorType> in, const Attrs&) { return std::vector<TensorType>{in[1]}; })
               .cpp([name](detail::CppOp& op) { return cpp_along_tangents(name, op); });
 }
 
@@ -128,7 +125,7 @@ const bool defined = [] {
              if (r.wants(0)) g[0] = detail::call1(*prod_jvp_op, {r.cotangent(), r.in(1)}, r.attrs());
              return g;
            })
-           .cpp([](detail::CppOp& op) { return cpp_derivative("prod_backward", op, operands(op)); });
+           .cpp(cpp_derivative("prod_backward"));
   // prod_jvp(t, x, axes, keepdims): the reduction's shape; its transpose in t is
   // prod_backward.
   prod_jvp_op =
@@ -153,8 +150,8 @@ const bool defined = [] {
              if (r.wants(0)) g[0] = detail::call1(*prod_backward_op, {r.cotangent(), r.in(1)}, r.attrs());
              return g;
            })
-           .cpp([](detail::CppOp& op) { return cpp_derivative("prod_jvp", op, operands(op)); });
-  prod_backward_jvp_op = def_forward_over("prod_backward_jvp", 2);
+           .cpp(cpp_derivative("prod_jvp"));
+  prod_backward_jvp_op = def_forward_over("prod_backward_jvp");
 
   // cumprod_backward(g, x, y, axis) and cumprod_jvp(t, x, y, axis): x's shape, each
   // the other's transpose in its first operand.
@@ -173,7 +170,7 @@ const bool defined = [] {
              if (r.wants(0)) g[0] = detail::with_first(*cumprod_jvp_op, r.cotangent(), r);
              return g;
            })
-           .cpp([](detail::CppOp& op) { return cpp_derivative("cumprod_backward", op, operands(op)); });
+           .cpp(cpp_derivative("cumprod_backward"));
   cumprod_jvp_op =
       &detail::shaped_like_second(detail::def_steps("cumprod_jvp", 3, scan_steps(derivatives::cumprod_jvp)))
            .jvp([](const Rule& r) {
@@ -187,8 +184,8 @@ const bool defined = [] {
              if (r.wants(0)) g[0] = detail::with_first(*cumprod_backward_op, r.cotangent(), r);
              return g;
            })
-           .cpp([](detail::CppOp& op) { return cpp_derivative("cumprod_jvp", op, operands(op)); });
-  cumprod_backward_jvp_op = def_forward_over("cumprod_backward_jvp", 2);
+           .cpp(cpp_derivative("cumprod_jvp"));
+  cumprod_backward_jvp_op = def_forward_over("cumprod_backward_jvp");
   return true;
 }();
 

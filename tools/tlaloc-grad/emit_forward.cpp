@@ -18,7 +18,6 @@ std::string Writer::spelled(const Node& s, Names& n) const {
     n.tensor.push_back(a.is_tensor());
   }
   n.y = name(s.result);
-  n.g = "d_" + n.y;
   n.space = s.space;
   if (s.fn.empty()) return s.text;
   if (s.fn == "scan_slice") return step_of(n.args[0], s.text);

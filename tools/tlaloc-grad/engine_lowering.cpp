@@ -12,20 +12,11 @@
 #include "ops/cpp_spelling.hpp"
 #include "ops/reduce_axes.hpp"
 #include "ops/rule.hpp"
+#include "shapes.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc_grad {
 namespace {
-
-// An integer literal, as written.
-std::optional<std::int64_t> integer(std::string s) {
-  while (!s.empty() && s.front() == ' ') s.erase(0, 1);
-  while (!s.empty() && s.back() == ' ') s.pop_back();
-  const std::size_t digits = s.starts_with("-") ? 1 : 0;
-  if (s.size() == digits || s.find_first_not_of("0123456789", digits) != std::string::npos)
-    return std::nullopt;
-  return std::stoll(s);
-}
 
 // The text of an argument, or the initializer of the constant it names.
 const std::string& resolved(const std::string& text, const Constants& constants) {
@@ -38,19 +29,10 @@ const std::string& resolved(const std::string& text, const Constants& constants)
 tl::Axes axes_written(const std::vector<Arg>& args, const Constants& constants) {
   if (args.empty()) return {};
   const std::string& t = resolved(args[0].text, constants);
-  if (const auto one = integer(t)) return tl::Axes(*one);
-  if (!t.starts_with("{") || !t.ends_with("}")) throw NotYet{"axes written other than as literals"};
-  const std::string inside = t.substr(1, t.size() - 2);
-  if (inside.find_first_not_of(' ') == std::string::npos) return {};
-  std::vector<std::int64_t> axes;
-  for (std::size_t at = 0; at <= inside.size();) {
-    const std::size_t comma = std::min(inside.find(',', at), inside.size());
-    const auto a = integer(inside.substr(at, comma - at));
-    if (!a) throw NotYet{"axes written other than as literals"};
-    axes.push_back(*a);
-    at = comma + 1;
-  }
-  return tl::Axes(axes);
+  if (const auto one = int_literal(t)) return tl::Axes(*one);
+  const auto listed = int_list(t);
+  if (!listed) throw NotYet{"axes written other than as literals"};
+  return listed->empty() ? tl::Axes() : tl::Axes(*listed);
 }
 bool keepdims_written(const std::vector<Arg>& args, const Constants& constants) {
   if (args.size() < 2) return false;

@@ -1161,8 +1161,7 @@ ValueId Lowerer::call(const CallExpr* e, Block& out) {
         is_tensor(fd->getReturnType()) && fd->hasBody(def) && !sm_.isInSystemHeader(def->getLocation()))
       return inline_call(e, *def, out);
     // A function of a list of tensors that records one op of them (tl::concat, tl::stack).
-    if (const Rule* joining = find_rule(name);
-        joining != nullptr && joining->op != nullptr && joining->op->public_call().list) {
+    if (const Rule* joining = find_rule(name); joining != nullptr && joining->op->public_call().list) {
       if (const auto list = braced_tensors(e->getArg(0))) {
         std::vector<ValueId> items;
         for (const Expr* x : *list) items.push_back(expr(x, out));

@@ -20,11 +20,11 @@ namespace tlaloc_grad {
 
 // The names a rule writes with: the operands as spelled in the generated function
 // (a tensor's variable, or a scalar's C++ text), which of them are tensors, the
-// result, the result's cotangent, and the namespace of the function called.
+// result, and the namespace of the function called.
 struct Names {
   std::vector<std::string> args;
   std::vector<bool> tensor;
-  std::string y, g;
+  std::string y;
   std::string space = "tl::";
 };
 

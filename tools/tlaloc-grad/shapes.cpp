@@ -23,34 +23,6 @@ std::string trimmed(const std::string& s) {
   return s.substr(b, e - b);
 }
 
-// An integer literal ("-2"), or a braced list of them ("{2, 3}").
-std::optional<std::int64_t> int_literal(const std::string& text) {
-  const std::string t = trimmed(text);
-  if (t.empty()) return std::nullopt;
-  char* end = nullptr;
-  const long long v = std::strtoll(t.c_str(), &end, 10);
-  if (*end != '\0') return std::nullopt;
-  return std::int64_t(v);
-}
-
-std::optional<std::vector<std::int64_t>> int_list(const std::string& text) {
-  const std::string t = trimmed(text);
-  if (t.size() < 2 || t.front() != '{' || t.back() != '}') return std::nullopt;
-  const std::string inner = trimmed(t.substr(1, t.size() - 2));
-  std::vector<std::int64_t> out;
-  if (inner.empty()) return out;
-  std::size_t from = 0;
-  for (;;) {
-    const std::size_t comma = inner.find(',', from);
-    const auto v =
-        int_literal(inner.substr(from, comma == std::string::npos ? std::string::npos : comma - from));
-    if (!v) return std::nullopt;
-    out.push_back(*v);
-    if (comma == std::string::npos) return out;
-    from = comma + 1;
-  }
-}
-
 // `tl::DType::f64` and the like.
 std::optional<tl::DType> dtype_literal(const std::string& t) {
   const std::size_t at = t.rfind("DType::");
@@ -150,6 +122,33 @@ std::optional<Known> called(const tl::detail::OpDef& def, const std::vector<Oper
 }
 
 }  // namespace
+
+std::optional<std::int64_t> int_literal(const std::string& text) {
+  const std::string t = trimmed(text);
+  if (t.empty()) return std::nullopt;
+  char* end = nullptr;
+  const long long v = std::strtoll(t.c_str(), &end, 10);
+  if (*end != '\0') return std::nullopt;
+  return std::int64_t(v);
+}
+
+std::optional<std::vector<std::int64_t>> int_list(const std::string& text) {
+  const std::string t = trimmed(text);
+  if (t.size() < 2 || t.front() != '{' || t.back() != '}') return std::nullopt;
+  const std::string inner = trimmed(t.substr(1, t.size() - 2));
+  std::vector<std::int64_t> out;
+  if (inner.empty()) return out;
+  std::size_t from = 0;
+  for (;;) {
+    const std::size_t comma = inner.find(',', from);
+    const auto v =
+        int_literal(inner.substr(from, comma == std::string::npos ? std::string::npos : comma - from));
+    if (!v) return std::nullopt;
+    out.push_back(*v);
+    if (comma == std::string::npos) return out;
+    from = comma + 1;
+  }
+}
 
 std::optional<Known> result_of(const std::string& fn, const std::vector<Operand>& operands) {
   const Rule* rule = find_rule(fn);

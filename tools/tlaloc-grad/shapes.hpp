@@ -37,6 +37,11 @@ struct ShapeMismatch : std::runtime_error {
 // library refuses the shapes.
 std::optional<Known> result_of(const std::string& fn, const std::vector<Operand>& operands);
 
+// An integer literal ("-2"), or a braced list of them ("{2, 3}", or "{}" empty), as an
+// argument's text; nothing for any other text.
+std::optional<std::int64_t> int_literal(const std::string& text);
+std::optional<std::vector<std::int64_t>> int_list(const std::string& text);
+
 // "f32[2,3]", or "?[2,3]" where the dtype is not known.
 std::string type_text(const Known& k);
 
