@@ -9,7 +9,7 @@
 #define TLALOC_PUBLIC_END _Pragma("GCC visibility pop")
 
 // A public function whose result carries no derivative, though it takes tensors
-// (tl::argmax, tl::full_like): the declaration says so, and tlaloc-grad, which parses
+// (tl::argmax, tl::one_hot): the declaration says so, and tlaloc-grad, which parses
 // it with Clang, reads it there. A function that records one op alone takes it from
 // the op instead (OpDef::no_derivative).
 #if defined(__clang__)
