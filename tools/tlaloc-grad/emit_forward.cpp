@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <functional>
 
+#include "cppgen/code.hpp"
 #include "engine_rules.hpp"
-#include "rules_text.hpp"
 
 namespace tlaloc_grad {
 
@@ -235,26 +235,30 @@ void Writer::custom_half(const Node& s) {
     moving.push_back(active(a.value) ? "t_" + name(a.value) : "tl::Tensor()");
     maybe_none = maybe_none && (!active(a.value) || zero_tangent_.count(a.value) != 0);
   }
-  std::string call, with_tangents;
+  using code::Expr;
+  Expr call, with_tangents;
   if (s.fn == "forward") {
-    call = ".forward(" + comma_list(values) + ")";
-    with_tangents = ".forward_jvp(" + braced(values) + ", " + braced(moving) + ")";
+    call = Expr::call(s.callee + ".forward", code::texts(values));
+    with_tangents = Expr::call(s.callee + ".forward_jvp",
+                               {Expr::braced(code::texts(values)), Expr::braced(code::texts(moving))});
   } else {
     const std::string residuals = s.text + ".second";
     const bool moved = p_.active_lists.count(s.text) != 0;
     maybe_none = maybe_none && (!moved || zero_lists_.count(s.text) != 0);
-    call = ".backward(" + residuals + ", " + values[0] + ")";
-    with_tangents = ".backward_jvp(" + residuals + ", " +
-                    (moved ? "t_" + residuals : "std::vector<tl::Tensor>(" + residuals + ".size())") + ", " +
-                    values[0] + ", " + moving[0] + ")";
+    call = Expr::call(s.callee + ".backward", code::texts({residuals, values[0]}));
+    with_tangents = Expr::call(
+        s.callee + ".backward_jvp",
+        code::texts({residuals,
+                     moved ? "t_" + residuals : "std::vector<tl::Tensor>(" + residuals + ".size())",
+                     values[0], moving[0]}));
   }
   const std::string comment = "  // " + s.fn + ", " + at(s.loc) + ": " + shorten(s.source);
   const std::string decl = s.init.empty() ? "" : "const " + s.init + " ";
   if (!tangents_ || p_.active_lists.count(s.list) == 0) {
-    line(decl + s.list + " = " + s.callee + call + ";" + comment);
+    line(decl + s.list + " = " + call.str() + ";" + comment);
     return;
   }
-  line("const auto " + s.list + "_jvp = " + s.callee + with_tangents + ";" + comment);
+  line("const auto " + s.list + "_jvp = " + with_tangents.str() + ";" + comment);
   line(decl + s.list + " = " + s.list + "_jvp.first;");
   line(decl + "t_" + s.list + " = " + s.list + "_jvp.second;");
   if (maybe_none) zero_lists_.insert(s.list);

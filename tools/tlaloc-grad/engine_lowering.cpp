@@ -81,7 +81,7 @@ const tl::detail::OpDef& custom_call() {
         for (std::size_t i = 0; i < r.num_in(); ++i)
           if (r.wants(i))
             out[i] = tl::detail::call1(spelled_text(), std::vector<Tensor>{cts},
-                                       {{"text", placeholder(0) + "[" + std::to_string(i) + "]"}});
+                                       {{"text", Expr::hole(0) + "[" + std::to_string(i) + "]"}});
         return out;
       });
   return op;
@@ -120,7 +120,7 @@ void Lowering::lower() {
 }
 
 Tensor Lowering::param(const std::string& name, Kind kind, bool wrt) {
-  names.push_back({name, 0});
+  names.push_back(Expr::text(name));
   kinds.push_back(kind);
   wrt_.push_back(wrt);
   return b_.param(tl::detail::unknown_type());
@@ -345,7 +345,7 @@ std::string Lowering::text_of(ValueId v) {
   const ir::ValueId fv = value(v);
   if (element_params_.count(fv) == 0) return p_.values[std::size_t(v)].name;
   const auto at = std::find(f_.body.args.begin(), f_.body.args.end(), fv);
-  return names.at(std::size_t(at - f_.body.args.begin())).text;
+  return names.at(std::size_t(at - f_.body.args.begin())).str();
 }
 
 void Lowering::identify(const Node& s, const Phi& ph, const std::vector<ValueId>& roots, std::size_t at) {
@@ -522,7 +522,7 @@ Tensor Lowering::record(const Node& s) {
     std::vector<Tensor> in;
     for (const Arg& a : s.args) in.push_back(operand(a));
     const std::string& y = p_.values[std::size_t(s.result)].name;
-    const std::string backward = s.callee + ".backward(" + y + "_fwd.second, " + placeholder(0) + ")";
+    const std::string backward = s.callee + ".backward(" + y + "_fwd.second, " + Expr::hole(0) + ")";
     return tl::detail::call1(custom_call(), in, {{"backward", backward}, {"name", y + "_cts"}});
   }
   const Rule* rule = find_rule(s.fn);

@@ -75,7 +75,7 @@ void SweepPrinter::path(const Block& b, const std::vector<Phi>& phis, const std:
       continue;
     }
     if (!outs[k].defined() || !pass_.is_active(side)) continue;
-    const std::string out = rec_.write(b_.value_of(outs[k])).text, d = target_of(side);
+    const std::string out = rec_.write(b_.value_of(outs[k])).str(), d = target_of(side);
     // The first share of a value of the path: its variable takes it, and the rules
     // read it there.
     const bool first_share = pass_.ct.count(side) == 0 && !may_hold_others(side);
@@ -191,7 +191,7 @@ void SweepPrinter::settle(ir::ValueId v) {
   const auto it = pass_.ct.find(v);
   if (it == pass_.ct.end()) return;
   const ir::ValueId gv = b_.value_of(it->second);
-  const std::string d = target_of(v), text = rec_.write(gv).text;
+  const std::string d = target_of(v), text = rec_.write(gv).str();
   if (const auto held = holds_.find(d); text == d || (held != holds_.end() && held->second == gv)) return;
   line(d + " = " + text + ";");
   if (const auto held = holds_.find(d); held != holds_.end()) rec_.retire(held->second);
@@ -215,7 +215,7 @@ void SweepPrinter::cond(const Node& s) {
   bool sure = false;
   for (const Phi& ph : s.phis) {
     outs.push_back(low_.lowered(ph.out) ? pass_.take_ct(low_.value(ph.out)) : Tensor());
-    if (outs.back().defined()) seeds(outs.back(), rec_.write(b_.value_of(outs.back())).text, any, sure);
+    if (outs.back().defined()) seeds(outs.back(), rec_.write(b_.value_of(outs.back())).str(), any, sure);
   }
   if (any.empty()) return;
   State unseeded = save();
@@ -277,7 +277,7 @@ SweepPrinter::Structured SweepPrinter::structured_parts(const Node& s) {
     r.carried.push_back(&ph);
     r.outs.push_back(pass_.take_ct(low_.value(ph.out)));
     if (r.outs.back().defined())
-      seeds(r.outs.back(), rec_.write(b_.value_of(r.outs.back())).text, r.any, r.sure);
+      seeds(r.outs.back(), rec_.write(b_.value_of(r.outs.back())).str(), r.any, r.sure);
   }
   // A tl::scan's outputs: each step's output takes its step of the output's
   // cotangent (held in the output's variable).
@@ -456,13 +456,13 @@ void SweepPrinter::seeds(const Tensor& ct, const std::string& d, std::string& an
 }
 
 std::string SweepPrinter::zeros_of(ir::ValueId v) {
-  return "tl::zeros_like(" + rec_.write(primal_.at(v)).text + ")";
+  return "tl::zeros_like(" + rec_.write(primal_.at(v)).str() + ")";
 }
 
 std::string SweepPrinter::or_zeros(const Tensor& ct, ir::ValueId v) {
   const std::string zero = zeros_of(v);
   if (!ct.defined()) return zero;
-  const std::string d = rec_.write(b_.value_of(ct)).text;
+  const std::string d = rec_.write(b_.value_of(ct)).str();
   return maybe_.count(b_.value_of(ct)) != 0 ? d + ".defined() ? " + d + " : " + zero : d;
 }
 

@@ -16,7 +16,6 @@
 #include "ir/builder.hpp"
 #include "ops/like.hpp"
 #include "ops/rule.hpp"
-#include "rules_text.hpp"
 
 namespace tlaloc_grad {
 namespace {
@@ -48,7 +47,7 @@ void name_values(Call& c, ir::Builder& b, const Names& n) {
   const auto param = [&](const std::string& text, int cls) {
     Tensor t = b.param(tl::detail::unknown_type());
     const ir::ValueId v = b.value_of(t);
-    c.names[v] = {text, 0};
+    c.names[v] = Expr::text(text);
     c.kinds[v] = of_class(cls);
     return t;
   };
@@ -120,17 +119,17 @@ std::string engine_tangent(const Rule& r, const Names& n, const std::vector<std:
   for (std::size_t k = 0; k < n.args.size(); ++k) {
     if (!n.tensor[k] || t[k].empty()) continue;
     const Tensor tangent = bg.param(tl::detail::unknown_type());
-    names[bg.value_of(tangent)] = {t[k], 0};
+    names[bg.value_of(tangent)] = Expr::text(t[k]);
     kinds[bg.value_of(tangent)] = of_class(class_of(n, k));
     pass.tangent[b.value_of(c.in[k])] = tangent;
   }
   for (const ir::Op& op : c.f.body.ops) pass.step(op);
-  names[bg.value_of(pass.rp.at(b.value_of(y)))] = {n.y, 0};
+  names[bg.value_of(pass.rp.at(b.value_of(y)))] = Expr::text(n.y);
   kinds[bg.value_of(pass.rp.at(b.value_of(y)))] = of_class(0);
   const Tensor dy = pass.tangent_of(b.value_of(y));
   if (!dy.defined()) return std::string();
   Recording w(g, names, kinds, scalars, n.y);
-  return w.write(bg.value_of(dy)).text;
+  return w.write(bg.value_of(dy)).str();
 }
 
 }  // namespace tlaloc_grad

@@ -41,7 +41,7 @@ Sweep SweepPrinter::print(const std::string& seed, const Tensor& seed_value) {
   for (ir::ValueId fv : low_.wrt_elements) {
     const auto it = pass_.ct.find(fv);
     if (it == pass_.ct.end()) continue;
-    const std::string text = rec_.write(b_.value_of(it->second)).text;
+    const std::string text = rec_.write(b_.value_of(it->second)).str();
     if (text != low_.target.at(fv)) line(low_.target.at(fv) + " = " + text + ";");
   }
   close_scope();
@@ -90,7 +90,7 @@ void SweepPrinter::guarded(const ir::Op& op) {
   const auto it = pass_.ct.find(op.results.at(0));
   if (it == pass_.ct.end() || maybe_.count(b_.value_of(it->second)) == 0) return run(op);
   State before = save();
-  line("if (" + rec_.write(b_.value_of(it->second)).text + ".defined()) {");
+  line("if (" + rec_.write(b_.value_of(it->second)).str() + ".defined()) {");
   ++depth_;
   run(op);
   --depth_;
@@ -184,8 +184,8 @@ void SweepPrinter::write_from(std::size_t ops, std::size_t shares) {
       const std::string t =
           list ? op.attrs.get<std::string>("name") : fmt::format("t_{}_{}", op.name(), temps_++);
       if (shares < values_.cotangents.size()) note(values_.cotangents[shares].by);
-      line((list ? "const std::vector<tl::Tensor> " : "const tl::Tensor ") + t + " = " + rec_.define(v).text +
-           ";");
+      line((list ? "const std::vector<tl::Tensor> " : "const tl::Tensor ") + t + " = " +
+           rec_.define(v).str() + ";");
       rec_.name(v, t);
     }
   }
@@ -208,7 +208,7 @@ std::string SweepPrinter::target_of(ir::ValueId fv) const {
   if (const auto it = low_.inner.find(fv); it != low_.inner.end()) return "d_" + it->second;
   const auto& args = low_.function().body.args;
   for (std::size_t i = 0; i < args.size(); ++i)
-    if (args[i] == fv) return "d_" + low_.names[i].text;
+    if (args[i] == fv) return "d_" + low_.names[i].str();
   return "d_" + p_.values[std::size_t(low_.program_value.at(fv))].name;
 }
 
@@ -273,7 +273,7 @@ void SweepPrinter::assign(ir::ValueId gv, const std::vector<Share>& xs) {
   for (const auto& [of, by] : xs) {
     const std::string d = target_of(of);
     const Expr e = rec_.named(gv) ? rec_.write(gv) : rec_.define(gv);
-    std::string text = e.text;
+    std::string text = e.str();
     if (text == d) continue;
     const ir::Op* made = rec_.made_by(gv);
     // Made by `+`: the engine's sum of two shares.
@@ -295,9 +295,9 @@ void SweepPrinter::assign(ir::ValueId gv, const std::vector<Share>& xs) {
     else if (shared)
       text = maybe_sum(d, gv);
     else if (maybe_first)
-      text = maybe_sum(rec_.write(made->operands[0]).text, made->operands[1]);
+      text = maybe_sum(rec_.write(made->operands[0]).str(), made->operands[1]);
     else if (sum)  // d holds the sum's first operand, whatever name that was given first
-      text = rec_.sum({d, 0}, made->operands[1]).text;
+      text = rec_.sum(Expr::text(d), made->operands[1]).str();
     // A share that may itself be undefined (a cotangent passed on from after a
     // branch or a loop) is added only where it has a value.
     const bool adds = added_up && !rec_.named(gv);
@@ -307,7 +307,8 @@ void SweepPrinter::assign(ir::ValueId gv, const std::vector<Share>& xs) {
     if (held != holds_.end() && held->second != gv) rec_.retire(held->second);
     note(by);
     declare(of);
-    line((guard ? "if (" + rec_.write(added).text + ".defined()) " : std::string()) + d + " = " + text + ";");
+    line((guard ? "if (" + rec_.write(added).str() + ".defined()) " : std::string()) + d + " = " + text +
+         ";");
     holds_[d] = gv;
     if (!rec_.named(gv)) rec_.name(gv, d);
   }
@@ -341,7 +342,7 @@ bool SweepPrinter::may_hold_others(ir::ValueId v) const {
 }
 
 std::string SweepPrinter::maybe_sum(const std::string& d, ir::ValueId share) {
-  return d + ".defined() ? " + rec_.sum({d, 0}, share).text + " : " + rec_.write(share).text;
+  return d + ".defined() ? " + rec_.sum(Expr::text(d), share).str() + " : " + rec_.write(share).str();
 }
 
 namespace {
@@ -392,10 +393,11 @@ Sweep engine_sweep(const Program& p, const std::string& seed, const ForwardPass&
     for (const auto& [v, t] : pass.rp.primal) primal[v] = b.value_of(t);
     std::map<ir::ValueId, std::pair<std::string, ir::ValueId>> scalars;
     for (const auto& [v, s] : low.scalars) scalars[primal.at(v)] = {s.first, primal.at(s.second)};
-    for (const auto& [fv, pv] : low.program_value) names[primal.at(fv)] = {p.values[std::size_t(pv)].name, 0};
+    for (const auto& [fv, pv] : low.program_value)
+      names[primal.at(fv)] = Expr::text(p.values[std::size_t(pv)].name);
     const Tensor seed_value = b.param(tl::detail::unknown_type());
     const ir::ValueId result = f.body.results.at(0);
-    names[b.value_of(seed_value)] = {"d_" + p.values[std::size_t(p.result)].name, 0};
+    names[b.value_of(seed_value)] = Expr::text("d_" + p.values[std::size_t(p.result)].name);
     // The seed has the result's type.
     Recording rec(g, names, kinds, scalars, "", {{b.value_of(seed_value), primal.at(result)}});
     if (pass.is_active(result)) pass.add_ct(result, seed_value);

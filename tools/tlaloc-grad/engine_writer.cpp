@@ -13,30 +13,13 @@ namespace {
 
 namespace tl = tlaloc;
 
-// How tightly an expression binds, as C++ parses it: 0 for a name, a literal or a
-// call; 3 for a prefix minus; then the binary operators' levels.
-int level_of(std::string_view op) {
-  static const std::map<std::string_view, int> levels{
-      {"*", 5},  {"/", 5},   {"%", 5},   {"+", 6},  {"-", 6},  {"<", 9},  {"<=", 9},  {">", 9},
-      {">=", 9}, {"==", 10}, {"!=", 10}, {"&", 11}, {"^", 12}, {"|", 13}, {"&&", 14}, {"||", 15}};
-  const auto it = levels.find(op);
-  return it == levels.end() ? -1 : it->second;
-}
-
-// An operand written where a tighter or equal level is needed (C++'s binary operators
-// group left to right, and floating-point arithmetic is not associative).
-std::string operand(const Expr& e, int level, bool right) {
-  const bool wrap = e.level != 0 && (e.level > level || (right && e.level == level));
-  return wrap ? "(" + e.text + ")" : e.text;
-}
-
-// A recorded op as its spelling (OpDef::cpp) sees it, with placeholder operands.
+// A recorded op as its spelling (OpDef::cpp) sees it, its operands holes for the code
+// model to fill (Expr::spelled).
 class Spelling final : public tl::detail::CppOp {
  public:
   Spelling(const ir::Function& f, const ir::Op& op) : f_(f), op_(op) {
-    for (std::size_t i = 0; i < op.operands.size(); ++i) names_.push_back(placeholder(i));
+    for (std::size_t i = 0; i < op.operands.size(); ++i) names_.push_back(Expr::hole(i));
   }
-  static std::string placeholder(std::size_t i) { return fmt::format("\x01{}\x02", i); }
   std::size_t num_operands() const override { return op_.operands.size(); }
   const std::string& operand(std::size_t i) const override { return names_.at(i); }
   const tl::detail::TensorType& operand_type(std::size_t i) const override {
@@ -82,18 +65,12 @@ Expr literal(const tl::detail::Attrs& attrs) {
     if (const auto* d = std::get_if<double>(&value)) text = tl::detail::cpp_double(*d);
     if (const auto* i = std::get_if<std::int64_t>(&value)) text = std::to_string(*i);
     if (const auto* b = std::get_if<bool>(&value)) text = *b ? "true" : "false";
-    return {text, text.starts_with("-") ? 3 : 0};
+    return Expr::text(text);
   }
   throw std::logic_error("weak_scalar without a value");
 }
 
 }  // namespace
-
-std::string placeholder(std::size_t i) { return Spelling::placeholder(i); }
-std::string spelling_of(const ir::Function& f, const ir::Op& op) {
-  Spelling spelling(f, op);
-  return op.def->cpp_spelling()(spelling);
-}
 
 Recording::Recording(const ir::Function& f, std::map<ir::ValueId, Expr> names,
                      std::map<ir::ValueId, Kind> kinds,
@@ -135,8 +112,8 @@ Expr Recording::define(ir::ValueId v) {
   if (retired_.count(v) != 0)
     throw std::logic_error(fmt::format("value %{} is read after its variable was given another value", v));
   if (const auto it = scalars_.find(v); it != scalars_.end()) {
-    const std::string like = y_.empty() ? operand(write(it->second.second), 0, false) : y_;
-    return {"tl::scalar_tensor(" + it->second.first + ", " + like + ".dtype())", 0};
+    const Expr like = y_.empty() ? write(it->second.second) : Expr::text(y_);
+    return Expr::call("tl::scalar_tensor", {Expr::text(it->second.first), Expr::member(like, ".dtype()")});
   }
   const ir::Op* made = made_by(v);
   if (made == nullptr) throw std::logic_error(fmt::format("value %{} has no name and no op", v));
@@ -144,23 +121,17 @@ Expr Recording::define(ir::ValueId v) {
   if (op.def->is_identity_where_same_type() && same_as_first(op)) return write(op.operands[0]);
   // A prefix operator (`-x`), and a sum of shares written as one.
   const std::string& symbol = op.def->public_call().symbol;
-  if (!symbol.empty() && op.operands.size() == 1)
-    return {symbol + operand(write(op.operands[0]), 3, true), 3};
+  if (!symbol.empty() && op.operands.size() == 1) return Expr::prefix(symbol, write(op.operands[0]));
   if (symbol == "+" && adds_itself(op.operands[1])) return sum(write(op.operands[0]), op.operands[1]);
+  return spelled(op);
+}
+
+// The op's spelling with its operands put in.
+Expr Recording::spelled(const ir::Op& op) {
   Spelling spelling(f_, op);
-  const std::string spelled = op.def->cpp_spelling()(spelling);
-  if (op.operands.size() == 2) {
-    const std::string left = Spelling::placeholder(0), right = Spelling::placeholder(1);
-    if (spelled.starts_with(left + " ") && spelled.ends_with(" " + right)) {
-      const std::string sym =
-          spelled.substr(left.size() + 1, spelled.size() - left.size() - right.size() - 2);
-      const int level = level_of(sym);
-      if (level > 0)
-        return {operand(side(op, 0), level, false) + " " + sym + " " + operand(side(op, 1), level, true),
-                level};
-    }
-  }
-  return {fill(spelled, op), 0};
+  std::vector<Expr> operands;
+  for (std::size_t i = 0; i < op.operands.size(); ++i) operands.push_back(side(op, i));
+  return Expr::spelled(op.def->cpp_spelling()(spelling), std::move(operands));
 }
 
 bool Recording::adds_itself(ir::ValueId v) const {
@@ -169,20 +140,10 @@ bool Recording::adds_itself(ir::ValueId v) const {
 }
 
 Expr Recording::sum(const Expr& so_far, ir::ValueId share) {
-  if (!adds_itself(share)) {
-    const Expr s = write(share);
-    return {operand(so_far, 6, false) + " + " + operand(s, 6, true), 6};
-  }
-  // The share's call given the cotangent so far (the marker) as its last argument
+  if (!adds_itself(share)) return Expr::binary("+", so_far, write(share));
+  // The share's call given the cotangent so far as its last argument
   // (OpDef::adds_parts_to_so_far).
-  const ir::Op& op = *made_by(share);
-  const std::string marker = Spelling::placeholder(op.operands.size());
-  Spelling spelling(f_, op);
-  std::string text = op.def->cpp_spelling()(spelling);
-  text.insert(text.size() - 1, ", " + marker);
-  text = fill(text, op);
-  text.replace(text.find(marker), marker.size(), so_far.text);
-  return {text, 0};
+  return spelled(*made_by(share)).with_last_argument(so_far);
 }
 
 // Operand k of op. A number was passed beside a tensor operand of the same call (the
@@ -197,24 +158,8 @@ Expr Recording::side(const ir::Op& op, std::size_t k) {
   if (const auto it = scalars_.find(v); it != scalars_.end() && op.def->is_elementwise() &&
                                         op.operands.size() == 2 &&
                                         same_as(op.operands[1 - k], it->second.second))
-    return {it->second.first, 0};
+    return Expr::text(it->second.first);
   return write(v);
-}
-
-// The spelling with its operands written in: bare as a call's arguments,
-// parenthesized anywhere else (before a member access, beside an operator).
-std::string Recording::fill(std::string s, const ir::Op& op) {
-  for (std::size_t i = 0; i < op.operands.size(); ++i) {
-    const std::string p = Spelling::placeholder(i);
-    for (std::size_t at = s.find(p); at != std::string::npos; at = s.find(p)) {
-      const std::size_t end = at + p.size();
-      const bool opened = (at >= 1 && s[at - 1] == '(') || (at >= 2 && s.compare(at - 2, 2, ", ") == 0);
-      const bool closed = end < s.size() && (s[end] == ')' || s[end] == ',');
-      const Expr e = side(op, i);
-      s.replace(at, p.size(), opened && closed ? e.text : operand(e, 0, false));
-    }
-  }
-  return s;
 }
 
 // A result's shape and dtype classes, from where its op says they come from

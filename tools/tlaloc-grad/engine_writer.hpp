@@ -1,8 +1,8 @@
 // A recording of the AD engine made at build time (values of unknown type, named by
 // the generated function's variables), written back as C++ expressions over the
-// public API: each recorded op by its own spelling (OpDef::cpp), with the
-// parentheses C++'s grammar needs and no more. Used by engine_rules.cpp (one rule at
-// a time) and engine_sweep.cpp (the engine's reverse sweep of a whole body).
+// public API: each recorded op by its own spelling (OpDef::cpp), as an expression
+// of the code model, which writes the parentheses C++'s grammar needs and no more. Used by engine_rules.cpp
+// (one rule at a time) and engine_sweep.cpp (the engine's reverse sweep of a whole body).
 #pragma once
 
 #include <map>
@@ -11,18 +11,16 @@
 #include <string>
 #include <utility>
 
+#include "cppgen/code.hpp"
 #include "ir/ir.hpp"
 
 namespace tlaloc_grad {
 
 namespace ir = tlaloc::ir;
 
-// C++ text and how tightly it binds: 0 for a name, a literal or a call; 3 for a
-// prefix minus; then the binary operators' levels.
-struct Expr {
-  std::string text;
-  int level = 0;
-};
+// An expression of the generated code (src/cppgen/code.hpp): its printer knows how
+// tightly each part binds.
+using Expr = tlaloc::cppgen::Expr;
 
 // What is known at build time of a value's type: which shape it has and which
 // dtype, each a class numbered by whoever names the values (shape 0: rank 0), or
@@ -37,10 +35,6 @@ struct Kind {
 // The kind of a tensor of type class c, and of a rank-0 value of c's dtype.
 inline Kind of_class(int c) { return {c + 1, c}; }
 inline Kind scalar_of_class(int c) { return {0, c}; }
-
-// Operand i of an op's spelling, and the spelling of op with those for operands.
-std::string placeholder(std::size_t i);
-std::string spelling_of(const ir::Function& f, const ir::Op& op);
 
 class Recording {
  public:
@@ -62,7 +56,7 @@ class Recording {
   Expr sum(const Expr& so_far, ir::ValueId share);
   // From now on v is written as `name`.
   void name(ir::ValueId v, const std::string& name) {
-    names_[v] = {name, 0};
+    names_[v] = Expr::text(name);
     retired_.erase(v);
   }
   // v has w's type.
@@ -79,8 +73,8 @@ class Recording {
 
  private:
   Expr side(const ir::Op& op, std::size_t k);
+  Expr spelled(const ir::Op& op);
   bool adds_itself(ir::ValueId v) const;
-  std::string fill(std::string s, const ir::Op& op);
   Kind kind_of(const ir::Op& op) const;
   Kind derived_kind(const ir::Op& op, int own) const;
   bool same_as(ir::ValueId a, ir::ValueId b) const;

@@ -10,9 +10,9 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "cppgen/code.hpp"
 #include "ir/op.hpp"
 #include "rules.hpp"
-#include "rules_text.hpp"
 
 namespace tlaloc_grad {
 
@@ -609,8 +609,9 @@ void Lowerer::collect_renames(const Stmt* s, unsigned begin,
   const auto* m = dyn_cast<MemberExpr>(s);
   if (const auto* self =
           m != nullptr ? dyn_cast<CXXThisExpr>(m->getBase()->IgnoreParenImpCasts()) : nullptr) {
-    replace(self->isImplicit() ? m->getMemberLoc() : m->getBeginLoc(), m->getMemberLoc(),
-            paren(object_.name) + "." + m->getMemberNameInfo().getAsString());
+    replace(
+        self->isImplicit() ? m->getMemberLoc() : m->getBeginLoc(), m->getMemberLoc(),
+        code::Expr::member(code::Expr::text(object_.name), "." + m->getMemberNameInfo().getAsString()).str());
     return;
   }
   if (const auto* deref = dyn_cast<UnaryOperator>(s);
@@ -885,7 +886,7 @@ std::string Lowerer::spelled_over(const std::string& fn, const std::vector<Arg>&
     const Value& v = p_.values[std::size_t(a.value)];
     spelled.push_back(v.undefined ? "tl::Tensor()" : v.name);
   }
-  return fn + "(" + comma_list(spelled) + ")";
+  return code::Expr::call(fn, code::texts(spelled)).str();
 }
 
 // An op with no derivative, spelled as written with the renamed arguments.

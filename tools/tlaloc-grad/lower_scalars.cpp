@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <set>
 
-#include "rules_text.hpp"
+#include "cppgen/code.hpp"
 
 namespace tlaloc_grad {
 
@@ -97,9 +97,11 @@ void Lowerer::assign_scalar(const VarDecl* v, const Expr* e, Block& out) {
   if (b != nullptr) {
     value = scalar_text(b->getRHS());
     if (b->isCompoundAssignmentOp())
-      value = prior + " " +
-              BinaryOperator::getOpcodeStr(BinaryOperator::getOpForCompoundAssignment(b->getOpcode())).str() +
-              " " + paren(value);
+      value =
+          code::Expr::binary(
+              BinaryOperator::getOpcodeStr(BinaryOperator::getOpForCompoundAssignment(b->getOpcode())).str(),
+              code::Expr::text(prior), code::Expr::text(value))
+              .str();
   } else {
     value = prior + (cast<UnaryOperator>(e)->isIncrementOp() ? " + 1" : " - 1");
   }

@@ -12,7 +12,12 @@
 #include <string_view>
 #include <vector>
 
+namespace tlaloc::cppgen {}
+
 namespace tlaloc_grad {
+
+// The code model the generated C++ is built in (src/cppgen/code.hpp).
+namespace code = tlaloc::cppgen;
 
 // Where a construct is in the user's file (line and column from 1).
 struct Loc {

@@ -1,8 +1,8 @@
 #include "rules.hpp"
 
+#include "cppgen/code.hpp"
 #include "engine_rules.hpp"
 #include "ir/op.hpp"
-#include "rules_text.hpp"
 #include "shapes.hpp"
 
 #include <algorithm>
@@ -13,55 +13,36 @@
 
 namespace tlaloc_grad {
 
-std::string paren(const std::string& s) {
-  int depth = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const char c = s[i];
-    if (c == '(' || c == '[' || c == '{')
-      ++depth;
-    else if (c == ')' || c == ']' || c == '}')
-      --depth;
-    else if (depth == 0 && !(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' ||
-                             c == ':' || (i == 0 && c == '-') || c == '\x01' || c == '\x02'))
-      return "(" + s + ")";
-  }
-  return s;
-}
-
-std::string comma_list(const std::vector<std::string>& items) {
-  std::string s;
-  for (std::size_t i = 0; i < items.size(); ++i) s += (i ? ", " : "") + items[i];
-  return s;
-}
-std::string braced(const std::vector<std::string>& items) { return "{" + comma_list(items) + "}"; }
-
 namespace {
 
 using RuleTable = std::map<std::string, Rule, std::less<>>;
 
 // The call as the user wrote it: `tl::<rule name>(operands...)`.
 std::string spell_call(const Rule& r, const Names& n) {
-  std::vector<std::string> args = n.args;
-  for (const std::size_t k : r.op->public_call().by_shape) args.at(k) = paren(args.at(k)) + ".shape()";
+  std::vector<code::Expr> args = code::texts(n.args);
+  for (const std::size_t k : r.op->public_call().by_shape)
+    args.at(k) = code::Expr::member(args.at(k), ".shape()");
   // A function that takes the tensors as one list.
   if (r.op->public_call().list) {
-    const auto tensors = std::size_t(std::count(n.tensor.begin(), n.tensor.end(), true));
-    args.erase(args.begin(), args.begin() + std::ptrdiff_t(tensors));
-    args.insert(args.begin(), braced({n.args.begin(), n.args.begin() + std::ptrdiff_t(tensors)}));
+    const auto tensors = std::ptrdiff_t(std::count(n.tensor.begin(), n.tensor.end(), true));
+    const code::Expr list = code::Expr::braced({args.begin(), args.begin() + tensors});
+    args.erase(args.begin(), args.begin() + tensors);
+    args.insert(args.begin(), list);
   }
-  return n.space + r.name + "(" + comma_list(args) + ")";
+  return code::Expr::call(n.space + r.name, std::move(args)).str();
 }
 
 // `x.fn(args...)`: a method of the first operand.
 std::string spell_method(const Rule& r, const Names& n) {
-  return paren(n.args[0]) + "." + r.name + "(" + comma_list({n.args.begin() + 1, n.args.end()}) + ")";
+  const std::vector<code::Expr> args = code::texts({n.args.begin() + 1, n.args.end()});
+  return code::Expr::member(code::Expr::text(n.args[0]), "." + code::Expr::call(r.name, args).str()).str();
 }
 
 // `a + b` or `-a`: the op's C++ operator.
 std::string spell_operator(const Rule& r, const Names& n) {
   const std::string& symbol = r.op->public_call().symbol;
-  if (n.args.size() == 1) return symbol + paren(n.args[0]);
-  return paren(n.args[0]) + " " + symbol + " " + paren(n.args[1]);
+  if (n.args.size() == 1) return code::Expr::prefix(symbol, code::Expr::text(n.args[0])).str();
+  return code::Expr::binary(symbol, code::Expr::text(n.args[0]), code::Expr::text(n.args[1])).str();
 }
 
 // An op whose result does not move with its operands (floor, zeros_like), or is held
