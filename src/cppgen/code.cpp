@@ -53,9 +53,10 @@ std::size_t past_literal(std::string_view s, std::size_t i) {
 }
 
 // The identifiers text reads: not a member's name, a qualified name's later parts
-// or anything in a literal.
+// or anything in a literal or a comment.
 void identifiers(std::string_view s, std::vector<std::string>& out) {
   for (std::size_t i = 0; i < s.size();) {
+    if (s.substr(i, 2) == "//") return;
     if (s[i] == '"' || s[i] == '\'') {
       i = past_literal(s, i);
       continue;
@@ -84,26 +85,83 @@ std::size_t past_number(std::string_view s, std::size_t i) {
   return i;
 }
 
-// How tightly text of unknown form binds: a chain of names, numbers, member accesses
-// and bracketed parts is primary; a leading minus makes a prefix expression.
+// Where statement s assigns to a variable (`x = ...`, `x[i] += ...`, `++x`, `x--`):
+// its name, and where the rest of the statement starts; else empty.
+std::pair<std::string, std::size_t> assigned(std::string_view s) {
+  const bool pre = s.starts_with("++") || s.starts_with("--");
+  std::size_t end = pre ? 2 : 0;
+  const std::size_t start = end;
+  while (end < s.size() && word(s[end])) ++end;
+  if (end == start || std::isdigit(static_cast<unsigned char>(s[start])) != 0) return {};
+  const std::string name(s.substr(start, end - start));
+  if (pre) return {name, end};
+  std::size_t at = end;
+  if (at < s.size() && s[at] == '[') at = s.find(']', at);
+  if (at == std::string_view::npos) return {};
+  at = s.find_first_not_of(" ]", at);
+  if (at == std::string_view::npos) return {};
+  const std::string_view rest = s.substr(at);
+  if (rest.starts_with("++") || rest.starts_with("--")) return {name, end};
+  for (std::string_view op : {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="})
+    if (rest.starts_with(op) && !rest.substr(op.size()).starts_with("=")) return {name, end};
+  return {};
+}
+
+// The operator token at the start of s: the longest C++ operator spelled there.
+std::string_view operator_at(std::string_view s) {
+  static constexpr std::array<std::string_view, 22> longer{
+      "<<=", ">>=", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=",
+      "-=",  "*=",  "/=", "%=", "&=", "|=", "^=", "++", "--", "::", "->"};
+  for (std::string_view op : longer)
+    if (s.starts_with(op)) return op;
+  return s.substr(0, 1);
+}
+
+// How tightly text of unknown form binds: as its loosest operator outside brackets (a
+// chain of names, numbers, calls, member accesses and subscripts is primary). Where
+// in doubt it binds looser than it may, so a printer only adds parentheses.
 int text_level(std::string_view s) {
-  int depth = 0;
+  int depth = 0, level = 0;
+  bool operand = false;  // an operand ends just before: an operator here is binary
+  bool closed = false;   // a bracket closed just before, outside brackets: (T)x is a cast
+  const auto primary = [&] {
+    if (closed && depth == 0) level = std::max(level, kPrefix);
+    operand = true;
+    closed = false;
+  };
   for (std::size_t i = 0; i < s.size(); ++i) {
     const char c = s[i];
+    if (c == ' ') continue;
     if (c == '"' || c == '\'') {
+      primary();
       i = past_literal(s, i) - 1;
-      if (depth == 0) return kConditional;
+    } else if (std::isdigit(static_cast<unsigned char>(c)) != 0) {
+      primary();
+      i = past_number(s, i) - 1;
+    } else if (word(c)) {
+      primary();
+      while (i + 1 < s.size() && word(s[i + 1])) ++i;
     } else if (c == '(' || c == '[' || c == '{') {
+      if (closed && depth == 0 && c == '(') level = std::max(level, kPrefix);  // (T)(x) or (f)(x)
       ++depth;
+      operand = closed = false;
     } else if (c == ')' || c == ']' || c == '}') {
       --depth;
-    } else if (std::isdigit(static_cast<unsigned char>(c)) != 0 && (i == 0 || !word(s[i - 1]))) {
-      i = past_number(s, i) - 1;
-    } else if (depth == 0 && !(word(c) || c == '.' || c == ':')) {
-      return i == 0 && c == '-' && text_level(s.substr(1)) <= kPrefix ? kPrefix : kConditional;
+      operand = true;
+      closed = depth == 0 && c == ')';
+    } else if (depth > 0) {
+      operand = closed = false;
+    } else {
+      const std::string_view op = operator_at(s.substr(i));
+      i += op.size() - 1;
+      const bool postfix = (op == "++" || op == "--") && operand;
+      if (op != "." && op != "::" && op != "->" && !postfix)
+        level = std::max(level, !operand ? kPrefix : binary_level(op) > 0 ? binary_level(op) : kConditional);
+      operand = postfix;
+      closed = false;
     }
   }
-  return 0;
+  return level;
 }
 
 std::string wrapped(const Expr& e, bool wrap) { return wrap ? fmt::format("({})", e.str()) : e.str(); }
@@ -267,12 +325,13 @@ std::vector<Expr> texts(const std::vector<std::string>& items) {
   return out;
 }
 
-Stmt Stmt::line(std::string text, std::string declares, std::string type) {
+Stmt Stmt::line(std::string text, std::string declares) {
   Stmt s;
   s.text_ = std::move(text);
   s.name_ = std::move(declares);
-  s.type_ = std::move(type);
-  identifiers(s.text_, s.reads_);
+  const auto [target, rest] = assigned(s.text_);
+  s.writes_ = target;
+  identifiers(std::string_view(s.text_).substr(rest), s.reads_);
   return s;
 }
 
@@ -301,8 +360,9 @@ Stmt Stmt::assign(std::string target, Expr value, std::string comment) {
   s.expr_ = std::move(value);
   s.comment_ = std::move(comment);
   // An element's index is read.
-  if (const std::size_t at = s.text_.find_first_of(".[("); at != std::string::npos)
-    identifiers(std::string_view(s.text_).substr(at), s.reads_);
+  const std::size_t at = std::min(s.text_.find_first_of(".[("), s.text_.size());
+  s.writes_ = s.text_.substr(0, at);
+  identifiers(std::string_view(s.text_).substr(at), s.reads_);
   return s;
 }
 
@@ -335,8 +395,9 @@ Stmt Stmt::scope(std::string head, Block body, std::string tail) {
 }
 
 // Prints statements, marking a declaration [[maybe_unused]] where nothing after it in
-// its scope reads it and compilers warn of that: a reference (a write through it is a
-// use) or a variable of a built-in type (a write to it is not).
+// its scope reads it and compilers may warn of that: a reference (a write through it
+// is a use), or a variable of any type but the library's and the standard library's
+// classes, whose constructors keep compilers quiet (a write to it is not a use).
 class StmtPrinter {
  public:
   std::string block(const Block& b, int depth) {
@@ -352,11 +413,17 @@ class StmtPrinter {
     for (std::string_view q : {"const ", "static ", "constexpr "})
       if (type.starts_with(q)) type.remove_prefix(q.size());
     if (type.ends_with("&")) return Warns::unused;
-    static constexpr std::array<std::string_view, 14> builtin{
-        "bool",          "char",           "int",         "long",         "unsigned",
-        "float",         "double",         "std::size_t", "std::int64_t", "std::int32_t",
-        "std::uint64_t", "std::ptrdiff_t", "size_t",      "int64_t"};
-    return std::find(builtin.begin(), builtin.end(), type) != builtin.end() ? Warns::unread : Warns::no;
+    for (std::string_view c : {"tl::", "std::vector<", "std::pair<", "std::string", "auto"})
+      if (type.starts_with(c)) return Warns::no;
+    return Warns::unread;
+  }
+
+  // An if whose paths print nothing is not printed.
+  static bool prints(const Stmt& s) {
+    return s.kind_ != Stmt::Kind::if_ || prints(s.body_) || prints(s.else_);
+  }
+  static bool prints(const Block& b) {
+    return std::any_of(b.begin(), b.end(), [](const Stmt& s) { return prints(s); });
   }
 
   // Whether a statement of b from `from` on (and the blocks inside) reads `name`, or
@@ -364,11 +431,11 @@ class StmtPrinter {
   static bool used(const Block& b, std::size_t from, const std::string& name, bool writes) {
     for (std::size_t i = from; i < b.size(); ++i) {
       const Stmt& s = b[i];
+      if (!prints(s)) continue;
       std::vector<std::string> reads = s.reads_;
       s.expr_.names(reads);
       if (std::find(reads.begin(), reads.end(), name) != reads.end()) return true;
-      if (writes && s.kind_ == Stmt::Kind::assign && (s.text_ == name || s.text_.starts_with(name + "[")))
-        return true;
+      if (writes && s.writes_ == name) return true;
       if (used(s.body_, 0, name, writes) || used(s.else_, 0, name, writes)) return true;
       if (s.name_ == name && (s.kind_ == Stmt::Kind::declare || s.kind_ == Stmt::Kind::line)) return false;
     }
@@ -389,7 +456,7 @@ class StmtPrinter {
     const Stmt& s = b[i];
     switch (s.kind_) {
       case Stmt::Kind::line:
-        return (s.name_.empty() || s.type_.empty() ? "" : mark(b, i, s.type_)) + s.text_;
+        return (s.name_.empty() ? "" : mark(b, i, "")) + s.text_;
       case Stmt::Kind::declare:
         return mark(b, i, s.text_) + s.text_ + " " + s.name_ +
                (s.expr_.empty() ? "" : " = " + s.expr_.str()) + ";" + comment(s.comment_);
@@ -412,12 +479,12 @@ class StmtPrinter {
         return indent + (s.text_.empty() ? "{" : s.text_ + " {") + "\n" + block(s.body_, depth + 1) + indent +
                s.comment_ + "\n";
       case Stmt::Kind::if_: {
-        if (s.body_.empty() && s.else_.empty()) return "";
-        const bool negated = s.body_.empty();
+        if (!prints(s)) return "";
+        const bool negated = !prints(s.body_);
         const Expr test = negated ? Expr::prefix("!", s.expr_) : s.expr_;
         std::string out = indent + "if (" + test.str() + ") {" + comment(s.comment_) + "\n";
         out += block(negated ? s.else_ : s.body_, depth + 1);
-        if (!negated && !s.else_.empty()) out += indent + "} else {\n" + block(s.else_, depth + 1);
+        if (!negated && prints(s.else_)) out += indent + "} else {\n" + block(s.else_, depth + 1);
         return out + indent + "}\n";
       }
       default:

@@ -3,6 +3,10 @@
 // and no more. A statement knows what it declares and what it reads, so the printer
 // marks a declaration nothing reads [[maybe_unused]] where compilers would warn of it.
 // A block is printed once, indented by its nesting.
+//
+// What a statement reads is found in its expressions' names and, for text written out
+// (Stmt::line, Expr::text), in the identifiers of its code: a name that appears there
+// but is not read only keeps a declaration unmarked, never breaks a build.
 #pragma once
 
 #include <cstddef>
@@ -65,10 +69,11 @@ using Block = std::vector<Stmt>;
 
 class Stmt {
  public:
-  // A statement written out (`;` included), reading the identifiers in it; `declares`:
-  // the name it declares, if any, and `type` its type where the printer is to mark it
-  // when nothing reads it.
-  static Stmt line(std::string text, std::string declares = {}, std::string type = {});
+  // A statement written out (`;` and any comment included), reading the identifiers
+  // in its code but an assignment's target (`x = ...`, `x += ...`, `++x`), which it
+  // writes; `declares`: the name it declares, if any (of a type not known here:
+  // marked where nothing reads it).
+  static Stmt line(std::string text, std::string declares = {});
   static Stmt comment(const std::string& text);  // `// text`
   static Stmt blank();
   // `type name = value;` (`type name;` without one), then `  // comment` if given.
@@ -92,10 +97,10 @@ class Stmt {
   Kind kind_ = Kind::line;
   std::string text_;                // line, comment, scope's head; declare: type; assign: target
   std::string name_;                // declare, and a line's declared name
-  std::string type_;                // a line's declared name's type
   std::string comment_;             // declare, assign, if; scope: its tail
   Expr expr_;                       // declare's value, assign's value, if's test
-  std::vector<std::string> reads_;  // a line's and a scope head's identifiers
+  std::vector<std::string> reads_;  // the identifiers its text reads (a line's, a scope head's)
+  std::string writes_;              // the variable an assignment writes
   Block body_, else_;               // if's paths, a scope's body, guarded's statement
 };
 

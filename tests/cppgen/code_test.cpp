@@ -40,9 +40,19 @@ TEST(CodeModel, TextOfUnknownFormBindsLoosestUnlessPrimary) {
   EXPECT_EQ(Expr::text("-x").level(), 3);
   EXPECT_EQ(Expr::text("1e-05").level(), 0);
   EXPECT_EQ(Expr::text("-0x1p-3").level(), 3);
-  EXPECT_EQ(Expr::text("a1 - 2").level(), 16);
+  EXPECT_EQ(Expr::text("!x.defined()").level(), 3);
+  EXPECT_EQ(Expr::text("(double)n").level(), 3);
+  EXPECT_EQ(Expr::text("a1 - 2").level(), 6);
+  EXPECT_EQ(Expr::text("a * -b").level(), 5);
+  EXPECT_EQ(Expr::text("k0 == 0").level(), 10);
+  EXPECT_EQ(Expr::text("i++ < n && ok").level(), 14);
+  EXPECT_EQ(Expr::text("c ? a : b").level(), 16);
+  EXPECT_EQ(Expr::text("n = 2").level(), 16);
+  EXPECT_EQ(Expr::text("std::vector<int>(3)").level(), 9);  // read as comparisons: looser, safe
   EXPECT_EQ(Expr::binary("*", n("x"), Expr::text("n + 1")).str(), "x * (n + 1)");
   EXPECT_EQ(Expr::member(Expr::text("-x"), ".dtype()").str(), "(-x).dtype()");
+  EXPECT_EQ(Expr::conditional(Expr::text("k0 == 0"), n("a"), n("b")).str(), "k0 == 0 ? a : b");
+  EXPECT_EQ(Expr::binary("==", n("a"), Expr::text("k0 == 0")).str(), "a == (k0 == 0)");
   EXPECT_EQ(Expr::binary("-", n("a"), Expr::text("-x")).str(), "a - -x");  // spaced: not a decrement
 }
 
@@ -88,9 +98,22 @@ TEST(CodeModel, DeclarationsNothingReadsAreMarked) {
   // A class type's constructor may do the work: no warning, no mark.
   EXPECT_EQ(printed({Stmt::declare("tl::Tensor", "t")}), "tl::Tensor t;\n");
   // A line declaring a name, read in a scope after it.
-  EXPECT_EQ(printed({Stmt::line("const std::size_t at = p.index(\"w\");", "at", "const std::size_t"),
+  EXPECT_EQ(printed({Stmt::line("const std::size_t at = p.index(\"w\");", "at"),
                      Stmt::scope("for (;;)", {Stmt::line("g(at);")})}),
             "const std::size_t at = p.index(\"w\");\nfor (;;) {\n  g(at);\n}\n");
+  // One nothing reads after it: a name in a comment or a string is no read.
+  EXPECT_EQ(printed({Stmt::line("const int n = 2;", "n"), Stmt::line("f(\"n\");  // n")}),
+            "[[maybe_unused]] const int n = 2;\nf(\"n\");  // n\n");
+  // An assignment written out writes its target: a variable only written is unread.
+  EXPECT_EQ(printed({Stmt::line("double s = a;", "s"), Stmt::line("s = b;"), Stmt::line("s += 1;"),
+                     Stmt::line("++s;")}),
+            "[[maybe_unused]] double s = a;\ns = b;\ns += 1;\n++s;\n");
+  EXPECT_EQ(printed({Stmt::line("double s = a;", "s"), Stmt::line("t[s] = b;")}),
+            "double s = a;\nt[s] = b;\n");
+  EXPECT_EQ(printed({Stmt::line("double s = a;", "s"), Stmt::line("s == b;")}), "double s = a;\ns == b;\n");
+  // An if that prints nothing reads nothing.
+  EXPECT_EQ(printed({Stmt::declare("bool", "c", n("false")), Stmt::if_(n("c"), {Stmt::if_(n("d"), {})})}),
+            "[[maybe_unused]] bool c = false;\n");
   // What a nested declaration of the same name hides is not a read of the outer one.
   EXPECT_EQ(printed({Stmt::declare("int", "k", n("0")),
                      Stmt::scope("", {Stmt::declare("int", "k", n("1")), Stmt::line("g(k);")})}),

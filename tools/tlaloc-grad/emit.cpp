@@ -1,11 +1,7 @@
 #include "emit.hpp"
 
-#include <cctype>
 #include <functional>
-#include <map>
 #include <set>
-#include <sstream>
-#include <string_view>
 
 #include "engine_sweep.hpp"
 #include "writer.hpp"
@@ -24,10 +20,11 @@ std::string Writer::function(bool with_value) {
   signature(with_value ? "std::pair<tl::Tensor, " + g_type + ">" : g_type, false);
   forward(p_.body);
   const std::string y = name(p_.result);
-  line("if (" + y + ".rank() != 0)");
-  line("  throw tl::ValueError(\"tlaloc-grad: " + escape(p_.what) +
+  body_.open_if(code::Expr::text(y + ".rank() != 0"));
+  line("throw tl::ValueError(\"tlaloc-grad: " + escape(p_.what) +
        " must return a scalar, got \" + tl::shape_string(" + y + ".shape()));");
-  line("");
+  body_.close();
+  body_.add(code::Stmt::blank());
   std::string g = reverse_sweep("tl::scalar_tensor(1, " + y + ".dtype())");
   if (p_.listed) g = "std::vector<tl::Tensor>{" + g + "}";
   line(with_value ? "return {" + y + ", " + g + "};" : "return " + g + ";");
@@ -41,16 +38,15 @@ std::string Writer::vjp_function() {
   signature("std::pair<tl::Tensor, tl::Pullback>", false);
   forward(p_.body);
   const std::string y = name(p_.result);
-  line("");
-  line("auto pullback = [=](const tl::Tensor& ct) -> std::vector<tl::Tensor> {");
-  ++depth_;
-  line("if (ct.shape() != " + y + ".shape())");
-  line("  throw tl::ShapeError(\"tlaloc-grad: the cotangent of " + escape(p_.what) +
+  body_.add(code::Stmt::blank());
+  body_.open("auto pullback = [=](const tl::Tensor& ct) -> std::vector<tl::Tensor>", "};");
+  body_.open_if(code::Expr::text("ct.shape() != " + y + ".shape()"));
+  line("throw tl::ShapeError(\"tlaloc-grad: the cotangent of " + escape(p_.what) +
        " has shape \" + tl::shape_string(ct.shape()) + \", the result \" + tl::shape_string(" + y +
        ".shape()));");
+  body_.close();
   line("return {" + reverse_sweep("ct") + "};");
-  --depth_;
-  line("};");
+  body_.close();
   line("return {" + y + ", tl::Pullback(pullback)};");
   return footer();
 }
@@ -61,9 +57,9 @@ std::string Writer::reverse_sweep(const std::string& seed) {
   ForwardPass forward;
   forward.at = [&](const Loc& l) { return at(l); };
   forward.restore = [&](const Node& s, const std::string& k) {
-    return lines_of([&] { restore_iteration(s, k); });
+    return statements_of([&] { restore_iteration(s, k); });
   };
-  forward.scalars = [&](const Block& b) { return lines_of([&] { scalars_of(b); }); };
+  forward.scalars = [&](const Block& b) { return statements_of([&] { scalars_of(b); }); };
   const Sweep sweep = engine_sweep(p_, seed, forward);
   if (sweep.refused_by_rule)
     refuse(Code::not_differentiable, p_.loc, "the reverse sweep of " + p_.what + ": " + sweep.not_taken);
@@ -74,16 +70,19 @@ std::string Writer::reverse_sweep(const std::string& seed) {
                "); leave this transform to trace at run time (docs/BUILD_TIME_GRADIENTS.md, \"Refusals\")");
   line("// Reverse, written by the AD engine (tl::ad::vjp): d_v is the derivative of the");
   line("// result with respect to v, its shares summed in the engine's order.");
-  for (const std::string& l : sweep.lines) line(l);
+  body_.add_all(sweep.body);
   std::string cts;
   for (std::size_t k = 0; k < p_.wrt.size(); ++k) {
     const std::size_t w = p_.wrt[k];
     const Param& prm = p_.params[w];
     if (prm.list) {
       // Elements nothing read get zeros, as the engine gives an unused argument.
-      line("for (std::size_t k = 0; k < " + prm.name + ".size(); ++k)");
-      line("  if (!d_" + prm.name + "[k].defined()) d_" + prm.name + "[k] = tl::zeros_like(" +
-           prm.element("k") + ");");
+      body_.open("for (std::size_t k = 0; k < " + prm.name + ".size(); ++k)");
+      body_.add(code::Stmt::guarded(
+          code::Expr::text("!d_" + prm.name + "[k].defined()"),
+          code::Stmt::assign("d_" + prm.name + "[k]",
+                             code::Expr::text("tl::zeros_like(" + prm.element("k") + ")"))));
+      body_.close();
     }
     // A Params' gradient has its names (tl::grad's).
     const std::string list = prm.named ? prm.name + ".with_tensors(d_" + prm.name + ")" : "d_" + prm.name;
@@ -101,7 +100,7 @@ std::string Writer::wrt_names() const {
 // Forward mode: {f(x), the derivative of f at x along t_x}; x may be a list of
 // tensors, t_x one tangent for each. `checked`: the tangents are checked as tl::jvp
 // checks them (tl::hessian's own basis vectors need no check).
-std::string Writer::jvp_function(bool checked) {
+std::string Writer::jvp_function(bool checked, code::Block after) {
   const std::string wrt = wrt_name();
   header("The derivative of " + p_.what + " at `" + wrt + "` along `t_" + wrt + "` (forward mode),",
          "tangents beside them (t_v is the derivative of v along t_" + wrt + ").");
@@ -113,7 +112,7 @@ std::string Writer::jvp_function(bool checked) {
   forward(p_.body);
   const std::string y = name(p_.result);
   line("return {" + y + ", " + tangent_or_zero(p_.result) + "};");
-  return footer();
+  return footer(std::move(after));
 }
 
 // Forward mode's differentiated parameter, a tensor or a list of them.
@@ -140,19 +139,21 @@ void Writer::name_scalar_tapes(const Block& b) {
 }
 
 void Writer::header(const std::string& what, const std::string& how) {
-  out_ += "// " + what + "\n";
-  out_ += "// written by tlaloc-grad at build time: the function's own ops, then their\n// " + how + "\n";
-  out_ += "#include <tlaloc/tlaloc.hpp>\n#include <tlaloc/derivatives.hpp>\n";
-  for (const std::string& h : p_.headers) out_ += "#include <" + h + ">\n";
-  out_ += "\n#include <cstddef>\n#include <utility>\n#include <vector>\n\n";
+  std::vector<std::string> lines{
+      "// " + what, "// written by tlaloc-grad at build time: the function's own ops, then their",
+      "// " + how, "#include <tlaloc/tlaloc.hpp>", "#include <tlaloc/derivatives.hpp>"};
+  for (const std::string& h : p_.headers) lines.push_back("#include <" + h + ">");
   // A loop's reverse sweep restores each iteration's counters under their own names.
-  out_ += "#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Wshadow\"\n\n";
-  out_ += "namespace tlaloc_generated {\nnamespace tl = ::tlaloc;\n\n";
+  for (const char* l : {"", "#include <cstddef>", "#include <utility>", "#include <vector>", "",
+                        "#pragma GCC diagnostic push", "#pragma GCC diagnostic ignored \"-Wshadow\"", "",
+                        "namespace tlaloc_generated {", "namespace tl = ::tlaloc;", ""})
+    lines.emplace_back(l);
+  for (const std::string& l : lines) file_.push_back(l.empty() ? code::Stmt::blank() : code::Stmt::line(l));
 }
 
 // The parameters, then (forward mode) the tangent, then the captures.
 void Writer::signature(const std::string& result, bool tangent) {
-  out_ += "inline " + result + " " + p_.name + "(";
+  head_ = "inline " + result + " " + p_.name + "(";
   std::string t;
   if (tangent) {
     const bool list = p_.params[p_.wrt.at(0)].list;
@@ -160,59 +161,20 @@ void Writer::signature(const std::string& result, bool tangent) {
         wrt_name();
   }
   for (std::size_t i = 0; i < p_.params.size(); ++i) {
-    if (i == p_.explicit_params) out_ += t;
-    out_ += (i ? ", " : "") + p_.params[i].type + " " + p_.params[i].name;
+    if (i == p_.explicit_params) head_ += t;
+    head_ += (i ? ", " : "") + p_.params[i].type + " " + p_.params[i].name;
   }
-  if (p_.params.size() == p_.explicit_params) out_ += t;
-  out_ += ") {\n";
-  depth_ = 1;
+  if (p_.params.size() == p_.explicit_params) head_ += t;
+  head_ += ")";
 }
 
-std::string Writer::footer() {
-  out_ += "}\n\n}  // namespace tlaloc_generated\n\n#pragma GCC diagnostic pop\n";
-  mark_unread_declarations();
-  return out_;
-}
-
-// A branch's condition that neither pass tests (`bool cond_3 = false;` then only
-// `cond_3 = ...;`), a cotangent's reference that gets no share and a list element's
-// position whose element gets none (read only by a comparison) are declared
-// [[maybe_unused]]: compilers warn of them, and builds may treat warnings as errors.
-void Writer::mark_unread_declarations() {
-  const auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  std::map<std::string, int> uses;
-  for (std::size_t i = 0; i < out_.size();) {
-    if (!ident(out_[i])) {
-      ++i;
-      continue;
-    }
-    std::size_t j = i;
-    while (j < out_.size() && ident(out_[j])) ++j;
-    ++uses[out_.substr(i, j - i)];
-    i = j;
-  }
-  std::string marked;
-  std::istringstream lines(out_);
-  for (std::string l; std::getline(lines, l);) {
-    const std::size_t at = l.find_first_not_of(' ');
-    const std::string_view code =
-        at == std::string::npos ? std::string_view() : std::string_view(l).substr(at);
-    std::string declared;
-    int writes = 0;  // its mentions that are not reads
-    if (code.starts_with("bool cond_") && code.ends_with(" = false;")) {
-      declared = std::string(code.substr(5, code.find(' ', 5) - 5));
-      writes = 2;  // its declaration and its assignment
-    } else if (code.starts_with("tl::Tensor& d_")) {
-      declared = std::string(code.substr(12, code.find(' ', 12) - 12));
-      writes = 1;
-    } else if (code.starts_with("const std::size_t at_")) {
-      declared = std::string(code.substr(18, code.find(' ', 18) - 18));
-      writes = 1;
-    }
-    if (!declared.empty() && uses[declared] <= writes) l.insert(at, "[[maybe_unused]] ");
-    marked += l + "\n";
-  }
-  out_ = std::move(marked);
+std::string Writer::footer(code::Block after) {
+  file_.push_back(code::Stmt::scope(head_, body_.take()));
+  file_.push_back(code::Stmt::blank());
+  for (code::Stmt& s : after) file_.push_back(std::move(s));
+  for (const char* l : {"}  // namespace tlaloc_generated", "", "#pragma GCC diagnostic pop"})
+    file_.push_back(*l == 0 ? code::Stmt::blank() : code::Stmt::line(l));
+  return code::print(file_);
 }
 
 // Where a comment's code is: `line 12` of the differentiated function's file, or a
@@ -247,26 +209,12 @@ std::string Writer::escape(const std::string& s) {
   return r;
 }
 
-std::vector<std::string> Writer::lines_of(const std::function<void()>& write) {
-  std::string kept;
-  std::swap(kept, out_);
-  const int depth = depth_;
-  depth_ = 0;
+code::Block Writer::statements_of(const std::function<void()>& write) {
+  code::Builder kept;
+  std::swap(kept, body_);
   write();
-  std::swap(kept, out_);
-  depth_ = depth;
-  std::vector<std::string> lines;
-  std::istringstream in(kept);
-  for (std::string l; std::getline(in, l);) lines.push_back(l);
-  return lines;
-}
-
-void Writer::line(const std::string& s) {
-  if (s.empty()) {
-    out_ += "\n";
-    return;
-  }
-  out_ += std::string(std::size_t(depth_) * 2, ' ') + s + "\n";
+  std::swap(kept, body_);
+  return kept.take();
 }
 
 std::string emit_gradient(const Program& p, bool with_value) { return Writer(p).function(with_value); }
@@ -274,7 +222,6 @@ std::string emit_jvp(const Program& p) { return Writer(p).jvp_function(true); }
 std::string emit_vjp(const Program& p) { return Writer(p).vjp_function(); }
 
 std::string emit_hessian(const Program& p, const Program& gradient) {
-  std::string text = Writer(gradient).jvp_function(false);
   const std::string x = p.params[p.wrt.at(0)].name;
   std::string params, args;
   std::set<std::string> taken;
@@ -290,25 +237,25 @@ std::string emit_hessian(const Program& p, const Program& gradient) {
   };
   const std::string n = fresh("n"), shape = fresh("shape"), columns = fresh("columns"), i = fresh("i"),
                     basis = fresh("basis");
-  std::string h;
-  for (const std::string& l : std::vector<std::string>{
-           "// The Hessian of " + p.what + " with respect to `" + x + "` (tl::hessian), of shape",
-           "// " + x + ".shape() + " + x + ".shape(): the derivative of the gradient along each basis",
-           "// vector, stacked on a last axis, as the engine's jacfwd(jacrev(f)).",
-           "inline tl::Tensor " + p.name + "(" + params + ") {",
-           "  const std::int64_t " + n + " = " + x + ".numel();",
-           "  tl::Shape " + shape + " = " + x + ".shape();",
-           "  " + shape + ".insert(" + shape + ".end(), " + x + ".shape().begin(), " + x + ".shape().end());",
-           "  std::vector<tl::Tensor> " + columns + ";",
-           "  for (std::int64_t " + i + " = 0; " + i + " < " + n + "; ++" + i + ") {",
-           "    const tl::Tensor " + basis + " = tl::reshape(tl::one_hot(tl::scalar_tensor(" + i +
-               ", tl::DType::i64), " + n + ", " + x + ".dtype()), " + x + ".shape());",
-           "    " + columns + ".push_back(" + gradient.name + "(" + args + basis + ").second);", "  }",
-           "  if (" + n + " == 0) return tl::zeros(" + shape + ", " + x + ".dtype());",
-           "  return tl::reshape(tl::stack(" + columns + ", -1), " + shape + ");", "}", ""})
-    h += l + "\n";
-  text.insert(text.rfind("}  // namespace tlaloc_generated"), h);
-  return text;
+  using code::Stmt;
+  const code::Block column{
+      Stmt::line("const tl::Tensor " + basis + " = tl::reshape(tl::one_hot(tl::scalar_tensor(" + i +
+                 ", tl::DType::i64), " + n + ", " + x + ".dtype()), " + x + ".shape());"),
+      Stmt::line(columns + ".push_back(" + gradient.name + "(" + args + basis + ").second);")};
+  const code::Block body{
+      Stmt::line("const std::int64_t " + n + " = " + x + ".numel();"),
+      Stmt::line("tl::Shape " + shape + " = " + x + ".shape();"),
+      Stmt::line(shape + ".insert(" + shape + ".end(), " + x + ".shape().begin(), " + x + ".shape().end());"),
+      Stmt::line("std::vector<tl::Tensor> " + columns + ";"),
+      Stmt::scope("for (std::int64_t " + i + " = 0; " + i + " < " + n + "; ++" + i + ")", column),
+      Stmt::line("if (" + n + " == 0) return tl::zeros(" + shape + ", " + x + ".dtype());"),
+      Stmt::line("return tl::reshape(tl::stack(" + columns + ", -1), " + shape + ");")};
+  code::Block hessian{
+      Stmt::comment("The Hessian of " + p.what + " with respect to `" + x + "` (tl::hessian), of shape"),
+      Stmt::comment(x + ".shape() + " + x + ".shape(): the derivative of the gradient along each basis"),
+      Stmt::comment("vector, stacked on a last axis, as the engine's jacfwd(jacrev(f))."),
+      Stmt::scope("inline tl::Tensor " + p.name + "(" + params + ")", body), Stmt::blank()};
+  return Writer(gradient).jvp_function(false, std::move(hessian));
 }
 
 }  // namespace tlaloc_grad

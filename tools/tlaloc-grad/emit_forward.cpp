@@ -63,8 +63,8 @@ void Writer::declare_hoisted(const Defined& d) {
     line("tl::Tensor " + name(v) + ";");
     if (tangents_ && active(v)) line("tl::Tensor t_" + name(v) + ";");
   }
-  for (int c : d.conds) line("bool " + cond_name(c) + " = false;");
-  for (const auto& [var, type] : d.scalars) line(type + " " + var + "{};");
+  for (int c : d.conds) body_.add(code::Stmt::declare("bool", cond_name(c), code::Expr::name("false")));
+  for (const auto& [var, type] : d.scalars) body_.add(code::Stmt::line(type + " " + var + "{};", var));
   if (tangents_) return;
   for (ValueId v : d.customs) line(std::string(kForwardHalf) + " " + name(v) + "_fwd;");
   for (const Node* l : d.loops) {
@@ -78,7 +78,7 @@ void Writer::forward(const Block& b, bool hoisted) {
     switch (s.kind) {
       case Node::Kind::scalar:
         if (s.list.empty())
-          line(s.text);
+          body_.add(code::Stmt::line(s.text, s.hoisted.empty() ? s.declares : ""));
         else
           tape(s);
         break;
@@ -282,21 +282,17 @@ void Writer::assign(ValueId out, ValueId from, const std::string& decl, bool unr
 void Writer::forward_branch(const Node& s, bool hoisted) {
   const std::string cond = cond_name(s.id);
   if (!hoisted) declare_hoisted(defined_in({s}));
-  line(cond + " = " + s.text + ";  // " + at(s.loc));
+  body_.add(code::Stmt::assign(cond, code::Expr::text(s.text), at(s.loc)));
   // A jump last in its block saves its condition only (lower_flow.cpp, skip_rest).
   if (s.body.empty() && s.orelse.empty() && s.phis.empty()) return;
-  line("if (" + cond + ") {");
-  ++depth_;
+  body_.open_if(code::Expr::name(cond));
   const bool unrolled = s.structured.empty();
   forward(s.body, true);
   for (const Phi& ph : s.phis) assign(ph.out, ph.first, "", unrolled);
-  --depth_;
-  line("} else {");
-  ++depth_;
+  body_.orelse();
   forward(s.orelse, true);
   for (const Phi& ph : s.phis) assign(ph.out, ph.second, "", unrolled);
-  --depth_;
-  line("}");
+  body_.close();
 }
 
 // Every value a loop body defines, saved per iteration for the reverse sweep (the
@@ -352,7 +348,7 @@ void Writer::forward_loop(const Node& s, bool hoisted) {
   }
   // Written again when an iteration can end with a carried tangent undefined that
   // started defined: the next iteration's ops must allow for it.
-  const std::size_t start = out_.size();
+  const std::size_t start = body_.current().size();
   for (;;) {
     std::set<ValueId> undefined_before;
     for (const Phi& ph : s.phis)
@@ -362,7 +358,7 @@ void Writer::forward_loop(const Node& s, bool hoisted) {
       return zero_tangent_.count(ph.out) != 0 && undefined_before.count(ph.out) == 0;
     });
     if (!again) break;
-    out_.resize(start);
+    body_.current().erase(body_.current().begin() + std::ptrdiff_t(start), body_.current().end());
   }
   const std::string decl = hoisted ? "" : "const tl::Tensor ";
   for (ValueId ys : s.ys) {
@@ -375,12 +371,11 @@ void Writer::forward_loop(const Node& s, bool hoisted) {
 void Writer::loop_statement(const Node& s, bool save, bool unrolled) {
   const std::string steps = "steps_" + std::to_string(s.id);
   if (!s.head.empty())
-    line("for (;;) {");
+    body_.open("for (;;)");
   else if (s.init.empty() && s.step.empty())
-    line("while (" + s.text + ") {");
+    body_.open("while (" + s.text + ")");
   else
-    line("for (" + s.init + "; " + s.text + "; " + s.step + ") {");
-  ++depth_;
+    body_.open("for (" + s.init + "; " + s.text + "; " + s.step + ")");
   for (const Phi& ph : s.phis) assign(ph.in, ph.out, "const tl::Tensor ", unrolled);
   if (!s.head.empty()) {
     forward(s.head);
@@ -407,24 +402,22 @@ void Writer::loop_statement(const Node& s, bool save, bool unrolled) {
   for (const Phi& ph : s.phis) assign(ph.out, ph.second, "", unrolled);
   if (save) line("++" + steps + ";");
   if (!s.break_after.empty()) line("if (" + s.break_after + ") break;");
-  --depth_;
-  line("}");
+  body_.close();
 }
 
 // What iteration k of loop s saved, under the names the forward pass gave it.
 void Writer::restore_iteration(const Node& s, const std::string& k) {
+  // Declared where the sweep may read them; the printer marks those it does not.
+  const auto restore = [&](const std::string& type, const std::string& var, const std::string& tape) {
+    body_.add(code::Stmt::declare("const " + type, var, code::Expr::text(tape + "[" + k + "]")));
+  };
   for (const auto* list : {&s.scalars, &s.kept})
-    for (const auto& [var, type] : *list)
-      line("[[maybe_unused]] const " + type + " " + var + " = " + scalar_tape(s, var) + "[" + k + "];");
-  for (ValueId v : loop_values(s))
-    line("[[maybe_unused]] const tl::Tensor& " + name(v) + " = saved_" + name(v) + "[" + k + "];");
-  for (int c : loop_conds(s))
-    line("[[maybe_unused]] const bool " + cond_name(c) + " = saved_" + cond_name(c) + "[" + k + "];");
+    for (const auto& [var, type] : *list) restore(type, var, scalar_tape(s, var));
+  for (ValueId v : loop_values(s)) restore("tl::Tensor&", name(v), "saved_" + name(v));
+  for (int c : loop_conds(s)) restore("bool", cond_name(c), "saved_" + cond_name(c));
   for (ValueId v : defined_in(s.body).customs)
-    line("[[maybe_unused]] const " + std::string(kForwardHalf) + "& " + name(v) + "_fwd = saved_" + name(v) +
-         "_fwd[" + k + "];");
-  for (const auto& [var, type] : inner_state(s))
-    line("[[maybe_unused]] const " + type + "& " + var + " = saved_" + var + "[" + k + "];");
+    restore(std::string(kForwardHalf) + "&", name(v) + "_fwd", "saved_" + name(v) + "_fwd");
+  for (const auto& [var, type] : inner_state(s)) restore(type + "&", var, "saved_" + var);
   scalars_of(s.body, false);
 }
 
@@ -447,20 +440,16 @@ bool assigns_joins(const Block& b) {
 void Writer::scalars_of(const Block& b, bool replay_ifs, bool with_joins) {
   for (const Node& s : b) {
     if (replay_ifs && s.kind == Node::Kind::branch && (assigns_joins(s.body) || assigns_joins(s.orelse))) {
-      line("if (" + cond_name(s.id) + ") {  // the scalars of the if at " + at(s.loc));
-      ++depth_;
+      body_.open_if(code::Expr::name(cond_name(s.id)), "the scalars of the if at " + at(s.loc));
       scalars_of(s.body, true, true);
-      --depth_;
-      line("} else {");
-      ++depth_;
+      body_.orelse();
       scalars_of(s.orelse, true, true);
-      --depth_;
-      line("}");
+      body_.close();
       continue;
     }
     if (s.kind != Node::Kind::scalar || s.check || (s.assignment && !(with_joins && s.declares.empty())))
       continue;
-    line(replayed(s));
+    body_.add(code::Stmt::line(s.text, s.hoisted.empty() ? s.declares : ""));
   }
 }
 

@@ -33,12 +33,12 @@ class SweepPrinter {
     const ir::Op* by;
   };
   // Where variables are declared: the sweep's start, or a reverse loop's body (each
-  // iteration's cotangents start undefined), at line `at`.
+  // iteration's cotangents start undefined), before statement `at` of the block open
+  // at `level` (code::Builder::at).
   struct Scope {
     const Node* loop;
-    std::size_t at;
-    std::string indent;
-    std::vector<std::string> declarations;
+    std::size_t level, at;
+    code::Block declarations;
   };
   // What a path changes, restored for the other path.
   struct State {
@@ -64,7 +64,8 @@ class SweepPrinter {
   Sweep print(const std::string& seed, const Tensor& seed_value);
 
  private:
-  void line(const std::string& l) { out_.lines.push_back(std::string(std::size_t(2 * depth_), ' ') + l); }
+  void line(const std::string& l) { code_.line(l); }
+  void add(code::Stmt s) { code_.add(std::move(s)); }
 
   void block(const Block& b);
 
@@ -148,9 +149,9 @@ class SweepPrinter {
   // A region's result has cotangent ct, held in d: the test that one has (`any`,
   // `d.defined() || ...`), and whether one has for certain (`sure`).
   void seeds(const Tensor& ct, const std::string& d, std::string& any, bool& sure);
-  std::string zeros_of(ir::ValueId v);
+  Expr zeros_of(ir::ValueId v);
   // ct, a cotangent of v (undefined: none), or zeros of v's type where it has none.
-  std::string or_zeros(const Tensor& ct, ir::ValueId v);
+  Expr or_zeros(const Tensor& ct, ir::ValueId v);
 
   const Lowering::Alias* alias(ir::ValueId out, bool taken) const;
 
@@ -189,7 +190,7 @@ class SweepPrinter {
   // one, through a chain of references).
   bool may_hold_others(ir::ValueId v) const;
   // d + share where d has a value, else the share.
-  std::string maybe_sum(const std::string& d, ir::ValueId share);
+  Expr maybe_sum(const std::string& d, ir::ValueId share);
 
   const Program& p_;
   Lowering& low_;
@@ -201,7 +202,7 @@ class SweepPrinter {
   Recording& rec_;
   const ForwardPass& forward_;
   Sweep out_;
-  int depth_ = 0;
+  code::Builder code_;
   std::vector<Scope> scopes_;
   std::map<ir::ValueId, std::string>
       apart_;  // in a tl::cond's branch: its own variable for a value from outside

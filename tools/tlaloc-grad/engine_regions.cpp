@@ -36,33 +36,20 @@ void SweepPrinter::branch(const Node& s) {
   for (const Phi& ph : s.phis)
     outs.push_back(low_.lowered(ph.out) ? pass_.take_ct(low_.value(ph.out)) : Tensor());
   const State before = save();
-  const std::size_t head = out_.lines.size();
-  line("if (" + cond_name(s.id) + ") {");
+  // A path without statements is left out when printed (code::Stmt::if_).
+  code_.open_if(Expr::name(cond_name(s.id)));
   path(s.body, s.phis, outs, true);
   const State then = save();
   restore(before);
-  const std::size_t middle = out_.lines.size();
-  line("} else {");
+  code_.orelse();
   path(s.orelse, s.phis, outs, false);
-  const bool then_empty = middle == head + 1, else_empty = out_.lines.size() == middle + 1;
-  if (else_empty) out_.lines.pop_back();
-  if (then_empty && else_empty) {
-    out_.lines.pop_back();
-  } else if (then_empty) {
-    // Only the else path has work: `if (!cond) { ... }`.
-    out_.lines.erase(out_.lines.begin() + std::ptrdiff_t(middle));
-    out_.lines[head] = std::string(std::size_t(2 * depth_), ' ') + "if (!" + cond_name(s.id) + ") {";
-    line("}");
-  } else {
-    line("}");
-  }
+  code_.close();
   join(then, save());
 }
 
 void SweepPrinter::path(const Block& b, const std::vector<Phi>& phis, const std::vector<Tensor>& outs,
                         bool first) {
-  ++depth_;
-  for (const std::string& l : forward_.scalars(b)) line(l);
+  code_.add_all(forward_.scalars(b));
   const std::size_t ops = g_.body.ops.size(), shares = values_.cotangents.size();
   // A value after the branch is, on this path, the value it joins: its cotangent
   // is that value's, read as a value of its type; where it refers to that value's
@@ -82,7 +69,7 @@ void SweepPrinter::path(const Block& b, const std::vector<Phi>& phis, const std:
     const Tensor t = named(first_share ? d : out, side);
     if (first_share) {
       declare(side);
-      if (out != d) line(d + " = " + out + ";");
+      if (out != d) add(code::Stmt::assign(d, Expr::text(out)));
       holds_[d] = b_.value_of(t);
     }
     if (maybe_.count(b_.value_of(outs[k])) != 0) maybe_.insert(b_.value_of(t));
@@ -90,7 +77,6 @@ void SweepPrinter::path(const Block& b, const std::vector<Phi>& phis, const std:
   }
   write_from(ops, shares);
   block(b);
-  --depth_;
 }
 
 void SweepPrinter::loop(const Node& s) {
@@ -120,15 +106,14 @@ void SweepPrinter::loop(const Node& s) {
     const ir::ValueId out = low_.value(ph->out);
     settle(out);
     if (l.carried_unless.count(out) != 0)
-      line("tl::Tensor " + target_of(out) + "_next = " + target_of(out) + ";");
+      add(code::Stmt::declare("tl::Tensor", target_of(out) + "_next", Expr::name(target_of(out))));
   }
   const State outside = save();
   const std::size_t made = g_.body.ops.size();
   const std::string id = std::to_string(s.id), k = "k" + id;
-  line("// Reverse of the loop at " + forward_.at(s.loc) + ", last iteration first.");
-  line("for (std::size_t " + k + " = steps_" + id + "; " + k + "-- > 0;) {");
-  ++depth_;
-  for (const std::string& r : forward_.restore(s, k)) line(r);
+  add(code::Stmt::comment("Reverse of the loop at " + forward_.at(s.loc) + ", last iteration first."));
+  code_.open("for (std::size_t " + k + " = steps_" + id + "; " + k + "-- > 0;)");
+  code_.add_all(forward_.restore(s, k));
   open_scope(&s);
   declare_aliases(&s.body);
   for (ir::ValueId v : outer) variable(v, sure.count(v) == 0);
@@ -141,12 +126,11 @@ void SweepPrinter::loop(const Node& s) {
     const ir::ValueId out = low_.value(ph->out);
     declare(low_.value(ph->in));
     if (l.uncarried.count(out) != 0) continue;
-    line(target_of(out) + (l.carried_unless.count(out) != 0 ? "_next" : "") + " = " +
-         target_of(low_.value(ph->in)) + ";");
+    add(code::Stmt::assign(target_of(out) + (l.carried_unless.count(out) != 0 ? "_next" : ""),
+                           Expr::name(target_of(low_.value(ph->in)))));
   }
   close_scope();
-  --depth_;
-  line("}");
+  code_.close();
   retire_since(made);
   restore(outside);
   for (const Phi* ph : carried) pass_.ct.erase(low_.value(ph->out));
@@ -162,8 +146,9 @@ void SweepPrinter::carry_at_head(const Phi& ph, const Lowering::Loop& l) {
   // itself, its shares so far are in that value's variable already.
   if (const auto unless = l.carried_unless.find(out); unless != l.carried_unless.end()) {
     const std::string carried = target_of(out) + "_carried";
-    line("const tl::Tensor " + carried + " = " + unless->second + " ? tl::Tensor() : " + target_of(out) +
-         "_next;");
+    add(code::Stmt::declare("const tl::Tensor", carried,
+                            Expr::conditional(Expr::text(unless->second), Expr::name("tl::Tensor()"),
+                                              Expr::name(target_of(out) + "_next"))));
     t = named(carried, out);
     maybe_.insert(b_.value_of(t));
   } else {
@@ -191,9 +176,11 @@ void SweepPrinter::settle(ir::ValueId v) {
   const auto it = pass_.ct.find(v);
   if (it == pass_.ct.end()) return;
   const ir::ValueId gv = b_.value_of(it->second);
-  const std::string d = target_of(v), text = rec_.write(gv).str();
-  if (const auto held = holds_.find(d); text == d || (held != holds_.end() && held->second == gv)) return;
-  line(d + " = " + text + ";");
+  const std::string d = target_of(v);
+  const Expr value = rec_.write(gv);
+  if (const auto held = holds_.find(d); value.str() == d || (held != holds_.end() && held->second == gv))
+    return;
+  add(code::Stmt::assign(d, value));
   if (const auto held = holds_.find(d); held != holds_.end()) rec_.retire(held->second);
   holds_[d] = gv;
 }
@@ -219,20 +206,19 @@ void SweepPrinter::cond(const Node& s) {
   }
   if (any.empty()) return;
   State unseeded = save();
-  if (!sure) {
-    line("if (" + any + ") {");
-    ++depth_;
-  }
+  if (!sure) code_.open_if(Expr::text(any));
   std::vector<ir::ValueId> free;
   for (ir::ValueId w : low_.loops.at(&s).free)
     if (pass_.is_active(w)) free.push_back(w);
   const std::string id = std::to_string(s.id);
-  line("// Reverse of the tl::cond at " + forward_.at(s.loc) + ": each branch sums what it gives the values");
-  line("// it reads from outside, added to theirs after it (the engine's rule for the traced if).");
+  add(code::Stmt::comment("Reverse of the tl::cond at " + forward_.at(s.loc) +
+                          ": each branch sums what it gives the values"));
+  add(code::Stmt::comment(
+      "it reads from outside, added to theirs after it (the engine's rule for the traced if)."));
   const auto apart_before = apart_;
   for (ir::ValueId w : free) {
     const std::string d = identifier(target_of(w)) + "_cond" + id;
-    line("tl::Tensor " + d + ";");
+    add(code::Stmt::declare("tl::Tensor", d));
     declared_.insert(d);
     apart_[w] = d;
   }
@@ -240,31 +226,30 @@ void SweepPrinter::cond(const Node& s) {
   for (const bool first : {true, false}) {
     restore(before);
     for (ir::ValueId w : free) pass_.ct.erase(w);
-    line(first ? "if (" + cond_name(s.id) + ") {" : "} else {");
-    ++depth_;
+    if (first)
+      code_.open_if(Expr::name(cond_name(s.id)));
+    else
+      code_.orelse();
     declare_aliases(first ? &s.body : &s.orelse);
-    --depth_;
     path(first ? s.body : s.orelse, s.phis, outs, first);
-    ++depth_;
     for (ir::ValueId w : free) {
       const auto it = pass_.ct.find(w);
-      const std::string d = apart_.at(w), zero = zeros_of(w);
+      const std::string d = apart_.at(w);
+      const Expr zero = zeros_of(w);
       if (it == pass_.ct.end())
-        line(d + " = " + zero + ";");
+        add(code::Stmt::assign(d, zero));
       else if (settle(w); maybe_.count(b_.value_of(pass_.ct.at(w))) != 0)
-        line(d + " = " + d + ".defined() ? " + d + " : " + zero + ";");
+        add(code::Stmt::assign(d, Expr::conditional(Expr::text(d + ".defined()"), Expr::name(d), zero)));
     }
-    --depth_;
   }
-  line("}");
+  code_.close();
   apart_ = apart_before;
   restore(before);
   const std::size_t ops = g_.body.ops.size(), shares = values_.cotangents.size();
   for (ir::ValueId w : free) pass_.add_ct(w, named(identifier(target_of(w)) + "_cond" + id, w));
   write_from(ops, shares);
   if (sure) return;
-  --depth_;
-  line("}");
+  code_.close();
   for (const Phi& ph : s.phis)
     if (low_.lowered(ph.out)) unseeded.ct.erase(low_.value(ph.out));  // taken either way
   join(save(), unseeded);
@@ -309,24 +294,19 @@ void SweepPrinter::structured_loop(const Node& s) {
   const Structured r = structured_parts(s);
   if (r.any.empty()) return;
   State unseeded = save();
-  if (!r.sure) {
-    line("if (" + r.any + ") {");
-    ++depth_;
-  }
+  if (!r.sure) code_.open_if(Expr::text(r.any));
   const std::string id = std::to_string(s.id);
-  line("// Reverse of the " + s.structured + " at " + forward_.at(s.loc) +
-       ", last iteration first: the carried value's cotangent");
-  line("// and the sums of each iteration's shares, added after it (the engine's rule for the traced loop).");
+  add(code::Stmt::comment("Reverse of the " + s.structured + " at " + forward_.at(s.loc) +
+                          ", last iteration first: the carried value's cotangent"));
+  add(code::Stmt::comment(
+      "and the sums of each iteration's shares, added after it (the engine's rule for the traced loop)."));
   const State outside = save();
   const bool empty_is_init = s.structured == "tl::fori_loop";
-  if (empty_is_init) {
-    line("if (steps_" + id + " > 0) {");
-    ++depth_;
-  }
+  if (empty_is_init) code_.open_if(Expr::text("steps_" + id + " > 0"));
   for (std::size_t i = 0; i < r.carried.size(); ++i)
-    line("tl::Tensor " + carry_name(*r.carried[i]) + " = " +
-         or_zeros(r.outs[i], low_.value(r.carried[i]->out)) + ";");
-  for (ir::ValueId w : r.free) line("tl::Tensor " + r.sums.at(w) + " = " + zeros_of(w) + ";");
+    add(code::Stmt::declare("tl::Tensor", carry_name(*r.carried[i]),
+                            or_zeros(r.outs[i], low_.value(r.carried[i]->out))));
+  for (ir::ValueId w : r.free) add(code::Stmt::declare("tl::Tensor", r.sums.at(w), zeros_of(w)));
   for (std::size_t i : r.sequences)
     line("std::vector<tl::Tensor> " + steps_name(s, i) + "(" + s.count + ");");
   structured_iterations(s, r);
@@ -336,22 +316,18 @@ void SweepPrinter::structured_loop(const Node& s) {
     // Without iterations the result is the initial value: its shares go there.
     const State ran = save();
     restore(outside);
-    --depth_;
-    line("} else {");
-    ++depth_;
+    code_.orelse();
     const std::size_t ops = g_.body.ops.size(), shares = values_.cotangents.size();
     for (std::size_t i = 0; i < r.carried.size(); ++i)
       if (const Phi& ph = *r.carried[i];
           r.outs[i].defined() && low_.lowered(ph.first) && pass_.is_active(low_.value(ph.first)))
         pass_.add_ct(low_.value(ph.first), r.outs[i]);
     write_from(ops, shares);
-    --depth_;
-    line("}");
+    code_.close();
     join(ran, save());
   }
   if (r.sure) return;
-  --depth_;
-  line("}");
+  code_.close();
   for (const Phi* ph : r.carried) unseeded.ct.erase(low_.value(ph->out));  // taken either way
   for (std::size_t i : r.seeded) unseeded.ct.erase(low_.value(s.ys[i]));
   join(save(), unseeded);
@@ -364,14 +340,13 @@ void SweepPrinter::structured_loop(const Node& s) {
 void SweepPrinter::structured_iterations(const Node& s, const Structured& r) {
   const std::string id = std::to_string(s.id), k = "k" + id;
   const std::size_t made = g_.body.ops.size();
-  line("for (std::size_t " + k + " = steps_" + id + "; " + k + "-- > 0;) {");
-  ++depth_;
-  for (const std::string& l : forward_.restore(s, k)) line(l);
+  code_.open("for (std::size_t " + k + " = steps_" + id + "; " + k + "-- > 0;)");
+  code_.add_all(forward_.restore(s, k));
   open_scope(&s);
   const auto apart_before = apart_;
   for (ir::ValueId w : r.free) {
     apart_[w] = identifier(target_of(w)) + "_step" + id;
-    line("tl::Tensor " + apart_[w] + ";");
+    add(code::Stmt::declare("tl::Tensor", apart_[w]));
     declared_.insert(apart_[w]);
     pass_.ct.erase(w);
   }
@@ -390,20 +365,23 @@ void SweepPrinter::structured_iterations(const Node& s, const Structured& r) {
   // gives the carried cotangent back: no statement).
   const auto keep = [&](const std::string& to, ir::ValueId v) {
     const auto it = pass_.ct.find(v);
-    const std::string text = or_zeros(it == pass_.ct.end() ? Tensor() : it->second, v);
-    if (text != to) line(to + " = " + text + ";");
+    const Expr value = or_zeros(it == pass_.ct.end() ? Tensor() : it->second, v);
+    if (value.str() != to) add(code::Stmt::assign(to, value));
   };
   for (const Phi* ph : r.carried) keep(carry_name(*ph), low_.value(ph->in));
   for (std::size_t i : r.sequences) keep(steps_name(s, i) + "[" + s.index + "]", low_.value(s.x[i]));
   for (ir::ValueId w : r.free) {
     if (pass_.ct.count(w) == 0) continue;
     settle(w);
-    const std::string d = apart_.at(w), add = r.sums.at(w) + " = " + r.sums.at(w) + " + " + d + ";";
-    line(maybe_.count(b_.value_of(pass_.ct.at(w))) != 0 ? "if (" + d + ".defined()) " + add : add);
+    const std::string d = apart_.at(w);
+    code::Stmt sum =
+        code::Stmt::assign(r.sums.at(w), Expr::binary("+", Expr::name(r.sums.at(w)), Expr::name(d)));
+    add(maybe_.count(b_.value_of(pass_.ct.at(w))) != 0
+            ? code::Stmt::guarded(Expr::text(d + ".defined()"), sum)
+            : sum);
   }
   close_scope();
-  --depth_;
-  line("}");
+  code_.close();
   retire_since(made);
   apart_ = apart_before;
 }
@@ -416,16 +394,12 @@ void SweepPrinter::scan_seed(const Node& s, std::size_t i, bool maybe) {
   const Tensor t =
       named("tl::squeeze(tl::slice(" + d_ys + ", 0, " + s.index + ", " + s.index + " + 1), 0)", y);
   const State before = save();
-  if (maybe) {
-    line("if (" + d_ys + ".defined()) {");
-    ++depth_;
-  }
+  if (maybe) code_.open_if(Expr::text(d_ys + ".defined()"));
   const std::size_t ops = g_.body.ops.size(), shares = values_.cotangents.size();
   pass_.add_ct(y, t);
   write_from(ops, shares);
   if (!maybe) return;
-  --depth_;
-  line("}");
+  code_.close();
   join(save(), before);
 }
 
@@ -455,15 +429,15 @@ void SweepPrinter::seeds(const Tensor& ct, const std::string& d, std::string& an
   any += (any.empty() ? "" : " || ") + d + ".defined()";
 }
 
-std::string SweepPrinter::zeros_of(ir::ValueId v) {
-  return "tl::zeros_like(" + rec_.write(primal_.at(v)).str() + ")";
+Expr SweepPrinter::zeros_of(ir::ValueId v) {
+  return Expr::call("tl::zeros_like", {rec_.write(primal_.at(v))});
 }
 
-std::string SweepPrinter::or_zeros(const Tensor& ct, ir::ValueId v) {
-  const std::string zero = zeros_of(v);
+Expr SweepPrinter::or_zeros(const Tensor& ct, ir::ValueId v) {
+  const Expr zero = zeros_of(v);
   if (!ct.defined()) return zero;
-  const std::string d = rec_.write(b_.value_of(ct)).str();
-  return maybe_.count(b_.value_of(ct)) != 0 ? d + ".defined() ? " + d + " : " + zero : d;
+  const Expr d = rec_.write(b_.value_of(ct));
+  return maybe_.count(b_.value_of(ct)) != 0 ? Expr::conditional(Expr::member(d, ".defined()"), d, zero) : d;
 }
 
 }  // namespace tlaloc_grad

@@ -27,12 +27,12 @@ Sweep SweepPrinter::print(const std::string& seed, const Tensor& seed_value) {
   const std::string d_result = "d_" + p_.values[std::size_t(p_.result)].name;
   const bool referring = std::any_of(low_.aliases.begin(), low_.aliases.end(),
                                      [&](const Lowering::Alias& a) { return target_of(a.out) == d_result; });
-  if (!referring) line("tl::Tensor " + d_result + " = " + seed + ";");
+  if (!referring) add(code::Stmt::declare("tl::Tensor", d_result, Expr::text(seed)));
   for (const std::string& list : low_.lists)
     line("std::vector<tl::Tensor> d_" + list + "(" + list + ".size());");
   open_scope(nullptr);
   declare_aliases(nullptr);
-  if (referring) line(d_result + " = " + seed + ";");
+  if (referring) add(code::Stmt::assign(d_result, Expr::text(seed)));
   declared_.insert(d_result);
   holds_[d_result] = b_.value_of(seed_value);
   block(p_.body);
@@ -41,8 +41,8 @@ Sweep SweepPrinter::print(const std::string& seed, const Tensor& seed_value) {
   for (ir::ValueId fv : low_.wrt_elements) {
     const auto it = pass_.ct.find(fv);
     if (it == pass_.ct.end()) continue;
-    const std::string text = rec_.write(b_.value_of(it->second)).str();
-    if (text != low_.target.at(fv)) line(low_.target.at(fv) + " = " + text + ";");
+    const Expr e = rec_.write(b_.value_of(it->second));
+    if (e.str() != low_.target.at(fv)) add(code::Stmt::assign(low_.target.at(fv), e));
   }
   close_scope();
   // A differentiated parameter's cotangent, zeros where it has none.
@@ -53,8 +53,9 @@ Sweep SweepPrinter::print(const std::string& seed, const Tensor& seed_value) {
       continue;
     }
     const auto ct = pass_.ct.find(fv->second);
-    out_.cotangents.push_back(or_zeros(ct == pass_.ct.end() ? Tensor() : ct->second, fv->second));
+    out_.cotangents.push_back(or_zeros(ct == pass_.ct.end() ? Tensor() : ct->second, fv->second).str());
   }
+  out_.body = code_.take();
   return std::move(out_);
 }
 
@@ -90,11 +91,9 @@ void SweepPrinter::guarded(const ir::Op& op) {
   const auto it = pass_.ct.find(op.results.at(0));
   if (it == pass_.ct.end() || maybe_.count(b_.value_of(it->second)) == 0) return run(op);
   State before = save();
-  line("if (" + rec_.write(b_.value_of(it->second)).str() + ".defined()) {");
-  ++depth_;
+  code_.open_if(Expr::member(rec_.write(b_.value_of(it->second)), ".defined()"));
   run(op);
-  --depth_;
-  line("}");
+  code_.close();
   before.ct.erase(op.results[0]);  // taken by the rule on either path
   join(save(), before);
 }
@@ -107,11 +106,9 @@ void SweepPrinter::pass_on(const ir::Op& op, const Lowering::Alias& a) {
   variable(a.side, true);
   const State same = save();
   restore(before);
-  line("if (!" + a.cond + ") {");
-  ++depth_;
+  code_.open_if(Expr::prefix("!", Expr::text(a.cond)));
   guarded(op);
-  --depth_;
-  line("}");
+  code_.close();
   join(same, save());
 }
 
@@ -184,8 +181,8 @@ void SweepPrinter::write_from(std::size_t ops, std::size_t shares) {
       const std::string t =
           list ? op.attrs.get<std::string>("name") : fmt::format("t_{}_{}", op.name(), temps_++);
       if (shares < values_.cotangents.size()) note(values_.cotangents[shares].by);
-      line((list ? "const std::vector<tl::Tensor> " : "const tl::Tensor ") + t + " = " +
-           rec_.define(v).str() + ";");
+      add(code::Stmt::declare(list ? "const std::vector<tl::Tensor>" : "const tl::Tensor", t,
+                              rec_.define(v)));
       rec_.name(v, t);
     }
   }
@@ -218,16 +215,17 @@ void SweepPrinter::declare(ir::ValueId v) {
   Scope* in = &scopes_.front();
   for (Scope& s : scopes_)
     if (s.loop != nullptr && low_.loops.at(s.loop).own.count(v) != 0) in = &s;
-  in->declarations.push_back(in->indent + "tl::Tensor " + d + ";");
+  in->declarations.push_back(code::Stmt::declare("tl::Tensor", d));
 }
 
 void SweepPrinter::open_scope(const Node* loop) {
-  scopes_.push_back({loop, out_.lines.size(), std::string(std::size_t(2 * depth_), ' '), {}});
+  scopes_.push_back({loop, code_.depth(), code_.current().size(), {}});
 }
 
 void SweepPrinter::close_scope() {
   const Scope& s = scopes_.back();
-  out_.lines.insert(out_.lines.begin() + std::ptrdiff_t(s.at), s.declarations.begin(), s.declarations.end());
+  code::Block& in = code_.at(s.level);
+  in.insert(in.begin() + std::ptrdiff_t(s.at), s.declarations.begin(), s.declarations.end());
   scopes_.pop_back();
 }
 
@@ -242,7 +240,7 @@ void SweepPrinter::declare_aliases(const Block* scope) {
     declared_.insert(d);
     const Lowering::Alias* then = alias(a.out, true);
     const Lowering::Alias* orelse = alias(a.out, false);
-    if (then == nullptr || orelse == nullptr) line("tl::Tensor " + d + "_apart;");
+    if (then == nullptr || orelse == nullptr) add(code::Stmt::declare("tl::Tensor", d + "_apart"));
     const auto side = [&](const Lowering::Alias* x) {
       return x != nullptr ? target_of(x->side) : d + "_apart";
     };
@@ -254,13 +252,17 @@ void SweepPrinter::declare_aliases(const Block* scope) {
     for (auto it = low_.aliases.rbegin(); it != low_.aliases.rend(); ++it)
       if (it->out == a.out && it->taken && &*it != then) {
         const std::string other = d + "_else" + std::to_string(++others);
-        line("tl::Tensor& " + other + " = " + it->cond + " ? " + side(&*it) + " : " + refers + ";");
+        add(code::Stmt::declare(
+            "tl::Tensor&", other,
+            Expr::conditional(Expr::text(it->cond), Expr::name(side(&*it)), Expr::name(refers))));
         refers = other;
       }
     if (then != nullptr && orelse != nullptr && then->side == orelse->side)
-      line("tl::Tensor& " + d + " = " + side(then) + ";");
+      add(code::Stmt::declare("tl::Tensor&", d, Expr::name(side(then))));
     else
-      line("tl::Tensor& " + d + " = " + a.cond + " ? " + side(then) + " : " + refers + ";");
+      add(code::Stmt::declare(
+          "tl::Tensor&", d,
+          Expr::conditional(Expr::text(a.cond), Expr::name(side(then)), Expr::name(refers))));
     for (const Lowering::Alias& x : low_.aliases)
       if (x.out == a.out) {
         aliased_[d].insert(target_of(x.side));
@@ -272,9 +274,8 @@ void SweepPrinter::declare_aliases(const Block* scope) {
 void SweepPrinter::assign(ir::ValueId gv, const std::vector<Share>& xs) {
   for (const auto& [of, by] : xs) {
     const std::string d = target_of(of);
-    const Expr e = rec_.named(gv) ? rec_.write(gv) : rec_.define(gv);
-    std::string text = e.str();
-    if (text == d) continue;
+    Expr value = rec_.named(gv) ? rec_.write(gv) : rec_.define(gv);
+    if (value.str() == d) continue;
     const ir::Op* made = rec_.made_by(gv);
     // Made by `+`: the engine's sum of two shares.
     const bool added_up = made != nullptr && made->def->public_call().symbol == "+";
@@ -289,15 +290,15 @@ void SweepPrinter::assign(ir::ValueId gv, const std::vector<Share>& xs) {
     // is first summed).
     const bool maybe_first = added_up && !rec_.named(gv) && maybe_.count(made->operands[0]) != 0;
     if (sum && (maybe_first || shared))
-      text = maybe_sum(d, made->operands[1]);
+      value = maybe_sum(d, made->operands[1]);
     else if (shared && maybe_first)
       throw std::logic_error("a sum of shares that may be undefined, for a variable shared");
     else if (shared)
-      text = maybe_sum(d, gv);
+      value = maybe_sum(d, gv);
     else if (maybe_first)
-      text = maybe_sum(rec_.write(made->operands[0]).str(), made->operands[1]);
+      value = maybe_sum(rec_.write(made->operands[0]).str(), made->operands[1]);
     else if (sum)  // d holds the sum's first operand, whatever name that was given first
-      text = rec_.sum(Expr::text(d), made->operands[1]).str();
+      value = rec_.sum(Expr::text(d), made->operands[1]);
     // A share that may itself be undefined (a cotangent passed on from after a
     // branch or a loop) is added only where it has a value.
     const bool adds = added_up && !rec_.named(gv);
@@ -307,8 +308,9 @@ void SweepPrinter::assign(ir::ValueId gv, const std::vector<Share>& xs) {
     if (held != holds_.end() && held->second != gv) rec_.retire(held->second);
     note(by);
     declare(of);
-    line((guard ? "if (" + rec_.write(added).str() + ".defined()) " : std::string()) + d + " = " + text +
-         ";");
+    code::Stmt assignment = code::Stmt::assign(d, std::move(value));
+    add(guard ? code::Stmt::guarded(Expr::member(rec_.write(added), ".defined()"), std::move(assignment))
+              : std::move(assignment));
     holds_[d] = gv;
     if (!rec_.named(gv)) rec_.name(gv, d);
   }
@@ -317,8 +319,8 @@ void SweepPrinter::assign(ir::ValueId gv, const std::vector<Share>& xs) {
 void SweepPrinter::note(const ir::Op* by) {
   if (by != nullptr && by != commented_) {
     const Node& n = *low_.node_of.at(by->results.at(0));
-    line("// " + (n.fn == "custom" ? std::string("the custom rule's backward half") : n.fn) + ", " +
-         forward_.at(n.loc));
+    add(code::Stmt::comment((n.fn == "custom" ? std::string("the custom rule's backward half") : n.fn) +
+                            ", " + forward_.at(n.loc)));
   }
   commented_ = by;
 }
@@ -341,8 +343,9 @@ bool SweepPrinter::may_hold_others(ir::ValueId v) const {
   return false;
 }
 
-std::string SweepPrinter::maybe_sum(const std::string& d, ir::ValueId share) {
-  return d + ".defined() ? " + rec_.sum(Expr::text(d), share).str() + " : " + rec_.write(share).str();
+Expr SweepPrinter::maybe_sum(const std::string& d, ir::ValueId share) {
+  return Expr::conditional(Expr::member(Expr::text(d), ".defined()"), rec_.sum(Expr::text(d), share),
+                           rec_.write(share));
 }
 
 namespace {
@@ -354,7 +357,8 @@ Sweep constant_sweep(const Program& p) {
   for (std::size_t w : p.wrt) {
     const Param& prm = p.params[w];
     if (prm.list) {
-      s.lines.push_back("std::vector<tl::Tensor> d_" + prm.name + "(" + prm.name + ".size());");
+      s.body.push_back(
+          code::Stmt::line("std::vector<tl::Tensor> d_" + prm.name + "(" + prm.name + ".size());"));
       s.cotangents.emplace_back();
     } else {
       s.cotangents.push_back("tl::zeros_like(" + p.values[std::size_t(prm.value)].name + ")");

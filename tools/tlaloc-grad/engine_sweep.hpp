@@ -7,12 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "cppgen/code.hpp"
 #include "program.hpp"
 
 namespace tlaloc_grad {
 
 struct Sweep {
-  std::vector<std::string> lines;  // statements, after the forward pass
+  code::Block body;  // statements, after the forward pass
   // The differentiated parameters' cotangents (empty for a list, d_<list>)
   std::vector<std::string> cotangents;
   std::string not_taken;  // what the lowering does not take yet, if anything
@@ -25,9 +26,9 @@ struct Sweep {
 struct ForwardPass {
   std::function<std::string(const Loc&)> at;  // "line 12", for comments
   // The statements naming what iteration k of a loop saved (k: a variable's name).
-  std::function<std::vector<std::string>(const Node&, const std::string&)> restore;
+  std::function<code::Block(const Node&, const std::string&)> restore;
   // A branch path's scalar statements, written again where its reverse reads them.
-  std::function<std::vector<std::string>(const Block&)> scalars;
+  std::function<code::Block(const Block&)> scalars;
 };
 
 // The sweep from `seed`, the result's cotangent (C++ text), each op's shares under a

@@ -162,13 +162,6 @@ inline std::set<ValueId> read_from_outside(const Node& s) {
   return free;
 }
 
-// A scalar statement as a reverse sweep writes it again where it needs its name (a
-// branch's reverse, outside the forward pass's scope): unused there, perhaps.
-inline std::string replayed(const Node& s) {
-  const bool marked = s.declares.empty() || s.text.rfind("[[maybe_unused]]", 0) == 0;
-  return marked ? s.text : "[[maybe_unused]] " + s.text;
-}
-
 // The generated variable holding branch `id`'s condition (saved per iteration in loops
 // as saved_cond_<id>).
 inline std::string cond_name(int id) { return "cond_" + std::to_string(id); }

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "cppgen/code.hpp"
 #include "program.hpp"
 #include "rules.hpp"
 
@@ -26,9 +27,10 @@ class Writer {
   // The gradient (tl::grad; with_value: tl::value_and_grad), the value and pullback
   // (tl::vjp), and the value and derivative along a tangent (tl::jvp; `checked`: the
   // tangents checked as tl::jvp checks them).
+  // `after`: functions written after it (tl::hessian's, which calls it).
   std::string function(bool with_value);
   std::string vjp_function();
-  std::string jvp_function(bool checked);
+  std::string jvp_function(bool checked, code::Block after = {});
 
  private:
   const Program& p_;
@@ -37,8 +39,10 @@ class Writer {
   // the trace would not have computed (emit_forward.cpp, assign).
   std::set<ValueId> zero_tangent_;
   std::set<std::string> zero_lists_;  // tapes of tangents holding such tangents
-  std::string out_;
-  int depth_ = 0;
+  // The file up to the function, the function's head, and its body so far.
+  code::Block file_;
+  std::string head_;
+  code::Builder body_;
   // The vector of a loop's scalar per iteration: saved_<name>, numbered where loops
   // one after another have counters of the same name.
   std::map<std::pair<int, std::string>, std::string> scalar_tapes_;
@@ -75,13 +79,13 @@ class Writer {
   void name_scalar_tapes(const Block& b);
   void header(const std::string& what, const std::string& how);
   void signature(const std::string& result, bool tangent);
-  std::string footer();
-  void mark_unread_declarations();
+  // The file printed: the function, then `after`.
+  std::string footer(code::Block after = {});
   std::string tangent_or_zero(ValueId v) const;
   static std::string escape(const std::string& s);
-  void line(const std::string& s);
-  // The lines `write` writes, unindented, apart from the function's text.
-  std::vector<std::string> lines_of(const std::function<void()>& write);
+  void line(const std::string& s) { body_.line(s); }
+  // The statements `write` writes, apart from the function's.
+  code::Block statements_of(const std::function<void()>& write);
 
   // emit_forward.cpp: the forward pass (what is hoisted and saved, tangents)
   std::string spelled(const Node& s, Names& n) const;

@@ -57,8 +57,9 @@ inline tl::Tensor grad_mlp_98(const tl::Tensor& wt, const tl::Tensor& x, const t
     sub_20 = add_19 - sum_13;  // sub, line 96: tl::mean(tl::exp(h)) + y - tl::sum(tl::sigmoid(h) / (b + 2.0))
     result = sub_20;
   }
-  if (result.rank() != 0)
+  if (result.rank() != 0) {
     throw tl::ValueError("tlaloc-grad: the lambda at functions.cpp:92 must return a scalar, got " + tl::shape_string(result.shape()));
+  }
 
   // Reverse, written by the AD engine (tl::ad::vjp): d_v is the derivative of the
   // result with respect to v, its shares summed in the engine's order.
@@ -87,8 +88,8 @@ inline tl::Tensor grad_mlp_98(const tl::Tensor& wt, const tl::Tensor& x, const t
     d_y = d_mul_9 * 2.0;
   } else {
     [[maybe_unused]] const bool mean_keepdims = false;
-    [[maybe_unused]] const tlaloc::Axes mean_axes = {};
-    [[maybe_unused]] const int64_t mean_n = ::tlaloc::detail::reduced_count("mean", exp_14.shape(), mean_axes);
+    const tlaloc::Axes mean_axes = {};
+    const int64_t mean_n = ::tlaloc::detail::reduced_count("mean", exp_14.shape(), mean_axes);
     d_sub_20 = d_result;
     // sub, line 96
     d_add_19 = tl::sum_to_shape_of(d_sub_20, add_19);

@@ -28,8 +28,9 @@ inline tl::Tensor grad_peaked_939(const tl::Tensor& m) {
   const tl::Tensor sum_11 = tl::sum(mul_10);  // sum, line 936: tl::sum(tl::max(s, {0}) * tl::min(m * m, {0}, true))
   const tl::Tensor add_12 = sum_11 + max_6;  // add, line 936: tl::sum(tl::max(s, {0}) * tl::min(m * m, {0}, true)) + tl::max(tl::ex...
   const tl::Tensor add_13 = add_12 + sum_4;  // add, line 936: tl::sum(tl::max(s, {0}) * tl::min(m * m, {0}, true)) + tl::max(tl::ex...
-  if (add_13.rank() != 0)
+  if (add_13.rank() != 0) {
     throw tl::ValueError("tlaloc-grad: the lambda at functions.cpp:934 must return a scalar, got " + tl::shape_string(add_13.shape()));
+  }
 
   // Reverse, written by the AD engine (tl::ad::vjp): d_v is the derivative of the
   // result with respect to v, its shares summed in the engine's order.

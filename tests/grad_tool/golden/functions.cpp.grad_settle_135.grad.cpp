@@ -44,8 +44,9 @@ inline tl::Tensor grad_settle_135(const tl::Tensor& a) {
   }
   const tl::Tensor mul_6 = s_1 * s_1;  // mul, line 133: s * s
   const tl::Tensor sum_7 = tl::sum(mul_6);  // sum, line 133: tl::sum(s * s)
-  if (sum_7.rank() != 0)
+  if (sum_7.rank() != 0) {
     throw tl::ValueError("tlaloc-grad: the lambda at functions.cpp:124 must return a scalar, got " + tl::shape_string(sum_7.shape()));
+  }
 
   // Reverse, written by the AD engine (tl::ad::vjp): d_v is the derivative of the
   // result with respect to v, its shares summed in the engine's order.
@@ -63,8 +64,8 @@ inline tl::Tensor grad_settle_135(const tl::Tensor& a) {
   for (std::size_t k0 = steps_0; k0-- > 0;) {
     [[maybe_unused]] const int n = saved_n[k0];
     [[maybe_unused]] const double t = saved_t[k0];
-    [[maybe_unused]] const tl::Tensor& s_in = saved_s_in[k0];
-    [[maybe_unused]] const tl::Tensor& cos_3 = saved_cos_3[k0];
+    const tl::Tensor& s_in = saved_s_in[k0];
+    const tl::Tensor& cos_3 = saved_cos_3[k0];
     [[maybe_unused]] const tl::Tensor& mul_4 = saved_mul_4[k0];
     [[maybe_unused]] const tl::Tensor& add_5 = saved_add_5[k0];
     tl::Tensor d_mul_4;

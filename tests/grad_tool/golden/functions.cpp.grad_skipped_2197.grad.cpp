@@ -57,8 +57,9 @@ inline tl::Tensor grad_skipped_2197(const tl::Tensor& m, const int skip) {
   const tl::Tensor mul_10 = h_1 * h_1;  // mul, line 2194: h * h
   const tl::Tensor add_11 = mul_10 + mul_9;  // add, line 2194: h * h + start * m
   const tl::Tensor sum_12 = tl::sum(add_11);  // sum, line 2194: tl::sum(h * h + start * m)
-  if (sum_12.rank() != 0)
+  if (sum_12.rank() != 0) {
     throw tl::ValueError("tlaloc-grad: the lambda at functions.cpp:2187 must return a scalar, got " + tl::shape_string(sum_12.shape()));
+  }
 
   // Reverse, written by the AD engine (tl::ad::vjp): d_v is the derivative of the
   // result with respect to v, its shares summed in the engine's order.
@@ -86,12 +87,12 @@ inline tl::Tensor grad_skipped_2197(const tl::Tensor& m, const int skip) {
   // Reverse of the loop at line 2190, last iteration first.
   for (std::size_t k0 = steps_0; k0-- > 0;) {
     [[maybe_unused]] const int i = saved_i[k0];
-    [[maybe_unused]] const tl::Tensor& h_in = saved_h_in[k0];
-    [[maybe_unused]] const tl::Tensor& h_2 = saved_h_2[k0];
+    const tl::Tensor& h_in = saved_h_in[k0];
+    const tl::Tensor& h_2 = saved_h_2[k0];
     [[maybe_unused]] const tl::Tensor& mul_5 = saved_mul_5[k0];
-    [[maybe_unused]] const tl::Tensor& tanh_6 = saved_tanh_6[k0];
+    const tl::Tensor& tanh_6 = saved_tanh_6[k0];
     [[maybe_unused]] const tl::Tensor& add_7 = saved_add_7[k0];
-    [[maybe_unused]] const bool cond_1 = saved_cond_1[k0];
+    const bool cond_1 = saved_cond_1[k0];
     tl::Tensor d_add_7;
     tl::Tensor d_tanh_6;
     tl::Tensor d_mul_5;

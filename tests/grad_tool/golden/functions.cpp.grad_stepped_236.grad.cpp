@@ -67,8 +67,9 @@ inline tl::Tensor grad_stepped_236(const tl::Tensor& m) {
   const tl::Tensor mul_16 = out * out;  // mul, line 234: out * out
   const tl::Tensor sum_17 = tl::sum(mul_16);  // sum, line 234: tl::sum(out * out)
   const tl::Tensor add_18 = sum_17 + sum_15;  // add, line 234: tl::sum(out * out) + tl::sum(tl::fori_loop(2, 2, [&](const tl::Tensor...
-  if (add_18.rank() != 0)
+  if (add_18.rank() != 0) {
     throw tl::ValueError("tlaloc-grad: the lambda at functions.cpp:229 must return a scalar, got " + tl::shape_string(add_18.shape()));
+  }
 
   // Reverse, written by the AD engine (tl::ad::vjp): d_v is the derivative of the
   // result with respect to v, its shares summed in the engine's order.
@@ -96,7 +97,7 @@ inline tl::Tensor grad_stepped_236(const tl::Tensor& m) {
     tl::Tensor d_c_carry = d_c;
     tl::Tensor d_m_sum1 = tl::zeros_like(m);
     for (std::size_t k1 = steps_1; k1-- > 0;) {
-      [[maybe_unused]] const tl::Tensor& c_in_1 = saved_c_in_1[k1];
+      const tl::Tensor& c_in_1 = saved_c_in_1[k1];
       [[maybe_unused]] const tl::Tensor& t_13 = saved_t_13[k1];
       [[maybe_unused]] const tl::Tensor& mul_14 = saved_mul_14[k1];
       tl::Tensor d_c_in_1;
@@ -118,13 +119,13 @@ inline tl::Tensor grad_stepped_236(const tl::Tensor& m) {
     tl::Tensor d_out_carry = d_out;
     tl::Tensor d_m_sum0 = tl::zeros_like(m);
     for (std::size_t k0 = steps_0; k0-- > 0;) {
-      [[maybe_unused]] const tl::Tensor& c_in = saved_c_in[k0];
+      const tl::Tensor& c_in = saved_c_in[k0];
       [[maybe_unused]] const tl::Tensor& i = saved_i[k0];
-      [[maybe_unused]] const tl::Tensor& astype_5 = saved_astype_5[k0];
+      const tl::Tensor& astype_5 = saved_astype_5[k0];
       [[maybe_unused]] const tl::Tensor& mul_6 = saved_mul_6[k0];
-      [[maybe_unused]] const tl::Tensor& mul_7 = saved_mul_7[k0];
-      [[maybe_unused]] const tl::Tensor& sin_8 = saved_sin_8[k0];
-      [[maybe_unused]] const tl::Tensor& mul_9 = saved_mul_9[k0];
+      const tl::Tensor& mul_7 = saved_mul_7[k0];
+      const tl::Tensor& sin_8 = saved_sin_8[k0];
+      const tl::Tensor& mul_9 = saved_mul_9[k0];
       [[maybe_unused]] const tl::Tensor& add_10 = saved_add_10[k0];
       tl::Tensor d_mul_9;
       tl::Tensor d_mul_7;
