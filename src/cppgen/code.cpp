@@ -178,6 +178,7 @@ Expr Expr::name(std::string text) {
   Expr e;
   e.kind_ = Kind::atom;
   e.text_ = std::move(text);
+  identifiers(e.text_, e.reads_);
   return e;
 }
 
@@ -315,8 +316,13 @@ std::string Expr::str() const {
 }
 
 void Expr::names(std::vector<std::string>& out) const {
-  if (kind_ == Kind::atom) identifiers(text_, out);
+  out.insert(out.end(), reads_.begin(), reads_.end());
   for (const Expr& e : parts_) e.names(out);
+}
+
+bool Expr::reads(const std::string& name) const {
+  return std::find(reads_.begin(), reads_.end(), name) != reads_.end() ||
+         std::any_of(parts_.begin(), parts_.end(), [&](const Expr& e) { return e.reads(name); });
 }
 
 std::vector<Expr> texts(const std::vector<std::string>& items) {
@@ -432,9 +438,8 @@ class StmtPrinter {
     for (std::size_t i = from; i < b.size(); ++i) {
       const Stmt& s = b[i];
       if (!prints(s)) continue;
-      std::vector<std::string> reads = s.reads_;
-      s.expr_.names(reads);
-      if (std::find(reads.begin(), reads.end(), name) != reads.end()) return true;
+      if (std::find(s.reads_.begin(), s.reads_.end(), name) != s.reads_.end() || s.expr_.reads(name))
+        return true;
       if (writes && s.writes_ == name) return true;
       if (used(s.body_, 0, name, writes) || used(s.else_, 0, name, writes)) return true;
       if (s.name_ == name && (s.kind_ == Stmt::Kind::declare || s.kind_ == Stmt::Kind::line)) return false;

@@ -50,6 +50,7 @@ class Expr {
   // The identifiers it reads, in order (a member's name and a qualified name's
   // parts after `::` are not reads).
   void names(std::vector<std::string>& out) const;
+  bool reads(const std::string& name) const;
 
  private:
   enum class Kind { none, atom, call, prefix, binary, conditional, member, braced, spelled };
@@ -58,6 +59,7 @@ class Expr {
   std::vector<std::string> pieces_;  // spelled: the text between operands
   std::vector<bool> bare_;           // spelled: operand i is a call's argument
   std::vector<Expr> parts_;
+  std::vector<std::string> reads_;  // atom: the identifiers its text reads
   int level_ = 0;
 };
 
