@@ -480,9 +480,10 @@ class StmtPrinter {
     switch (s.kind_) {
       case Stmt::Kind::blank:
         return "\n";
-      case Stmt::Kind::scope:
-        return indent + (s.text_.empty() ? "{" : s.text_ + " {") + "\n" + block(s.body_, depth + 1) + indent +
-               s.comment_ + "\n";
+      case Stmt::Kind::scope: {
+        const std::string head = s.opened_ ? "" : indent + (s.text_.empty() ? "{" : s.text_ + " {") + "\n";
+        return head + block(s.body_, depth + 1) + indent + s.comment_ + "\n";
+      }
       case Stmt::Kind::if_: {
         if (!prints(s)) return "";
         const bool negated = !prints(s.body_);
@@ -492,8 +493,13 @@ class StmtPrinter {
         if (!negated && prints(s.else_)) out += indent + "} else {\n" + block(s.else_, depth + 1);
         return out + indent + "}\n";
       }
-      default:
-        return indent + one_line(b, i) + "\n";
+      default: {
+        std::string text = one_line(b, i);
+        for (std::size_t at = text.find('\n'); at != std::string::npos;
+             at = text.find('\n', at + 1 + indent.size()))
+          text.insert(at + 1, indent);
+        return indent + text + "\n";
+      }
     }
   }
 };
@@ -520,6 +526,17 @@ void Builder::close() {
   Stmt s = std::move(open_.at(open_.size() - 1).stmt);
   open_.pop_back();
   add(std::move(s));
+}
+
+void Builder::close(std::string tail) {
+  open_.at(open_.size() - 1).stmt.comment_ = std::move(tail);
+  close();
+}
+
+void Builder::reopen(std::string text) {
+  close(std::move(text));
+  open("");
+  open_.back().stmt.opened_ = true;
 }
 
 Block& Builder::at(std::size_t level) {

@@ -87,7 +87,8 @@ class Stmt {
   // `if (test) { then } else { otherwise }`: without the else where it is empty,
   // as `if (!test) { otherwise }` where only the then is, and nothing where both are.
   static Stmt if_(Expr test, Block then, Block otherwise = {}, std::string comment = {});
-  // `head {` body `tail`: a loop, a lambda (tail `};`), a function.
+  // `head {` body `tail`: a loop, a lambda (tail `};`), a function. A scope whose head
+  // is empty opens with `{`.
   static Stmt scope(std::string head, Block body, std::string tail = "}");
 
   Block& body() { return body_; }
@@ -95,6 +96,7 @@ class Stmt {
 
  private:
   friend class StmtPrinter;
+  friend class Builder;
   enum class Kind { line, blank, declare, assign, guarded, if_, scope };
   Kind kind_ = Kind::line;
   std::string text_;                // line, comment, scope's head; declare: type; assign: target
@@ -103,10 +105,12 @@ class Stmt {
   Expr expr_;                       // declare's value, assign's value, if's test
   std::vector<std::string> reads_;  // the identifiers its text reads (a line's, a scope head's)
   std::string writes_;              // the variable an assignment writes
+  bool opened_ = false;             // a scope opened by the line before's end (`} else {`)
   Block body_, else_;               // if's paths, a scope's body, guarded's statement
 };
 
-// The statements as C++ text, indented by two spaces a level from `depth`.
+// The statements as C++ text, indented by two spaces a level from `depth` (each line
+// of a statement written out on several lines).
 std::string print(const Block& b, int depth = 0);
 
 // Builds a block statement by statement, with scopes and ifs opened and closed in
@@ -120,6 +124,9 @@ class Builder {
   void open_if(Expr test, std::string comment = {});
   void orelse();  // what is added from now on is the open if's else
   void close();
+  void close(std::string tail);  // a scope, its last line `tail`
+  // Closes a scope with the line `text` (`} else {`), which opens the next one.
+  void reopen(std::string text);
   // How many scopes and ifs are open; the block statements are added to at `level`
   // of them (0: the outermost block).
   std::size_t depth() const { return open_.size(); }

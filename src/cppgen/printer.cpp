@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "cppgen/code.hpp"
 #include "cppgen/cppgen.hpp"
 #include "ops/cpp_spelling.hpp"
 
@@ -82,24 +83,11 @@ class Printer {
   }
   void reserve(const std::string& n) { taken_.insert(n); }
 
-  // Lines, indented by the current depth (each line of a multi-line text).
-  void line(const std::string& text) {
-    std::size_t start = 0;
-    while (start <= text.size()) {
-      const std::size_t end = std::min(text.find('\n', start), text.size());
-      out_ += std::string(std::size_t(2 * depth_), ' ') + text.substr(start, end - start) + '\n';
-      start = end + 1;
-    }
-  }
-  void open(const std::string& head) {
-    line(head.empty() ? "{" : head + " {");
-    ++depth_;
-  }
-  void close(const std::string& tail) {
-    --depth_;
-    line(tail);
-  }
-  void indent() { ++depth_; }
+  // The statements are built in the code model (code.hpp) and printed once.
+  void line(const std::string& text) { code_.line(text); }
+  void open(const std::string& head) { code_.open(head); }
+  void close(const std::string& tail) { code_.close(tail); }
+  void reopen(const std::string& text) { code_.reopen(text); }
 
   void ops(const Region& r) {
     for (const Op& op : r.ops) print_op(op);
@@ -116,10 +104,8 @@ class Printer {
   // A region as `[&](std::span<const tl::Tensor> a) -> ... { ... }`, rendered
   // relative to the line it is written on.
   std::string lambda(const Region& r) {
-    std::string saved;
-    std::swap(saved, out_);
-    const int depth = depth_;
-    depth_ = 1;
+    Builder saved;
+    std::swap(saved, code_);
     const std::string a = fresh("a");
     bool any_arg = false;
     for (std::size_t i = 0; i < r.args.size(); ++i) {
@@ -133,11 +119,11 @@ class Printer {
     std::vector<std::string> res;
     for (ValueId v : r.results) res.push_back(name(v));
     line(fmt::format("return {{{}}};", detail::cpp_list(res)));
-    std::swap(saved, out_);
-    depth_ = depth;
-    if (!saved.empty() && saved.back() == '\n') saved.pop_back();
+    std::swap(saved, code_);
+    std::string body = cppgen::print(saved.take(), 1);
+    body.pop_back();
     return fmt::format("[&](std::span<const tl::Tensor>{}) -> std::vector<tl::Tensor> {{\n{}\n}}",
-                       any_arg ? " " + a : "", saved);
+                       any_arg ? " " + a : "", body);
   }
 
   void print_op(const Op& op) {
@@ -147,14 +133,14 @@ class Printer {
     const std::string comment = fmt::format("// {}{}{}", op.name(), op.results.empty() ? "" : ": ",
                                             types_string(f_, op.results));
     // A statement op writes its lines after the comment; render them aside first.
-    std::string saved;
-    std::swap(saved, out_);
+    Builder saved;
+    std::swap(saved, code_);
     OpView view(*this, op);
     const std::string expr = spell(view);
-    std::swap(saved, out_);
+    std::swap(saved, code_);
     if (expr.empty()) {
       line(comment);
-      out_ += saved;
+      code_.add_all(saved.take());
       return;
     }
     if (op.results.empty()) {
@@ -179,7 +165,6 @@ class Printer {
       bind(f_.body.args[i], n);
       params.push_back(used(f_.body.args[i]) ? "const tl::Tensor& " + n : "const tl::Tensor& /*" + n + "*/");
     }
-    depth_ = 1;
     ops(f_.body);
     std::vector<std::string> res;
     for (ValueId v : f_.body.results) res.push_back(name(v));
@@ -187,9 +172,9 @@ class Printer {
     line(one ? fmt::format("return {};", res[0]) : fmt::format("return {{{}}};", detail::cpp_list(res)));
     std::string head;
     for (const std::string& c : o.comment) head += c.empty() ? "//\n" : "// " + c + "\n";
-    head += fmt::format("{} {}({}) {{\n", one ? "tl::Tensor" : "std::vector<tl::Tensor>", o.name,
-                        detail::cpp_list(params));
-    return head + out_ + "}\n";
+    const std::string signature = fmt::format("{} {}({})", one ? "tl::Tensor" : "std::vector<tl::Tensor>",
+                                              o.name, detail::cpp_list(params));
+    return head + cppgen::print({Stmt::scope(signature, code_.take())});
   }
 
  private:
@@ -197,8 +182,7 @@ class Printer {
   std::unordered_map<ValueId, std::string> names_;
   std::unordered_set<ValueId> used_;
   std::set<std::string> taken_;
-  std::string out_;
-  int depth_ = 1;
+  Builder code_;
   int counter_ = 0;
 };
 
@@ -210,10 +194,7 @@ std::string OpView::lambda(std::size_t k) { return p_.lambda(op_.regions.at(k));
 void OpView::line(const std::string& text) { p_.line(text); }
 void OpView::open(const std::string& head) { p_.open(head); }
 void OpView::close(const std::string& tail) { p_.close(tail); }
-void OpView::reopen(const std::string& text) {
-  p_.close(text);
-  p_.indent();
-}
+void OpView::reopen(const std::string& text) { p_.reopen(text); }
 std::vector<std::string> OpView::region(std::size_t k, const std::vector<std::string>& args) {
   return p_.region(op_.regions.at(k), args);
 }
