@@ -209,6 +209,12 @@ std::string Writer::escape(const std::string& s) {
   return r;
 }
 
+void Writer::set(const std::string& decl, const std::string& name, const std::string& value,
+                 const std::string& comment) {
+  body_.add(decl.empty() ? code::Stmt::assign(name, code::Expr::text(value), comment)
+                         : code::Stmt::declare(decl, name, code::Expr::text(value), comment));
+}
+
 code::Block Writer::statements_of(const std::function<void()>& write) {
   code::Builder kept;
   std::swap(kept, body_);

@@ -60,16 +60,16 @@ Writer::Defined Writer::defined_in(const Block& b) const {
 
 void Writer::declare_hoisted(const Defined& d) {
   for (ValueId v : d.values) {
-    line("tl::Tensor " + name(v) + ";");
-    if (tangents_ && active(v)) line("tl::Tensor t_" + name(v) + ";");
+    body_.add(code::Stmt::declare("tl::Tensor", name(v)));
+    if (tangents_ && active(v)) body_.add(code::Stmt::declare("tl::Tensor", "t_" + name(v)));
   }
   for (int c : d.conds) body_.add(code::Stmt::declare("bool", cond_name(c), code::Expr::name("false")));
   for (const auto& [var, type] : d.scalars) body_.add(code::Stmt::line(type + " " + var + "{};", var));
   if (tangents_) return;
-  for (ValueId v : d.customs) line(std::string(kForwardHalf) + " " + name(v) + "_fwd;");
+  for (ValueId v : d.customs) body_.add(code::Stmt::declare(kForwardHalf, name(v) + "_fwd"));
   for (const Node* l : d.loops) {
-    for (const auto& [tape, type] : tapes(*l)) line(type + " " + tape + ";");
-    line("std::size_t steps_" + std::to_string(l->id) + " = 0;");
+    for (const auto& [tape, type] : tapes(*l)) body_.add(code::Stmt::declare(type, tape));
+    set("std::size_t", "steps_" + std::to_string(l->id), "0");
   }
 }
 
@@ -98,27 +98,26 @@ void Writer::forward(const Block& b, bool hoisted) {
 void Writer::forward_op(const Node& s, bool hoisted) {
   Names n;
   const std::string rhs = spelled(s, n);
-  const std::string comment =
-      "  // " + (s.fn.empty() ? "" : s.fn + ", ") + at(s.loc) + ": " + shorten(s.source);
-  const std::string decl = hoisted ? "" : "const tl::Tensor ";
+  const std::string comment = (s.fn.empty() ? "" : s.fn + ", ") + at(s.loc) + ": " + shorten(s.source);
+  const std::string decl = hoisted ? "" : "const tl::Tensor";
   // `tl::Tensor t;` is written where its undefined value flows on (assign).
   if (undefined(s.result)) return;
   if (!s.list.empty()) {
-    line(decl + n.y + " = " + s.text + ";" + comment);
+    set(decl, n.y, s.text, comment);
     if (tangents_ && active(s.result)) {
-      line(decl + "t_" + n.y + " = " + (s.init.empty() ? "t_" + s.text : s.init) + ";");
+      set(decl, "t_" + n.y, s.init.empty() ? "t_" + s.text : s.init);
       if (zero_lists_.count(s.list) != 0) zero_tangent_.insert(s.result);
     }
     return;
   }
   if (s.fn == "custom" && active(s.result)) return custom_forward(s, n, comment, decl);
-  line(decl + n.y + " = " + rhs + ";" + comment);
+  set(decl, n.y, rhs, comment);
   // An element of a differentiated list: its tangent is the tangents' element there.
   const Value& read = p_.values[std::size_t(s.result)];
   if (s.fn.empty() && tangents_ && active(s.result) && !read.list.empty())
-    line(decl + "t_" + n.y + " = t_" + read.list + "[" + read.at + "];");
+    set(decl, "t_" + n.y, "t_" + read.list + "[" + read.at + "]");
   if (s.fn == "scan_slice" && tangents_ && active(s.result))
-    line(decl + "t_" + n.y + " = " + step_of("t_" + n.args[0], s.text) + ";");
+    set(decl, "t_" + n.y, step_of("t_" + n.args[0], s.text));
   if (s.fn.empty() || s.fn == "custom" || s.fn == "scan_slice" || !active(s.result)) return;
   if (!tangents_) return;
   const Rule& r = *find_rule(s.fn);
@@ -133,7 +132,7 @@ void Writer::forward_op(const Node& s, bool hoisted) {
   } catch (const tlaloc::NotDifferentiableError& e) {
     refuse(Code::not_differentiable, s.loc, "tl::" + s.fn + ": " + e.what());
   }
-  line(decl + "t_" + n.y + " = " + tangent + ";");
+  set(decl, "t_" + n.y, tangent);
 }
 
 // The tangent of op s from its operands' tangents t. Where an operand's tangent may be
@@ -184,18 +183,18 @@ void Writer::custom_forward(const Node& s, const Names& n, const std::string& co
   std::string args;
   for (std::size_t i = 0; i < n.args.size(); ++i) args += (i ? ", " : "") + n.args[i];
   if (!tangents_) {
-    const std::string fwd_decl = decl.empty() ? "" : "const " + std::string(kForwardHalf) + " ";
-    line(fwd_decl + n.y + "_fwd = " + s.callee + ".forward(" + args + ");" + comment);
-    line(decl + n.y + " = " + n.y + "_fwd.first;");
+    const std::string fwd_decl = decl.empty() ? "" : "const " + std::string(kForwardHalf);
+    set(fwd_decl, n.y + "_fwd", s.callee + ".forward(" + args + ")", comment);
+    set(decl, n.y, n.y + "_fwd.first");
     return;
   }
   std::string tangents;
   for (std::size_t i = 0; i < s.args.size(); ++i)
     tangents += (i ? ", " : "") + tangent_or_zero(s.args[i].value);
-  line("const std::pair<tl::Tensor, tl::Tensor> " + n.y + "_jvp = " + s.callee + ".jvp({" + args + "}, {" +
-       tangents + "});" + comment);
-  line(decl + n.y + " = " + n.y + "_jvp.first;");
-  line(decl + "t_" + n.y + " = " + n.y + "_jvp.second;");
+  set("const std::pair<tl::Tensor, tl::Tensor>", n.y + "_jvp",
+      s.callee + ".jvp({" + args + "}, {" + tangents + "})", comment);
+  set(decl, n.y, n.y + "_jvp.first");
+  set(decl, "t_" + n.y, n.y + "_jvp.second");
 }
 
 // A generated gradient's tape lowered again (tl::hessian): a statement on it, or a
@@ -211,8 +210,8 @@ void Writer::tape(const Node& s) {
   const ValueId v = s.args[0].value;
   if (!s.index.empty()) {
     // A scan's step: the steps are joined by tl::stack, which needs every tangent.
-    line(s.list + "[" + s.index + "] = " + name(v) + ";");
-    if (tangents) line("t_" + s.list + "[" + s.index + "] = " + tangent_or_zero(v) + ";");
+    set("", s.list + "[" + s.index + "]", name(v));
+    if (tangents) set("", "t_" + s.list + "[" + s.index + "]", tangent_or_zero(v));
     return;
   }
   line(s.list + ".push_back(" + name(v) + ");");
@@ -252,15 +251,15 @@ void Writer::custom_half(const Node& s) {
                      moved ? "t_" + residuals : "std::vector<tl::Tensor>(" + residuals + ".size())",
                      values[0], moving[0]}));
   }
-  const std::string comment = "  // " + s.fn + ", " + at(s.loc) + ": " + shorten(s.source);
-  const std::string decl = s.init.empty() ? "" : "const " + s.init + " ";
+  const std::string comment = s.fn + ", " + at(s.loc) + ": " + shorten(s.source);
+  const std::string decl = s.init.empty() ? "" : "const " + s.init;
   if (!tangents_ || p_.active_lists.count(s.list) == 0) {
-    line(decl + s.list + " = " + call.str() + ";" + comment);
+    set(decl, s.list, call.str(), comment);
     return;
   }
-  line("const auto " + s.list + "_jvp = " + with_tangents.str() + ";" + comment);
-  line(decl + s.list + " = " + s.list + "_jvp.first;");
-  line(decl + "t_" + s.list + " = " + s.list + "_jvp.second;");
+  set("const auto", s.list + "_jvp", with_tangents.str(), comment);
+  set(decl, s.list, s.list + "_jvp.first");
+  set(decl, "t_" + s.list, s.list + "_jvp.second");
   if (maybe_none) zero_lists_.insert(s.list);
 }
 
@@ -268,14 +267,14 @@ void Writer::custom_half(const Node& s) {
 // loop, which the trace unrolls: there a value without a tangent gives out none (the
 // trace's zero is symbolic), where a tl:: region's carries and results are zeros.
 void Writer::assign(ValueId out, ValueId from, const std::string& decl, bool unrolled) {
-  line(decl + name(out) + " = " + (undefined(from) ? "tl::Tensor()" : name(from)) + ";");
+  set(decl, name(out), undefined(from) ? "tl::Tensor()" : name(from));
   if (!tangents_ || !active(out)) return;
   if (active(from) || undefined(from) || !unrolled) {
-    line(decl + "t_" + name(out) + " = " + (active(from) ? "t_" + name(from) : tangent_or_zero(from)) + ";");
+    set(decl, "t_" + name(out), active(from) ? "t_" + name(from) : tangent_or_zero(from));
     if (active(from) && zero_tangent_.count(from) != 0) zero_tangent_.insert(out);
     return;
   }
-  line(decl + "t_" + name(out) + " = tl::Tensor();");
+  set(decl, "t_" + name(out), "tl::Tensor()");
   zero_tangent_.insert(out);
 }
 
@@ -337,10 +336,10 @@ void Writer::forward_loop(const Node& s, bool hoisted) {
   line("// The " + (s.structured.empty() ? std::string("loop") : s.structured) + " at " + at(s.loc) +
        (save ? ", saving what the reverse sweep needs." : ", tangents carried beside the values."));
   const bool unrolled = s.structured.empty();
-  for (const Phi& ph : s.phis) assign(ph.out, ph.first, hoisted ? "" : "tl::Tensor ", unrolled);
+  for (const Phi& ph : s.phis) assign(ph.out, ph.first, hoisted ? "" : "tl::Tensor", unrolled);
   if (save && !hoisted) {
-    for (const auto& [tape, type] : tapes(s)) line(type + " " + tape + ";");
-    line("std::size_t " + steps + " = 0;");
+    for (const auto& [tape, type] : tapes(s)) body_.add(code::Stmt::declare(type, tape));
+    set("std::size_t", steps, "0");
   }
   for (ValueId ys : s.ys) {
     line("std::vector<tl::Tensor> " + name(ys) + "_steps(" + s.count + ");");
@@ -360,10 +359,10 @@ void Writer::forward_loop(const Node& s, bool hoisted) {
     if (!again) break;
     body_.current().erase(body_.current().begin() + std::ptrdiff_t(start), body_.current().end());
   }
-  const std::string decl = hoisted ? "" : "const tl::Tensor ";
+  const std::string decl = hoisted ? "" : "const tl::Tensor";
   for (ValueId ys : s.ys) {
-    line(decl + name(ys) + " = tl::stack(" + name(ys) + "_steps, 0);");
-    if (tangents_ && active(ys)) line(decl + "t_" + name(ys) + " = tl::stack(t_" + name(ys) + "_steps, 0);");
+    set(decl, name(ys), "tl::stack(" + name(ys) + "_steps, 0)");
+    if (tangents_ && active(ys)) set(decl, "t_" + name(ys), "tl::stack(t_" + name(ys) + "_steps, 0)");
   }
 }
 
@@ -376,7 +375,7 @@ void Writer::loop_statement(const Node& s, bool save, bool unrolled) {
     body_.open("while (" + s.text + ")");
   else
     body_.open("for (" + s.init + "; " + s.text + "; " + s.step + ")");
-  for (const Phi& ph : s.phis) assign(ph.in, ph.out, "const tl::Tensor ", unrolled);
+  for (const Phi& ph : s.phis) assign(ph.in, ph.out, "const tl::Tensor", unrolled);
   if (!s.head.empty()) {
     forward(s.head);
     line("if (!" + s.text + ") break;");
@@ -395,9 +394,9 @@ void Writer::loop_statement(const Node& s, bool save, bool unrolled) {
       line("saved_" + var + ".push_back(std::move(" + var + "));");
   }
   for (std::size_t i = 0; i < s.ys.size(); ++i) {
-    line(name(s.ys[i]) + "_steps[" + s.index + "] = " + name(s.y[i]) + ";");
+    set("", name(s.ys[i]) + "_steps[" + s.index + "]", name(s.y[i]));
     if (tangents_ && active(s.ys[i]))
-      line("t_" + name(s.ys[i]) + "_steps[" + s.index + "] = " + tangent_or_zero(s.y[i]) + ";");
+      set("", "t_" + name(s.ys[i]) + "_steps[" + s.index + "]", tangent_or_zero(s.y[i]));
   }
   for (const Phi& ph : s.phis) assign(ph.out, ph.second, "", unrolled);
   if (save) line("++" + steps + ";");

@@ -84,6 +84,10 @@ class Writer {
   std::string tangent_or_zero(ValueId v) const;
   static std::string escape(const std::string& s);
   void line(const std::string& s) { body_.line(s); }
+  // `decl name = value;` (decl: a type), or `name = value;` where decl is empty; then
+  // `  // comment` where one is given.
+  void set(const std::string& decl, const std::string& name, const std::string& value,
+           const std::string& comment = "");
   // The statements `write` writes, apart from the function's.
   code::Block statements_of(const std::function<void()>& write);
 
