@@ -17,26 +17,11 @@ constexpr int kPrefix = 3, kConditional = 16;
 
 // C++'s binary operators by how tightly they bind (they group left to right).
 int binary_level(std::string_view op) {
+  // clang-format off
   static constexpr std::array<std::pair<std::string_view, int>, 18> levels{{
-      {"*", 5},
-      {"/", 5},
-      {"%", 5},
-      {"+", 6},
-      {"-", 6},
-      {"<<", 7},
-      {">>", 7},
-      {"<", 9},
-      {"<=", 9},
-      {">", 9},
-      {">=", 9},
-      {"==", 10},
-      {"!=", 10},
-      {"&", 11},
-      {"^", 12},
-      {"|", 13},
-      {"&&", 14},
-      {"||", 15},
-  }};
+      {"*", 5}, {"/", 5}, {"%", 5}, {"+", 6}, {"-", 6}, {"<<", 7}, {">>", 7}, {"<", 9}, {"<=", 9}, {">", 9},
+      {">=", 9}, {"==", 10}, {"!=", 10}, {"&", 11}, {"^", 12}, {"|", 13}, {"&&", 14}, {"||", 15}}};
+  // clang-format on
   for (const auto& [symbol, level] : levels)
     if (symbol == op) return level;
   return -1;
