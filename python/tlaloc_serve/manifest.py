@@ -5,6 +5,7 @@ the hashes that tie it to the files. The checks and wording follow the C++ loade
 import hashlib
 import json
 import os
+import stat
 from collections import namedtuple
 
 from .dtypes import BY_NAME
@@ -62,17 +63,41 @@ def _hashed(obj, path_key, file, where):
     digest = _field(obj, "sha256", "a string", file, where)
     if not path or os.path.isabs(path) or ".." in path:
         bad(file, f'{where}path "{path}" leaves the artifact directory')
+    # A NUL would end the name the system opens ("weights.safetensors\u0000junk").
+    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in path):
+        bad(file, f"{where}path {json.dumps(path)} holds a control character")
     if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
         bad(file, f'{where}"{digest}" is not a hex SHA-256')
     return HashedFile(path, digest)
 
 
+def _strings_are_unicode(value):
+    """Whether every string in the parsed JSON is Unicode text: json.loads takes a lone
+    surrogate escape ("\\ud800"), which the C++ loader refuses as invalid JSON."""
+    if isinstance(value, str):
+        return not any(0xD800 <= ord(c) <= 0xDFFF for c in value)
+    if isinstance(value, dict):
+        return all(_strings_are_unicode(k) and _strings_are_unicode(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_strings_are_unicode(v) for v in value)
+    return True
+
+
 def parse(text, file):
-    """The manifest in `text` (bytes or str); `file` names it in errors."""
+    """The manifest in `text` (bytes or str); `file` names it in errors. The rules are
+    the C++ loader's: no NUL byte, no lone surrogate, nesting as deep as Python's own
+    parser allows."""
+    nul = text.find(b"\0" if isinstance(text, bytes) else "\0")
+    if nul >= 0:
+        bad(file, f"not valid JSON (a NUL byte at offset {nul})")
     try:
         j = json.loads(text)
     except (ValueError, UnicodeDecodeError) as e:
         bad(file, f"not valid JSON ({e})")
+    except RecursionError:
+        bad(file, "not valid JSON (nested too deeply)")
+    if not _strings_are_unicode(j):
+        bad(file, "not valid JSON (a lone surrogate escape)")
     if _field(j, "format", "a string", file) != FORMAT:
         bad(file, f'"format" is not "{FORMAT}"')
     version = _field(j, "schema_version", "an integer", file)
@@ -103,12 +128,24 @@ def content_hash(m):
     return hashlib.sha256(lines.encode("utf-8")).hexdigest()
 
 
-def read_file(path):
+def read_file(path, root):
+    """A file of the artifact in `root`. Only a regular file inside the directory is
+    read: a directory or a FIFO (whose open waits for a writer) is refused, and so is a
+    link leading out of the directory."""
+    try:
+        status = os.stat(path)
+    except FileNotFoundError:
+        bad(path, "missing")
+    except OSError as e:
+        bad(path, f"cannot be read ({e.strerror})")
+    if not stat.S_ISREG(status.st_mode):
+        bad(path, "is not a regular file")
+    inside = os.path.relpath(os.path.realpath(path), os.path.realpath(root))
+    if inside == os.curdir or inside.split(os.sep)[0] == os.pardir:
+        bad(path, "is a link leading out of the artifact directory")
     try:
         with open(path, "rb") as f:
             return f.read()
-    except FileNotFoundError:
-        bad(path, "missing")
     except OSError as e:
         bad(path, f"cannot be read ({e.strerror})")
 
@@ -122,7 +159,7 @@ def check_hash(path, data, expected):
 def load(directory):
     """The manifest of the artifact in `directory`, its content hash checked."""
     file = os.path.join(directory, "manifest.json")
-    m = parse(read_file(file), file)
+    m = parse(read_file(file, directory), file)
     if content_hash(m) != m.content_hash:
         bad(file, "the content hash does not match the files' hashes it lists")
     return m

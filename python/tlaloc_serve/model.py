@@ -47,13 +47,13 @@ class Model:
         directory = os.fspath(directory)
         m = mf.load(directory)
         wfile = os.path.join(directory, m.weights.path)
-        wbytes = mf.read_file(wfile)
+        wbytes = mf.read_file(wfile, directory)
         mf.check_hash(wfile, wbytes, m.weights.sha256)
         weights = safetensors.read(wbytes, wfile)
         texts = {}
         for e in m.entries:
             pfile = os.path.join(directory, e.program.path)
-            texts[e.name] = mf.read_file(pfile)
+            texts[e.name] = mf.read_file(pfile, directory)
             mf.check_hash(pfile, texts[e.name], e.program.sha256)
             for w in e.weights:
                 if w not in weights:

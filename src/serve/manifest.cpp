@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "io/sha256.hpp"
@@ -58,6 +60,10 @@ HashedFile hashed_from(const json& j, const char* path_key, const std::string& f
   const std::filesystem::path p(h.path);
   if (p.is_absolute() || h.path.find("..") != std::string::npos || h.path.empty())
     bad(file, fmt::format("{}path \"{}\" leaves the artifact directory", where, h.path));
+  // A NUL would end the name the system opens ("weights.safetensors\u0000junk").
+  if (std::any_of(h.path.begin(), h.path.end(),
+                  [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+    bad(file, fmt::format("{}path {} holds a control character", where, json(h.path).dump()));
   if (h.sha256.size() != 64 || h.sha256.find_first_not_of("0123456789abcdef") != std::string::npos)
     bad(file, fmt::format("{}\"{}\" is not a hex SHA-256", where, h.sha256));
   return h;
@@ -98,6 +104,9 @@ std::string to_json(const Manifest& m) {
 }
 
 Manifest manifest_from_json(const std::string& text, const std::string& file) {
+  // JSON text holds no NUL byte; a parser that stops at one would accept what follows.
+  if (const std::size_t at = text.find('\0'); at != std::string::npos)
+    bad(file, fmt::format("not valid JSON (a NUL byte at offset {})", at));
   json j;
   try {
     j = json::parse(text);
@@ -107,9 +116,12 @@ Manifest manifest_from_json(const std::string& text, const std::string& file) {
   if (field(j, "format", &json::is_string, "a string", file, "") != kFormat)
     bad(file, fmt::format("\"format\" is not \"{}\"", kFormat));
   Manifest m;
-  m.version = field(j, "schema_version", &json::is_number_integer, "an integer", file, "").get<int>();
-  if (m.version != schema_version)
-    bad(file, fmt::format("unknown schema version {} (this build reads version {})", m.version, schema_version));
+  // Compared as JSON numbers: 4294967297 is not 1 narrowed.
+  const json& version = field(j, "schema_version", &json::is_number_integer, "an integer", file, "");
+  if (version != json(schema_version))
+    bad(file, fmt::format("unknown schema version {} (this build reads version {})", version.dump(),
+                          schema_version));
+  m.version = schema_version;
   m.content_hash = field(j, "content_hash", &json::is_string, "a string", file, "").get<std::string>();
   m.weights = hashed_from(field(j, "weights", &json::is_object, "an object", file, ""), "file", file, "weights: ");
   for (const json& e : field(j, "entry_points", &json::is_array, "an array", file, "")) {

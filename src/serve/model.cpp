@@ -27,9 +27,21 @@ namespace {
   throw ArtifactError(fmt::format("tl::serve::Model::load: {}: {}", file.string(), what));
 }
 
-std::string read_file(const std::filesystem::path& path) {
+// A file of the artifact in `dir`. Only a regular file inside the directory is read: a
+// directory or a FIFO (whose open waits for a writer) is refused, and so is a link
+// leading out of the directory.
+std::string read_file(const std::filesystem::path& dir, const std::filesystem::path& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status status = fs::status(path, ec);
+  if (!fs::exists(status)) bad(path, "missing");
+  if (!fs::is_regular_file(status)) bad(path, "is not a regular file");
+  const fs::path root = fs::canonical(dir, ec), real = fs::canonical(path, ec);
+  const fs::path inside = real.lexically_relative(root);
+  if (ec || inside.empty() || *inside.begin() == "..")
+    bad(path, "is a link leading out of the artifact directory");
   std::ifstream in(path, std::ios::binary);
-  if (!in) bad(path, std::filesystem::exists(path) ? "cannot be read" : "missing");
+  if (!in) bad(path, "cannot be read");
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
@@ -64,11 +76,11 @@ Model& Model::operator=(Model&&) noexcept = default;
 
 Model Model::load(const std::filesystem::path& dir, const runtime::SessionOptions& options) {
   const std::filesystem::path manifest_file = dir / "manifest.json";
-  detail::Manifest m = detail::manifest_from_json(read_file(manifest_file), manifest_file.string());
+  detail::Manifest m = detail::manifest_from_json(read_file(dir, manifest_file), manifest_file.string());
   if (detail::content_hash(m) != m.content_hash)
     bad(manifest_file, "the content hash does not match the files' hashes it lists");
 
-  const std::string wbytes = read_file(dir / m.weights.path);
+  const std::string wbytes = read_file(dir, dir / m.weights.path);
   check_hash(dir / m.weights.path, wbytes, m.weights.sha256);
   const nn::Params weights =
       nn::from_safetensors(std::span(reinterpret_cast<const std::uint8_t*>(wbytes.data()), wbytes.size()),
@@ -79,7 +91,7 @@ Model Model::load(const std::filesystem::path& dir, const runtime::SessionOption
   for (std::size_t i = 0; i < m.entries.size(); ++i) {
     const EntryPoint& e = m.entries[i];
     const std::filesystem::path file = dir / m.programs[i].path;
-    const std::string text = read_file(file);
+    const std::string text = read_file(dir, file);
     check_hash(file, text, m.programs[i].sha256);
     for (const std::string& w : e.weights) {
       if (!weights.contains(w))

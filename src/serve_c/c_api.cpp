@@ -52,10 +52,16 @@ R guarded(F f, R fail) {
 tl::Tensor from_view(const tlaloc_tensor_view& v, int index) {
   if (v.rank < 0 || (v.rank > 0 && v.shape == nullptr))
     throw tl::ValueError("tlaloc_model_run: input " + std::to_string(index) + " has no shape");
-  if (int(v.dtype) < 0 || int(v.dtype) > TLALOC_U64)
-    throw tl::ValueError("tlaloc_model_run: input " + std::to_string(index) + " has an unknown dtype");
+  // A C caller may store any int in the enum; C++ may not load one outside its values,
+  // so the raw number is read and checked first.
+  int raw = 0;
+  static_assert(sizeof(v.dtype) == sizeof(raw));
+  std::memcpy(&raw, &v.dtype, sizeof raw);
+  if (raw < 0 || raw > TLALOC_U64)
+    throw tl::ValueError("tlaloc_model_run: input " + std::to_string(index) + " has an unknown dtype (" +
+                         std::to_string(raw) + ")");
   const tl::Shape shape(v.shape, v.shape + v.rank);
-  tl::Tensor t = tl::detail::empty(shape, tl::DType(v.dtype));
+  tl::Tensor t = tl::detail::empty(shape, tl::DType(raw));
   const std::size_t bytes = std::size_t(t.numel()) * tl::itemsize(t.dtype());
   if (bytes > 0 && v.data == nullptr)
     throw tl::ValueError("tlaloc_model_run: input " + std::to_string(index) + " has no data");

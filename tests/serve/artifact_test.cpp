@@ -2,6 +2,7 @@
 // the functions they came from; the hashes are SHA-256 as sha256sum computes them;
 // every kind of damage is refused by name before anything runs.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cstdio>
 #include <fstream>
@@ -159,6 +160,51 @@ TEST(Artifact, RefusesDamagedArtifacts) {
                  {"weight 'layers.9.bias'", "not in the file"});
   expect_refused("escape", [](const auto& d) { replace_in(d / "manifest.json", "\"programs/logits.mlir\"", "\"../logits.mlir\""); },
                  {"leaves the artifact directory"});
+}
+
+// The Python loader refuses the same damage with the same words (test_tlaloc_serve.py,
+// BadArtifacts): one rule for both.
+TEST(Artifact, ReadsOnlyWhatBothLoadersRead) {
+  const std::string nul(1, '\0');
+  expect_refused("nul_after_json",
+                 [&](const auto& d) { write(d / "manifest.json", read(d / "manifest.json") + nul + "junk"); },
+                 {"manifest.json", "not valid JSON (a NUL byte at offset"});
+  expect_refused("schema_wide",
+                 [](const auto& d) {
+                   replace_in(d / "manifest.json", "\"schema_version\": 1", "\"schema_version\": 4294967297");
+                 },
+                 {"unknown schema version 4294967297", "reads version 1"});
+  expect_refused("lone_surrogate",
+                 [](const auto& d) { replace_in(d / "manifest.json", "\"logits\"", "\"\\ud800\""); },
+                 {"manifest.json", "not valid JSON"});
+  expect_refused("path_nul",
+                 [](const auto& d) {
+                   replace_in(d / "manifest.json", "\"weights.safetensors\"",
+                              "\"weights.safetensors\\u0000junk\"");
+                 },
+                 {"path \"weights.safetensors\\u0000junk\" holds a control character"});
+  expect_refused("manifest_directory",
+                 [](const auto& d) {
+                   std::filesystem::remove(d / "manifest.json");
+                   std::filesystem::create_directory(d / "manifest.json");
+                 },
+                 {"manifest.json", "is not a regular file"});
+  // A FIFO's open would wait for a writer: refused before any open.
+  expect_refused("program_fifo",
+                 [](const auto& d) {
+                   std::filesystem::remove(d / "programs/logits.mlir");
+                   ASSERT_EQ(::mkfifo((d / "programs/logits.mlir").c_str(), 0600), 0);
+                 },
+                 {"programs/logits.mlir", "is not a regular file"});
+  // The same bytes (its hash matches), but outside the artifact.
+  const std::filesystem::path outside = tltest::fresh_dir("artifact_outside") / "logits.mlir";
+  expect_refused("program_link",
+                 [&](const auto& d) {
+                   std::filesystem::rename(d / "programs/logits.mlir", outside);
+                   std::filesystem::create_symlink(outside, d / "programs/logits.mlir");
+                 },
+                 {"programs/logits.mlir", "is a link leading out of the artifact directory"});
+  std::filesystem::remove_all(outside.parent_path());
 }
 
 TEST(Artifact, RefusesWrongInputs) {

@@ -36,6 +36,10 @@ int main(int argc, char** argv) {
   expect_failure(tlaloc_model_run(m, "logits", &as_f64, 1, out, 1), "an f64 input", "input 'x' is f64[3, 6], expected f32[3, 6]");
   const tlaloc_tensor_view short_rows = {TLALOC_F32, 2, bad, data};
   expect_failure(tlaloc_model_run(m, "logits", &short_rows, 1, out, 1), "a [2, 6] input", "input 'x' is f32[2, 6]");
+  /* A number no dtype has, as a C caller may store it. */
+  const tlaloc_tensor_view odd = {(tlaloc_dtype)77, 2, good, data};
+  expect_failure(tlaloc_model_run(m, "logits", &odd, 1, out, 1), "a dtype out of range",
+                 "input 0 has an unknown dtype (77)");
   const tlaloc_tensor_view x = {TLALOC_F32, 2, good, data};
   expect_failure(tlaloc_model_run(m, "logits", &x, 0, out, 1), "no inputs", "takes 1 inputs, got 0");
   expect_failure(tlaloc_model_run(m, "decode", &x, 1, out, 1), "an unknown entry point", "no entry point 'decode'");

@@ -229,6 +229,51 @@ class BadArtifacts(unittest.TestCase):
         os.remove(a.path("programs/logits.mlir"))
         self.refused(a, "programs/logits.mlir: missing")
 
+    # The C++ loader refuses the same manifests with the same words (artifact_test.cpp,
+    # Artifact.ReadsOnlyWhatBothLoadersRead).
+    def test_nul_byte_after_the_json(self):
+        a = Artifact("nul_after_json")
+        write(a.path("manifest.json"), read(a.path("manifest.json")) + b"\0junk")
+        self.refused(a, "manifest.json: not valid JSON \\(a NUL byte at offset")
+
+    def test_schema_version_wider_than_an_int(self):
+        a = Artifact("schema_wide")
+        m = a.manifest()
+        m["schema_version"] = 4294967297
+        a.set_manifest(m)
+        self.refused(a, r"unknown schema version 4294967297 \(this build reads version 1\)")
+
+    def test_lone_surrogate_escape(self):
+        a = Artifact("lone_surrogate")
+        write(a.path("manifest.json"), read(a.path("manifest.json")).replace(b'"logits"', b'"\\ud800"', 1))
+        self.refused(a, "manifest.json: not valid JSON")
+
+    def test_path_holding_a_nul(self):
+        a = Artifact("path_nul")
+        m = a.manifest()
+        m["weights"]["file"] += "\0junk"
+        a.set_manifest(m)
+        self.refused(a, r'path "weights.safetensors\\u0000junk" holds a control character')
+
+    def test_manifest_that_is_a_directory(self):
+        a = Artifact("manifest_directory")
+        os.remove(a.path("manifest.json"))
+        os.mkdir(a.path("manifest.json"))
+        self.refused(a, "manifest.json: is not a regular file")
+
+    def test_program_that_is_a_fifo(self):
+        a = Artifact("program_fifo")
+        os.remove(a.path("programs/logits.mlir"))
+        os.mkfifo(a.path("programs/logits.mlir"))
+        self.refused(a, "programs/logits.mlir: is not a regular file")
+
+    def test_program_linked_from_outside(self):
+        a = Artifact("program_link")
+        outside = os.path.join(WORK, "program_link_outside.mlir")
+        shutil.move(a.path("programs/logits.mlir"), outside)
+        os.symlink(outside, a.path("programs/logits.mlir"))
+        self.refused(a, "programs/logits.mlir: is a link leading out of the artifact directory")
+
     def test_missing_weights_file(self):
         a = Artifact("no_weights")
         os.remove(a.path("weights.safetensors"))
