@@ -10,10 +10,12 @@ from collections import namedtuple
 
 from .dtypes import BY_NAME
 from .errors import ArtifactError
+from .jsontext import nests_deeper
 
 FORMAT = "tlaloc-artifact"
 SCHEMA_VERSION = 1
 WHO = "tlaloc_serve.Model.load"
+MAX_DEPTH = 64  # a manifest nests five levels (src/serve/manifest.cpp, kMaxDepth)
 
 TensorSpec = namedtuple("TensorSpec", "name dtype shape")  # dtype: a name ("f32"); shape: a tuple
 HashedFile = namedtuple("HashedFile", "path sha256")  # path relative to the artifact
@@ -85,17 +87,16 @@ def _strings_are_unicode(value):
 
 def parse(text, file):
     """The manifest in `text` (bytes or str); `file` names it in errors. The rules are
-    the C++ loader's: no NUL byte, no lone surrogate, nesting as deep as Python's own
-    parser allows."""
+    the C++ loader's: no NUL byte, no lone surrogate, no nesting deeper than MAX_DEPTH."""
     nul = text.find(b"\0" if isinstance(text, bytes) else "\0")
     if nul >= 0:
         bad(file, f"not valid JSON (a NUL byte at offset {nul})")
+    if nests_deeper(text, MAX_DEPTH):
+        bad(file, f"not valid JSON (it nests deeper than {MAX_DEPTH} levels)")
     try:
         j = json.loads(text)
     except (ValueError, UnicodeDecodeError) as e:
         bad(file, f"not valid JSON ({e})")
-    except RecursionError:
-        bad(file, "not valid JSON (nested too deeply)")
     if not _strings_are_unicode(j):
         bad(file, "not valid JSON (a lone surrogate escape)")
     if _field(j, "format", "a string", file) != FORMAT:

@@ -8,9 +8,11 @@ from collections import namedtuple
 
 from .dtypes import BY_SAFETENSORS
 from .errors import ArtifactError
+from .jsontext import nests_deeper
 
 WHO = "tlaloc_serve.Model.load"
 MAX_HEADER = 100_000_000  # the reference reader's limit
+MAX_DEPTH = 16  # a header nests three levels (src/io/safetensors_read.cpp, kMaxHeaderDepth)
 
 Weight = namedtuple("Weight", "dtype shape data")  # dtype: a Tlaloc name; data: a memoryview
 
@@ -63,6 +65,8 @@ def _header(data, file):
         _bad(file, f"header size {n} does not fit the file of {len(data)} bytes (or exceeds {MAX_HEADER})")
     if data[8:9] != b"{":
         _bad(file, "the header does not begin with '{'")
+    if nests_deeper(data[8:8 + n], MAX_DEPTH):
+        _bad(file, f"the header nests deeper than {MAX_DEPTH} levels")
     try:
         header = json.loads(bytes(data[8:8 + n]).decode("utf-8"), object_pairs_hook=_no_duplicates(file))
     except (ValueError, UnicodeDecodeError) as e:

@@ -45,13 +45,22 @@ std::uint64_t unsigned_of(const json& j, const Reporter& r, std::string_view nam
   return j.get<std::uint64_t>();
 }
 
+// A header nests three levels (the header, an entry, its shape); deeper nesting is
+// refused while it is parsed, before anything (a message's dump) recurses into it.
+constexpr int kMaxHeaderDepth = 16;
+
 // nlohmann keeps the last of two equal keys; the format forbids them, so a parse
 // callback tracks the keys of each open object.
 json parse_header(std::string_view text, const Reporter& r) {
   std::vector<std::set<std::string>> open;
-  auto callback = [&](int, json::parse_event_t event, json& parsed) {
-    if (event == json::parse_event_t::object_start) open.emplace_back();
-    else if (event == json::parse_event_t::object_end) open.pop_back();
+  auto callback = [&](int depth, json::parse_event_t event, json& parsed) {
+    const bool opens =
+        event == json::parse_event_t::object_start || event == json::parse_event_t::array_start;
+    if (opens && depth >= kMaxHeaderDepth) r.fail("the header nests deeper than {} levels", kMaxHeaderDepth);
+    if (event == json::parse_event_t::object_start)
+      open.emplace_back();
+    else if (event == json::parse_event_t::object_end)
+      open.pop_back();
     else if (event == json::parse_event_t::key && !open.back().insert(parsed.get<std::string>()).second)
       r.fail("the header has the key '{}' twice{}", parsed.get<std::string>(),
              open.size() == 1 ? "" : " in one entry");

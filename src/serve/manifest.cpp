@@ -15,6 +15,7 @@ using nlohmann::json;
 namespace {
 
 constexpr const char* kFormat = "tlaloc-artifact";
+constexpr int kMaxDepth = 64;
 
 [[noreturn]] void bad(const std::string& file, const std::string& what) {
   throw ArtifactError(fmt::format("tl::serve::Model::load: {}: {}", file, what));
@@ -107,9 +108,18 @@ Manifest manifest_from_json(const std::string& text, const std::string& file) {
   // JSON text holds no NUL byte; a parser that stops at one would accept what follows.
   if (const std::size_t at = text.find('\0'); at != std::string::npos)
     bad(file, fmt::format("not valid JSON (a NUL byte at offset {})", at));
+  // A manifest nests five levels; deeper nesting is refused while it is parsed, as the
+  // Python loader refuses it.
+  const auto shallow = [&](int depth, json::parse_event_t event, json&) {
+    const bool opens =
+        event == json::parse_event_t::object_start || event == json::parse_event_t::array_start;
+    if (opens && depth >= kMaxDepth)
+      bad(file, fmt::format("not valid JSON (it nests deeper than {} levels)", kMaxDepth));
+    return true;
+  };
   json j;
   try {
-    j = json::parse(text);
+    j = json::parse(text, shallow);
   } catch (const json::exception& e) {
     bad(file, fmt::format("not valid JSON ({})", e.what()));
   }

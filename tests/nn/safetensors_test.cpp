@@ -126,6 +126,20 @@ TEST(Safetensors, RefusesBadText) {
   EXPECT_NO_THROW(tl::nn::from_safetensors(file_of("{}\n  ")));  // trailing whitespace is allowed
 }
 
+// Nesting is refused while the header is parsed: a message that dumped a value nested
+// 100,000 deep would overflow the stack. Sixteen levels pass the check (and fail later).
+TEST(Safetensors, RefusesDeepNesting) {
+  const auto nested = [](int n) {
+    return std::string(std::size_t(n), '[') + std::string(std::size_t(n), ']');
+  };
+  expect_refused(file_of("{\"__metadata__\": {\"a\": " + nested(100000) + "}}"),
+                 "the header nests deeper than 16 levels");
+  expect_refused(
+      file_of("{\"a\": {\"dtype\": \"F32\", \"shape\": " + nested(100000) + ", \"data_offsets\": [0, 0]}}"),
+      "the header nests deeper than 16 levels");
+  expect_refused(file_of("{\"__metadata__\": {\"a\": " + nested(14) + "}}"), "__metadata__ entry 'a' is");
+}
+
 TEST(Safetensors, RefusesMalformedEntries) {
   expect_refused(file_of(R"({"a":3})"), "tensor 'a': the entry is number, not an object");
   expect_refused(file_of(R"({"a":{"dtype":"F32","shape":[1]}})"), "tensor 'a': the entry has no 'data_offsets'");

@@ -174,6 +174,10 @@ TEST(Artifact, ReadsOnlyWhatBothLoadersRead) {
                    replace_in(d / "manifest.json", "\"schema_version\": 1", "\"schema_version\": 4294967297");
                  },
                  {"unknown schema version 4294967297", "reads version 1"});
+  expect_refused(
+      "deep_manifest",
+      [](const auto& d) { write(d / "manifest.json", std::string(100000, '[') + std::string(100000, ']')); },
+      {"manifest.json", "not valid JSON (it nests deeper than 64 levels)"});
   expect_refused("lone_surrogate",
                  [](const auto& d) { replace_in(d / "manifest.json", "\"logits\"", "\"\\ud800\""); },
                  {"manifest.json", "not valid JSON"});

@@ -243,6 +243,18 @@ class BadArtifacts(unittest.TestCase):
         a.set_manifest(m)
         self.refused(a, r"unknown schema version 4294967297 \(this build reads version 1\)")
 
+    def test_deep_manifest(self):
+        a = Artifact("deep_manifest")
+        write(a.path("manifest.json"), b"[" * 100000 + b"]" * 100000)
+        self.refused(a, r"manifest.json: not valid JSON \(it nests deeper than 64 levels\)")
+
+    def test_deep_safetensors_header(self):
+        a = Artifact("deep_header")
+        header = b'{"__metadata__": {"a": ' + b"[" * 100000 + b"]" * 100000 + b"}}"
+        write(a.path("weights.safetensors"), struct.pack("<Q", len(header)) + header)
+        a.rehash()
+        self.refused(a, "weights.safetensors: the header nests deeper than 16 levels")
+
     def test_lone_surrogate_escape(self):
         a = Artifact("lone_surrogate")
         write(a.path("manifest.json"), read(a.path("manifest.json")).replace(b'"logits"', b'"\\ud800"', 1))
