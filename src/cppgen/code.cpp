@@ -300,11 +300,6 @@ std::string Expr::str() const {
   return "";
 }
 
-void Expr::names(std::vector<std::string>& out) const {
-  out.insert(out.end(), reads_.begin(), reads_.end());
-  for (const Expr& e : parts_) e.names(out);
-}
-
 bool Expr::reads(const std::string& name) const {
   return std::find(reads_.begin(), reads_.end(), name) != reads_.end() ||
          std::any_of(parts_.begin(), parts_.end(), [&](const Expr& e) { return e.reads(name); });
@@ -527,7 +522,7 @@ void Builder::reopen(std::string text) {
 Block& Builder::at(std::size_t level) {
   if (level == 0) return top_;
   Open& o = open_.at(level - 1);
-  return o.in_else ? o.stmt.otherwise() : o.stmt.body();
+  return o.in_else ? o.stmt.else_ : o.stmt.body_;
 }
 
 Block Builder::take() {

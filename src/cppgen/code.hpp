@@ -47,9 +47,8 @@ class Expr {
   // operator, then the binary operators' levels (5 for *, 6 for +, ...), 16 for ?:.
   int level() const { return level_; }
   std::string str() const;
-  // The identifiers it reads, in order (a member's name and a qualified name's
+  // Whether it reads the identifier `name` (a member's name and a qualified name's
   // parts after `::` are not reads).
-  void names(std::vector<std::string>& out) const;
   bool reads(const std::string& name) const;
 
  private:
@@ -90,9 +89,6 @@ class Stmt {
   // `head {` body `tail`: a loop, a lambda (tail `};`), a function. A scope whose head
   // is empty opens with `{`.
   static Stmt scope(std::string head, Block body, std::string tail = "}");
-
-  Block& body() { return body_; }
-  Block& otherwise() { return else_; }
 
  private:
   friend class StmtPrinter;
