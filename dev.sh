@@ -11,13 +11,15 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 # libclang-14-dev and libclang-cpp14-dev: tlaloc-grad, the build step that writes gradients as C++.
-BUILD_PACKAGES=(cmake ninja-build g++ clang-14 libclang-rt-14-dev ccache pkg-config libopenblas-dev libfmt-dev
-                nlohmann-json3-dev libssl-dev libgtest-dev libgmock-dev libbenchmark-dev libclang-14-dev
+# libblis-serial-dev: matrix products; libopenblas-dev: the benchmarks and a test run beside a program's own BLAS.
+BUILD_PACKAGES=(cmake ninja-build g++ clang-14 libclang-rt-14-dev ccache pkg-config libblis-serial-dev libopenblas-dev
+                libfmt-dev nlohmann-json3-dev libssl-dev libgtest-dev libgmock-dev libbenchmark-dev libclang-14-dev
                 libclang-cpp14-dev)
 # The oracle lane compares with PyTorch, run by Debian's own interpreter.
 ORACLE_PACKAGES=(python3 python3-torch python3-numpy)
-# ctest stablehlo.mlir_opt_generic checks the generic output with MLIR's own parser.
-TEST_PACKAGES=(mlir-16-tools)
+# ctest stablehlo.mlir_opt_generic checks the generic output with MLIR's own parser;
+# install.relocated runs `pip install` of python/ offline into a virtual environment.
+TEST_PACKAGES=(mlir-16-tools python3-venv python3-setuptools python3-wheel)
 
 install_missing() {
   local missing=()

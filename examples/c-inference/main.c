@@ -1,12 +1,15 @@
 /* Runs one entry point of a Tlaloc artifact from plain C (include/tlaloc/serve.h).
  *
- *   c-inference DIR ENTRY OUT.bin IN0.bin [IN1.bin ...]
+ *   c-inference [--plugin NAME] DIR ENTRY OUT.bin IN0.bin [IN1.bin ...]
  *
- * Lists the artifact's entry points, reads each input's raw bytes (the manifest
+ * Runs on the embedded interpreter, or with --plugin on a PJRT plugin: "tlaloc_cpu"
+ * for Tlaloc's CPU plugin where it is installed, or a plugin's path. Lists the
+ * artifact's entry points, reads each input's raw bytes (the manifest
  * gives its dtype and shape), runs ENTRY, writes the first output's raw bytes to
  * OUT.bin and prints its first values. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <tlaloc/serve.h>
 
 static size_t itemsize(tlaloc_dtype t) {
@@ -37,11 +40,17 @@ static void* read_all(const char* path, size_t expected) {
 }
 
 int main(int argc, char** argv) {
+  const char* plugin = NULL;
+  if (argc > 2 && strcmp(argv[1], "--plugin") == 0) {
+    plugin = argv[2];
+    argv += 2;
+    argc -= 2;
+  }
   if (argc < 4) {
-    fprintf(stderr, "usage: c-inference DIR ENTRY OUT.bin IN0.bin [IN1.bin ...]\n");
+    fprintf(stderr, "usage: c-inference [--plugin NAME] DIR ENTRY OUT.bin IN0.bin [IN1.bin ...]\n");
     return 2;
   }
-  tlaloc_model* m = tlaloc_model_load(argv[1]);
+  tlaloc_model* m = plugin ? tlaloc_model_load_on(argv[1], plugin) : tlaloc_model_load(argv[1]);
   if (!m) {
     fprintf(stderr, "c-inference: %s\n", tlaloc_last_error());
     return 1;

@@ -60,7 +60,8 @@ struct ClientOption {
 
 struct SessionOptions {
   Backend backend = Backend::interpreter;
-  // For pjrt: the plugin's path; empty means the TLALOC_PJRT_PLUGIN_PATH variable.
+  // For pjrt: the plugin's path, or "tlaloc_cpu" for Tlaloc's CPU plugin where it is
+  // installed; empty means the TLALOC_PJRT_PLUGIN_PATH variable.
   std::string plugin_path = {};
   // For pjrt: the directory of the on-disk compile cache; empty means the
   // TLALOC_PJRT_CACHE_DIR variable; neither: no disk cache. Another process (or

@@ -56,6 +56,9 @@ const char* tlaloc_last_error(void);
 
 /* Loads and verifies an artifact directory (every hash, before anything runs). */
 tlaloc_model* tlaloc_model_load(const char* dir);
+/* The same, run on a PJRT plugin: "tlaloc_cpu" (Tlaloc's CPU plugin where it is
+ * installed), a plugin's path, or NULL or "" for TLALOC_PJRT_PLUGIN_PATH. */
+tlaloc_model* tlaloc_model_load_on(const char* dir, const char* plugin);
 void tlaloc_model_free(tlaloc_model* model);
 
 int tlaloc_model_num_entry_points(const tlaloc_model* model);

@@ -42,7 +42,8 @@ class Model:
 
     @classmethod
     def load(cls, directory, plugin_path=None, client_options=None):
-        """`plugin_path` defaults to TLALOC_PJRT_PLUGIN_PATH; `client_options`, a dict of
+        """`plugin_path`: a plugin's path, or "tlaloc_cpu" for Tlaloc's CPU plugin installed beside this
+        package; it defaults to TLALOC_PJRT_PLUGIN_PATH. `client_options`, a dict of
         str, int, float or bool, goes to PJRT_Client_Create."""
         directory = os.fspath(directory)
         m = mf.load(directory)

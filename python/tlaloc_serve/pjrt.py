@@ -12,6 +12,7 @@ from .errors import PluginError, code_name
 
 WHO = "tlaloc_serve.load_plugin"
 ENV = "TLALOC_PJRT_PLUGIN_PATH"
+OWN_CPU = "tlaloc_cpu"  # Tlaloc's CPU plugin, where `cmake --install` put it beside this package
 
 # CompileOptionsProto { executable_build_options { device_ordinal: -1, num_replicas: 1,
 # num_partitions: 1 } }: the bytes docs/PJRT.md derives.
@@ -24,11 +25,27 @@ def _fail(path, what):
     raise PluginError(f"{WHO}: '{path}': {what}")
 
 
+def _own_plugin():
+    """The installed CPU plugin: _installed.py, written by `cmake --install`, holds its
+    path relative to this package, so a moved prefix keeps working."""
+    try:
+        from . import _installed
+    except ImportError:
+        _fail(OWN_CPU, "this tlaloc_serve was not installed by `cmake --install`, so Tlaloc's CPU plugin "
+              f"is not beside it; pass the plugin's path or set {ENV}")
+    path = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), _installed.PLUGIN))
+    if not os.path.isfile(path):
+        _fail(OWN_CPU, f"Tlaloc's CPU plugin is not installed where this package expects it ('{path}'); "
+              f"pass the plugin's path or set {ENV}")
+    return path
+
+
 class Plugin:
     """A loaded plugin library and its API table. Libraries are never unloaded:
     plugins start threads and register handlers that outlive a client."""
 
     def __init__(self, path):
+        path = _own_plugin() if path == OWN_CPU else path
         self.path = path
         self._lib = self._open(path)
         self._api = self._table()

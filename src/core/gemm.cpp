@@ -1,33 +1,23 @@
 #include "core/gemm.hpp"
 
-#include <cblas.h>
+#include <blis.h>
 
 #include <algorithm>
-#include <atomic>
-#include <limits>
 #include <type_traits>
 #include <vector>
 
-#include "core/check.hpp"
 #include "core/parallel.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc::detail {
 namespace {
 
-// OpenBLAS runs single-threaded, inside tlaloc's threads: two thread pools on the
-// same cores fight (OpenBLAS's idle workers spin on sched_yield for a long while
-// after each product, right when tlaloc's next op wants the cores). A program that
-// calls cblas itself may have changed the count, so it is checked on every call.
-void blas_single_threaded() {
-  if (openblas_get_num_threads() != 1) openblas_set_num_threads(1);
-}
 // Multiply-adds below which a part is not worth a thread, and the row or column
 // block a product is cut in (a multiple of the BLAS kernels' register tiles).
 constexpr std::int64_t kMinWork = std::int64_t(1) << 18;
 constexpr std::int64_t kCutBlock = 32;
 
-// Empty products: nothing to do, or zeros when only k is 0 (BLAS refuses lda = 0).
+// Empty products: nothing to do, or zeros when only k is 0.
 template <class T>
 bool trivial(const GemmShape& s, T* c) {
   if (s.batch == 0 || s.m == 0 || s.n == 0) return true;
@@ -36,31 +26,40 @@ bool trivial(const GemmShape& s, T* c) {
   return true;
 }
 
-constexpr std::int64_t kBlasMax = std::numeric_limits<blasint>::max();
+static_assert(sizeof(dim_t) == sizeof(std::int64_t), "BLIS sizes are 64-bit here");
+
+// Each BLIS call runs on the calling thread: the runtime object asks for one thread
+// per call, and nothing global is set, so a program's own BLAS (OpenBLAS or BLIS)
+// keeps its settings. tlaloc's threads share the work out (docs/PERFORMANCE.md: two
+// thread pools on the same cores fight).
+template <class T>
+void blis_call(trans_t ta, trans_t tb, std::int64_t m, std::int64_t n, std::int64_t k, const T* a,
+               std::int64_t lda, const T* b, std::int64_t ldb, T* c, std::int64_t ldc) {
+  rntm_t one_thread = BLIS_RNTM_INITIALIZER;
+  bli_rntm_set_num_threads(1, &one_thread);
+  T alpha = 1, beta = 0;
+  // BLIS takes non-const pointers to inputs it only reads.
+  auto* ma = const_cast<T*>(a);
+  auto* mb = const_cast<T*>(b);
+  if constexpr (std::is_same_v<T, float>)
+    bli_sgemm_ex(ta, tb, m, n, k, &alpha, ma, lda, 1, mb, ldb, 1, &beta, c, ldc, 1, nullptr, &one_thread);
+  else
+    bli_dgemm_ex(ta, tb, m, n, k, &alpha, ma, lda, 1, mb, ldb, 1, &beta, c, ldc, 1, nullptr, &one_thread);
+}
 
 // Products on tlaloc's threads: batch entries split between them when there are
 // enough, otherwise each product cut along the longer of m and n. The cuts depend
-// only on the shape and the thread count, and a cut changes no element's sum (each
-// element is one row times one column, in OpenBLAS's k order). Sizes are 32-bit in
-// BLAS, so rows of A and C go in chunks; the other sizes must fit.
-template <class T, class Fn>
-void blas_gemm(const GemmShape& s, const T* a, const T* b, T* c, Fn fn) {
+// only on the shape and the thread count.
+template <class T>
+void blas_gemm(const GemmShape& s, const T* a, const T* b, T* c) {
   if (trivial(s, c)) return;
   const std::int64_t lda = s.trans_a ? s.m : s.k, ldb = s.trans_b ? s.k : s.n;
-  if (lda > kBlasMax || ldb > kBlasMax || s.n > kBlasMax || s.k > kBlasMax)
-    fail<ValueError>("dot_general", "a [{}, {}] x [{}, {}] product exceeds the BLAS size limit", s.m, s.k,
-                     s.k, s.n);
-  blas_single_threaded();
-  const auto ta = s.trans_a ? CblasTrans : CblasNoTrans, tb = s.trans_b ? CblasTrans : CblasNoTrans;
+  const trans_t ta = s.trans_a ? BLIS_TRANSPOSE : BLIS_NO_TRANSPOSE;
+  const trans_t tb = s.trans_b ? BLIS_TRANSPOSE : BLIS_NO_TRANSPOSE;
   // Rows [r0, r1) and columns [c0, c1) of C[i].
   const auto block = [&](std::int64_t i, std::int64_t r0, std::int64_t r1, std::int64_t c0, std::int64_t c1) {
-    const T* bi = b + i * s.k * s.n + c0 * (s.trans_b ? ldb : 1);
-    for (std::int64_t r = r0; r < r1; r += kBlasMax) {
-      const std::int64_t rows = std::min(kBlasMax, r1 - r);
-      fn(CblasRowMajor, ta, tb, blasint(rows), blasint(c1 - c0), blasint(s.k), T(1),
-         a + i * s.m * s.k + r * (s.trans_a ? 1 : lda), blasint(lda), bi, blasint(ldb), T(0),
-         c + i * s.m * s.n + r * s.n + c0, blasint(s.n));
-    }
+    blis_call(ta, tb, r1 - r0, c1 - c0, s.k, a + i * s.m * s.k + r0 * (s.trans_a ? 1 : lda), lda,
+              b + i * s.k * s.n + c0 * (s.trans_b ? ldb : 1), ldb, c + i * s.m * s.n + r0 * s.n + c0, s.n);
   };
   const std::int64_t work = s.m * s.n * s.k;
   if (s.batch >= num_threads()) {
@@ -112,12 +111,8 @@ void int_gemm(const GemmShape& s, const T* a, const T* b, T* c) {
 
 }  // namespace
 
-void gemm(const GemmShape& s, const float* a, const float* b, float* c) {
-  blas_gemm(s, a, b, c, cblas_sgemm);
-}
-void gemm(const GemmShape& s, const double* a, const double* b, double* c) {
-  blas_gemm(s, a, b, c, cblas_dgemm);
-}
+void gemm(const GemmShape& s, const float* a, const float* b, float* c) { blas_gemm(s, a, b, c); }
+void gemm(const GemmShape& s, const double* a, const double* b, double* c) { blas_gemm(s, a, b, c); }
 #define TLALOC_INT_GEMM(T) \
   void gemm(const GemmShape& s, const T* a, const T* b, T* c) { int_gemm(s, a, b, c); }
 TLALOC_INT_GEMM(std::int8_t)

@@ -1,4 +1,4 @@
-// Batched matrix products on contiguous row-major operands: f32/f64 go to OpenBLAS,
+// Batched matrix products on contiguous row-major operands: f32/f64 go to BLIS,
 // integer types to a plain loop that wraps around like the integer type does.
 #pragma once
 

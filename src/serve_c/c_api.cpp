@@ -94,13 +94,28 @@ extern "C" {
 
 const char* tlaloc_last_error(void) { return last_error.c_str(); }
 
+namespace {
+
+tlaloc_model* load(const char* who, const char* dir, const tl::runtime::SessionOptions& options) {
+  if (dir == nullptr) throw tl::ValueError(std::string(who) + ": no directory");
+  tl::serve::Model m = tl::serve::Model::load(dir, options);
+  std::vector<std::string> names = m.entry_point_names();
+  return new tlaloc_model{std::move(m), std::move(names)};
+}
+
+}  // namespace
+
 tlaloc_model* tlaloc_model_load(const char* dir) {
+  return guarded([&] { return load("tlaloc_model_load", dir, {}); }, static_cast<tlaloc_model*>(nullptr));
+}
+
+tlaloc_model* tlaloc_model_load_on(const char* dir, const char* plugin) {
   return guarded(
-      [&]() -> tlaloc_model* {
-        if (dir == nullptr) throw tl::ValueError("tlaloc_model_load: no directory");
-        tl::serve::Model m = tl::serve::Model::load(dir);
-        std::vector<std::string> names = m.entry_point_names();
-        return new tlaloc_model{std::move(m), std::move(names)};
+      [&] {
+        tl::runtime::SessionOptions options;
+        options.backend = tl::runtime::Backend::pjrt;
+        options.plugin_path = plugin != nullptr ? plugin : "";
+        return load("tlaloc_model_load_on", dir, options);
       },
       static_cast<tlaloc_model*>(nullptr));
 }

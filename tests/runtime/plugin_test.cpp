@@ -136,6 +136,13 @@ TEST(PjrtPlugin, FailedInitializeReportsThePluginsError) {
   EXPECT_EQ(fake_counter(path, "fake_pjrt_errors_destroyed"), 1) << "the plugin's error is freed";
 }
 
+TEST(PjrtPlugin, ShortNameOnlyWhereInstalled) {
+  // This test program is not installed: nothing lies where the short name leads
+  // (tests/install/relocated.sh loads it from an installed prefix).
+  expect_load_error(Plugin::kOwnCpu, {"Tlaloc's CPU plugin is not installed beside this library",
+                                      "/tlaloc/libtlaloc_pjrt_cpu.so", "set TLALOC_PJRT_PLUGIN_PATH"});
+}
+
 TEST(PjrtPlugin, PathFromEnvironment) {
   const char* saved = std::getenv("TLALOC_PJRT_PLUGIN_PATH");
   const std::string restore = saved != nullptr ? saved : "";

@@ -354,6 +354,11 @@ class BadPlugins(unittest.TestCase):
     def test_no_plugin_path(self):
         self.refused(None, r"no plugin path given \(set TLALOC_PJRT_PLUGIN_PATH or pass one\)")
 
+    def test_short_name_outside_an_install(self):
+        # The package runs from the source tree here (tests/install/relocated.sh loads
+        # the plugin by its short name from an installed prefix).
+        self.refused("tlaloc_cpu", "'tlaloc_cpu': this tlaloc_serve was not installed by `cmake --install`")
+
     def test_missing_file(self):
         self.refused(os.path.join(WORK, "nothing.so"), "nothing.so': no such file")
 

@@ -65,7 +65,16 @@ void run_module(const tl::ir::Module& m, const Options& o, Tally& t) {
   else
     for (const auto& f : m.functions)
       if (f.is_public && f.body.args.empty()) cases.push_back(&f);
-  if (cases.empty()) throw tl::Error("no public function without parameters to run (name one with --entry)");
+  if (cases.empty()) {
+    // An artifact's program (@export.<entry>) takes the weights and inputs: it is
+    // served (docs/SERVING.md), not run as a test module.
+    std::string takes;
+    for (const auto& f : m.functions)
+      if (f.is_public) takes += fmt::format("; @{} takes {} arguments", f.name, f.body.args.size());
+    throw tl::Error(fmt::format("no public function without parameters to run (name one with --entry){}{}",
+                                takes,
+                                takes.empty() ? "" : " (serve an exported artifact: docs/SERVING.md)"));
+  }
   for (const tl::ir::Function* f : cases) {
     try {
       const tl::interp::Program prog(m, f->name);

@@ -9,6 +9,7 @@
 #include <set>
 #include <string_view>
 #include <system_error>
+#include <vector>
 
 #include "tlaloc/runtime.hpp"
 
@@ -32,6 +33,38 @@ struct CloseUnlessKept {
     if (!keep) ::dlclose(handle);
   }
 };
+
+// The file this code was linked into: a shared library (libtlaloc, libtlaloc_serve),
+// or the program itself, for which dladdr gives only argv[0].
+fs::path file_holding_this_code() {
+  Dl_info info{};
+  if (::dladdr(reinterpret_cast<const void*>(&file_holding_this_code), &info) != 0 &&
+      info.dli_fname != nullptr && std::string_view(info.dli_fname).find(".so") != std::string_view::npos)
+    return info.dli_fname;
+  std::error_code ec;
+  return fs::read_symlink("/proc/self/exe", ec);
+}
+
+// Where Tlaloc's CPU plugin is installed, seen from this library (in the library
+// directory) or from a program (in the binary directory); both are relative, so a
+// prefix moved elsewhere keeps working (docs/INSTALL.md).
+std::vector<fs::path> own_plugin_candidates() {
+  const fs::path dir = file_holding_this_code().parent_path();
+  const fs::path in_libdir = fs::path(TLALOC_LIB_TO_PLUGIN) / TLALOC_OWN_PLUGIN_FILE;
+  return {(dir / in_libdir).lexically_normal(), (dir / TLALOC_BIN_TO_LIB / in_libdir).lexically_normal()};
+}
+
+fs::path own_plugin() {
+  const std::vector<fs::path> candidates = own_plugin_candidates();
+  for (const fs::path& candidate : candidates) {
+    std::error_code ec;
+    if (fs::is_regular_file(candidate, ec)) return candidate;
+  }
+  fail(Plugin::kOwnCpu,
+       fmt::format("Tlaloc's CPU plugin is not installed beside this library (looked for '{}' and '{}'); "
+                   "pass the plugin's path or set TLALOC_PJRT_PLUGIN_PATH",
+                   candidates[0].string(), candidates[1].string()));
+}
 
 void* open_library(const fs::path& path) {
   if (path.empty()) fail(path, "no plugin path given (set TLALOC_PJRT_PLUGIN_PATH or pass one)");
@@ -92,7 +125,8 @@ std::set<void*>& initialized_libraries() {
 
 }  // namespace
 
-Plugin Plugin::load(const fs::path& path) {
+Plugin Plugin::load(const fs::path& name_or_path) {
+  const fs::path path = name_or_path == kOwnCpu ? own_plugin() : name_or_path;
   const std::lock_guard lock(registry_mutex);
   CloseUnlessKept library{open_library(path)};
   const tlp_api* api = find_table(library.handle, path);

@@ -26,10 +26,13 @@ class Plugin {
   // Opens the shared library at `path` (RTLD_NOW | RTLD_LOCAL), finds GetPjrtApi and
   // checks the table it returns (not null, struct_size, major version equal, minor
   // version new enough) before calling anything in it; then runs
-  // PJRT_Plugin_Initialize, once per library per process. A relative path is taken
-  // from the current directory (never searched for along LD_LIBRARY_PATH). Every
-  // failure throws PluginError naming the path and what is wrong.
-  static Plugin load(const std::filesystem::path& path);
+  // PJRT_Plugin_Initialize, once per library per process. `kOwnCpu` names Tlaloc's
+  // CPU plugin where it is installed; any other relative path is taken from the
+  // current directory (never searched for along LD_LIBRARY_PATH). Every failure
+  // throws PluginError naming the path and what is wrong.
+  static Plugin load(const std::filesystem::path& name_or_path);
+  // The short name of Tlaloc's own CPU plugin.
+  static constexpr const char* kOwnCpu = "tlaloc_cpu";
 
   // The plugin named by TLALOC_PJRT_PLUGIN_PATH; nothing when it is unset or empty.
   static std::optional<std::filesystem::path> path_from_env();
