@@ -4,7 +4,7 @@
 #                    and run the quickstart against it (its gradient written by tlaloc-grad), then train
 #                    the small language model (examples/lm) and generate a line with it
 #   ./dev.sh test    install what is missing, build, run the whole test suite (GCC release,
-#                    then Clang with sanitizers)
+#                    then Clang with ASan and UBSan, then the threads' tests under TSan)
 #   ./dev.sh bench   build and run the benchmarks against OpenBLAS and PyTorch
 # Every step is idempotent: a second run installs nothing and rebuilds only what changed.
 set -euo pipefail
@@ -80,6 +80,10 @@ case "${1:-}" in
     # The same suite built by Clang under AddressSanitizer and UndefinedBehaviorSanitizer.
     build asan
     ctest --preset asan -j"$(nproc)"
+    # What threads share (sessions, served models, the C API, the transforms' caches)
+    # under ThreadSanitizer: its own small test program (tests/tsan).
+    build tsan tlaloc_tsan_tests tsan_serve_fixture tsan_c_api_threads
+    ctest --preset tsan -j"$(nproc)"
     ;;
   bench)
     install_missing "${BUILD_PACKAGES[@]}" "${ORACLE_PACKAGES[@]}"

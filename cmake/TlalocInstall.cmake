@@ -48,3 +48,4 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/TlalocConfig.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/TlalocConfigVersion.cmake
               cmake/TlalocBlis.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Tlaloc)
+include(cmake/TlalocPackage.cmake)

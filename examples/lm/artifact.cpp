@@ -49,7 +49,9 @@ void export_artifact(const nn::DecoderLM& model, const nn::Params& params, const
       return out;
     };
     ex.add("prefill_" + std::to_string(bucket), prefill,
-           {.inputs = {"tokens", "length"}, .outputs = with_caches({"logits"}, blocks)},
+           {.inputs = {"tokens", "length"},
+            .outputs = with_caches({"logits"}, blocks),
+            .ranges = {{"tokens", {0, model.vocab - 1}}, {"length", {1, bucket}}}},
            tl::zeros({1, bucket}, tl::DType::i32), position);
   }
   const auto decode = [&model](const nn::Params& p, const tl::Tensor& token, const tl::Tensor& pos,
@@ -60,7 +62,9 @@ void export_artifact(const nn::DecoderLM& model, const nn::Params& params, const
     return out;
   };
   ex.add("decode", decode,
-         {.inputs = with_caches({"token", "position"}, blocks), .outputs = with_caches({"logits"}, blocks)},
+         {.inputs = with_caches({"token", "position"}, blocks),
+          .outputs = with_caches({"logits"}, blocks),
+          .ranges = {{"token", {0, model.vocab - 1}}, {"position", {0, shape.capacity - 1}}}},
          tl::zeros({1, 1}, tl::DType::i32), position, empty);
   ex.save(dir);
 }

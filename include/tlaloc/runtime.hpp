@@ -150,7 +150,8 @@ class Session {
   std::string platform_version() const;
 
   // Compiles a StableHLO module (text, pretty or generic syntax), once per text.
-  Executable compile(std::string_view stablehlo_text) const;
+  // `name` stands for the program in error positions ("programs/logits.mlir:3:7").
+  Executable compile(std::string_view stablehlo_text, std::string_view name = "<program>") const;
   CacheStats cache_stats() const;
 
   Buffer to_device(const Tensor& t) const;

@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -34,7 +35,9 @@
 TLALOC_PUBLIC_BEGIN
 namespace tlaloc::serve {
 
-inline constexpr int schema_version = 1;
+// The manifest version exports write; loading also reads version 1, whose content
+// hash covers the files only (docs/SERVING.md).
+inline constexpr int schema_version = 2;
 
 // A damaged, incomplete or foreign artifact: the message names the file and what is
 // wrong with it.
@@ -43,10 +46,20 @@ class ArtifactError : public Error {
   using Error::Error;
 };
 
+// The values an integer input may hold, both ends included (token ids below the
+// vocabulary's size, positions inside a cache). The loaders refuse any other before
+// the program runs: a gather would clamp it silently.
+struct ValueRange {
+  std::int64_t min = 0;
+  std::int64_t max = 0;
+  friend bool operator==(const ValueRange&, const ValueRange&) = default;
+};
+
 struct TensorSpec {
   std::string name;
   DType dtype = DType::f32;
   Shape shape = {};
+  std::optional<ValueRange> range = {};  // integer inputs only
 };
 
 struct EntryPoint {
@@ -56,10 +69,12 @@ struct EntryPoint {
   std::vector<TensorSpec> outputs;
 };
 
-// Names for an entry point's inputs and outputs; "input<i>" / "output<i>" when empty.
+// Names for an entry point's inputs and outputs ("input<i>" / "output<i>" when
+// empty), and the values integer inputs may hold, by input name.
 struct EntryNames {
   std::vector<std::string> inputs = {};
   std::vector<std::string> outputs = {};
+  std::map<std::string, ValueRange> ranges = {};
 };
 
 class Exporter {
@@ -77,11 +92,13 @@ class Exporter {
   void add_program(const std::string& name, std::string stablehlo_text, const EntryNames& names = {});
 
   const std::vector<EntryPoint>& entry_points() const { return entries_; }
-  // Writes the directory (created if missing); the manifest goes last, so an
-  // interrupted export leaves no loadable artifact behind.
+  // Writes the directory (created if missing). An existing artifact there is replaced
+  // as a whole: a crash at any point leaves the old artifact or the new one, and the
+  // directory's other files are kept.
   void save(const std::filesystem::path& dir) const;
 
  private:
+  void write_into(const std::filesystem::path& old, const std::filesystem::path& dir) const;
   void add_traced(const std::string& name, const tlaloc::detail::FlatCall& call, const EntryNames& names);
 
   nn::Params weights_;

@@ -21,7 +21,11 @@ using Shape = std::vector<std::int64_t>;
 
 namespace detail {
 struct TensorImpl;
-}
+// For a static_assert that names a misuse in a template, in a branch instantiated
+// only on that misuse.
+template <class...>
+inline constexpr bool dependent_false = false;
+}  // namespace detail
 
 // A number passed where an op takes a scalar. It remembers whether it was written
 // as a bool, an integer or a floating-point number: that "kind" decides the

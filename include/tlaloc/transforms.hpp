@@ -21,6 +21,7 @@
 #include <string>
 #include <tuple>
 #include <type_traits>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -43,7 +44,9 @@ using FlatFn = std::function<std::vector<Tensor>(std::span<const Tensor>)>;
 
 // The cache of one transformed function (src/ad/api.cpp).
 class TransformCache;
-std::shared_ptr<TransformCache> make_cache(std::string name);
+// `origin` names the transformed callable's type (typeid): transforms made anew for
+// every call of one callable are noticed and warned about once.
+std::shared_ptr<TransformCache> make_cache(std::string name, std::string origin = {});
 std::size_t cache_traces(const TransformCache& c);
 
 // How flat results group back into the function's result type: the sizes of its
@@ -245,11 +248,34 @@ template <class F, bool WithValue, bool Listed>
 class GradFn {
  public:
   GradFn(F f, std::vector<std::size_t> which)
-      : f_(std::move(f)), which_(std::move(which)), cache_(make_cache(WithValue ? "value_and_grad" : "grad")) {}
+      : f_(std::move(f)),
+        which_(std::move(which)),
+        cache_(make_cache(WithValue ? "value_and_grad" : "grad", typeid(F).name())) {}
 
   template <class... A>
   auto operator()(const A&... args) const {
     static_assert(sizeof...(A) > 0, "tl::grad: the function needs an argument to differentiate");
+    using R = std::invoke_result_t<const F&, decltype(rebuild_arg(args, std::span<const Tensor>{},
+                                                                  std::declval<std::size_t&>()))...>;
+    if constexpr (!std::is_same_v<std::decay_t<R>, Tensor>) {
+      static_assert(
+          WithValue || dependent_false<R>,
+          "tl::grad: the function must return a tl::Tensor (a floating-point scalar), not a C++ number "
+          "or another type");
+      static_assert(
+          !WithValue || dependent_false<R>,
+          "tl::value_and_grad: the function must return a tl::Tensor (a floating-point scalar), not a C++ "
+          "number or another type");
+      return Tensor{};  // no second error at the call site
+    } else {
+      return call(args...);
+    }
+  }
+  std::size_t traces() const { return cache_traces(*cache_); }
+
+ private:
+  template <class... A>
+  auto call(const A&... args) const {
     const std::size_t counts[] = {tensor_count(args)...};
     // argnums lists Tensor arguments; the one-argument form also takes a list of
     // tensors or Params.
@@ -266,9 +292,6 @@ class GradFn {
       return shape_grads(first, std::move(r));
     }
   }
-  std::size_t traces() const { return cache_traces(*cache_); }
-
- private:
   // One argument: its own type (a Tensor, a vector<Tensor> or Params of gradients);
   // several (argnums): one Tensor per listed argument, in the order listed (the
   // program gives them in the arguments' order).
@@ -298,7 +321,7 @@ class GradFn {
 template <class F>
 class JitFn {
  public:
-  JitFn(F f, std::string name) : f_(std::move(f)), cache_(make_cache(std::move(name))) {}
+  JitFn(F f, std::string name) : f_(std::move(f)), cache_(make_cache(std::move(name), typeid(F).name())) {}
   template <class... A>
   auto operator()(const A&... args) const {
     using R = std::decay_t<std::invoke_result_t<const F&, decltype(rebuild_arg(

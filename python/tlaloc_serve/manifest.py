@@ -13,11 +13,13 @@ from .errors import ArtifactError
 from .jsontext import nests_deeper
 
 FORMAT = "tlaloc-artifact"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # what exports write; version 1 (the content hash covers the files only) is read too
 WHO = "tlaloc_serve.Model.load"
 MAX_DEPTH = 64  # a manifest nests five levels (src/serve/manifest.cpp, kMaxDepth)
 
-TensorSpec = namedtuple("TensorSpec", "name dtype shape")  # dtype: a name ("f32"); shape: a tuple
+# dtype: a name ("f32"); shape: a tuple; range: (min, max) an integer input's values may take, or None
+TensorSpec = namedtuple("TensorSpec", "name dtype shape range", defaults=(None,))
+INTEGER_DTYPES = ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64")
 HashedFile = namedtuple("HashedFile", "path sha256")  # path relative to the artifact
 EntryPoint = namedtuple("EntryPoint", "name program weights inputs outputs")  # program: a HashedFile
 Manifest = namedtuple("Manifest", "version content_hash weights entries")
@@ -56,8 +58,20 @@ def _specs(items, file, where):
         shape = _field(item, "shape", "an array", file, at)
         if not all(_KINDS["an integer"](d) and d >= 0 for d in shape):
             bad(file, at + "shape holds a non-size")
-        out.append(TensorSpec(name, dtype, tuple(shape)))
+        out.append(TensorSpec(name, dtype, tuple(shape), _range(item, dtype, file, at)))
     return out
+
+
+def _range(item, dtype, file, at):
+    """An input's optional "range": [min, max], as the C++ loader reads it."""
+    if "range" not in item:
+        return None
+    r = item["range"]
+    if not (isinstance(r, list) and len(r) == 2 and all(_KINDS["an integer"](v) and -2**63 <= v < 2**63 for v in r)):
+        bad(file, at + '"range" is not [min, max] (two 64-bit integers)')
+    if r[0] > r[1] or dtype not in INTEGER_DTYPES:
+        bad(file, f'{at}"range" [{r[0]}, {r[1]}] needs min <= max and an integer tensor')
+    return (r[0], r[1])
 
 
 def _hashed(obj, path_key, file, where):
@@ -102,8 +116,8 @@ def parse(text, file):
     if _field(j, "format", "a string", file) != FORMAT:
         bad(file, f'"format" is not "{FORMAT}"')
     version = _field(j, "schema_version", "an integer", file)
-    if version != SCHEMA_VERSION:
-        bad(file, f"unknown schema version {version} (this build reads version {SCHEMA_VERSION})")
+    if version not in (1, SCHEMA_VERSION):
+        bad(file, f"unknown schema version {version} (this build reads versions 1 to {SCHEMA_VERSION})")
     content_hash = _field(j, "content_hash", "a string", file)
     weights = _hashed(_field(j, "weights", "an object", file), "file", file, "weights: ")
     entries = []
@@ -123,10 +137,27 @@ def parse(text, file):
 
 
 def content_hash(m):
-    """SHA-256 of "<path> <sha256>\\n" for the weights file, then each program in order."""
-    lines = f"{m.weights.path} {m.weights.sha256}\n"
-    lines += "".join(f"{e.program.path} {e.program.sha256}\n" for e in m.entries)
-    return hashlib.sha256(lines.encode("utf-8")).hexdigest()
+    """The SHA-256 that names what the artifact runs (docs/SERVING.md), as the C++
+    loader computes it: version 2 covers the files' paths and hashes, each entry
+    point's name, bound weights and signature; version 1 covered the files only."""
+    if m.version == 1:
+        lines = f"{m.weights.path} {m.weights.sha256}\n"
+        lines += "".join(f"{e.program.path} {e.program.sha256}\n" for e in m.entries)
+        return hashlib.sha256(lines.encode("utf-8")).hexdigest()
+    fields = [m.weights.path, m.weights.sha256]
+    for e in m.entries:
+        fields += [e.name, e.program.path, e.program.sha256, str(len(e.weights)), *e.weights]
+        for specs in (e.inputs, e.outputs):
+            fields.append(str(len(specs)))
+            for s in specs:
+                fields += [s.name, s.dtype, ",".join(str(d) for d in s.shape),
+                           f"{s.range[0]},{s.range[1]}" if s.range else ""]
+    # Each field is its length in bytes, ':', its bytes and a newline.
+    text = b"tlaloc-artifact content 2\n"
+    for f in fields:
+        data = f.encode("utf-8")
+        text += str(len(data)).encode() + b":" + data + b"\n"
+    return hashlib.sha256(text).hexdigest()
 
 
 def read_file(path, root):
@@ -162,5 +193,5 @@ def load(directory):
     file = os.path.join(directory, "manifest.json")
     m = parse(read_file(file, directory), file)
     if content_hash(m) != m.content_hash:
-        bad(file, "the content hash does not match the files' hashes it lists")
+        bad(file, "the content hash does not match what the manifest lists (files, bindings, signatures)")
     return m

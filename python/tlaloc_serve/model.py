@@ -4,6 +4,7 @@ against the manifest before they reach the plugin."""
 
 import array
 import math
+import struct
 import os
 from collections import namedtuple
 
@@ -200,7 +201,21 @@ def _checked_input(e, spec, x):
     nbytes = math.prod(spec.shape) * BY_NAME[spec.dtype].itemsize
     if view.nbytes != nbytes:
         raise InputError(f"{where} has {view.nbytes} bytes, expected {nbytes} ({want})")
+    if spec.range is not None:
+        _check_range(where, spec, view)
     return view
+
+
+_STRUCT_CODES = {"i8": "b", "i16": "h", "i32": "i", "i64": "q", "u8": "B", "u16": "H", "u32": "I", "u64": "Q"}
+
+
+def _check_range(where, spec, view):
+    """An integer input's values against the range its manifest declares: a gather in
+    the program would clamp an id outside it silently."""
+    lo, hi = spec.range
+    for at, (value,) in enumerate(struct.iter_unpack("=" + _STRUCT_CODES[spec.dtype], view.cast("B"))):
+        if not lo <= value <= hi:
+            raise InputError(f"{where} holds {value} (element {at}), outside its range [{lo}, {hi}]")
 
 
 def _fetch(e, spec, buffer):

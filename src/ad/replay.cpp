@@ -72,7 +72,7 @@ void refuse(std::string_view mode, const Function& f, const Op& op, std::string_
   for (ValueId v : op.operands) types.push_back(ir::type_string(f.type(v)));
   std::string where;
   if (op.loc.line > 0) where = fmt::format(" at {}:{}", op.loc.line, op.loc.col);
-  throw NotDifferentiableError(fmt::format("{}: op '{}' (operands {}){} in @{}: {}", mode, op.name(),
+  throw NotDifferentiableError(fmt::format("tl::{}: op '{}' (operands {}){} in @{}: {}", mode, op.name(),
                                            fmt::join(types, ", "), where, f.name, why));
 }
 

@@ -113,14 +113,14 @@ Function vjp(const Function& f, const std::vector<bool>& wrt, bool seed_ones) {
       seeds.push_back(b.param(t));
     else if (t.unknown)
       throw ValueError(
-          fmt::format("grad: @{} returns a value whose type is known only at run time; take its vjp "
-                      "and check that it is a scalar there",
+          fmt::format("tl::{}: the function returns a value whose type is known only at run time; take its "
+                      "vjp and check that it is a scalar there",
                       f.name));
     else if (t.shape.empty() && detail::differentiable(t.dtype))
       seeds.push_back(scalar_tensor(1, t.dtype));
     else
-      throw ValueError(fmt::format("grad: @{} must return one floating-point scalar, got {}", f.name,
-                                   ir::type_string(t)));
+      throw ValueError(fmt::format("tl::{}: the function must return one floating-point scalar, got {}",
+                                   f.name, ir::type_string(t)));
   }
   p.forward(f.body);
   for (std::size_t i = 0; i < seeds.size(); ++i)

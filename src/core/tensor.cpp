@@ -160,7 +160,10 @@ namespace {
 const detail::TensorImpl& host_impl(const Tensor& t, std::string_view what) {
   const detail::TensorImpl& impl = t.impl();
   if (!impl.storage)
-    fail(what, "the tensor is symbolic (inside a trace) and has no host data");
+    fail(what,
+         "the tensor is symbolic (inside a trace: grad, jit, ...) and has no host data; to branch on its "
+         "value use "
+         "tl::cond or tl::where, to loop on it tl::while_loop (tlaloc/control.hpp)");
   return impl;
 }
 }  // namespace

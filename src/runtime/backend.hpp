@@ -39,7 +39,9 @@ class DeviceBackend {
   virtual ~DeviceBackend() = default;
   virtual std::string platform_name() const = 0;
   virtual std::string platform_version() const = 0;
-  virtual std::unique_ptr<DeviceExecutable> compile(std::string_view stablehlo_text) = 0;
+  // `name` stands for the program in error positions.
+  virtual std::unique_ptr<DeviceExecutable> compile(std::string_view stablehlo_text,
+                                                    std::string_view name) = 0;
   virtual std::shared_ptr<DeviceBuffer> to_device(const Tensor& t) = 0;
 
   // Executable serialization, for the on-disk compile cache. A backend without it
@@ -50,7 +52,9 @@ class DeviceBackend {
   virtual std::string serialize(const DeviceExecutable& e) const;
   // An executable from serialize()'s bytes; `stablehlo_text` is the program they
   // were compiled from (its signature is read from it, as compile does).
-  virtual std::unique_ptr<DeviceExecutable> deserialize(std::string_view bytes, std::string_view stablehlo_text);
+  virtual std::unique_ptr<DeviceExecutable> deserialize(std::string_view bytes,
+                                                        std::string_view stablehlo_text,
+                                                        std::string_view name);
 };
 
 std::unique_ptr<DeviceBackend> make_interpreter_backend();
@@ -67,7 +71,8 @@ class DiskCache;
 // recompiled and overwritten); counts in stats' disk_* fields. A failure to write
 // the entry is counted, not thrown: the cache only ever saves time.
 std::unique_ptr<DeviceExecutable> compile_through(DeviceBackend& backend, const DiskCache& disk,
-                                                  std::string_view text, CacheStats& stats);
+                                                  std::string_view text, std::string_view name,
+                                                  CacheStats& stats);
 
 // A backend shared by its session, executables and buffers, so that it outlives
 // every handle into it (PJRT buffers and executables must go before their client).

@@ -8,19 +8,21 @@ std::string DeviceBackend::serialize(const DeviceExecutable&) const {
   throw RuntimeError("tl::runtime: the " + platform_name() + " backend cannot serialize executables");
 }
 
-std::unique_ptr<DeviceExecutable> DeviceBackend::deserialize(std::string_view, std::string_view) {
+std::unique_ptr<DeviceExecutable> DeviceBackend::deserialize(std::string_view, std::string_view,
+                                                             std::string_view) {
   throw RuntimeError("tl::runtime: the " + platform_name() + " backend cannot load serialized executables");
 }
 
 std::unique_ptr<DeviceExecutable> compile_through(DeviceBackend& backend, const DiskCache& disk,
-                                                  std::string_view text, CacheStats& stats) {
+                                                  std::string_view text, std::string_view program_name,
+                                                  CacheStats& stats) {
   const std::string options = backend.compile_options();
   const std::string name = backend.platform_name(), version = backend.platform_version();
   const std::string key = cache_key({name, version, options, text});
   DiskCache::Entry entry = disk.read(key);
   if (entry.lookup == DiskCache::Lookup::hit) {
     try {
-      std::unique_ptr<DeviceExecutable> e = backend.deserialize(entry.payload, text);
+      std::unique_ptr<DeviceExecutable> e = backend.deserialize(entry.payload, text, program_name);
       ++stats.disk_hits;
       return e;
     } catch (const Error&) {
@@ -30,7 +32,7 @@ std::unique_ptr<DeviceExecutable> compile_through(DeviceBackend& backend, const 
     }
   }
   ++(entry.lookup == DiskCache::Lookup::rejected ? stats.disk_rejected : stats.disk_misses);
-  std::unique_ptr<DeviceExecutable> e = backend.compile(text);
+  std::unique_ptr<DeviceExecutable> e = backend.compile(text, program_name);
   try {
     disk.write(key, backend.serialize(*e));
     ++stats.disk_writes;

@@ -55,8 +55,8 @@ class InterpreterBackend final : public DeviceBackend {
  public:
   std::string platform_name() const override { return "interpreter"; }
   std::string platform_version() const override { return version_string; }
-  std::unique_ptr<DeviceExecutable> compile(std::string_view text) override {
-    return std::make_unique<InterpretedProgram>(stablehlo::parse(text, "<program>"));
+  std::unique_ptr<DeviceExecutable> compile(std::string_view text, std::string_view name) override {
+    return std::make_unique<InterpretedProgram>(stablehlo::parse(text, std::string(name)));
   }
   std::shared_ptr<DeviceBuffer> to_device(const Tensor& t) override { return std::make_shared<HostBuffer>(t); }
 };

@@ -180,7 +180,7 @@ Session& Session::operator=(Session&&) noexcept = default;
 std::string Session::platform_name() const { return impl_->device->backend->platform_name(); }
 std::string Session::platform_version() const { return impl_->device->backend->platform_version(); }
 
-Executable Session::compile(std::string_view text) const {
+Executable Session::compile(std::string_view text, std::string_view name) const {
   const std::string key = fmt::format("{}\n{}\n{}\n{}", platform_name(), platform_version(),
                                       impl_->device->backend->compile_options(), text);
   std::lock_guard lock(impl_->mu);
@@ -193,8 +193,8 @@ Executable Session::compile(std::string_view text) const {
   {
     std::lock_guard device_lock(impl_->device->mu);
     detail::DeviceBackend& backend = *impl_->device->backend;
-    e->program = impl_->disk ? detail::compile_through(backend, *impl_->disk, text, impl_->stats)
-                             : backend.compile(text);
+    e->program = impl_->disk ? detail::compile_through(backend, *impl_->disk, text, name, impl_->stats)
+                             : backend.compile(text, name);
   }
   e->owner = impl_->device;
   impl_->cache.emplace(key, e);

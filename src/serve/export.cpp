@@ -34,8 +34,59 @@ std::vector<TensorSpec> specs(const std::vector<ir::TensorType>& types, std::siz
   return out;
 }
 
+constexpr const char* kWho = "tl::serve::Exporter::save";
+
+// The inputs' value ranges, from EntryNames::ranges: each must name an integer input.
+void set_ranges(std::vector<TensorSpec>& inputs, const std::map<std::string, ValueRange>& ranges,
+                const std::string& entry) {
+  for (const auto& [name, range] : ranges) {
+    const auto it =
+        std::find_if(inputs.begin(), inputs.end(), [&](const TensorSpec& s) { return s.name == name; });
+    if (it == inputs.end())
+      throw ValueError(fmt::format(
+          "tl::serve::Exporter::add: entry point '{}' has no input '{}' to give a range to", entry, name));
+    if (!is_integral(it->dtype) || range.min > range.max)
+      throw ValueError(
+          fmt::format("tl::serve::Exporter::add: entry point '{}' input '{}': a range [{}, {}] needs an "
+                      "integer input (it is {}) and min <= max",
+                      entry, name, range.min, range.max, dtype_name(it->dtype)));
+    it->range = range;
+  }
+}
+
 void write(const std::filesystem::path& path, std::span<const std::byte> bytes) {
-  io::write_file_atomically(path, {bytes}, "tl::serve::Exporter::save");
+  io::write_file_atomically(path, {bytes}, kWho);
+}
+
+// Whether an entry of an artifact directory is one the export writes (and so
+// replaces): the manifest, the weights, a program, or a writer's leftover.
+bool written_by_export(const std::filesystem::path& relative) {
+  const std::string name = relative.filename().string();
+  if (relative == "manifest.json" || relative == kWeightsFile || relative == "programs") return true;
+  if (name.starts_with(".") && name.find(".tmp-") != std::string::npos) return true;
+  return relative.parent_path() == "programs" && relative.extension() == ".mlir";
+}
+
+// Hard links to what else the user keeps in the old directory (notes, inputs, a
+// checkpoint), so that replacing the directory loses none of it, whenever it stops.
+void keep_the_users_files(const std::filesystem::path& old, const std::filesystem::path& fresh) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(old, ec)) return;
+  for (auto it = std::filesystem::recursive_directory_iterator(old);
+       it != std::filesystem::recursive_directory_iterator(); ++it) {
+    const std::filesystem::path relative = std::filesystem::relative(it->path(), old);
+    if (written_by_export(relative)) continue;
+    const std::filesystem::path to = fresh / relative;
+    if (it->is_directory() && !it->is_symlink()) {
+      std::filesystem::create_directories(to);
+    } else {
+      std::filesystem::create_directories(to.parent_path());
+      if (it->is_symlink())
+        std::filesystem::copy_symlink(it->path(), to);
+      else
+        std::filesystem::create_hard_link(it->path(), to);
+    }
+  }
 }
 
 }  // namespace
@@ -68,13 +119,23 @@ void Exporter::add_program(const std::string& name, std::string text, const Entr
                                    dtype_name(t.dtype()), shape_string(t.shape())));
     ++i;
   }
-  entries_.push_back(EntryPoint{name, weights_.names(), specs(params, weights_.size(), names.inputs, "input", name),
+  std::vector<TensorSpec> inputs = specs(params, weights_.size(), names.inputs, "input", name);
+  set_ranges(inputs, names.ranges, name);
+  entries_.push_back(EntryPoint{name, weights_.names(), std::move(inputs),
                                 specs(f.result_types(), 0, names.outputs, "output", name)});
   programs_.emplace(name, std::move(text));
 }
 
-void Exporter::save(const std::filesystem::path& dir) const {
+void Exporter::save(const std::filesystem::path& target) const {
   if (entries_.empty()) throw ValueError("tl::serve::Exporter::save: no entry points");
+  // The artifact is written whole beside `target` and exchanged with it in one rename
+  // (io::replace_directory): a crash leaves the old artifact or the new one.
+  io::replace_directory(
+      target, [&](const std::filesystem::path& fresh) { write_into(target, fresh); }, kWho);
+}
+
+void Exporter::write_into(const std::filesystem::path& old, const std::filesystem::path& dir) const {
+  keep_the_users_files(old, dir);
   std::filesystem::create_directories(dir / "programs");
   detail::Manifest m;
   const std::vector<std::uint8_t> weights = nn::to_safetensors(weights_);

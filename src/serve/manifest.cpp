@@ -1,8 +1,13 @@
 #include "serve/manifest.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -37,7 +42,26 @@ DType dtype_named(const std::string& name, const std::string& file, const std::s
   bad(file, fmt::format("{}unknown dtype \"{}\"", where, name));
 }
 
-json spec_json(const TensorSpec& s) { return {{"name", s.name}, {"dtype", dtype_name(s.dtype)}, {"shape", s.shape}}; }
+json spec_json(const TensorSpec& s) {
+  json j{{"name", s.name}, {"dtype", dtype_name(s.dtype)}, {"shape", s.shape}};
+  if (s.range) j["range"] = {s.range->min, s.range->max};
+  return j;
+}
+
+// An input's optional "range": [min, max], integers, min <= max, on an integer input.
+std::optional<ValueRange> range_from(const json& s, const TensorSpec& t, const std::string& file,
+                                     const std::string& at) {
+  if (!s.contains("range")) return std::nullopt;
+  const json& r = s.at("range");
+  if (!r.is_array() || r.size() != 2 || !r[0].is_number_integer() || !r[1].is_number_integer() ||
+      (r[0].is_number_unsigned() && r[0].get<std::uint64_t>() > std::uint64_t(INT64_MAX)) ||
+      (r[1].is_number_unsigned() && r[1].get<std::uint64_t>() > std::uint64_t(INT64_MAX)))
+    bad(file, at + "\"range\" is not [min, max] (two 64-bit integers)");
+  const ValueRange v{r[0].get<std::int64_t>(), r[1].get<std::int64_t>()};
+  if (v.min > v.max || !is_integral(t.dtype))
+    bad(file, fmt::format("{}\"range\" [{}, {}] needs min <= max and an integer tensor", at, v.min, v.max));
+  return v;
+}
 
 std::vector<TensorSpec> specs_from(const json& list, const std::string& file, const std::string& where) {
   std::vector<TensorSpec> out;
@@ -50,6 +74,7 @@ std::vector<TensorSpec> specs_from(const json& list, const std::string& file, co
       if (!d.is_number_integer() || d.get<std::int64_t>() < 0) bad(file, at + "shape holds a non-size");
       t.shape.push_back(d.get<std::int64_t>());
     }
+    t.range = range_from(s, t, file, at);
     out.push_back(std::move(t));
   }
   return out;
@@ -80,10 +105,48 @@ void check_entry_name(const std::string& name, const char* who) {
     throw ValueError(fmt::format("{}: entry point name \"{}\" must be letters, digits, '_' or '-'", who, name));
 }
 
-std::string content_hash(const Manifest& m) {
+namespace {
+
+std::string files_only_hash(const Manifest& m) {
   std::string lines = m.weights.path + " " + m.weights.sha256 + "\n";
   for (const HashedFile& p : m.programs) lines += p.path + " " + p.sha256 + "\n";
   return io::sha256_hex(lines);
+}
+
+// Each field is its length in bytes, ':', its bytes and a newline, so that no name,
+// whatever it holds, reads as two fields.
+void add_field(std::string& text, std::string_view field) {
+  text += fmt::format("{}:{}\n", field.size(), field);
+}
+
+void add_specs(std::string& text, const std::vector<TensorSpec>& specs) {
+  add_field(text, std::to_string(specs.size()));
+  for (const TensorSpec& s : specs) {
+    add_field(text, s.name);
+    add_field(text, dtype_name(s.dtype));
+    add_field(text, fmt::format("{}", fmt::join(s.shape, ",")));
+    add_field(text, s.range ? fmt::format("{},{}", s.range->min, s.range->max) : std::string());
+  }
+}
+
+}  // namespace
+
+std::string content_hash(const Manifest& m) {
+  if (m.version == 1) return files_only_hash(m);
+  std::string text = "tlaloc-artifact content 2\n";
+  add_field(text, m.weights.path);
+  add_field(text, m.weights.sha256);
+  for (std::size_t i = 0; i < m.entries.size(); ++i) {
+    const EntryPoint& e = m.entries[i];
+    add_field(text, e.name);
+    add_field(text, m.programs[i].path);
+    add_field(text, m.programs[i].sha256);
+    add_field(text, std::to_string(e.weights.size()));
+    for (const std::string& w : e.weights) add_field(text, w);
+    add_specs(text, e.inputs);
+    add_specs(text, e.outputs);
+  }
+  return io::sha256_hex(text);
 }
 
 std::string to_json(const Manifest& m) {
@@ -128,10 +191,10 @@ Manifest manifest_from_json(const std::string& text, const std::string& file) {
   Manifest m;
   // Compared as JSON numbers: 4294967297 is not 1 narrowed.
   const json& version = field(j, "schema_version", &json::is_number_integer, "an integer", file, "");
-  if (version != json(schema_version))
-    bad(file, fmt::format("unknown schema version {} (this build reads version {})", version.dump(),
+  if (version != json(1) && version != json(schema_version))
+    bad(file, fmt::format("unknown schema version {} (this build reads versions 1 to {})", version.dump(),
                           schema_version));
-  m.version = schema_version;
+  m.version = version.get<int>();
   m.content_hash = field(j, "content_hash", &json::is_string, "a string", file, "").get<std::string>();
   m.weights = hashed_from(field(j, "weights", &json::is_object, "an object", file, ""), "file", file, "weights: ");
   for (const json& e : field(j, "entry_points", &json::is_array, "an array", file, "")) {

@@ -23,7 +23,9 @@ struct Manifest {
   std::string content_hash;
 };
 
-// SHA-256 of "<path> <sha256>\n" for the weights, then each program in order.
+// The SHA-256 that names what the artifact runs (docs/SERVING.md): version 2 covers
+// the files' paths and hashes, each entry point's name, bound weights and signature;
+// version 1 covered the files only.
 std::string content_hash(const Manifest& m);
 
 std::string to_json(const Manifest& m);

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -78,7 +80,8 @@ Model Model::load(const std::filesystem::path& dir, const runtime::SessionOption
   const std::filesystem::path manifest_file = dir / "manifest.json";
   detail::Manifest m = detail::manifest_from_json(read_file(dir, manifest_file), manifest_file.string());
   if (detail::content_hash(m) != m.content_hash)
-    bad(manifest_file, "the content hash does not match the files' hashes it lists");
+    bad(manifest_file,
+        "the content hash does not match what the manifest lists (files, bindings, signatures)");
 
   const std::string wbytes = read_file(dir, dir / m.weights.path);
   check_hash(dir / m.weights.path, wbytes, m.weights.sha256);
@@ -98,7 +101,7 @@ Model Model::load(const std::filesystem::path& dir, const runtime::SessionOption
         bad(dir / m.weights.path, fmt::format("weight '{}' of entry point '{}' is not in the file", w, e.name));
       if (impl->weights.count(w) == 0) impl->weights.emplace(w, impl->session.to_device(weights.at(w)));
     }
-    runtime::Executable x = impl->session.compile(text);
+    runtime::Executable x = impl->session.compile(text, file.string());
     check_signature(file, e, x, weights);
     if (!impl->programs.emplace(e.name, std::move(x)).second)
       bad(manifest_file, fmt::format("entry point '{}' is listed twice", e.name));
@@ -149,7 +152,37 @@ std::vector<runtime::Buffer> Model::run(std::string_view entry, std::span<const 
   return impl_->programs.find(entry)->second.run(args, shifted);
 }
 
+namespace {
+
+// An integer input's values against the range its manifest declares. Host tensors
+// only: values already on a device are not read back for it.
+void check_range(const EntryPoint& e, const TensorSpec& s, const Tensor& t) {
+  if (!s.range || t.dtype() != s.dtype) return;  // a wrong dtype is refused with the signature
+  const ValueRange r = *s.range;
+  const auto refuse = [&](const auto value, std::size_t at) {
+    throw ValueError(
+        fmt::format("tl::serve::Model::run: entry point '{}' input '{}' holds {} (element {}), "
+                    "outside its range [{}, {}]",
+                    e.name, s.name, value, at, r.min, r.max));
+  };
+  if (t.dtype() == DType::u64) {
+    const std::vector<std::uint64_t> v = t.to_vector<std::uint64_t>();
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if ((r.max < 0 || v[i] > std::uint64_t(r.max)) || (r.min > 0 && v[i] < std::uint64_t(r.min)))
+        refuse(v[i], i);
+    return;
+  }
+  const std::vector<std::int64_t> v = t.to_vector<std::int64_t>();
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (v[i] < r.min || v[i] > r.max) refuse(v[i], i);
+}
+
+}  // namespace
+
 std::vector<Tensor> Model::run(std::string_view entry, std::span<const Tensor> inputs) const {
+  const EntryPoint& e = entry_point(entry);
+  for (std::size_t i = 0; i < std::min(inputs.size(), e.inputs.size()); ++i)
+    check_range(e, e.inputs[i], inputs[i]);
   std::vector<runtime::Buffer> in;
   std::vector<std::size_t> all;
   for (const Tensor& t : inputs) {

@@ -3,8 +3,12 @@
 #include <fmt/format.h>
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <mutex>
+#include <set>
+#include <string>
 #include <unordered_map>
 
 #include "ad/engine.hpp"
@@ -28,14 +32,17 @@ struct CacheEntry {
 
 class TransformCache {
  public:
-  explicit TransformCache(std::string n) : name(std::move(n)) {}
+  TransformCache(std::string n, std::string o) : name(std::move(n)), origin(std::move(o)) {}
   std::string name;
+  std::string origin;  // the transformed callable's type, or empty
   std::mutex mu;
   std::unordered_map<std::string, std::shared_ptr<CacheEntry>> entries;
   std::atomic<std::size_t> traces{0};
 };
 
-std::shared_ptr<TransformCache> make_cache(std::string name) { return std::make_shared<TransformCache>(std::move(name)); }
+std::shared_ptr<TransformCache> make_cache(std::string name, std::string origin) {
+  return std::make_shared<TransformCache>(std::move(name), std::move(origin));
+}
 std::size_t cache_traces(const TransformCache& c) { return c.traces.load(); }
 
 void append_static_key(std::string& key, double v) { key += fmt::format("d{};", v); }
@@ -44,12 +51,13 @@ void append_static_key(std::string& key, const std::string& v) { key += fmt::for
 
 void check_argnums(const std::vector<std::size_t>& which, std::span<const std::size_t> counts,
                    std::span<const bool> is_tensor) {
-  if (which.empty()) throw ValueError("grad: argnums lists no argument");
+  if (which.empty()) throw ValueError("tl::grad: argnums lists no argument");
   for (std::size_t w : which) {
     if (w >= counts.size())
-      throw ValueError(fmt::format("grad: argnums names argument {} but the call has {} arguments", w, counts.size()));
+      throw ValueError(
+          fmt::format("tl::grad: argnums names argument {} but the call has {} arguments", w, counts.size()));
     if (!is_tensor[w])
-      throw ValueError(fmt::format("grad: argument {} is not a tensor and cannot be differentiated", w));
+      throw ValueError(fmt::format("tl::grad: argument {} is not a tensor and cannot be differentiated", w));
   }
 }
 
@@ -81,15 +89,37 @@ std::string signature(std::string_view mode, const FlatCall& call, const std::ve
 void check_wrt(std::string_view mode, std::span<const Tensor> args, const std::vector<bool>& wrt) {
   for (std::size_t i = 0; i < args.size(); ++i)
     if (wrt[i] && !is_floating(args[i].dtype()))
-      throw DTypeError(fmt::format("{}: tensor argument {} is {}{}; only floating-point tensors can be "
-                                   "differentiated",
-                                   mode, i, dtype_name(args[i].dtype()), shape_string(args[i].shape())));
+      throw DTypeError(
+          fmt::format("tl::{}: tensor argument {} is {}{}; only floating-point tensors can be "
+                      "differentiated",
+                      mode, i, dtype_name(args[i].dtype()), shape_string(args[i].shape())));
 }
 
 std::vector<Tensor> with_captures(std::span<const Tensor> args, const std::vector<Tensor>& captures) {
   std::vector<Tensor> all(args.begin(), args.end());
   all.insert(all.end(), captures.begin(), captures.end());
   return all;
+}
+
+// A transform made anew for every call (`tl::grad(f)(x)` in a loop) traces every
+// call. Counts the first traces of transforms of one callable type with one
+// signature across objects, and warns once when a third comes.
+void note_first_trace(const TransformCache& c, const std::string& key) {
+  static std::mutex mu;
+  static std::map<std::string, int> first_traces;
+  static std::set<std::string> warned;
+  constexpr int kWarnAt = 3;
+  const std::lock_guard lock(mu);
+  if (++first_traces[c.name + '\n' + c.origin + '\n' + key] != kWarnAt ||
+      !warned.insert(c.name + '\n' + c.origin).second)
+    return;
+  std::fprintf(
+      stderr,
+      "tl::%s: warning: %d separate tl::%s of the same function traced the same signature; a transform "
+      "made anew on each call (tl::%s(f)(x) in a loop) traces every call. Make it once (auto df = "
+      "tl::%s(f);) and call df; pass host values that change as arguments, since captured ones are fixed "
+      "at the trace. TLALOC_LOG_TRACES=1 logs every trace.\n",
+      c.name.c_str(), kWarnAt, c.name.c_str(), c.name.c_str(), c.name.c_str());
 }
 
 // The cached program for this call, traced and made by `make` on a miss. A function
@@ -105,6 +135,7 @@ std::shared_ptr<CacheEntry> entry_for(TransformCache& c, const std::string& key,
   }
   const std::vector<TensorType> types = types_of(call.args);
   const std::size_t n = ++c.traces;
+  if (n == 1 && !c.origin.empty()) note_first_trace(c, key);
   if (const char* log = std::getenv("TLALOC_LOG_TRACES"); log != nullptr && std::string_view(log) == "1")
     std::fprintf(stderr, "tlaloc: tracing %s (trace %zu) for %s\n", c.name.c_str(), n, key.c_str());
   ad::Traced t = ad::trace(c.name, types, call.fn);
@@ -136,11 +167,11 @@ std::vector<Tensor> cached_run(TransformCache& c, const std::string& key, const 
 const ir::Function& program_for(TransformCache& c, const std::string& key, const FlatCall& call,
                                 const std::function<ir::Function(const ad::Traced&)>& make) {
   if (ir::owner_of(call.args) != nullptr)
-    throw ValueError(fmt::format("{}: the program's text is only available outside a trace", c.name));
+    throw ValueError(fmt::format("tl::{}: the program's text is only available outside a trace", c.name));
   std::vector<Tensor> captures;
   const std::shared_ptr<CacheEntry> e = entry_for(c, key, call, make, captures);
   if (!captures.empty())
-    throw ValueError(fmt::format("{}: the function closes over a value of an enclosing trace", c.name));
+    throw ValueError(fmt::format("tl::{}: the function closes over a value of an enclosing trace", c.name));
   return e->f;
 }
 
@@ -152,8 +183,8 @@ std::function<ir::Function(const ad::Traced&)> make_grad(const std::vector<bool>
   return [wrt, with_value](const ad::Traced& t) {
     const std::string_view mode = with_value ? "value_and_grad" : "grad";
     if (t.f.body.results.size() != 1)
-      throw ValueError(fmt::format("{}: the function must return one scalar tensor, it returns {} values", mode,
-                                   t.f.body.results.size()));
+      throw ValueError(fmt::format("tl::{}: the function must return one scalar tensor, it returns {} values",
+                                   mode, t.f.body.results.size()));
     return ad::grad_program(t.f, wrt, with_value);
   };
 }
@@ -220,10 +251,11 @@ std::pair<std::vector<Tensor>, std::shared_ptr<PullbackState>> run_vjp(const Fla
 
 std::vector<Tensor> run_pullback(const PullbackState& s, std::span<const Tensor> cotangents) {
   if (cotangents.size() != s.results.size())
-    throw ValueError(fmt::format("vjp: the pullback takes {} cotangents, got {}", s.results.size(), cotangents.size()));
+    throw ValueError(fmt::format("tl::vjp: the pullback takes {} cotangents, got {}", s.results.size(),
+                                 cotangents.size()));
   for (std::size_t i = 0; i < cotangents.size(); ++i)
     if (!cotangents[i].defined() || type_of(cotangents[i]) != s.results[i])
-      throw ValueError(fmt::format("vjp: cotangent {} must have the result's type {}{}", i,
+      throw ValueError(fmt::format("tl::vjp: cotangent {} must have the result's type {}{}", i,
                                    dtype_name(s.results[i].dtype), shape_string(s.results[i].shape)));
   std::vector<Tensor> args = s.args;
   args.insert(args.end(), cotangents.begin(), cotangents.end());
@@ -238,7 +270,8 @@ Tensor run_jacobian(const FlatFn& fn, const Tensor& x, bool forward) {
   const std::string_view mode = forward ? "jacfwd" : "jacrev";
   check_wrt(mode, std::span<const Tensor>(&x, 1), {true});
   const ad::Traced t = ad::trace(std::string(mode), types_of(std::span<const Tensor>(&x, 1)), fn);
-  if (t.f.body.results.size() != 1) throw ValueError(fmt::format("{}: the function must return one tensor", mode));
+  if (t.f.body.results.size() != 1)
+    throw ValueError(fmt::format("tl::{}: the function must return one tensor", mode));
   const TensorType y = t.f.type(t.f.body.results[0]);
   std::vector<bool> wrt(t.f.body.args.size(), false);
   wrt[0] = true;
@@ -267,11 +300,11 @@ namespace tlaloc {
 
 void check_jvp_arguments(const std::vector<Tensor>& primals, const std::vector<Tensor>& tangents) {
   if (primals.size() != tangents.size())
-    throw ValueError(fmt::format("jvp: {} primals but {} tangents", primals.size(), tangents.size()));
+    throw ValueError(fmt::format("tl::jvp: {} primals but {} tangents", primals.size(), tangents.size()));
   for (std::size_t i = 0; i < primals.size(); ++i) {
     if (!tangents[i].defined() || tangents[i].dtype() != primals[i].dtype() ||
         tangents[i].shape() != primals[i].shape())
-      throw ValueError(fmt::format("jvp: tangent {} must have the primal's type {}{}", i,
+      throw ValueError(fmt::format("tl::jvp: tangent {} must have the primal's type {}{}", i,
                                    dtype_name(primals[i].dtype()), shape_string(primals[i].shape())));
   }
   detail::check_wrt("jvp", primals, std::vector<bool>(primals.size(), true));

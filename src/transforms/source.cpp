@@ -17,19 +17,20 @@ std::string derivative_source(const FlatCall& call, const std::vector<bool>& wrt
   std::vector<TensorType> types;
   for (std::size_t i = 0; i < call.args.size(); ++i) {
     const Tensor& a = call.args[i];
-    if (!a.defined()) throw ValueError(fmt::format("{}: tensor argument {} is undefined", what, i));
+    if (!a.defined()) throw ValueError(fmt::format("tl::{}: tensor argument {} is undefined", what, i));
     if (a.is_symbolic())
-      throw ValueError(fmt::format("{}: prints host programs; call it outside other transforms", what));
+      throw ValueError(fmt::format("tl::{}: prints host programs; call it outside other transforms", what));
     if (wrt[i] && !is_floating(a.dtype()))
-      throw DTypeError(fmt::format("{}: tensor argument {} is {}{}; only floating-point tensors can be differentiated",
-                                   what, i, dtype_name(a.dtype()), shape_string(a.shape())));
+      throw DTypeError(
+          fmt::format("tl::{}: tensor argument {} is {}{}; only floating-point tensors can be differentiated",
+                      what, i, dtype_name(a.dtype()), shape_string(a.shape())));
     types.push_back(type_of(a));
   }
   const ad::Traced t = ad::trace(what, types, call.fn);
   const std::size_t results = t.f.body.results.size();
   const bool scalar = results == 1 && t.f.type(t.f.body.results[0]).shape.empty();
   if (form != SourceForm::jvp && !scalar)
-    throw ValueError(fmt::format("{}: the function must return one scalar tensor", what));
+    throw ValueError(fmt::format("tl::{}: the function must return one scalar tensor", what));
   cppgen::PrintOptions o;
   for (std::size_t i = 0; i < call.args.size(); ++i) o.param_names.push_back(fmt::format("x{}", i));
   ir::Function g;

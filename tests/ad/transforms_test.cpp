@@ -177,7 +177,8 @@ TEST(Vjp, PullbackGivesOneCotangentPerArgument) {
 
 TEST(BadInput, GradOfANonScalarIsRefused) {
   const auto f = [](const Tensor& x) { return x * 2; };
-  EXPECT_ERROR(tl::grad(f)(vec({1, 2})), tl::ValueError, "must return one floating-point scalar, got f64[2]");
+  EXPECT_ERROR(tl::grad(f)(vec({1, 2})), tl::ValueError,
+               "tl::grad: the function must return one floating-point scalar, got f64[2]");
 }
 
 TEST(BadInput, DifferentiatingAnIntegerTensorIsRefused) {

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -11,6 +13,8 @@
 #include <tlaloc/serve.hpp>
 #include <tlaloc/tlaloc.hpp>
 
+#include "io/sha256.hpp"
+#include "serve/manifest.hpp"
 #include "support/expect_error.hpp"
 #include "support/nn_files.hpp"
 
@@ -107,7 +111,7 @@ std::string sha256sum(const std::filesystem::path& file) {
 TEST(Artifact, ManifestHashesAreTheFilesSha256) {
   const std::filesystem::path dir = export_mlp("artifact_hash", kMlp.init(tl::random::key(1)));
   const std::string manifest = read(dir / "manifest.json");
-  EXPECT_NE(manifest.find("\"schema_version\": 1"), std::string::npos);
+  EXPECT_NE(manifest.find("\"schema_version\": 2"), std::string::npos);
   for (const char* file : {"weights.safetensors", "programs/logits.mlir", "programs/probs.mlir"}) {
     const std::string hash = sha256sum(dir / file);
     ASSERT_EQ(hash.size(), 64u);
@@ -135,13 +139,28 @@ void replace_in(const std::filesystem::path& file, const std::string& from, cons
   write(file, s.replace(at, from.size(), to));
 }
 
+// Makes the manifest's hashes match an edit, so that a later check is reached.
+void rehash(const std::filesystem::path& dir) {
+  const auto manifest = [&] {
+    return serve::detail::manifest_from_json(read(dir / "manifest.json"), "manifest.json");
+  };
+  for (const auto& program : manifest().programs)
+    if (const std::string now = sha256sum(dir / program.path); now != program.sha256)
+      replace_in(dir / "manifest.json", program.sha256, now);
+  const serve::detail::Manifest m = manifest();
+  replace_in(dir / "manifest.json", m.content_hash, serve::detail::content_hash(m));
+}
+
 TEST(Artifact, RefusesDamagedArtifacts) {
   expect_refused("no_manifest", [](const auto& d) { std::filesystem::remove(d / "manifest.json"); },
                  {"manifest.json", "missing"});
   expect_refused("bad_json", [](const auto& d) { write(d / "manifest.json", "{\"format\": "); },
                  {"manifest.json", "not valid JSON"});
-  expect_refused("schema", [](const auto& d) { replace_in(d / "manifest.json", "\"schema_version\": 1", "\"schema_version\": 7"); },
-                 {"unknown schema version 7", "reads version 1"});
+  expect_refused("schema",
+                 [](const auto& d) {
+                   replace_in(d / "manifest.json", "\"schema_version\": 2", "\"schema_version\": 7");
+                 },
+                 {"unknown schema version 7", "reads versions 1 to 2"});
   expect_refused("program_changed",
                  [](const auto& d) { replace_in(d / "programs/probs.mlir", "stablehlo.", "stablehlo. "); },
                  {"programs/probs.mlir", "SHA-256", "does not match"});
@@ -156,10 +175,112 @@ TEST(Artifact, RefusesDamagedArtifacts) {
                  {"programs/logits.mlir", "missing"});
   expect_refused("hash_list", [](const auto& d) { replace_in(d / "manifest.json", "\"content_hash\": \"", "\"content_hash\": \"0"); },
                  {"content hash does not match"});
-  expect_refused("no_tensor", [](const auto& d) { replace_in(d / "manifest.json", "\"layers.1.bias\"", "\"layers.9.bias\""); },
+  expect_refused("no_tensor",
+                 [](const auto& d) {
+                   replace_in(d / "manifest.json", "\"layers.1.bias\"", "\"layers.9.bias\"");
+                   rehash(d);
+                 },
                  {"weight 'layers.9.bias'", "not in the file"});
   expect_refused("escape", [](const auto& d) { replace_in(d / "manifest.json", "\"programs/logits.mlir\"", "\"../logits.mlir\""); },
                  {"leaves the artifact directory"});
+}
+
+// Token ids and positions outside what the model holds would be clamped by its
+// gather and run: an input's declared range is checked before the program runs.
+TEST(Artifact, RefusesValuesOutsideAnInputsRange) {
+  const nn::Params p = kMlp.init(tl::random::key(1));
+  const std::filesystem::path dir = tltest::fresh_dir("artifact_range");
+  const auto row = [](const nn::Params& q, const Tensor& i) { return tl::take(q.at("layers.0.bias"), i); };
+  serve::export_function(dir, "row", p, row, {.inputs = {"index"}, .ranges = {{"index", {0, 7}}}},
+                         tl::zeros({2}, tl::DType::i32));
+  EXPECT_NE(read(dir / "manifest.json").find("\"range\": [\n"), std::string::npos);
+  const serve::Model m = serve::Model::load(dir);
+  ASSERT_TRUE(m.entry_point("row").inputs.at(0).range.has_value());
+  EXPECT_EQ(*m.entry_point("row").inputs.at(0).range, (serve::ValueRange{0, 7}));
+  const Tensor ok = tl::tensor(std::vector<std::int32_t>{0, 7});
+  EXPECT_EQ(m.run("row", {ok}).at(0).to_vector<float>(),
+            tl::take(p.at("layers.0.bias"), ok).to_vector<float>());
+  for (const std::vector<std::int32_t>& bad :
+       {std::vector<std::int32_t>{3, 8}, std::vector<std::int32_t>{-1, 0}})
+    tltest::expect_error<tl::ValueError>([&] { (void)m.run("row", {tl::tensor(bad)}); }, "serve::Model::run",
+                                         "entry point 'row' input 'index' holds", "outside its range [0, 7]");
+  std::filesystem::remove_all(dir);
+
+  // A range needs an integer input of that name.
+  tltest::expect_error<tl::ValueError>(
+      [&] {
+        serve::export_function(
+            dir, "logits", p, [](const nn::Params& q, const Tensor& x) { return kMlp(q, x); },
+            {.inputs = {"x"}, .ranges = {{"x", {0, 1}}}}, tl::zeros({2, 4}));
+      },
+      "serve::Exporter::add", "needs an integer input (it is f32)");
+  tltest::expect_error<tl::ValueError>(
+      [&] {
+        serve::export_function(dir, "row", p, row, {.ranges = {{"idx", {0, 1}}}},
+                               tl::zeros({2}, tl::DType::i32));
+      },
+      "serve::Exporter::add", "has no input 'idx'");
+}
+
+// A program that does not parse: the error's position names its file.
+TEST(Artifact, ProgramErrorsNameTheFile) {
+  const std::filesystem::path dir = export_mlp("artifact_program_broken", kMlp.init(tl::random::key(1)));
+  write(dir / "programs/logits.mlir", "module {\n  func.func public @main() {\n    stablehlo.nope\n");
+  rehash(dir);
+  tltest::expect_error_with<tl::Error>([&] { (void)serve::Model::load(dir); },
+                                       {(dir / "programs/logits.mlir").string() + ":3:"});
+  std::filesystem::remove_all(dir);
+}
+
+// Two weights of one shape swapped in an entry point's list, or an input renamed,
+// would load and run: the content hash covers the bindings, names and signatures.
+TEST(Artifact, ContentHashCoversWhatRuns) {
+  const nn::MLP square{.sizes = {4, 4, 4}};
+  const auto export_square = [&](const std::string& name) {
+    const std::filesystem::path dir = tltest::fresh_dir(name);
+    serve::export_function(
+        dir, "logits", square.init(tl::random::key(6)),
+        [&](const nn::Params& q, const Tensor& x) { return square(q, x); }, {.inputs = {"x"}},
+        tl::zeros({2, 4}));
+    return dir;
+  };
+  const std::vector<std::pair<std::string, std::function<void(const std::filesystem::path&)>>> edits = {
+      {"swapped_weights",
+       [](const auto& d) {
+         replace_in(d / "manifest.json", "\"layers.0.weight\"", "\"swap\"");
+         replace_in(d / "manifest.json", "\"layers.1.weight\"", "\"layers.0.weight\"");
+         replace_in(d / "manifest.json", "\"swap\"", "\"layers.1.weight\"");
+       }},
+      {"renamed_input",
+       [](const auto& d) { replace_in(d / "manifest.json", "\"name\": \"x\"", "\"name\": \"y\""); }},
+      {"renamed_entry",
+       [](const auto& d) { replace_in(d / "manifest.json", "\"name\": \"logits\"", "\"name\": \"probs\""); }},
+  };
+  for (const auto& [name, edit] : edits) {
+    SCOPED_TRACE(name);
+    const std::filesystem::path dir = export_square("artifact_" + name);
+    edit(dir);
+    tltest::expect_error_with<serve::ArtifactError>([&] { (void)serve::Model::load(dir); },
+                                                    {"manifest.json", "content hash does not match"});
+    std::filesystem::remove_all(dir);
+  }
+}
+
+// Artifacts of schema version 1, whose content hash covers the files only, still load.
+TEST(Artifact, ReadsSchemaVersion1) {
+  const nn::Params p = kMlp.init(tl::random::key(1));
+  const std::filesystem::path dir = export_mlp("artifact_v1", p);
+  std::string files;
+  for (const char* file : {"weights.safetensors", "programs/logits.mlir", "programs/probs.mlir"})
+    files += fmt::format("{} {}\n", file, sha256sum(dir / file));
+  const std::string text = read(dir / "manifest.json");
+  replace_in(dir / "manifest.json", "\"schema_version\": 2", "\"schema_version\": 1");
+  replace_in(dir / "manifest.json", serve::detail::manifest_from_json(text, "manifest.json").content_hash,
+             tl::io::sha256_hex(files));
+  const serve::Model m = serve::Model::load(dir);
+  const Tensor x = tl::random::normal(tl::random::key(2), {2, 4});
+  EXPECT_EQ(m.run("logits", {x}).at(0).to_vector<float>(), kMlp(p, x).to_vector<float>());
+  std::filesystem::remove_all(dir);
 }
 
 // The Python loader refuses the same damage with the same words (test_tlaloc_serve.py,
@@ -171,9 +292,9 @@ TEST(Artifact, ReadsOnlyWhatBothLoadersRead) {
                  {"manifest.json", "not valid JSON (a NUL byte at offset"});
   expect_refused("schema_wide",
                  [](const auto& d) {
-                   replace_in(d / "manifest.json", "\"schema_version\": 1", "\"schema_version\": 4294967297");
+                   replace_in(d / "manifest.json", "\"schema_version\": 2", "\"schema_version\": 4294967297");
                  },
-                 {"unknown schema version 4294967297", "reads version 1"});
+                 {"unknown schema version 4294967297", "reads versions 1 to 2"});
   expect_refused(
       "deep_manifest",
       [](const auto& d) { write(d / "manifest.json", std::string(100000, '[') + std::string(100000, ']')); },

@@ -40,7 +40,7 @@ damaged_copy(bad_json)
 file(WRITE ${WORK}-bad_json/manifest.json "{\"format\": ")
 expect_refused(bad_json "manifest.json: not valid JSON")
 damaged_copy(schema)
-edit_manifest(schema "\"schema_version\": 1" "\"schema_version\": 9")
+edit_manifest(schema "\"schema_version\": 2" "\"schema_version\": 9")
 expect_refused(schema "unknown schema version 9")
 damaged_copy(program_changed)
 file(APPEND ${WORK}-program_changed/programs/logits.mlir " ")
@@ -48,9 +48,10 @@ expect_refused(program_changed "programs/logits.mlir: SHA-256 [0-9a-f]+ does not
 damaged_copy(no_program)
 file(REMOVE ${WORK}-no_program/programs/logits.mlir)
 expect_refused(no_program "programs/logits.mlir: missing")
-damaged_copy(no_tensor)
-edit_manifest(no_tensor "\"layers.1.bias\"" "\"layers.7.bias\"")
-expect_refused(no_tensor "weight 'layers.7.bias' of entry point 'logits' is not in the file")
+# A binding edited in the manifest: the content hash covers it.
+damaged_copy(binding_changed)
+edit_manifest(binding_changed "\"layers.1.bias\"" "\"layers.7.bias\"")
+expect_refused(binding_changed "manifest.json: the content hash does not match what the manifest lists")
 
 # Wrong inputs through the C API itself (tests/serve/c_api_inputs.c).
 execute_process(COMMAND ${INPUTS} ${WORK} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)

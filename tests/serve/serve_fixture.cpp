@@ -1,6 +1,8 @@
 // serve_fixture DIR: exports a small MLP's logits as an artifact into DIR and writes
 // an input (DIR/x.bin) and the MLP's own output on it, computed eagerly
-// (DIR/expected.bin), raw f32, for the C and Python runtimes' tests.
+// (DIR/expected.bin), raw f32, for the C and Python runtimes' tests. A second entry
+// point, "row", takes elements of the first bias at i32 indices declared to lie in
+// [0, 15] (DIR/row_expected.bin: elements 3 and 15, computed eagerly).
 #include <cstdio>
 #include <fstream>
 #include <tlaloc/nn.hpp>
@@ -28,9 +30,14 @@ int main(int argc, char** argv) {
   tl::serve::Exporter ex(p);
   ex.add("logits", [&mlp](const tl::nn::Params& q, const tl::Tensor& x) { return mlp(q, x); },
          {.inputs = {"x"}, .outputs = {"logits"}}, tl::zeros({3, 6}));
+  ex.add(
+      "row", [](const tl::nn::Params& q, const tl::Tensor& i) { return tl::take(q.at("layers.0.bias"), i); },
+      {.inputs = {"index"}, .ranges = {{"index", {0, 15}}}}, tl::zeros({2}, tl::DType::i32));
   ex.save(argv[1]);
   const tl::Tensor x = tl::random::normal(tl::random::key(8), {3, 6});
   write_raw(std::string(argv[1]) + "/x.bin", x);
   write_raw(std::string(argv[1]) + "/expected.bin", mlp(p, x));
+  write_raw(std::string(argv[1]) + "/row_expected.bin",
+            tl::take(p.at("layers.0.bias"), tl::tensor(std::vector<std::int32_t>{3, 15})));
   return 0;
 }

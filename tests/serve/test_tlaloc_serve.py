@@ -74,12 +74,25 @@ class Artifact:
     def rehash(self):
         m = self.manifest()
         m["weights"]["sha256"] = sha256(read(self.path(m["weights"]["file"])))
-        lines = f"{m['weights']['file']} {m['weights']['sha256']}\n"
         for e in m["entry_points"]:
             e["sha256"] = sha256(read(self.path(e["program"])))
-            lines += f"{e['program']} {e['sha256']}\n"
-        m["content_hash"] = sha256(lines.encode())
+        m["content_hash"] = content_hash_v2(m)
         self.set_manifest(m)
+
+
+def content_hash_v2(m):
+    """docs/SERVING.md's rule, written from the manifest's JSON: each field as its
+    UTF-8 length, ':', its bytes and a newline."""
+    fields = [m["weights"]["file"], m["weights"]["sha256"]]
+    for e in m["entry_points"]:
+        fields += [e["name"], e["program"], e["sha256"], str(len(e["weights"]))] + e["weights"]
+        for specs in (e["inputs"], e["outputs"]):
+            fields.append(str(len(specs)))
+            for s in specs:
+                r = s.get("range")
+                fields += [s["name"], s["dtype"], ",".join(map(str, s["shape"])), f"{r[0]},{r[1]}" if r else ""]
+    text = b"tlaloc-artifact content 2\n" + b"".join(b"%d:%s\n" % (len(f.encode()), f.encode()) for f in fields)
+    return sha256(text)
 
 
 class Serving(unittest.TestCase):
@@ -121,8 +134,20 @@ class Serving(unittest.TestCase):
         for _ in range(3):
             self.assertEqual(self.model.run("logits", [self.x])[0].data, self.expected)
 
+    def test_values_outside_an_inputs_range(self):
+        # "row" takes elements of a bias at indices declared to lie in [0, 15]; the C++
+        # loader refuses the same (Artifact.RefusesValuesOutsideAnInputsRange).
+        self.assertEqual(self.model.entry_point("row").inputs[0].range, (0, 15))
+        (y,) = self.model.run("row", [array.array("i", [3, 15])])
+        self.assertEqual(y.data, read(os.path.join(ARTIFACT, "row_expected.bin")))
+        for bad, value in (([3, 16], 16), ([-1, 0], -1)):
+            with self.subTest(index=bad), self.assertRaisesRegex(
+                    InputError, f"entry point 'row' input 'index' holds {value} \\(element \\d\\), outside its "
+                                r"range \[0, 15\]"):
+                self.model.run("row", [array.array("i", bad)])
+
     def test_entry_points_and_manifest(self):
-        self.assertEqual(self.model.entry_points(), ["logits"])
+        self.assertEqual(self.model.entry_points(), ["logits", "row"])
         e = self.model.entry_point("logits")
         self.assertEqual([(s.name, s.dtype, s.shape) for s in e.inputs], [("x", "f32", (3, 6))])
         self.assertEqual(self.model.content_hash, json.loads(read(os.path.join(ARTIFACT, "manifest.json")))
@@ -176,11 +201,39 @@ class BadArtifacts(unittest.TestCase):
         self.refused(a, "manifest.json: not valid JSON")
 
     def test_unknown_schema_version(self):
-        a = Artifact("schema_2")
+        a = Artifact("schema_3")
         m = a.manifest()
-        m["schema_version"] = 2
+        m["schema_version"] = 3
         a.set_manifest(m)
-        self.refused(a, r"manifest.json: unknown schema version 2 \(this build reads version 1\)")
+        self.refused(a, r"manifest.json: unknown schema version 3 \(this build reads versions 1 to 2\)")
+
+    def test_content_hash_covers_what_runs(self):
+        # The C++ loader refuses the same edits (Artifact.ContentHashCoversWhatRuns).
+        edits = {
+            "swapped_weights": lambda e: e["weights"].reverse(),
+            "renamed_input": lambda e: e["inputs"][0].update(name="y"),
+            "renamed_entry": lambda e: e.update(name="probs"),
+        }
+        for name, edit in edits.items():
+            with self.subTest(edit=name):
+                a = Artifact(name)
+                m = a.manifest()
+                edit(m["entry_points"][0])
+                a.set_manifest(m)
+                self.refused(a, "manifest.json: the content hash does not match what the manifest lists")
+
+    def test_reads_schema_version_1(self):
+        # Version 1's content hash covers the files only.
+        a = Artifact("schema_1")
+        m = a.manifest()
+        m["schema_version"] = 1
+        lines = f"{m['weights']['file']} {m['weights']['sha256']}\n"
+        lines += "".join(f"{e['program']} {e['sha256']}\n" for e in m["entry_points"])
+        m["content_hash"] = sha256(lines.encode())
+        a.set_manifest(m)
+        with Model.load(a.dir, plugin_path=PLUGIN) as model:
+            self.assertEqual(model.run("logits", [read(os.path.join(ARTIFACT, "x.bin"))])[0].data,
+                             read(os.path.join(ARTIFACT, "expected.bin")))
 
     def test_missing_field(self):
         a = Artifact("no_entry_points")
@@ -208,7 +261,8 @@ class BadArtifacts(unittest.TestCase):
         m = a.manifest()
         m["content_hash"] = "0" * 64
         a.set_manifest(m)
-        self.refused(a, "manifest.json: the content hash does not match the files' hashes it lists")
+        self.refused(a, r"manifest.json: the content hash does not match what the manifest lists \(files, bindings, "
+                     r"signatures\)")
 
     def test_program_hash_mismatch(self):
         a = Artifact("program_hash")
@@ -241,7 +295,7 @@ class BadArtifacts(unittest.TestCase):
         m = a.manifest()
         m["schema_version"] = 4294967297
         a.set_manifest(m)
-        self.refused(a, r"unknown schema version 4294967297 \(this build reads version 1\)")
+        self.refused(a, r"unknown schema version 4294967297 \(this build reads versions 1 to 2\)")
 
     def test_deep_manifest(self):
         a = Artifact("deep_manifest")
@@ -296,6 +350,7 @@ class BadArtifacts(unittest.TestCase):
         m = a.manifest()
         m["entry_points"][0]["weights"][1] = "layers.9.bias"
         a.set_manifest(m)
+        a.rehash()
         self.refused(a, "weights.safetensors: weight 'layers.9.bias' of entry point 'logits' is not in the file")
 
     def test_damaged_safetensors(self):
@@ -315,6 +370,7 @@ class BadArtifacts(unittest.TestCase):
         m = a.manifest()
         m["entry_points"][0]["inputs"][0]["shape"] = [3, 5]
         a.set_manifest(m)
+        a.rehash()
         self.refused(a, "programs/logits.mlir: the program's signature is not the manifest's for entry point "
                         "'logits'")
 
@@ -409,7 +465,7 @@ class BadInputs(unittest.TestCase):
         self.refused({"y": self.x}, r"missing: \['x'\], unknown: \['y'\]")
 
     def test_unknown_entry_point(self):
-        self.refused([self.x], r"no entry point 'nope' \(the artifact has logits\)", entry="nope")
+        self.refused([self.x], r"no entry point 'nope' \(the artifact has logits, row\)", entry="nope")
 
     def test_the_model_still_runs_after_refusals(self):
         self.refused([self.x[:-4]], "has 68 bytes")

@@ -194,7 +194,8 @@ class PjrtBackend final : public DeviceBackend {
     return static_cast<const PjrtExecutable&>(e).serialize();
   }
 
-  std::unique_ptr<DeviceExecutable> deserialize(std::string_view bytes, std::string_view text) override {
+  std::unique_ptr<DeviceExecutable> deserialize(std::string_view bytes, std::string_view text,
+                                                std::string_view name) override {
     tlp_deserialize_and_load_args args{};
     args.struct_size = TLP_DESERIALIZE_AND_LOAD_ARGS_SIZE;
     args.client = client_->handle();
@@ -204,11 +205,11 @@ class PjrtBackend final : public DeviceBackend {
     args.compile_options_size = kCompileOptions.size();
     client_->check(client_->api().executable_deserialize_and_load(&args), "PJRT_Executable_DeserializeAndLoad");
     auto exe = std::make_unique<PjrtExecutable>(client_, args.loaded);
-    set_signature(*exe, text);
+    set_signature(*exe, text, name);
     return exe;
   }
 
-  std::unique_ptr<DeviceExecutable> compile(std::string_view text) override {
+  std::unique_ptr<DeviceExecutable> compile(std::string_view text, std::string_view name) override {
     std::string code(text);
     tlp_program program{};
     program.struct_size = TLP_PROGRAM_SIZE;
@@ -224,7 +225,7 @@ class PjrtBackend final : public DeviceBackend {
     args.compile_options_size = kCompileOptions.size();
     client_->check(client_->api().client_compile(&args), "PJRT_Client_Compile");
     auto exe = std::make_unique<PjrtExecutable>(client_, args.executable);
-    set_signature(*exe, text);
+    set_signature(*exe, text, name);
     return exe;
   }
 
@@ -248,8 +249,8 @@ class PjrtBackend final : public DeviceBackend {
 
  private:
   // The program's parameter and result types, from the text the plugin accepted.
-  void set_signature(PjrtExecutable& exe, std::string_view text) const {
-    const ir::Module m = stablehlo::parse(text, "<program>");
+  void set_signature(PjrtExecutable& exe, std::string_view text, std::string_view name) const {
+    const ir::Module m = stablehlo::parse(text, std::string(name));
     std::vector<BufferType> inputs, outputs;
     for (const ir::TensorType& t : m.entry().param_types()) inputs.push_back({t.dtype, t.shape});
     for (const ir::TensorType& t : m.entry().result_types()) outputs.push_back({t.dtype, t.shape});
