@@ -39,7 +39,9 @@ constexpr const char* kWho = "tl::serve::Exporter::save";
 // The inputs' value ranges, from EntryNames::ranges: each must name an integer input.
 void set_ranges(std::vector<TensorSpec>& inputs, const std::map<std::string, ValueRange>& ranges,
                 const std::string& entry) {
-  for (const auto& [name, range] : ranges) {
+  for (const auto& named : ranges) {
+    const std::string& name = named.first;
+    const ValueRange& range = named.second;
     const auto it =
         std::find_if(inputs.begin(), inputs.end(), [&](const TensorSpec& s) { return s.name == name; });
     if (it == inputs.end())

@@ -1,5 +1,6 @@
 /* c_api_inputs DIR: wrong inputs through the C API (include/tlaloc/serve.h) on the
- * serve_fixture artifact in DIR (entry point "logits", input x f32[3, 6], one output):
+ * serve_fixture artifact in DIR (entry point "logits", input x f32[3, 6], one output;
+ * entry point "row", input index i32[2] declared to lie in [0, 15]):
  * each call fails with a status and the loader's message, and a good call still
  * runs afterwards. Exit status 0 when every check holds. */
 #include <stdio.h>
@@ -44,6 +45,11 @@ int main(int argc, char** argv) {
   expect_failure(tlaloc_model_run(m, "logits", &x, 0, out, 1), "no inputs", "takes 1 inputs, got 0");
   expect_failure(tlaloc_model_run(m, "decode", &x, 1, out, 1), "an unknown entry point", "no entry point 'decode'");
   expect_failure(tlaloc_model_run(m, "logits", &x, 1, out, 2), "room for two outputs", "has 1 outputs");
+  const int64_t two[1] = {2};
+  const int32_t past_the_end[2] = {3, 16};
+  const tlaloc_tensor_view index = {TLALOC_I32, 1, two, past_the_end};
+  expect_failure(tlaloc_model_run(m, "row", &index, 1, out, 1), "an index past the declared range",
+                 "input 'index' holds 16 (element 1), outside its range [0, 15]");
   if (tlaloc_model_run(m, "logits", &x, 1, out, 1) != 0 || tlaloc_tensor_nbytes(out[0]) != 3 * 4 * 4) {
     fprintf(stderr, "FAIL a good run after the refusals: %s\n", tlaloc_last_error());
     ++failures;
