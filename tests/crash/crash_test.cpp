@@ -4,7 +4,6 @@
 // and loading never fails; the next write removes what the killed writers left.
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,8 +19,7 @@
 #include "crash/versions.hpp"
 #include "runtime/sample_program.hpp"
 #include "support/nn_files.hpp"
-
-extern char** environ;
+#include "support/spawn.hpp"
 
 namespace {
 
@@ -34,24 +32,13 @@ constexpr int kKills = 30;  // per kind
 // Starts crash_writer and returns once it has begun its second write (the first one
 // is done: the file exists in one version or the other from then on).
 pid_t start_writer(const std::string& kind, const fs::path& dir) {
-  int fds[2];
-  if (::pipe(fds) != 0) throw std::runtime_error("pipe");
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-  posix_spawn_file_actions_addclose(&actions, fds[0]);
-  std::string program = TLALOC_CRASH_WRITER, k = kind, d = dir.string(), plugin = TLALOC_PJRT_CPU_PLUGIN;
-  char* argv[] = {program.data(), k.data(), d.data(), plugin.data(), nullptr};
-  pid_t pid = -1;
-  const int rc = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv, environ);
-  posix_spawn_file_actions_destroy(&actions);
-  ::close(fds[1]);
-  if (rc != 0) throw std::runtime_error("posix_spawn " + program);
+  const tltest::Child child =
+      tltest::spawn_reading_stdout({TLALOC_CRASH_WRITER, kind, dir.string(), TLALOC_PJRT_CPU_PLUGIN});
   char c = 0;
-  while (::read(fds[0], &c, 1) == 1 && c != '\n') {
+  while (::read(child.out_fd, &c, 1) == 1 && c != '\n') {
   }
-  ::close(fds[0]);
-  return pid;
+  ::close(child.out_fd);
+  return child.pid;
 }
 
 void kill_after(pid_t pid, std::chrono::microseconds delay) {

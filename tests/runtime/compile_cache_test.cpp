@@ -4,7 +4,6 @@
 // filling one directory at once stay correct, and a cache that cannot be written
 // costs nothing but the saving. Results are checked against eager Tlaloc ops.
 #include <gtest/gtest.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,8 +18,7 @@
 
 #include "io/sha256.hpp"
 #include "runtime/sample_program.hpp"
-
-extern char** environ;
+#include "support/spawn.hpp"
 
 namespace {
 
@@ -51,34 +49,12 @@ std::vector<fs::path> files_in(const fs::path& dir) {
   return out;
 }
 
-// A child process running compile_cache_child with TLALOC_PJRT_CACHE_DIR=dir.
-struct Child {
-  pid_t pid = -1;
-  int out_fd = -1;
-};
+using tltest::Child;
 
+// A child process running compile_cache_child with TLALOC_PJRT_CACHE_DIR=dir.
 Child spawn_child(const fs::path& dir) {
-  int fds[2];
-  if (::pipe(fds) != 0) throw std::runtime_error("pipe");
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-  posix_spawn_file_actions_addclose(&actions, fds[0]);
-  std::vector<std::string> env_text{"TLALOC_PJRT_CACHE_DIR=" + dir.string()};
-  for (char** e = environ; *e != nullptr; ++e)
-    if (!std::string_view(*e).starts_with("TLALOC_PJRT_CACHE_DIR=")) env_text.emplace_back(*e);
-  std::vector<char*> env;
-  for (std::string& s : env_text) env.push_back(s.data());
-  env.push_back(nullptr);
-  std::string program = TLALOC_COMPILE_CACHE_CHILD, plugin = TLALOC_PJRT_CPU_PLUGIN;
-  char* argv[] = {program.data(), plugin.data(), nullptr};
-  Child c;
-  const int rc = posix_spawn(&c.pid, program.c_str(), &actions, nullptr, argv, env.data());
-  posix_spawn_file_actions_destroy(&actions);
-  ::close(fds[1]);
-  if (rc != 0) throw std::runtime_error("posix_spawn " + program);
-  c.out_fd = fds[0];
-  return c;
+  return tltest::spawn_reading_stdout({TLALOC_COMPILE_CACHE_CHILD, TLALOC_PJRT_CPU_PLUGIN},
+                                      {"TLALOC_PJRT_CACHE_DIR=" + dir.string()});
 }
 
 struct ChildResult {
