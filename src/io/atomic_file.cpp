@@ -47,12 +47,16 @@ void write_all(int fd, std::span<const std::byte> bytes, std::string_view who, c
   }
 }
 
+std::filesystem::path parent_of(const std::filesystem::path& path) {
+  return path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+}
+
 // Creates `dir/<temporary_prefix(path)><pid>-<n>` with `make` (a file or a directory),
 // trying further counters if a leftover of an earlier process with our pid is there.
 template <class Make>
 std::filesystem::path make_temporary(const std::filesystem::path& path, Make make, std::string_view who) {
   static std::atomic<unsigned> counter{0};
-  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+  const std::filesystem::path dir = parent_of(path);
   for (int attempt = 0;; ++attempt) {
     std::filesystem::path tmp = dir / fmt::format("{}{}-{}", temporary_prefix(path), ::getpid(), counter++);
     if (make(tmp)) return tmp;
@@ -69,10 +73,6 @@ void fsync_directory(const std::filesystem::path& dir, std::string_view who) {
   const int err = errno;
   ::close(dfd);
   if (synced != 0) fail(who, dir, "cannot fsync the directory", err);
-}
-
-std::filesystem::path parent_of(const std::filesystem::path& path) {
-  return path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
 }
 
 // Whether the process that made a temporary named "<prefix><pid>-<n>" no longer runs.

@@ -12,11 +12,11 @@ deb=$(ls "$work"/pkg/tlaloc_*.deb)
 echo "== $(basename "$deb"): $(du -k "$deb" | cut -f1) KiB"
 dpkg-deb --field "$deb" Package Version Architecture Depends
 dpkg-deb --field "$deb" Depends | grep -q "libblis4" || { echo "FAIL: no BLIS dependency" >&2; exit 1; }
-dpkg-deb -x "$deb" "$work/root"
+dpkg-deb -x "$deb" "$work/unpacked"
 for f in usr/bin/tlaloc usr/bin/tlaloc-grad usr/lib/libtlaloc.so usr/lib/libtlaloc_serve.so \
          usr/lib/tlaloc/libtlaloc_pjrt_cpu.so usr/lib/cmake/Tlaloc/TlalocConfig.cmake usr/lib/pkgconfig/tlaloc.pc \
          usr/lib/python3/dist-packages/tlaloc_serve/__init__.py usr/include/tlaloc/tlaloc.hpp; do
-  [[ -e $work/root/$f ]] || { echo "FAIL: the package lacks /$f" >&2; exit 1; }
+  [[ -e $work/unpacked/$f ]] || { echo "FAIL: the package lacks /$f" >&2; exit 1; }
 done
-"$src/tests/install/relocated.sh" "$build_dir" "$work/root/usr" lib lib/python3/dist-packages "$work/use" "$src" \
+"$src/tests/install/relocated.sh" "$build_dir" "$work/unpacked/usr" lib lib/python3/dist-packages "$work/use" "$src" \
   "$fixture" "$cxx" "$cc" "" 1
