@@ -105,6 +105,16 @@ Tensor tensor(const std::vector<bool>& data, const Shape& shape);
 Tensor tensor(const std::vector<bool>& data);
 Tensor tensor(std::initializer_list<float> data, const Shape& shape);
 Tensor tensor(std::initializer_list<double> data, const Shape& shape);
+// A brace list alone is a 1-D tensor, as torch.tensor([0.5, -1.0]): f32 from floats,
+// f64 from doubles, bool from bools (without these, a list of doubles would pick the
+// std::vector<bool> overload and fail to narrow).
+inline Tensor tensor(std::initializer_list<float> data) {
+  return tensor(data, Shape{std::int64_t(data.size())});
+}
+inline Tensor tensor(std::initializer_list<double> data) {
+  return tensor(data, Shape{std::int64_t(data.size())});
+}
+inline Tensor tensor(std::initializer_list<bool> data) { return tensor(std::vector<bool>(data)); }
 Tensor scalar_tensor(Scalar v, DType t);  // rank 0
 
 Tensor zeros(const Shape& shape, DType t = DType::f32);

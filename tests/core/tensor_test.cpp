@@ -31,6 +31,21 @@ TEST(Tensor, CreationAndAccess) {
   EXPECT_EQ(tl::tensor(std::vector<bool>{true, false}).to_vector<bool>(), (std::vector<bool>{true, false}));
 }
 
+// A brace list alone is 1-D, its dtype the elements' (a list of doubles once picked the
+// std::vector<bool> overload and did not compile).
+TEST(Tensor, BraceListsAreOneDimensional) {
+  const tl::Tensor d = tl::tensor({0.5, -1.0, 2.0});
+  EXPECT_EQ(d.shape(), (tl::Shape{3}));
+  EXPECT_EQ(d.dtype(), tl::DType::f64);
+  EXPECT_EQ(d.to_vector<double>(), (std::vector<double>{0.5, -1.0, 2.0}));
+  const tl::Tensor f = tl::tensor({1.5f, 2.f});
+  EXPECT_EQ(f.dtype(), tl::DType::f32);
+  EXPECT_EQ(f.to_vector<float>(), (std::vector<float>{1.5f, 2.f}));
+  const tl::Tensor b = tl::tensor({true, false, true});
+  EXPECT_EQ(b.dtype(), tl::DType::boolean);
+  EXPECT_EQ(b.to_vector<bool>(), (std::vector<bool>{true, false, true}));
+}
+
 // Functions that would not change their argument return it (generated gradients rely
 // on it to add cotangents in the engine's order); any other result is a new tensor.
 TEST(Tensor, IsSameTellsWhetherAFunctionReturnedItsArgument) {
