@@ -203,8 +203,9 @@ std::string OpView::fresh(std::string_view stem) { return p_.fresh(stem); }
 // Whether some call or composite in r (its regions included) names `callee`.
 bool calls(const Region& r, const std::string& callee) {
   for (const Op& op : r.ops) {
-    const char* key = op.name() == "call" ? "callee" : op.name() == "composite" ? "decomposition" : nullptr;
-    if (key != nullptr && op.attrs.get<std::string>(key) == callee) return true;
+    if (op.def->calls() == detail::OpDef::Calls::one &&
+        op.attrs.get<std::string>(op.def->calls_attr()) == callee)
+      return true;
     for (const Region& inner : op.regions)
       if (calls(inner, callee)) return true;
   }

@@ -6,6 +6,7 @@
 
 #include "core/check.hpp"
 #include "interp/fusion.hpp"
+#include "interp/parallel.hpp"
 #include "interp/plan.hpp"
 
 namespace tlaloc::interp {
@@ -45,6 +46,8 @@ thread_local ir::Location failure_location;
 thread_local bool failure_recorded = false;
 
 std::vector<Tensor> run_function(const ModulePlan& mp, const FunctionPlan& fp, std::span<const Tensor> args);
+std::vector<Tensor> run_parallel(const ModulePlan& mp, const Op& op, const OpPlan& plan,
+                                 std::span<const Tensor> in);
 
 // The environment of one function invocation; regions share it.
 class Frame final : public detail::RegionCalls {
@@ -107,6 +110,8 @@ class Frame final : public detail::RegionCalls {
     std::vector<Tensor> out;
     if (plan.callee != nullptr) {
       out = run_function(mp_, *plan.callee, in);
+    } else if (!plan.processes.empty()) {
+      out = run_parallel(mp_, op, plan, in);
     } else if (plan.fusion != nullptr) {
       out = plan.fusion->run(in);
     } else {
@@ -154,6 +159,26 @@ std::vector<Tensor> run_function(const ModulePlan& mp, const FunctionPlan& fp, s
   check_args(*fp.f, args);
   Frame frame(mp, fp);
   return frame.run_region(fp.f->body, args);
+}
+
+// Each process takes its function's arguments from the operands in process order;
+// the results are each process's, in the same order.
+std::vector<Tensor> run_parallel(const ModulePlan& mp, const Op& op, const OpPlan& plan,
+                                 std::span<const Tensor> in) {
+  const std::size_t n = plan.processes.size();
+  const auto partitions = std::size_t(plan.partitions);
+  if (partitions == 0 || n % partitions != 0)
+    detail::fail(op.name(), "{} programs do not fill rows of {} partitions", n, partitions);
+  std::vector<std::size_t> first{0};  // ir::verify checked that the operands fill the parameters
+  for (const FunctionPlan* p : plan.processes) first.push_back(first.back() + p->f->body.args.size());
+  const std::vector<std::vector<Tensor>> results =
+      run_processes(std::int64_t(n / partitions), std::int64_t(partitions), [&](std::int64_t i) {
+        const auto k = std::size_t(i);
+        return run_function(mp, *plan.processes[k], in.subspan(first[k], first[k + 1] - first[k]));
+      });
+  std::vector<Tensor> out;
+  for (const std::vector<Tensor>& r : results) out.insert(out.end(), r.begin(), r.end());
+  return out;
 }
 
 }  // namespace

@@ -76,13 +76,19 @@ class Planner {
       detail::fail(op.name(), "has results of unknown shape and no shape rule to compute them");
     if (!op.def->has_shape_rule()) p.dynamic = false;
     if (is_fusion(op)) p.fusion = std::make_shared<FusionPlan>(*fp_.f, op);
-    // A composite runs its decomposition as a call would.
-    if (op.name() == "call" || op.name() == "composite") {
-      const std::string& callee = op.attrs.get<std::string>(op.name() == "call" ? "callee" : "decomposition");
-      const ir::Function* g = m_.find(callee);
-      if (g == nullptr) detail::fail(op.name(), "@{} is not defined in the module", callee);
-      p.callee = &mp_.function(*g);
+    if (op.def->calls() == ir::OpDef::Calls::one) {
+      p.callee = &function(op, op.attrs.get<std::string>(op.def->calls_attr()));
+    } else if (op.def->calls() == ir::OpDef::Calls::parallel) {
+      for (const std::string& name : op.attrs.get<std::vector<std::string>>(op.def->calls_attr()))
+        p.processes.push_back(&function(op, name));
+      p.partitions = op.attrs.get<std::int64_t>(op.def->calls_attr() + ".partitions");
     }
+  }
+
+  const FunctionPlan& function(const Op& op, const std::string& name) const {
+    const ir::Function* g = m_.find(name);
+    if (g == nullptr) detail::fail(op.name(), "@{} is not defined in the module", name);
+    return mp_.function(*g);
   }
 
   const ModulePlan& mp_;

@@ -15,7 +15,9 @@ struct FunctionPlan;
 struct OpPlan {
   std::vector<TensorType> out_types;
   bool dynamic = false;                      // result types are computed when it runs
-  const FunctionPlan* callee = nullptr;      // for `call`
+  const FunctionPlan* callee = nullptr;      // OpDef::Calls::one (`call`, `composite`)
+  std::vector<const FunctionPlan*> processes;  // OpDef::Calls::parallel, row-major
+  std::int64_t partitions = 1;                 // per row of `processes`
   std::shared_ptr<const FusionPlan> fusion;  // for `fusion`
   std::vector<ir::ValueId> release_before;   // last used as a plain operand
   std::vector<ir::ValueId> release_after;    // last used in a nested region, or never used

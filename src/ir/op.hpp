@@ -118,11 +118,14 @@ struct StableHloAttr {
     elements,        // dense<...> : tensor<...> holding a Tensor (constant's value)
     precision_list,  // [#stablehlo<precision DEFAULT>, ...]
     dictionary,      // {a = 1, b = "x"}: kept as its text, braces included
+    unit,            // use_global_device_ids: written alone when true, left out when false
+    symbol_grid,     // [[@a, @b], [@c, @d]]: the names row-major, and `<key>.partitions` per row
     // Structured attributes spread over several Attrs entries (spec field names):
     dot_dimension_numbers,      // #stablehlo.dot<...>
     gather_dimension_numbers,   // #stablehlo.gather<...>
     scatter_dimension_numbers,  // #stablehlo.scatter<...>
     conv_dimension_numbers,     // #stablehlo.conv<...>
+    channel_handle,             // #stablehlo.channel_handle<handle = 1, type = 0>: channel_id, channel_type
     // Not written in the text: taken from a result type (the first unless
     // of_result says) when parsing.
     result_shape,  // std::vector<int64_t>
@@ -241,6 +244,20 @@ class OpDef {
     side_effects_ = true;
     return *this;
   }
+
+  // The interpreter runs functions of the module for the op, named by attribute
+  // `attr`: `one` runs that function on the operands (call's @callee, a composite's
+  // decomposition); `parallel` runs each function of the grid `attr` (a list of
+  // names, row-major, and `<attr>.partitions` per row) as one process, on its share
+  // of the operands (interpreter.run_parallel; src/interp/parallel.hpp).
+  enum class Calls : std::uint8_t { none, one, parallel };
+  OpDef& calls(Calls how, std::string attr) {
+    calls_ = how;
+    calls_attr_ = std::move(attr);
+    return *this;
+  }
+  Calls calls() const { return calls_; }
+  const std::string& calls_attr() const { return calls_attr_; }
 
   // How many results the op has for operands whose types are unknown (a build-time
   // trace, where the shape rule cannot run); one unless set.
@@ -428,6 +445,8 @@ class OpDef {
   std::size_t partials_ = 0;
   CppSpelling cpp_;
   ResultCount result_count_ = nullptr;
+  Calls calls_ = Calls::none;
+  std::string calls_attr_;
   TypeOriginRule type_origin_;
   PublicCall public_call_;
 };

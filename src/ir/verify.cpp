@@ -59,7 +59,8 @@ class Verifier {
       fail_at(&op, fmt::format("takes {} regions, got {}", op.def->regions(), op.regions.size()));
     for (const Region& r : op.regions) region(r, &op);
     check_types(op);
-    if (op.name() == "call" || op.name() == "composite") check_call(op);
+    if (op.def->calls() == OpDef::Calls::one) check_call(op);
+    if (op.def->calls() == OpDef::Calls::parallel) check_parallel(op);
     for (ValueId v : op.results) define(v, &op);
   }
 
@@ -92,7 +93,7 @@ class Verifier {
 
   void check_call(const Op& op) const {
     if (m_ == nullptr) return;
-    const std::string& callee = op.attrs.get<std::string>(op.name() == "call" ? "callee" : "decomposition");
+    const std::string& callee = op.attrs.get<std::string>(op.def->calls_attr());
     const Function* g = m_->find(callee);
     if (g == nullptr) fail_at(&op, fmt::format("calls @{}, which the module does not define", callee));
     if (operand_types(op) != g->param_types())
@@ -100,6 +101,28 @@ class Verifier {
     std::vector<TensorType> res;
     for (ValueId v : op.results) res.push_back(f_.type(v));
     if (res != g->result_types()) fail_at(&op, fmt::format("results do not match those of @{}", callee));
+  }
+
+  // Each process takes its function's parameters from the operands in order and gives
+  // its results in order (src/interp/parallel.hpp).
+  void check_parallel(const Op& op) const {
+    if (m_ == nullptr) return;
+    std::vector<TensorType> params, results;
+    for (const std::string& name : op.attrs.get<std::vector<std::string>>(op.def->calls_attr())) {
+      const Function* g = m_->find(name);
+      if (g == nullptr) fail_at(&op, fmt::format("runs @{}, which the module does not define", name));
+      for (const TensorType& t : g->param_types()) params.push_back(t);
+      for (const TensorType& t : g->result_types()) results.push_back(t);
+    }
+    if (operand_types(op) != params)
+      fail_at(&op, fmt::format(
+                       "passes {} operands where its programs take {} parameters in all (or of other types)",
+                       op.operands.size(), params.size()));
+    std::vector<TensorType> res;
+    for (ValueId v : op.results) res.push_back(f_.type(v));
+    if (res != results)
+      fail_at(&op, fmt::format("has {} results where its programs give {} in all (or of other types)",
+                               res.size(), results.size()));
   }
 
   const Function& f_;

@@ -11,6 +11,7 @@ using Kind = StableHloAttr::Kind;
 
 const OpDef& composite_op =
     def_op("composite")
+        .calls(OpDef::Calls::one, "decomposition")
         .stablehlo({"stablehlo.composite",
                     {StableHloAttr("composite_attributes", Kind::dictionary).optional(),
                      StableHloAttr("decomposition", Kind::symbol), StableHloAttr("name", Kind::string),

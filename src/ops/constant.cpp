@@ -32,6 +32,7 @@ const OpDef& constant_op =
 // Printed, a call of the callee's printed function (cppgen::print of the module).
 const OpDef& call_op =
     def_op("call")
+        .calls(OpDef::Calls::one, "callee")
         .stablehlo({"func.call", {{"callee", StableHloAttr::Kind::symbol}}, "call"})
         .cpp([](detail::CppOp& op) {
           return detail::cpp_call(detail::cpp_function_name(op.attrs().get<std::string>("callee")), op);

@@ -1,11 +1,11 @@
 // StableHLO's map: a region applied to the inputs' elements one position at a
 // time. `dimensions` must list every axis in order (the spec's only choice).
-#include <cstring>
 
 #include <fmt/format.h>
 
 #include "core/tensor_impl.hpp"
 #include "ops/cpp_spelling.hpp"
+#include "ops/region_calls.hpp"
 #include "ops/region_rules.hpp"
 
 namespace tlaloc::detail {
@@ -32,26 +32,9 @@ std::vector<TensorType> map_rule(std::span<const TensorType> in, const Attrs& at
   return {{t, in[0].shape}};
 }
 
-Tensor scalar_at(const Tensor& src, std::int64_t i) {
-  Tensor t = empty({}, src.dtype());
-  const std::size_t n = itemsize(src.dtype());
-  std::memcpy(mutable_data<char>(t), static_cast<const char*>(src.raw_data()) + std::size_t(i) * n, n);
-  return t;
-}
-
 std::vector<Tensor> map_kernel(std::span<const Tensor> in, const Attrs&, std::span<const TensorType> out,
                                const RegionCalls& regions) {
-  Tensor y = empty(out[0].shape, out[0].dtype);
-  const std::size_t w = itemsize(out[0].dtype);
-  std::vector<Tensor> args(in.size());
-  for (std::int64_t k = 0; k < y.numel(); ++k) {
-    for (std::size_t i = 0; i < in.size(); ++i) args[i] = scalar_at(in[i], k);
-    const std::vector<Tensor> r = regions.call(0, args);
-    if (r.size() != 1 || type_of(r[0]) != TensorType{out[0].dtype, {}})
-      fail<ShapeError>(kName, "the computation must return one {} scalar", dtype_name(out[0].dtype));
-    std::memcpy(mutable_data<char>(y) + std::size_t(k) * w, r[0].raw_data(), w);
-  }
-  return {y};
+  return {map_region(kName, in, out[0], regions)};
 }
 
 // ---- derivatives ------------------------------------------------------------------

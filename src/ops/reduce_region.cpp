@@ -10,6 +10,7 @@
 #include "core/tensor_impl.hpp"
 #include "ir/op.hpp"
 #include "ops/cpp_spelling.hpp"
+#include "ops/region_calls.hpp"
 #include "ops/region_rules.hpp"
 
 namespace tlaloc::detail {
@@ -66,13 +67,6 @@ Tensor fast_reduce(const OpDef& reduction, const OpDef& body, const Tensor& x, c
   const Tensor pair[] = {r, init};
   const TensorType pair_types[] = {type_of(r), type_of(init)};
   return body.run(pair, {}, body.infer(pair_types, {}))[0];
-}
-
-Tensor scalar_at(const Tensor& src, std::int64_t i) {
-  Tensor t = empty({}, src.dtype());
-  const std::size_t n = itemsize(src.dtype());
-  std::memcpy(mutable_data<char>(t), static_cast<const char*>(src.raw_data()) + std::size_t(i) * n, n);
-  return t;
 }
 
 // Calls the body for each element in row-major order of the reduced dimensions.

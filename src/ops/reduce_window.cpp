@@ -10,6 +10,7 @@
 #include "core/dispatch_type.hpp"
 #include "core/tensor_impl.hpp"
 #include "ops/cpp_spelling.hpp"
+#include "ops/region_calls.hpp"
 #include "ops/region_rules.hpp"
 #include "ops/window.hpp"
 
@@ -58,13 +59,6 @@ bool fast_path(std::string_view body, const Tensor& x, const Tensor& init, const
       fast_loop<Min<T>, T>(x, init, win, y);
   })
   return true;
-}
-
-Tensor scalar_at(const Tensor& src, std::int64_t i) {
-  Tensor t = empty({}, src.dtype());
-  const std::size_t n = itemsize(src.dtype());
-  std::memcpy(mutable_data<char>(t), static_cast<const char*>(src.raw_data()) + std::size_t(i) * n, n);
-  return t;
 }
 
 // The spec's schedule: the init values, then each cell of the window in row-major order.

@@ -11,6 +11,7 @@
 #include "core/wrapping.hpp"
 #include "ops/cpp_spelling.hpp"
 #include "ops/gather_scatter.hpp"
+#include "ops/region_calls.hpp"
 #include "ops/region_rules.hpp"
 
 namespace tlaloc {
@@ -112,13 +113,6 @@ bool apply_fast(std::string_view body, Tensor& y, const Tensor& u,
   return true;
 }
 
-Tensor scalar_at(const Tensor& t, std::int64_t i) {
-  Tensor s = detail::empty({}, t.dtype());
-  const std::size_t item = itemsize(t.dtype());
-  std::memcpy(s.impl().data(), static_cast<const char*>(t.raw_data()) + item * std::size_t(i), item);
-  return s;
-}
-
 std::vector<Tensor> scatter_kernel(std::span<const Tensor> in, const Attrs& attrs,
                                    const detail::RegionCalls& r) {
   const ScatterDims g = scatter_dims(attrs);
@@ -144,8 +138,8 @@ std::vector<Tensor> scatter_kernel(std::span<const Tensor> in, const Attrs& attr
   if (n == 1 && apply_fast(r.binary_body(0), out[0], in[2], moves)) return out;
   for (const auto& [to, upd] : moves) {
     std::vector<Tensor> args;
-    for (std::size_t k = 0; k < n; ++k) args.push_back(scalar_at(out[k], to));
-    for (std::size_t k = 0; k < n; ++k) args.push_back(scalar_at(in[n + 1 + k], upd));
+    for (std::size_t k = 0; k < n; ++k) args.push_back(detail::scalar_at(out[k], to));
+    for (std::size_t k = 0; k < n; ++k) args.push_back(detail::scalar_at(in[n + 1 + k], upd));
     const std::vector<Tensor> res = r.call(0, args);
     if (res.size() != n)
       fail("scatter", "the update computation returns {} values for {} inputs", res.size(), n);

@@ -7,6 +7,7 @@
 
 #include "core/tensor_impl.hpp"
 #include "ops/cpp_spelling.hpp"
+#include "ops/region_calls.hpp"
 #include "ops/region_rules.hpp"
 #include "ops/window.hpp"
 
@@ -29,13 +30,6 @@ std::vector<TensorType> select_and_scatter_rule(std::span<const TensorType> in, 
     fail<ShapeError>(kName, "source {} must have one element per window of operand {}, that is {}",
                      shape_string(source.shape), shape_string(operand.shape), shape_string(windows));
   return {operand};
-}
-
-Tensor scalar_at(const Tensor& src, std::int64_t i) {
-  Tensor t = empty({}, src.dtype());
-  const std::size_t n = itemsize(src.dtype());
-  std::memcpy(mutable_data<char>(t), static_cast<const char*>(src.raw_data()) + std::size_t(i) * n, n);
-  return t;
 }
 
 Tensor checked(std::vector<Tensor> r, DType t, const char* region) {

@@ -71,6 +71,49 @@ std::string dictionary_text(const AttrNode& n, Cursor& c) {
   return out;
 }
 
+// `[[@a, @b], [@c, @d]]`: the names row-major, every row as long as the first.
+void decode_symbol_grid(const StableHloAttr& a, const AttrNode& n, detail::Attrs& out, Cursor& c) {
+  std::vector<std::string> names;
+  std::size_t width = 0;
+  if (n.kind != AttrNode::Kind::array || n.items.empty())
+    c.fail_at(n.pos, fmt::format("'{}' must be a list of rows of symbols such as [[@a, @b]]", a.name));
+  for (const AttrNode& row : n.items) {
+    if (row.kind != AttrNode::Kind::array || row.items.empty())
+      c.fail_at(row.pos, fmt::format("each row of '{}' must be a list of symbols such as [@a, @b]", a.name));
+    if (width == 0) width = row.items.size();
+    if (row.items.size() != width)
+      c.fail_at(row.pos, fmt::format("the rows of '{}' must be of one length, {}", a.name, width));
+    for (const AttrNode& item : row.items) {
+      if (item.kind != AttrNode::Kind::symbol) c.fail_at(item.pos, "expected a symbol such as @f");
+      names.push_back(item.text);
+    }
+  }
+  out.set(a.key, names);
+  out.set(a.key + ".partitions", std::int64_t(width));
+}
+
+std::string symbol_grid_text(const StableHloAttr& a, const detail::Attrs& attrs) {
+  const auto& names = attrs.get<std::vector<std::string>>(a.key);
+  const auto width = std::size_t(attrs.get<std::int64_t>(a.key + ".partitions"));
+  std::string rows;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    rows += fmt::format("{}@{}{}", i % width == 0 ? (i == 0 ? "[" : "], [") : ", ", names[i],
+                        i + 1 == names.size() ? "]" : "");
+  return "[" + rows + "]";
+}
+
+void decode_channel_handle(const StableHloAttr& a, const AttrNode& n, detail::Attrs& out, Cursor& c) {
+  if (n.kind != AttrNode::Kind::dialect || n.text != "channel_handle")
+    c.fail_at(n.pos, fmt::format("'{}' must be #stablehlo.channel_handle<handle = 1, type = 0>", a.name));
+  out.set("channel_id", std::int64_t{0});
+  out.set("channel_type", std::int64_t{0});
+  for (const auto& [key, value] : parse_fields(n, c)) {
+    if (key != "handle" && key != "type")
+      c.fail_at(value.pos, fmt::format("#stablehlo.channel_handle has no field '{}'", key));
+    out.set(key == "handle" ? "channel_id" : "channel_type", node_int(value, c));
+  }
+}
+
 std::string enum_word(const StableHloAttr& a, const AttrNode& n, Cursor& c) {
   if (n.kind != AttrNode::Kind::dialect || n.text != a.mlir_enum)
     c.fail_at(n.pos, fmt::format("expected #stablehlo<{} ...> for '{}'", a.mlir_enum, a.name));
@@ -89,9 +132,18 @@ bool attr_present(const StableHloAttr& a, const detail::Attrs& attrs) {
     case Kind::result_shape:
     case Kind::result_dtype:
       return false;  // never written
+    case Kind::channel_handle:
+      return attrs.has("channel_id");
+    case Kind::unit:
+      return attrs.has(a.key) && attrs.get<bool>(a.key);
     default:
       return attrs.has(a.key);
   }
+}
+
+std::string attr_entry(const StableHloAttr& a, const detail::Attrs& attrs) {
+  if (a.kind == Kind::unit) return a.name;
+  return a.name + " = " + attr_text(a, attrs);
 }
 
 std::string attr_text(const StableHloAttr& a, const detail::Attrs& attrs) {
@@ -126,6 +178,13 @@ std::string attr_text(const StableHloAttr& a, const detail::Attrs& attrs) {
     }
     case Kind::boolean:
       return attrs.get<bool>(a.key) ? "true" : "false";
+    case Kind::unit:
+      return "unit";
+    case Kind::symbol_grid:
+      return symbol_grid_text(a, attrs);
+    case Kind::channel_handle:
+      return fmt::format("#stablehlo.channel_handle<handle = {}, type = {}>",
+                         attrs.get<std::int64_t>("channel_id"), attrs.get<std::int64_t>("channel_type"));
     case Kind::f32:
       return float_text(attrs.get<double>(a.key), DType::f32) + " : f32";
     case Kind::string:
@@ -186,6 +245,7 @@ void decode_attr(const StableHloAttr& a, const AttrNode& n, detail::Attrs& out, 
       out.set(a.key, v);
       return;
     }
+    case Kind::unit:
     case Kind::boolean:
       if (n.kind == AttrNode::Kind::unit)
         out.set(a.key, true);
@@ -215,6 +275,12 @@ void decode_attr(const StableHloAttr& a, const AttrNode& n, detail::Attrs& out, 
       if (n.kind != AttrNode::Kind::dense)
         c.fail_at(n.pos, fmt::format("'{}' must be dense<...> : tensor<...>", a.name));
       out.set(a.key, n.value);
+      return;
+    case Kind::symbol_grid:
+      decode_symbol_grid(a, n, out, c);
+      return;
+    case Kind::channel_handle:
+      decode_channel_handle(a, n, out, c);
       return;
     case Kind::precision_list: {
       if (n.kind != AttrNode::Kind::array) c.fail_at(n.pos, "precision_config must be a list");

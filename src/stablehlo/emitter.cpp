@@ -132,7 +132,7 @@ class FunctionEmitter final : public OpPrinter {
     std::string attrs;
     for (const StableHloAttr& a : s->attrs) {
       if (implied(a) || !attr_present(a, op.attrs)) continue;
-      attrs += fmt::format("{}{} = {}", attrs.empty() ? "" : ", ", a.name, attr_text(a, op.attrs));
+      attrs += (attrs.empty() ? "" : ", ") + attr_entry(a, op.attrs);
     }
     if (!generic_ && !attrs.empty()) rest += " <{" + attrs + "}>";
     if (!op.regions.empty()) {

@@ -78,6 +78,8 @@ class OpParser {
 // The MLIR text of one attribute of an op (a struct attribute reads several entries).
 std::string attr_text(const StableHloAttr& a, const detail::Attrs& attrs);
 bool attr_present(const StableHloAttr& a, const detail::Attrs& attrs);
+// `name = text` in an attribute dictionary; a unit attribute's name alone.
+std::string attr_entry(const StableHloAttr& a, const detail::Attrs& attrs);
 // Taken from the result type rather than written (result_shape, result_dtype).
 inline bool implied(const StableHloAttr& a) {
   return a.kind == StableHloAttr::Kind::result_shape || a.kind == StableHloAttr::Kind::result_dtype;

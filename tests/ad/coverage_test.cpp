@@ -19,9 +19,15 @@ const std::set<std::string> kEngine = {"if", "case", "while", "scan", "custom_ru
 // Refused by name when a derivative flows through them (by the engine, or by rules
 // that refuse), and why.
 const std::map<std::string, std::string> kRefused = {
+    {"all_gather", "a collective: its rules (the duals) come with tl::shard_map, not yet"},
+    {"all_reduce", "a collective: its rules (the duals) come with tl::shard_map, not yet"},
+    {"all_to_all", "a collective: its rules (the duals) come with tl::shard_map, not yet"},
     {"batch_norm_grad", "itself a derivative; differentiate batch_norm_training instead"},
     {"bitcast_convert", "reinterprets bits: no meaningful derivative"},
     {"call", "calls another function of a parsed module; inline it first"},
+    {"collective_broadcast", "a collective: its rules (the duals) come with tl::shard_map, not yet"},
+    {"collective_permute", "a collective: its rules (the duals) come with tl::shard_map, not yet"},
+    {"collective_reduce", "a collective: its rules (the duals) come with tl::shard_map, not yet"},
     {"composite", "a parsed composite; its decomposition is a call"},
     {"custom_call", "an opaque external function"},
     {"dynamic_broadcast_in_dim", "shapes known only at run time: not yet (source transformation)"},
@@ -39,7 +45,9 @@ const std::map<std::string, std::string> kRefused = {
     {"prod_backward", "recorded at build time only; its derivative in x is prod_backward_jvp, nothing else"},
     {"prod_backward_jvp", "stands for a function of the transforms layer, which runs forward mode"},
     {"prod_jvp", "recorded at build time only; its derivative in x is refused"},
+    {"reduce_scatter", "a collective: its rules (the duals) come with tl::shard_map, not yet"},
     {"rng", "random numbers: no derivative with respect to the bounds is defined"},
+    {"run_parallel", "runs functions as processes of a parsed module; differentiate the functions"},
     {"select_and_scatter", "its rules would need the select region's comparison direction"},
     {"while_stacked",
      "made by reverse mode through while_loop: forward mode over it works, a second reverse pass does not"},
