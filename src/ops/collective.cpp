@@ -9,6 +9,7 @@
 
 #include <algorithm>
 
+#include "ops/collective_rules.hpp"
 #include "ops/processes.hpp"
 #include "ops/region_calls.hpp"
 #include "tlaloc/ops.hpp"
@@ -107,19 +108,52 @@ OpDef& def_reducing(const char* name, Keeps keeps) {
       .cpp(one_process_only(spelled));
 }
 
-const OpDef& all_reduce_op = def_reducing("all_reduce", Keeps::all);
+const OpDef& all_reduce_op = def_reducing("all_reduce", Keeps::all).jvp(all_reduce_jvp).vjp(all_reduce_vjp);
 const OpDef& collective_reduce_op = def_reducing("collective_reduce", Keeps::first);
 
-// ---- all_gather -----------------------------------------------------------------
-// No shape rule: the result's size along all_gather_dim is the group's size times the
-// operand's, and the group is known only where the program runs; the kernel checks
-// the declared types.
+// ---- all_gather, reduce_scatter --------------------------------------------------
+// The size along the gathered (scattered) dimension is the group's size times (over)
+// the operand's, and the group is known only where the program runs: the shape rule
+// takes the first result's shape (`result_shape`, from the program's result type or
+// set by the rule that records the op), and the kernel checks it against the group.
 constexpr std::string_view kAllGather = "stablehlo.all_gather";
+constexpr std::string_view kReduceScatter = "stablehlo.reduce_scatter";
+
+std::vector<TensorType> resized_rule(std::string_view op, std::string_view dim_attr,
+                                     std::span<const TensorType> in, const Attrs& attrs) {
+  if (in.empty()) fail<ValueError>(op, "needs an operand");
+  if (!attrs.has("result_shape"))
+    fail<ValueError>(op, "needs its result's shape (the group's size is not known)");
+  const auto& first = attrs.get<std::vector<std::int64_t>>("result_shape");
+  const auto d = std::size_t(attrs.get<std::int64_t>(std::string(dim_attr)));
+  const Shape& s = in[0].shape;
+  bool ok = first.size() == s.size() && d < s.size() && s[d] > 0 && first[d] > 0;
+  for (std::size_t k = 0; ok && k < s.size(); ++k) ok = k == d || first[k] == s[k];
+  const bool gathers = op == kAllGather;
+  ok = ok && (gathers ? first[d] % s[d] == 0 : s[d] % first[d] == 0);
+  if (!ok)
+    fail<ShapeError>(op, "{} {} cannot give {} along {} {}", gathers ? "gathering" : "scattering",
+                     shape_string(s), shape_string(first), dim_attr, d);
+  std::vector<TensorType> out;
+  for (const TensorType& t : in) {
+    TensorType r = t;
+    if (d >= r.shape.size())
+      fail<AxisError>(op, "{} {} is not an axis of {}", dim_attr, d, shape_string(r.shape));
+    r.shape[d] = gathers ? r.shape[d] * (first[d] / s[d]) : r.shape[d] / (s[d] / first[d]);
+    out.push_back(r);
+  }
+  return out;
+}
 
 const OpDef& all_gather_op =
     def_op("all_gather")
         .side_effects()
         .result_count([](std::size_t n, const Attrs&) { return n; })
+        .shape_rule([](std::span<const TensorType> in, const Attrs& a) {
+          return resized_rule(kAllGather, "all_gather_dim", in, a);
+        })
+        .jvp(all_gather_jvp)
+        .vjp(all_gather_vjp)
         .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out) {
           Processes& p = current_processes();
           const std::vector<ProcessIndex> group = group_of(kAllGather, p, attrs, false);
@@ -136,16 +170,19 @@ const OpDef& all_gather_op =
         })
         .stablehlo({"stablehlo.all_gather",
                     {StableHloAttr("all_gather_dim", Kind::i64), replica_groups(), channel_handle(),
-                     use_global_device_ids()},
+                     use_global_device_ids(), StableHloAttr("result_shape", Kind::result_shape)},
                     ""})
         .cpp(one_process_only(std::string(kAllGather)));
-
-// ---- reduce_scatter -------------------------------------------------------------
-constexpr std::string_view kReduceScatter = "stablehlo.reduce_scatter";
 
 const OpDef& reduce_scatter_op =
     def_op("reduce_scatter")
         .side_effects()
+        .inputs(1)
+        .shape_rule([](std::span<const TensorType> in, const Attrs& a) {
+          return resized_rule(kReduceScatter, "scatter_dimension", in, a);
+        })
+        .jvp(reduce_scatter_jvp)
+        .vjp(reduce_scatter_vjp)
         .region_kernel(
             1,
             [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out,
@@ -164,7 +201,7 @@ const OpDef& reduce_scatter_op =
             })
         .stablehlo({"stablehlo.reduce_scatter",
                     {StableHloAttr("scatter_dimension", Kind::i64), replica_groups(), channel_handle(),
-                     use_global_device_ids()},
+                     use_global_device_ids(), StableHloAttr("result_shape", Kind::result_shape)},
                     ""})
         .cpp(one_process_only(std::string(kReduceScatter)));
 
@@ -197,6 +234,8 @@ const OpDef& all_to_all_op =
         .side_effects()
         .result_count([](std::size_t n, const Attrs&) { return n; })
         .shape_rule(all_to_all_rule)
+        .jvp(all_to_all_jvp)
+        .vjp(all_to_all_vjp)
         .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
           Processes& p = current_processes();
           const std::vector<ProcessIndex> group = group_of(kAllToAll, p, attrs, true);
@@ -228,7 +267,10 @@ constexpr std::string_view kPermute = "stablehlo.collective_permute";
 const OpDef& collective_permute_op =
     def_op("collective_permute")
         .side_effects()
+        .inputs(1)
         .shape_rule(same_types)
+        .jvp(collective_permute_jvp)
+        .vjp(collective_permute_vjp)
         .kernel([](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType>) {
           Processes& p = current_processes();
           const bool by_partition = group_mode(kPermute, attrs, true) == GroupMode::cross_partition;

@@ -1,0 +1,126 @@
+#include "ops/collective_rules.hpp"
+
+#include <fmt/format.h>
+
+#include "ops/region_rules.hpp"
+#include "tlaloc/ops.hpp"
+
+namespace tlaloc::detail {
+namespace {
+
+// The attributes that say who meets: kept by every dual.
+Attrs groups(const Attrs& a) {
+  Attrs out;
+  if (a.has("replica_groups")) out.set("replica_groups", a.get<Tensor>("replica_groups"));
+  for (const char* key : {"channel_id", "channel_type"})
+    if (a.has(key)) out.set(key, a.get<std::int64_t>(key));
+  if (a.has("use_global_device_ids")) out.set("use_global_device_ids", a.get<bool>("use_global_device_ids"));
+  return out;
+}
+
+void only_sums(const Rule& r, std::string_view op) {
+  if (r.body(0) != "add")
+    refuse_rule(op, fmt::format("only a summing region has a derivative here, got {}",
+                                r.body(0).empty() ? "a longer region" : std::string(r.body(0))));
+}
+
+// f applied to each present seed (tangent or cotangent), zero where it is zero.
+template <class F>
+std::vector<Tensor> each_seed(const Rule& r, std::size_t n, F f) {
+  std::vector<Tensor> out(n);
+  for (std::size_t i = 0; i < n; ++i)
+    if (r.has_tangent(i)) out[i] = f(i, r.tangent(i));
+  return out;
+}
+
+Tensor summed(std::string_view op, const Tensor& t, Attrs attrs) {
+  return record_with_body(op, {&t, 1}, attrs, t.dtype(), "add")[0];
+}
+
+Tensor gathered(const Tensor& t, const Attrs& from, std::int64_t dim, const Shape& result) {
+  Attrs a = groups(from);
+  a.set("all_gather_dim", dim);
+  a.set("result_shape", result);
+  return call1(*find_op("all_gather"), {t}, a);
+}
+
+Tensor scattered(const Tensor& t, const Attrs& from, std::int64_t dim, const Shape& result) {
+  Attrs a = groups(from);
+  a.set("scatter_dimension", dim);
+  a.set("result_shape", result);
+  return summed("reduce_scatter", t, a);
+}
+
+}  // namespace
+
+std::vector<Tensor> all_reduce_jvp(const Rule& r) {
+  only_sums(r, "stablehlo.all_reduce");
+  return each_seed(r, r.num_in(),
+                   [&](std::size_t, const Tensor& t) { return summed("all_reduce", t, groups(r.attrs())); });
+}
+
+std::vector<Tensor> all_reduce_vjp(const Rule& r) {
+  only_sums(r, "stablehlo.all_reduce");
+  std::vector<Tensor> out(r.num_in());
+  for (std::size_t i = 0; i < r.num_in(); ++i)
+    if (r.wants(i) && r.has_cotangent(i)) out[i] = summed("all_reduce", r.cotangent(i), groups(r.attrs()));
+  return out;
+}
+
+std::vector<Tensor> all_gather_jvp(const Rule& r) {
+  const auto dim = r.attr<std::int64_t>("all_gather_dim");
+  return each_seed(r, r.num_in(), [&](std::size_t i, const Tensor& t) {
+    return gathered(t, r.attrs(), dim, r.out(i).shape());
+  });
+}
+
+std::vector<Tensor> all_gather_vjp(const Rule& r) {
+  const auto dim = r.attr<std::int64_t>("all_gather_dim");
+  std::vector<Tensor> out(r.num_in());
+  for (std::size_t i = 0; i < r.num_in(); ++i)
+    if (r.wants(i) && r.has_cotangent(i)) out[i] = scattered(r.cotangent(i), r.attrs(), dim, r.in(i).shape());
+  return out;
+}
+
+std::vector<Tensor> reduce_scatter_jvp(const Rule& r) {
+  only_sums(r, "stablehlo.reduce_scatter");
+  const auto dim = r.attr<std::int64_t>("scatter_dimension");
+  return each_seed(
+      r, 1, [&](std::size_t, const Tensor& t) { return scattered(t, r.attrs(), dim, r.out().shape()); });
+}
+
+std::vector<Tensor> reduce_scatter_vjp(const Rule& r) {
+  only_sums(r, "stablehlo.reduce_scatter");
+  if (!r.wants(0) || !r.has_cotangent()) return {Tensor()};
+  return {gathered(r.cotangent(), r.attrs(), r.attr<std::int64_t>("scatter_dimension"), r.in(0).shape())};
+}
+
+std::vector<Tensor> all_to_all_jvp(const Rule& r) {
+  return each_seed(r, r.num_in(),
+                   [&](std::size_t, const Tensor& t) { return call1(*r.op(), {t}, r.attrs()); });
+}
+
+std::vector<Tensor> all_to_all_vjp(const Rule& r) {
+  Attrs swapped = r.attrs();
+  swapped.set("split_dimension", r.attr<std::int64_t>("concat_dimension"));
+  swapped.set("concat_dimension", r.attr<std::int64_t>("split_dimension"));
+  std::vector<Tensor> out(r.num_in());
+  for (std::size_t i = 0; i < r.num_in(); ++i)
+    if (r.wants(i) && r.has_cotangent(i)) out[i] = call1(*r.op(), {r.cotangent(i)}, swapped);
+  return out;
+}
+
+std::vector<Tensor> collective_permute_jvp(const Rule& r) {
+  return each_seed(r, 1, [&](std::size_t, const Tensor& t) { return call1(*r.op(), {t}, r.attrs()); });
+}
+
+// Pairs (source, target) turned around: what went to a target comes back to its source.
+std::vector<Tensor> collective_permute_vjp(const Rule& r) {
+  if (!r.wants(0) || !r.has_cotangent()) return {Tensor()};
+  const Tensor& pairs = r.attr<Tensor>("source_target_pairs");
+  Attrs inverse = r.attrs();
+  inverse.set("source_target_pairs", tlaloc::reverse(pairs, {1}));
+  return {call1(*r.op(), {r.cotangent()}, inverse)};
+}
+
+}  // namespace tlaloc::detail
