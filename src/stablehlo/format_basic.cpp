@@ -62,6 +62,7 @@ const Format keywords(
                            pretty_value(a, op.attrs));
         first = false;
       }
+      if (first) out.pop_back();  // nothing after the name: `stablehlo.replica_id : tensor<ui32>`
       // Several results (rng_bit_generator) always take a function type, as JAX prints.
       out += " : " + (op.results.size() > 1 ? p.functional_type(op) : p.trailing_type(op));
     },
