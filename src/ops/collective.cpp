@@ -125,9 +125,13 @@ std::vector<TensorType> resized_rule(std::string_view op, std::string_view dim_a
   if (!attrs.has("result_shape"))
     fail<ValueError>(op, "needs its result's shape (the group's size is not known)");
   const auto& first = attrs.get<std::vector<std::int64_t>>("result_shape");
-  const auto d = std::size_t(attrs.get<std::int64_t>(std::string(dim_attr)));
+  const std::int64_t dim = attrs.get<std::int64_t>(std::string(dim_attr));
+  for (const TensorType& t : in)
+    if (dim < 0 || dim >= std::int64_t(t.shape.size()))
+      fail<AxisError>(op, "{} {} is not an axis of {}", dim_attr, dim, shape_string(t.shape));
+  const auto d = std::size_t(dim);
   const Shape& s = in[0].shape;
-  bool ok = first.size() == s.size() && d < s.size() && s[d] > 0 && first[d] > 0;
+  bool ok = first.size() == s.size() && s[d] > 0 && first[d] > 0;
   for (std::size_t k = 0; ok && k < s.size(); ++k) ok = k == d || first[k] == s[k];
   const bool gathers = op == kAllGather;
   ok = ok && (gathers ? first[d] % s[d] == 0 : s[d] % first[d] == 0);
@@ -137,8 +141,6 @@ std::vector<TensorType> resized_rule(std::string_view op, std::string_view dim_a
   std::vector<TensorType> out;
   for (const TensorType& t : in) {
     TensorType r = t;
-    if (d >= r.shape.size())
-      fail<AxisError>(op, "{} {} is not an axis of {}", dim_attr, d, shape_string(r.shape));
     r.shape[d] = gathers ? r.shape[d] * (first[d] / s[d]) : r.shape[d] / (s[d] / first[d]);
     out.push_back(r);
   }
@@ -159,10 +161,7 @@ const OpDef& all_gather_op =
           const std::vector<ProcessIndex> group = group_of(kAllGather, p, attrs, false);
           const std::int64_t dim = attrs.get<std::int64_t>("all_gather_dim");
           std::vector<Tensor> results;
-          for (std::size_t i = 0; i < in.size(); ++i) {
-            if (dim < 0 || dim >= in[i].rank())
-              fail<AxisError>(kAllGather, "all_gather_dim {} is not an axis of {}", dim,
-                              shape_string(in[i].shape()));
+          for (std::size_t i = 0; i < in.size(); ++i) {  // the shape rule checked dim
             results.push_back(tlaloc::concat(p.exchange(kAllGather, group, in[i]), dim));
             check_result(kAllGather, results.back(), out[i]);
           }

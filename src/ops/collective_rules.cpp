@@ -24,12 +24,21 @@ void only_sums(const Rule& r, std::string_view op) {
                                 r.body(0).empty() ? "a longer region" : std::string(r.body(0))));
 }
 
-// f applied to each present seed (tangent or cotangent), zero where it is zero.
+// Each operand's (co)tangent: f of operand i's tangent, or of result i's cotangent
+// where operand i wants one (a collective's results match its operands one to one);
+// zero where the seed is zero.
 template <class F>
-std::vector<Tensor> each_seed(const Rule& r, std::size_t n, F f) {
-  std::vector<Tensor> out(n);
-  for (std::size_t i = 0; i < n; ++i)
+std::vector<Tensor> each_tangent(const Rule& r, F f) {
+  std::vector<Tensor> out(r.num_in());
+  for (std::size_t i = 0; i < out.size(); ++i)
     if (r.has_tangent(i)) out[i] = f(i, r.tangent(i));
+  return out;
+}
+template <class F>
+std::vector<Tensor> each_cotangent(const Rule& r, F f) {
+  std::vector<Tensor> out(r.num_in());
+  for (std::size_t i = 0; i < out.size(); ++i)
+    if (r.wants(i) && r.has_cotangent(i)) out[i] = f(i, r.cotangent(i));
   return out;
 }
 
@@ -55,72 +64,62 @@ Tensor scattered(const Tensor& t, const Attrs& from, std::int64_t dim, const Sha
 
 std::vector<Tensor> all_reduce_jvp(const Rule& r) {
   only_sums(r, "stablehlo.all_reduce");
-  return each_seed(r, r.num_in(),
-                   [&](std::size_t, const Tensor& t) { return summed("all_reduce", t, groups(r.attrs())); });
+  const Attrs g = groups(r.attrs());
+  return each_tangent(r, [&](std::size_t, const Tensor& t) { return summed("all_reduce", t, g); });
 }
 
 std::vector<Tensor> all_reduce_vjp(const Rule& r) {
   only_sums(r, "stablehlo.all_reduce");
-  std::vector<Tensor> out(r.num_in());
-  for (std::size_t i = 0; i < r.num_in(); ++i)
-    if (r.wants(i) && r.has_cotangent(i)) out[i] = summed("all_reduce", r.cotangent(i), groups(r.attrs()));
-  return out;
+  const Attrs g = groups(r.attrs());
+  return each_cotangent(r, [&](std::size_t, const Tensor& ct) { return summed("all_reduce", ct, g); });
 }
 
 std::vector<Tensor> all_gather_jvp(const Rule& r) {
   const auto dim = r.attr<std::int64_t>("all_gather_dim");
-  return each_seed(r, r.num_in(), [&](std::size_t i, const Tensor& t) {
-    return gathered(t, r.attrs(), dim, r.out(i).shape());
-  });
+  return each_tangent(
+      r, [&](std::size_t i, const Tensor& t) { return gathered(t, r.attrs(), dim, r.out(i).shape()); });
 }
 
 std::vector<Tensor> all_gather_vjp(const Rule& r) {
   const auto dim = r.attr<std::int64_t>("all_gather_dim");
-  std::vector<Tensor> out(r.num_in());
-  for (std::size_t i = 0; i < r.num_in(); ++i)
-    if (r.wants(i) && r.has_cotangent(i)) out[i] = scattered(r.cotangent(i), r.attrs(), dim, r.in(i).shape());
-  return out;
+  return each_cotangent(
+      r, [&](std::size_t i, const Tensor& ct) { return scattered(ct, r.attrs(), dim, r.in(i).shape()); });
 }
 
 std::vector<Tensor> reduce_scatter_jvp(const Rule& r) {
   only_sums(r, "stablehlo.reduce_scatter");
   const auto dim = r.attr<std::int64_t>("scatter_dimension");
-  return each_seed(
-      r, 1, [&](std::size_t, const Tensor& t) { return scattered(t, r.attrs(), dim, r.out().shape()); });
+  return each_tangent(
+      r, [&](std::size_t, const Tensor& t) { return scattered(t, r.attrs(), dim, r.out().shape()); });
 }
 
 std::vector<Tensor> reduce_scatter_vjp(const Rule& r) {
   only_sums(r, "stablehlo.reduce_scatter");
-  if (!r.wants(0) || !r.has_cotangent()) return {Tensor()};
-  return {gathered(r.cotangent(), r.attrs(), r.attr<std::int64_t>("scatter_dimension"), r.in(0).shape())};
+  const auto dim = r.attr<std::int64_t>("scatter_dimension");
+  return each_cotangent(
+      r, [&](std::size_t, const Tensor& ct) { return gathered(ct, r.attrs(), dim, r.in(0).shape()); });
 }
 
 std::vector<Tensor> all_to_all_jvp(const Rule& r) {
-  return each_seed(r, r.num_in(),
-                   [&](std::size_t, const Tensor& t) { return call1(*r.op(), {t}, r.attrs()); });
+  return each_tangent(r, [&](std::size_t, const Tensor& t) { return call1(*r.op(), {t}, r.attrs()); });
 }
 
 std::vector<Tensor> all_to_all_vjp(const Rule& r) {
   Attrs swapped = r.attrs();
   swapped.set("split_dimension", r.attr<std::int64_t>("concat_dimension"));
   swapped.set("concat_dimension", r.attr<std::int64_t>("split_dimension"));
-  std::vector<Tensor> out(r.num_in());
-  for (std::size_t i = 0; i < r.num_in(); ++i)
-    if (r.wants(i) && r.has_cotangent(i)) out[i] = call1(*r.op(), {r.cotangent(i)}, swapped);
-  return out;
+  return each_cotangent(r, [&](std::size_t, const Tensor& ct) { return call1(*r.op(), {ct}, swapped); });
 }
 
 std::vector<Tensor> collective_permute_jvp(const Rule& r) {
-  return each_seed(r, 1, [&](std::size_t, const Tensor& t) { return call1(*r.op(), {t}, r.attrs()); });
+  return each_tangent(r, [&](std::size_t, const Tensor& t) { return call1(*r.op(), {t}, r.attrs()); });
 }
 
 // Pairs (source, target) turned around: what went to a target comes back to its source.
 std::vector<Tensor> collective_permute_vjp(const Rule& r) {
-  if (!r.wants(0) || !r.has_cotangent()) return {Tensor()};
-  const Tensor& pairs = r.attr<Tensor>("source_target_pairs");
   Attrs inverse = r.attrs();
-  inverse.set("source_target_pairs", tlaloc::reverse(pairs, {1}));
-  return {call1(*r.op(), {r.cotangent()}, inverse)};
+  inverse.set("source_target_pairs", tlaloc::reverse(r.attr<Tensor>("source_target_pairs"), {1}));
+  return each_cotangent(r, [&](std::size_t, const Tensor& ct) { return call1(*r.op(), {ct}, inverse); });
 }
 
 }  // namespace tlaloc::detail
