@@ -214,6 +214,7 @@ ir::Location last_failure_location() { return failure_location; }
 std::vector<Tensor> Program::run(std::span<const Tensor> args) const {
   failure_location = {};
   failure_recorded = false;
+  const detail::AloneScope alone;
   return run_function(impl_->plan, *impl_->entry, args);
 }
 const ir::Module& Program::module() const { return impl_->module; }

@@ -78,6 +78,31 @@ class Rendezvous {
     return values;
   }
 
+  void send(std::int64_t channel, std::vector<Tensor> values) {
+    std::lock_guard lock(mutex_);
+    channels_[channel].push_back(std::move(values));
+    arrived_.notify_all();
+  }
+
+  std::vector<Tensor> recv(std::string_view op, ProcessIndex self, std::int64_t channel) {
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::duration<double>(collective_timeout_seconds());
+    std::unique_lock lock(mutex_);
+    std::deque<std::vector<Tensor>>& queue = channels_[channel];
+    const bool came = arrived_.wait_until(lock, deadline, [&] { return !queue.empty() || stop_; });
+    if (stop_)
+      throw Stopped(fmt::format("tl::{}: {} stopped: {}", op, process_name(self, partitions_), *stop_));
+    if (!came) {
+      stop_ = fmt::format("{} waited {} s at {} for a message on channel {} that no process sent",
+                          process_name(self, partitions_), collective_timeout_seconds(), op, channel);
+      arrived_.notify_all();
+      throw Error(fmt::format("tl::{}: {}", op, *stop_));
+    }
+    std::vector<Tensor> values = std::move(queue.front());
+    queue.pop_front();
+    return values;
+  }
+
   // A process failed: every process waiting, or coming later, stops.
   void stop(std::string why) {
     std::lock_guard lock(mutex_);
@@ -96,6 +121,7 @@ class Rendezvous {
   std::mutex mutex_;
   std::condition_variable arrived_;
   std::map<std::pair<Group, std::int64_t>, Meeting> meetings_;
+  detail::Channels channels_;
   std::optional<std::string> stop_;
 };
 
@@ -115,6 +141,12 @@ class ThreadProcess final : public detail::Processes {
     if (at == g.end())
       detail::fail(op, "{} is not in the group {} it exchanges with", process_name(self_, partitions_), g);
     return r_.exchange(op, g, std::size_t(at - g.begin()), calls_[g]++, mine);
+  }
+  void send(std::string_view, std::int64_t channel, std::vector<Tensor> values) override {
+    r_.send(channel, std::move(values));
+  }
+  std::vector<Tensor> recv(std::string_view op, std::int64_t channel) override {
+    return r_.recv(op, self_, channel);
   }
 
  private:

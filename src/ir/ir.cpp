@@ -17,6 +17,7 @@ bool is_static(const TensorType& t) {
 
 std::string type_string(const TensorType& t) {
   if (t.unknown) return "?";
+  if (t.token) return "token";
   std::string dims;
   for (std::size_t i = 0; i < t.shape.size(); ++i) {
     if (i) dims += ',';

@@ -19,6 +19,7 @@ namespace tlaloc::ir {
 using detail::Attrs;
 using detail::OpDef;
 using detail::TensorType;
+using detail::token_type;
 
 // A dimension whose size is known only at run time (`?` in text).
 inline constexpr std::int64_t kDynamic = -1;

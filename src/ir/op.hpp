@@ -63,14 +63,17 @@ class Attrs {
 
 // A value's type. `unknown`: its rank, shape and dtype are known only at run time
 // (a value traced at build time, docs/ENGINE_AT_BUILD_TIME.md); dtype and shape
-// then mean nothing.
+// then mean nothing. `token`: StableHLO's `!stablehlo.token`, which orders effects
+// (send, recv) and holds no data; at run time it is an empty bool[0].
 struct TensorType {
   DType dtype;
   Shape shape;
   bool unknown = false;
+  bool token = false;
   bool operator==(const TensorType&) const = default;
 };
 inline TensorType unknown_type() { return {DType::f32, {}, true}; }
+inline TensorType token_type() { return {DType::boolean, {0}, false, true}; }
 
 using ShapeRule = std::function<std::vector<TensorType>(std::span<const TensorType>, const Attrs&)>;
 // Computes the outputs on host tensors; out_types come from the shape rule.
@@ -258,6 +261,14 @@ class OpDef {
   }
   Calls calls() const { return calls_; }
   const std::string& calls_attr() const { return calls_attr_; }
+
+  // Tokens (`!stablehlo.token`) may be among its operands; the verifier refuses them
+  // anywhere else, naming the op.
+  OpDef& takes_tokens() {
+    takes_tokens_ = true;
+    return *this;
+  }
+  bool may_take_tokens() const { return takes_tokens_; }
 
   // How many results the op has for operands whose types are unknown (a build-time
   // trace, where the shape rule cannot run); one unless set.
@@ -447,6 +458,7 @@ class OpDef {
   ResultCount result_count_ = nullptr;
   Calls calls_ = Calls::none;
   std::string calls_attr_;
+  bool takes_tokens_ = false;
   TypeOriginRule type_origin_;
   PublicCall public_call_;
 };

@@ -53,6 +53,12 @@ class Verifier {
   void op(const Op& op) {
     if (op.def == nullptr) fail_at(nullptr, "an op has no definition");
     for (ValueId v : op.operands) use(v, &op);
+    if (!op.def->may_take_tokens())
+      for (std::size_t i = 0; i < op.operands.size(); ++i)
+        if (f_.type(op.operands[i]).token)
+          fail_at(&op, fmt::format("operand {} is a token, and only send, recv, after_all, calls and "
+                                   "run_parallel take tokens (docs/DISTRIBUTED.md)",
+                                   i));
     if (op.def->arity() >= 0 && std::size_t(op.def->arity()) != op.operands.size())
       fail_at(&op, fmt::format("takes {} operands, got {}", op.def->arity(), op.operands.size()));
     if (op.def->regions() >= 0 && std::size_t(op.def->regions()) != op.regions.size())

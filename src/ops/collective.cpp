@@ -25,12 +25,6 @@ StableHloAttr use_global_device_ids() {
   return StableHloAttr("use_global_device_ids", Kind::unit).optional();
 }
 
-CppSpelling one_process_only(std::string name) {
-  return [name](CppOp&) -> std::string {
-    fail(name, "has no C++ spelling: a printed function runs as one process, and this op needs several");
-  };
-}
-
 // The group of this process; a process in no group is refused.
 std::vector<ProcessIndex> group_of(std::string_view op, const Processes& p, const Attrs& attrs,
                                    bool partitions_by_channel) {
@@ -381,6 +375,7 @@ const OpDef& run_parallel_op =
     def_op("run_parallel")
         .side_effects()
         .calls(OpDef::Calls::parallel, "programs")
+        .takes_tokens()
         .stablehlo({"interpreter.run_parallel", {StableHloAttr("programs", Kind::symbol_grid)}, ""})
         .cpp(one_process_only("interpreter.run_parallel"));
 

@@ -33,6 +33,7 @@ const OpDef& constant_op =
 const OpDef& call_op =
     def_op("call")
         .calls(OpDef::Calls::one, "callee")
+        .takes_tokens()
         .stablehlo({"func.call", {{"callee", StableHloAttr::Kind::symbol}}, "call"})
         .cpp([](detail::CppOp& op) {
           return detail::cpp_call(detail::cpp_function_name(op.attrs().get<std::string>("callee")), op);

@@ -18,6 +18,22 @@ class OneProcess final : public Processes {
   std::vector<Tensor> exchange(std::string_view, std::span<const ProcessIndex>, const Tensor& mine) override {
     return {mine};
   }
+  void send(std::string_view, std::int64_t channel, std::vector<Tensor> values) override {
+    sent_[channel].push_back(std::move(values));
+  }
+  // No other process can send: waiting would never end.
+  std::vector<Tensor> recv(std::string_view op, std::int64_t channel) override {
+    auto at = sent_.find(channel);
+    if (at == sent_.end() || at->second.empty())
+      fail(op, "waits on channel {}, where this process (the only one) has sent nothing left to receive",
+           channel);
+    std::vector<Tensor> v = std::move(at->second.front());
+    at->second.pop_front();
+    return v;
+  }
+
+ private:
+  Channels sent_;
 };
 
 std::int64_t channel_id(const Attrs& attrs) {
@@ -59,12 +75,26 @@ std::vector<std::vector<std::int64_t>> groups_of(std::string_view op, const Attr
 }  // namespace
 
 Processes& current_processes() {
-  static OneProcess alone;
+  thread_local OneProcess alone;
   return current != nullptr ? *current : alone;
 }
 
 ProcessScope::ProcessScope(Processes& p) : saved_(current) { current = &p; }
 ProcessScope::~ProcessScope() { current = saved_; }
+
+CppSpelling one_process_only(std::string op) {
+  return [op](CppOp&) -> std::string {
+    fail(op,
+         "has no C++ spelling: a printed function runs as one process, and this op works across processes");
+  };
+}
+
+AloneScope::AloneScope() {
+  if (current != nullptr) return;
+  alone_ = std::make_unique<OneProcess>();
+  scope_ = std::make_unique<ProcessScope>(*alone_);
+}
+AloneScope::~AloneScope() = default;
 
 GroupMode group_mode(std::string_view op, const Attrs& attrs, bool partitions_by_channel) {
   const bool global = attrs.has("use_global_device_ids") && attrs.get<bool>("use_global_device_ids");

@@ -6,6 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -31,7 +34,20 @@ class Processes {
   // names the collective in errors.
   virtual std::vector<Tensor> exchange(std::string_view op, std::span<const ProcessIndex> group,
                                        const Tensor& mine) = 0;
+
+  // Point to point (send, recv): the values sent on a channel wait there, in the order
+  // sent, until a process receives them; `recv` takes the oldest, waiting for one if
+  // none has come. `op` names the op in errors.
+  virtual void send(std::string_view op, std::int64_t channel, std::vector<Tensor> values) = 0;
+  virtual std::vector<Tensor> recv(std::string_view op, std::int64_t channel) = 0;
 };
+
+// The C++ spelling of an op that works across processes: it refuses to print, naming
+// `op`, because a printed function runs as one process.
+CppSpelling one_process_only(std::string op);
+
+// The messages sent on each channel and not yet received, oldest first.
+using Channels = std::map<std::int64_t, std::deque<std::vector<Tensor>>>;
 
 // The processes this thread runs one of: outside a parallel run, the one process of a
 // 1 x 1 grid (a group naming any other is refused by the op).
@@ -47,6 +63,21 @@ class ProcessScope {
 
  private:
   Processes* saved_;
+};
+
+// A program run outside a grid runs as a 1 x 1 grid of its own for the scope's life,
+// so that what one run sends and does not receive never reaches another; inside a
+// grid's process it changes nothing.
+class AloneScope {
+ public:
+  AloneScope();
+  ~AloneScope();
+  AloneScope(const AloneScope&) = delete;
+  AloneScope& operator=(const AloneScope&) = delete;
+
+ private:
+  std::unique_ptr<Processes> alone_;
+  std::unique_ptr<ProcessScope> scope_;
 };
 
 // The process group holding this process, as the spec's collectives form them from

@@ -16,11 +16,9 @@ using ir::ValueId;
 
 // StableHLO ops this version does not run, with the reason given to the user.
 std::string unsupported_reason(std::string_view name) {
-  static constexpr std::string_view token_ops[] = {"stablehlo.send",      "stablehlo.recv",
-                                                   "stablehlo.infeed",    "stablehlo.outfeed",
-                                                   "stablehlo.after_all", "stablehlo.create_token"};
-  for (std::string_view c : token_ops)
-    if (name == c) return "tokens, send/recv and host communication are not supported yet";
+  if (name == "stablehlo.infeed" || name == "stablehlo.outfeed")
+    return "host communication (infeed, outfeed) is not supported yet";
+  if (name == "stablehlo.create_token") return "it is deprecated: write stablehlo.after_all";
   static constexpr std::string_view quantized[] = {"stablehlo.uniform_quantize",
                                                    "stablehlo.uniform_dequantize"};
   for (std::string_view q : quantized)

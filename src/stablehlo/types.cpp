@@ -45,6 +45,7 @@ std::optional<DType> element_type_of(std::string_view name) {
 }
 
 std::string type_text(const ir::TensorType& t) {
+  if (t.token) return "!stablehlo.token";
   std::string s = "tensor<";
   for (std::int64_t d : t.shape) s += (d == ir::kDynamic ? std::string("?") : std::to_string(d)) + "x";
   return s + element_type_name(t.dtype) + ">";
@@ -75,8 +76,7 @@ ir::TensorType parse_type(Cursor& c) {
   c.skip_space();
   const std::size_t at = c.pos();
   if (c.rest().rfind("tuple<", 0) == 0) c.fail("tuple types are not supported (docs/CAPABILITIES.md)");
-  if (c.rest().rfind("!stablehlo.token", 0) == 0)
-    c.fail("token types are not supported (docs/CAPABILITIES.md)");
+  if (c.eat_word("!stablehlo.token")) return ir::token_type();
   if (!c.eat_word("tensor")) c.fail("expected a tensor type such as tensor<2x3xf32>");
   c.expect("<");
   ir::TensorType t;

@@ -41,7 +41,9 @@ TEST(ParserErrors, UnknownAndUnsupportedOps) {
   expect_parse_error(
       "func.func @main(%a: tensor<f32>) -> tensor<f32> {\n  %0 = \"stablehlo.infeed\"(%a) : "
       "(tensor<f32>) -> tensor<f32>\n  return %0 : tensor<f32>\n}",
-      2, 8, "tokens, send/recv and host communication are not supported yet");
+      2, 8, "host communication (infeed, outfeed) is not supported yet");
+  expect_parse_error("func.func @main() {\n  %0 = stablehlo.create_token : !stablehlo.token\n  return\n}", 2,
+                     8, "deprecated: write stablehlo.after_all");
   expect_parse_error("func.func @main(%a: tensor<complex<f32>>) {\n  return\n}", 1, 28,
                      "complex is not supported");
 }
