@@ -8,6 +8,7 @@
 #include "tlaloc/lax.hpp"
 #include "tlaloc/ops.hpp"
 #include "tlaloc/random.hpp"
+#include "tlaloc/sharding.hpp"
 #include "tlaloc/tensor.hpp"
 #include "tlaloc/transforms.hpp"
 #include "tlaloc/version.hpp"

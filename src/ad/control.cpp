@@ -344,6 +344,7 @@ bool control_jvp(JvpPass& p, const Op& op) {
   if (n == "while" || n == "while_stacked") return while_jvp(p, op), true;
   if (n == "scan") return scan_jvp(p, op), true;
   if (n == "custom_rule") return custom_jvp_step(p, op), true;
+  if (n == "shard_map") return shard_map_jvp(p, op), true;
   return false;
 }
 
@@ -360,6 +361,7 @@ bool control_vjp_backward(VjpPass& p, const Op& op) {
   if (n == "scan") return scan_vjp_backward(p, op), true;
   if (n == "custom_rule") return custom_vjp_backward(p, op), true;
   if (n == "while") return while_vjp_backward(p, op), true;
+  if (n == "shard_map") return shard_map_vjp(p, op), true;
   return false;
 }
 

@@ -62,6 +62,10 @@ bool control_jvp(JvpPass& p, const Op& op);
 bool control_vjp_forward(VjpPass& p, const Op& op);
 bool control_vjp_backward(VjpPass& p, const Op& op);
 
+// shard_map (shard_map.cpp): a shard_map of its function's derivative.
+void shard_map_jvp(JvpPass& p, const Op& op);
+void shard_map_vjp(VjpPass& p, const Op& op);
+
 // What each region of an op applies to its two arguments ("add", ...), for rules.
 std::vector<std::string_view> bodies(const Op& op);
 // Zeros of a value's type, for places where a value must exist; of an unknown type

@@ -78,6 +78,20 @@ class Frame final : public detail::RegionCalls {
     self->current_ = op;  // nested ops moved it
     return out;
   }
+  // Each process runs a copy of this frame: the values the region captures are shared
+  // (read only), the values it defines are its own.
+  std::vector<std::vector<Tensor>> call_as_processes(
+      std::size_t region, std::span<const std::vector<Tensor>> args) const override {
+    const Op* op = current_;
+    const Region& r = op->regions.at(region);
+    for (const std::vector<Tensor>& a : args)
+      if (a.size() != r.args.size())
+        detail::fail(op->name(), "region {} takes {} arguments, got {}", region, r.args.size(), a.size());
+    return run_processes(1, std::int64_t(args.size()), [&](std::int64_t i) {
+      Frame copy(*this);
+      return copy.run_region(r, args[std::size_t(i)]);
+    });
+  }
   std::string_view binary_body(std::size_t region) const override {
     return ir::binary_body(current_->regions.at(region));
   }

@@ -87,6 +87,11 @@ class RegionCalls {
   virtual ~RegionCalls() = default;
   virtual std::size_t size() const = 0;
   virtual std::vector<Tensor> call(std::size_t region, std::span<const Tensor> args) const = 0;
+  // Runs the region as every process of a grid of 1 x args.size() (partition i on
+  // args[i], each on a thread of its own, meeting in their collectives) and returns
+  // each process's results (shard_map).
+  virtual std::vector<std::vector<Tensor>> call_as_processes(
+      std::size_t region, std::span<const std::vector<Tensor>> args) const = 0;
   // The op a region applies to its two scalar arguments and returns, when it is just
   // that ("add", "maximum", ...); empty otherwise.
   virtual std::string_view binary_body(std::size_t region) const = 0;

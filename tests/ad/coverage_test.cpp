@@ -13,8 +13,9 @@
 
 namespace {
 
-// Handled by the engine itself (src/ad/control.cpp, src/ad/custom.cpp).
-const std::set<std::string> kEngine = {"if", "case", "while", "scan", "custom_rule"};
+// Handled by the engine itself (src/ad/control.cpp, src/ad/custom.cpp,
+// src/ad/shard_map.cpp; shard_map checked by tests/ad/shard_map_test.cpp).
+const std::set<std::string> kEngine = {"if", "case", "while", "scan", "custom_rule", "shard_map"};
 
 // Collectives whose rules tests/interp/collective_grad_test.cpp checks across processes
 // against finite differences, instead of the table: the table's programs also print as

@@ -1,0 +1,75 @@
+// shard_map: a function of one device's parts, run on every device of a mesh (the
+// processes of a 1 x devices grid, ops/mesh.hpp), its results put together
+// (include/tlaloc/sharding.hpp). The op carries the function as its region; its
+// derivatives are shard_maps of the region's derivatives (src/ad/shard_map.cpp).
+#include <fmt/format.h>
+
+#include "ops/mesh.hpp"
+#include "ops/processes.hpp"
+#include "tlaloc/ops.hpp"
+
+namespace tlaloc::detail {
+namespace {
+
+constexpr std::string_view kName = "shard_map";
+
+std::vector<std::size_t> ranks_of(std::span<const Tensor> ts) {
+  std::vector<std::size_t> r;
+  for (const Tensor& t : ts) r.push_back(std::size_t(t.rank()));
+  return r;
+}
+std::vector<std::size_t> ranks_of(std::span<const TensorType> ts) {
+  std::vector<std::size_t> r;
+  for (const TensorType& t : ts) r.push_back(t.shape.size());
+  return r;
+}
+
+// Result j of every device put together: the parts along split dimensions, the first
+// device's along the axes the result is whole on.
+Tensor assemble(const std::vector<std::vector<Tensor>>& results, std::size_t j, const TensorType& want,
+                const SplitDims& dims, const MeshShape& mesh) {
+  const Shape local = local_shape(want.shape, dims, mesh);
+  const std::vector<std::size_t> whole_along = unsplit_axes(dims, mesh);
+  Tensor out = zeros(want.shape, want.dtype);
+  for (std::int64_t d = 0; d < mesh.size(); ++d) {
+    const std::vector<std::int64_t> c = mesh.coords(d);
+    bool first = true;
+    for (std::size_t a : whole_along) first = first && c[a] == 0;
+    if (!first) continue;
+    const Tensor& part = results[std::size_t(d)].at(j);
+    if (part.dtype() != want.dtype || part.shape() != local)
+      fail<ShapeError>(kName, "device {} gives result {} as {}{} where {}{} was declared", d, j,
+                       dtype_name(part.dtype()), shape_string(part.shape()), dtype_name(want.dtype),
+                       shape_string(local));
+    std::vector<std::int64_t> starts(dims.size(), 0);
+    for (std::size_t k = 0; k < dims.size(); ++k)
+      if (dims[k] >= 0) starts[k] = c[std::size_t(dims[k])] * local[k];
+    out = dynamic_update_slice(out, part, starts);
+  }
+  return out;
+}
+
+const OpDef& shard_map_op =
+    def_op("shard_map")
+        // No shape rule: the results' types come from the region, which the builder traced.
+        .region_kernel(
+            1,
+            [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out,
+               const RegionCalls& regions) {
+              const MeshShape mesh = MeshShape::of(attrs);
+              const std::vector<SplitDims> in_dims = split_dims(attrs, "in_dims", ranks_of(in));
+              const std::vector<SplitDims> out_dims = split_dims(attrs, "out_dims", ranks_of(out));
+              std::vector<std::vector<Tensor>> parts(std::size_t(mesh.size()));
+              for (std::int64_t d = 0; d < mesh.size(); ++d)
+                for (std::size_t i = 0; i < in.size(); ++i)
+                  parts[std::size_t(d)].push_back(shard_of(in[i], in_dims[i], mesh, mesh.coords(d)));
+              const std::vector<std::vector<Tensor>> results = regions.call_as_processes(0, parts);
+              std::vector<Tensor> whole;
+              for (std::size_t j = 0; j < out.size(); ++j)
+                whole.push_back(assemble(results, j, out[j], out_dims[j], mesh));
+              return whole;
+            })
+        .cpp(one_process_only("shard_map"));
+
+}  // namespace
+}  // namespace tlaloc::detail
