@@ -18,8 +18,9 @@ BUILD_PACKAGES=(cmake ninja-build g++ clang-14 libclang-rt-14-dev ccache pkg-con
 # The oracle lane compares with PyTorch, run by Debian's own interpreter.
 ORACLE_PACKAGES=(python3 python3-torch python3-numpy)
 # ctest stablehlo.mlir_opt_generic checks the generic output with MLIR's own parser;
-# install.relocated runs `pip install` of python/ offline into a virtual environment.
-TEST_PACKAGES=(mlir-16-tools python3-venv python3-setuptools python3-wheel)
+# install.relocated runs `pip install` of python/ offline into a virtual environment;
+# with OpenMPI, the build adds Tlaloc's MPI transport and distributed.* runs under mpirun.
+TEST_PACKAGES=(mlir-16-tools python3-venv python3-setuptools python3-wheel libopenmpi-dev openmpi-bin)
 
 install_missing() {
   local missing=()

@@ -87,10 +87,38 @@ class Frame final : public detail::RegionCalls {
     for (const std::vector<Tensor>& a : args)
       if (a.size() != r.args.size())
         detail::fail(op->name(), "region {} takes {} arguments, got {}", region, r.args.size(), a.size());
+    if (detail::Processes* world = detail::distributed_world();
+        world != nullptr && world->num_partitions() > 1)
+      return call_in_world(*world, r, args);
     return run_processes(1, std::int64_t(args.size()), [&](std::int64_t i) {
       Frame copy(*this);
       return copy.run_region(r, args[std::size_t(i)]);
     });
+  }
+  // Across the processes of a distributed job, one device each: this process runs its
+  // own, and every process gets every device's results.
+  std::vector<std::vector<Tensor>> call_in_world(detail::Processes& world, const Region& r,
+                                                 std::span<const std::vector<Tensor>> args) const {
+    const Op* op = current_;
+    if (std::int64_t(args.size()) != world.num_partitions())
+      detail::fail(op->name(),
+                   "runs {} devices in a job of {} processes: a mesh across processes has one device "
+                   "per process",
+                   args.size(), world.num_partitions());
+    std::vector<Tensor> mine;
+    {
+      const detail::ProcessScope scope(world);
+      Frame copy(*this);
+      mine = copy.run_region(r, args[std::size_t(world.self())]);
+    }
+    std::vector<detail::ProcessIndex> everyone(args.size());
+    for (std::size_t d = 0; d < everyone.size(); ++d) everyone[d] = detail::ProcessIndex(d);
+    std::vector<std::vector<Tensor>> results(args.size());
+    for (const Tensor& t : mine) {
+      const std::vector<Tensor> all = world.exchange(op->name(), everyone, t);
+      for (std::size_t d = 0; d < all.size(); ++d) results[d].push_back(all[d]);
+    }
+    return results;
   }
   std::string_view binary_body(std::size_t region) const override {
     return ir::binary_body(current_->regions.at(region));

@@ -103,7 +103,8 @@ OpDef& def_reducing(const char* name, Keeps keeps) {
 }
 
 const OpDef& all_reduce_op = def_reducing("all_reduce", Keeps::all).jvp(all_reduce_jvp).vjp(all_reduce_vjp);
-const OpDef& collective_reduce_op = def_reducing("collective_reduce", Keeps::first);
+const OpDef& collective_reduce_op =
+    def_reducing("collective_reduce", Keeps::first).jvp(collective_reduce_jvp).vjp(collective_reduce_vjp);
 
 // ---- all_gather, reduce_scatter --------------------------------------------------
 // The size along the gathered (scattered) dimension is the group's size times (over)
@@ -345,6 +346,8 @@ const OpDef& collective_broadcast_op =
             {"stablehlo.collective_broadcast",
              {replica_groups(), channel_handle(), StableHloAttr("has_dynamic_root", Kind::unit).optional()},
              ""})
+        .jvp(collective_broadcast_jvp)
+        .vjp(collective_broadcast_vjp)
         .cpp(one_process_only(std::string(kBroadcast)));
 
 // ---- replica_id, partition_id ---------------------------------------------------

@@ -122,4 +122,44 @@ std::vector<Tensor> collective_permute_vjp(const Rule& r) {
   return each_cotangent(r, [&](std::size_t, const Tensor& ct) { return call1(*r.op(), {ct}, inverse); });
 }
 
+// collective_broadcast (from the group's first) and a summing collective_reduce (to
+// the group's first) are each other's duals. With a channel the two read
+// replica_groups differently (partitions within a replica, against replicas with
+// their partitions), and a dynamic root is known only at run time: both refused.
+void broadcast_dual_applies(const Rule& r, std::string_view op) {
+  if (r.attrs().has("channel_id") && r.attr<std::int64_t>("channel_id") > 0)
+    refuse_rule(op, "with a channel_handle above 0 it and its dual read replica_groups differently: not yet");
+  if (r.attrs().has("has_dynamic_root") && r.attr<bool>("has_dynamic_root"))
+    refuse_rule(op, "with has_dynamic_root the root is known only at run time: not yet");
+}
+
+Tensor broadcast_from_first(const Tensor& t, const Attrs& from) {
+  return call1(*find_op("collective_broadcast"), {t}, groups(from));
+}
+
+std::vector<Tensor> collective_broadcast_jvp(const Rule& r) {
+  broadcast_dual_applies(r, "stablehlo.collective_broadcast");
+  return each_tangent(r, [&](std::size_t, const Tensor& t) { return broadcast_from_first(t, r.attrs()); });
+}
+
+std::vector<Tensor> collective_broadcast_vjp(const Rule& r) {
+  broadcast_dual_applies(r, "stablehlo.collective_broadcast");
+  const Attrs g = groups(r.attrs());
+  return each_cotangent(r, [&](std::size_t, const Tensor& ct) { return summed("collective_reduce", ct, g); });
+}
+
+std::vector<Tensor> collective_reduce_jvp(const Rule& r) {
+  only_sums(r, "stablehlo.collective_reduce");
+  broadcast_dual_applies(r, "stablehlo.collective_reduce");
+  const Attrs g = groups(r.attrs());
+  return each_tangent(r, [&](std::size_t, const Tensor& t) { return summed("collective_reduce", t, g); });
+}
+
+std::vector<Tensor> collective_reduce_vjp(const Rule& r) {
+  only_sums(r, "stablehlo.collective_reduce");
+  broadcast_dual_applies(r, "stablehlo.collective_reduce");
+  return each_cotangent(r,
+                        [&](std::size_t, const Tensor& ct) { return broadcast_from_first(ct, r.attrs()); });
+}
+
 }  // namespace tlaloc::detail

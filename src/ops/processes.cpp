@@ -89,6 +89,16 @@ CppSpelling one_process_only(std::string op) {
   };
 }
 
+namespace {
+std::unique_ptr<Processes>& world_slot() {
+  static std::unique_ptr<Processes> world;
+  return world;
+}
+}  // namespace
+
+Processes* distributed_world() { return world_slot().get(); }
+void set_distributed_world(std::unique_ptr<Processes> world) { world_slot() = std::move(world); }
+
 AloneScope::AloneScope() {
   if (current != nullptr) return;
   alone_ = std::make_unique<OneProcess>();

@@ -65,6 +65,12 @@ class ProcessScope {
   Processes* saved_;
 };
 
+// The processes of a job that spans operating-system processes (an MPI job, set by
+// tl::distributed::initialize): a 1 x size grid, this process one partition of it.
+// Null when the program runs in one process.
+Processes* distributed_world();
+void set_distributed_world(std::unique_ptr<Processes> world);
+
 // A program run outside a grid runs as a 1 x 1 grid of its own for the scope's life,
 // so that what one run sends and does not receive never reaches another; inside a
 // grid's process it changes nothing.

@@ -70,9 +70,9 @@ MeshShape shape_of(const Mesh& m) {
   return MeshShape(std::move(sizes));
 }
 
-// spec over a tensor of `shape`: the axis of each dimension, or -1. `what` names the
-// tensor in errors ("argument 1", "result 0").
-SplitDims dims_of(const Mesh& mesh, const P& spec, const Shape& shape, const std::string& what) {
+// The axis of each dimension of a tensor of rank `rank` under `spec`, or -1. `what`
+// names the tensor in errors ("argument 1", "result 0").
+SplitDims axes_by_dim(const Mesh& mesh, const P& spec, const Shape& shape, const std::string& what) {
   if (spec.dims.size() > shape.size())
     fail<ShapeError>("shard_map", "{} has shape {}, and its spec names {} dimensions", what,
                      shape_string(shape), spec.dims.size());
@@ -87,11 +87,21 @@ SplitDims dims_of(const Mesh& mesh, const P& spec, const Shape& shape, const std
     }
     if (std::find(dims.begin(), dims.end(), std::int64_t(a)) != dims.end())
       fail<ValueError>("shard_map", "{}: axis '{}' splits two dimensions", what, spec.dims[d]);
-    if (shape[d] % mesh.axes()[a].second != 0)
+    dims[d] = std::int64_t(a);
+  }
+  return dims;
+}
+
+// An argument's split dimensions, which must divide by their axes' sizes.
+SplitDims argument_dims(const Mesh& mesh, const P& spec, const Shape& shape, const std::string& what) {
+  const SplitDims dims = axes_by_dim(mesh, spec, shape, what);
+  for (std::size_t d = 0; d < dims.size(); ++d) {
+    if (dims[d] < 0) continue;
+    const auto& [name, size] = mesh.axes()[std::size_t(dims[d])];
+    if (shape[d] % size != 0)
       fail<ShapeError>("shard_map",
                        "{} has shape {}: dimension {} ({}) does not divide over axis '{}' of size {}", what,
-                       shape_string(shape), d, shape[d], spec.dims[d], mesh.axes()[a].second);
-    dims[d] = std::int64_t(a);
+                       shape_string(shape), d, shape[d], name, size);
   }
   return dims;
 }
@@ -164,7 +174,7 @@ std::vector<Tensor> trace_shard_map(const ShardSpecs& specs, const FlatFn& body,
   std::vector<SplitDims> in_dims;
   std::vector<TensorType> local;
   for (std::size_t i = 0; i < args.size(); ++i) {
-    in_dims.push_back(dims_of(specs.mesh, specs.in[i], args[i].shape(), fmt::format("argument {}", i)));
+    in_dims.push_back(argument_dims(specs.mesh, specs.in[i], args[i].shape(), fmt::format("argument {}", i)));
     local.push_back({args[i].dtype(), local_shape(args[i].shape(), in_dims.back(), mesh)});
   }
   std::vector<Tensor> results;
@@ -178,15 +188,9 @@ std::vector<Tensor> trace_shard_map(const ShardSpecs& specs, const FlatFn& body,
   std::vector<TensorType> types;
   for (std::size_t j = 0; j < results.size(); ++j) {
     const P& spec = specs.out.size() == 1 ? specs.out[0] : specs.out[j];
-    SplitDims d(results[j].shape().size(), -1);
-    // The spec reads the put-together shape, which divides by construction.
-    for (std::size_t k = 0; k < spec.dims.size() && k < d.size(); ++k)
-      if (!spec.dims[k].empty()) d[k] = std::int64_t(specs.mesh.axis(spec.dims[k]));
-    if (spec.dims.size() > d.size())
-      fail<ShapeError>("shard_map", "result {} has shape {}, and its spec names {} dimensions", j,
-                       shape_string(results[j].shape()), spec.dims.size());
+    // A device's result is a part of the put-together one, which divides by construction.
+    SplitDims d = axes_by_dim(specs.mesh, spec, results[j].shape(), fmt::format("result {}", j));
     types.push_back({results[j].dtype(), global_shape(results[j].shape(), d, mesh)});
-    (void)dims_of(specs.mesh, spec, types.back().shape, fmt::format("result {}", j));  // the same checks
     out_dims.push_back(std::move(d));
   }
   const Attrs attrs{{"mesh_shape", mesh.sizes()}, {"in_dims", flat(in_dims)}, {"out_dims", flat(out_dims)}};

@@ -20,8 +20,9 @@ const std::set<std::string> kEngine = {"if", "case", "while", "scan", "custom_ru
 // Collectives whose rules tests/interp/collective_grad_test.cpp checks across processes
 // against finite differences, instead of the table: the table's programs also print as
 // C++, and a printed function runs as one process.
-const std::set<std::string> kAcrossProcesses = {"all_gather", "all_reduce", "all_to_all",
-                                                "collective_permute", "reduce_scatter"};
+const std::set<std::string> kAcrossProcesses = {
+    "all_gather",         "all_reduce",        "all_to_all",    "collective_broadcast",
+    "collective_permute", "collective_reduce", "reduce_scatter"};
 
 // Refused by name when a derivative flows through them (by the engine, or by rules
 // that refuse), and why.
@@ -29,8 +30,6 @@ const std::map<std::string, std::string> kRefused = {
     {"batch_norm_grad", "itself a derivative; differentiate batch_norm_training instead"},
     {"bitcast_convert", "reinterprets bits: no meaningful derivative"},
     {"call", "calls another function of a parsed module; inline it first"},
-    {"collective_broadcast", "a collective whose dual reduces to (broadcasts from) a root: not yet"},
-    {"collective_reduce", "a collective whose dual reduces to (broadcasts from) a root: not yet"},
     {"composite", "a parsed composite; its decomposition is a call"},
     {"custom_call", "an opaque external function"},
     {"dynamic_broadcast_in_dim", "shapes known only at run time: not yet (source transformation)"},

@@ -188,6 +188,8 @@ TEST(ShardMap, SpecsThatCannotWorkAreNamed) {
         tl::shard_map(psum_rows, kData, {tl::P(), tl::P()}, tl::P())(x);
       },
       "shard_map", "takes 2 in_specs for 1 arguments");
+  tltest::expect_error<tl::ValueError>([&] { tl::shard_map(psum_rows, kData, {tl::P()}, tl::P("model"))(x); },
+                                       "shard_map", "result 0", "no axis 'model'");
   tltest::expect_error<tl::ValueError>(
       [&] {
         tl::shard_map([](const Tensor& a) { return tl::psum(a, "model"); }, kData, {tl::P()}, tl::P())(x);

@@ -145,4 +145,17 @@ TEST(CollectiveGrad, CollectivePermute) {
     });
 }
 
+// Broadcast from the group's first (process 1), and a sum to the group's first
+// (process 2): each other's duals. Process 0 is in no group of the broadcast: it
+// gets zeros, and its input no derivative.
+TEST(CollectiveGrad, CollectiveBroadcastAndReduceAreEachOthersDual) {
+  check(3, 1, {2}, [](std::int64_t p, const Tensor& x) {
+    return weighted(p, call("collective_broadcast", x, {{"replica_groups", groups({1, 2}, {1, 2})}}));
+  });
+  check(3, 1, {2}, [](std::int64_t p, const Tensor& x) {
+    return weighted(p, region_ops::with_body("collective_reduce", {x},
+                                             {{"replica_groups", groups({2, 0, 1}, {1, 3})}}, "add"));
+  });
+}
+
 }  // namespace

@@ -11,6 +11,7 @@
 #include <system_error>
 #include <vector>
 
+#include "runtime/installed.hpp"
 #include "tlaloc/runtime.hpp"
 
 namespace tlaloc::runtime::pjrt {
@@ -34,28 +35,8 @@ struct CloseUnlessKept {
   }
 };
 
-// The file this code was linked into: a shared library (libtlaloc, libtlaloc_serve),
-// or the program itself, for which dladdr gives only argv[0].
-fs::path file_holding_this_code() {
-  Dl_info info{};
-  if (::dladdr(reinterpret_cast<const void*>(&file_holding_this_code), &info) != 0 &&
-      info.dli_fname != nullptr && std::string_view(info.dli_fname).find(".so") != std::string_view::npos)
-    return info.dli_fname;
-  std::error_code ec;
-  return fs::read_symlink("/proc/self/exe", ec);
-}
-
-// Where Tlaloc's CPU plugin is installed, seen from this library (in the library
-// directory) or from a program (in the binary directory); both are relative, so a
-// prefix moved elsewhere keeps working (docs/INSTALL.md).
-std::vector<fs::path> own_plugin_candidates() {
-  const fs::path dir = file_holding_this_code().parent_path();
-  const fs::path in_libdir = fs::path(TLALOC_LIB_TO_PLUGIN) / TLALOC_OWN_PLUGIN_FILE;
-  return {(dir / in_libdir).lexically_normal(), (dir / TLALOC_BIN_TO_LIB / in_libdir).lexically_normal()};
-}
-
 fs::path own_plugin() {
-  const std::vector<fs::path> candidates = own_plugin_candidates();
+  const std::vector<fs::path> candidates = module_candidates(TLALOC_OWN_PLUGIN_FILE);
   for (const fs::path& candidate : candidates) {
     std::error_code ec;
     if (fs::is_regular_file(candidate, ec)) return candidate;

@@ -1,0 +1,33 @@
+/* The C interface between libtlaloc and its MPI transport, libtlaloc_mpi.so
+ * (plugins/mpi). libtlaloc does not link MPI: tl::distributed::initialize loads the
+ * transport when the program runs under mpirun, so that a program without MPI
+ * installed still runs, in one process. Each function returns 0 on success, or
+ * writes a message into err (len bytes) and returns nonzero. */
+#ifndef TLALOC_RUNTIME_MPI_TRANSPORT_H
+#define TLALOC_RUNTIME_MPI_TRANSPORT_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Initializes MPI (threads serialized at least) and gives this process's rank in
+ * MPI_COMM_WORLD and the world's size. */
+typedef int (*tlaloc_mpi_init_fn)(int* rank, int* size, char* err, size_t len);
+/* Every member of `group` (n world ranks, this one at position me) gives `bytes`
+ * bytes; `all` (n * bytes) receives member k's at k * bytes. */
+typedef int (*tlaloc_mpi_exchange_fn)(const int* group, int n, int me, const void* mine, size_t bytes,
+                                      void* all, char* err, size_t len);
+/* Ends MPI once, at exit. */
+typedef void (*tlaloc_mpi_finalize_fn)(void);
+
+#define TLALOC_MPI_INIT "tlaloc_mpi_init"
+#define TLALOC_MPI_EXCHANGE "tlaloc_mpi_exchange"
+#define TLALOC_MPI_FINALIZE "tlaloc_mpi_finalize"
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
