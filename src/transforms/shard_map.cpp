@@ -70,7 +70,7 @@ MeshShape shape_of(const Mesh& m) {
   return MeshShape(std::move(sizes));
 }
 
-// The axis of each dimension of a tensor of rank `rank` under `spec`, or -1. `what`
+// The axis of each dimension of a tensor of `shape` under `spec`, or -1. `what`
 // names the tensor in errors ("argument 1", "result 0").
 SplitDims axes_by_dim(const Mesh& mesh, const P& spec, const Shape& shape, const std::string& what) {
   if (spec.dims.size() > shape.size())
