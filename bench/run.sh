@@ -116,3 +116,23 @@ for r in $(seq "$rounds"); do
   ours+=("$out/tlaloc$r.json") theirs+=("$out/torch$r.json")
 done
 /usr/bin/python3 "$here/compare.py" --ours "${ours[@]}" --theirs "${theirs[@]}"
+
+if [[ -x "$build/bench/mpi_bench" ]] && command -v mpirun >/dev/null; then
+  transport=$(find "$build/plugins/mpi" -name 'libtlaloc_mpi.so' | head -n 1)
+  mpi=(mpirun -np 2 --oversubscribe --allow-run-as-root -x TLALOC_MPI_TRANSPORT -x TLALOC_NUM_THREADS)
+  echo "== several processes through MPI, 2 processes of one thread on this machine (median of $repeats)"
+  TLALOC_MPI_TRANSPORT=$transport TLALOC_NUM_THREADS=1 "${mpi[@]}" "$build/bench/mpi_bench" allreduce "$repeats"
+  echo "== data-parallel MLP step (784-512-512-10, global batch 256): 2 MPI processes of one thread against"
+  echo "   one process running the 2 devices as threads ($rounds rounds run alternately, each the median of $repeats)"
+  procs=() threads=()
+  for r in $(seq "$rounds"); do
+    procs+=("$(TLALOC_MPI_TRANSPORT=$transport TLALOC_NUM_THREADS=1 "${mpi[@]}" "$build/bench/mpi_bench" step "$repeats")")
+    threads+=("$(TLALOC_NUM_THREADS=1 "$build/bench/mpi_bench" step "$repeats")")
+  done
+  /usr/bin/python3 - "${procs[*]}" "${threads[*]}" <<'PY'
+import statistics, sys
+procs, threads = ([float(v) for v in a.split()] for a in sys.argv[1:3])
+p, t = statistics.median(procs), statistics.median(threads)
+print(f"step: MPI processes {p * 1e3:.1f} ms, threads {t * 1e3:.1f} ms, ratio {p / t:.2f} (the goal is at most 1.15)")
+PY
+fi
