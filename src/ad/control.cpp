@@ -15,9 +15,6 @@ namespace {
 
 bool floating(const Function& f, ValueId v) { return detail::differentiable(f.type(v)); }
 
-// t, or zeros of v's type where t is a symbolic zero.
-Tensor or_zeros(const Tensor& t, const Function& f, ValueId v) { return t.defined() ? t : zeros_of(f.type(v)); }
-
 std::vector<TensorType> types_of(const Function& f, std::span<const ValueId> vs) {
   std::vector<TensorType> t;
   for (ValueId v : vs) t.push_back(f.type(v));
@@ -337,6 +334,10 @@ void while_vjp_backward(VjpPass& p, const Op& op) {
 }
 
 }  // namespace
+
+Tensor or_zeros(const Tensor& t, const Function& f, ValueId v) {
+  return t.defined() ? t : zeros_of(f.type(v));
+}
 
 bool control_jvp(JvpPass& p, const Op& op) {
   const std::string& n = op.name();

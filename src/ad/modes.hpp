@@ -71,6 +71,8 @@ std::vector<std::string_view> bodies(const Op& op);
 // Zeros of a value's type, for places where a value must exist; of an unknown type
 // (a build-time trace), zeros like its primal value.
 Tensor zeros_of(const TensorType& t);
+// t, or zeros of v's type where t is a symbolic zero (control.cpp).
+Tensor or_zeros(const Tensor& t, const Function& f, ValueId v);
 Tensor zeros_for(const TensorType& t, const Tensor& primal);
 // Checks what a rule returned against the value it is the derivative of.
 Tensor checked(std::string_view mode, const Function& f, const Op& op, const Tensor& d, const TensorType& want);

@@ -9,45 +9,28 @@
 
 #include "ad/modes.hpp"
 #include "ops/mesh.hpp"
-#include "ops/region_rules.hpp"
+#include "ops/rule.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc::ad {
 namespace {
 
 using detail::MeshShape;
-using detail::SplitDims;
 
-struct Layout {
-  MeshShape mesh;
-  std::vector<SplitDims> in, out;
-};
-
-Layout layout_of(const Function& f, const Op& op) {
+detail::ShardLayout layout_of(const Function& f, const Op& op) {
   std::vector<std::size_t> in_ranks, out_ranks;
   for (ValueId v : op.operands) in_ranks.push_back(f.type(v).shape.size());
   for (ValueId v : op.results) out_ranks.push_back(f.type(v).shape.size());
-  return {MeshShape::of(op.attrs), detail::split_dims(op.attrs, "in_dims", in_ranks),
-          detail::split_dims(op.attrs, "out_dims", out_ranks)};
+  return detail::ShardLayout::of(op.attrs, in_ranks, out_ranks);
 }
 
-std::vector<std::int64_t> flat(const std::vector<SplitDims>& dims) {
-  std::vector<std::int64_t> out;
-  for (const SplitDims& d : dims) out.insert(out.end(), d.begin(), d.end());
-  return out;
-}
-
-std::vector<Tensor> record_shard_map(Replay& rp, const Op& op, const MeshShape& mesh,
-                                     std::span<const Tensor> operands, const std::vector<SplitDims>& in,
-                                     const std::vector<SplitDims>& out, std::vector<TensorType> types,
+std::vector<Tensor> record_shard_map(Replay& rp, const Op& op, const detail::ShardLayout& l,
+                                     std::span<const Tensor> operands, std::vector<TensorType> types,
                                      ir::Region region) {
   std::vector<ir::Region> regions;
   regions.push_back(std::move(region));
-  const detail::Attrs attrs{{"mesh_shape", mesh.sizes()}, {"in_dims", flat(in)}, {"out_dims", flat(out)}};
-  return rp.b.record(*op.def, operands, attrs, std::move(types), std::move(regions));
+  return rp.b.record(*op.def, operands, l.attrs(), std::move(types), std::move(regions));
 }
-
-Tensor or_zeros(const Tensor& t, const TensorType& type) { return t.defined() ? t : zeros_of(type); }
 
 // The function's values from outside (not arguments) are the same on every device,
 // and their derivatives would be sums over the devices: not yet.
@@ -61,6 +44,11 @@ void refuse_captured(std::string_view mode, const Function& f, const Op& op, Car
           "argument (with tl::P() to give every device all of it)");
 }
 
+// The cotangent summed over the devices along `axes` (none: itself).
+Tensor summed_over(const Tensor& ct, const MeshShape& mesh, const std::vector<std::size_t>& axes) {
+  return axes.empty() ? ct : mesh.reduce_over(ct, axes, "add");
+}
+
 // seed where this device is at 0 along every axis in `axes`, else zeros.
 Tensor on_first_devices(const Tensor& seed, const MeshShape& mesh, const std::vector<std::size_t>& axes) {
   if (axes.empty()) return seed;
@@ -72,19 +60,13 @@ Tensor on_first_devices(const Tensor& seed, const MeshShape& mesh, const std::ve
   return where(first, seed, zeros_like(seed));
 }
 
-Tensor summed_over(const Tensor& ct, const MeshShape& mesh, const std::vector<std::size_t>& axes) {
-  if (axes.empty()) return ct;
-  const Tensor in[] = {ct};
-  return detail::record_with_body("all_reduce", in, mesh.collective_attrs(axes), ct.dtype(), "add")[0];
-}
-
 }  // namespace
 
 void shard_map_jvp(JvpPass& p, const Op& op) {
   const Function& f = p.rp.f;
   const Region& body = op.regions[0];
   refuse_captured("jvp", f, op, [&](ValueId v) { return p.tangent_of(v).defined(); });
-  const Layout l = layout_of(f, op);
+  const detail::ShardLayout l = layout_of(f, op);
   const std::size_t n = op.operands.size();
   std::vector<std::size_t> tin, tout;  // operands with tangents, floating results
   for (std::size_t i = 0; i < n; ++i)
@@ -94,27 +76,26 @@ void shard_map_jvp(JvpPass& p, const Op& op) {
   std::vector<Tensor> operands = p.rp.operands(op);
   std::vector<TensorType> arg_types;
   for (ValueId v : body.args) arg_types.push_back(f.type(v));
-  std::vector<SplitDims> in = l.in, out = l.out;
+  detail::ShardLayout jl = l;  // and the tangents beside the values
   for (std::size_t i : tin) {
     operands.push_back(p.tangent_of(op.operands[i]));
     arg_types.push_back(f.type(body.args[i]));
-    in.push_back(l.in[i]);
+    jl.in.push_back(l.in[i]);
   }
   std::vector<TensorType> types;
   for (ValueId v : op.results) types.push_back(f.type(v));
   for (std::size_t j : tout) {
     types.push_back(f.type(op.results[j]));
-    out.push_back(l.out[j]);
+    jl.out.push_back(l.out[j]);
   }
   ir::Region region = p.rp.b.region(arg_types, [&](std::span<const Tensor> a) {
     std::vector<Tensor> tans(n);
     for (std::size_t k = 0; k < tin.size(); ++k) tans[tin[k]] = a[n + k];
     auto [vals, rt] = p.region(body, a.first(n), tans);
-    for (std::size_t j : tout) vals.push_back(or_zeros(rt[j], f.type(body.results[j])));
+    for (std::size_t j : tout) vals.push_back(or_zeros(rt[j], f, body.results[j]));
     return vals;
   });
-  const std::vector<Tensor> r =
-      record_shard_map(p.rp, op, l.mesh, operands, in, out, types, std::move(region));
+  const std::vector<Tensor> r = record_shard_map(p.rp, op, jl, operands, types, std::move(region));
   for (std::size_t j = 0; j < op.results.size(); ++j) p.rp.primal[op.results[j]] = r[j];
   for (std::size_t k = 0; k < tout.size(); ++k) p.tangent[op.results[tout[k]]] = r[op.results.size() + k];
 }
@@ -123,7 +104,7 @@ void shard_map_vjp(VjpPass& p, const Op& op) {
   const Function& f = p.rp.f;
   const Region& body = op.regions[0];
   refuse_captured("vjp", f, op, [&](ValueId v) { return p.is_active(v); });
-  const Layout l = layout_of(f, op);
+  const detail::ShardLayout l = layout_of(f, op);
   const std::size_t n = op.operands.size();
   std::vector<std::size_t> ain, sout;  // active operands, seeded results
   std::vector<Tensor> seeds;
@@ -137,17 +118,19 @@ void shard_map_vjp(VjpPass& p, const Op& op) {
   std::vector<Tensor> operands = p.rp.operands(op);
   std::vector<TensorType> arg_types;
   for (ValueId v : body.args) arg_types.push_back(f.type(v));
-  std::vector<SplitDims> in = l.in, out;
+  // Operands: the values, then the seeded results' cotangents; results: the active
+  // operands' cotangents, split as those operands are.
+  detail::ShardLayout bl{l.mesh, l.in, {}};
   for (std::size_t j : sout) {
     operands.push_back(seeds[j]);
     arg_types.push_back(f.type(body.results[j]));
-    in.push_back(l.out[j]);
+    bl.in.push_back(l.out[j]);
   }
   std::vector<TensorType> types;
   std::vector<bool> active(n, false);
   for (std::size_t i : ain) {
     types.push_back(f.type(op.operands[i]));
-    out.push_back(l.in[i]);
+    bl.out.push_back(l.in[i]);
     active[i] = true;
   }
   ir::Region region = p.rp.b.region(arg_types, [&](std::span<const Tensor> a) {
@@ -158,11 +141,10 @@ void shard_map_vjp(VjpPass& p, const Op& op) {
     std::vector<Tensor> res;
     for (std::size_t i : ain)
       res.push_back(
-          summed_over(or_zeros(cts[i], f.type(body.args[i])), l.mesh, detail::unsplit_axes(l.in[i], l.mesh)));
+          summed_over(or_zeros(cts[i], f, body.args[i]), l.mesh, detail::unsplit_axes(l.in[i], l.mesh)));
     return res;
   });
-  const std::vector<Tensor> r =
-      record_shard_map(p.rp, op, l.mesh, operands, in, out, types, std::move(region));
+  const std::vector<Tensor> r = record_shard_map(p.rp, op, bl, operands, types, std::move(region));
   for (std::size_t k = 0; k < ain.size(); ++k) p.add_ct(op.operands[ain[k]], r[k]);
 }
 

@@ -6,16 +6,13 @@
 
 #include "core/check.hpp"
 #include "ir/builder.hpp"
+#include "ops/region_rules.hpp"
 #include "tlaloc/lax.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc::detail {
 
 MeshShape::MeshShape(std::vector<std::int64_t> sizes) : sizes_(std::move(sizes)) {}
-
-MeshShape MeshShape::of(const Attrs& attrs) {
-  return MeshShape(attrs.get<std::vector<std::int64_t>>("mesh_shape"));
-}
 
 std::int64_t MeshShape::size() const {
   std::int64_t n = 1;
@@ -87,6 +84,14 @@ Tensor MeshShape::coordinate(std::size_t axis) const {
                   scalar_tensor(sizes_.at(axis), DType::i32));
 }
 
+Tensor MeshShape::reduce_over(const Tensor& x, const std::vector<std::size_t>& axes,
+                              std::string_view body) const {
+  const Tensor in[] = {x};
+  return record_with_body("all_reduce", in, collective_attrs(axes), x.dtype(), body)[0];
+}
+
+namespace {
+
 std::vector<SplitDims> split_dims(const Attrs& attrs, const std::string& key,
                                   std::span<const std::size_t> ranks) {
   const auto& all = attrs.get<std::vector<std::int64_t>>(key);
@@ -102,6 +107,24 @@ std::vector<SplitDims> split_dims(const Attrs& attrs, const std::string& key,
   if (at != all.size())
     fail<ShapeError>("shard_map", "{} describes {} dimensions, more than its tensors have", key, all.size());
   return out;
+}
+
+std::vector<std::int64_t> flat(const std::vector<SplitDims>& dims) {
+  std::vector<std::int64_t> out;
+  for (const SplitDims& d : dims) out.insert(out.end(), d.begin(), d.end());
+  return out;
+}
+
+}  // namespace
+
+ShardLayout ShardLayout::of(const Attrs& attrs, std::span<const std::size_t> in_ranks,
+                            std::span<const std::size_t> out_ranks) {
+  return {MeshShape(attrs.get<std::vector<std::int64_t>>("mesh_shape")),
+          split_dims(attrs, "in_dims", in_ranks), split_dims(attrs, "out_dims", out_ranks)};
+}
+
+Attrs ShardLayout::attrs() const {
+  return {{"mesh_shape", mesh.sizes()}, {"in_dims", flat(in)}, {"out_dims", flat(out)}};
 }
 
 Tensor shard_of(const Tensor& x, const SplitDims& dims, const MeshShape& mesh,

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ir/op.hpp"
@@ -16,8 +17,6 @@ namespace tlaloc::detail {
 class MeshShape {
  public:
   explicit MeshShape(std::vector<std::int64_t> sizes);
-  // The mesh of a shard_map op (its `mesh_shape` attribute).
-  static MeshShape of(const Attrs& attrs);
 
   const std::vector<std::int64_t>& sizes() const { return sizes_; }
   std::int64_t size() const;  // devices
@@ -35,17 +34,29 @@ class MeshShape {
   // This device's coordinate along `axis`, as an i32 scalar computed from
   // partition_id (recorded under the current trace).
   Tensor coordinate(std::size_t axis) const;
+  // x combined over the devices that differ only along `axes` by the region applying
+  // registry op `body` ("add", "maximum"): an all_reduce, recorded under the trace
+  // that owns x.
+  Tensor reduce_over(const Tensor& x, const std::vector<std::size_t>& axes, std::string_view body) const;
 
  private:
   std::vector<std::int64_t> sizes_;
 };
 
 // How each dimension of one tensor is split over the mesh: the axis, or -1 where the
-// dimension is whole on every device. A shard_map op keeps its operands' in
-// `in_dims` and its results' in `out_dims`, flattened in order.
+// dimension is whole on every device.
 using SplitDims = std::vector<std::int64_t>;
-std::vector<SplitDims> split_dims(const Attrs& attrs, const std::string& key,
-                                  std::span<const std::size_t> ranks);
+
+// What a shard_map op records: its mesh, and how each operand (`in`) and result
+// (`out`) is split. The attributes hold the mesh's sizes and the split dimensions
+// flattened in order; reading them back takes the tensors' ranks.
+struct ShardLayout {
+  MeshShape mesh;
+  std::vector<SplitDims> in, out;
+  static ShardLayout of(const Attrs& attrs, std::span<const std::size_t> in_ranks,
+                        std::span<const std::size_t> out_ranks);
+  Attrs attrs() const;
+};
 
 // A tensor's part on the device at `coords`, and its shape there.
 Tensor shard_of(const Tensor& x, const SplitDims& dims, const MeshShape& mesh,

@@ -25,26 +25,31 @@ std::vector<std::size_t> ranks_of(std::span<const TensorType> ts) {
 }
 
 // Result j of every device put together: the parts along split dimensions, the first
-// device's along the axes the result is whole on.
+// device's along the axes the result is whole on. A result split nowhere is device
+// 0's part itself.
 Tensor assemble(const std::vector<std::vector<Tensor>>& results, std::size_t j, const TensorType& want,
                 const SplitDims& dims, const MeshShape& mesh) {
   const Shape local = local_shape(want.shape, dims, mesh);
   const std::vector<std::size_t> whole_along = unsplit_axes(dims, mesh);
+  const auto part_of = [&](std::int64_t d) -> const Tensor& {
+    const Tensor& part = results[std::size_t(d)].at(j);
+    if (part.dtype() != want.dtype || part.shape() != local)
+      fail<ShapeError>(kName, "device {} gives result {} as {}{} where {}{} was declared", d, j,
+                       dtype_name(part.dtype()), shape_string(part.shape()), dtype_name(want.dtype),
+                       shape_string(local));
+    return part;
+  };
+  if (whole_along.size() == mesh.sizes().size()) return part_of(0);
   Tensor out = zeros(want.shape, want.dtype);
   for (std::int64_t d = 0; d < mesh.size(); ++d) {
     const std::vector<std::int64_t> c = mesh.coords(d);
     bool first = true;
     for (std::size_t a : whole_along) first = first && c[a] == 0;
     if (!first) continue;
-    const Tensor& part = results[std::size_t(d)].at(j);
-    if (part.dtype() != want.dtype || part.shape() != local)
-      fail<ShapeError>(kName, "device {} gives result {} as {}{} where {}{} was declared", d, j,
-                       dtype_name(part.dtype()), shape_string(part.shape()), dtype_name(want.dtype),
-                       shape_string(local));
     std::vector<std::int64_t> starts(dims.size(), 0);
     for (std::size_t k = 0; k < dims.size(); ++k)
       if (dims[k] >= 0) starts[k] = c[std::size_t(dims[k])] * local[k];
-    out = dynamic_update_slice(out, part, starts);
+    out = dynamic_update_slice(out, part_of(d), starts);
   }
   return out;
 }
@@ -52,23 +57,22 @@ Tensor assemble(const std::vector<std::vector<Tensor>>& results, std::size_t j, 
 const OpDef& shard_map_op =
     def_op("shard_map")
         // No shape rule: the results' types come from the region, which the builder traced.
-        .region_kernel(
-            1,
-            [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out,
-               const RegionCalls& regions) {
-              const MeshShape mesh = MeshShape::of(attrs);
-              const std::vector<SplitDims> in_dims = split_dims(attrs, "in_dims", ranks_of(in));
-              const std::vector<SplitDims> out_dims = split_dims(attrs, "out_dims", ranks_of(out));
-              std::vector<std::vector<Tensor>> parts(std::size_t(mesh.size()));
-              for (std::int64_t d = 0; d < mesh.size(); ++d)
-                for (std::size_t i = 0; i < in.size(); ++i)
-                  parts[std::size_t(d)].push_back(shard_of(in[i], in_dims[i], mesh, mesh.coords(d)));
-              const std::vector<std::vector<Tensor>> results = regions.call_as_processes(0, parts);
-              std::vector<Tensor> whole;
-              for (std::size_t j = 0; j < out.size(); ++j)
-                whole.push_back(assemble(results, j, out[j], out_dims[j], mesh));
-              return whole;
-            })
+        .region_kernel(1,
+                       [](std::span<const Tensor> in, const Attrs& attrs, std::span<const TensorType> out,
+                          const RegionCalls& regions) {
+                         const ShardLayout l = ShardLayout::of(attrs, ranks_of(in), ranks_of(out));
+                         std::vector<std::vector<Tensor>> parts(std::size_t(l.mesh.size()));
+                         for (std::int64_t d = 0; d < l.mesh.size(); ++d) {
+                           const std::vector<std::int64_t> c = l.mesh.coords(d);
+                           for (std::size_t i = 0; i < in.size(); ++i)
+                             parts[std::size_t(d)].push_back(shard_of(in[i], l.in[i], l.mesh, c));
+                         }
+                         const std::vector<std::vector<Tensor>> results = regions.call_as_processes(0, parts);
+                         std::vector<Tensor> whole;
+                         for (std::size_t j = 0; j < out.size(); ++j)
+                           whole.push_back(assemble(results, j, out[j], l.out[j], l.mesh));
+                         return whole;
+                       })
         .cpp(one_process_only("shard_map"));
 
 }  // namespace

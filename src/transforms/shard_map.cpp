@@ -106,12 +106,6 @@ SplitDims argument_dims(const Mesh& mesh, const P& spec, const Shape& shape, con
   return dims;
 }
 
-std::vector<std::int64_t> flat(const std::vector<SplitDims>& dims) {
-  std::vector<std::int64_t> out;
-  for (const SplitDims& d : dims) out.insert(out.end(), d.begin(), d.end());
-  return out;
-}
-
 const Mesh& mesh_for(std::string_view op) {
   if (current_mesh == nullptr)
     fail<ValueError>(op, "is a collective over mesh axes: call it inside the function of a tl::shard_map");
@@ -151,9 +145,7 @@ Tensor traced(const Tensor& x) {
 Tensor reduced(std::string_view op, const Tensor& x, const std::vector<std::string>& names,
                std::string_view body) {
   const std::vector<std::size_t> axes = axes_of(op, names);
-  const Tensor in[] = {traced(x)};
-  return record_with_body("all_reduce", in, shape_of(*current_mesh).collective_attrs(axes), x.dtype(),
-                          body)[0];
+  return shape_of(*current_mesh).reduce_over(traced(x), axes, body);
 }
 
 void check_dim(std::string_view op, const Tensor& x, std::int64_t dim) {
@@ -170,12 +162,11 @@ std::vector<Tensor> trace_shard_map(const ShardSpecs& specs, const FlatFn& body,
   if (b == nullptr) throw Error("tl::shard_map: traced outside a trace");
   if (specs.in.size() != args.size())
     fail<ValueError>("shard_map", "takes {} in_specs for {} arguments", specs.in.size(), args.size());
-  const MeshShape mesh = shape_of(specs.mesh);
-  std::vector<SplitDims> in_dims;
+  ShardLayout l{shape_of(specs.mesh), {}, {}};
   std::vector<TensorType> local;
   for (std::size_t i = 0; i < args.size(); ++i) {
-    in_dims.push_back(argument_dims(specs.mesh, specs.in[i], args[i].shape(), fmt::format("argument {}", i)));
-    local.push_back({args[i].dtype(), local_shape(args[i].shape(), in_dims.back(), mesh)});
+    l.in.push_back(argument_dims(specs.mesh, specs.in[i], args[i].shape(), fmt::format("argument {}", i)));
+    local.push_back({args[i].dtype(), local_shape(args[i].shape(), l.in.back(), l.mesh)});
   }
   std::vector<Tensor> results;
   ir::Region region = [&] {
@@ -184,19 +175,17 @@ std::vector<Tensor> trace_shard_map(const ShardSpecs& specs, const FlatFn& body,
   }();
   if (specs.out.size() != 1 && specs.out.size() != results.size())
     fail<ValueError>("shard_map", "takes {} out_specs for {} results", specs.out.size(), results.size());
-  std::vector<SplitDims> out_dims;
   std::vector<TensorType> types;
   for (std::size_t j = 0; j < results.size(); ++j) {
     const P& spec = specs.out.size() == 1 ? specs.out[0] : specs.out[j];
     // A device's result is a part of the put-together one, which divides by construction.
     SplitDims d = axes_by_dim(specs.mesh, spec, results[j].shape(), fmt::format("result {}", j));
-    types.push_back({results[j].dtype(), global_shape(results[j].shape(), d, mesh)});
-    out_dims.push_back(std::move(d));
+    types.push_back({results[j].dtype(), global_shape(results[j].shape(), d, l.mesh)});
+    l.out.push_back(std::move(d));
   }
-  const Attrs attrs{{"mesh_shape", mesh.sizes()}, {"in_dims", flat(in_dims)}, {"out_dims", flat(out_dims)}};
   std::vector<ir::Region> regions;
   regions.push_back(std::move(region));
-  return b->record(*find_op("shard_map"), args, attrs, std::move(types), std::move(regions));
+  return b->record(*find_op("shard_map"), args, l.attrs(), std::move(types), std::move(regions));
 }
 
 }  // namespace detail
