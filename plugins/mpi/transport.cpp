@@ -1,11 +1,10 @@
 // libtlaloc_mpi.so: Tlaloc's collectives across the processes of an MPI job
 // (src/runtime/mpi_transport.h says the interface; docs/DISTRIBUTED.md the model).
-// Point to point over MPI_COMM_WORLD: each member of a group sends its value to
-// every other member. MPI keeps the messages between two ranks in order, so
-// consecutive exchanges of one group never mix.
+// Point to point over MPI_COMM_WORLD: each member of a group sends a block to every
+// other member. MPI keeps the messages between two ranks in order, so consecutive
+// exchanges of one group never mix.
 #include <mpi.h>
 
-#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -15,6 +14,7 @@
 namespace {
 
 constexpr int kExchangeTag = 17;
+constexpr std::size_t kPiece = std::size_t(1) << 30;
 
 int failed(int code, char* err, std::size_t len) {
   char text[MPI_MAX_ERROR_STRING] = {};
@@ -22,6 +22,23 @@ int failed(int code, char* err, std::size_t len) {
   MPI_Error_string(code, text, &n);
   std::snprintf(err, len, "%s", text);
   return 1;
+}
+
+// Posts a send or a receive of `bytes` bytes with `peer` as messages of at most
+// kPiece bytes (MPI counts in int); MPI keeps them in order between two ranks.
+template <class Post>
+int post(Post start, void* data, std::size_t bytes, int peer, std::vector<MPI_Request>& requests) {
+  auto* at = static_cast<char*>(data);
+  do {
+    const std::size_t n = bytes < kPiece ? bytes : kPiece;
+    requests.emplace_back();
+    if (const int rc = start(at, int(n), MPI_BYTE, peer, kExchangeTag, MPI_COMM_WORLD, &requests.back());
+        rc != MPI_SUCCESS)
+      return rc;
+    at += n;
+    bytes -= n;
+  } while (bytes > 0);
+  return MPI_SUCCESS;
 }
 
 }  // namespace
@@ -48,29 +65,18 @@ __attribute__((visibility("default"))) int tlaloc_mpi_init(int* rank, int* size,
   return 0;
 }
 
-__attribute__((visibility("default"))) int tlaloc_mpi_exchange(const int* group, int n, int me,
-                                                               const void* mine, std::size_t bytes, void* all,
-                                                               char* err, std::size_t len) {
-  if (bytes > std::size_t(INT_MAX)) {
-    std::snprintf(err, len, "a value of %zu bytes is more than one MPI message holds (%d)", bytes, INT_MAX);
-    return 1;
-  }
-  auto* out = static_cast<char*>(all);
-  if (bytes > 0) std::memcpy(out + std::size_t(me) * bytes, mine, bytes);
+__attribute__((visibility("default"))) int tlaloc_mpi_exchange_blocks(
+    const int* group, int n, int me, const void* const* send, const std::size_t* send_bytes,
+    void* const* recv, const std::size_t* recv_bytes, char* err, std::size_t len) {
   std::vector<MPI_Request> requests;
   for (int k = 0; k < n; ++k) {
     if (k == me) continue;
-    requests.emplace_back();
-    if (const int rc = MPI_Irecv(out + std::size_t(k) * bytes, int(bytes), MPI_BYTE, group[k], kExchangeTag,
-                                 MPI_COMM_WORLD, &requests.back());
-        rc != MPI_SUCCESS)
+    if (const int rc = post(MPI_Irecv, recv[k], recv_bytes[k], group[k], requests); rc != MPI_SUCCESS)
       return failed(rc, err, len);
   }
   for (int k = 0; k < n; ++k) {
     if (k == me) continue;
-    requests.emplace_back();
-    if (const int rc =
-            MPI_Isend(mine, int(bytes), MPI_BYTE, group[k], kExchangeTag, MPI_COMM_WORLD, &requests.back());
+    if (const int rc = post(MPI_Isend, const_cast<void*>(send[k]), send_bytes[k], group[k], requests);
         rc != MPI_SUCCESS)
       return failed(rc, err, len);
   }

@@ -132,6 +132,18 @@ Tensor view(const Tensor& x, const Shape& shape) {
   return Tensor(std::move(impl));
 }
 
+Tensor elements(const Tensor& x, std::int64_t start, std::int64_t count) {
+  const TensorImpl& src = x.impl();
+  if (start < 0 || count < 0 || start + count > src.numel)
+    fail<ShapeError>("elements", "elements [{}, {}) are not among the {} of {}", start, start + count,
+                     src.numel, shape_string(src.shape));
+  auto impl = std::make_shared<TensorImpl>(src);
+  impl->shape = {count};
+  impl->numel = count;
+  impl->offset += std::size_t(start) * itemsize(src.dtype);
+  return Tensor(std::move(impl));
+}
+
 std::int64_t normalize_axis(std::string_view op, std::int64_t axis, std::int64_t rank) {
   if (axis < -rank || axis >= rank || (rank == 0 && axis != 0 && axis != -1))
     fail<AxisError>(op, "axis {} is out of range for rank {}", axis, rank);

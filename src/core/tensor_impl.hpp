@@ -59,6 +59,9 @@ std::int64_t numel_of(const Shape& s);  // checks for negative sizes and overflo
 Tensor empty(const Shape& shape, DType t);
 // A host tensor sharing x's storage with another shape of the same numel.
 Tensor view(const Tensor& x, const Shape& shape);
+// A 1-D host tensor sharing elements [start, start + count) of x's storage, in
+// row-major order.
+Tensor elements(const Tensor& x, std::int64_t start, std::int64_t count);
 template <class T> T* mutable_data(const Tensor& x) { return static_cast<T*>(x.impl().data()); }
 
 }  // namespace tlaloc::detail

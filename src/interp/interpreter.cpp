@@ -80,8 +80,9 @@ class Frame final : public detail::RegionCalls {
   }
   // Each process runs a copy of this frame: the values the region captures are shared
   // (read only), the values it defines are its own.
-  std::vector<std::vector<Tensor>> call_as_processes(
-      std::size_t region, std::span<const std::vector<Tensor>> args) const override {
+  std::vector<std::vector<Tensor>> call_as_processes(std::size_t region,
+                                                     std::span<const std::vector<Tensor>> args,
+                                                     const std::vector<bool>& same) const override {
     const Op* op = current_;
     const Region& r = op->regions.at(region);
     for (const std::vector<Tensor>& a : args)
@@ -89,16 +90,17 @@ class Frame final : public detail::RegionCalls {
         detail::fail(op->name(), "region {} takes {} arguments, got {}", region, r.args.size(), a.size());
     if (detail::Processes* world = detail::distributed_world();
         world != nullptr && world->num_partitions() > 1)
-      return call_in_world(*world, r, args);
+      return call_in_world(*world, r, args, same);
     return run_processes(1, std::int64_t(args.size()), [&](std::int64_t i) {
       Frame copy(*this);
       return copy.run_region(r, args[std::size_t(i)]);
     });
   }
   // Across the processes of a distributed job, one device each: this process runs its
-  // own, and every process gets every device's results.
+  // own, and every process gets every device's results but those the same on all.
   std::vector<std::vector<Tensor>> call_in_world(detail::Processes& world, const Region& r,
-                                                 std::span<const std::vector<Tensor>> args) const {
+                                                 std::span<const std::vector<Tensor>> args,
+                                                 const std::vector<bool>& same) const {
     const Op* op = current_;
     if (std::int64_t(args.size()) != world.num_partitions())
       detail::fail(op->name(),
@@ -113,10 +115,14 @@ class Frame final : public detail::RegionCalls {
     }
     std::vector<detail::ProcessIndex> everyone(args.size());
     for (std::size_t d = 0; d < everyone.size(); ++d) everyone[d] = detail::ProcessIndex(d);
-    std::vector<std::vector<Tensor>> results(args.size());
-    for (const Tensor& t : mine) {
-      const std::vector<Tensor> all = world.exchange(op->name(), everyone, t);
-      for (std::size_t d = 0; d < all.size(); ++d) results[d].push_back(all[d]);
+    std::vector<std::vector<Tensor>> results(args.size(), std::vector<Tensor>(mine.size()));
+    for (std::size_t j = 0; j < mine.size(); ++j) {
+      if (j < same.size() && same[j]) {
+        results[0][j] = mine[j];
+        continue;
+      }
+      const std::vector<Tensor> all = world.exchange(op->name(), everyone, mine[j]);
+      for (std::size_t d = 0; d < all.size(); ++d) results[d][j] = all[d];
     }
     return results;
   }

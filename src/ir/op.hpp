@@ -89,9 +89,12 @@ class RegionCalls {
   virtual std::vector<Tensor> call(std::size_t region, std::span<const Tensor> args) const = 0;
   // Runs the region as every process of a grid of 1 x args.size() (partition i on
   // args[i], each on a thread of its own, meeting in their collectives) and returns
-  // each process's results (shard_map).
-  virtual std::vector<std::vector<Tensor>> call_as_processes(
-      std::size_t region, std::span<const std::vector<Tensor>> args) const = 0;
+  // each process's results (shard_map). A result marked `same` is the same on every
+  // process, so the caller reads process 0's only: across operating-system processes
+  // each process's own stands for it and is not sent.
+  virtual std::vector<std::vector<Tensor>> call_as_processes(std::size_t region,
+                                                             std::span<const std::vector<Tensor>> args,
+                                                             const std::vector<bool>& same) const = 0;
   // The op a region applies to its two scalar arguments and returns, when it is just
   // that ("add", "maximum", ...); empty otherwise.
   virtual std::string_view binary_body(std::size_t region) const = 0;

@@ -52,10 +52,10 @@ Tensor combine(std::string_view op, const Tensor& a, const Tensor& b, const Regi
   return map_region(op, pair, type_of(a), regions);
 }
 
-Tensor reduce_values(std::string_view op, const std::vector<Tensor>& values, const RegionCalls& regions) {
-  Tensor acc = values.at(0);
-  for (std::size_t k = 1; k < values.size(); ++k) acc = combine(op, acc, values[k], regions);
-  return acc;
+// The group's values combined by the reduction region, in the group's order.
+Tensor reduce_in(Processes& p, std::string_view op, const std::vector<ProcessIndex>& group, const Tensor& x,
+                 const RegionCalls& regions) {
+  return p.reduce(op, group, x, [&](const Tensor& a, const Tensor& b) { return combine(op, a, b, regions); });
 }
 
 void check_result(std::string_view op, const Tensor& got, const TensorType& declared) {
@@ -93,7 +93,7 @@ OpDef& def_reducing(const char* name, Keeps keeps) {
                 out.push_back(tlaloc::zeros_like(x));
                 continue;
               }
-              Tensor r = reduce_values(spelled, p.exchange(spelled, group, x), regions);
+              Tensor r = reduce_in(p, spelled, group, x, regions);
               out.push_back(keeps == Keeps::all || group[0] == p.self() ? r : tlaloc::zeros_like(x));
             }
             return out;
@@ -188,7 +188,7 @@ const OpDef& reduce_scatter_op =
               if (dim < 0 || dim >= x.rank() || x.shape()[std::size_t(dim)] % std::int64_t(group.size()))
                 fail<ShapeError>(kReduceScatter, "scatter_dimension {} of {} does not split in {} parts", dim,
                                  shape_string(x.shape()), group.size());
-              const Tensor sum = reduce_values(kReduceScatter, p.exchange(kReduceScatter, group, x), regions);
+              const Tensor sum = reduce_in(p, kReduceScatter, group, x, regions);
               Tensor mine = tlaloc::split(sum, std::int64_t(group.size()), dim)[position_in(group, p.self())];
               check_result(kReduceScatter, mine, out[0]);
               return std::vector<Tensor>{mine};

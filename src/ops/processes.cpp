@@ -36,6 +36,18 @@ class OneProcess final : public Processes {
   Channels sent_;
 };
 
+}  // namespace
+
+Tensor Processes::reduce(std::string_view op, std::span<const ProcessIndex> group, const Tensor& mine,
+                         const Combine& combine) {
+  const std::vector<Tensor> values = exchange(op, group, mine);
+  Tensor acc = values.at(0);
+  for (std::size_t k = 1; k < values.size(); ++k) acc = combine(acc, values[k]);
+  return acc;
+}
+
+namespace {
+
 std::int64_t channel_id(const Attrs& attrs) {
   return attrs.has("channel_id") ? attrs.get<std::int64_t>("channel_id") : 0;
 }

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <span>
@@ -34,6 +35,15 @@ class Processes {
   // names the collective in errors.
   virtual std::vector<Tensor> exchange(std::string_view op, std::span<const ProcessIndex> group,
                                        const Tensor& mine) = 0;
+
+  // Each process of `group` calls this with its value; each gets the values combined
+  // element by element in the group's order, combine(combine(v0, v1), v2)..., where
+  // `combine` takes and gives tensors of one type, element by element. The fold of
+  // exchange by default; a transport may fold parts of the values on different
+  // processes, which gives the same bits.
+  using Combine = std::function<Tensor(const Tensor&, const Tensor&)>;
+  virtual Tensor reduce(std::string_view op, std::span<const ProcessIndex> group, const Tensor& mine,
+                        const Combine& combine);
 
   // Point to point (send, recv): the values sent on a channel wait there, in the order
   // sent, until a process receives them; `recv` takes the oldest, waiting for one if

@@ -24,13 +24,17 @@ std::vector<std::size_t> ranks_of(std::span<const TensorType> ts) {
   return r;
 }
 
+// A result split over no axis is the same on every device (the out spec says so).
+bool same_on_all(const SplitDims& dims, const MeshShape& mesh) {
+  return unsplit_axes(dims, mesh).size() == mesh.sizes().size();
+}
+
 // Result j of every device put together: the parts along split dimensions, the first
 // device's along the axes the result is whole on. A result split nowhere is device
 // 0's part itself.
 Tensor assemble(const std::vector<std::vector<Tensor>>& results, std::size_t j, const TensorType& want,
                 const SplitDims& dims, const MeshShape& mesh) {
   const Shape local = local_shape(want.shape, dims, mesh);
-  const std::vector<std::size_t> whole_along = unsplit_axes(dims, mesh);
   const auto part_of = [&](std::int64_t d) -> const Tensor& {
     const Tensor& part = results[std::size_t(d)].at(j);
     if (part.dtype() != want.dtype || part.shape() != local)
@@ -39,7 +43,8 @@ Tensor assemble(const std::vector<std::vector<Tensor>>& results, std::size_t j, 
                        shape_string(local));
     return part;
   };
-  if (whole_along.size() == mesh.sizes().size()) return part_of(0);
+  if (same_on_all(dims, mesh)) return part_of(0);
+  const std::vector<std::size_t> whole_along = unsplit_axes(dims, mesh);
   Tensor out = zeros(want.shape, want.dtype);
   for (std::int64_t d = 0; d < mesh.size(); ++d) {
     const std::vector<std::int64_t> c = mesh.coords(d);
@@ -67,7 +72,10 @@ const OpDef& shard_map_op =
                            for (std::size_t i = 0; i < in.size(); ++i)
                              parts[std::size_t(d)].push_back(shard_of(in[i], l.in[i], l.mesh, c));
                          }
-                         const std::vector<std::vector<Tensor>> results = regions.call_as_processes(0, parts);
+                         std::vector<bool> same;
+                         for (const SplitDims& d : l.out) same.push_back(same_on_all(d, l.mesh));
+                         const std::vector<std::vector<Tensor>> results =
+                             regions.call_as_processes(0, parts, same);
                          std::vector<Tensor> whole;
                          for (std::size_t j = 0; j < out.size(); ++j)
                            whole.push_back(assemble(results, j, out[j], l.out[j], l.mesh));

@@ -81,24 +81,54 @@ class MpiProcesses final : public detail::Processes {
 
   std::vector<Tensor> exchange(std::string_view op, std::span<const detail::ProcessIndex> group,
                                const Tensor& mine) override {
-    std::vector<int> ranks(group.begin(), group.end());
-    int me = -1;
-    for (std::size_t k = 0; k < ranks.size(); ++k)
-      if (ranks[k] == rank_) me = int(k);
-    if (me < 0) detail::fail(op, "process {} is not in the group it exchanges with", rank_);
-    const std::size_t bytes = std::size_t(mine.numel()) * itemsize(mine.dtype());
-    std::vector<char> all(bytes * ranks.size());
-    char err[512] = {};
-    const std::lock_guard lock(mutex_);  // MPI is called by one thread at a time
-    if (t_.exchange(ranks.data(), int(ranks.size()), me, mine.raw_data(), bytes, all.data(), err,
-                    sizeof err) != 0)
-      detail::fail(op, "process {} of an MPI job of {}: {}", rank_, size_, err);
+    const Members m = members(op, group);
+    const std::size_t bytes = bytes_of(mine);
     std::vector<Tensor> out;
-    for (std::size_t k = 0; k < ranks.size(); ++k) {
-      Tensor v = detail::empty(mine.shape(), mine.dtype());
-      if (bytes > 0) std::memcpy(detail::mutable_data<char>(v), all.data() + k * bytes, bytes);
-      out.push_back(std::move(v));
+    Blocks b(m.ranks.size());
+    for (std::size_t k = 0; k < m.ranks.size(); ++k) {
+      out.push_back(k == m.me ? mine : detail::empty(mine.shape(), mine.dtype()));
+      b.set(k, mine.raw_data(), bytes, out[k]);
     }
+    run(op, m, b);
+    return out;
+  }
+
+  // A reduce-scatter, then an all-gather: member k folds part k of every value (the
+  // elements from N*k/n on) in the group's order, which is each element's order in
+  // the fold of exchange, so the bits are the same; each then sends its part to all.
+  Tensor reduce(std::string_view op, std::span<const detail::ProcessIndex> group, const Tensor& mine,
+                const Combine& combine) override {
+    const Members m = members(op, group);
+    const auto n = std::int64_t(m.ranks.size());
+    const std::int64_t count = mine.numel();
+    if (count < n) return Processes::reduce(op, group, mine, combine);
+    const std::size_t item = itemsize(mine.dtype());
+    const auto start = [&](std::int64_t k) { return count * k / n; };
+    const auto at = [&](std::int64_t k) {
+      return static_cast<const char*>(mine.raw_data()) + start(k) * item;
+    };
+    const auto me = std::int64_t(m.me);
+    const std::int64_t own = start(me + 1) - start(me);
+
+    std::vector<Tensor> parts;
+    Blocks scatter(m.ranks.size());
+    for (std::int64_t k = 0; k < n; ++k) {
+      parts.push_back(k == me ? detail::elements(mine, start(me), own) : detail::empty({own}, mine.dtype()));
+      scatter.set(std::size_t(k), at(k), std::size_t(start(k + 1) - start(k)) * item, parts.back());
+    }
+    run(op, m, scatter);
+    Tensor folded = parts[0];
+    for (std::size_t k = 1; k < parts.size(); ++k) folded = combine(folded, parts[k]);
+
+    Tensor out = detail::empty(mine.shape(), mine.dtype());
+    Blocks gather(m.ranks.size());
+    for (std::int64_t k = 0; k < n; ++k) {
+      const Tensor whole = detail::elements(out, start(k), start(k + 1) - start(k));
+      gather.set(std::size_t(k), folded.raw_data(), bytes_of(folded), whole);
+      if (k == me && own > 0)
+        std::memcpy(detail::mutable_data<char>(whole), folded.raw_data(), bytes_of(folded));
+    }
+    run(op, m, gather);
     return out;
   }
   void send(std::string_view op, std::int64_t, std::vector<Tensor>) override {
@@ -109,6 +139,41 @@ class MpiProcesses final : public detail::Processes {
   }
 
  private:
+  // A group's world ranks and this process's position among them.
+  struct Members {
+    std::vector<int> ranks;
+    std::size_t me = 0;
+  };
+  Members members(std::string_view op, std::span<const detail::ProcessIndex> group) const {
+    Members m{{group.begin(), group.end()}, group.size()};
+    for (std::size_t k = 0; k < m.ranks.size(); ++k)
+      if (m.ranks[k] == rank_) m.me = k;
+    if (m.me == group.size()) detail::fail(op, "process {} is not in the group it exchanges with", rank_);
+    return m;
+  }
+  // What an exchange sends to and receives from each member.
+  struct Blocks {
+    explicit Blocks(std::size_t n) : send(n), send_bytes(n), recv(n), recv_bytes(n) {}
+    void set(std::size_t k, const void* data, std::size_t bytes, const Tensor& into) {
+      send[k] = data;
+      send_bytes[k] = bytes;
+      recv[k] = detail::mutable_data<char>(into);
+      recv_bytes[k] = bytes_of(into);
+    }
+    std::vector<const void*> send;
+    std::vector<std::size_t> send_bytes;
+    std::vector<void*> recv;
+    std::vector<std::size_t> recv_bytes;
+  };
+  void run(std::string_view op, const Members& m, const Blocks& b) {
+    char err[512] = {};
+    const std::lock_guard lock(mutex_);  // MPI is called by one thread at a time
+    if (t_.exchange(m.ranks.data(), int(m.ranks.size()), int(m.me), b.send.data(), b.send_bytes.data(),
+                    b.recv.data(), b.recv_bytes.data(), err, sizeof err) != 0)
+      detail::fail(op, "process {} of an MPI job of {}: {}", rank_, size_, err);
+  }
+  static std::size_t bytes_of(const Tensor& t) { return std::size_t(t.numel()) * itemsize(t.dtype()); }
+
   Transport t_;
   int rank_, size_;
   std::mutex mutex_;

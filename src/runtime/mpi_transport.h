@@ -15,15 +15,17 @@ extern "C" {
 /* Initializes MPI (threads serialized at least) and gives this process's rank in
  * MPI_COMM_WORLD and the world's size. */
 typedef int (*tlaloc_mpi_init_fn)(int* rank, int* size, char* err, size_t len);
-/* Every member of `group` (n world ranks, this one at position me) gives `bytes`
- * bytes; `all` (n * bytes) receives member k's at k * bytes. */
-typedef int (*tlaloc_mpi_exchange_fn)(const int* group, int n, int me, const void* mine, size_t bytes,
-                                      void* all, char* err, size_t len);
+/* Every member of `group` (n world ranks, this one at position me) sends send[k]
+ * (send_bytes[k] bytes) to member k and receives member k's message into recv[k]
+ * (recv_bytes[k] bytes, what member k sends it); the entries at me are not read. */
+typedef int (*tlaloc_mpi_exchange_fn)(const int* group, int n, int me, const void* const* send,
+                                      const size_t* send_bytes, void* const* recv, const size_t* recv_bytes,
+                                      char* err, size_t len);
 /* Ends MPI once, at exit. */
 typedef void (*tlaloc_mpi_finalize_fn)(void);
 
 #define TLALOC_MPI_INIT "tlaloc_mpi_init"
-#define TLALOC_MPI_EXCHANGE "tlaloc_mpi_exchange"
+#define TLALOC_MPI_EXCHANGE "tlaloc_mpi_exchange_blocks"
 #define TLALOC_MPI_FINALIZE "tlaloc_mpi_finalize"
 
 #ifdef __cplusplus

@@ -44,17 +44,24 @@ int main() {
   const auto rows =
       tl::shard_map([](const Tensor& xs, const Tensor& v) { return tl::tanh(tl::matmul(xs, v)); }, mesh,
                     {tl::P("data"), tl::P()}, tl::P("data"));
+  // Seven elements: across processes each folds a part of its own size (3 and 4).
+  const Tensor z = data(4, {2, 7});
+  const auto least =
+      tl::shard_map([](const Tensor& zs) { return tl::pmin(zs, "data"); }, mesh, {tl::P("data")}, tl::P());
+  const Tensor m = least(z);
   const auto [l, g] = tl::value_and_grad([&](const Tensor& v) { return loss(x, v, y); })(w);
   const Tensor r = rows(x, w);
   const auto [l1, g1] = tl::value_and_grad([&](const Tensor& v) { return local_loss(x, v, y); })(w);
   const bool close = tl::allclose(l, l1, 1e-12, 1e-12) && tl::allclose(g, g1, 1e-12, 1e-12) &&
-                     tl::allclose(r, tl::tanh(tl::matmul(x, w)), 1e-12, 1e-12);
+                     tl::allclose(r, tl::tanh(tl::matmul(x, w)), 1e-12, 1e-12) &&
+                     tl::allclose(m, tl::min(z, {0}, true), 0, 0);
   std::fprintf(stderr, "process %d of %d: %s\n", world.rank, world.size,
                close ? "matches the unsharded computation" : "DIFFERS from the unsharded computation");
   if (world.rank == 0) {
     print_bits("loss", l);
     print_bits("grad", g);
     print_bits("rows", r);
+    print_bits("least", m);
   }
   return close ? 0 : 1;
 }
