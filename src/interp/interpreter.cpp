@@ -262,8 +262,32 @@ ir::Location last_failure_location() { return failure_location; }
 std::vector<Tensor> Program::run(std::span<const Tensor> args) const {
   failure_location = {};
   failure_recorded = false;
+  const ir::Module& m = impl_->module;
+  if (m.num_replicas * m.num_partitions > 1) return run_spmd(args);
   const detail::AloneScope alone;
   return run_function(impl_->plan, *impl_->entry, args);
+}
+
+// Every process of the module's grid runs the entry on the whole arguments (outside
+// its manual regions each holds whole values), so process 0's results are all of
+// them. Across the processes of a distributed job of that size, this process runs
+// its own.
+std::vector<Tensor> Program::run_spmd(std::span<const Tensor> args) const {
+  const ir::Module& m = impl_->module;
+  const std::int64_t n = m.num_replicas * m.num_partitions;
+  const auto one = [&](std::int64_t) { return run_function(impl_->plan, *impl_->entry, args); };
+  if (detail::Processes* world = detail::distributed_world();
+      world != nullptr && m.num_replicas == 1 && world->num_partitions() == n) {
+    const detail::ProcessScope scope(*world);
+    return one(world->self());
+  }
+  const detail::Processes& here = detail::current_processes();
+  if (here.num_replicas() * here.num_partitions() > 1)
+    throw ValueError(
+        fmt::format("@{}: an SPMD program of {} x {} processes runs inside process {} of another "
+                    "grid",
+                    impl_->entry->f->name, m.num_replicas, m.num_partitions, here.self()));
+  return run_processes(m.num_replicas, m.num_partitions, one).at(0);
 }
 const ir::Module& Program::module() const { return impl_->module; }
 const ir::Function& Program::entry() const { return *impl_->entry->f; }

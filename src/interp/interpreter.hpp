@@ -38,6 +38,7 @@ class Program {
   const ir::Function& entry() const;
 
  private:
+  std::vector<Tensor> run_spmd(std::span<const Tensor> args) const;
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -70,6 +70,10 @@ class Function {
 
 struct Module {
   std::vector<Function> functions;
+  // The process grid the entry runs on as an SPMD program (mhlo.num_replicas and
+  // mhlo.num_partitions): each process runs it on the whole arguments.
+  std::int64_t num_replicas = 1;
+  std::int64_t num_partitions = 1;
   const Function* find(std::string_view name) const;
   // The entry point: `name`, or else `main`, or else the only public function.
   const Function& entry(std::string_view name = {}) const;

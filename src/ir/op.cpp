@@ -136,6 +136,16 @@ std::vector<Tensor> call(const OpDef& op, std::span<const Tensor> in, const Attr
   return op.run(in, attrs, out_types);
 }
 
+std::vector<Tensor> call_declared(const OpDef& op, std::span<const Tensor> in, const Attrs& attrs,
+                                  std::vector<TensorType> out_types) {
+  Symbol* owner = nullptr;
+  for (const Tensor& t : in)
+    if (Symbol* s = t.impl().symbol.get(); s != nullptr && (owner == nullptr || s->level > owner->level))
+      owner = s;
+  if (owner != nullptr) return owner->tracer->record(op, in, attrs, std::move(out_types));
+  return op.run(in, attrs, out_types);
+}
+
 Tensor call1(const OpDef& op, std::span<const Tensor> in, const Attrs& attrs) {
   std::vector<Tensor> out = call(op, in, attrs);
   if (out.size() != 1) fail(op.name(), "returns {} values where one was expected", out.size());

@@ -244,6 +244,16 @@ class OpDef {
     region_lower_ = std::move(f);
     return *this;
   }
+  // Lowered, the op makes the module an SPMD program on this many partitions (a
+  // shard_map's devices): mhlo.num_partitions.
+  using PartitionsRule = std::function<std::int64_t(const Attrs&)>;
+  OpDef& lowers_to_partitions(PartitionsRule f) {
+    partitions_ = std::move(f);
+    return *this;
+  }
+  std::int64_t partitions_when_lowered(const Attrs& attrs) const {
+    return partitions_ ? partitions_(attrs) : 1;
+  }
   // Its spelling in printed C++ (src/ops/cpp_spelling.hpp has the common ones).
   OpDef& cpp(CppSpelling s) {
     cpp_ = std::move(s);
@@ -460,6 +470,7 @@ class OpDef {
   std::vector<std::size_t> linear_operands_;
   LowerFn lower_;
   RegionLowerFn region_lower_;
+  PartitionsRule partitions_;
   DerivRule jvp_, vjp_;
   std::size_t partials_ = 0;
   CppSpelling cpp_;
@@ -491,6 +502,10 @@ inline std::vector<Tensor> call(const OpDef& op, std::initializer_list<Tensor> i
   return call(op, std::span<const Tensor>(in.begin(), in.size()), attrs);
 }
 Tensor call1(const OpDef& op, std::span<const Tensor> in, const Attrs& attrs = {});
+// Records or runs an op whose results' types the caller declares (custom_call has no
+// shape rule).
+std::vector<Tensor> call_declared(const OpDef& op, std::span<const Tensor> in, const Attrs& attrs,
+                                  std::vector<TensorType> out_types);
 inline Tensor call1(const OpDef& op, std::initializer_list<Tensor> in, const Attrs& attrs = {}) {
   return call1(op, std::span<const Tensor>(in.begin(), in.size()), attrs);
 }

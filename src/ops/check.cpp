@@ -5,9 +5,11 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <map>
 
 #include "core/check.hpp"
 #include "ops/cpp_spelling.hpp"
+#include "ops/custom_call.hpp"
 #include "tlaloc/lax.hpp"
 
 namespace tlaloc::detail {
@@ -152,6 +154,7 @@ CppSpelling check_spelling(const char* name) {
 // check's tl::lax function, which runs the same comparison.
 std::string custom_call_spelling(CppOp& op) {
   const std::string& target = op.attrs().get<std::string>("call_target_name");
+  if (const CustomCallTarget* t = find_custom_call_target(target)) return t->cpp(op);
   if (!is_check_name(target) || op.num_operands() != 2 || op.num_results() != 0)
     fail(fmt::format("custom_call @{}", target),
          "has no C++ spelling: the host runs only the check.* targets (two operands, no results), got {} "
@@ -186,8 +189,14 @@ const OpDef& expect_close = def_check("check.expect_close", 2,
                                       {StableHloAttr("min_ulp_difference", Kind::i64).optional(),
                                        StableHloAttr("max_ulp_difference", Kind::i64).optional()});
 
-// custom_call: the host interpreter knows only the check targets. Results are
-// declared by the call site, so the op has no shape rule.
+std::map<std::string, CustomCallTarget, std::less<>>& custom_call_targets() {
+  static std::map<std::string, CustomCallTarget, std::less<>> targets;
+  return targets;
+}
+
+// custom_call: the host interpreter knows the check targets and those registered by
+// def_custom_call_target. Results are declared by the call site, so the op has no
+// shape rule.
 const OpDef& custom_call =
     def_op("custom_call")
         .side_effects()
@@ -197,17 +206,30 @@ const OpDef& custom_call =
             run_check(target, in[0], in[1], a);
             return std::vector<Tensor>{};
           }
+          if (const CustomCallTarget* t = find_custom_call_target(target)) return t->kernel(in, a, out);
           fail(fmt::format("custom_call @{}", target), "is not a target the host interpreter knows");
         })
         .stablehlo({"stablehlo.custom_call",
                     {StableHloAttr("call_target_name", Kind::string),
                      StableHloAttr("has_side_effect", Kind::boolean).optional(),
                      StableHloAttr("backend_config", Kind::string).optional(),
-                     StableHloAttr("api_version", Kind::i64).optional()},
+                     StableHloAttr("api_version", Kind::i64).optional(),
+                     StableHloAttr("mhlo.sharding", Kind::string).optional()},
                     "custom_call"})
         .cpp(custom_call_spelling);
 
 }  // namespace
+
+bool def_custom_call_target(std::string name, CustomCallTarget target) {
+  custom_call_targets()[std::move(name)] = std::move(target);
+  return true;
+}
+const CustomCallTarget* find_custom_call_target(std::string_view name) {
+  const auto& targets = custom_call_targets();
+  const auto at = targets.find(name);
+  return at == targets.end() ? nullptr : &at->second;
+}
+
 }  // namespace tlaloc::detail
 
 namespace tlaloc {

@@ -119,8 +119,17 @@ std::vector<std::int64_t> flat(const std::vector<SplitDims>& dims) {
 
 ShardLayout ShardLayout::of(const Attrs& attrs, std::span<const std::size_t> in_ranks,
                             std::span<const std::size_t> out_ranks) {
-  return {MeshShape(attrs.get<std::vector<std::int64_t>>("mesh_shape")),
-          split_dims(attrs, "in_dims", in_ranks), split_dims(attrs, "out_dims", out_ranks)};
+  ShardLayout l = of_operands(attrs, in_ranks);
+  l.out = split_dims(attrs, "out_dims", out_ranks);
+  return l;
+}
+
+ShardLayout ShardLayout::of_operands(const Attrs& attrs, std::span<const std::size_t> in_ranks) {
+  return {mesh_of(attrs), split_dims(attrs, "in_dims", in_ranks), {}};
+}
+
+MeshShape ShardLayout::mesh_of(const Attrs& attrs) {
+  return MeshShape(attrs.get<std::vector<std::int64_t>>("mesh_shape"));
 }
 
 Attrs ShardLayout::attrs() const {
@@ -158,6 +167,34 @@ std::vector<std::size_t> unsplit_axes(const SplitDims& dims, const MeshShape& me
   for (std::size_t a = 0; a < mesh.sizes().size(); ++a)
     if (std::find(dims.begin(), dims.end(), std::int64_t(a)) == dims.end()) out.push_back(a);
   return out;
+}
+
+HloSharding sharding_of(const SplitDims& dims, const MeshShape& mesh) {
+  const std::vector<std::size_t> copied = unsplit_axes(dims, mesh);
+  if (copied.size() == mesh.sizes().size()) return {};  // replicated
+  HloSharding s;
+  s.kind = HloSharding::Kind::tiled;
+  for (std::int64_t a : dims) s.tiles.push_back(a >= 0 ? mesh.sizes()[std::size_t(a)] : 1);
+  for (std::size_t a : copied) s.copies *= mesh.sizes()[a];
+  // Row-major over the tiles, then over the copies (the unsplit axes in mesh order).
+  std::vector<std::int64_t> tile(dims.size(), 0), copy(copied.size(), 0);
+  const auto next = [](std::vector<std::int64_t>& at, const auto& size_of) {
+    for (std::size_t k = at.size(); k-- > 0;) {
+      if (++at[k] < size_of(k)) return true;
+      at[k] = 0;
+    }
+    return false;
+  };
+  do {
+    do {
+      std::vector<std::int64_t> c(mesh.sizes().size(), 0);
+      for (std::size_t k = 0; k < dims.size(); ++k)
+        if (dims[k] >= 0) c[std::size_t(dims[k])] = tile[k];
+      for (std::size_t k = 0; k < copied.size(); ++k) c[copied[k]] = copy[k];
+      s.devices.push_back(mesh.device(c));
+    } while (next(copy, [&](std::size_t k) { return mesh.sizes()[copied[k]]; }));
+  } while (next(tile, [&](std::size_t k) { return s.tiles[k]; }));
+  return s;
 }
 
 }  // namespace tlaloc::detail

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ir/op.hpp"
+#include "ops/hlo_sharding.hpp"
 
 namespace tlaloc::detail {
 
@@ -55,6 +56,10 @@ struct ShardLayout {
   std::vector<SplitDims> in, out;
   static ShardLayout of(const Attrs& attrs, std::span<const std::size_t> in_ranks,
                         std::span<const std::size_t> out_ranks);
+  // The mesh, and the operands' splits only (`out` empty): before the results'
+  // ranks are known.
+  static ShardLayout of_operands(const Attrs& attrs, std::span<const std::size_t> in_ranks);
+  static MeshShape mesh_of(const Attrs& attrs);
   Attrs attrs() const;
 };
 
@@ -65,5 +70,8 @@ Shape local_shape(const Shape& global, const SplitDims& dims, const MeshShape& m
 Shape global_shape(const Shape& local, const SplitDims& dims, const MeshShape& mesh);
 // The axes a tensor is not split over: it is the same on the devices along them.
 std::vector<std::size_t> unsplit_axes(const SplitDims& dims, const MeshShape& mesh);
+// The same split as XLA's sharding of the whole tensor (mhlo.sharding): a tile per
+// split dimension, copied over the axes it is not split over.
+HloSharding sharding_of(const SplitDims& dims, const MeshShape& mesh);
 
 }  // namespace tlaloc::detail

@@ -6,6 +6,7 @@
 
 #include "ops/mesh.hpp"
 #include "ops/processes.hpp"
+#include "ops/spmd.hpp"
 #include "tlaloc/ops.hpp"
 
 namespace tlaloc::detail {
@@ -59,6 +60,38 @@ Tensor assemble(const std::vector<std::vector<Tensor>>& results, std::size_t j, 
   return out;
 }
 
+// Lowered as XLA's SPMD programs write a shard_map (docs/DISTRIBUTED.md, "Lowering"):
+// each operand said split by its spec (@Sharding) and cut to the device's tile
+// (@SPMDFullToShardShape, manual), the function inlined, each result said manual and
+// put together by its spec (@SPMDShardToFullShape).
+std::vector<Tensor> lower_shard_map(std::span<const Tensor> in, const Attrs& attrs,
+                                    const RegionInliner& inline_region) {
+  const OpDef& custom_call = *find_op("custom_call");
+  const auto mark = [&](const Tensor& x, std::string_view target, const HloSharding& s, const Shape& shape,
+                        const HloSharding* operand = nullptr) {
+    Attrs a{{"call_target_name", std::string(target)}, {"mhlo.sharding", s.text()}};
+    if (operand != nullptr) a.set(std::string(kOperandSharding), operand->text());
+    return call_declared(custom_call, {{x}}, a, {TensorType{x.dtype(), shape}})[0];
+  };
+  const HloSharding manual{.kind = HloSharding::Kind::manual, .tiles = {}, .copies = 1, .devices = {}};
+  const ShardLayout operands = ShardLayout::of_operands(attrs, ranks_of(in));
+  std::vector<Tensor> parts;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const HloSharding s = sharding_of(operands.in[i], operands.mesh);
+    parts.push_back(mark(mark(in[i], kShardingTarget, s, in[i].shape()), kFullToShardTarget, manual,
+                         local_shape(in[i].shape(), operands.in[i], operands.mesh), &s));
+  }
+  const std::vector<Tensor> results = inline_region(0, parts);
+  const ShardLayout l = ShardLayout::of(attrs, ranks_of(in), ranks_of(results));
+  std::vector<Tensor> whole;
+  for (std::size_t j = 0; j < results.size(); ++j) {
+    const Tensor& r = results[j];
+    whole.push_back(mark(mark(r, kShardingTarget, manual, r.shape()), kShardToFullTarget,
+                         sharding_of(l.out[j], l.mesh), global_shape(r.shape(), l.out[j], l.mesh)));
+  }
+  return whole;
+}
+
 const OpDef& shard_map_op =
     def_op("shard_map")
         // No shape rule: the results' types come from the region, which the builder traced.
@@ -81,6 +114,8 @@ const OpDef& shard_map_op =
                            whole.push_back(assemble(results, j, out[j], l.out[j], l.mesh));
                          return whole;
                        })
+        .lower_with_regions(lower_shard_map)
+        .lowers_to_partitions([](const Attrs& attrs) { return ShardLayout::mesh_of(attrs).size(); })
         .cpp(one_process_only("shard_map"));
 
 }  // namespace

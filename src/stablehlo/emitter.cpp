@@ -186,16 +186,24 @@ std::string OpPrinter::trailing_type(const Op& op) {
 }
 
 std::string emit(const ir::Module& m, const EmitOptions& options) {
+  // The process grid of an SPMD program, as XLA reads it.
+  const std::string grid = m.num_replicas > 1 || m.num_partitions > 1
+                               ? fmt::format("mhlo.num_partitions = {} : i32, mhlo.num_replicas = {} : i32",
+                                             m.num_partitions, m.num_replicas)
+                               : "";
   std::string out;
   if (options.generic) {
     out += "\"builtin.module\"() ({\n";
     for (const ir::Function& f : m.functions) out += FunctionEmitter(f, true).run(2);
-    out += options.module_name.empty()
-               ? "}) : () -> ()\n"
-               : fmt::format("}}) {{sym_name = \"{}\"}} : () -> ()\n", options.module_name);
-    return out;
+    std::string attrs =
+        options.module_name.empty() ? "" : fmt::format("sym_name = \"{}\"", options.module_name);
+    if (!grid.empty()) attrs += (attrs.empty() ? "" : ", ") + grid;
+    return out + (attrs.empty() ? "}) : () -> ()\n" : fmt::format("}}) {{{}}} : () -> ()\n", attrs));
   }
-  out += options.module_name.empty() ? "module {\n" : fmt::format("module @{} {{\n", options.module_name);
+  out += "module";
+  if (!options.module_name.empty()) out += " @" + options.module_name;
+  if (!grid.empty()) out += fmt::format(" attributes {{{}}}", grid);
+  out += " {\n";
   for (const ir::Function& f : m.functions) out += FunctionEmitter(f, false).run(2);
   return out + "}\n";
 }

@@ -164,10 +164,29 @@ Function lower_function(const Function& f) {
   throw Error(fmt::format("lowering @{} to StableHLO did not finish after {} rounds", f.name, kMaxRounds));
 }
 
+// The partitions the ops of `r` make the module an SPMD program on (a shard_map's
+// devices), checked against those already found.
+void find_partitions(const Region& r, std::int64_t& partitions) {
+  for (const Op& op : r.ops) {
+    for (const Region& inner : op.regions) find_partitions(inner, partitions);
+    const std::int64_t p = op.def->partitions_when_lowered(op.attrs);
+    if (p == 1) continue;
+    if (partitions != 1 && partitions != p)
+      throw Error(
+          fmt::format("tl::{}: runs on {} devices in a program that runs on {}: an SPMD program has one "
+                      "number of partitions",
+                      op.name(), p, partitions));
+    partitions = p;
+  }
+}
+
 }  // namespace
 
 ir::Module lower(const ir::Module& m) {
   ir::Module out;
+  out.num_replicas = m.num_replicas;
+  out.num_partitions = m.num_partitions;
+  for (const Function& f : m.functions) find_partitions(f.body, out.num_partitions);
   for (const Function& f : m.functions) out.functions.push_back(lower_function(f));
   ir::verify(out);
   return out;

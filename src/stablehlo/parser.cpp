@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "ops/spmd.hpp"
 #include "stablehlo/stablehlo.hpp"
 #include "stablehlo/syntax.hpp"
 
@@ -40,7 +41,7 @@ class Parser final : public OpParser {
     if (c_.eat_word("module")) {
       c_.skip_space();
       if (c_.peek_raw() == '@') c_.symbol_name();
-      if (c_.eat_word("attributes")) parse_attr_dict(c_);
+      if (c_.eat_word("attributes")) grid(parse_attr_dict(c_));
       c_.expect("{");
       functions_until("}");
     } else if (c_.rest().rfind("\"builtin.module\"", 0) == 0) {
@@ -51,7 +52,7 @@ class Parser final : public OpParser {
       c_.expect("{");
       functions_until("}");
       c_.expect(")");
-      if (c_.peek() == '{') parse_attr_dict(c_);
+      if (c_.peek() == '{') grid(parse_attr_dict(c_));
       c_.expect(":");
       parse_function_type(c_);
     } else {
@@ -60,6 +61,18 @@ class Parser final : public OpParser {
     if (!c_.at_end()) c_.fail("unexpected text after the module");
     if (m_.functions.empty()) c_.fail("the module has no functions");
     return std::move(m_);
+  }
+
+  // The module's process grid; its other attributes are ignored.
+  void grid(const std::vector<std::pair<std::string, AttrNode>>& attrs) {
+    for (const auto& [k, v] : attrs) {
+      std::int64_t* to = k == "mhlo.num_partitions" ? &m_.num_partitions
+                         : k == "mhlo.num_replicas" ? &m_.num_replicas
+                                                    : nullptr;
+      if (to == nullptr) continue;
+      *to = int_value(v, c_);
+      if (*to < 1) c_.fail_at(v.pos, fmt::format("{} must be at least 1", k));
+    }
   }
 
   // ---- OpParser -------------------------------------------------------------------
@@ -494,6 +507,7 @@ ir::Module parse(std::string_view text, const std::string& file, int first_line,
                  const ParseOptions& options) {
   const ConstantBudget budget(options.max_constant_bytes);
   ir::Module m = Parser(text, file, first_line).run();
+  for (ir::Function& f : m.functions) detail::link_manual_regions(f);
   ir::verify(m);
   return m;
 }

@@ -249,15 +249,15 @@ TEST(ShardMap, ADataParallelTrainingStepIsOneCapturedProgram) {
       train([&](const tl::nn::Params& p, const tl::nn::Batch& b) { return sharded(p, b.inputs, b.targets); });
   const tl::nn::Params single =
       train([&](const tl::nn::Params& p, const tl::nn::Batch& b) { return loss(p, b.inputs, b.targets); });
-  // Not lowered to StableHLO yet (docs/DISTRIBUTED.md, "Not yet"): refused by name.
-  tltest::expect_error_with<tl::Error>(
-      [&] {
-        (void)tl::nn::capture(
-            [&](const tl::nn::Params& p, const tl::nn::Batch& b) { return sharded(p, b.inputs, b.targets); },
-            init, batch)
-            .stablehlo();
-      },
-      {"shard_map"});
+  // Lowered, the step is an SPMD program of the mesh's devices (docs/DISTRIBUTED.md,
+  // "Lowering"; tests/stablehlo/shard_map_lowering_test.cpp runs such programs).
+  const std::string text =
+      tl::nn::capture(
+          [&](const tl::nn::Params& p, const tl::nn::Batch& b) { return sharded(p, b.inputs, b.targets); },
+          init, batch)
+          .stablehlo();
+  EXPECT_NE(text.find("mhlo.num_partitions = 4 : i32"), std::string::npos) << text;
+  EXPECT_NE(text.find("@SPMDFullToShardShape"), std::string::npos) << text;
   for (const auto& [name, t] : single) {
     EXPECT_TRUE(tl::allclose(parallel.at(name), t, 1e-5, 1e-6)) << name;
     EXPECT_FALSE(tl::allclose(init.at(name), t, 1e-3, 1e-4)) << name << " did not train";

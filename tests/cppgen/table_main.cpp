@@ -43,7 +43,8 @@ const std::vector<std::string> not_yet_printed = {};
 // The conformance files whose programs run several processes (interpreter.run_parallel
 // and the collectives, docs/DISTRIBUTED.md): a printed function runs as one, so they
 // are refused by name, and only so.
-const std::vector<std::string> several_processes = {"stablehlo/collectives.mlir", "stablehlo/send_recv.mlir"};
+const std::vector<std::string> several_processes = {"stablehlo/collectives.mlir", "stablehlo/send_recv.mlir",
+                                                    "stablehlo/spmd.mlir"};
 
 TEST(CppgenTable, OnlyListedOpsFailToPrint) {
   std::set<std::string> seen;
