@@ -50,10 +50,15 @@ tlp_error* buffer_from_host(tlp_buffer_from_host_args* args) {
   return guarded("PJRT_Client_BufferFromHostBuffer", [&] {
     need(args, TLP_BUFFER_FROM_HOST_ARGS_SIZE, "PJRT_Client_BufferFromHostBuffer_Args");
     tlp_client* client = non_null(args->client, "the client");
-    if (args->device != nullptr && args->device != &client->device)
-      throw Failure(TLP_INVALID_ARGUMENT, "the device is not this client's");
-    if (args->memory != nullptr && args->memory != &client->memory)
-      throw Failure(TLP_INVALID_ARGUMENT, "the memory is not this client's");
+    // On the device named, or the memory's, or else device 0.
+    const int device = args->memory != nullptr   ? client->id_of(args->memory)
+                       : args->device != nullptr ? client->id_of(args->device)
+                                                 : 0;
+    if (device < 0)
+      throw Failure(TLP_INVALID_ARGUMENT, fmt::format("the {} is not this client's",
+                                                      args->memory != nullptr ? "memory" : "device"));
+    if (args->memory != nullptr && args->device != nullptr && client->id_of(args->device) != device)
+      throw Failure(TLP_INVALID_ARGUMENT, "the device and the memory differ");
     if (args->host_buffer_semantics < TLP_HOST_ONLY_DURING_CALL || args->host_buffer_semantics > TLP_HOST_MUTABLE_ZERO_COPY)
       throw Failure(TLP_INVALID_ARGUMENT, fmt::format("unknown host buffer semantics {}", int(args->host_buffer_semantics)));
     const DType dtype = dtype_of(args->type);
@@ -66,6 +71,7 @@ tlp_error* buffer_from_host(tlp_buffer_from_host_args* args) {
     if (bytes > 0) std::memcpy(t.impl().data(), non_null(args->data, "data"), bytes);
     auto buffer = std::make_unique<tlp_buffer>();
     buffer->client = client;
+    buffer->device = client->devices[std::size_t(device)];
     buffer->type = args->type;
     buffer->dims = std::move(dims);
     buffer->tensor = std::move(t);
@@ -153,14 +159,14 @@ tlp_error* buffer_on_device_size(tlp_buffer_size_args* args) {
 tlp_error* buffer_device(tlp_buffer_device_args* args) {
   return guarded("PJRT_Buffer_Device", [&] {
     need(args, TLP_BUFFER_DEVICE_ARGS_SIZE, "PJRT_Buffer_Device_Args");
-    args->device = &non_null(args->buffer, "the buffer")->client->device;
+    args->device = non_null(args->buffer, "the buffer")->device;
   });
 }
 
 tlp_error* buffer_memory(tlp_buffer_memory_args* args) {
   return guarded("PJRT_Buffer_Memory", [&] {
     need(args, TLP_BUFFER_MEMORY_ARGS_SIZE, "PJRT_Buffer_Memory_Args");
-    args->memory = &non_null(args->buffer, "the buffer")->client->memory;
+    args->memory = non_null(args->buffer, "the buffer")->device->memories[0];
   });
 }
 

@@ -1,19 +1,41 @@
-// The client, its one device ("tlaloc_cpu", id 0) and that device's one memory.
+// The client, its devices ("tlaloc_cpu", ids 0 to N - 1) and each device's one memory.
+#include <algorithm>
+
 #include "objects.hpp"
 #include "tlaloc/version.hpp"
 
-tlp_client::tlp_client() {
-  device.description = {0, "tlaloc_cpu", "TlalocCpuDevice(id=0)"};
-  device.memories[0] = &memory;
-  memory.kind = "device";
-  memory.text = "TlalocCpuMemory(id=0, kind=device)";
-  memory.devices[0] = &device;
+tlp_client::tlp_client(int count) {
+  for (int k = 0; k < count; ++k) {
+    auto d = std::make_unique<tlp_device>();
+    auto m = std::make_unique<tlp_memory>();
+    d->description = {k, "tlaloc_cpu", fmt::format("TlalocCpuDevice(id={})", k)};
+    d->memories[0] = m.get();
+    m->id = k;
+    m->kind = "device";
+    m->text = fmt::format("TlalocCpuMemory(id={}, kind=device)", k);
+    m->devices[0] = d.get();
+    devices.push_back(d.get());
+    memories.push_back(m.get());
+    device_list.push_back(std::move(d));
+    memory_list.push_back(std::move(m));
+  }
+}
+
+int tlp_client::id_of(const tlp_device* d) const {
+  const auto at = std::find(devices.begin(), devices.end(), d);
+  return at == devices.end() ? -1 : int(at - devices.begin());
+}
+int tlp_client::id_of(const tlp_memory* m) const {
+  const auto at = std::find(memories.begin(), memories.end(), m);
+  return at == memories.end() ? -1 : int(at - memories.begin());
 }
 
 namespace tlaloc::pjrt_cpu {
 namespace {
 
 constexpr std::string_view kPlatformName = "tlaloc_cpu";
+constexpr std::string_view kDevicesOption = "tlaloc_cpu_devices";
+constexpr std::int64_t kMaxDevices = 1024;
 const std::string kPlatformVersion = fmt::format("Tlaloc {} (host interpreter)", version_string);
 
 void set_text(const char*& text, std::size_t& size, std::string_view value) {
@@ -24,14 +46,21 @@ void set_text(const char*& text, std::size_t& size, std::string_view value) {
 tlp_error* client_create(tlp_client_create_args* args) {
   return guarded("PJRT_Client_Create", [&] {
     need(args, TLP_CLIENT_CREATE_ARGS_SIZE, "PJRT_Client_Create_Args");
-    // The plugin has no options: a name it was given is a mistake worth reporting.
+    // One option, the number of devices; any other name is a mistake worth reporting.
+    std::int64_t count = 1;
     for (std::size_t i = 0; i < args->num_options; ++i) {
       const tlp_named_value& o = non_null(args->create_options, "create_options")[i];
-      throw Failure(TLP_INVALID_ARGUMENT,
-                    fmt::format("unknown option '{}': Tlaloc's CPU plugin takes no client options",
-                                std::string_view(o.name, o.name_size)));
+      const std::string_view name(non_null(o.name, "an option's name"), o.name_size);
+      if (name != kDevicesOption)
+        throw Failure(
+            TLP_INVALID_ARGUMENT,
+            fmt::format("unknown option '{}': Tlaloc's CPU plugin takes {} only", name, kDevicesOption));
+      if (o.kind != TLP_VALUE_INT64 || o.int64_value < 1 || o.int64_value > kMaxDevices)
+        throw Failure(TLP_INVALID_ARGUMENT,
+                      fmt::format("option {} takes an int64 from 1 to {}", kDevicesOption, kMaxDevices));
+      count = o.int64_value;
     }
-    args->client = new tlp_client();
+    args->client = new tlp_client(int(count));
   });
 }
 
@@ -69,24 +98,27 @@ tlp_error* client_process_index(tlp_client_process_index_args* args) {
 tlp_error* client_devices(tlp_client_devices_args* args) {
   return guarded("PJRT_Client_Devices", [&] {
     need(args, TLP_CLIENT_DEVICES_ARGS_SIZE, "PJRT_Client_Devices_Args");
-    args->devices = non_null(args->client, "the client")->devices;
-    args->num_devices = 1;
+    const tlp_client& c = *non_null(args->client, "the client");
+    args->devices = c.devices.data();
+    args->num_devices = c.devices.size();
   });
 }
 
 tlp_error* client_addressable_devices(tlp_client_devices_args* args) {
   return guarded("PJRT_Client_AddressableDevices", [&] {
     need(args, TLP_CLIENT_DEVICES_ARGS_SIZE, "PJRT_Client_AddressableDevices_Args");
-    args->devices = non_null(args->client, "the client")->devices;
-    args->num_devices = 1;
+    const tlp_client& c = *non_null(args->client, "the client");
+    args->devices = c.devices.data();
+    args->num_devices = c.devices.size();
   });
 }
 
 tlp_error* client_addressable_memories(tlp_client_memories_args* args) {
   return guarded("PJRT_Client_AddressableMemories", [&] {
     need(args, TLP_CLIENT_MEMORIES_ARGS_SIZE, "PJRT_Client_AddressableMemories_Args");
-    args->memories = non_null(args->client, "the client")->memories;
-    args->num_memories = 1;
+    const tlp_client& c = *non_null(args->client, "the client");
+    args->memories = c.memories.data();
+    args->num_memories = c.memories.size();
   });
 }
 

@@ -14,10 +14,17 @@ namespace {
 constexpr std::string_view kSerializedHeader = "tlaloc_cpu executable 1\n";
 constexpr std::string_view kMlirBytecodeMagic = "ML\xEFR";
 
+// The program runs on the client's first devices, one per process of its grid.
 tlp_loaded_executable* load(tlp_client* client, std::string text) {
   auto loaded = std::make_unique<tlp_loaded_executable>();
   loaded->client = client;
   loaded->compiled = compile_text(std::move(text));
+  const int need = loaded->compiled->devices;
+  if (need > int(client->devices.size()))
+    throw Failure(TLP_INVALID_ARGUMENT,
+                  fmt::format("the program runs on {} devices (mhlo.num_replicas x mhlo.num_partitions), the "
+                              "client has {}: create it with the option tlaloc_cpu_devices = {}",
+                              need, client->devices.size(), need));
   return loaded.release();
 }
 
@@ -35,7 +42,8 @@ tlp_error* client_compile(tlp_client_compile_args* args) {
                                 format));
     if (code.starts_with(kMlirBytecodeMagic))
       throw Failure(TLP_INVALID_ARGUMENT, "MLIR bytecode is not accepted: send the StableHLO module as text");
-    // One replica, one partition, one device is all there is; the options change nothing.
+    // The program's grid is its module's (mhlo.num_partitions, mhlo.num_replicas), on
+    // the client's first devices; the compile options change nothing.
     args->executable = load(client, std::string(code));
   });
 }
@@ -73,16 +81,14 @@ tlp_error* executable_name(tlp_executable_name_args* args) {
 tlp_error* executable_num_replicas(tlp_executable_count_args* args) {
   return guarded("PJRT_Executable_NumReplicas", [&] {
     need(args, TLP_EXECUTABLE_COUNT_ARGS_SIZE, "PJRT_Executable_NumReplicas_Args");
-    compiled(args->executable);
-    args->count = 1;
+    args->count = std::size_t(compiled(args->executable).program.module().num_replicas);
   });
 }
 
 tlp_error* executable_num_partitions(tlp_executable_count_args* args) {
   return guarded("PJRT_Executable_NumPartitions", [&] {
     need(args, TLP_EXECUTABLE_COUNT_ARGS_SIZE, "PJRT_Executable_NumPartitions_Args");
-    compiled(args->executable);
-    args->count = 1;
+    args->count = std::size_t(compiled(args->executable).program.module().num_partitions);
   });
 }
 
@@ -166,8 +172,9 @@ tlp_error* loaded_get_executable(tlp_loaded_get_executable_args* args) {
 tlp_error* loaded_addressable_devices(tlp_loaded_devices_args* args) {
   return guarded("PJRT_LoadedExecutable_AddressableDevices", [&] {
     need(args, TLP_LOADED_DEVICES_ARGS_SIZE, "PJRT_LoadedExecutable_AddressableDevices_Args");
-    args->devices = non_null(args->executable, "the executable")->client->devices;
-    args->num_devices = 1;
+    const tlp_loaded_executable& e = *non_null(args->executable, "the executable");
+    args->devices = e.client->devices.data();
+    args->num_devices = std::size_t(e.compiled->devices);
   });
 }
 
@@ -194,14 +201,27 @@ void fill_executables(tlp_api& a) {
 }
 
 std::shared_ptr<const Compiled> compile_text(std::string text) {
-  auto c = std::make_shared<Compiled>(Compiled{
-      .text = {}, .program = interp::Program(stablehlo::parse(text, "<program>")), .output_types = {},
-      .output_dims = {}, .output_ranks = {}, .name = "main", .fingerprint = {}});
+  auto c =
+      std::make_shared<Compiled>(Compiled{.text = {},
+                                          .program = interp::Program(stablehlo::parse(text, "<program>")),
+                                          .devices = 1,
+                                          .output_types = {},
+                                          .output_dims = {},
+                                          .output_ranks = {},
+                                          .name = "main",
+                                          .fingerprint = {}});
   for (const ir::TensorType& t : c->program.entry().result_types()) {
     c->output_types.push_back(element_type(t.dtype));
     c->output_dims.insert(c->output_dims.end(), t.shape.begin(), t.shape.end());
     c->output_ranks.push_back(t.shape.size());
   }
+  const ir::Module& m = c->program.module();
+  if (m.num_replicas > 1024 || m.num_partitions > 1024 || m.num_replicas * m.num_partitions > 1024)
+    throw Failure(TLP_INVALID_ARGUMENT,
+                  fmt::format("the program runs on {} x {} devices, more than the plugin's "
+                              "1024",
+                              m.num_replicas, m.num_partitions));
+  c->devices = int(m.num_replicas * m.num_partitions);
   c->fingerprint = fmt::format("tlaloc_cpu-{:016x}-{}", std::hash<std::string>{}(text), text.size());
   c->text = std::move(text);
   return c;

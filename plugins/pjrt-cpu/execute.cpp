@@ -1,5 +1,6 @@
-// PJRT_LoadedExecutable_Execute: one device, arguments checked against the
-// program's parameters, donation, results as new buffers.
+// PJRT_LoadedExecutable_Execute: on each of the executable's devices (one per
+// process of the program's grid), arguments checked against the program's
+// parameters, donation, results as new buffers on that device.
 //
 // Donation: with execute options that reach non_donatable_input_indices, every
 // argument not listed there is donated (its buffer is deleted and its memory may
@@ -76,38 +77,71 @@ std::vector<Tensor> take_arguments(tlp_buffer* const* in, std::size_t n, const s
   return tensors;
 }
 
+// Device k's arguments, checked against the program's parameters and its device.
+struct DeviceArguments {
+  tlp_buffer* const* in = nullptr;
+  std::vector<bool> donated;
+};
+DeviceArguments device_arguments(const tlp_execute_args& args, const tlp_loaded_executable& e,
+                                 std::size_t k) {
+  const std::vector<ir::TensorType>& want = e.compiled->program.entry().param_types();
+  const std::size_t n = args.num_args;
+  if (n != want.size())
+    throw Failure(TLP_INVALID_ARGUMENT,
+                  fmt::format("the program takes {} arguments, got {}", want.size(), n));
+  DeviceArguments d;
+  if (n > 0)
+    d.in = non_null(non_null(args.argument_lists, "argument_lists")[k], fmt::format("argument_lists[{}]", k));
+  for (std::size_t i = 0; i < n; ++i)
+    if (non_null(d.in[i], fmt::format("argument {}", i))->device != e.client->devices[k])
+      throw Failure(TLP_INVALID_ARGUMENT, fmt::format("argument {} of device {} is on device {}", i, k,
+                                                      e.client->id_of(d.in[i]->device)));
+  d.donated = donation(args.options, n);
+  check_arguments(d.in, n, want, d.donated, e.client);
+  return d;
+}
+
 tlp_error* loaded_execute(tlp_execute_args* args) {
   return guarded("PJRT_LoadedExecutable_Execute", [&] {
     need(args, TLP_EXECUTE_ARGS_SIZE, "PJRT_LoadedExecutable_Execute_Args");
     tlp_loaded_executable& e = *non_null(args->executable, "the executable");
     if (e.deleted) throw Failure(TLP_FAILED_PRECONDITION, "the executable was deleted");
-    if (args->num_devices != 1)
-      throw Failure(TLP_INVALID_ARGUMENT, fmt::format("the executable runs on 1 device, {} were asked for",
-                                                      args->num_devices));
-    if (args->execute_device != nullptr && args->execute_device != &e.client->device)
-      throw Failure(TLP_INVALID_ARGUMENT, "execute_device is not this client's device");
-    const std::vector<ir::TensorType>& want = e.compiled->program.entry().param_types();
-    const std::size_t n = args->num_args;
-    if (n != want.size())
-      throw Failure(TLP_INVALID_ARGUMENT, fmt::format("the program takes {} arguments, got {}", want.size(), n));
-    tlp_buffer* const* in = n == 0 ? nullptr : non_null(non_null(args->argument_lists, "argument_lists")[0],
-                                                        "argument_lists[0]");
-    const std::vector<bool> donated = donation(args->options, n);
-    check_arguments(in, n, want, donated, e.client);
-    tlp_buffer** out = non_null(non_null(args->output_lists, "output_lists")[0], "output_lists[0]");
-    std::vector<Tensor> results = e.compiled->program.run(take_arguments(in, n, donated));
-    std::vector<std::unique_ptr<tlp_buffer>> buffers;
-    for (Tensor& t : results) {
-      auto b = std::make_unique<tlp_buffer>();
-      b->client = e.client;
-      b->type = element_type(t.dtype());
-      b->dims.assign(t.shape().begin(), t.shape().end());
-      b->tensor = std::move(t);
-      buffers.push_back(std::move(b));
+    const auto devices = std::size_t(e.compiled->devices);
+    if (args->num_devices != devices)
+      throw Failure(TLP_INVALID_ARGUMENT, fmt::format("the executable runs on {} device{}, {} were asked for",
+                                                      devices, devices == 1 ? "" : "s", args->num_devices));
+    if (args->execute_device != nullptr && (devices != 1 || args->execute_device != e.client->devices[0]))
+      throw Failure(TLP_INVALID_ARGUMENT, "execute_device is not the executable's device");
+    // Every device's arguments and outputs are checked before any argument is taken.
+    std::vector<DeviceArguments> checked;
+    for (std::size_t k = 0; k < devices; ++k) {
+      checked.push_back(device_arguments(*args, e, k));
+      non_null(non_null(args->output_lists, "output_lists")[k], fmt::format("output_lists[{}]", k));
     }
-    auto done = args->device_complete_events != nullptr ? std::make_unique<tlp_event>() : nullptr;
-    for (std::size_t i = 0; i < buffers.size(); ++i) out[i] = buffers[i].release();
-    if (done) args->device_complete_events[0] = done.release();
+    std::vector<std::vector<Tensor>> in;
+    for (const DeviceArguments& d : checked) in.push_back(take_arguments(d.in, args->num_args, d.donated));
+    std::vector<std::vector<Tensor>> results =
+        devices == 1 ? std::vector<std::vector<Tensor>>{e.compiled->program.run(in[0])}
+                     : e.compiled->program.run_devices(in);
+    std::vector<std::vector<std::unique_ptr<tlp_buffer>>> buffers(devices);
+    for (std::size_t k = 0; k < devices; ++k)
+      for (Tensor& t : results[k]) {
+        auto b = std::make_unique<tlp_buffer>();
+        b->client = e.client;
+        b->device = e.client->devices[k];
+        b->type = element_type(t.dtype());
+        b->dims.assign(t.shape().begin(), t.shape().end());
+        b->tensor = std::move(t);
+        buffers[k].push_back(std::move(b));
+      }
+    std::vector<std::unique_ptr<tlp_event>> done;
+    if (args->device_complete_events != nullptr)
+      for (std::size_t k = 0; k < devices; ++k) done.push_back(std::make_unique<tlp_event>());
+    for (std::size_t k = 0; k < devices; ++k) {
+      tlp_buffer** out = args->output_lists[k];
+      for (std::size_t i = 0; i < buffers[k].size(); ++i) out[i] = buffers[k][i].release();
+      if (!done.empty()) args->device_complete_events[k] = done[k].release();
+    }
   });
 }
 

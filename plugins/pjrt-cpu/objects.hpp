@@ -1,6 +1,7 @@
 // What lies behind the PJRT handles of Tlaloc's CPU plugin (docs/PJRT.md, "Tlaloc's
-// CPU plugin"): one client with one device and one memory, buffers that are host
-// tensors, executables that are interpreter programs. Also the rules every entry
+// CPU plugin"): a client with N devices (the client option tlaloc_cpu_devices, 1 by
+// default), each with one memory, buffers that are host tensors on one of them,
+// executables that are interpreter programs. Also the rules every entry
 // point follows: check the argument struct, catch every exception, and answer
 // with a PJRT error that names the entry point.
 #pragma once
@@ -52,16 +53,20 @@ struct tlp_device {
 };
 
 struct tlp_client {
-  tlp_client();
-  tlp_device device;
-  tlp_memory memory;
-  tlp_device* devices[1] = {&device};
-  tlp_memory* memories[1] = {&memory};
+  explicit tlp_client(int count);
+  std::vector<std::unique_ptr<tlp_device>> device_list;
+  std::vector<std::unique_ptr<tlp_memory>> memory_list;
+  std::vector<tlp_device*> devices;  // id k at k
+  std::vector<tlp_memory*> memories;
+  // The device's id, or -1 for a device of another client.
+  int id_of(const tlp_device* d) const;
+  int id_of(const tlp_memory* m) const;
 };
 
 // A buffer is a host tensor. Donated or deleted, it keeps its type and loses its data.
 struct tlp_buffer {
   tlp_client* client = nullptr;
+  tlp_device* device = nullptr;
   tlp_element_type type = TLP_TYPE_INVALID;
   std::vector<std::int64_t> dims;
   std::mutex mu;
@@ -74,6 +79,7 @@ namespace tlaloc::pjrt_cpu {
 struct Compiled {
   std::string text;  // what serialization writes
   interp::Program program;
+  int devices = 1;  // the program's grid: mhlo.num_replicas x mhlo.num_partitions
   std::vector<tlp_element_type> output_types;
   std::vector<std::int64_t> output_dims;  // all outputs' dimensions, concatenated
   std::vector<std::size_t> output_ranks;

@@ -289,6 +289,18 @@ std::vector<Tensor> Program::run_spmd(std::span<const Tensor> args) const {
                     impl_->entry->f->name, m.num_replicas, m.num_partitions, here.self()));
   return run_processes(m.num_replicas, m.num_partitions, one).at(0);
 }
+std::vector<std::vector<Tensor>> Program::run_devices(std::span<const std::vector<Tensor>> args) const {
+  const ir::Module& m = impl_->module;
+  if (std::int64_t(args.size()) != m.num_replicas * m.num_partitions)
+    throw ValueError(fmt::format("@{}: the program runs on {} x {} devices, got arguments for {}",
+                                 impl_->entry->f->name, m.num_replicas, m.num_partitions, args.size()));
+  failure_location = {};
+  failure_recorded = false;
+  return run_processes(m.num_replicas, m.num_partitions, [&](std::int64_t k) {
+    return run_function(impl_->plan, *impl_->entry, args[std::size_t(k)]);
+  });
+}
+
 const ir::Module& Program::module() const { return impl_->module; }
 const ir::Function& Program::entry() const { return *impl_->entry->f; }
 

@@ -34,6 +34,10 @@ class Program {
   std::vector<Tensor> run(std::initializer_list<Tensor> args) const {
     return run(std::span<const Tensor>(args.begin(), args.size()));
   }
+  // Runs the entry as every process of the module's grid (mhlo.num_replicas x
+  // mhlo.num_partitions, row-major), process k on args[k], each a thread meeting the
+  // others in their collectives (a PJRT client's devices); returns each one's results.
+  std::vector<std::vector<Tensor>> run_devices(std::span<const std::vector<Tensor>> args) const;
   const ir::Module& module() const;
   const ir::Function& entry() const;
 

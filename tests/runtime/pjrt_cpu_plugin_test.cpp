@@ -33,11 +33,34 @@ struct Cpu {
   const tlp_api& api = plugin.api();
   tlp_client* client = nullptr;
 
-  Cpu() {
+  // `devices` above 0: the client create option tlaloc_cpu_devices.
+  explicit Cpu(std::int64_t devices = 0) {
+    tlp_error* e = create(devices, &client);
+    ok(e);
+  }
+  tlp_error* create(std::int64_t devices, tlp_client** out) const {
+    const std::string_view name = "tlaloc_cpu_devices";
+    tlp_named_value option{};
+    option.struct_size = TLP_NAMED_VALUE_SIZE;
+    option.name = name.data();
+    option.name_size = name.size();
+    option.kind = TLP_VALUE_INT64;
+    option.int64_value = devices;
+    option.value_size = 1;
     tlp_client_create_args args{};
     args.struct_size = TLP_CLIENT_CREATE_ARGS_SIZE;
-    ok(api.client_create(&args));
-    client = args.client;
+    args.create_options = devices != 0 ? &option : nullptr;
+    args.num_options = devices != 0 ? 1 : 0;
+    tlp_error* e = api.client_create(&args);
+    *out = args.client;
+    return e;
+  }
+  std::vector<tlp_device*> devices() const {
+    tlp_client_devices_args args{};
+    args.struct_size = TLP_CLIENT_DEVICES_ARGS_SIZE;
+    args.client = client;
+    ok(api.client_addressable_devices(&args));
+    return {args.devices, args.devices + args.num_devices};
   }
   ~Cpu() {
     tlp_client_args args{TLP_CLIENT_ARGS_SIZE, nullptr, client};
@@ -70,10 +93,12 @@ struct Cpu {
   }
 
   tlp_buffer* upload(const void* data, tlp_element_type type, const std::vector<std::int64_t>& dims,
-                     tlp_host_buffer_semantics semantics = TLP_HOST_ONLY_DURING_CALL) const {
+                     tlp_host_buffer_semantics semantics = TLP_HOST_ONLY_DURING_CALL,
+                     tlp_device* device = nullptr) const {
     tlp_buffer_from_host_args args{};
     args.struct_size = TLP_BUFFER_FROM_HOST_ARGS_SIZE;
     args.client = client;
+    args.device = device;
     args.data = data;
     args.type = type;
     args.dims = dims.data();
@@ -110,21 +135,35 @@ struct Cpu {
   // Runs on one device; `options` null: no execute options at all.
   tlp_error* execute(tlp_loaded_executable* exe, std::vector<tlp_buffer*> in, std::vector<tlp_buffer*>& out,
                      tlp_execute_options* options = nullptr) const {
-    out.assign(2, nullptr);
-    tlp_buffer* const* argument_lists[1] = {in.data()};
-    tlp_buffer** output_lists[1] = {out.data()};
-    tlp_event* done[1] = {nullptr};
+    std::vector<std::vector<tlp_buffer*>> outs;
+    tlp_error* e = execute_on(exe, {std::move(in)}, outs, options);
+    out = outs.at(0);
+    return e;
+  }
+  // Runs on as many devices as `in` has argument lists; two outputs each.
+  tlp_error* execute_on(tlp_loaded_executable* exe, std::vector<std::vector<tlp_buffer*>> in,
+                        std::vector<std::vector<tlp_buffer*>>& out,
+                        tlp_execute_options* options = nullptr) const {
+    out.assign(in.size(), std::vector<tlp_buffer*>(2, nullptr));
+    std::vector<tlp_buffer* const*> argument_lists;
+    std::vector<tlp_buffer**> output_lists;
+    for (std::size_t k = 0; k < in.size(); ++k) {
+      argument_lists.push_back(in[k].data());
+      output_lists.push_back(out[k].data());
+    }
+    std::vector<tlp_event*> done(in.size(), nullptr);
     tlp_execute_args args{};
     args.struct_size = TLP_EXECUTE_ARGS_SIZE;
     args.executable = exe;
     args.options = options;
-    args.argument_lists = argument_lists;
-    args.num_devices = 1;
-    args.num_args = in.size();
-    args.output_lists = output_lists;
-    args.device_complete_events = done;
+    args.argument_lists = argument_lists.data();
+    args.num_devices = in.size();
+    args.num_args = in.at(0).size();
+    args.output_lists = output_lists.data();
+    args.device_complete_events = done.data();
     tlp_error* e = api.loaded_execute(&args);
-    if (e == nullptr) ready(done[0]);
+    if (e == nullptr)
+      for (tlp_event* d : done) ready(d);
     return e;
   }
   void destroy(tlp_buffer* b) const {
@@ -336,6 +375,84 @@ TEST(PjrtCpuPlugin, SerializedExecutablesLoadAndRunAgain) {
   const Plugin::Failure f = cpu.fails(cpu.api.executable_deserialize_and_load(&load));
   EXPECT_EQ(f.code, TLP_INVALID_ARGUMENT);
   EXPECT_NE(f.message.find("not an executable serialized by Tlaloc's CPU plugin"), std::string::npos) << f.message;
+}
+
+// An SPMD program of two partitions: each device takes its row of x, multiplies it
+// by the sum of the rows (an all_reduce across the devices), and the rows are put
+// back together; y is added after.
+const char* kSpmdProgram = R"(
+module attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func @main(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) {
+    %0 = stablehlo.custom_call @Sharding(%x) {mhlo.sharding = "{devices=[2,1]0,1}"} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    %1 = stablehlo.custom_call @SPMDFullToShardShape(%0) {mhlo.sharding = "{manual}"} : (tensor<2x3xf32>) -> tensor<1x3xf32>
+    %2 = "stablehlo.all_reduce"(%1) ({
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %s = stablehlo.add %a, %b : tensor<f32>
+        stablehlo.return %s : tensor<f32>
+    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, use_global_device_ids} : (tensor<1x3xf32>) -> tensor<1x3xf32>
+    %3 = stablehlo.multiply %1, %2 : tensor<1x3xf32>
+    %4 = stablehlo.custom_call @Sharding(%3) {mhlo.sharding = "{manual}"} : (tensor<1x3xf32>) -> tensor<1x3xf32>
+    %5 = stablehlo.custom_call @SPMDShardToFullShape(%4) {mhlo.sharding = "{devices=[2,1]0,1}"} : (tensor<1x3xf32>) -> tensor<2x3xf32>
+    %6 = stablehlo.add %5, %y : tensor<2x3xf32>
+    return %5, %6 : tensor<2x3xf32>, tensor<2x3xf32>
+  }
+}
+)";
+
+TEST(PjrtCpuPlugin, RunsAnSpmdProgramOnTheDevicesAClientIsCreatedWith) {
+  const Cpu cpu(2);
+  const std::vector<tlp_device*> devices = cpu.devices();
+  ASSERT_EQ(devices.size(), 2u);
+  tlp_loaded_executable* exe = cpu.compile(kSpmdProgram);
+  tlp_loaded_devices_args on{};
+  on.struct_size = TLP_LOADED_DEVICES_ARGS_SIZE;
+  on.executable = exe;
+  cpu.ok(cpu.api.loaded_addressable_devices(&on));
+  EXPECT_EQ(std::vector<tlp_device*>(on.devices, on.devices + on.num_devices), devices);
+  // Row k of x times the rows' sum, by hand; then plus y.
+  std::vector<float> rows(6), plus(6);
+  for (std::size_t i = 0; i < 6; ++i) {
+    rows[i] = kX[i] * (kX[i % 3] + kX[3 + i % 3]);
+    plus[i] = rows[i] + kY[i];
+  }
+  std::vector<std::vector<tlp_buffer*>> in, out;
+  for (tlp_device* d : devices)
+    in.push_back({cpu.upload(kX.data(), TLP_TYPE_F32, kDims, TLP_HOST_ONLY_DURING_CALL, d),
+                  cpu.upload(kY.data(), TLP_TYPE_F32, kDims, TLP_HOST_ONLY_DURING_CALL, d)});
+  cpu.ok(cpu.execute_on(exe, in, out));
+  for (std::size_t k = 0; k < devices.size(); ++k) {
+    EXPECT_EQ(cpu.download(out[k][0]), rows) << "device " << k;
+    EXPECT_EQ(cpu.download(out[k][1]), plus) << "device " << k;
+    tlp_buffer_device_args where{};
+    where.struct_size = TLP_BUFFER_DEVICE_ARGS_SIZE;
+    where.buffer = out[k][0];
+    cpu.ok(cpu.api.buffer_device(&where));
+    EXPECT_EQ(where.device, devices[k]);
+  }
+  // On one device, or with device 1's arguments on device 0: refused by name.
+  std::vector<std::vector<tlp_buffer*>> none;
+  const Plugin::Failure one = cpu.fails(cpu.execute_on(exe, {in[0]}, none));
+  EXPECT_NE(one.message.find("runs on 2 devices, 1 were asked for"), std::string::npos) << one.message;
+  const Plugin::Failure misplaced = cpu.fails(cpu.execute_on(exe, {in[0], in[0]}, none));
+  EXPECT_NE(misplaced.message.find("argument 0 of device 1 is on device 0"), std::string::npos)
+      << misplaced.message;
+  for (const auto& list : {in[0], in[1], out[0], out[1]})
+    for (tlp_buffer* b : list) cpu.destroy(b);
+  cpu.destroy(exe);
+}
+
+TEST(PjrtCpuPlugin, NamesTheDevicesOptionWhenAProgramNeedsMoreDevices) {
+  const Cpu cpu;
+  tlp_loaded_executable* exe = nullptr;
+  const Plugin::Failure f = cpu.fails(cpu.compile(kSpmdProgram, &exe));
+  EXPECT_NE(f.message.find("runs on 2 devices"), std::string::npos) << f.message;
+  EXPECT_NE(f.message.find("tlaloc_cpu_devices = 2"), std::string::npos) << f.message;
+  tlp_client* client = nullptr;
+  for (std::int64_t bad : {std::int64_t(-1), std::int64_t(100000)}) {
+    const Plugin::Failure option = cpu.fails(cpu.create(bad, &client));
+    EXPECT_NE(option.message.find("tlaloc_cpu_devices takes an int64 from 1 to 1024"), std::string::npos)
+        << option.message;
+  }
 }
 
 }  // namespace

@@ -11,10 +11,12 @@
 #include <tlaloc/runtime.hpp>
 #include <tlaloc/tlaloc.hpp>
 
+#include "ir/builder.hpp"
 #include "runtime/backend.hpp"
+#include "runtime/sample_program.hpp"
+#include "stablehlo/stablehlo.hpp"
 #include "support/expect_error.hpp"
 #include "support/training_runs.hpp"
-#include "runtime/sample_program.hpp"
 
 namespace {
 
@@ -166,8 +168,8 @@ TEST_P(SessionOn, TrainsWithTheStateOnTheDevice) {
 
 // The plugin's own refusal reaches the caller as a RuntimeError with its message
 // and code (INVALID_ARGUMENT = 3), whatever the Session would say.
-// The client's options reach the plugin: Tlaloc's CPU plugin takes none and names
-// any it is given.
+// The client's options reach the plugin: Tlaloc's CPU plugin takes only
+// tlaloc_cpu_devices and names any other it is given.
 TEST(SessionOnPjrt, PassesClientOptionsToThePlugin) {
   const std::vector<rt::ClientOption> options{{"memory_fraction", 0.5f}};
   tltest::expect_error_with<rt::RuntimeError>(
@@ -178,6 +180,34 @@ TEST(SessionOnPjrt, PassesClientOptionsToThePlugin) {
       {"memory_fraction"});
   EXPECT_EQ(rt::Session({.backend = rt::Backend::pjrt, .plugin_path = TLALOC_PJRT_CPU_PLUGIN}).platform_name(),
             "tlaloc_cpu");
+}
+
+// A shard_map's program, lowered, runs on two devices of the CPU plugin (the client
+// option tlaloc_cpu_devices), with the interpreter's bits; one device is not enough,
+// and the error says which option gives more.
+TEST(SessionOnPjrt, RunsAnSpmdProgramOnSeveralDevices) {
+  const auto sum_of_squares = tl::shard_map(
+      [](const tl::Tensor& v) {
+        return std::vector<tl::Tensor>{tl::psum(tl::sum(v * v), "d"), v * 2.f};
+      },
+      tl::Mesh({{"d", 2}}), {tl::P("d")}, {tl::P(), tl::P("d")});
+  const tl::Tensor x = tl::tensor(std::vector<float>{0, 1, 2, 3, 4, 5}, {2, 3});
+  const std::vector<tl::ir::TensorType> types{{x.dtype(), x.shape()}};
+  const std::string text = tl::stablehlo::to_text(
+      tl::ir::trace("main", types, [&](std::span<const tl::Tensor> a) { return sum_of_squares(a[0]); }));
+  const std::vector<rt::ClientOption> two{{"tlaloc_cpu_devices", std::int64_t(2)}};
+  const rt::Session s(
+      {.backend = rt::Backend::pjrt, .plugin_path = TLALOC_PJRT_CPU_PLUGIN, .client_options = two});
+  const std::vector<tl::Tensor> got = s.compile(text).run(std::vector<tl::Tensor>{x});
+  const std::vector<tl::Tensor> want = sum_of_squares(x);
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].item<float>(), 55.f);  // 0 + 1 + 4 + 9 + 16 + 25
+  EXPECT_EQ(got[0].item<float>(), want[0].item<float>());
+  EXPECT_EQ(got[1].to_vector<float>(), want[1].to_vector<float>());
+  const rt::Session one({.backend = rt::Backend::pjrt, .plugin_path = TLALOC_PJRT_CPU_PLUGIN});
+  tltest::expect_error_with<rt::RuntimeError>(
+      [&] { (void)one.compile(text); },
+      {"runs on 1 x 2 devices", "gives this process 1", "tlaloc_cpu_devices"});
 }
 
 // Unset options are chosen by plugin: a CUDA plugin gets a share of the GPU and no

@@ -53,7 +53,7 @@ Client::Client(Plugin plugin, const std::vector<ClientOption>& options) : plugin
     if (devices.num_devices == 0)
       throw RuntimeError(fmt::format("tl::runtime: the PJRT plugin '{}' has no device this process can use",
                                      plugin_.path().string()));
-    device_ = devices.devices[0];
+    devices_.assign(devices.devices, devices.devices + devices.num_devices);
     platform_name_ = client_string(api().client_platform_name, "PJRT_Client_PlatformName");
     platform_version_ = client_string(api().client_platform_version, "PJRT_Client_PlatformVersion");
   } catch (...) {
@@ -66,6 +66,18 @@ Client::Client(Plugin plugin, const std::vector<ClientOption>& options) : plugin
 Client::~Client() {
   tlp_client_args destroy{TLP_CLIENT_ARGS_SIZE, nullptr, client_};
   plugin_.take_error(api().client_destroy(&destroy));  // nothing to report it to
+}
+
+std::int64_t Client::id_of(tlp_device* device) const {
+  tlp_device_get_description_args get{};
+  get.struct_size = TLP_DEVICE_GET_DESCRIPTION_ARGS_SIZE;
+  get.device = device;
+  check(api().device_get_description(&get), "PJRT_Device_GetDescription");
+  tlp_description_int_args id{};
+  id.struct_size = TLP_DESCRIPTION_INT_ARGS_SIZE;
+  id.description = get.description;
+  check(api().description_id(&id), "PJRT_DeviceDescription_Id");
+  return id.value;
 }
 
 std::string Client::client_string(tlp_client_platform_name_fn* fn, std::string_view what) const {

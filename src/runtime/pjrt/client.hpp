@@ -1,4 +1,5 @@
-// A PJRT client of a loaded plugin, with the one device Tlaloc runs on, and the
+// A PJRT client of a loaded plugin, with its addressable devices (Tlaloc runs a
+// program of one process on the first, an SPMD program on the first few), and the
 // rules for calling into it: every error the plugin returns becomes a
 // tl::runtime::RuntimeError with the plugin's message and code; events are awaited
 // and freed. Buffers and executables hold the Client, so it goes last.
@@ -28,7 +29,10 @@ class Client {
   const Plugin& plugin() const { return plugin_; }
   const tlp_api& api() const { return plugin_.api(); }
   tlp_client* handle() const { return client_; }
-  tlp_device* device() const { return device_; }
+  tlp_device* device() const { return devices_.at(0); }
+  const std::vector<tlp_device*>& devices() const { return devices_; }
+  // The plugin's id of an addressable device (PJRT_DeviceDescription_Id).
+  std::int64_t id_of(tlp_device* device) const;
   const std::string& platform_name() const { return platform_name_; }
   const std::string& platform_version() const { return platform_version_; }
 
@@ -42,7 +46,7 @@ class Client {
 
   Plugin plugin_;
   tlp_client* client_ = nullptr;
-  tlp_device* device_ = nullptr;
+  std::vector<tlp_device*> devices_;
   std::string platform_name_, platform_version_;
 };
 

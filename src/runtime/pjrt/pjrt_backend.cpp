@@ -1,15 +1,17 @@
 // The PJRT backend of tl::runtime::Session: a plugin's client and its first
-// addressable device. Programs go to the plugin as StableHLO text with the
-// hand-encoded CompileOptionsProto of docs/PJRT.md; their signature, which the
-// Session checks arguments against, is read from the same text by Tlaloc's parser.
+// addressable device (an SPMD program: its first few). Programs go to the plugin as
+// StableHLO text with the hand-encoded CompileOptionsProto of docs/PJRT.md; their
+// signature, which the Session checks arguments against, and their grid are read
+// from the same text by Tlaloc's parser.
 #include <fmt/format.h>
 
-#include <array>
+#include <optional>
 #include <string>
 
 #include "core/tensor_impl.hpp"
 #include "runtime/backend.hpp"
 #include "runtime/pjrt/client.hpp"
+#include "runtime/pjrt/compile_options.hpp"
 #include "runtime/pjrt/element_types.hpp"
 #include "stablehlo/stablehlo.hpp"
 
@@ -18,11 +20,40 @@ namespace {
 
 using pjrt::Client;
 
-// CompileOptionsProto { executable_build_options { device_ordinal: -1,
-// num_replicas: 1, num_partitions: 1 } } (docs/PJRT.md derives the bytes).
-constexpr std::array<char, 17> kCompileOptions = {
-    '\x1A', '\x0F', '\x08', '\xFF', '\xFF', '\xFF', '\xFF', '\xFF', '\xFF',
-    '\xFF', '\xFF', '\xFF', '\x01', '\x20', '\x01', '\x28', '\x01'};
+// The program's signature and grid, read from the text the plugin is given.
+struct Signature {
+  std::vector<BufferType> inputs, outputs;
+  std::int64_t replicas = 1, partitions = 1;
+};
+Signature signature_of(std::string_view text, std::string_view name) {
+  const ir::Module m = stablehlo::parse(text, std::string(name));
+  Signature s{{}, {}, m.num_replicas, m.num_partitions};
+  for (const ir::TensorType& t : m.entry().param_types()) s.inputs.push_back({t.dtype, t.shape});
+  for (const ir::TensorType& t : m.entry().result_types()) s.outputs.push_back({t.dtype, t.shape});
+  return s;
+}
+
+tlp_buffer* upload(const Client& client, const Tensor& t, tlp_device* device) {
+  const Shape& shape = t.shape();
+  tlp_buffer_from_host_args args{};
+  args.struct_size = TLP_BUFFER_FROM_HOST_ARGS_SIZE;
+  args.client = client.handle();
+  args.data = t.raw_data();
+  args.type = pjrt::element_type_of(t.dtype());
+  args.dims = shape.data();
+  args.num_dims = shape.size();
+  args.host_buffer_semantics = TLP_HOST_ONLY_DURING_CALL;
+  args.device = device;
+  client.check(client.api().client_buffer_from_host(&args), "PJRT_Client_BufferFromHostBuffer");
+  tlp_buffer_args destroy{TLP_BUFFER_ARGS_SIZE, nullptr, args.buffer};
+  try {
+    client.await(args.done_with_host_buffer, "PJRT_Client_BufferFromHostBuffer (its event)");
+  } catch (...) {
+    client.plugin().take_error(client.api().buffer_destroy(&destroy));
+    throw;
+  }
+  return args.buffer;
+}
 
 std::size_t byte_size(const BufferType& t) {
   std::size_t n = itemsize(t.dtype);
@@ -91,9 +122,11 @@ class PjrtExecutable final : public DeviceExecutable {
   PjrtExecutable(const PjrtExecutable&) = delete;
   PjrtExecutable& operator=(const PjrtExecutable&) = delete;
 
-  void set_signature(std::vector<BufferType> inputs, std::vector<BufferType> outputs) {
+  void set_signature(std::vector<BufferType> inputs, std::vector<BufferType> outputs,
+                     std::vector<tlp_device*> devices) {
     inputs_ = std::move(inputs);
     outputs_ = std::move(outputs);
+    devices_ = std::move(devices);
   }
   std::size_t plugin_outputs() const;
   std::string serialize() const;
@@ -107,6 +140,7 @@ class PjrtExecutable final : public DeviceExecutable {
   std::shared_ptr<const Client> client_;
   tlp_loaded_executable* exe_;
   std::vector<BufferType> inputs_, outputs_;
+  std::vector<tlp_device*> devices_;  // one per process of the program's grid
 };
 
 std::size_t PjrtExecutable::plugin_outputs() const {
@@ -146,36 +180,62 @@ std::string PjrtExecutable::serialize() const {
 }
 
 // The plugin learns which arguments it may consume from the complement: the
-// non-donatable indices of the execute options.
+// non-donatable indices of the execute options. An SPMD program runs on its devices,
+// each given the whole arguments (copies through the host for all but the first; a
+// copy is never donated), and its results are the first device's.
 std::vector<std::shared_ptr<DeviceBuffer>> PjrtExecutable::run(std::span<const std::shared_ptr<DeviceBuffer>> args,
                                                                const std::vector<bool>& donated) const {
-  std::vector<tlp_buffer*> in;
+  const std::size_t devices = devices_.size();
+  std::vector<std::vector<tlp_buffer*>> in(devices);
   std::vector<std::int64_t> keep;
   for (std::size_t i = 0; i < args.size(); ++i) {
-    in.push_back(static_cast<const PjrtBuffer&>(*args[i]).handle());
-    if (!donated[i]) keep.push_back(static_cast<std::int64_t>(i));
+    in[0].push_back(static_cast<const PjrtBuffer&>(*args[i]).handle());
+    if (!donated[i] || devices > 1) keep.push_back(static_cast<std::int64_t>(i));
   }
+  std::vector<std::unique_ptr<PjrtBuffer>> copies;
+  for (std::size_t k = 1; k < devices; ++k)
+    for (const std::shared_ptr<DeviceBuffer>& a : args) {
+      copies.push_back(std::make_unique<PjrtBuffer>(client_, upload(*client_, a->to_host(), devices_[k])));
+      in[k].push_back(copies.back()->handle());
+    }
   tlp_execute_options options{};
   options.struct_size = TLP_EXECUTE_OPTIONS_SIZE;
   options.non_donatable_input_indices = keep.data();
   options.num_non_donatable_input_indices = keep.size();
-  std::vector<tlp_buffer*> out(outputs_.size(), nullptr);
-  tlp_buffer* const* argument_lists[1] = {in.data()};
-  tlp_buffer** output_lists[1] = {out.data()};
-  tlp_event* done[1] = {nullptr};
+  std::vector<std::vector<tlp_buffer*>> out(devices, std::vector<tlp_buffer*>(outputs_.size(), nullptr));
+  std::vector<tlp_buffer* const*> argument_lists;
+  std::vector<tlp_buffer**> output_lists;
+  for (std::size_t k = 0; k < devices; ++k) {
+    argument_lists.push_back(in[k].data());
+    output_lists.push_back(out[k].data());
+  }
+  std::vector<tlp_event*> done(devices, nullptr);
   tlp_execute_args execute{};
   execute.struct_size = TLP_EXECUTE_ARGS_SIZE;
   execute.executable = exe_;
   execute.options = &options;
-  execute.argument_lists = argument_lists;
-  execute.num_devices = 1;
-  execute.num_args = in.size();
-  execute.output_lists = output_lists;
-  execute.device_complete_events = done;
+  execute.argument_lists = argument_lists.data();
+  execute.num_devices = devices;
+  execute.num_args = args.size();
+  execute.output_lists = output_lists.data();
+  execute.device_complete_events = done.data();
   client_->check(client_->api().loaded_execute(&execute), "PJRT_LoadedExecutable_Execute");
   std::vector<std::shared_ptr<DeviceBuffer>> results;
-  for (tlp_buffer* b : out) results.push_back(std::make_shared<PjrtBuffer>(client_, b));  // owned from here on
-  client_->await(done[0], "PJRT_LoadedExecutable_Execute (its completion event)");
+  std::vector<std::unique_ptr<PjrtBuffer>> others;  // the other devices' results: freed here
+  for (std::size_t k = 0; k < devices; ++k)
+    for (tlp_buffer* b : out[k]) {
+      if (k == 0)
+        results.push_back(std::make_shared<PjrtBuffer>(client_, b));  // owned from here on
+      else
+        others.push_back(std::make_unique<PjrtBuffer>(client_, b));
+    }
+  std::exception_ptr failed;  // every event is awaited and freed; the first failure is reported
+  for (tlp_event* d : done) try {
+      client_->await(d, "PJRT_LoadedExecutable_Execute (its completion event)");
+    } catch (...) {
+      if (!failed) failed = std::current_exception();
+    }
+  if (failed) std::rethrow_exception(failed);
   for (auto& r : results) static_cast<PjrtBuffer&>(*r).read_type();
   return results;
 }
@@ -189,27 +249,35 @@ class PjrtBackend final : public DeviceBackend {
   std::string platform_version() const override { return client_->platform_version(); }
 
   bool serializes() const override { return true; }
-  std::string compile_options() const override { return {kCompileOptions.begin(), kCompileOptions.end()}; }
+  // The options of a program of one process; the cache key holds the text, which
+  // gives any other program's.
+  std::string compile_options() const override { return pjrt::compile_options(1, 1); }
   std::string serialize(const DeviceExecutable& e) const override {
     return static_cast<const PjrtExecutable&>(e).serialize();
   }
 
   std::unique_ptr<DeviceExecutable> deserialize(std::string_view bytes, std::string_view text,
                                                 std::string_view name) override {
+    const std::optional<Signature> read = read_signature(text, name);
+    const std::vector<tlp_device*> devices = read ? devices_for(*read, name) : devices_for({}, name);
+    const std::string options = read ? options_for(*read, devices) : compile_options();
     tlp_deserialize_and_load_args args{};
     args.struct_size = TLP_DESERIALIZE_AND_LOAD_ARGS_SIZE;
     args.client = client_->handle();
     args.bytes = bytes.data();
     args.bytes_size = bytes.size();
-    args.compile_options = kCompileOptions.data();
-    args.compile_options_size = kCompileOptions.size();
+    args.compile_options = options.data();
+    args.compile_options_size = options.size();
     client_->check(client_->api().executable_deserialize_and_load(&args), "PJRT_Executable_DeserializeAndLoad");
     auto exe = std::make_unique<PjrtExecutable>(client_, args.loaded);
-    set_signature(*exe, text, name);
+    set_signature(*exe, read ? *read : signature_of(text, name), devices);
     return exe;
   }
 
   std::unique_ptr<DeviceExecutable> compile(std::string_view text, std::string_view name) override {
+    const std::optional<Signature> read = read_signature(text, name);
+    const std::vector<tlp_device*> devices = read ? devices_for(*read, name) : devices_for({}, name);
+    const std::string options = read ? options_for(*read, devices) : compile_options();
     std::string code(text);
     tlp_program program{};
     program.struct_size = TLP_PROGRAM_SIZE;
@@ -221,44 +289,57 @@ class PjrtBackend final : public DeviceBackend {
     args.struct_size = TLP_CLIENT_COMPILE_ARGS_SIZE;
     args.client = client_->handle();
     args.program = &program;
-    args.compile_options = kCompileOptions.data();
-    args.compile_options_size = kCompileOptions.size();
+    args.compile_options = options.data();
+    args.compile_options_size = options.size();
     client_->check(client_->api().client_compile(&args), "PJRT_Client_Compile");
     auto exe = std::make_unique<PjrtExecutable>(client_, args.executable);
-    set_signature(*exe, text, name);
+    set_signature(*exe, read ? *read : signature_of(text, name), devices);
     return exe;
   }
 
   std::shared_ptr<DeviceBuffer> to_device(const Tensor& t) override {
-    const Shape& shape = t.shape();
-    tlp_buffer_from_host_args args{};
-    args.struct_size = TLP_BUFFER_FROM_HOST_ARGS_SIZE;
-    args.client = client_->handle();
-    args.data = t.raw_data();
-    args.type = pjrt::element_type_of(t.dtype());
-    args.dims = shape.data();
-    args.num_dims = shape.size();
-    args.host_buffer_semantics = TLP_HOST_ONLY_DURING_CALL;
-    args.device = client_->device();
-    client_->check(client_->api().client_buffer_from_host(&args), "PJRT_Client_BufferFromHostBuffer");
-    auto buffer = std::make_shared<PjrtBuffer>(client_, args.buffer);
-    buffer->set_type({t.dtype(), shape});
-    client_->await(args.done_with_host_buffer, "PJRT_Client_BufferFromHostBuffer (its event)");
+    auto buffer = std::make_shared<PjrtBuffer>(client_, upload(*client_, t, client_->device()));
+    buffer->set_type({t.dtype(), t.shape()});
     return buffer;
   }
 
  private:
+  // A text Tlaloc's parser refuses goes to the plugin all the same, as a program of
+  // one process, so that the plugin's own error reaches the caller; if the plugin
+  // takes it, the parser's error follows.
+  static std::optional<Signature> read_signature(std::string_view text, std::string_view name) {
+    try {
+      return signature_of(text, name);
+    } catch (const Error&) {
+      return std::nullopt;
+    }
+  }
+  // The client's first devices, one per process of the program's grid.
+  std::vector<tlp_device*> devices_for(const Signature& s, std::string_view name) const {
+    const std::vector<tlp_device*>& all = client_->devices();
+    const auto need = std::size_t(s.replicas * s.partitions);
+    if (need > all.size())
+      throw RuntimeError(
+          fmt::format("tl::runtime: {} runs on {} x {} devices (mhlo.num_replicas x "
+                      "mhlo.num_partitions), the PJRT plugin '{}' gives this process {} (Tlaloc's "
+                      "CPU plugin: the client option tlaloc_cpu_devices)",
+                      name, s.replicas, s.partitions, client_->plugin().path().string(), all.size()));
+    return {all.begin(), all.begin() + std::ptrdiff_t(need)};
+  }
+  std::string options_for(const Signature& s, const std::vector<tlp_device*>& devices) const {
+    std::vector<std::int64_t> ids;
+    if (devices.size() > 1)
+      for (tlp_device* d : devices) ids.push_back(client_->id_of(d));
+    return pjrt::compile_options(s.replicas, s.partitions, ids);
+  }
   // The program's parameter and result types, from the text the plugin accepted.
-  void set_signature(PjrtExecutable& exe, std::string_view text, std::string_view name) const {
-    const ir::Module m = stablehlo::parse(text, std::string(name));
-    std::vector<BufferType> inputs, outputs;
-    for (const ir::TensorType& t : m.entry().param_types()) inputs.push_back({t.dtype, t.shape});
-    for (const ir::TensorType& t : m.entry().result_types()) outputs.push_back({t.dtype, t.shape});
-    if (const std::size_t n = exe.plugin_outputs(); n != outputs.size())
-      throw RuntimeError(fmt::format("tl::runtime: the PJRT plugin '{}' compiled a program of {} results into "
-                                     "one of {}",
-                                     client_->plugin().path().string(), outputs.size(), n));
-    exe.set_signature(std::move(inputs), std::move(outputs));
+  void set_signature(PjrtExecutable& exe, Signature s, std::vector<tlp_device*> devices) const {
+    if (const std::size_t n = exe.plugin_outputs(); n != s.outputs.size())
+      throw RuntimeError(
+          fmt::format("tl::runtime: the PJRT plugin '{}' compiled a program of {} results into "
+                      "one of {}",
+                      client_->plugin().path().string(), s.outputs.size(), n));
+    exe.set_signature(std::move(s.inputs), std::move(s.outputs), std::move(devices));
   }
 
   std::shared_ptr<const Client> client_;
