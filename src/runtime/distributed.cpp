@@ -11,6 +11,7 @@
 
 #include "core/check.hpp"
 #include "core/tensor_impl.hpp"
+#include "interp/parallel.hpp"
 #include "ops/processes.hpp"
 #include "runtime/installed.hpp"
 #include "runtime/mpi_transport.h"
@@ -69,6 +70,14 @@ Transport load() {
     throw Error(
         fmt::format("{}: '{}' is not Tlaloc's MPI transport (a function is missing)", kWho, path.string()));
   return t;
+}
+
+// The MPI tag of an op's messages, so that processes in different ops do not meet:
+// a hash of its name below 32767, the least tag bound MPI allows.
+int tag_of(std::string_view op) {
+  std::uint32_t h = 2166136261u;  // FNV-1a
+  for (char c : op) h = (h ^ std::uint8_t(c)) * 16777619u;
+  return int(h % 32767u);
 }
 
 // The processes of the job: partition `rank` of a 1 x size grid.
@@ -168,8 +177,9 @@ class MpiProcesses final : public detail::Processes {
   void run(std::string_view op, const Members& m, const Blocks& b) {
     char err[512] = {};
     const std::lock_guard lock(mutex_);  // MPI is called by one thread at a time
-    if (t_.exchange(m.ranks.data(), int(m.ranks.size()), int(m.me), b.send.data(), b.send_bytes.data(),
-                    b.recv.data(), b.recv_bytes.data(), err, sizeof err) != 0)
+    if (t_.exchange(m.ranks.data(), int(m.ranks.size()), int(m.me), tag_of(op),
+                    interp::collective_timeout_seconds(), b.send.data(), b.send_bytes.data(), b.recv.data(),
+                    b.recv_bytes.data(), err, sizeof err) != 0)
       detail::fail(op, "process {} of an MPI job of {}: {}", rank_, size_, err);
   }
   static std::size_t bytes_of(const Tensor& t) { return std::size_t(t.numel()) * itemsize(t.dtype()); }

@@ -17,10 +17,13 @@ extern "C" {
 typedef int (*tlaloc_mpi_init_fn)(int* rank, int* size, char* err, size_t len);
 /* Every member of `group` (n world ranks, this one at position me) sends send[k]
  * (send_bytes[k] bytes) to member k and receives member k's message into recv[k]
- * (recv_bytes[k] bytes, what member k sends it); the entries at me are not read. */
-typedef int (*tlaloc_mpi_exchange_fn)(const int* group, int n, int me, const void* const* send,
-                                      const size_t* send_bytes, void* const* recv, const size_t* recv_bytes,
-                                      char* err, size_t len);
+ * (recv_bytes[k] bytes, what member k sends it); the entries at me are not read.
+ * Messages carry `tag` (the op: members in different ops do not meet). A message
+ * of another size than expected, or none within timeout_seconds, is an error that
+ * names the member. */
+typedef int (*tlaloc_mpi_exchange_fn)(const int* group, int n, int me, int tag, double timeout_seconds,
+                                      const void* const* send, const size_t* send_bytes, void* const* recv,
+                                      const size_t* recv_bytes, char* err, size_t len);
 /* Ends MPI once, at exit. */
 typedef void (*tlaloc_mpi_finalize_fn)(void);
 
