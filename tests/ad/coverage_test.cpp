@@ -17,12 +17,10 @@ namespace {
 // src/ad/shard_map.cpp; shard_map checked by tests/ad/shard_map_test.cpp).
 const std::set<std::string> kEngine = {"if", "case", "while", "scan", "custom_rule", "shard_map"};
 
-// Collectives whose rules tests/interp/collective_grad_test.cpp checks across processes
-// against finite differences, instead of the table: the table's programs also print as
-// C++, and a printed function runs as one process.
-const std::set<std::string> kAcrossProcesses = {
-    "all_gather",         "all_reduce",        "all_to_all",    "collective_broadcast",
-    "collective_permute", "collective_reduce", "reduce_scatter"};
+// Collectives no tl:: function records (only parsed programs have them), whose rules
+// tests/interp/collective_grad_test.cpp checks across processes against finite
+// differences instead of the table. The others have rows (tests/ad/cases_collective.cpp).
+const std::set<std::string> kAcrossProcesses = {"collective_broadcast", "collective_reduce"};
 
 // Refused by name when a derivative flows through them (by the engine, or by rules
 // that refuse), and why.
