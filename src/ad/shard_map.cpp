@@ -17,10 +17,20 @@ namespace {
 
 using detail::MeshShape;
 
+// The ranks of the values say how the layout's split dimensions divide among them:
+// values typed only at run time (a build-time trace) cannot say.
+std::size_t rank_of(const Function& f, ValueId v) {
+  const TensorType& t = f.type(v);
+  if (t.unknown)
+    throw detail::UnknownTypeError(
+        "AD: a shard_map of values whose ranks are known only at run time: its parts cannot be told apart");
+  return t.shape.size();
+}
+
 detail::ShardLayout layout_of(const Function& f, const Op& op) {
   std::vector<std::size_t> in_ranks, out_ranks;
-  for (ValueId v : op.operands) in_ranks.push_back(f.type(v).shape.size());
-  for (ValueId v : op.results) out_ranks.push_back(f.type(v).shape.size());
+  for (ValueId v : op.operands) in_ranks.push_back(rank_of(f, v));
+  for (ValueId v : op.results) out_ranks.push_back(rank_of(f, v));
   return detail::ShardLayout::of(op.attrs, in_ranks, out_ranks);
 }
 

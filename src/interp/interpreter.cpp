@@ -91,10 +91,13 @@ class Frame final : public detail::RegionCalls {
     if (detail::Processes* world = detail::distributed_world();
         world != nullptr && world->num_partitions() > 1)
       return call_in_world(*world, r, args, same);
-    return run_processes(1, std::int64_t(args.size()), [&](std::int64_t i) {
-      Frame copy(*this);
-      return copy.run_region(r, args[std::size_t(i)]);
-    });
+    return run_processes(
+        1, std::int64_t(args.size()),
+        [&](std::int64_t i) {
+          Frame copy(*this);
+          return copy.run_region(r, args[std::size_t(i)]);
+        },
+        op->name());
   }
   // Across the processes of a distributed job, one device each: this process runs its
   // own, and every process gets every device's results but those the same on all.
@@ -219,11 +222,13 @@ std::vector<Tensor> run_parallel(const ModulePlan& mp, const Op& op, const OpPla
     detail::fail(op.name(), "{} programs do not fill rows of {} partitions", n, partitions);
   std::vector<std::size_t> first{0};  // ir::verify checked that the operands fill the parameters
   for (const FunctionPlan* p : plan.processes) first.push_back(first.back() + p->f->body.args.size());
-  const std::vector<std::vector<Tensor>> results =
-      run_processes(std::int64_t(n / partitions), std::int64_t(partitions), [&](std::int64_t i) {
+  const std::vector<std::vector<Tensor>> results = run_processes(
+      std::int64_t(n / partitions), std::int64_t(partitions),
+      [&](std::int64_t i) {
         const auto k = std::size_t(i);
         return run_function(mp, *plan.processes[k], in.subspan(first[k], first[k + 1] - first[k]));
-      });
+      },
+      op.name());
   std::vector<Tensor> out;
   for (const std::vector<Tensor>& r : results) out.insert(out.end(), r.begin(), r.end());
   return out;

@@ -167,11 +167,16 @@ double collective_timeout_seconds() {
 
 std::vector<std::vector<Tensor>> run_processes(
     std::int64_t num_replicas, std::int64_t num_partitions,
-    const std::function<std::vector<Tensor>(std::int64_t)>& process) {
+    const std::function<std::vector<Tensor>(std::int64_t)>& process, std::string_view who) {
   if (num_replicas < 1 || num_partitions < 1)
     throw ValueError(fmt::format("a process grid needs at least one replica and one partition, got {} x {}",
                                  num_replicas, num_partitions));
   const std::int64_t n = num_replicas * num_partitions;
+  if (num_replicas > kMaxProcesses || num_partitions > kMaxProcesses || n > kMaxProcesses)
+    throw ValueError(
+        fmt::format("tl::{}: a process grid of {} x {}: the host interpreter runs at most {} "
+                    "processes, each a thread",
+                    who, num_replicas, num_partitions, kMaxProcesses));
   Rendezvous rendezvous(num_partitions);
   std::vector<std::vector<Tensor>> results(static_cast<std::size_t>(n));
   std::vector<std::exception_ptr> failures(static_cast<std::size_t>(n));

@@ -18,13 +18,17 @@ namespace tlaloc::interp {
 // set).
 double collective_timeout_seconds();
 
+// The most processes run_processes runs at once (each is a thread).
+inline constexpr std::int64_t kMaxProcesses = 1024;
+
 // Runs `process(i)` for every process i of a num_replicas x num_partitions grid, each
 // on a thread of its own with the grid as its detail::Processes, and returns their
 // results in process order. When one fails, the others stop at their next collective
 // instead of waiting; the first failure (in process order, a process that stopped
-// because of another's failure last) is rethrown as it was thrown.
+// because of another's failure last) is rethrown as it was thrown. `who` names the
+// op that runs the grid when it is too large.
 std::vector<std::vector<Tensor>> run_processes(
     std::int64_t num_replicas, std::int64_t num_partitions,
-    const std::function<std::vector<Tensor>(std::int64_t)>& process);
+    const std::function<std::vector<Tensor>(std::int64_t)>& process, std::string_view who = "run_processes");
 
 }  // namespace tlaloc::interp

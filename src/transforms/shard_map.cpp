@@ -26,6 +26,10 @@ Mesh::Mesh(Axes axes) : axes_(std::move(axes)) {
     for (std::size_t j = 0; j < i; ++j)
       if (axes_[j].first == name) throw ValueError(fmt::format("tl::Mesh: axis '{}' is named twice", name));
   }
+  std::int64_t n = 1;
+  for (const auto& axis : axes_)
+    if (__builtin_mul_overflow(n, axis.second, &n) || n > (std::int64_t(1) << 31))
+      throw ValueError("tl::Mesh: more than 2^31 devices");
 }
 
 std::int64_t Mesh::size() const {

@@ -203,6 +203,17 @@ TEST(ShardMap, SpecsThatCannotWorkAreNamed) {
         tl::Mesh({{"data", 2}, {"data", 2}});
       },
       {"tl::Mesh", "'data' is named twice"});
+  // More devices than the host runs as threads, or than any machine has.
+  tltest::expect_error_with<tl::ValueError>(
+      [&] {
+        tl::shard_map(psum_rows, tl::Mesh({{"data", 3000}}), {tl::P()}, tl::P())(x);
+      },
+      {"shard_map", "a process grid of 1 x 3000", "at most 1024 processes"});
+  tltest::expect_error_with<tl::ValueError>(
+      [&] {
+        tl::Mesh({{"a", std::int64_t(1) << 20}, {"b", std::int64_t(1) << 20}});
+      },
+      {"tl::Mesh", "more than 2^31 devices"});
 }
 
 // A traced value the mapped function uses without taking it as an argument runs,
