@@ -5,6 +5,7 @@
 #include "tlaloc/custom.hpp"
 #include "tlaloc/dtype.hpp"
 #include "tlaloc/error.hpp"
+#include "tlaloc/kernel.hpp"
 #include "tlaloc/lax.hpp"
 #include "tlaloc/ops.hpp"
 #include "tlaloc/random.hpp"

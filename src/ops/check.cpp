@@ -6,10 +6,13 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <mutex>
+#include <shared_mutex>
 
 #include "core/check.hpp"
 #include "ops/cpp_spelling.hpp"
 #include "ops/custom_call.hpp"
+#include "ops/rule.hpp"
 #include "tlaloc/lax.hpp"
 
 namespace tlaloc::detail {
@@ -189,9 +192,29 @@ const OpDef& expect_close = def_check("check.expect_close", 2,
                                       {StableHloAttr("min_ulp_difference", Kind::i64).optional(),
                                        StableHloAttr("max_ulp_difference", Kind::i64).optional()});
 
-std::map<std::string, CustomCallTarget, std::less<>>& custom_call_targets() {
-  static std::map<std::string, CustomCallTarget, std::less<>> targets;
+// Targets are registered as files initialise and as user kernels are first called,
+// while programs may run: the map is guarded, and its entries never move.
+struct Targets {
+  std::shared_mutex mu;
+  std::map<std::string, CustomCallTarget, std::less<>> by_name;
+};
+Targets& custom_call_targets() {
+  static Targets targets;
   return targets;
+}
+
+std::string target_of(const Rule& r) { return r.attrs().get<std::string>("call_target_name"); }
+
+// A target's own rule, or a refusal naming it.
+std::vector<Tensor> target_rule(const Rule& r, DerivRule CustomCallTarget::*rule) {
+  const std::string target = target_of(r);
+  const CustomCallTarget* t = find_custom_call_target(target);
+  if (t == nullptr || !(t->*rule))
+    fail<NotDifferentiableError>(fmt::format("custom_call @{}", target),
+                                 "has no {} rule: a derivative cannot pass through it{}",
+                                 rule == &CustomCallTarget::vjp ? "reverse-mode (vjp)" : "forward-mode (jvp)",
+                                 t == nullptr ? " (an opaque external function)" : " (give the kernel one)");
+  return (t->*rule)(r);
 }
 
 // custom_call: the host interpreter knows the check targets and those registered by
@@ -209,11 +232,13 @@ const OpDef& custom_call =
           if (const CustomCallTarget* t = find_custom_call_target(target)) return t->kernel(in, a, out);
           fail(fmt::format("custom_call @{}", target), "is not a target the host interpreter knows");
         })
+        .jvp([](const Rule& r) { return target_rule(r, &CustomCallTarget::jvp); })
+        .vjp([](const Rule& r) { return target_rule(r, &CustomCallTarget::vjp); })
         .stablehlo({"stablehlo.custom_call",
                     {StableHloAttr("call_target_name", Kind::string),
                      StableHloAttr("has_side_effect", Kind::boolean).optional(),
                      StableHloAttr("backend_config", Kind::string).optional(),
-                     StableHloAttr("api_version", Kind::i64).optional(),
+                     StableHloAttr("api_version", Kind::i32).optional(),
                      StableHloAttr("mhlo.sharding", Kind::string).optional()},
                     "custom_call"})
         .cpp(custom_call_spelling);
@@ -221,13 +246,18 @@ const OpDef& custom_call =
 }  // namespace
 
 bool def_custom_call_target(std::string name, CustomCallTarget target) {
-  custom_call_targets()[std::move(name)] = std::move(target);
+  Targets& t = custom_call_targets();
+  const std::unique_lock lock(t.mu);
+  if (t.by_name.count(name) != 0 || is_check_name(name))
+    fail<ValueError>(fmt::format("custom_call @{}", name), "is defined twice: a target has one definition");
+  t.by_name.emplace(std::move(name), std::move(target));
   return true;
 }
 const CustomCallTarget* find_custom_call_target(std::string_view name) {
-  const auto& targets = custom_call_targets();
-  const auto at = targets.find(name);
-  return at == targets.end() ? nullptr : &at->second;
+  Targets& t = custom_call_targets();
+  const std::shared_lock lock(t.mu);
+  const auto at = t.by_name.find(name);
+  return at == t.by_name.end() ? nullptr : &at->second;
 }
 
 }  // namespace tlaloc::detail

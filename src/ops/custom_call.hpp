@@ -10,13 +10,20 @@
 
 namespace tlaloc::detail {
 
-// What a target is: how it runs, and how printed C++ spells it.
+// What a target is: how it runs, how printed C++ spells it, and its derivative rules
+// (none: a derivative reaching it is refused by name).
 struct CustomCallTarget {
   Kernel kernel;
   CppSpelling cpp;
+  DerivRule jvp = nullptr, vjp = nullptr;
 };
 
-// Returns true, so that a file registers its targets as it initialises.
+// The attributes a target reads from its op, each under this prefix: StableHLO text
+// writes them as the dictionary `backend_config` (api_version 4, XLA's typed FFI).
+inline constexpr std::string_view kBackendConfigPrefix = "backend_config.";
+
+// Returns true, so that a file registers its targets as it initialises; a name
+// registered twice is refused.
 bool def_custom_call_target(std::string name, CustomCallTarget target);
 const CustomCallTarget* find_custom_call_target(std::string_view name);
 

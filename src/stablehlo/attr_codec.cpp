@@ -313,4 +313,49 @@ void set_implied_attrs(const StableHloSpelling& s, const std::vector<TensorType>
   }
 }
 
+std::string prefixed_dict_text(const detail::Attrs& attrs, std::string_view prefix) {
+  std::string fields;
+  for (const auto& [key, value] : attrs.items()) {
+    if (!key.starts_with(prefix)) continue;
+    std::string text;
+    if (const auto* b = std::get_if<bool>(&value))
+      text = *b ? "true" : "false";
+    else if (const auto* i = std::get_if<std::int64_t>(&value))
+      text = fmt::format("{} : i64", *i);
+    else if (const auto* d = std::get_if<double>(&value))
+      text = float_text(*d, DType::f64) + " : f64";
+    else if (const auto* str = std::get_if<std::string>(&value))
+      text = escape(*str);
+    else
+      throw Error(fmt::format("attribute '{}' has no StableHLO form in a dictionary", key));
+    fields += fmt::format("{}{} = {}", fields.empty() ? "" : ", ", key.substr(prefix.size()), text);
+  }
+  return fields.empty() ? "" : "{" + fields + "}";
+}
+
+void decode_prefixed_dict(const AttrNode& dict, std::string_view prefix, detail::Attrs& out, Cursor& c) {
+  for (std::size_t k = 0; k < dict.field_names.size(); ++k) {
+    const AttrNode& n = dict.field_values[k];
+    const std::string key = std::string(prefix) + dict.field_names[k];
+    switch (n.kind) {
+      case AttrNode::Kind::integer:
+        out.set(key, int_value(n, c));
+        break;
+      case AttrNode::Kind::floating:
+        out.set(key, std::strtod(n.text.c_str(), nullptr));
+        break;
+      case AttrNode::Kind::boolean:
+        out.set(key, n.text == "true");
+        break;
+      case AttrNode::Kind::string:
+        out.set(key, n.text);
+        break;
+      default:
+        c.fail_at(n.pos,
+                  fmt::format("'{}': only integer, float, boolean and string values are supported here",
+                              dict.field_names[k]));
+    }
+  }
+}
+
 }  // namespace tlaloc::stablehlo

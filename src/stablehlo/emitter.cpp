@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include "ops/custom_call.hpp"
 #include "stablehlo/stablehlo.hpp"
 #include "stablehlo/syntax.hpp"
 
@@ -134,6 +135,8 @@ class FunctionEmitter final : public OpPrinter {
       if (implied(a) || !attr_present(a, op.attrs)) continue;
       attrs += (attrs.empty() ? "" : ", ") + attr_entry(a, op.attrs);
     }
+    if (const std::string dict = prefixed_dict_text(op.attrs, detail::kBackendConfigPrefix); !dict.empty())
+      attrs += (attrs.empty() ? "" : ", ") + std::string("backend_config = ") + dict;
     if (!generic_ && !attrs.empty()) rest += " <{" + attrs + "}>";
     if (!op.regions.empty()) {
       rest += " (";

@@ -1,6 +1,7 @@
 // Pretty forms of the check ops and of custom_call.
 #include <fmt/format.h>
 
+#include "ops/custom_call.hpp"
 #include "stablehlo/syntax.hpp"
 
 namespace tlaloc::stablehlo {
@@ -88,6 +89,9 @@ const Format custom_call(
         if (a.name == "call_target_name" || !attr_present(a, op.attrs)) continue;
         attrs += fmt::format("{}{} = {}", attrs.empty() ? "" : ", ", a.name, attr_text(a, op.attrs));
       }
+      // A kernel's attributes: backend_config as a dictionary (api_version 4).
+      if (const std::string dict = prefixed_dict_text(op.attrs, detail::kBackendConfigPrefix); !dict.empty())
+        attrs += fmt::format("{}backend_config = {}", attrs.empty() ? "" : ", ", dict);
       if (!attrs.empty()) out += " {" + attrs + "}";
       out += " : " + p.functional_type(op);
     },
@@ -99,6 +103,10 @@ const Format custom_call(
       c.expect(")");
       if (c.peek() == '{') {
         for (const auto& [k, n] : parse_attr_dict(c)) {
+          if (k == "backend_config" && n.kind == AttrNode::Kind::dict) {
+            decode_prefixed_dict(n, detail::kBackendConfigPrefix, op.attrs, c);
+            continue;
+          }
           bool known = k.find('.') != std::string::npos;
           for (const StableHloAttr& a : op.spelling->attrs)
             if (a.name == k) known = true, decode_attr(a, n, op.attrs, c);

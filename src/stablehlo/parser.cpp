@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "ops/custom_call.hpp"
 #include "ops/spmd.hpp"
 #include "stablehlo/stablehlo.hpp"
 #include "stablehlo/syntax.hpp"
@@ -389,6 +390,10 @@ class Parser final : public OpParser {
 
   void decode_attrs(ParsedOp& p, const std::vector<std::pair<std::string, AttrNode>>& attrs) {
     for (const auto& [k, v] : attrs) {
+      if (k == "backend_config" && v.kind == AttrNode::Kind::dict) {  // a kernel's attributes
+        decode_prefixed_dict(v, detail::kBackendConfigPrefix, p.attrs, c_);
+        continue;
+      }
       bool known = k.find('.') != std::string::npos;  // dialect attributes (mhlo.sharding, ...) are ignored
       for (const StableHloAttr& a : p.spelling->attrs) {
         if (a.name != k) continue;

@@ -89,6 +89,11 @@ void set_implied_attrs(const StableHloSpelling& s, const std::vector<TensorType>
                        detail::Attrs& out);
 // Decodes one parsed attribute into `out`; errors point at the node.
 void decode_attr(const StableHloAttr& a, const AttrNode& node, detail::Attrs& out, Cursor& c);
+// A dictionary attribute kept as one entry per field, each under `prefix` (a custom
+// call's backend_config): `{name = value, ...}` of i64, f64, bool and string values;
+// empty when there is none.
+std::string prefixed_dict_text(const detail::Attrs& attrs, std::string_view prefix);
+void decode_prefixed_dict(const AttrNode& dict, std::string_view prefix, detail::Attrs& out, Cursor& c);
 
 // ---- pretty formats ---------------------------------------------------------------
 struct Format {

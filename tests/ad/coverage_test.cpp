@@ -29,7 +29,9 @@ const std::map<std::string, std::string> kRefused = {
     {"bitcast_convert", "reinterprets bits: no meaningful derivative"},
     {"call", "calls another function of a parsed module; inline it first"},
     {"composite", "a parsed composite; its decomposition is a call"},
-    {"custom_call", "an opaque external function"},
+    {"custom_call",
+     "an opaque external function: a kernel's derivative is its own rule (tl::kernel(...).vjp), and one "
+     "without is refused by name (tests/ops/kernel_test.cpp)"},
     {"dynamic_broadcast_in_dim", "shapes known only at run time: not yet (source transformation)"},
     {"dynamic_conv", "shapes known only at run time: not yet"},
     {"dynamic_gather", "shapes known only at run time: not yet"},

@@ -1,0 +1,194 @@
+// tl::kernel (include/tlaloc/kernel.hpp): a user's kernel is a target of custom_call
+// (ops/custom_call.hpp), registered under its name at its first call. The op records
+// the kernel's attributes under "backend_config."; the target runs the host
+// implementation on results it allocates, and its rules call the kernel's.
+#include <fmt/format.h>
+
+#include <mutex>
+
+#include "core/check.hpp"
+#include "core/tensor_impl.hpp"
+#include "ops/custom_call.hpp"
+#include "ops/rule.hpp"
+#include "tlaloc/kernel.hpp"
+#include "tlaloc/ops.hpp"
+
+namespace tlaloc {
+namespace detail {
+
+struct KernelDef {
+  std::string name;
+  KernelShapeRule shape;
+  HostKernel cpu;
+  KernelAttrs attrs;
+  KernelRule vjp, jvp;
+  std::mutex mu;  // guards `registered` against a first call and an edit at once
+  bool registered = false;
+};
+
+}  // namespace detail
+
+namespace {
+
+std::string who(const std::string& name) { return fmt::format("tl::kernel('{}')", name); }
+
+KernelAttrs kernel_attrs(const detail::Attrs& attrs) {
+  KernelAttrs out;
+  for (const auto& [key, value] : attrs.items()) {
+    if (!key.starts_with(detail::kBackendConfigPrefix)) continue;
+    const std::string name = key.substr(detail::kBackendConfigPrefix.size());
+    std::visit(
+        [&](const auto& v) {
+          using V = std::decay_t<decltype(v)>;
+          if constexpr (std::is_same_v<V, bool> || std::is_same_v<V, std::int64_t> ||
+                        std::is_same_v<V, double> || std::is_same_v<V, std::string>)
+            out[name] = v;
+        },
+        value);
+  }
+  return out;
+}
+
+std::vector<Tensor> span_of(const detail::Rule& r, bool results) {
+  std::vector<Tensor> v;
+  for (std::size_t i = 0; i < (results ? r.num_out() : r.num_in()); ++i)
+    v.push_back(results ? r.out(i) : r.in(i));
+  return v;
+}
+
+// The kernel's rule, given zeros for the seeds that are zero; `count` values back.
+std::vector<Tensor> run_rule(const detail::KernelDef& def, const KernelRule& rule, const detail::Rule& r,
+                             bool reverse) {
+  const std::vector<Tensor> args = span_of(r, false), results = span_of(r, true);
+  std::vector<Tensor> seeds;
+  const std::vector<Tensor>& like = reverse ? results : args;
+  for (std::size_t i = 0; i < like.size(); ++i) {
+    const Tensor& s = reverse ? r.cotangent(i) : r.tangent(i);
+    seeds.push_back(s.defined() ? s : zeros_like(like[i]));
+  }
+  const KernelAttrs attrs = kernel_attrs(r.attrs());
+  std::vector<Tensor> out = rule(KernelGrad(args, results, seeds, attrs));
+  const std::size_t want = reverse ? args.size() : results.size();
+  if (out.size() != want)
+    detail::fail(who(def.name), "its {} rule gives {} values for {} {}", reverse ? "vjp" : "jvp", out.size(),
+                 want, reverse ? "arguments" : "results");
+  return out;
+}
+
+// Runs the host implementation on results of the declared types.
+std::vector<Tensor> run_kernel(const detail::KernelDef& def, std::span<const Tensor> in,
+                               const detail::Attrs& attrs, std::span<const detail::TensorType> out) {
+  if (!def.cpu) detail::fail(who(def.name), "has no host implementation (.cpu)");
+  std::vector<Tensor> results;
+  for (const detail::TensorType& t : out) results.push_back(detail::empty(t.shape, t.dtype));
+  const KernelAttrs a = kernel_attrs(attrs);
+  try {
+    def.cpu(KernelCall(in, results, a));
+  } catch (const std::exception& e) {
+    detail::fail(who(def.name), "failed: {}", e.what());
+  }
+  return results;
+}
+
+void register_kernel(const std::shared_ptr<detail::KernelDef>& def) {
+  const std::lock_guard lock(def->mu);
+  if (def->registered) return;
+  {
+    const std::shared_ptr<const detail::KernelDef> d = def;
+    detail::CustomCallTarget t;
+    t.kernel = [d](std::span<const Tensor> in, const detail::Attrs& a,
+                   std::span<const detail::TensorType> out) { return run_kernel(*d, in, a, out); };
+    t.cpp = [d](detail::CppOp&) -> std::string {
+      detail::fail(who(d->name), "has no C++ spelling yet: printed code cannot call a kernel");
+    };
+    if (d->vjp) t.vjp = [d](const detail::Rule& r) { return run_rule(*d, d->vjp, r, true); };
+    if (d->jvp) t.jvp = [d](const detail::Rule& r) { return run_rule(*d, d->jvp, r, false); };
+    try {
+      detail::def_custom_call_target(d->name, std::move(t));
+    } catch (const Error&) {
+      detail::fail<ValueError>(who(d->name), "another kernel (or target) has this name");
+    }
+  }
+  def->registered = true;
+}
+
+}  // namespace
+
+void* KernelCall::writable(std::size_t i, DType t) const {
+  const Tensor& r = results_[i];
+  if (r.dtype() != t)
+    throw ValueError(
+        fmt::format("KernelCall::result<{}>({}): the result is {}", dtype_name(t), i, dtype_name(r.dtype())));
+  return r.impl().data();
+}
+
+const KernelAttr& KernelCall::attribute(std::string_view name, std::size_t type_index) const {
+  const auto at = attrs_.find(name);
+  if (at == attrs_.end())
+    throw ValueError(fmt::format("KernelCall::attr: the kernel has no attribute '{}'", name));
+  if (at->second.index() != type_index)
+    throw ValueError(fmt::format("KernelCall::attr: attribute '{}' has another type", name));
+  return at->second;
+}
+
+Kernel::Kernel(std::string name) : def_(std::make_shared<detail::KernelDef>()) {
+  if (name.empty()) throw ValueError("tl::kernel: a kernel needs a name");
+  if (detail::find_custom_call_target(name) != nullptr)
+    detail::fail<ValueError>(who(name), "another kernel (or target) has this name");
+  def_->name = std::move(name);
+}
+
+const std::string& Kernel::name() const { return def_->name; }
+
+void Kernel::editable() const {
+  const std::lock_guard lock(def_->mu);
+  if (def_->registered)
+    detail::fail(who(def_->name), "was called already: declare it whole before its first call");
+}
+
+Kernel& Kernel::shape(KernelShapeRule rule) {
+  editable();
+  def_->shape = std::move(rule);
+  return *this;
+}
+Kernel& Kernel::cpu(HostKernel implementation) {
+  editable();
+  def_->cpu = std::move(implementation);
+  return *this;
+}
+Kernel& Kernel::attr(std::string name, KernelAttr value) {
+  editable();
+  def_->attrs[std::move(name)] = std::move(value);
+  return *this;
+}
+Kernel& Kernel::vjp(KernelRule rule) {
+  editable();
+  def_->vjp = std::move(rule);
+  return *this;
+}
+Kernel& Kernel::jvp(KernelRule rule) {
+  editable();
+  def_->jvp = std::move(rule);
+  return *this;
+}
+
+void Kernel::one_result_expected(std::size_t n) const {
+  detail::fail(who(def_->name), "gives {} results; call it with .call to get them all", n);
+}
+
+std::vector<Tensor> Kernel::call(std::span<const Tensor> args) const {
+  register_kernel(def_);
+  const detail::KernelDef& d = *def_;
+  if (!d.shape) detail::fail(who(d.name), "has no shape rule (.shape)");
+  std::vector<TensorType> in;
+  for (const Tensor& a : args) in.push_back({a.dtype(), a.shape()});
+  std::vector<detail::TensorType> out;
+  for (const TensorType& t : d.shape(in)) out.push_back({t.dtype, t.shape});
+  detail::Attrs attrs{{"call_target_name", d.name}, {"api_version", std::int64_t(4)}};
+  for (const auto& [name, value] : d.attrs)
+    std::visit([&](const auto& v) { attrs.set(std::string(detail::kBackendConfigPrefix) + name, v); }, value);
+  static const detail::OpDef& custom_call = *detail::find_op("custom_call");
+  return detail::call_declared(custom_call, args, attrs, std::move(out));
+}
+
+}  // namespace tlaloc

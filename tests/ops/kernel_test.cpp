@@ -1,0 +1,154 @@
+// tl::kernel (include/tlaloc/kernel.hpp): a user's host kernel called eagerly, under
+// jit, differentiated through its own rules (against central differences and the same
+// function composed of library ops), lowered to StableHLO and read back, and the
+// mistakes that are refused by name.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "interp/interpreter.hpp"
+#include "ir/builder.hpp"
+#include "stablehlo/stablehlo.hpp"
+#include "support/expect_error.hpp"
+#include "tlaloc/runtime.hpp"
+#include "tlaloc/tlaloc.hpp"
+
+namespace {
+
+namespace tl = tlaloc;
+using tl::Tensor;
+
+Tensor data(std::uint64_t seed, tl::Shape shape) {
+  return tl::random::normal(tl::random::key(seed), shape).astype(tl::DType::f64);
+}
+
+std::vector<tl::TensorType> same_as_first(std::span<const tl::TensorType> in) { return {in[0]}; }
+
+// y = k x^3, elementwise, in f64; its rules in library ops.
+tl::Kernel cube(const std::string& name) {
+  return tl::kernel(name)
+      .shape(same_as_first)
+      .cpu([](const tl::KernelCall& call) {
+        const double* x = call.arg(0).data<double>();
+        double* y = call.result<double>(0);
+        const double k = call.attr<double>("k");
+        for (std::int64_t i = 0; i < call.arg(0).numel(); ++i) y[i] = k * x[i] * x[i] * x[i];
+      })
+      .attr("k", 0.5)
+      .vjp([](const tl::KernelGrad& g) {
+        const Tensor& x = g.arg(0);
+        return std::vector<Tensor>{g.cotangent(0) * x * x * 1.5};
+      })
+      .jvp([](const tl::KernelGrad& g) {
+        const Tensor& x = g.arg(0);
+        return std::vector<Tensor>{g.tangent(0) * x * x * 1.5};
+      });
+}
+
+Tensor composed_cube(const Tensor& x) { return x * x * x * 0.5; }
+
+TEST(Kernel, RunsEagerlyAndUnderJitWithItsAttributes) {
+  const tl::Kernel k = cube("test.cube_eager");
+  const Tensor x = data(1, {3, 4});
+  EXPECT_TRUE(tl::allclose(k(x), composed_cube(x), 1e-15, 0));
+  const auto jitted = tl::jit([&](const Tensor& v) { return k(v) + 1.0; });
+  EXPECT_TRUE(tl::allclose(jitted(x), composed_cube(x) + 1.0, 1e-15, 0));
+}
+
+TEST(Kernel, ItsRulesMatchDifferencesAndTheComposedFunction) {
+  const tl::Kernel k = cube("test.cube_grad");
+  const Tensor x = data(2, {5});
+  const auto loss = [&](const Tensor& v) { return tl::sum(tl::sin(k(v))); };
+  const Tensor g = tl::grad(loss)(x);
+  const Tensor want = tl::grad([](const Tensor& v) { return tl::sum(tl::sin(composed_cube(v))); })(x);
+  EXPECT_TRUE(tl::allclose(g, want, 1e-12, 1e-12)) << g << want;
+  // Central differences, one element at a time.
+  const std::vector<double> xs = x.to_vector<double>(), gs = g.to_vector<double>();
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    std::vector<double> up = xs, down = xs;
+    up[i] += 1e-6;
+    down[i] -= 1e-6;
+    const double diff = (loss(tl::tensor(up)).item<double>() - loss(tl::tensor(down)).item<double>()) / 2e-6;
+    EXPECT_NEAR(gs[i], diff, 1e-6) << i;
+  }
+  // Forward mode, and the second derivative through the vjp rule's own ops.
+  const Tensor v = tl::ones({5}, tl::DType::f64);
+  auto [y, t] = tl::jvp([&](const Tensor& a) { return k(a); }, x, v);
+  EXPECT_TRUE(tl::allclose(t, x * x * 1.5, 1e-12, 0));
+  const Tensor second = tl::grad([&](const Tensor& a) { return tl::sum(tl::grad(loss)(a)); })(x);
+  const Tensor second_want = tl::grad([](const Tensor& a) {
+    return tl::sum(tl::grad([](const Tensor& b) { return tl::sum(tl::sin(composed_cube(b))); })(a));
+  })(x);
+  EXPECT_TRUE(tl::allclose(second, second_want, 1e-10, 1e-10));
+}
+
+TEST(Kernel, LowersToACustomCallThatReadsBackAndRuns) {
+  const tl::Kernel k = cube("test.cube_text");
+  const Tensor x = data(3, {2, 3});
+  const std::vector<tl::ir::TensorType> types{{x.dtype(), x.shape()}};
+  const std::string text = tl::stablehlo::to_text(
+      tl::ir::trace("main", types, [&](std::span<const Tensor> a) { return std::vector<Tensor>{k(a[0])}; }));
+  EXPECT_NE(
+      text.find(
+          "stablehlo.custom_call @test.cube_text(%arg0) {api_version = 4 : i32, backend_config = {k = "),
+      std::string::npos)
+      << text;
+  EXPECT_NE(text.find(" : f64}"), std::string::npos) << text;
+  const std::vector<Tensor> back = tl::interp::Program(tl::stablehlo::parse(text)).run({x});
+  EXPECT_EQ(back.at(0).to_vector<double>(), k(x).to_vector<double>());
+  // The generic form reads back to the same program.
+  EXPECT_EQ(tl::stablehlo::to_text(tl::stablehlo::parse(
+                tl::stablehlo::to_text(tl::stablehlo::parse(text), {.generic = true, .module_name = {}}))),
+            text);
+  // A Session of the interpreter runs it; Tlaloc's PJRT CPU plugin keeps targets of
+  // its own and does not know the kernel (registering through PJRT's FFI extension is
+  // not built yet), which it says by name.
+  const tl::runtime::Session here;
+  EXPECT_EQ(here.compile(text).run(std::vector<Tensor>{x}).at(0).to_vector<double>(),
+            k(x).to_vector<double>());
+  const tl::runtime::Session plugin(
+      {.backend = tl::runtime::Backend::pjrt, .plugin_path = TLALOC_PJRT_CPU_PLUGIN});
+  tltest::expect_error_with<tl::Error>(
+      [&] { (void)plugin.compile(text).run(std::vector<Tensor>{x}); },
+      {"custom_call @test.cube_text", "not a target the host interpreter knows"});
+}
+
+TEST(Kernel, MistakesAreNamed) {
+  const tl::Kernel k = cube("test.cube_mistakes");
+  const Tensor x = data(4, {3});
+  (void)k(x);
+  tltest::expect_error_with<tl::ValueError>([] { (void)tl::kernel("test.cube_mistakes"); },
+                                            {"tl::kernel('test.cube_mistakes')", "another kernel"});
+  tl::Kernel edited = k;
+  tltest::expect_error_with<tl::Error>([&] { edited.attr("k", 1.0); },
+                                       {"test.cube_mistakes", "declare it whole before its first call"});
+  const tl::Kernel plain =
+      tl::kernel("test.no_rule").shape(same_as_first).cpu([](const tl::KernelCall& call) {
+        std::copy_n(call.arg(0).data<double>(), call.arg(0).numel(), call.result<double>(0));
+      });
+  tltest::expect_error_with<tl::NotDifferentiableError>(
+      [&] { (void)tl::grad([&](const Tensor& v) { return tl::sum(plain(v)); })(x); },
+      {"custom_call @test.no_rule", "has no reverse-mode (vjp) rule"});
+  const tl::Kernel throws =
+      tl::kernel("test.throws").shape(same_as_first).cpu([](const tl::KernelCall& call) {
+        (void)call.attr<std::int64_t>("missing");
+      });
+  tltest::expect_error_with<tl::Error>([&] { (void)throws(x); },
+                                       {"tl::kernel('test.throws')", "failed", "no attribute 'missing'"});
+  const tl::Kernel wrong =
+      tl::kernel("test.wrong_type").shape(same_as_first).cpu([](const tl::KernelCall& call) {
+        (void)call.result<float>(0);
+      });
+  tltest::expect_error_with<tl::Error>([&] { (void)wrong(x); }, {"result<f32>(0)", "the result is f64"});
+  const std::string unknown =
+      "func.func @main(%x: tensor<3xf64>) -> tensor<3xf64> {\n"
+      "  %0 = stablehlo.custom_call @test.nowhere(%x) {api_version = 4 : i32} : (tensor<3xf64>) -> "
+      "tensor<3xf64>\n"
+      "  return %0 : tensor<3xf64>\n}\n";
+  tltest::expect_error_with<tl::Error>(
+      [&] { (void)tl::interp::Program(tl::stablehlo::parse(unknown)).run({x}); },
+      {"custom_call @test.nowhere", "not a target the host interpreter knows"});
+}
+
+}  // namespace
