@@ -185,8 +185,10 @@ std::vector<Tensor> Kernel::call(std::span<const Tensor> args) const {
   std::vector<detail::TensorType> out;
   for (const TensorType& t : d.shape(in)) out.push_back({t.dtype, t.shape});
   detail::Attrs attrs{{"call_target_name", d.name}, {"api_version", std::int64_t(4)}};
-  for (const auto& [name, value] : d.attrs)
-    std::visit([&](const auto& v) { attrs.set(std::string(detail::kBackendConfigPrefix) + name, v); }, value);
+  for (const auto& entry : d.attrs) {
+    const std::string key = std::string(detail::kBackendConfigPrefix) + entry.first;
+    std::visit([&](const auto& v) { attrs.set(key, v); }, entry.second);
+  }
   static const detail::OpDef& custom_call = *detail::find_op("custom_call");
   return detail::call_declared(custom_call, args, attrs, std::move(out));
 }
