@@ -8,6 +8,7 @@
 #include "interp/fusion.hpp"
 #include "interp/parallel.hpp"
 #include "interp/plan.hpp"
+#include "ops/custom_call.hpp"
 
 namespace tlaloc::interp {
 namespace {
@@ -245,6 +246,7 @@ struct Program::Impl {
 Program::Program(ir::Module m, std::string_view entry, const Options& options)
     : impl_(std::make_unique<Impl>()) {
   ir::verify(m);
+  detail::refuse_unknown_targets(m);
   if (options.fuse)
     for (ir::Function& f : m.functions) f = fuse(f);
   impl_->module = std::move(m);

@@ -253,6 +253,28 @@ bool def_custom_call_target(std::string name, CustomCallTarget target) {
   t.by_name.emplace(std::move(name), std::move(target));
   return true;
 }
+
+namespace {
+
+void refuse_unknown_targets(const ir::Region& r) {
+  for (const ir::Op& op : r.ops) {
+    for (const ir::Region& inner : op.regions) refuse_unknown_targets(inner);
+    if (op.def != &custom_call) continue;
+    const std::string& target = op.attrs.get<std::string>("call_target_name");
+    if (!is_check_name(target) && find_custom_call_target(target) == nullptr)
+      fail(fmt::format("custom_call @{}", target),
+           "is not a target the host interpreter knows{}: register it (tl::kernel) before compiling the "
+           "program",
+           op.loc.line > 0 ? fmt::format(" (line {})", op.loc.line) : "");
+  }
+}
+
+}  // namespace
+
+void refuse_unknown_targets(const ir::Module& m) {
+  for (const ir::Function& f : m.functions) refuse_unknown_targets(f.body);
+}
+
 const CustomCallTarget* find_custom_call_target(std::string_view name) {
   Targets& t = custom_call_targets();
   const std::shared_lock lock(t.mu);

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "ir/ir.hpp"
 #include "ir/op.hpp"
 
 namespace tlaloc::detail {
@@ -26,5 +27,9 @@ inline constexpr std::string_view kBackendConfigPrefix = "backend_config.";
 // registered twice is refused.
 bool def_custom_call_target(std::string name, CustomCallTarget target);
 const CustomCallTarget* find_custom_call_target(std::string_view name);
+
+// Refuses, naming it, a custom_call of `m` whose target nothing registered (before
+// the program runs: a program is compiled against the targets it names).
+void refuse_unknown_targets(const ir::Module& m);
 
 }  // namespace tlaloc::detail
