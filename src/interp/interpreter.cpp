@@ -296,6 +296,7 @@ std::vector<Tensor> Program::run_spmd(std::span<const Tensor> args) const {
                     impl_->entry->f->name, m.num_replicas, m.num_partitions, here.self()));
   return run_processes(m.num_replicas, m.num_partitions, one).at(0);
 }
+
 std::vector<std::vector<Tensor>> Program::run_devices(std::span<const std::vector<Tensor>> args) const {
   const ir::Module& m = impl_->module;
   if (std::int64_t(args.size()) != m.num_replicas * m.num_partitions)

@@ -173,10 +173,4 @@ std::vector<std::int64_t> HloSharding::tile_of(std::string_view op, std::int64_t
   return at;
 }
 
-std::vector<std::int64_t> HloSharding::first_holders() const {
-  std::vector<std::int64_t> out;
-  for (std::size_t t = 0; t < devices.size(); t += std::size_t(copies)) out.push_back(devices[t]);
-  return out;
-}
-
 }  // namespace tlaloc::detail

@@ -34,8 +34,6 @@ struct HloSharding {
   // The tile (its index along each dimension) that `device` holds; fails if the
   // sharding lists no such device.
   std::vector<std::int64_t> tile_of(std::string_view op, std::int64_t device) const;
-  // The first device listed for each tile, row-major over the tiles.
-  std::vector<std::int64_t> first_holders() const;
 };
 
 }  // namespace tlaloc::detail

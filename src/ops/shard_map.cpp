@@ -30,9 +30,9 @@ bool same_on_all(const SplitDims& dims, const MeshShape& mesh) {
   return unsplit_axes(dims, mesh).size() == mesh.sizes().size();
 }
 
-// Result j of every device put together: the parts along split dimensions, the first
-// device's along the axes the result is whole on. A result split nowhere is device
-// 0's part itself.
+// Result j of every device put together by its sharding: the parts along split
+// dimensions, the first device's along the axes the result is whole on. A result
+// split nowhere is device 0's part itself.
 Tensor assemble(const std::vector<std::vector<Tensor>>& results, std::size_t j, const TensorType& want,
                 const SplitDims& dims, const MeshShape& mesh) {
   const Shape local = local_shape(want.shape, dims, mesh);
@@ -45,19 +45,7 @@ Tensor assemble(const std::vector<std::vector<Tensor>>& results, std::size_t j, 
     return part;
   };
   if (same_on_all(dims, mesh)) return part_of(0);
-  const std::vector<std::size_t> whole_along = unsplit_axes(dims, mesh);
-  Tensor out = zeros(want.shape, want.dtype);
-  for (std::int64_t d = 0; d < mesh.size(); ++d) {
-    const std::vector<std::int64_t> c = mesh.coords(d);
-    bool first = true;
-    for (std::size_t a : whole_along) first = first && c[a] == 0;
-    if (!first) continue;
-    std::vector<std::int64_t> starts(dims.size(), 0);
-    for (std::size_t k = 0; k < dims.size(); ++k)
-      if (dims[k] >= 0) starts[k] = c[std::size_t(dims[k])] * local[k];
-    out = dynamic_update_slice(out, part_of(d), starts);
-  }
-  return out;
+  return join_tiles(sharding_of(dims, mesh), part_of);
 }
 
 // Lowered as XLA's SPMD programs write a shard_map (docs/DISTRIBUTED.md, "Lowering"):

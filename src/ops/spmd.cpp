@@ -91,15 +91,12 @@ const bool shard_to_full = def_target(
       if (s.kind == HloSharding::Kind::replicated) return std::vector<Tensor>{x};
       Processes& p = current_processes();
       const std::vector<Tensor> parts = p.exchange(who(kShardToFullTarget), replica_of(p), x);
-      Tensor whole = zeros(out[0].shape, x.dtype());
-      for (std::int64_t device : s.first_holders()) {
+      return std::vector<Tensor>{join_tiles(s, [&](std::int64_t device) -> const Tensor& {
         if (device >= std::int64_t(parts.size()))
           fail<ValueError>(who(kShardToFullTarget), "sharding {} names device {} of {}", s.text(), device,
                            parts.size());
-        const std::vector<std::int64_t> tile = s.tile_of(who(kShardToFullTarget), device);
-        whole = dynamic_update_slice(whole, parts[std::size_t(device)], starts_of(tile, x.shape()));
-      }
-      return std::vector<Tensor>{whole};
+        return parts[std::size_t(device)];
+      })};
     });
 
 bool calls(const ir::Op& op, std::string_view target) {
@@ -118,6 +115,17 @@ void link(ir::Region& r, std::map<ir::ValueId, std::string>& shardings) {
 }
 
 }  // namespace
+
+Tensor join_tiles(const HloSharding& s, const std::function<const Tensor&(std::int64_t device)>& part) {
+  // The tiles from dimension `dim` on, below the tile `flat` (row-major) of those before.
+  const std::function<Tensor(std::size_t, std::int64_t)> join = [&](std::size_t dim, std::int64_t flat) {
+    if (dim == s.tiles.size()) return part(s.devices[std::size_t(flat * s.copies)]);
+    std::vector<Tensor> pieces;
+    for (std::int64_t k = 0; k < s.tiles[dim]; ++k) pieces.push_back(join(dim + 1, flat * s.tiles[dim] + k));
+    return pieces.size() == 1 ? pieces[0] : tlaloc::concat(pieces, std::int64_t(dim));
+  };
+  return join(0, 0);
+}
 
 void link_manual_regions(ir::Function& f) {
   std::map<ir::ValueId, std::string> shardings;

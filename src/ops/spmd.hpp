@@ -8,9 +8,11 @@
 // The host interpreter runs them as processes of the grid; shard_map lowers to them.
 #pragma once
 
+#include <functional>
 #include <string_view>
 
 #include "ir/ir.hpp"
+#include "ops/hlo_sharding.hpp"
 
 namespace tlaloc::detail {
 
@@ -23,5 +25,9 @@ inline constexpr std::string_view kOperandSharding = "operand_sharding";
 // Copies the sharding of each @SPMDFullToShardShape's operand (the @Sharding that
 // defines it) onto the op, where its kernel reads it; a parsed module needs this.
 void link_manual_regions(ir::Function& f);
+
+// The whole of a value split by tiled sharding `s`, each tile taken from the first
+// device listed for it (`part(device)`): one concatenation per split dimension.
+Tensor join_tiles(const HloSharding& s, const std::function<const Tensor&(std::int64_t device)>& part);
 
 }  // namespace tlaloc::detail
