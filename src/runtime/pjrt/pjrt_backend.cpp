@@ -193,11 +193,14 @@ std::vector<std::shared_ptr<DeviceBuffer>> PjrtExecutable::run(std::span<const s
     if (!donated[i] || devices > 1) keep.push_back(static_cast<std::int64_t>(i));
   }
   std::vector<std::unique_ptr<PjrtBuffer>> copies;
-  for (std::size_t k = 1; k < devices; ++k)
-    for (const std::shared_ptr<DeviceBuffer>& a : args) {
-      copies.push_back(std::make_unique<PjrtBuffer>(client_, upload(*client_, a->to_host(), devices_[k])));
+  for (const std::shared_ptr<DeviceBuffer>& a : args) {
+    if (devices == 1) break;
+    const Tensor host = a->to_host();  // once for all the other devices
+    for (std::size_t k = 1; k < devices; ++k) {
+      copies.push_back(std::make_unique<PjrtBuffer>(client_, upload(*client_, host, devices_[k])));
       in[k].push_back(copies.back()->handle());
     }
+  }
   tlp_execute_options options{};
   options.struct_size = TLP_EXECUTE_OPTIONS_SIZE;
   options.non_donatable_input_indices = keep.data();
