@@ -29,6 +29,7 @@
 
 #include "tlaloc/export.hpp"
 #include "tlaloc/tensor.hpp"
+#include "tlaloc/xla_ffi.h"
 
 TLALOC_PUBLIC_BEGIN
 namespace tlaloc {
@@ -111,6 +112,9 @@ class Kernel {
   // the name.
   Kernel& shape(KernelShapeRule rule);
   Kernel& cpu(HostKernel implementation);
+  // The host implementation as an XLA FFI handler (include/tlaloc/xla_ffi.h): the
+  // same function a PJRT plugin's FFI extension registers. One of .cpu and .ffi.
+  Kernel& ffi(tlaloc_ffi_handler* handler);
   Kernel& attr(std::string name, KernelAttr value);
   Kernel& vjp(KernelRule rule);
   Kernel& jvp(KernelRule rule);

@@ -31,6 +31,7 @@ tlp_api make_table() {
   fill_client(api);
   fill_buffers(api);
   fill_executables(api);
+  fill_ffi(api);
   fill_unimplemented(api);
   return api;
 }

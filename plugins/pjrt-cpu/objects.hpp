@@ -167,6 +167,7 @@ void fill_client(tlp_api& api);
 void fill_buffers(tlp_api& api);
 void fill_executables(tlp_api& api);
 void fill_execute(tlp_api& api);
+void fill_ffi(tlp_api& api);
 void fill_unimplemented(tlp_api& api);
 
 }  // namespace tlaloc::pjrt_cpu

@@ -3,25 +3,32 @@
 // registers its kernel under the target's name.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 
 #include "ir/ir.hpp"
 #include "ir/op.hpp"
+#include "tlaloc/kernel.hpp"
+#include "tlaloc/xla_ffi.h"
 
 namespace tlaloc::detail {
 
-// What a target is: how it runs, how printed C++ spells it, and its derivative rules
-// (none: a derivative reaching it is refused by name).
+// What a target is: how it runs, how printed C++ spells it, its derivative rules
+// (none: a derivative reaching it is refused by name) and, for a target that runs an
+// XLA FFI handler, that handler (what a runtime registers with a PJRT plugin).
 struct CustomCallTarget {
   Kernel kernel;
   CppSpelling cpp;
   DerivRule jvp = nullptr, vjp = nullptr;
+  tlaloc_ffi_handler* ffi = nullptr;
 };
 
 // The attributes a target reads from its op, each under this prefix: StableHLO text
 // writes them as the dictionary `backend_config` (api_version 4, XLA's typed FFI).
 inline constexpr std::string_view kBackendConfigPrefix = "backend_config.";
+// Those attributes, by their names in backend_config.
+KernelAttrs kernel_attrs(const Attrs& attrs);
 
 // Returns true, so that a file registers its targets as it initialises; a name
 // registered twice is refused.
@@ -31,5 +38,9 @@ const CustomCallTarget* find_custom_call_target(std::string_view name);
 // Refuses, naming it, a custom_call of `m` whose target nothing registered (before
 // the program runs: a program is compiled against the targets it names).
 void refuse_unknown_targets(const ir::Module& m);
+
+// The XLA FFI handlers of the targets `m` calls, by target name: what a runtime
+// registers with a PJRT plugin before the plugin compiles `m`.
+std::map<std::string, tlaloc_ffi_handler*> ffi_handlers(const ir::Module& m);
 
 }  // namespace tlaloc::detail

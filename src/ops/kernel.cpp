@@ -10,6 +10,7 @@
 #include "core/tensor_impl.hpp"
 #include "ops/custom_call.hpp"
 #include "ops/rule.hpp"
+#include "ops/xla_ffi.hpp"
 #include "tlaloc/kernel.hpp"
 #include "tlaloc/ops.hpp"
 
@@ -20,23 +21,18 @@ struct KernelDef {
   std::string name;
   KernelShapeRule shape;
   HostKernel cpu;
+  tlaloc_ffi_handler* ffi = nullptr;
   KernelAttrs attrs;
   KernelRule vjp, jvp;
   std::mutex mu;  // guards `registered` against a first call and an edit at once
   bool registered = false;
 };
 
-}  // namespace detail
-
-namespace {
-
-std::string who(const std::string& name) { return fmt::format("tl::kernel('{}')", name); }
-
-KernelAttrs kernel_attrs(const detail::Attrs& attrs) {
+KernelAttrs kernel_attrs(const Attrs& attrs) {
   KernelAttrs out;
   for (const auto& [key, value] : attrs.items()) {
-    if (!key.starts_with(detail::kBackendConfigPrefix)) continue;
-    const std::string name = key.substr(detail::kBackendConfigPrefix.size());
+    if (!key.starts_with(kBackendConfigPrefix)) continue;
+    const std::string name = key.substr(kBackendConfigPrefix.size());
     std::visit(
         [&](const auto& v) {
           using V = std::decay_t<decltype(v)>;
@@ -48,6 +44,12 @@ KernelAttrs kernel_attrs(const detail::Attrs& attrs) {
   }
   return out;
 }
+
+}  // namespace detail
+
+namespace {
+
+std::string who(const std::string& name) { return fmt::format("kernel('{}')", name); }
 
 std::vector<Tensor> span_of(const detail::Rule& r, bool results) {
   std::vector<Tensor> v;
@@ -66,7 +68,7 @@ std::vector<Tensor> run_rule(const detail::KernelDef& def, const KernelRule& rul
     const Tensor& s = reverse ? r.cotangent(i) : r.tangent(i);
     seeds.push_back(s.defined() ? s : zeros_like(like[i]));
   }
-  const KernelAttrs attrs = kernel_attrs(r.attrs());
+  const KernelAttrs attrs = detail::kernel_attrs(r.attrs());
   std::vector<Tensor> out = rule(KernelGrad(args, results, seeds, attrs));
   const std::size_t want = reverse ? args.size() : results.size();
   if (out.size() != want)
@@ -78,10 +80,15 @@ std::vector<Tensor> run_rule(const detail::KernelDef& def, const KernelRule& rul
 // Runs the host implementation on results of the declared types.
 std::vector<Tensor> run_kernel(const detail::KernelDef& def, std::span<const Tensor> in,
                                const detail::Attrs& attrs, std::span<const detail::TensorType> out) {
-  if (!def.cpu) detail::fail(who(def.name), "has no host implementation (.cpu)");
+  if (!def.cpu && def.ffi == nullptr)
+    detail::fail(who(def.name), "has no host implementation (.cpu or .ffi)");
   std::vector<Tensor> results;
   for (const detail::TensorType& t : out) results.push_back(detail::empty(t.shape, t.dtype));
-  const KernelAttrs a = kernel_attrs(attrs);
+  const KernelAttrs a = detail::kernel_attrs(attrs);
+  if (def.ffi != nullptr) {
+    detail::call_ffi_handler(def.ffi, who(def.name), in, results, a);
+    return results;
+  }
   try {
     def.cpu(KernelCall(in, results, a));
   } catch (const std::exception& e) {
@@ -102,6 +109,7 @@ void register_kernel(const std::shared_ptr<detail::KernelDef>& def) {
       detail::fail(who(d->name), "has no C++ spelling yet: printed code cannot call a kernel");
     };
     if (d->vjp) t.vjp = [d](const detail::Rule& r) { return run_rule(*d, d->vjp, r, true); };
+    t.ffi = d->ffi;
     if (d->jvp) t.jvp = [d](const detail::Rule& r) { return run_rule(*d, d->jvp, r, false); };
     try {
       detail::def_custom_call_target(d->name, std::move(t));
@@ -153,7 +161,17 @@ Kernel& Kernel::shape(KernelShapeRule rule) {
 }
 Kernel& Kernel::cpu(HostKernel implementation) {
   editable();
+  if (def_->ffi != nullptr)
+    detail::fail<ValueError>(who(def_->name), "has an XLA FFI handler already: give .cpu or .ffi");
   def_->cpu = std::move(implementation);
+  return *this;
+}
+Kernel& Kernel::ffi(tlaloc_ffi_handler* handler) {
+  editable();
+  if (handler == nullptr) detail::fail<ValueError>(who(def_->name), ".ffi was given a null handler");
+  if (def_->cpu)
+    detail::fail<ValueError>(who(def_->name), "has a .cpu implementation already: give .cpu or .ffi");
+  def_->ffi = handler;
   return *this;
 }
 Kernel& Kernel::attr(std::string name, KernelAttr value) {

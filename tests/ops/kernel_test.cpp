@@ -48,6 +48,37 @@ tl::Kernel cube(const std::string& name) {
 
 Tensor composed_cube(const Tensor& x) { return x * x * x * 0.5; }
 
+}  // namespace
+
+// Bare XLA FFI handlers written in C (ffi_handlers.c).
+extern "C" {
+tlaloc_ffi_error* test_ffi_affine(tlaloc_ffi_call_frame* frame);
+tlaloc_ffi_error* test_ffi_refuses(tlaloc_ffi_call_frame* frame);
+}
+
+namespace {
+
+// y = -2.5 x - 0.75 through test_ffi_affine, with an attribute of every kind.
+tl::Kernel affine(const std::string& name) {
+  return tl::kernel(name)
+      .shape(same_as_first)
+      .ffi(test_ffi_affine)
+      .attr("scale", 2.5)
+      .attr("offset", -0.75)
+      .attr("negate", true)
+      .attr("copies", std::int64_t{1})
+      .attr("label", std::string("affine"))
+      .vjp([](const tl::KernelGrad& g) { return std::vector<Tensor>{g.cotangent(0) * -2.5}; });
+}
+
+Tensor composed_affine(const Tensor& x) { return x * -2.5 - 0.75; }
+
+std::string program_calling(const tl::Kernel& k, const Tensor& x) {
+  const std::vector<tl::ir::TensorType> types{{x.dtype(), x.shape()}};
+  return tl::stablehlo::to_text(
+      tl::ir::trace("main", types, [&](std::span<const Tensor> a) { return std::vector<Tensor>{k(a[0])}; }));
+}
+
 TEST(Kernel, RunsEagerlyAndUnderJitWithItsAttributes) {
   const tl::Kernel k = cube("test.cube_eager");
   const Tensor x = data(1, {3, 4});
@@ -101,9 +132,9 @@ TEST(Kernel, LowersToACustomCallThatReadsBackAndRuns) {
   EXPECT_EQ(tl::stablehlo::to_text(tl::stablehlo::parse(
                 tl::stablehlo::to_text(tl::stablehlo::parse(text), {.generic = true, .module_name = {}}))),
             text);
-  // A Session of the interpreter runs it; Tlaloc's PJRT CPU plugin keeps targets of
-  // its own and does not know the kernel (registering through PJRT's FFI extension is
-  // not built yet), which it says by name.
+  // A Session of the interpreter runs it. A .cpu kernel runs in this process only:
+  // Tlaloc's PJRT CPU plugin keeps targets of its own and does not know it, which it
+  // says by name (a kernel given as an XLA FFI handler is registered with it).
   const tl::runtime::Session here;
   EXPECT_EQ(here.compile(text).run(std::vector<Tensor>{x}).at(0).to_vector<double>(),
             k(x).to_vector<double>());
@@ -114,12 +145,73 @@ TEST(Kernel, LowersToACustomCallThatReadsBackAndRuns) {
       {"custom_call @test.cube_text", "not a target the host interpreter knows"});
 }
 
+TEST(Kernel, AnXlaFfiHandlerInCRunsEverywhereAndThroughTheCpuPluginsFfiExtension) {
+  const tl::Kernel k = affine("test.ffi_affine");
+  const Tensor x = data(5, {3, 4});
+  EXPECT_TRUE(tl::allclose(k(x), composed_affine(x), 1e-15, 0));
+  const auto jitted = tl::jit([&](const Tensor& v) { return k(v) * 2.0; });
+  EXPECT_TRUE(tl::allclose(jitted(x), composed_affine(x) * 2.0, 1e-15, 0));
+  const Tensor g = tl::grad([&](const Tensor& v) { return tl::sum(tl::sin(k(v))); })(x);
+  const Tensor want = tl::grad([](const Tensor& v) { return tl::sum(tl::sin(composed_affine(v))); })(x);
+  EXPECT_TRUE(tl::allclose(g, want, 1e-12, 1e-12)) << g << want;
+  // The program calling it, run by the interpreter and by Tlaloc's CPU plugin, with
+  // which the Session registers the handler through PJRT's FFI extension.
+  const std::string text = program_calling(k, x);
+  EXPECT_NE(text.find("label = \"affine\""), std::string::npos) << text;
+  const std::vector<double> eager = k(x).to_vector<double>();
+  const tl::runtime::Session here;
+  EXPECT_EQ(here.compile(text).run(std::vector<Tensor>{x}).at(0).to_vector<double>(), eager);
+  const tl::runtime::Session plugin(
+      {.backend = tl::runtime::Backend::pjrt, .plugin_path = TLALOC_PJRT_CPU_PLUGIN});
+  EXPECT_EQ(plugin.compile(text).run(std::vector<Tensor>{x}).at(0).to_vector<double>(), eager);
+}
+
+TEST(Kernel, AnFfiHandlersErrorIsNamedAndTheProcessGoesOn) {
+  const Tensor x = data(6, {4});
+  const tl::Kernel refuses = tl::kernel("test.ffi_refuses").shape(same_as_first).ffi(test_ffi_refuses);
+  tltest::expect_error_with<tl::Error>(
+      [&] { (void)refuses(x); },
+      {"tl::kernel('test.ffi_refuses')", "XLA FFI handler failed (FAILED_PRECONDITION)",
+       "the handler refuses 1 values"});
+  const tl::runtime::Session plugin(
+      {.backend = tl::runtime::Backend::pjrt, .plugin_path = TLALOC_PJRT_CPU_PLUGIN});
+  const std::string text = program_calling(refuses, x);
+  tltest::expect_error_with<tl::Error>(
+      [&] { (void)plugin.compile(text).run(std::vector<Tensor>{x}); },
+      {"custom_call @test.ffi_refuses", "FAILED_PRECONDITION", "the handler refuses 1 values"});
+  // The handler checks its attributes and says what it misses.
+  const tl::Kernel unlabelled = tl::kernel("test.ffi_unlabelled")
+                                    .shape(same_as_first)
+                                    .ffi(test_ffi_affine)
+                                    .attr("scale", 1.0)
+                                    .attr("offset", 0.0)
+                                    .attr("negate", false)
+                                    .attr("copies", std::int64_t{1});
+  tltest::expect_error_with<tl::Error>([&] { (void)unlabelled(x); },
+                                       {"INVALID_ARGUMENT", "needs label = \"affine\""});
+  // Both kinds of host implementation at once, or none, are refused.
+  tltest::expect_error_with<tl::ValueError>(
+      [] { (void)tl::kernel("test.ffi_both").ffi(test_ffi_affine).cpu([](const tl::KernelCall&) {}); },
+      {"tl::kernel('test.ffi_both')", "give .cpu or .ffi"});
+  tltest::expect_error_with<tl::ValueError>([] { (void)tl::kernel("test.ffi_null").ffi(nullptr); },
+                                            {"tl::kernel('test.ffi_null')", "null handler"});
+  // The process goes on: the plugin and the kernels still run.
+  const tl::Kernel k = affine("test.ffi_after");
+  EXPECT_EQ(plugin.compile(program_calling(k, x)).run(std::vector<Tensor>{x}).at(0).to_vector<double>(),
+            k(x).to_vector<double>());
+}
+
 TEST(Kernel, MistakesAreNamed) {
   const tl::Kernel k = cube("test.cube_mistakes");
   const Tensor x = data(4, {3});
   (void)k(x);
   tltest::expect_error_with<tl::ValueError>([] { (void)tl::kernel("test.cube_mistakes"); },
                                             {"tl::kernel('test.cube_mistakes')", "another kernel"});
+  try {
+    (void)tl::kernel("test.cube_mistakes");
+  } catch (const tl::ValueError& e) {  // the message starts with the kernel's name, once
+    EXPECT_EQ(std::string(e.what()).rfind("tl::kernel('test.cube_mistakes'): ", 0), 0U) << e.what();
+  }
   tl::Kernel edited = k;
   tltest::expect_error_with<tl::Error>([&] { edited.attr("k", 1.0); },
                                        {"test.cube_mistakes", "declare it whole before its first call"});

@@ -17,6 +17,12 @@
 #include "stablehlo/stablehlo.hpp"
 #include "tlaloc/tlaloc.hpp"
 
+// Bare XLA FFI handlers written in C (tests/ops/ffi_handlers.c); the second always fails.
+extern "C" {
+tlaloc_ffi_error* test_ffi_affine(tlaloc_ffi_call_frame* frame);
+tlaloc_ffi_error* test_ffi_refuses(tlaloc_ffi_call_frame* frame);
+}
+
 namespace {
 
 namespace tl = tlaloc;
@@ -453,6 +459,61 @@ TEST(PjrtCpuPlugin, NamesTheDevicesOptionWhenAProgramNeedsMoreDevices) {
     EXPECT_NE(option.message.find("tlaloc_cpu_devices takes an int64 from 1 to 1024"), std::string::npos)
         << option.message;
   }
+}
+
+// The FFI extension, as a framework finds and calls it (PJRT_FFI_Extension, version 2).
+TEST(PjrtCpuPlugin, RegistersXlaFfiHandlersThroughItsFfiExtension) {
+  const Cpu cpu;
+  const tlp_ffi_extension* ffi = nullptr;
+  for (const tlp_extension* e = cpu.api.extension_start; e != nullptr; e = e->next)
+    if (e->type == TLP_EXTENSION_FFI) ffi = reinterpret_cast<const tlp_ffi_extension*>(e);
+  ASSERT_NE(ffi, nullptr);
+  EXPECT_GE(ffi->base.struct_size, TLP_FFI_EXTENSION_SIZE);
+  const auto registering = [&](std::string_view name, std::string_view platform,
+                               tlaloc_ffi_handler* handler) {
+    tlp_ffi_register_handler_args args{};
+    args.struct_size = TLP_FFI_REGISTER_HANDLER_ARGS_SIZE;
+    args.target_name = name.data();
+    args.target_name_size = name.size();
+    args.handler = reinterpret_cast<void*>(handler);
+    args.platform_name = platform.data();
+    args.platform_name_size = platform.size();
+    return ffi->register_handler(&args);
+  };
+  Plugin::Failure f = cpu.fails(registering("test.raw_refuses", "CUDA", &test_ffi_refuses));
+  EXPECT_EQ(f.code, TLP_INVALID_ARGUMENT);
+  EXPECT_NE(f.message.find("platform 'CUDA'"), std::string::npos) << f.message;
+  f = cpu.fails(registering("test.raw_refuses", "Host", nullptr));
+  EXPECT_NE(f.message.find("handler is null"), std::string::npos) << f.message;
+  cpu.ok(registering("test.raw_refuses", "Host", &test_ffi_refuses));
+  cpu.ok(registering("test.raw_refuses", "cpu", &test_ffi_refuses));  // the same again: nothing changes
+  f = cpu.fails(registering("test.raw_refuses", "cpu", &test_ffi_affine));
+  EXPECT_NE(f.message.find("another handler"), std::string::npos) << f.message;
+  // A type id, and user data the plugin has no contexts for.
+  tlp_ffi_type_id_register_args type{TLP_FFI_TYPE_ID_REGISTER_ARGS_SIZE, nullptr, "test.state", 10, 0};
+  cpu.ok(ffi->type_id_register(&type));
+  EXPECT_GT(type.type_id, 0);
+  tlp_ffi_type_id_register_args again{TLP_FFI_TYPE_ID_REGISTER_ARGS_SIZE, nullptr, "test.state", 10,
+                                      type.type_id};
+  cpu.ok(ffi->type_id_register(&again));
+  tlp_ffi_user_data_add_args data{};
+  EXPECT_EQ(cpu.fails(ffi->user_data_add(&data)).code, TLP_UNIMPLEMENTED);
+  // The program calling it compiles; the handler's error comes back from execute.
+  const std::string text =
+      "func.func @main(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) {\n"
+      "  %0 = stablehlo.custom_call @test.raw_refuses(%x, %y) {api_version = 4 : i32} : (tensor<2x3xf32>, "
+      "tensor<2x3xf32>) -> tensor<2x3xf32>\n"
+      "  return %0, %y : tensor<2x3xf32>, tensor<2x3xf32>\n}\n";
+  tlp_loaded_executable* exe = cpu.compile(text);
+  tlp_buffer* x = cpu.upload(kX.data(), TLP_TYPE_F32, kDims);
+  tlp_buffer* y = cpu.upload(kY.data(), TLP_TYPE_F32, kDims);
+  std::vector<tlp_buffer*> out;
+  f = cpu.fails(cpu.execute(exe, {x, y}, out));
+  EXPECT_NE(f.message.find("FAILED_PRECONDITION"), std::string::npos) << f.message;
+  EXPECT_NE(f.message.find("the handler refuses 2 values"), std::string::npos) << f.message;
+  cpu.destroy(x);
+  cpu.destroy(y);
+  cpu.destroy(exe);
 }
 
 }  // namespace

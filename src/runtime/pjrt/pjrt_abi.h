@@ -10,6 +10,7 @@
 #include "runtime/pjrt/pjrt_abi_buffer.h"
 #include "runtime/pjrt/pjrt_abi_client.h"
 #include "runtime/pjrt/pjrt_abi_executable.h"
+#include "runtime/pjrt/pjrt_abi_ffi.h"
 #include "runtime/pjrt/pjrt_abi_layout.h"
 #include "runtime/pjrt/pjrt_abi_table.h"
 

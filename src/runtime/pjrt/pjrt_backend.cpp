@@ -5,10 +5,14 @@
 // from the same text by Tlaloc's parser.
 #include <fmt/format.h>
 
+#include <map>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "core/tensor_impl.hpp"
+#include "ops/custom_call.hpp"
 #include "runtime/backend.hpp"
 #include "runtime/pjrt/client.hpp"
 #include "runtime/pjrt/compile_options.hpp"
@@ -24,10 +28,11 @@ using pjrt::Client;
 struct Signature {
   std::vector<BufferType> inputs, outputs;
   std::int64_t replicas = 1, partitions = 1;
+  std::map<std::string, tlaloc_ffi_handler*> handlers;  // the kernels it calls that are XLA FFI handlers
 };
 Signature signature_of(std::string_view text, std::string_view name) {
   const ir::Module m = stablehlo::parse(text, std::string(name));
-  Signature s{{}, {}, m.num_replicas, m.num_partitions};
+  Signature s{{}, {}, m.num_replicas, m.num_partitions, tlaloc::detail::ffi_handlers(m)};
   for (const ir::TensorType& t : m.entry().param_types()) s.inputs.push_back({t.dtype, t.shape});
   for (const ir::TensorType& t : m.entry().result_types()) s.outputs.push_back({t.dtype, t.shape});
   return s;
@@ -264,6 +269,7 @@ class PjrtBackend final : public DeviceBackend {
     const std::optional<Signature> read = read_signature(text, name);
     const std::vector<tlp_device*> devices = read ? devices_for(*read, name) : devices_for({}, name);
     const std::string options = read ? options_for(*read, devices) : compile_options();
+    if (read) register_handlers(read->handlers);
     tlp_deserialize_and_load_args args{};
     args.struct_size = TLP_DESERIALIZE_AND_LOAD_ARGS_SIZE;
     args.client = client_->handle();
@@ -281,6 +287,7 @@ class PjrtBackend final : public DeviceBackend {
     const std::optional<Signature> read = read_signature(text, name);
     const std::vector<tlp_device*> devices = read ? devices_for(*read, name) : devices_for({}, name);
     const std::string options = read ? options_for(*read, devices) : compile_options();
+    if (read) register_handlers(read->handlers);
     std::string code(text);
     tlp_program program{};
     program.struct_size = TLP_PROGRAM_SIZE;
@@ -345,7 +352,49 @@ class PjrtBackend final : public DeviceBackend {
     exe.set_signature(std::move(s.inputs), std::move(s.outputs), std::move(devices));
   }
 
+  // Registers the handlers with the plugin's FFI extension (once each), as XLA's
+  // plugins expect custom_call targets to be registered before they compile.
+  void register_handlers(const std::map<std::string, tlaloc_ffi_handler*>& handlers) {
+    const std::lock_guard lock(mu_);
+    for (const auto& [target, handler] : handlers) {
+      if (registered_.count(target) != 0) continue;
+      const tlp_ffi_extension& ffi = ffi_extension(target);
+      tlp_ffi_register_handler_args args{};
+      args.struct_size = TLP_FFI_REGISTER_HANDLER_ARGS_SIZE;
+      args.target_name = target.data();
+      args.target_name_size = target.size();
+      args.handler = reinterpret_cast<void*>(handler);
+      args.platform_name = "cpu";
+      args.platform_name_size = 3;
+      client_->check(ffi.register_handler(&args), "PJRT_FFI_Register_Handler");
+      registered_.insert(target);
+    }
+  }
+  // The plugin's FFI extension, for a host handler: a CPU plugin's (platform cpu,
+  // tlaloc_cpu or host) of version 2 or later.
+  const tlp_ffi_extension& ffi_extension(const std::string& target) const {
+    if (const std::string& p = client_->platform_name(); p.find("cpu") == std::string::npos && p != "host")
+      refuse_handler(target, fmt::format("runs on platform '{}' (a host handler runs on a CPU plugin)", p));
+    for (const tlp_extension* e = client_->api().extension_start; e != nullptr; e = e->next)
+      if (e->type == TLP_EXTENSION_FFI) {
+        const auto& ffi = *reinterpret_cast<const tlp_ffi_extension*>(e);
+        if (e->struct_size < TLP_FFI_EXTENSION_SIZE || ffi.register_handler == nullptr)
+          refuse_handler(target,
+                         "has an FFI extension without register_handler (PJRT FFI extension version 1)");
+        return ffi;
+      }
+    refuse_handler(target, "has no FFI extension to register it with");
+  }
+  [[noreturn]] void refuse_handler(const std::string& target, std::string_view why) const {
+    throw RuntimeError(
+        fmt::format("tl::runtime: the program calls kernel '{}', a host XLA FFI handler, and the "
+                    "PJRT plugin '{}' {}",
+                    target, client_->plugin().path().string(), why));
+  }
+
   std::shared_ptr<const Client> client_;
+  std::mutex mu_;
+  std::set<std::string> registered_;
 };
 
 }  // namespace
