@@ -136,3 +136,23 @@ p, t = statistics.median(procs), statistics.median(threads)
 print(f"step: MPI processes {p * 1e3:.1f} ms, threads {t * 1e3:.1f} ms, ratio {p / t:.2f} (the goal is at most 1.15)")
 PY
 fi
+
+if [[ -x "$build/bench/custom_kernel_bench" ]]; then
+  echo "== custom kernels: examples/custom-kernel's fused RMSNorm forward + backward on [4096, 1024] f32, against"
+  echo "   the same function composed of library ops (both tl::grad programs) and PyTorch's composed version"
+  echo "   ($rounds rounds run alternately, each the median of $repeats)"
+  ours=() theirs=()
+  for r in $(seq "$rounds"); do
+    ours+=("$("$build/bench/custom_kernel_bench" "$repeats")")
+    theirs+=("$(/usr/bin/python3 "$here/custom_kernel_torch.py" 2 "$repeats")")
+  done
+  /usr/bin/python3 - "${ours[*]}" "${theirs[*]}" <<'PY'
+import statistics, sys
+words = sys.argv[1].split()
+fused = statistics.median(float(v) for k, v in zip(words[::2], words[1::2]) if k == "fused")
+composed = statistics.median(float(v) for k, v in zip(words[::2], words[1::2]) if k == "composed")
+torch = statistics.median(float(v) for v in sys.argv[2].split()[1::2])
+print(f"fused kernels {fused * 1e3:.2f} ms; composed ops {composed * 1e3:.2f} ms (ratio {composed / fused:.2f}, "
+      f"the goal is at least 1.5); PyTorch {torch * 1e3:.2f} ms (ratio {torch / fused:.2f}, the goal is at least 2)")
+PY
+fi

@@ -42,10 +42,13 @@ class Model:
         self._executables, self._weights = executables, weights
 
     @classmethod
-    def load(cls, directory, plugin_path=None, client_options=None):
+    def load(cls, directory, plugin_path=None, client_options=None, ffi_handlers=None):
         """`plugin_path`: a plugin's path, or "tlaloc_cpu" for Tlaloc's CPU plugin installed beside this
         package; it defaults to TLALOC_PJRT_PLUGIN_PATH. `client_options`, a dict of
-        str, int, float or bool, goes to PJRT_Client_Create."""
+        str, int, float or bool, goes to PJRT_Client_Create. `ffi_handlers`, a dict of
+        custom_call target names to XLA FFI handlers (ctypes functions or addresses), are
+        registered with the plugin's FFI extension before anything compiles: the kernels
+        the programs call (docs/CUSTOM_KERNELS.md)."""
         directory = os.fspath(directory)
         m = mf.load(directory)
         wfile = os.path.join(directory, m.weights.path)
@@ -62,6 +65,8 @@ class Model:
                     mf.bad(wfile, f"weight '{w}' of entry point '{e.name}' is not in the file")
             _check_signature(pfile, e, texts[e.name], weights)
         plugin = Plugin(plugin_path if plugin_path is not None else os.environ.get(ENV, ""))
+        for target, handler in (ffi_handlers or {}).items():
+            plugin.register_ffi_handler(target, handler)
         client = Client(plugin, client_options)
         model = cls(client, m, {}, {})
         try:

@@ -152,6 +152,32 @@ class Plugin:
             destroy(byref(abi.new(abi.ErrorDestroyArgs, error=error)))
         return code, message
 
+    def register_ffi_handler(self, target, handler, platform="cpu"):
+        """Registers an XLA FFI handler (its address, an int or a ctypes function) as the
+        custom_call target `target`, through the plugin's FFI extension."""
+        address = ctypes.cast(handler, c_void_p).value if not isinstance(handler, int) else handler
+        if not address:
+            raise PluginError(f"tlaloc_serve: the XLA FFI handler given for '{target}' is null")
+        node = abi.ApiHead.from_address(self._api).extension_start
+        while node:
+            base = abi.Extension.from_address(node)
+            if base.type == abi.EXTENSION_FFI:
+                break
+            node = base.next
+        if not node:
+            raise PluginError(f"tlaloc_serve: the PJRT plugin '{self.path}' has no FFI extension to register "
+                              f"kernel '{target}' with")
+        ffi = abi.FfiExtension.from_address(node)
+        if ffi.base.struct_size < abi.filled_size(abi.FfiExtension) or not ffi.register_handler:
+            raise PluginError(f"tlaloc_serve: the PJRT plugin '{self.path}' has an FFI extension without "
+                              f"register_handler (version 1): kernel '{target}' cannot be registered")
+        name, where = target.encode("utf-8"), platform.encode("utf-8")
+        args = abi.FfiRegisterHandlerArgs(target_name=name, target_name_size=len(name), handler=address,
+                                          platform_name=where, platform_name_size=len(where))
+        args.struct_size = abi.filled_size(abi.FfiRegisterHandlerArgs)
+        register = ctypes.CFUNCTYPE(c_void_p, POINTER(abi.FfiRegisterHandlerArgs))(ffi.register_handler)
+        self.check(register(byref(args)), "PJRT_FFI_Register_Handler")
+
     def quietly(self, name, **fields):
         """A call whose failure has no one to be reported to (destroying things)."""
         fn = self.fn(name)

@@ -192,6 +192,29 @@ SIGNATURES = {
 }
 
 
+# The FFI extension (PJRT_FFI_Extension, version 2; src/runtime/pjrt/pjrt_abi_ffi.h): a
+# node of the API table's extension_start chain, of this type.
+EXTENSION_FFI = 5
+
+
+class Extension(ctypes.Structure):
+    """PJRT_Extension_Base: how every node of the chain starts."""
+    _fields_ = [("struct_size", c_size_t), ("type", c_int), ("next", c_void_p)]
+
+
+class FfiExtension(ctypes.Structure):
+    """PJRT_FFI_Extension: the node, then type_id_register, user_data_add, register_handler."""
+    _fields_ = [("base", Extension), ("type_id_register", c_void_p), ("user_data_add", c_void_p),
+                ("register_handler", c_void_p)]
+
+
+class FfiRegisterHandlerArgs(ctypes.Structure):
+    """PJRT_FFI_Register_Handler_Args (no extension_start, as in PJRT's own layout)."""
+    _fields_ = [("struct_size", c_size_t), ("target_name", c_char_p), ("target_name_size", c_size_t),
+                ("handler", c_void_p), ("platform_name", c_char_p), ("platform_name_size", c_size_t),
+                ("traits", ctypes.c_uint32)]
+
+
 def new(cls, **fields):
     """An argument struct with struct_size set to its 0.110 size, the rest zero but `fields`."""
     s = cls(**fields)

@@ -263,7 +263,8 @@ void refuse_unknown_targets(const ir::Region& r) {
     const std::string& target = op.attrs.get<std::string>("call_target_name");
     if (!is_check_name(target) && find_custom_call_target(target) == nullptr)
       fail(fmt::format("custom_call @{}", target),
-           "is not a target the host interpreter knows{}: register it (tl::kernel) before compiling the "
+           "is not a target the host interpreter knows{}: register it (tl::kernel, or a PJRT plugin's FFI "
+           "extension for an XLA FFI handler) before compiling the "
            "program",
            op.loc.line > 0 ? fmt::format(" (line {})", op.loc.line) : "");
   }
