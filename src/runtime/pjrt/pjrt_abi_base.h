@@ -39,7 +39,8 @@ extern "C" {
 /* Every argument struct starts with struct_size and extension_start. The caller
  * writes struct_size = bytes up to the end of the last field it knows (no tail
  * padding); the callee reads only fields that fit. extension_start links optional
- * extension structs; Tlaloc passes NULL. TLP_FILLED_SIZE computes struct_size
+ * extension structs; Tlaloc passes NULL (a plugin offers its extensions in the API
+ * table's extension_start: pjrt_abi_ffi.h). TLP_FILLED_SIZE computes struct_size
  * (the sizeof of a pointer field is meant: hence the NOLINT). */
 #define TLP_FILLED_SIZE(type, last_field) \
   (offsetof(type, last_field) + sizeof(((type*)0)->last_field)) /* NOLINT(bugprone-sizeof-expression) */
