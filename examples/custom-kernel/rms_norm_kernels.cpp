@@ -128,7 +128,7 @@ void over_rows(long n, long d, const Body& body) {
 }  // namespace
 
 extern "C" tlaloc_ffi_error* rms_norm_fwd(tlaloc_ffi_call_frame* frame) {
-  if (frame->stage != TLALOC_FFI_EXECUTE) return nullptr;
+  if (tlaloc_ffi_answer_metadata(frame) != 0 || frame->stage != TLALOC_FFI_EXECUTE) return nullptr;
   if (const std::string why = check(frame, 2, 1); !why.empty()) return refuse(frame, "rms_norm_fwd " + why);
   const tlaloc_ffi_buffer* xb = buffer(frame->args.args, 0);
   const long n = xb->dims[0], d = xb->dims[1];
@@ -146,7 +146,7 @@ extern "C" tlaloc_ffi_error* rms_norm_fwd(tlaloc_ffi_call_frame* frame) {
 }
 
 extern "C" tlaloc_ffi_error* rms_norm_bwd(tlaloc_ffi_call_frame* frame) {
-  if (frame->stage != TLALOC_FFI_EXECUTE) return nullptr;
+  if (tlaloc_ffi_answer_metadata(frame) != 0 || frame->stage != TLALOC_FFI_EXECUTE) return nullptr;
   if (const std::string why = check(frame, 3, 2); !why.empty()) return refuse(frame, "rms_norm_bwd " + why);
   const tlaloc_ffi_buffer* xb = buffer(frame->args.args, 0);
   const long n = xb->dims[0], d = xb->dims[1];

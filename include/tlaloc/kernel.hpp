@@ -15,10 +15,14 @@
 //       .vjp([](const tl::KernelGrad& g) { return std::vector{g.cotangent(0) * 2.f}; });
 //   tl::Tensor y = scale(x);
 //
-// A derivative reaching a kernel without a rule is refused by name.
+// The host implementation is a C++ function (.cpu) or an XLA FFI handler (.ffi,
+// include/tlaloc/xla_ffi.h); .cuda adds a CUDA one. A derivative reaching a kernel
+// without a rule is refused by name.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
@@ -99,6 +103,21 @@ using HostKernel = std::function<void(const KernelCall&)>;
 // vjp: one cotangent per argument (undefined: zero); jvp: one tangent per result.
 using KernelRule = std::function<std::vector<Tensor>(const KernelGrad&)>;
 
+// How a CUDA kernel is launched: its grid, block and dynamic shared memory, the
+// scalars passed after the buffers' device pointers (the operands', then the
+// results'), in this order, and whether the results are zeroed first (for a kernel
+// that accumulates into them).
+using CudaScalar = std::variant<std::int32_t, std::int64_t, float, double>;
+struct CudaLaunch {
+  std::array<std::uint32_t, 3> grid = {1, 1, 1};
+  std::array<std::uint32_t, 3> block = {1, 1, 1};
+  std::uint32_t shared_bytes = 0;
+  std::vector<CudaScalar> scalars = {};
+  bool zero_results = false;
+};
+using CudaLaunchRule =
+    std::function<CudaLaunch(std::span<const TensorType> operands, const KernelAttrs& attrs)>;
+
 namespace detail {
 struct KernelDef;
 }
@@ -115,6 +134,10 @@ class Kernel {
   // The host implementation as an XLA FFI handler (include/tlaloc/xla_ffi.h): the
   // same function a PJRT plugin's FFI extension registers. One of .cpu and .ffi.
   Kernel& ffi(tlaloc_ffi_handler* handler);
+  // The CUDA implementation: the kernel `entry` of the PTX file `ptx` (read now),
+  // launched by `launch` on the stream a CUDA PJRT plugin gives; a Session on such a
+  // plugin registers it through the plugin's FFI extension (docs/CUSTOM_KERNELS.md).
+  Kernel& cuda(const std::filesystem::path& ptx, std::string entry, CudaLaunchRule launch);
   Kernel& attr(std::string name, KernelAttr value);
   Kernel& vjp(KernelRule rule);
   Kernel& jvp(KernelRule rule);
@@ -131,12 +154,19 @@ class Kernel {
   const std::string& name() const;
 
  private:
+  friend Kernel kernel_named(std::string_view name);
+  explicit Kernel(std::shared_ptr<detail::KernelDef> def) : def_(std::move(def)) {}
   [[noreturn]] void one_result_expected(std::size_t n) const;
   void editable() const;
   std::shared_ptr<detail::KernelDef> def_;
 };
 
 inline Kernel kernel(std::string name) { return Kernel(std::move(name)); }
+
+// The kernel declared under `name` in this process (while a Kernel of it lives): how
+// printed C++ (tlaloc-grad, nn::capture's cpp()) calls kernels. A name nothing
+// declared is refused.
+Kernel kernel_named(std::string_view name);
 
 }  // namespace tlaloc
 TLALOC_PUBLIC_END

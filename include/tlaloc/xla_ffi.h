@@ -209,6 +209,36 @@ typedef struct tlaloc_ffi_call_frame { /* XLA_FFI_CallFrame */
  * error_create. */
 typedef tlaloc_ffi_error* tlaloc_ffi_handler(tlaloc_ffi_call_frame* frame);
 
+/* Recent XLA asks a handler for its metadata when it is registered: it calls the
+ * handler with a frame whose extension_start is a node of this type (nothing else in
+ * that frame is meaningful); the handler fills the metadata and returns NULL. Tlaloc
+ * never asks; a handler meant for XLA's plugins should answer. */
+#define TLALOC_FFI_EXTENSION_METADATA 1 /* XLA_FFI_Extension_Metadata */
+
+typedef struct tlaloc_ffi_metadata { /* XLA_FFI_Metadata */
+  size_t struct_size;
+  tlaloc_ffi_api_version api_version; /* the handler's: TLALOC_FFI_API_MAJOR and _MINOR */
+  uint32_t traits;                    /* XLA_FFI_Handler_Traits; 0 */
+} tlaloc_ffi_metadata;
+
+typedef struct tlaloc_ffi_metadata_extension { /* XLA_FFI_Metadata_Extension */
+  tlaloc_ffi_extension extension_base;
+  tlaloc_ffi_metadata* metadata;
+} tlaloc_ffi_metadata_extension;
+
+/* Whether `frame` is XLA's metadata question; if so, answers it. */
+static inline int tlaloc_ffi_answer_metadata(tlaloc_ffi_call_frame* frame) {
+  tlaloc_ffi_extension* e = frame->extension_start;
+  if (e == NULL || e->type != TLALOC_FFI_EXTENSION_METADATA) return 0;
+  tlaloc_ffi_metadata* m = ((tlaloc_ffi_metadata_extension*)e)->metadata;
+  m->api_version.struct_size = TLALOC_FFI_FILLED_SIZE(tlaloc_ffi_api_version, minor_version);
+  m->api_version.extension_start = NULL;
+  m->api_version.major_version = TLALOC_FFI_API_MAJOR;
+  m->api_version.minor_version = TLALOC_FFI_API_MINOR;
+  m->traits = 0;
+  return 1;
+}
+
 /* ---- The api table a handler is given (XLA_FFI_Api) ------------------------------
  * Tlaloc fills every slot. Entry points a host runtime cannot serve (a device
  * stream, state, futures) answer UNIMPLEMENTED with their XLA name. */

@@ -278,20 +278,21 @@ void refuse_unknown_targets(const ir::Module& m) {
 
 namespace {
 
-void collect_ffi_handlers(const ir::Region& r, std::map<std::string, tlaloc_ffi_handler*>& out) {
+void collect_ffi_handlers(const ir::Region& r, std::map<std::string, FfiHandlers>& out) {
   for (const ir::Op& op : r.ops) {
     for (const ir::Region& inner : op.regions) collect_ffi_handlers(inner, out);
     if (op.def != &custom_call) continue;
     const std::string& target = op.attrs.get<std::string>("call_target_name");
-    if (const CustomCallTarget* t = find_custom_call_target(target); t != nullptr && t->ffi != nullptr)
+    if (const CustomCallTarget* t = find_custom_call_target(target);
+        t != nullptr && (t->ffi.host != nullptr || t->ffi.cuda != nullptr))
       out.emplace(target, t->ffi);
   }
 }
 
 }  // namespace
 
-std::map<std::string, tlaloc_ffi_handler*> ffi_handlers(const ir::Module& m) {
-  std::map<std::string, tlaloc_ffi_handler*> out;
+std::map<std::string, FfiHandlers> ffi_handlers(const ir::Module& m) {
+  std::map<std::string, FfiHandlers> out;
   for (const ir::Function& f : m.functions) collect_ffi_handlers(f.body, out);
   return out;
 }

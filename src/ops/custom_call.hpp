@@ -14,14 +14,20 @@
 
 namespace tlaloc::detail {
 
+// The XLA FFI handlers of a target, what a runtime registers with a PJRT plugin: one
+// for the host (a CPU plugin) and one for CUDA (a CUDA plugin), either may be absent.
+struct FfiHandlers {
+  tlaloc_ffi_handler* host = nullptr;
+  tlaloc_ffi_handler* cuda = nullptr;
+};
+
 // What a target is: how it runs, how printed C++ spells it, its derivative rules
-// (none: a derivative reaching it is refused by name) and, for a target that runs an
-// XLA FFI handler, that handler (what a runtime registers with a PJRT plugin).
+// (none: a derivative reaching it is refused by name) and its XLA FFI handlers.
 struct CustomCallTarget {
   Kernel kernel;
   CppSpelling cpp;
   DerivRule jvp = nullptr, vjp = nullptr;
-  tlaloc_ffi_handler* ffi = nullptr;
+  FfiHandlers ffi = {};
 };
 
 // The attributes a target reads from its op, each under this prefix: StableHLO text
@@ -39,8 +45,8 @@ const CustomCallTarget* find_custom_call_target(std::string_view name);
 // the program runs: a program is compiled against the targets it names).
 void refuse_unknown_targets(const ir::Module& m);
 
-// The XLA FFI handlers of the targets `m` calls, by target name: what a runtime
-// registers with a PJRT plugin before the plugin compiles `m`.
-std::map<std::string, tlaloc_ffi_handler*> ffi_handlers(const ir::Module& m);
+// The XLA FFI handlers of the targets `m` calls that have any, by target name: what a
+// runtime registers with a PJRT plugin before the plugin compiles `m`.
+std::map<std::string, FfiHandlers> ffi_handlers(const ir::Module& m);
 
 }  // namespace tlaloc::detail

@@ -3,11 +3,18 @@
 // the kernel's attributes under "backend_config."; the target runs the host
 // implementation on results it allocates, and its rules call the kernel's.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <fstream>
+#include <map>
 #include <mutex>
+#include <optional>
+#include <sstream>
 
 #include "core/check.hpp"
 #include "core/tensor_impl.hpp"
+#include "ops/cpp_spelling.hpp"
+#include "ops/cuda_launch.hpp"
 #include "ops/custom_call.hpp"
 #include "ops/rule.hpp"
 #include "ops/xla_ffi.hpp"
@@ -22,6 +29,7 @@ struct KernelDef {
   KernelShapeRule shape;
   HostKernel cpu;
   tlaloc_ffi_handler* ffi = nullptr;
+  std::optional<CudaKernel> cuda;
   KernelAttrs attrs;
   KernelRule vjp, jvp;
   std::mutex mu;  // guards `registered` against a first call and an edit at once
@@ -50,6 +58,26 @@ KernelAttrs kernel_attrs(const Attrs& attrs) {
 namespace {
 
 std::string who(const std::string& name) { return fmt::format("kernel('{}')", name); }
+
+// The kernels declared in this process, by name, while a Kernel of them lives.
+struct Declared {
+  std::mutex mu;
+  std::map<std::string, std::weak_ptr<detail::KernelDef>, std::less<>> by_name;
+};
+Declared& declared() {
+  static Declared d;
+  return d;
+}
+
+// How printed C++ calls the kernel: by its name, which reaches the same kernel in the
+// program the printed code is built into.
+std::string spelling(const std::string& name, detail::CppOp& op) {
+  std::vector<std::string> args;
+  for (std::size_t i = 0; i < op.num_operands(); ++i) args.push_back(op.operand(i));
+  const std::string kernel = fmt::format("tl::kernel_named({:?})", name);
+  if (op.num_results() == 1) return fmt::format("{}({})", kernel, fmt::join(args, ", "));
+  return fmt::format("{}.call(std::vector<tl::Tensor>{{{}}})", kernel, fmt::join(args, ", "));
+}
 
 std::vector<Tensor> span_of(const detail::Rule& r, bool results) {
   std::vector<Tensor> v;
@@ -105,11 +133,10 @@ void register_kernel(const std::shared_ptr<detail::KernelDef>& def) {
     detail::CustomCallTarget t;
     t.kernel = [d](std::span<const Tensor> in, const detail::Attrs& a,
                    std::span<const detail::TensorType> out) { return run_kernel(*d, in, a, out); };
-    t.cpp = [d](detail::CppOp&) -> std::string {
-      detail::fail(who(d->name), "has no C++ spelling yet: printed code cannot call a kernel");
-    };
+    t.cpp = [name = d->name](detail::CppOp& op) { return spelling(name, op); };
     if (d->vjp) t.vjp = [d](const detail::Rule& r) { return run_rule(*d, d->vjp, r, true); };
-    t.ffi = d->ffi;
+    t.ffi.host = d->ffi;
+    if (d->cuda) t.ffi.cuda = detail::cuda_handler(*d->cuda);
     if (d->jvp) t.jvp = [d](const detail::Rule& r) { return run_rule(*d, d->jvp, r, false); };
     try {
       detail::def_custom_call_target(d->name, std::move(t));
@@ -141,9 +168,26 @@ const KernelAttr& KernelCall::attribute(std::string_view name, std::size_t type_
 
 Kernel::Kernel(std::string name) : def_(std::make_shared<detail::KernelDef>()) {
   if (name.empty()) throw ValueError("tl::kernel: a kernel needs a name");
-  if (detail::find_custom_call_target(name) != nullptr)
+  Declared& d = declared();
+  const std::lock_guard lock(d.mu);
+  const auto at = d.by_name.find(name);
+  if (detail::find_custom_call_target(name) != nullptr || (at != d.by_name.end() && !at->second.expired()))
     detail::fail<ValueError>(who(name), "another kernel (or target) has this name");
   def_->name = std::move(name);
+  d.by_name[def_->name] = def_;
+}
+
+Kernel kernel_named(std::string_view name) {
+  Declared& d = declared();
+  const std::lock_guard lock(d.mu);
+  const auto at = d.by_name.find(name);
+  std::shared_ptr<detail::KernelDef> def = at != d.by_name.end() ? at->second.lock() : nullptr;
+  if (!def)
+    detail::fail<ValueError>(
+        who(std::string(name)),
+        "no kernel of this name is declared in this process: printed code calls kernels by "
+        "name, so the program it is built into must declare the kernel (tl::kernel) first");
+  return Kernel(std::move(def));
 }
 
 const std::string& Kernel::name() const { return def_->name; }
@@ -187,6 +231,19 @@ Kernel& Kernel::vjp(KernelRule rule) {
 Kernel& Kernel::jvp(KernelRule rule) {
   editable();
   def_->jvp = std::move(rule);
+  return *this;
+}
+
+Kernel& Kernel::cuda(const std::filesystem::path& ptx, std::string entry, CudaLaunchRule launch) {
+  editable();
+  if (entry.empty() || !launch)
+    detail::fail<ValueError>(who(def_->name), ".cuda needs an entry name and a launch rule");
+  std::ifstream in(ptx, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in || text.str().empty())
+    detail::fail<IOError>(who(def_->name), ".cuda: cannot read the PTX file '{}'", ptx.string());
+  def_->cuda = detail::CudaKernel{def_->name, text.str(), std::move(entry), std::move(launch)};
   return *this;
 }
 

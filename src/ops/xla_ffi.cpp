@@ -10,6 +10,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/check.hpp"
@@ -157,38 +158,6 @@ tlaloc_ffi_api make_api() {
 
 // ---- The call frame ----------------------------------------------------------------
 
-tlaloc_ffi_data_type ffi_type(DType t) {
-  switch (t) {
-    case DType::f32:
-      return TLALOC_FFI_F32;
-    case DType::f64:
-      return TLALOC_FFI_F64;
-    case DType::bf16:
-      return TLALOC_FFI_BF16;
-    case DType::f16:
-      return TLALOC_FFI_F16;
-    case DType::i8:
-      return TLALOC_FFI_S8;
-    case DType::i16:
-      return TLALOC_FFI_S16;
-    case DType::i32:
-      return TLALOC_FFI_S32;
-    case DType::i64:
-      return TLALOC_FFI_S64;
-    case DType::u8:
-      return TLALOC_FFI_U8;
-    case DType::u16:
-      return TLALOC_FFI_U16;
-    case DType::u32:
-      return TLALOC_FFI_U32;
-    case DType::u64:
-      return TLALOC_FFI_U64;
-    case DType::boolean:
-      return TLALOC_FFI_PRED;
-  }
-  return TLALOC_FFI_INVALID;
-}
-
 // The buffers of `tensors`, with the dimensions they point to.
 struct Buffers {
   explicit Buffers(std::span<const Tensor> tensors) {
@@ -245,7 +214,27 @@ struct Attributes {
   fail(who, "{}", message);
 }
 
+// Each dtype and its XLA FFI type, both ways.
+constexpr std::pair<DType, tlaloc_ffi_data_type> kFfiTypes[] = {
+    {DType::f32, TLALOC_FFI_F32},     {DType::f64, TLALOC_FFI_F64}, {DType::bf16, TLALOC_FFI_BF16},
+    {DType::f16, TLALOC_FFI_F16},     {DType::i8, TLALOC_FFI_S8},   {DType::i16, TLALOC_FFI_S16},
+    {DType::i32, TLALOC_FFI_S32},     {DType::i64, TLALOC_FFI_S64}, {DType::u8, TLALOC_FFI_U8},
+    {DType::u16, TLALOC_FFI_U16},     {DType::u32, TLALOC_FFI_U32}, {DType::u64, TLALOC_FFI_U64},
+    {DType::boolean, TLALOC_FFI_PRED}};
+
 }  // namespace
+
+tlaloc_ffi_data_type ffi_type(DType t) {
+  for (const auto& [d, f] : kFfiTypes)
+    if (d == t) return f;
+  return TLALOC_FFI_INVALID;
+}
+
+DType dtype_of_ffi(tlaloc_ffi_data_type t) {
+  for (const auto& [d, f] : kFfiTypes)
+    if (f == t) return d;
+  throw Error(fmt::format("XLA FFI type {} has no Tlaloc dtype", static_cast<int>(t)));
+}
 
 std::int64_t register_ffi_type(std::string_view name, std::int64_t id) {
   static std::mutex mu;
@@ -299,7 +288,7 @@ void def_ffi_target(const std::string& name, tlaloc_ffi_handler* handler) {
   static std::mutex mu;  // a check and a registration at once
   const std::lock_guard lock(mu);
   if (const CustomCallTarget* t = find_custom_call_target(name)) {
-    if (t->ffi == handler) return;
+    if (t->ffi.host == handler) return;
     fail<ValueError>(who, "another handler (or kernel) has this name");
   }
   CustomCallTarget t;
@@ -312,7 +301,7 @@ void def_ffi_target(const std::string& name, tlaloc_ffi_handler* handler) {
   t.cpp = [who](CppOp&) -> std::string {
     fail(who, "has no C++ spelling: printed code cannot call an FFI handler");
   };
-  t.ffi = handler;
+  t.ffi.host = handler;
   def_custom_call_target(name, std::move(t));
 }
 

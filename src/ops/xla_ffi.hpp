@@ -28,6 +28,11 @@ void def_ffi_target(const std::string& name, tlaloc_ffi_handler* handler);
 // asks for it, another id must be the one given before.
 std::int64_t register_ffi_type(std::string_view name, std::int64_t id);
 
+// A dtype as XLA's FFI names it (its PrimitiveType), and back; a type Tlaloc lacks
+// is refused by name.
+tlaloc_ffi_data_type ffi_type(DType t);
+DType dtype_of_ffi(tlaloc_ffi_data_type t);
+
 // The table every handler is given.
 const tlaloc_ffi_api& ffi_api();
 

@@ -77,6 +77,29 @@ const auto stable_logsumexp = tl::custom_vjp(
     [](const std::vector<Tensor>& res, const Tensor& ct) { return std::vector<Tensor>{ct * tl::exp(res[0] - res[1])}; },
     "stable_logsumexp");
 
+// y = x^3 / 2 over f64 as a user's kernel, its vjp another kernel: printed code calls
+// both by name, which reaches these in the generator and in the table test alike
+// (both link this file).
+const tl::Kernel& printed_cube() {
+  const auto same = [](std::span<const tl::TensorType> in) { return std::vector<tl::TensorType>{in[0]}; };
+  static const tl::Kernel vjp = tl::kernel("cppgen.cube_vjp").shape(same).cpu([](const tl::KernelCall& call) {
+    const double* x = call.arg(0).data<double>();
+    const double* g = call.arg(1).data<double>();
+    double* y = call.result<double>(0);
+    for (std::int64_t i = 0; i < call.arg(0).numel(); ++i) y[i] = 1.5 * x[i] * x[i] * g[i];
+  });
+  static const tl::Kernel cube =
+      tl::kernel("cppgen.cube")
+          .shape(same)
+          .cpu([](const tl::KernelCall& call) {
+            const double* x = call.arg(0).data<double>();
+            double* y = call.result<double>(0);
+            for (std::int64_t i = 0; i < call.arg(0).numel(); ++i) y[i] = 0.5 * x[i] * x[i] * x[i];
+          })
+          .vjp([](const tl::KernelGrad& g) { return std::vector<Tensor>{vjp(g.arg(0), g.cotangent(0))}; });
+  return cube;
+}
+
 // Control flow, a custom rule, a chain long enough to be fused, second order.
 void add_extras(std::vector<Program>& out) {
   const Tensor x = gradcheck::uniform({2, 3}, -1, 1, 9001);
@@ -110,6 +133,8 @@ void add_extras(std::vector<Program>& out) {
              return tl::sum(c2) + tl::sum(ys2);
            });
   add_grad(out, "extra/custom_vjp", {x}, [](std::span<const Tensor> a) { return stable_logsumexp(a[0] * 2.0); });
+  add_grad(out, "extra/kernel", {x},
+           [](std::span<const Tensor> a) { return tl::sum(tl::sin(printed_cube()(a[0]))); });
   add_grad(out, "extra/mlp", {x, w, gradcheck::uniform({4}, -1, 1, 9005)}, [](std::span<const Tensor> a) {
     const Tensor h = tl::tanh(tl::matmul(a[0], a[1]) + a[2]);
     return tl::mean(tl::logsumexp(h, 1) - tl::sum(tl::softmax(h, 1) * h, 1));

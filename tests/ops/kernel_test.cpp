@@ -4,11 +4,15 @@
 // mistakes that are refused by name.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "interp/interpreter.hpp"
 #include "ir/builder.hpp"
+#include "ops/custom_call.hpp"
+#include "ops/xla_ffi.hpp"
 #include "stablehlo/stablehlo.hpp"
 #include "support/expect_error.hpp"
 #include "tlaloc/runtime.hpp"
@@ -201,6 +205,47 @@ TEST(Kernel, AnFfiHandlersErrorIsNamedAndTheProcessGoesOn) {
             k(x).to_vector<double>());
 }
 
+TEST(Kernel, ACudaImplementationIsReadFromPtxAndRefusedWhereNoCudaRuns) {
+  const std::filesystem::path ptx = std::filesystem::path(::testing::TempDir()) / "kernel_test.ptx";
+  std::ofstream(ptx) << ".version 8.0\n.target sm_80\n// a stand-in: read, never loaded on the host\n";
+  const auto launch = [](std::span<const tl::TensorType> in, const tl::KernelAttrs&) {
+    return tl::CudaLaunch{.grid = {static_cast<std::uint32_t>(in[0].shape[0]), 1, 1}, .block = {32, 1, 1}};
+  };
+  tltest::expect_error_with<tl::IOError>(
+      [&] { (void)tl::kernel("test.cuda_missing").cuda(ptx.string() + ".absent", "k", launch); },
+      {"tl::kernel('test.cuda_missing')", "cannot read the PTX file", ".absent"});
+  tltest::expect_error_with<tl::ValueError>(
+      [&] { (void)tl::kernel("test.cuda_no_entry").cuda(ptx, "", launch); },
+      {"needs an entry name and a launch rule"});
+  const tl::Kernel k = tl::kernel("test.cuda_only").shape(same_as_first).cuda(ptx, "k", launch);
+  const Tensor x = data(7, {4});
+  // Without a host implementation the host refuses it by name, and so does a CPU plugin.
+  tltest::expect_error_with<tl::Error>([&] { (void)k(x); },
+                                       {"tl::kernel('test.cuda_only')", "no host implementation"});
+  const tl::runtime::Session plugin(
+      {.backend = tl::runtime::Backend::pjrt, .plugin_path = TLALOC_PJRT_CPU_PLUGIN});
+  tltest::expect_error_with<tl::Error>([&] { (void)plugin.compile(program_calling(k, x)); },
+                                       {"kernel 'test.cuda_only'", "no XLA FFI handler for it (.ffi)"});
+  // Its CUDA handler, called by a runtime that has no CUDA stream to give (the host's),
+  // says so by name instead of launching.
+  const tl::detail::CustomCallTarget* target = tl::detail::find_custom_call_target("test.cuda_only");
+  ASSERT_NE(target, nullptr);
+  ASSERT_NE(target->ffi.cuda, nullptr);
+  // Asked for its metadata, as recent XLA asks a handler it registers, it answers.
+  tlaloc_ffi_metadata metadata{};
+  tlaloc_ffi_metadata_extension question{{sizeof question, TLALOC_FFI_EXTENSION_METADATA, nullptr},
+                                         &metadata};
+  tlaloc_ffi_call_frame frame{};
+  frame.extension_start = &question.extension_base;
+  EXPECT_EQ(target->ffi.cuda(&frame), nullptr);
+  EXPECT_EQ(metadata.api_version.major_version, TLALOC_FFI_API_MAJOR);
+  EXPECT_EQ(metadata.api_version.minor_version, TLALOC_FFI_API_MINOR);
+  std::vector<Tensor> results{tl::zeros({4}, tl::DType::f64)};
+  tltest::expect_error_with<tl::Error>(
+      [&] { tl::detail::call_ffi_handler(target->ffi.cuda, "cuda", std::vector<Tensor>{x}, results, {}); },
+      {"tl::kernel('test.cuda_only'): on CUDA", "no CUDA stream", "XLA_FFI_Stream_Get"});
+}
+
 TEST(Kernel, MistakesAreNamed) {
   const tl::Kernel k = cube("test.cube_mistakes");
   const Tensor x = data(4, {3});
@@ -233,6 +278,11 @@ TEST(Kernel, MistakesAreNamed) {
         (void)call.result<float>(0);
       });
   tltest::expect_error_with<tl::Error>([&] { (void)wrong(x); }, {"result<f32>(0)", "the result is f64"});
+  // Printed code reaches kernels by name; a name nothing declared is refused.
+  EXPECT_EQ(tl::kernel_named("test.cube_mistakes").name(), "test.cube_mistakes");
+  tltest::expect_error_with<tl::ValueError>(
+      [] { (void)tl::kernel_named("test.undeclared"); },
+      {"tl::kernel('test.undeclared')", "no kernel of this name is declared"});
   const std::string unknown =
       "func.func @main(%x: tensor<3xf64>) -> tensor<3xf64> {\n"
       "  %0 = stablehlo.custom_call @test.nowhere(%x) {api_version = 4 : i32} : (tensor<3xf64>) -> "

@@ -28,7 +28,7 @@ using pjrt::Client;
 struct Signature {
   std::vector<BufferType> inputs, outputs;
   std::int64_t replicas = 1, partitions = 1;
-  std::map<std::string, tlaloc_ffi_handler*> handlers;  // the kernels it calls that are XLA FFI handlers
+  std::map<std::string, tlaloc::detail::FfiHandlers> handlers;  // of the kernels it calls
 };
 Signature signature_of(std::string_view text, std::string_view name) {
   const ir::Module m = stablehlo::parse(text, std::string(name));
@@ -353,28 +353,35 @@ class PjrtBackend final : public DeviceBackend {
   }
 
   // Registers the handlers with the plugin's FFI extension (once each), as XLA's
-  // plugins expect custom_call targets to be registered before they compile.
-  void register_handlers(const std::map<std::string, tlaloc_ffi_handler*>& handlers) {
+  // plugins expect custom_call targets to be registered before they compile: the
+  // host handlers on a CPU plugin, the CUDA ones on a CUDA plugin.
+  void register_handlers(const std::map<std::string, tlaloc::detail::FfiHandlers>& handlers) {
     const std::lock_guard lock(mu_);
-    for (const auto& [target, handler] : handlers) {
+    for (const auto& [target, h] : handlers) {
       if (registered_.count(target) != 0) continue;
-      const tlp_ffi_extension& ffi = ffi_extension(target);
+      const std::string& p = client_->platform_name();
+      const bool cuda = p.find("cuda") != std::string::npos || p.find("gpu") != std::string::npos;
+      if (!cuda && p.find("cpu") == std::string::npos && p != "host")
+        refuse_handler(target, fmt::format("runs on platform '{}', for which Tlaloc has no kernels", p));
+      tlaloc_ffi_handler* handler = cuda ? h.cuda : h.host;
+      if (handler == nullptr)
+        refuse_handler(target, cuda
+                                   ? "runs on CUDA, and the kernel has no CUDA implementation (.cuda)"
+                                   : "runs on the host, and the kernel has no XLA FFI handler for it (.ffi)");
+      const std::string_view platform = cuda ? "CUDA" : "cpu";
       tlp_ffi_register_handler_args args{};
       args.struct_size = TLP_FFI_REGISTER_HANDLER_ARGS_SIZE;
       args.target_name = target.data();
       args.target_name_size = target.size();
       args.handler = reinterpret_cast<void*>(handler);
-      args.platform_name = "cpu";
-      args.platform_name_size = 3;
-      client_->check(ffi.register_handler(&args), "PJRT_FFI_Register_Handler");
+      args.platform_name = platform.data();
+      args.platform_name_size = platform.size();
+      client_->check(ffi_extension(target).register_handler(&args), "PJRT_FFI_Register_Handler");
       registered_.insert(target);
     }
   }
-  // The plugin's FFI extension, for a host handler: a CPU plugin's (platform cpu,
-  // tlaloc_cpu or host) of version 2 or later.
+  // The plugin's FFI extension, of version 2 or later.
   const tlp_ffi_extension& ffi_extension(const std::string& target) const {
-    if (const std::string& p = client_->platform_name(); p.find("cpu") == std::string::npos && p != "host")
-      refuse_handler(target, fmt::format("runs on platform '{}' (a host handler runs on a CPU plugin)", p));
     for (const tlp_extension* e = client_->api().extension_start; e != nullptr; e = e->next)
       if (e->type == TLP_EXTENSION_FFI) {
         const auto& ffi = *reinterpret_cast<const tlp_ffi_extension*>(e);
@@ -386,10 +393,8 @@ class PjrtBackend final : public DeviceBackend {
     refuse_handler(target, "has no FFI extension to register it with");
   }
   [[noreturn]] void refuse_handler(const std::string& target, std::string_view why) const {
-    throw RuntimeError(
-        fmt::format("tl::runtime: the program calls kernel '{}', a host XLA FFI handler, and the "
-                    "PJRT plugin '{}' {}",
-                    target, client_->plugin().path().string(), why));
+    throw RuntimeError(fmt::format("tl::runtime: the program calls kernel '{}', and the PJRT plugin '{}' {}",
+                                   target, client_->plugin().path().string(), why));
   }
 
   std::shared_ptr<const Client> client_;
