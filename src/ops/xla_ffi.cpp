@@ -5,7 +5,6 @@
 
 #include <fmt/format.h>
 
-#include <array>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -14,6 +13,7 @@
 #include <vector>
 
 #include "core/check.hpp"
+#include "core/status_code.hpp"
 #include "core/tensor_impl.hpp"
 #include "ops/custom_call.hpp"
 
@@ -35,16 +35,6 @@ void error_destroy(tlaloc_ffi_error_destroy_args* a) { delete a->error; }
 
 tlaloc_ffi_error* make_error(tlaloc_ffi_error_code code, std::string message) {
   return new tlaloc_ffi_error{code, std::move(message)};
-}
-
-std::string_view code_name(tlaloc_ffi_error_code c) {
-  static constexpr std::array<std::string_view, 17> names = {
-      "OK",        "CANCELLED",      "UNKNOWN",           "INVALID_ARGUMENT",   "DEADLINE_EXCEEDED",
-      "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION",
-      "ABORTED",   "OUT_OF_RANGE",   "UNIMPLEMENTED",     "INTERNAL",           "UNAVAILABLE",
-      "DATA_LOSS", "UNAUTHENTICATED"};
-  const auto i = static_cast<std::size_t>(c);
-  return i < names.size() ? names[i] : "an unknown code";
 }
 
 // ---- The entry points a host runtime serves ----------------------------------------
@@ -209,7 +199,7 @@ struct Attributes {
 // Throws the handler's error, freeing it.
 [[noreturn]] void throw_handler_error(std::string_view who, tlaloc_ffi_error* e) {
   const std::string message =
-      fmt::format("its XLA FFI handler failed ({}): {}", code_name(e->code), e->message);
+      fmt::format("its XLA FFI handler failed ({}): {}", status_code_name(e->code), e->message);
   delete e;
   fail(who, "{}", message);
 }

@@ -3,7 +3,6 @@
 #include <dlfcn.h>
 #include <fmt/format.h>
 
-#include <array>
 #include <cstdlib>
 #include <mutex>
 #include <set>
@@ -11,6 +10,7 @@
 #include <system_error>
 #include <vector>
 
+#include "core/status_code.hpp"
 #include "runtime/installed.hpp"
 #include "tlaloc/runtime.hpp"
 
@@ -168,15 +168,6 @@ std::string Plugin::consume_error(tlp_error* error) const {
   return error_code_name(f.code) + ": " + f.message;
 }
 
-std::string error_code_name(int code) {
-  static constexpr std::array<std::string_view, 17> names = {
-      "OK",        "CANCELLED",      "UNKNOWN",           "INVALID_ARGUMENT",   "DEADLINE_EXCEEDED",
-      "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION",
-      "ABORTED",   "OUT_OF_RANGE",   "UNIMPLEMENTED",     "INTERNAL",           "UNAVAILABLE",
-      "DATA_LOSS", "UNAUTHENTICATED"};
-  if (code >= 0 && code < static_cast<int>(names.size()))
-    return std::string(names[static_cast<std::size_t>(code)]);
-  return fmt::format("code {}", code);
-}
+std::string error_code_name(int code) { return tlaloc::detail::status_code_name(code); }
 
 }  // namespace tlaloc::runtime::pjrt
