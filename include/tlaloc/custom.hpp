@@ -23,9 +23,10 @@
 #include <utility>
 #include <vector>
 
-#include "tlaloc/export.hpp"
 #include "tlaloc/control.hpp"
 #include "tlaloc/error.hpp"
+#include "tlaloc/export.hpp"
+#include "tlaloc/kernel.hpp"
 #include "tlaloc/tensor.hpp"
 
 TLALOC_PUBLIC_BEGIN
@@ -63,6 +64,7 @@ struct CustomRuleReport {
 };
 CustomRuleReport check_custom(const std::shared_ptr<const CustomRule>& rule, std::span<const Tensor> args,
                               double rtol);
+CustomRuleReport check_kernel(const tlaloc::Kernel& k, std::span<const Tensor> args, double rtol);
 
 template <class... A>
 std::vector<Tensor> tensors_of(const A&... a) {
@@ -184,6 +186,17 @@ template <std::size_t N, class... A>
 detail::CustomRuleReport check_custom_rule(const CustomFunction<N>& f, const A&... args) {
   const std::vector<Tensor> a = detail::tensors_of(args...);
   return detail::check_custom(f.rule(), a, 1e-6);
+}
+
+// Compares a kernel's rules at args with central differences of the kernel itself
+// (its implementation is opaque to the engine), along fixed directions v of the
+// arguments and u of the results: its jvp as J v element by element, its vjp as
+// <vjp(u), v> against <u, J v>. A missing rule is skipped; neither is a failure.
+// Differences need f64 arguments for the default tolerance 1e-6.
+template <class... A>
+detail::CustomRuleReport check_custom_rule(const Kernel& k, const A&... args) {
+  const std::vector<Tensor> a = detail::tensors_of(args...);
+  return detail::check_kernel(k, a, 1e-6);
 }
 
 }  // namespace tlaloc

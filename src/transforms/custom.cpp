@@ -139,4 +139,72 @@ CustomRuleReport check_custom(const std::shared_ptr<const CustomRule>& rule, std
   return r;
 }
 
+namespace {
+
+// Fixed directions of the given tensors' types: cos or sin of the element index.
+std::vector<Tensor> directions(const std::vector<Tensor>& like, bool cosine) {
+  std::vector<Tensor> out;
+  for (const Tensor& t : like) {
+    const Tensor i = arange(0, t.numel(), 1, t.dtype()).astype(t.dtype());
+    out.push_back(reshape((cosine ? cos(i) : sin(i + 1.0)).astype(t.dtype()), t.shape()));
+  }
+  return out;
+}
+
+double dot(const std::vector<Tensor>& a, const std::vector<Tensor>& b) {
+  double s = 0;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i].defined() && b[i].defined()) s += sum(a[i] * b[i]).astype(DType::f64).item<double>();
+  return s;
+}
+
+}  // namespace
+
+CustomRuleReport check_kernel(const tlaloc::Kernel& k, std::span<const Tensor> args, double rtol) {
+  CustomRuleReport r;
+  const std::vector<Tensor> x(args.begin(), args.end());
+  const FlatFn f = [&k](std::span<const Tensor> a) { return k.call(a); };
+  const std::vector<Tensor> y = k.call(x), u = directions(y, true), v = directions(x, false);
+  // J v by central differences, with a step scaled to the arguments.
+  double scale = 1;
+  for (const Tensor& a : x) scale = std::max(scale, max(abs(a)).astype(DType::f64).item<double>());
+  const double h = 1e-5 * scale;
+  std::vector<Tensor> up, down;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    up.push_back(x[i] + v[i] * h);
+    down.push_back(x[i] - v[i] * h);
+  }
+  const std::vector<Tensor> yu = k.call(up), yd = k.call(down);
+  std::vector<Tensor> jv;
+  for (std::size_t j = 0; j < y.size(); ++j) jv.push_back((yu[j] - yd[j]) / (2 * h));
+  const auto note = [&](std::string what, double got, double want) {
+    const double abs_err = std::abs(got - want), rel = abs_err / std::max(std::abs(want), 1e-300);
+    if (abs_err > r.max_abs_error || std::isnan(abs_err)) {
+      r.max_abs_error = std::isnan(abs_err) ? INFINITY : abs_err;
+      r.detail = fmt::format("{}: {} by the rule and {} by central differences", what, got, want);
+    }
+    r.max_rel_error = std::max(r.max_rel_error, std::isnan(rel) ? INFINITY : rel);
+  };
+  bool checked = false;
+  try {
+    auto [yv, pullback] = run_vjp(f, x);
+    note("<vjp(u), v>", dot(run_pullback(*pullback, u), v), dot(u, jv));
+    checked = true;
+  } catch (const NotDifferentiableError&) {  // no vjp rule: skipped
+  }
+  try {
+    const std::vector<Tensor> out = run_jvp(f, x, v);
+    for (std::size_t j = 0; j < y.size(); ++j) {
+      const auto got = out[y.size() + j].to_vector<double>(), want = jv[j].to_vector<double>();
+      for (std::size_t e = 0; e < got.size(); ++e)
+        note(fmt::format("jvp of result {}, element {}", j, e), got[e], want[e]);
+    }
+    checked = true;
+  } catch (const NotDifferentiableError&) {  // no jvp rule: skipped
+  }
+  if (!checked) r.detail = fmt::format("tl::kernel('{}') has no vjp and no jvp rule to check", k.name());
+  r.ok = checked && (r.max_rel_error <= rtol || r.max_abs_error <= rtol);
+  return r;
+}
+
 }  // namespace tlaloc::detail

@@ -116,6 +116,24 @@ TEST(Kernel, ItsRulesMatchDifferencesAndTheComposedFunction) {
     return tl::sum(tl::grad([](const Tensor& b) { return tl::sum(tl::sin(composed_cube(b))); })(a));
   })(x);
   EXPECT_TRUE(tl::allclose(second, second_want, 1e-10, 1e-10));
+  // tl::check_custom_rule: both rules against central differences of the kernel; a
+  // vjp off by a factor is caught.
+  const auto report = tl::check_custom_rule(k, x);
+  EXPECT_TRUE(report.ok) << report.detail << " " << report.max_rel_error;
+  const tl::Kernel off =
+      tl::kernel("test.cube_off")
+          .shape(same_as_first)
+          .cpu([](const tl::KernelCall& call) {
+            const double* a = call.arg(0).data<double>();
+            double* out = call.result<double>(0);
+            for (std::int64_t i = 0; i < call.arg(0).numel(); ++i) out[i] = 0.5 * a[i] * a[i] * a[i];
+          })
+          .vjp([](const tl::KernelGrad& rule) {
+            return std::vector<Tensor>{rule.cotangent(0) * rule.arg(0) * rule.arg(0)};  // 1.5 is right
+          });
+  const auto caught = tl::check_custom_rule(off, x);
+  EXPECT_FALSE(caught.ok);
+  EXPECT_NE(caught.detail.find("<vjp(u), v>"), std::string::npos) << caught.detail;
 }
 
 TEST(Kernel, LowersToACustomCallThatReadsBackAndRuns) {
