@@ -79,17 +79,19 @@ std::string spelling(const std::string& name, detail::CppOp& op) {
   return fmt::format("{}.call(std::vector<tl::Tensor>{{{}}})", kernel, fmt::join(args, ", "));
 }
 
-std::vector<Tensor> span_of(const detail::Rule& r, bool results) {
+// The rule's operands, or its results.
+std::vector<Tensor> values_of(const detail::Rule& r, bool results) {
   std::vector<Tensor> v;
   for (std::size_t i = 0; i < (results ? r.num_out() : r.num_in()); ++i)
     v.push_back(results ? r.out(i) : r.in(i));
   return v;
 }
 
-// The kernel's rule, given zeros for the seeds that are zero; `count` values back.
+// The kernel's rule, given zeros for the seeds that are zero: one value back per
+// argument (vjp) or per result (jvp).
 std::vector<Tensor> run_rule(const detail::KernelDef& def, const KernelRule& rule, const detail::Rule& r,
                              bool reverse) {
-  const std::vector<Tensor> args = span_of(r, false), results = span_of(r, true);
+  const std::vector<Tensor> args = values_of(r, false), results = values_of(r, true);
   std::vector<Tensor> seeds;
   const std::vector<Tensor>& like = reverse ? results : args;
   for (std::size_t i = 0; i < like.size(); ++i) {
