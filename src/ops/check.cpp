@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <shared_mutex>
@@ -256,44 +257,39 @@ bool def_custom_call_target(std::string name, CustomCallTarget target) {
 
 namespace {
 
-void refuse_unknown_targets(const ir::Region& r) {
+// Calls `fn` on every custom_call of `r` and of the regions inside it.
+void for_each_custom_call(const ir::Region& r,
+                          const std::function<void(const ir::Op&, const std::string&)>& fn) {
   for (const ir::Op& op : r.ops) {
-    for (const ir::Region& inner : op.regions) refuse_unknown_targets(inner);
-    if (op.def != &custom_call) continue;
-    const std::string& target = op.attrs.get<std::string>("call_target_name");
-    if (!is_check_name(target) && find_custom_call_target(target) == nullptr)
-      fail(fmt::format("custom_call @{}", target),
-           "is not a target the host interpreter knows{}: register it (tl::kernel, or a PJRT plugin's FFI "
-           "extension for an XLA FFI handler) before compiling the "
-           "program",
-           op.loc.line > 0 ? fmt::format(" (line {})", op.loc.line) : "");
+    for (const ir::Region& inner : op.regions) for_each_custom_call(inner, fn);
+    if (op.def == &custom_call) fn(op, op.attrs.get<std::string>("call_target_name"));
   }
+}
+
+void for_each_custom_call(const ir::Module& m,
+                          const std::function<void(const ir::Op&, const std::string&)>& fn) {
+  for (const ir::Function& f : m.functions) for_each_custom_call(f.body, fn);
 }
 
 }  // namespace
 
 void refuse_unknown_targets(const ir::Module& m) {
-  for (const ir::Function& f : m.functions) refuse_unknown_targets(f.body);
+  for_each_custom_call(m, [](const ir::Op& op, const std::string& target) {
+    if (!is_check_name(target) && find_custom_call_target(target) == nullptr)
+      fail(fmt::format("custom_call @{}", target),
+           "is not a target the host interpreter knows{}: register it (tl::kernel, or a PJRT plugin's FFI "
+           "extension for an XLA FFI handler) before compiling the program",
+           op.loc.line > 0 ? fmt::format(" (line {})", op.loc.line) : "");
+  });
 }
-
-namespace {
-
-void collect_ffi_handlers(const ir::Region& r, std::map<std::string, FfiHandlers>& out) {
-  for (const ir::Op& op : r.ops) {
-    for (const ir::Region& inner : op.regions) collect_ffi_handlers(inner, out);
-    if (op.def != &custom_call) continue;
-    const std::string& target = op.attrs.get<std::string>("call_target_name");
-    if (const CustomCallTarget* t = find_custom_call_target(target);
-        t != nullptr && (t->ffi.host != nullptr || t->ffi.cuda != nullptr))
-      out.emplace(target, t->ffi);
-  }
-}
-
-}  // namespace
 
 std::map<std::string, FfiHandlers> ffi_handlers(const ir::Module& m) {
   std::map<std::string, FfiHandlers> out;
-  for (const ir::Function& f : m.functions) collect_ffi_handlers(f.body, out);
+  for_each_custom_call(m, [&out](const ir::Op&, const std::string& target) {
+    if (const CustomCallTarget* t = find_custom_call_target(target);
+        t != nullptr && (t->ffi.host != nullptr || t->ffi.cuda != nullptr))
+      out.emplace(target, t->ffi);
+  });
   return out;
 }
 

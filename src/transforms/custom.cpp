@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "ad/custom.hpp"
 #include "ir/builder.hpp"
@@ -101,44 +102,6 @@ Values call_custom(const std::shared_ptr<const CustomRule>& rule, std::span<cons
   return b->record(*find_op("custom_rule"), args, attrs, out_types, std::move(regions));
 }
 
-CustomRuleReport check_custom(const std::shared_ptr<const CustomRule>& rule, std::span<const Tensor> args,
-                              double rtol) {
-  CustomRuleReport r;
-  const auto compare = [&](std::string_view what, const Tensor& got, const Tensor& want) {
-    if (!got.defined() || !want.defined()) return;
-    const auto a = got.to_vector<double>(), b = want.to_vector<double>();
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      const double abs_err = std::abs(a[i] - b[i]), rel = abs_err / std::max(std::abs(b[i]), 1e-300);
-      if (abs_err > r.max_abs_error || std::isnan(abs_err)) {
-        r.max_abs_error = std::isnan(abs_err) ? INFINITY : abs_err;
-        r.detail = fmt::format("{}: element {} is {} by the rule and {} by the engine", what, i, a[i], b[i]);
-      }
-      r.max_rel_error = std::max(r.max_rel_error, std::isnan(rel) ? INFINITY : rel);
-    }
-  };
-  const FlatFn custom = [&](std::span<const Tensor> a) { return call_custom(rule, a); };
-  const FlatFn engine = [&](std::span<const Tensor> a) { return rule->primal(a); };
-  const std::vector<Tensor> y = rule->primal(args);
-  std::vector<Tensor> u;
-  for (const Tensor& t : y) u.push_back(cos(arange(0, t.numel(), 1, t.dtype()).astype(t.dtype())).astype(t.dtype()));
-  for (Tensor& t : u) t = reshape(t, y[&t - u.data()].shape());
-  if (rule->bwd || rule->jvp) {
-    auto [yc, pc] = run_vjp(custom, args);
-    auto [ye, pe] = run_vjp(engine, args);
-    const std::vector<Tensor> gc = run_pullback(*pc, u), ge = run_pullback(*pe, u);
-    for (std::size_t i = 0; i < gc.size(); ++i) compare(fmt::format("vjp of argument {}", i), gc[i], ge[i]);
-  }
-  if (rule->jvp) {
-    std::vector<Tensor> v;
-    for (const Tensor& a : args) v.push_back(sin(arange(0, a.numel(), 1, a.dtype()).astype(a.dtype()) + 1.0).astype(a.dtype()));
-    for (std::size_t i = 0; i < v.size(); ++i) v[i] = reshape(v[i], args[i].shape());
-    const std::vector<Tensor> jc = run_jvp(custom, args, v), je = run_jvp(engine, args, v);
-    for (std::size_t i = jc.size() / 2; i < jc.size(); ++i) compare(fmt::format("jvp of result {}", i - jc.size() / 2), jc[i], je[i]);
-  }
-  r.ok = r.max_rel_error <= rtol || r.max_abs_error <= rtol;
-  return r;
-}
-
 namespace {
 
 // Fixed directions of the given tensors' types: cos or sin of the element index.
@@ -151,6 +114,18 @@ std::vector<Tensor> directions(const std::vector<Tensor>& like, bool cosine) {
   return out;
 }
 
+// Counts one compared value in the report: the largest errors, and where the largest
+// absolute one is (`where` is asked only then).
+void tally(CustomRuleReport& r, double got, double want, const std::function<std::string()>& where) {
+  const double abs_err = std::abs(got - want), rel = abs_err / std::max(std::abs(want), 1e-300);
+  if (abs_err > r.max_abs_error || std::isnan(abs_err)) {
+    r.max_abs_error = std::isnan(abs_err) ? INFINITY : abs_err;
+    r.detail = where();
+  }
+  r.max_rel_error = std::max(r.max_rel_error, std::isnan(rel) ? INFINITY : rel);
+}
+
+// The sum of <a[i], b[i]> over the pairs both defined.
 double dot(const std::vector<Tensor>& a, const std::vector<Tensor>& b) {
   double s = 0;
   for (std::size_t i = 0; i < a.size(); ++i)
@@ -159,6 +134,35 @@ double dot(const std::vector<Tensor>& a, const std::vector<Tensor>& b) {
 }
 
 }  // namespace
+
+CustomRuleReport check_custom(const std::shared_ptr<const CustomRule>& rule, std::span<const Tensor> args,
+                              double rtol) {
+  CustomRuleReport r;
+  const auto compare = [&](std::string_view what, const Tensor& got, const Tensor& want) {
+    if (!got.defined() || !want.defined()) return;
+    const auto a = got.to_vector<double>(), b = want.to_vector<double>();
+    for (std::size_t i = 0; i < a.size(); ++i)
+      tally(r, a[i], b[i], [&] {
+        return fmt::format("{}: element {} is {} by the rule and {} by the engine", what, i, a[i], b[i]);
+      });
+  };
+  const FlatFn custom = [&](std::span<const Tensor> a) { return call_custom(rule, a); };
+  const FlatFn engine = [&](std::span<const Tensor> a) { return rule->primal(a); };
+  const std::vector<Tensor> x(args.begin(), args.end()), u = directions(rule->primal(args), true);
+  if (rule->bwd || rule->jvp) {
+    auto [yc, pc] = run_vjp(custom, args);
+    auto [ye, pe] = run_vjp(engine, args);
+    const std::vector<Tensor> gc = run_pullback(*pc, u), ge = run_pullback(*pe, u);
+    for (std::size_t i = 0; i < gc.size(); ++i) compare(fmt::format("vjp of argument {}", i), gc[i], ge[i]);
+  }
+  if (rule->jvp) {
+    const std::vector<Tensor> v = directions(x, false);
+    const std::vector<Tensor> jc = run_jvp(custom, args, v), je = run_jvp(engine, args, v);
+    for (std::size_t i = jc.size() / 2; i < jc.size(); ++i) compare(fmt::format("jvp of result {}", i - jc.size() / 2), jc[i], je[i]);
+  }
+  r.ok = r.max_rel_error <= rtol || r.max_abs_error <= rtol;
+  return r;
+}
 
 CustomRuleReport check_kernel(const tlaloc::Kernel& k, std::span<const Tensor> args, double rtol) {
   CustomRuleReport r;
@@ -177,18 +181,14 @@ CustomRuleReport check_kernel(const tlaloc::Kernel& k, std::span<const Tensor> a
   const std::vector<Tensor> yu = k.call(up), yd = k.call(down);
   std::vector<Tensor> jv;
   for (std::size_t j = 0; j < y.size(); ++j) jv.push_back((yu[j] - yd[j]) / (2 * h));
-  const auto note = [&](std::string what, double got, double want) {
-    const double abs_err = std::abs(got - want), rel = abs_err / std::max(std::abs(want), 1e-300);
-    if (abs_err > r.max_abs_error || std::isnan(abs_err)) {
-      r.max_abs_error = std::isnan(abs_err) ? INFINITY : abs_err;
-      r.detail = fmt::format("{}: {} by the rule and {} by central differences", what, got, want);
-    }
-    r.max_rel_error = std::max(r.max_rel_error, std::isnan(rel) ? INFINITY : rel);
+  const auto note = [&](const std::function<std::string()>& what, double got, double want) {
+    tally(r, got, want,
+          [&] { return fmt::format("{}: {} by the rule and {} by central differences", what(), got, want); });
   };
   bool checked = false;
   try {
     auto [yv, pullback] = run_vjp(f, x);
-    note("<vjp(u), v>", dot(run_pullback(*pullback, u), v), dot(u, jv));
+    note([] { return std::string("<vjp(u), v>"); }, dot(run_pullback(*pullback, u), v), dot(u, jv));
     checked = true;
   } catch (const NotDifferentiableError&) {  // no vjp rule: skipped
   }
@@ -197,7 +197,7 @@ CustomRuleReport check_kernel(const tlaloc::Kernel& k, std::span<const Tensor> a
     for (std::size_t j = 0; j < y.size(); ++j) {
       const auto got = out[y.size() + j].to_vector<double>(), want = jv[j].to_vector<double>();
       for (std::size_t e = 0; e < got.size(); ++e)
-        note(fmt::format("jvp of result {}, element {}", j, e), got[e], want[e]);
+        note([&] { return fmt::format("jvp of result {}, element {}", j, e); }, got[e], want[e]);
     }
     checked = true;
   } catch (const NotDifferentiableError&) {  // no jvp rule: skipped
