@@ -156,3 +156,11 @@ print(f"fused kernels {fused * 1e3:.2f} ms; composed ops {composed * 1e3:.2f} ms
       f"the goal is at least 1.5); PyTorch {torch * 1e3:.2f} ms (ratio {torch / fused:.2f}, the goal is at least 2)")
 PY
 fi
+
+if [[ -x "$build/bench/bounded_export" && -f "$build/plugins/pjrt-cpu/libtlaloc_pjrt_cpu.so" ]]; then
+  echo "== bounded shapes: an MLP (784-256-10) served from Python through the CPU plugin at batch 1..256, its"
+  echo "   bounded entry point (powers-of-two buckets) against exact exports of each size (median of $repeats)"
+  "$build/bench/bounded_export" "$out/bounded"
+  PYTHONPATH="$here/../python" /usr/bin/python3 "$here/bounded_serve.py" "$out/bounded" \
+    "$build/plugins/pjrt-cpu/libtlaloc_pjrt_cpu.so" "$repeats"
+fi

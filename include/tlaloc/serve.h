@@ -72,6 +72,12 @@ int tlaloc_model_input(const tlaloc_model* model, const char* entry, int index, 
 int tlaloc_model_output(const tlaloc_model* model, const char* entry, int index, const char** name,
                         tlaloc_dtype* dtype, int* rank, const int64_t** shape);
 
+/* The bounded dimension an axis of an input (or output) follows, "" for a fixed axis,
+ * or NULL with an error. On a bounded axis the shape above holds the bound; a run takes
+ * any size up to it (docs/DYNAMIC_SHAPES.md). */
+const char* tlaloc_model_input_dim(const tlaloc_model* model, const char* entry, int index, int axis);
+const char* tlaloc_model_output_dim(const tlaloc_model* model, const char* entry, int index, int axis);
+
 /* Runs an entry point: n_inputs inputs in the manifest's order; fills n_outputs
  * results (which must be the entry point's number of outputs). 0 on success. */
 int tlaloc_model_run(tlaloc_model* model, const char* entry, const tlaloc_tensor_view* inputs, int n_inputs,

@@ -17,6 +17,7 @@
 //   tl::Tensor logits = m.run("logits", {tokens}).at(0);
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -26,6 +27,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tlaloc/bounded.hpp"
 #include "tlaloc/export.hpp"
 #include "tlaloc/nn/params.hpp"
 #include "tlaloc/runtime.hpp"
@@ -35,9 +37,10 @@
 TLALOC_PUBLIC_BEGIN
 namespace tlaloc::serve {
 
-// The manifest version exports write; loading also reads version 1, whose content
-// hash covers the files only (docs/SERVING.md).
-inline constexpr int schema_version = 2;
+// The newest manifest version: exports write 3 where an entry point has bounded
+// dimensions and 2 otherwise; loading reads 1 (its content hash covers the files
+// only), 2 and 3 (docs/SERVING.md).
+inline constexpr int schema_version = 3;
 
 // A damaged, incomplete or foreign artifact: the message names the file and what is
 // wrong with it.
@@ -60,6 +63,9 @@ struct TensorSpec {
   DType dtype = DType::f32;
   Shape shape = {};
   std::optional<ValueRange> range = {};  // integer inputs only
+  // Per axis, the bounded dimension it follows, or "" for a fixed axis; empty when
+  // every axis is fixed. `shape` then holds the bound on a bounded axis.
+  std::vector<std::string> dims = {};
 };
 
 struct EntryPoint {
@@ -67,6 +73,10 @@ struct EntryPoint {
   std::vector<std::string> weights;  // passed first, in this order
   std::vector<TensorSpec> inputs;    // then these, from the caller
   std::vector<TensorSpec> outputs;
+  // Bounded dimensions and their buckets (docs/DYNAMIC_SHAPES.md); empty for an entry
+  // point of exact shapes. Each bucket's program takes the weights, one i64 scalar per
+  // dimension (its valid length), then the inputs padded to the bucket.
+  std::vector<BoundedDim> bounded = {};
 };
 
 // Names for an entry point's inputs and outputs ("input<i>" / "output<i>" when
@@ -88,6 +98,15 @@ class Exporter {
     const tlaloc::detail::FlatCall call = tlaloc::detail::make_call(f, weights_, examples...);
     add_traced(name, call, names);
   }
+  // A bounded function of (weights, inputs...): one program per bucket, each checked
+  // first on the examples (check_padding: an export whose padded results differ from
+  // the exact ones is refused, naming the result and element).
+  template <class F, class... In>
+  void add(const std::string& name, const tlaloc::detail::BoundedFn<F>& f, const EntryNames& names,
+           const In&... examples) {
+    const tlaloc::detail::FlatCall call = tlaloc::detail::make_call(f.function(), weights_, examples...);
+    add_bounded(name, f.state(), call, tlaloc::detail::bounded_slots(weights_, examples...), names);
+  }
   // An entry point already in StableHLO text, taking all the weights first.
   void add_program(const std::string& name, std::string stablehlo_text, const EntryNames& names = {});
 
@@ -100,10 +119,17 @@ class Exporter {
  private:
   void write_into(const std::filesystem::path& old, const std::filesystem::path& dir) const;
   void add_traced(const std::string& name, const tlaloc::detail::FlatCall& call, const EntryNames& names);
+  void add_bounded(const std::string& name, tlaloc::detail::BoundedState& s,
+                   const tlaloc::detail::FlatCall& call, std::span<const std::size_t> slots,
+                   const EntryNames& names);
+  EntryPoint checked_entry(const std::string& name, const std::string& text, const EntryNames& names,
+                           std::size_t lengths) const;
 
   nn::Params weights_;
   std::vector<EntryPoint> entries_;
-  std::map<std::string, std::string> programs_;
+  std::map<std::string, std::string> programs_;  // at the bounds, for a bounded entry point
+  // A bounded entry point's smaller buckets: their sizes and programs.
+  std::map<std::string, std::vector<std::pair<std::vector<std::int64_t>, std::string>>> buckets_;
 };
 
 // The one-call form: an artifact in `dir` with one entry point traced from
@@ -128,21 +154,28 @@ class Model {
   // The manifest's content hash (hex SHA-256 over programs and weights).
   const std::string& content_hash() const;
 
-  // Host tensors in and out; inputs are checked against the entry point's specs.
+  // Host tensors in and out; inputs are checked against the entry point's specs. A
+  // bounded entry point takes any sizes within its bounds: they are padded to the
+  // smallest bucket (compiled at its first use) and the outputs sliced back.
   std::vector<Tensor> run(std::string_view entry, std::span<const Tensor> inputs) const;
   std::vector<Tensor> run(std::string_view entry, std::initializer_list<Tensor> inputs) const {
     return run(entry, std::span<const Tensor>(inputs.begin(), inputs.size()));
   }
   // Device buffers in and out (a KV cache stays on the device between steps);
-  // `donate` counts the caller's inputs, not the bound weights.
+  // `donate` counts the caller's inputs, not the bound weights. Exact entry points
+  // only: a bounded one pads on the host.
   std::vector<runtime::Buffer> run(std::string_view entry, std::span<const runtime::Buffer> inputs,
                                    const runtime::RunOptions& options = {}) const;
   const runtime::Session& session() const;
+  // Programs compiled for an entry point so far: 1 for an exact one; for a bounded one,
+  // the buckets its runs have used.
+  std::size_t compiled_programs(std::string_view entry) const;
 
   struct Impl;
 
  private:
   explicit Model(std::unique_ptr<Impl> impl);
+  std::vector<Tensor> run_bounded(const EntryPoint& e, std::span<const Tensor> inputs) const;
   std::unique_ptr<Impl> impl_;
 };
 

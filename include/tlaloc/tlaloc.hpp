@@ -1,6 +1,7 @@
 // Tlaloc: differentiable programming for C++. Include this one header.
 #pragma once
 
+#include "tlaloc/bounded.hpp"
 #include "tlaloc/control.hpp"
 #include "tlaloc/custom.hpp"
 #include "tlaloc/dtype.hpp"

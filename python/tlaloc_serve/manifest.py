@@ -13,15 +13,22 @@ from .errors import ArtifactError
 from .jsontext import nests_deeper
 
 FORMAT = "tlaloc-artifact"
-SCHEMA_VERSION = 2  # what exports write; version 1 (the content hash covers the files only) is read too
+SCHEMA_VERSION = 3  # the newest: exports write 3 where an entry point is bounded, else 2; 1 and 2 are read too
 WHO = "tlaloc_serve.Model.load"
 MAX_DEPTH = 64  # a manifest nests five levels (src/serve/manifest.cpp, kMaxDepth)
 
-# dtype: a name ("f32"); shape: a tuple; range: (min, max) an integer input's values may take, or None
-TensorSpec = namedtuple("TensorSpec", "name dtype shape range", defaults=(None,))
+# dtype: a name ("f32"); shape: a tuple (the bound on a bounded axis); range: (min, max) an integer
+# input's values may take, or None; dims: per axis the bounded dimension it follows or "", or ()
+TensorSpec = namedtuple("TensorSpec", "name dtype shape range dims", defaults=(None, ()))
+# A bounded dimension: its name, bound and bucket sizes (ascending, the last the bound).
+BoundedDim = namedtuple("BoundedDim", "name bound ladder")
+# A bounded entry point's program for one bucket: a size per dimension.
+Bucket = namedtuple("Bucket", "sizes program")
 INTEGER_DTYPES = ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64")
 HashedFile = namedtuple("HashedFile", "path sha256")  # path relative to the artifact
-EntryPoint = namedtuple("EntryPoint", "name program weights inputs outputs")  # program: a HashedFile
+# program: a HashedFile (at the bounds for a bounded entry point); bounded: BoundedDims; buckets: the
+# smaller buckets' programs, in the ladders' order (the first dimension's size changing slowest)
+EntryPoint = namedtuple("EntryPoint", "name program weights inputs outputs bounded buckets", defaults=((), ()))
 Manifest = namedtuple("Manifest", "version content_hash weights entries")
 
 
@@ -58,8 +65,76 @@ def _specs(items, file, where):
         shape = _field(item, "shape", "an array", file, at)
         if not all(_KINDS["an integer"](d) and d >= 0 for d in shape):
             bad(file, at + "shape holds a non-size")
-        out.append(TensorSpec(name, dtype, tuple(shape), _range(item, dtype, file, at)))
+        dims = ()
+        if "dims" in item:
+            dims = _field(item, "dims", "an array", file, at)
+            if not all(isinstance(d, str) for d in dims):
+                bad(file, at + '"dims" holds a non-string')
+            if len(dims) != len(shape):
+                bad(file, f'{at}"dims" has {len(dims)} axes, the shape {len(shape)}')
+        out.append(TensorSpec(name, dtype, tuple(shape), _range(item, dtype, file, at), tuple(dims)))
     return out
+
+
+def _size(v, file, what):
+    if not (_KINDS["an integer"](v) and 0 <= v < 2**63):
+        bad(file, what + " holds a non-size")
+    return v
+
+
+def _dim(d, file, where):
+    """A bounded dimension's name, bound and ladder (ascending from 1, ending at the bound)."""
+    name = _field(d, "name", "a string", file, where)
+    at = f"{where}dimension '{name}': "
+    bound = _size(_field(d, "bound", "an integer", file, at), file, at + "bound")
+    ladder = tuple(_size(n, file, at + "ladder") for n in _field(d, "ladder", "an array", file, at))
+    if any(n < 1 for n in ladder) or any(b <= a for a, b in zip(ladder, ladder[1:])):
+        bad(file, at + "the ladder does not ascend strictly from 1")
+    if not name or not ladder or ladder[-1] != bound:
+        bad(file, at + "needs a name and a ladder ending at its bound")
+    return BoundedDim(name, bound, ladder)
+
+
+def all_buckets(dims):
+    """Every bucket of the dimensions, the first one's size changing slowest; the last is at the bounds."""
+    out = [()]
+    for d in dims:
+        out = [b + (n,) for b in out for n in d.ladder]
+    return out
+
+
+def _bounded(e, version, inputs, outputs, file, where):
+    """A version 3 entry's "bounded" dimensions and "buckets" (every bucket but the one at
+    the bounds, which is "program"), with each spec's dims checked against them."""
+    has = "bounded" in e or "buckets" in e
+    if has and version < 3:
+        bad(file, where + '"bounded" needs schema version 3')
+    dims = []
+    for d in (_field(e, "bounded", "an array", file, where) if has else []):
+        dims.append(_dim(d, file, where))
+        if any(x.name == dims[-1].name for x in dims[:-1]):
+            bad(file, f"{where}dimension '{dims[-1].name}' is listed twice")
+    bounds = {d.name: d.bound for d in dims}
+    for s in inputs + outputs:
+        for a, n in enumerate(s.dims):
+            if n and bounds.get(n) != s.shape[a]:
+                bad(file, f"{where}tensor '{s.name}' axis {a} names '{n}', which is not a bounded dimension of "
+                          f"size {s.shape[a]}")
+    if not dims:
+        return (), ()
+    want = all_buckets(dims)[:-1]
+    items = _field(e, "buckets", "an array", file, where)
+    if len(items) != len(want):
+        bad(file, f"{where}lists {len(items)} bucket programs, its ladders make {len(want)}")
+    buckets = []
+    for i, (item, w) in enumerate(zip(items, want)):
+        program = _hashed(item, "program", file, where)
+        sizes = tuple(_size(n, file, where + "bucket sizes") for n in _field(item, "sizes", "an array", file, where))
+        if sizes != w:
+            bad(file, f"{where}bucket {i} is [{', '.join(map(str, sizes))}], its ladders say "
+                      f"[{', '.join(map(str, w))}]")
+        buckets.append(Bucket(sizes, program))
+    return tuple(dims), tuple(buckets)
 
 
 def _range(item, dtype, file, at):
@@ -116,7 +191,7 @@ def parse(text, file):
     if _field(j, "format", "a string", file) != FORMAT:
         bad(file, f'"format" is not "{FORMAT}"')
     version = _field(j, "schema_version", "an integer", file)
-    if version not in (1, SCHEMA_VERSION):
+    if version not in (1, 2, SCHEMA_VERSION):
         bad(file, f"unknown schema version {version} (this build reads versions 1 to {SCHEMA_VERSION})")
     content_hash = _field(j, "content_hash", "a string", file)
     weights = _hashed(_field(j, "weights", "an object", file), "file", file, "weights: ")
@@ -130,16 +205,18 @@ def parse(text, file):
             bad(file, where + '"weights" holds a non-string')
         inputs = _specs(_field(e, "inputs", "an array", file, where), file, where)
         outputs = _specs(_field(e, "outputs", "an array", file, where), file, where)
+        bounded, buckets = _bounded(e, version, inputs, outputs, file, where)
         if any(x.name == name for x in entries):
             bad(file, f"entry point '{name}' is listed twice")
-        entries.append(EntryPoint(name, program, tuple(names), tuple(inputs), tuple(outputs)))
+        entries.append(EntryPoint(name, program, tuple(names), tuple(inputs), tuple(outputs), bounded, buckets))
     return Manifest(version, content_hash, weights, tuple(entries))
 
 
 def content_hash(m):
     """The SHA-256 that names what the artifact runs (docs/SERVING.md), as the C++
     loader computes it: version 2 covers the files' paths and hashes, each entry
-    point's name, bound weights and signature; version 1 covered the files only."""
+    point's name, bound weights and signature; version 3 adds the bounded dimensions,
+    the tensors' dims and the bucket programs; version 1 covered the files only."""
     if m.version == 1:
         lines = f"{m.weights.path} {m.weights.sha256}\n"
         lines += "".join(f"{e.program.path} {e.program.sha256}\n" for e in m.entries)
@@ -152,8 +229,16 @@ def content_hash(m):
             for s in specs:
                 fields += [s.name, s.dtype, ",".join(str(d) for d in s.shape),
                            f"{s.range[0]},{s.range[1]}" if s.range else ""]
+        if m.version >= 3:
+            fields += [",".join(s.dims) for s in e.inputs + e.outputs]
+            fields.append(str(len(e.bounded)))
+            for d in e.bounded:
+                fields += [d.name, str(d.bound), ",".join(str(n) for n in d.ladder)]
+            fields.append(str(len(e.buckets)))
+            for b in e.buckets:
+                fields += [",".join(str(n) for n in b.sizes), b.program.path, b.program.sha256]
     # Each field is its length in bytes, ':', its bytes and a newline.
-    text = b"tlaloc-artifact content 2\n"
+    text = f"tlaloc-artifact content {m.version}\n".encode()
     for f in fields:
         data = f.encode("utf-8")
         text += str(len(data)).encode() + b":" + data + b"\n"

@@ -3,6 +3,7 @@
 against the manifest before they reach the plugin."""
 
 import array
+import itertools
 import math
 import struct
 import os
@@ -39,7 +40,8 @@ class Model:
 
     def __init__(self, client, m, executables, weights):
         self._client, self._manifest = client, m
-        self._executables, self._weights = executables, weights
+        self._executables, self._weights = executables, weights  # executables: per entry, per bucket
+        self._texts = {}
 
     @classmethod
     def load(cls, directory, plugin_path=None, client_options=None, ffi_handlers=None):
@@ -55,25 +57,28 @@ class Model:
         wbytes = mf.read_file(wfile, directory)
         mf.check_hash(wfile, wbytes, m.weights.sha256)
         weights = safetensors.read(wbytes, wfile)
-        texts = {}
+        texts = {}  # per entry, (path, text) per bucket; one for an exact entry point
         for e in m.entries:
-            pfile = os.path.join(directory, e.program.path)
-            texts[e.name] = mf.read_file(pfile, directory)
-            mf.check_hash(pfile, texts[e.name], e.program.sha256)
             for w in e.weights:
                 if w not in weights:
                     mf.bad(wfile, f"weight '{w}' of entry point '{e.name}' is not in the file")
-            _check_signature(pfile, e, texts[e.name], weights)
+            texts[e.name] = []
+            for sizes, hashed in _programs(e):
+                pfile = os.path.join(directory, hashed.path)
+                texts[e.name].append((pfile, mf.read_file(pfile, directory)))
+                mf.check_hash(pfile, texts[e.name][-1][1], hashed.sha256)
+                _check_signature(pfile, e, texts[e.name][-1][1], weights, sizes)
         plugin = Plugin(plugin_path if plugin_path is not None else os.environ.get(ENV, ""))
         for target, handler in (ffi_handlers or {}).items():
             plugin.register_ffi_handler(target, handler)
         client = Client(plugin, client_options)
         model = cls(client, m, {}, {})
+        model._texts = texts
         try:
             for e in m.entries:
-                exe = client.compile(texts[e.name])
-                model._executables[e.name] = exe
-                _check_compiled(os.path.join(directory, e.program.path), e, exe)
+                model._executables[e.name] = {}
+                if not e.bounded:  # a bounded entry point's buckets compile at their first run
+                    model._compiled(e, 0)
                 for w in e.weights:
                     if w not in model._weights:
                         t = weights[w]
@@ -87,8 +92,9 @@ class Model:
         """Frees the device buffers, executables and client (also done when collected)."""
         for b in self._weights.values():
             b.close()
-        for x in self._executables.values():
-            x.close()
+        for per_bucket in self._executables.values():
+            for x in per_bucket.values():
+                x.close()
         self._weights, self._executables = {}, {}
         if self._client is not None:
             self._client.close()
@@ -131,39 +137,171 @@ class Model:
         if self._client is None:
             raise InputError("tlaloc_serve.Model.run: the model is closed")
         e = self.entry_point(entry)
+        if e.bounded:
+            return self._run_bounded(e, _in_order(e, inputs))
         data = [_checked_input(e, spec, x) for spec, x in zip(e.inputs, _in_order(e, inputs))]
+        return [t for t, _ in self._run_program(e, 0, data, [s.shape for s in e.inputs],
+                                                [s.shape for s in e.outputs])]
+
+    def compiled_programs(self, entry):
+        """Programs compiled for `entry` so far: 1 for an exact one, the buckets its runs
+        have used for a bounded one (docs/DYNAMIC_SHAPES.md)."""
+        return len(self._executables[self.entry_point(entry).name])
+
+    def _compiled(self, e, k):
+        """The executable of entry point `e`'s bucket k, compiled at its first use."""
+        if k not in self._executables[e.name]:
+            pfile, text = self._texts[e.name][k]
+            exe = self._client.compile(text)
+            self._executables[e.name][k] = exe
+            _check_compiled(pfile, e, exe, _programs(e)[k][0])
+        return self._executables[e.name][k]
+
+    def _run_program(self, e, k, data, in_shapes, out_shapes, lengths=()):
+        """Runs bucket k of `e` on the inputs' bytes (after the weights and the valid lengths)."""
+        exe = self._compiled(e, k)
         device, outputs = [], []
         try:
-            device = [self._client.to_device(d, BY_NAME[s.dtype], s.shape) for d, s in zip(data, e.inputs)]
+            device = [self._client.to_device(struct.pack("=q", n), BY_NAME["i64"], ()) for n in lengths]
+            device += [self._client.to_device(d, BY_NAME[s.dtype], shape)
+                       for d, s, shape in zip(data, e.inputs, in_shapes)]
             args = [self._weights[w] for w in e.weights] + device
             donated = [False] * len(e.weights) + [True] * len(device)
-            outputs = self._executables[e.name].run(args, donated, len(e.outputs))
-            return [_fetch(e, spec, b) for spec, b in zip(e.outputs, outputs)]
+            outputs = exe.run(args, donated, len(e.outputs))
+            return [(_fetch(e, spec, b, shape), shape) for spec, b, shape in zip(e.outputs, outputs, out_shapes)]
         finally:
             for b in outputs + device:
                 b.close()
 
+    def _run_bounded(self, e, inputs):
+        """Sizes read and checked as the C++ loader does, inputs padded with zeros to the
+        smallest bucket, outputs cut back to the sizes."""
+        given = [_bounded_input(e, spec, x) for spec, x in zip(e.inputs, inputs)]
+        sizes = {}
+        for spec, (_, shape) in zip(e.inputs, given):
+            for a, name in enumerate(spec.dims):
+                if name and sizes.setdefault(name, shape[a]) != shape[a]:
+                    raise InputError(f"tlaloc_serve.Model.run: entry point '{e.name}': dimension '{name}' is "
+                                     f"{sizes[name]} in one input and {shape[a]} in input '{spec.name}'")
+        for d in e.bounded:
+            if sizes[d.name] > d.bound:
+                raise InputError(f"tlaloc_serve.Model.run: entry point '{e.name}': dimension '{d.name}' is "
+                                 f"{sizes[d.name]}, over its bound {d.bound}")
+        bucket = tuple(next(n for n in d.ladder if n >= sizes[d.name]) for d in e.bounded)
+        at = dict(zip((d.name for d in e.bounded), bucket))
+        k = [sizes for sizes, _ in _programs(e)].index(bucket)
+        in_shapes = [_shape_at(s, at) for s in e.inputs]
+        data = [_corner(view, shape, to, BY_NAME[s.dtype].itemsize)
+                for (view, shape), to, s in zip(given, in_shapes, e.inputs)]
+        results = self._run_program(e, k, data, in_shapes, [_shape_at(s, at) for s in e.outputs],
+                                    [sizes[d.name] for d in e.bounded])
+        out = []
+        for (t, shape), spec in zip(results, e.outputs):
+            to = _shape_at(spec, sizes)
+            out.append(Tensor(_corner(memoryview(t.data), shape, to, BY_NAME[t.dtype].itemsize), t.dtype, to))
+        return out
 
-def _check_signature(file, e, text, weights):
-    """The program must take the weights, then the inputs, and give the outputs, as the
-    manifest says."""
+
+def _programs(e):
+    """[(bucket sizes, HashedFile)] of an entry point: its smaller buckets, then its
+    program at the bounds (one, with sizes (), for an exact entry point)."""
+    return [(b.sizes, b.program) for b in e.buckets] + [(mf.all_buckets(e.bounded)[-1], e.program)]
+
+
+def _shape_at(spec, sizes):
+    """A spec's shape with its bounded axes at `sizes` (a dict by dimension, or a bucket tuple
+    matched to nothing when the entry point is exact)."""
+    if not isinstance(sizes, dict) or not spec.dims:
+        return spec.shape
+    return tuple(sizes[n] if n else d for n, d in zip(spec.dims, spec.shape))
+
+
+def _corner(data, shape, to, itemsize):
+    """Row-major `data` of `shape` copied into a zero array of shape `to` where their
+    extents overlap: padding when `to` is larger, cutting when it is smaller."""
+    shape, to = tuple(shape), tuple(to)
+    if shape == to:
+        return data
+    out = bytearray(math.prod(to) * itemsize)
+    if 0 in shape or 0 in to:
+        return out
+    run = min(shape[-1], to[-1]) * itemsize
+    src_strides = [math.prod(shape[a + 1:]) * itemsize for a in range(len(shape))]
+    dst_strides = [math.prod(to[a + 1:]) * itemsize for a in range(len(to))]
+    view = memoryview(data).cast("B")
+    for idx in itertools.product(*(range(min(a, b)) for a, b in zip(shape[:-1], to[:-1]))):
+        src = sum(i * st for i, st in zip(idx, src_strides))
+        dst = sum(i * st for i, st in zip(idx, dst_strides))
+        out[dst:dst + run] = view[src:src + run]
+    return out
+
+
+def _bounded_input(e, spec, x):
+    """(bytes view, shape) of an input of a bounded entry point: a Tensor declares its shape;
+    bytes or an array.array may be given where one axis alone is bounded (its size then
+    follows from the length)."""
+    where = f"tlaloc_serve.Model.run: entry point '{e.name}' input '{spec.name}'"
+    if isinstance(x, Tensor):
+        dtype, shape, x = x.dtype, tuple(x.shape), x.data
+    elif isinstance(x, (bytes, bytearray, memoryview, array.array)):
+        dtype = TYPECODES.get(x.typecode, f"array typecode '{x.typecode}'") if isinstance(x, array.array) \
+            else spec.dtype
+        shape = None
+    else:
+        raise InputError(f"{where} is a {type(x).__name__}; pass bytes, bytearray, memoryview, array.array "
+                         f"or tlaloc_serve.Tensor")
+    if dtype != spec.dtype:
+        raise InputError(f"{where} is {dtype}, expected {spec.dtype}")
+    view = memoryview(x)
+    if not view.c_contiguous:
+        raise InputError(f"{where} is not a C-contiguous buffer")
+    itemsize = BY_NAME[spec.dtype].itemsize
+    bounded = [a for a, n in enumerate(spec.dims) if n]
+    if shape is None:
+        if len(bounded) != 1:
+            raise InputError(f"{where} has {len(bounded)} bounded axes; pass a tlaloc_serve.Tensor declaring its "
+                             f"shape")
+        rest = math.prod(d for a, d in enumerate(spec.shape) if a != bounded[0]) * itemsize
+        if rest == 0 or view.nbytes % rest:
+            raise InputError(f"{where} has {view.nbytes} bytes, not a whole number of rows of {rest}")
+        shape = tuple(view.nbytes // rest if a == bounded[0] else d for a, d in enumerate(spec.shape))
+    fits = len(shape) == len(spec.shape) and all(n or d == s for n, d, s in zip(spec.dims or ("",) * len(shape),
+                                                                               shape, spec.shape))
+    if not fits:
+        dims = ", ".join(f'"{n}"' if n else str(d) for n, d in zip(spec.dims, spec.shape))
+        raise InputError(f"{where} is {_spec_text(dtype, shape)}, which does not fit its dims ({dims})")
+    if view.nbytes != math.prod(shape) * itemsize:
+        raise InputError(f"{where} has {view.nbytes} bytes, expected {math.prod(shape) * itemsize} "
+                         f"({_spec_text(dtype, shape)})")
+    if spec.range is not None:
+        _check_range(where, spec, view)
+    return view, shape
+
+
+def _check_signature(file, e, text, weights, sizes):
+    """The program must take the weights, then (bounded) the valid lengths, then the inputs,
+    and give the outputs, as the manifest says (at its bucket's sizes)."""
     try:
         sig = program.signature(text.decode("utf-8"))
     except UnicodeDecodeError:
         sig = None
     if sig is None:
         mf.bad(file, "no entry function whose signature can be read (@main, or the one public function)")
-    want_in = [(weights[w].dtype, weights[w].shape) for w in e.weights] + [(s.dtype, s.shape) for s in e.inputs]
-    want_out = [(s.dtype, s.shape) for s in e.outputs]
+    at = dict(zip((d.name for d in e.bounded), sizes))
+    want_in = [(weights[w].dtype, weights[w].shape) for w in e.weights] + [("i64", ())] * len(e.bounded)
+    want_in += [(s.dtype, _shape_at(s, at)) for s in e.inputs]
+    want_out = [(s.dtype, _shape_at(s, at)) for s in e.outputs]
     if sig != (want_in, want_out):
+        lengths = f"{len(e.bounded)} valid lengths, then " if e.bounded else ""
         mf.bad(file, f"the program's signature is not the manifest's for entry point '{e.name}' (weights, then "
-                     f"inputs {len(e.inputs)}, giving outputs {len(e.outputs)})")
+                     f"{lengths}inputs {len(e.inputs)}, giving outputs {len(e.outputs)})")
 
 
-def _check_compiled(file, e, exe):
+def _check_compiled(file, e, exe, sizes):
     """What the plugin compiled must give the manifest's outputs."""
     got = exe.output_types()
-    want = [(BY_NAME[s.dtype], s.shape) for s in e.outputs]
+    at = dict(zip((d.name for d in e.bounded), sizes))
+    want = [(BY_NAME[s.dtype], _shape_at(s, at)) for s in e.outputs]
     if got is not None and got != want:
         shown = ", ".join(_spec_text(d.name if d else "?", s) for d, s in got)
         raise PluginError(f"tlaloc_serve.Model.load: {file}: the plugin compiled entry point '{e.name}' to "
@@ -223,9 +361,9 @@ def _check_range(where, spec, view):
             raise InputError(f"{where} holds {value} (element {at}), outside its range [{lo}, {hi}]")
 
 
-def _fetch(e, spec, buffer):
+def _fetch(e, spec, buffer, want):
     dtype, shape = buffer.type()
-    if (dtype.name, shape) != (spec.dtype, spec.shape):
+    if (dtype.name, shape) != (spec.dtype, tuple(want)):
         raise PluginError(f"tlaloc_serve.Model.run: entry point '{e.name}' output '{spec.name}' came back "
-                          f"{_spec_text(dtype.name, shape)}, the manifest says {_spec_text(spec.dtype, spec.shape)}")
+                          f"{_spec_text(dtype.name, shape)}, the manifest says {_spec_text(spec.dtype, want)}")
     return Tensor(buffer.to_host(math.prod(shape) * dtype.itemsize), dtype.name, shape)

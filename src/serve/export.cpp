@@ -10,6 +10,7 @@
 #include "stablehlo/stablehlo.hpp"
 #include "tlaloc/nn/safetensors.hpp"
 #include "tlaloc/serve.hpp"
+#include "transforms/bounded.hpp"
 #include "transforms/cached_programs.hpp"
 
 namespace tlaloc::serve {
@@ -102,13 +103,21 @@ void Exporter::add_traced(const std::string& name, const tlaloc::detail::FlatCal
 }
 
 void Exporter::add_program(const std::string& name, std::string text, const EntryNames& names) {
+  entries_.push_back(checked_entry(name, text, names, 0));
+  programs_.emplace(name, std::move(text));
+}
+
+// The entry point of a program taking the weights, `lengths` valid lengths, then the
+// inputs.
+EntryPoint Exporter::checked_entry(const std::string& name, const std::string& text, const EntryNames& names,
+                                   std::size_t lengths) const {
   detail::check_entry_name(name, "tl::serve::Exporter::add");
   if (programs_.count(name) != 0)
     throw ValueError(fmt::format("tl::serve::Exporter::add: entry point '{}' is already there", name));
   const ir::Module m = stablehlo::parse(text, name);
   const ir::Function& f = m.entry();
   const std::vector<ir::TensorType> params = f.param_types();
-  if (params.size() < weights_.size())
+  if (params.size() < weights_.size() + lengths)
     throw ValueError(fmt::format("tl::serve::Exporter::add: entry point '{}' takes {} arguments, fewer than the {} "
                                  "weights",
                                  name, params.size(), weights_.size()));
@@ -121,11 +130,52 @@ void Exporter::add_program(const std::string& name, std::string text, const Entr
                                    dtype_name(t.dtype()), shape_string(t.shape())));
     ++i;
   }
-  std::vector<TensorSpec> inputs = specs(params, weights_.size(), names.inputs, "input", name);
+  std::vector<TensorSpec> inputs = specs(params, weights_.size() + lengths, names.inputs, "input", name);
   set_ranges(inputs, names.ranges, name);
-  entries_.push_back(EntryPoint{name, weights_.names(), std::move(inputs),
-                                specs(f.result_types(), 0, names.outputs, "output", name)});
-  programs_.emplace(name, std::move(text));
+  return EntryPoint{name, weights_.names(), std::move(inputs),
+                    specs(f.result_types(), 0, names.outputs, "output", name)};
+}
+
+namespace {
+
+std::vector<std::string> dim_names(const Dims& d) {
+  std::vector<std::string> names;
+  bool any = false;
+  for (const Axis& a : d.axes) {
+    names.push_back(a.name);
+    any = any || !a.name.empty();
+  }
+  return any ? names : std::vector<std::string>{};
+}
+
+}  // namespace
+
+void Exporter::add_bounded(const std::string& name, tlaloc::detail::BoundedState& s,
+                           const tlaloc::detail::FlatCall& call, std::span<const std::size_t> slots,
+                           const EntryNames& names) {
+  namespace td = tlaloc::detail;
+  detail::check_entry_name(name, "tl::serve::Exporter::add");
+  td::check_bounded_padding(s, call, slots);
+  const std::vector<BoundedDim>& dims = td::bounded_dims(s);
+  const std::vector<Dims>& outputs = td::bounded_outputs(s, call, slots);
+  const auto cache = td::make_cache("export." + name);
+  std::vector<std::pair<std::vector<std::int64_t>, std::string>> texts;
+  for (const std::vector<std::int64_t>& bucket : detail::all_buckets(dims)) {
+    const td::FlatCall at = td::with_lengths(s, call, slots, td::sized_args(s, call, slots, bucket, true),
+                                             td::length_tensors(bucket), weights_.size());
+    texts.emplace_back(bucket, stablehlo::to_text(td::cached_jit_program(*cache, at)));
+  }
+  EntryPoint e = checked_entry(name, texts.back().second, names, dims.size());
+  std::size_t input = 0;
+  for (std::size_t i = weights_.size(); i < slots.size(); ++i)
+    if (slots[i] != static_cast<std::size_t>(-1))
+      e.inputs.at(input++).dims = dim_names(td::bounded_input_dims(s)[slots[i]]);
+  for (std::size_t i = 0; i < e.outputs.size(); ++i) e.outputs[i].dims = dim_names(outputs.at(i));
+  e.bounded = dims;
+  entries_.push_back(std::move(e));
+  programs_.emplace(name, std::move(texts.back().second));
+  texts.pop_back();
+  buckets_.emplace(name, std::move(texts));
 }
 
 void Exporter::save(const std::filesystem::path& target) const {
@@ -140,6 +190,7 @@ void Exporter::write_into(const std::filesystem::path& old, const std::filesyste
   keep_the_users_files(old, dir);
   std::filesystem::create_directories(dir / "programs");
   detail::Manifest m;
+  m.version = 2;  // 3 where an entry point is bounded
   const std::vector<std::uint8_t> weights = nn::to_safetensors(weights_);
   const std::span<const std::byte> wbytes = std::as_bytes(std::span(weights));
   write(dir / kWeightsFile, wbytes);
@@ -150,6 +201,14 @@ void Exporter::write_into(const std::filesystem::path& old, const std::filesyste
     write(dir / path, std::as_bytes(std::span(text)));
     m.programs.push_back({path, io::sha256_hex(text)});
     m.entries.push_back(e);
+    m.buckets.emplace_back();
+    if (e.bounded.empty()) continue;
+    m.version = schema_version;
+    for (const auto& [sizes, bucket_text] : buckets_.at(e.name)) {
+      const std::string bucket_path = detail::program_path(e.name, e.bounded, sizes);
+      write(dir / bucket_path, std::as_bytes(std::span(bucket_text)));
+      m.buckets.back().push_back({sizes, {bucket_path, io::sha256_hex(bucket_text)}});
+    }
   }
   m.content_hash = detail::content_hash(m);
   const std::string manifest = detail::to_json(m);

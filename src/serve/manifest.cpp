@@ -45,7 +45,17 @@ DType dtype_named(const std::string& name, const std::string& file, const std::s
 json spec_json(const TensorSpec& s) {
   json j{{"name", s.name}, {"dtype", dtype_name(s.dtype)}, {"shape", s.shape}};
   if (s.range) j["range"] = {s.range->min, s.range->max};
+  if (!s.dims.empty()) j["dims"] = s.dims;
   return j;
+}
+
+// An integer member of `j` that is a size (>= 0, 64 bits).
+std::int64_t size_from(const json& v, const std::string& file, const std::string& what) {
+  if (!v.is_number_integer() ||
+      (v.is_number_unsigned() && v.get<std::uint64_t>() > std::uint64_t(INT64_MAX)) ||
+      v.get<std::int64_t>() < 0)
+    bad(file, what + " holds a non-size");
+  return v.get<std::int64_t>();
 }
 
 // An input's optional "range": [min, max], integers, min <= max, on an integer input.
@@ -70,11 +80,17 @@ std::vector<TensorSpec> specs_from(const json& list, const std::string& file, co
     t.name = field(s, "name", &json::is_string, "a string", file, where).get<std::string>();
     const std::string at = fmt::format("{}{} '{}': ", where, "tensor", t.name);
     t.dtype = dtype_named(field(s, "dtype", &json::is_string, "a string", file, at).get<std::string>(), file, at);
-    for (const json& d : field(s, "shape", &json::is_array, "an array", file, at)) {
-      if (!d.is_number_integer() || d.get<std::int64_t>() < 0) bad(file, at + "shape holds a non-size");
-      t.shape.push_back(d.get<std::int64_t>());
-    }
+    for (const json& d : field(s, "shape", &json::is_array, "an array", file, at))
+      t.shape.push_back(size_from(d, file, at + "shape"));
     t.range = range_from(s, t, file, at);
+    if (s.contains("dims")) {
+      for (const json& d : field(s, "dims", &json::is_array, "an array", file, at)) {
+        if (!d.is_string()) bad(file, at + "\"dims\" holds a non-string");
+        t.dims.push_back(d.get<std::string>());
+      }
+      if (t.dims.size() != t.shape.size())
+        bad(file, fmt::format("{}\"dims\" has {} axes, the shape {}", at, t.dims.size(), t.shape.size()));
+    }
     out.push_back(std::move(t));
   }
   return out;
@@ -95,9 +111,98 @@ HashedFile hashed_from(const json& j, const char* path_key, const std::string& f
   return h;
 }
 
+// A bounded dimension's "name", "bound" and "ladder" (ascending, from 1, ending at
+// the bound).
+BoundedDim dim_from(const json& d, const std::string& file, const std::string& where) {
+  BoundedDim out;
+  out.name = field(d, "name", &json::is_string, "a string", file, where).get<std::string>();
+  const std::string at = fmt::format("{}dimension '{}': ", where, out.name);
+  out.bound =
+      size_from(field(d, "bound", &json::is_number_integer, "an integer", file, at), file, at + "bound");
+  for (const json& n : field(d, "ladder", &json::is_array, "an array", file, at))
+    out.ladder.push_back(size_from(n, file, at + "ladder"));
+  for (std::size_t i = 0; i < out.ladder.size(); ++i)
+    if (out.ladder[i] < 1 || (i > 0 && out.ladder[i] <= out.ladder[i - 1]))
+      bad(file, at + "the ladder does not ascend strictly from 1");
+  if (out.name.empty() || out.ladder.empty() || out.ladder.back() != out.bound)
+    bad(file, at + "needs a name and a ladder ending at its bound");
+  return out;
+}
+
+// Each spec's dims against the entry's bounded dimensions: declared names, and the
+// bound on a bounded axis.
+void check_spec_dims(const EntryPoint& e, const std::string& file, const std::string& where) {
+  for (const std::vector<TensorSpec>* specs : {&e.inputs, &e.outputs})
+    for (const TensorSpec& s : *specs)
+      for (std::size_t a = 0; a < s.dims.size(); ++a) {
+        if (s.dims[a].empty()) continue;
+        const auto d = std::find_if(e.bounded.begin(), e.bounded.end(),
+                                    [&](const BoundedDim& b) { return b.name == s.dims[a]; });
+        if (d == e.bounded.end() || d->bound != s.shape[a])
+          bad(file,
+              fmt::format("{}tensor '{}' axis {} names '{}', which is not a bounded dimension of size {}",
+                          where, s.name, a, s.dims[a], s.shape[a]));
+      }
+}
+
+// A version 3 entry's "bounded" dimensions and "buckets": every bucket but the one at
+// the bounds (which is "program"), in the ladders' order.
+std::vector<BucketProgram> bounded_from(const json& e, EntryPoint& ep, int version, const std::string& file,
+                                        const std::string& where) {
+  const bool has = e.contains("bounded") || e.contains("buckets");
+  if (has && version < 3) bad(file, where + "\"bounded\" needs schema version 3");
+  if (has)
+    for (const json& d : field(e, "bounded", &json::is_array, "an array", file, where)) {
+      ep.bounded.push_back(dim_from(d, file, where));
+      for (std::size_t k = 0; k + 1 < ep.bounded.size(); ++k)
+        if (ep.bounded[k].name == ep.bounded.back().name)
+          bad(file, fmt::format("{}dimension '{}' is listed twice", where, ep.bounded.back().name));
+    }
+  check_spec_dims(ep, file, where);
+  std::vector<BucketProgram> out;
+  if (ep.bounded.empty()) return out;
+  std::vector<std::vector<std::int64_t>> want = all_buckets(ep.bounded);
+  want.pop_back();
+  const json& list = field(e, "buckets", &json::is_array, "an array", file, where);
+  if (list.size() != want.size())
+    bad(file,
+        fmt::format("{}lists {} bucket programs, its ladders make {}", where, list.size(), want.size()));
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    BucketProgram b{{}, hashed_from(list[i], "program", file, where)};
+    for (const json& n : field(list[i], "sizes", &json::is_array, "an array", file, where))
+      b.sizes.push_back(size_from(n, file, where + "bucket sizes"));
+    if (b.sizes != want[i])
+      bad(file, fmt::format("{}bucket {} is [{}], its ladders say [{}]", where, i, fmt::join(b.sizes, ", "),
+                            fmt::join(want[i], ", ")));
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string program_path(const std::string& entry) { return "programs/" + entry + ".mlir"; }
+
+std::string program_path(const std::string& entry, const std::vector<BoundedDim>& dims,
+                         const std::vector<std::int64_t>& sizes) {
+  std::string path = "programs/" + entry;
+  for (std::size_t k = 0; k < dims.size(); ++k) path += fmt::format(".{}-{}", dims[k].name, sizes.at(k));
+  return path + ".mlir";
+}
+
+std::vector<std::vector<std::int64_t>> all_buckets(const std::vector<BoundedDim>& dims) {
+  std::vector<std::vector<std::int64_t>> out{{}};
+  for (const BoundedDim& d : dims) {
+    std::vector<std::vector<std::int64_t>> next;
+    for (const std::vector<std::int64_t>& b : out)
+      for (std::int64_t n : d.ladder) {
+        next.push_back(b);
+        next.back().push_back(n);
+      }
+    out = std::move(next);
+  }
+  return out;
+}
 
 void check_entry_name(const std::string& name, const char* who) {
   if (name.empty() || name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
@@ -129,11 +234,29 @@ void add_specs(std::string& text, const std::vector<TensorSpec>& specs) {
   }
 }
 
+// Version 3's additions: each spec's dims, the bounded dimensions, the bucket programs.
+void add_bounded(std::string& text, const EntryPoint& e, const std::vector<BucketProgram>& buckets) {
+  for (const std::vector<TensorSpec>* specs : {&e.inputs, &e.outputs})
+    for (const TensorSpec& s : *specs) add_field(text, fmt::format("{}", fmt::join(s.dims, ",")));
+  add_field(text, std::to_string(e.bounded.size()));
+  for (const BoundedDim& d : e.bounded) {
+    add_field(text, d.name);
+    add_field(text, std::to_string(d.bound));
+    add_field(text, fmt::format("{}", fmt::join(d.ladder, ",")));
+  }
+  add_field(text, std::to_string(buckets.size()));
+  for (const BucketProgram& b : buckets) {
+    add_field(text, fmt::format("{}", fmt::join(b.sizes, ",")));
+    add_field(text, b.file.path);
+    add_field(text, b.file.sha256);
+  }
+}
+
 }  // namespace
 
 std::string content_hash(const Manifest& m) {
   if (m.version == 1) return files_only_hash(m);
-  std::string text = "tlaloc-artifact content 2\n";
+  std::string text = fmt::format("tlaloc-artifact content {}\n", m.version);
   add_field(text, m.weights.path);
   add_field(text, m.weights.sha256);
   for (std::size_t i = 0; i < m.entries.size(); ++i) {
@@ -145,6 +268,7 @@ std::string content_hash(const Manifest& m) {
     for (const std::string& w : e.weights) add_field(text, w);
     add_specs(text, e.inputs);
     add_specs(text, e.outputs);
+    if (m.version >= 3) add_bounded(text, e, m.buckets.at(i));
   }
   return io::sha256_hex(text);
 }
@@ -156,8 +280,22 @@ std::string to_json(const Manifest& m) {
     json inputs = json::array(), outputs = json::array();
     for (const TensorSpec& s : e.inputs) inputs.push_back(spec_json(s));
     for (const TensorSpec& s : e.outputs) outputs.push_back(spec_json(s));
-    entries.push_back({{"name", e.name}, {"program", m.programs[i].path}, {"sha256", m.programs[i].sha256},
-                       {"weights", e.weights}, {"inputs", inputs}, {"outputs", outputs}});
+    json entry{{"name", e.name},
+               {"program", m.programs[i].path},
+               {"sha256", m.programs[i].sha256},
+               {"weights", e.weights},
+               {"inputs", inputs},
+               {"outputs", outputs}};
+    if (!e.bounded.empty()) {
+      json dims = json::array(), buckets = json::array();
+      for (const BoundedDim& d : e.bounded)
+        dims.push_back({{"name", d.name}, {"bound", d.bound}, {"ladder", d.ladder}});
+      for (const BucketProgram& b : m.buckets.at(i))
+        buckets.push_back({{"sizes", b.sizes}, {"program", b.file.path}, {"sha256", b.file.sha256}});
+      entry["bounded"] = dims;
+      entry["buckets"] = buckets;
+    }
+    entries.push_back(entry);
   }
   const json j{{"format", kFormat},
                {"schema_version", m.version},
@@ -191,7 +329,7 @@ Manifest manifest_from_json(const std::string& text, const std::string& file) {
   Manifest m;
   // Compared as JSON numbers: 4294967297 is not 1 narrowed.
   const json& version = field(j, "schema_version", &json::is_number_integer, "an integer", file, "");
-  if (version != json(1) && version != json(schema_version))
+  if (version != json(1) && version != json(2) && version != json(schema_version))
     bad(file, fmt::format("unknown schema version {} (this build reads versions 1 to {})", version.dump(),
                           schema_version));
   m.version = version.get<int>();
@@ -208,6 +346,7 @@ Manifest manifest_from_json(const std::string& text, const std::string& file) {
     }
     ep.inputs = specs_from(field(e, "inputs", &json::is_array, "an array", file, where), file, where);
     ep.outputs = specs_from(field(e, "outputs", &json::is_array, "an array", file, where), file, where);
+    m.buckets.push_back(bounded_from(e, ep, m.version, file, where));
     m.entries.push_back(std::move(ep));
   }
   return m;

@@ -8,18 +8,39 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <mutex>
+#include <optional>
 
 #include "io/sha256.hpp"
 #include "serve/manifest.hpp"
+#include "stablehlo/stablehlo.hpp"
 #include "tlaloc/nn/safetensors.hpp"
 #include "tlaloc/serve.hpp"
+#include "transforms/bounded.hpp"
 
 namespace tlaloc::serve {
+
+namespace {
+
+// A bounded entry point: its dimensions as a tl::bounded function holds them (which
+// sizes, pads and slices the same way), and a program per bucket, compiled at its
+// first use.
+struct Bucketed {
+  std::shared_ptr<tlaloc::detail::BoundedState> state;
+  std::vector<Dims> outputs;
+  std::vector<std::vector<std::int64_t>> sizes;  // per bucket; the last at the bounds
+  std::vector<std::string> files, texts;
+  std::vector<std::optional<runtime::Executable>> compiled;
+  std::unique_ptr<std::mutex> mu = std::make_unique<std::mutex>();
+};
+
+}  // namespace
 
 struct Model::Impl {
   runtime::Session session;
   detail::Manifest manifest;
   std::map<std::string, runtime::Executable, std::less<>> programs;
+  std::map<std::string, Bucketed, std::less<>> bounded;
   std::map<std::string, runtime::Buffer> weights;  // on the session's device
 };
 
@@ -69,6 +90,72 @@ void check_signature(const std::filesystem::path& file, const EntryPoint& e, con
                           e.name, e.inputs.size(), e.outputs.size()));
 }
 
+Dims dims_of(const TensorSpec& s) {
+  Dims d;
+  for (std::size_t a = 0; a < s.shape.size(); ++a)
+    d.axes.push_back(s.dims.empty() || s.dims[a].empty() ? Axis{"", s.shape[a]} : Axis{s.dims[a], -1});
+  return d;
+}
+
+// A spec's shape at a bucket's sizes.
+Shape shape_at(const EntryPoint& e, const TensorSpec& s, const std::vector<std::int64_t>& sizes) {
+  Shape shape = s.shape;
+  for (std::size_t a = 0; a < s.dims.size(); ++a)
+    for (std::size_t k = 0; k < e.bounded.size(); ++k)
+      if (s.dims[a] == e.bounded[k].name) shape[a] = sizes[k];
+  return shape;
+}
+
+// Reads, hashes and checks every bucket program of a bounded entry point, as the exact
+// ones are checked; their compiles wait for their first run.
+Bucketed load_buckets(const std::filesystem::path& dir, const detail::Manifest& m, std::size_t i,
+                      const nn::Params& weights) {
+  const EntryPoint& e = m.entries[i];
+  Bucketed b;
+  std::vector<Bound> bounds;
+  for (const BoundedDim& d : e.bounded) bounds.push_back({d.name, d.bound});
+  std::vector<Dims> inputs;
+  for (const TensorSpec& s : e.inputs) inputs.push_back(dims_of(s));
+  for (const TensorSpec& s : e.outputs) b.outputs.push_back(dims_of(s));
+  try {
+    b.state = tlaloc::detail::make_bounded(bounds, inputs, b.outputs);
+    for (const BoundedDim& d : e.bounded) tlaloc::detail::set_ladder(*b.state, d.name, Ladder{d.ladder, 1});
+  } catch (const Error& err) {
+    bad(dir / "manifest.json", fmt::format("entry point '{}': {}", e.name, err.what()));
+  }
+  std::vector<detail::HashedFile> files;
+  for (const detail::BucketProgram& p : m.buckets[i]) {
+    b.sizes.push_back(p.sizes);
+    files.push_back(p.file);
+  }
+  b.sizes.push_back(detail::all_buckets(e.bounded).back());
+  files.push_back(m.programs[i]);
+  for (std::size_t k = 0; k < files.size(); ++k) {
+    const std::filesystem::path file = dir / files[k].path;
+    std::string text = read_file(dir, file);
+    check_hash(file, text, files[k].sha256);
+    std::vector<runtime::BufferType> want_in, want_out;
+    for (const std::string& w : e.weights) want_in.push_back({weights.at(w).dtype(), weights.at(w).shape()});
+    want_in.insert(want_in.end(), e.bounded.size(), runtime::BufferType{DType::i64, {}});
+    for (const TensorSpec& s : e.inputs) want_in.push_back({s.dtype, shape_at(e, s, b.sizes[k])});
+    for (const TensorSpec& s : e.outputs) want_out.push_back({s.dtype, shape_at(e, s, b.sizes[k])});
+    const ir::Module parsed = stablehlo::parse(text, file.string());
+    std::vector<runtime::BufferType> got_in, got_out;
+    for (const ir::TensorType& t : parsed.entry().param_types()) got_in.push_back({t.dtype, t.shape});
+    for (const ir::TensorType& t : parsed.entry().result_types()) got_out.push_back({t.dtype, t.shape});
+    if (got_in != want_in || got_out != want_out)
+      bad(file,
+          fmt::format("the program's signature is not the manifest's for entry point '{}' at bucket [{}] "
+                      "(weights, {} valid lengths, then inputs {}, giving outputs {})",
+                      e.name, fmt::join(b.sizes[k], ", "), e.bounded.size(), e.inputs.size(),
+                      e.outputs.size()));
+    b.files.push_back(file.string());
+    b.texts.push_back(std::move(text));
+  }
+  b.compiled.resize(files.size());
+  return b;
+}
+
 }  // namespace
 
 Model::Model(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -90,20 +177,26 @@ Model Model::load(const std::filesystem::path& dir, const runtime::SessionOption
                            (dir / m.weights.path).string())
           .tensors;
 
-  auto impl = std::make_unique<Impl>(Impl{runtime::Session(options), {}, {}, {}});
+  auto impl = std::make_unique<Impl>(Impl{runtime::Session(options), {}, {}, {}, {}});
   for (std::size_t i = 0; i < m.entries.size(); ++i) {
     const EntryPoint& e = m.entries[i];
-    const std::filesystem::path file = dir / m.programs[i].path;
-    const std::string text = read_file(dir, file);
-    check_hash(file, text, m.programs[i].sha256);
     for (const std::string& w : e.weights) {
       if (!weights.contains(w))
         bad(dir / m.weights.path, fmt::format("weight '{}' of entry point '{}' is not in the file", w, e.name));
       if (impl->weights.count(w) == 0) impl->weights.emplace(w, impl->session.to_device(weights.at(w)));
     }
+    if (!e.bounded.empty()) {
+      if (impl->programs.count(e.name) != 0 ||
+          !impl->bounded.emplace(e.name, load_buckets(dir, m, i, weights)).second)
+        bad(manifest_file, fmt::format("entry point '{}' is listed twice", e.name));
+      continue;
+    }
+    const std::filesystem::path file = dir / m.programs[i].path;
+    const std::string text = read_file(dir, file);
+    check_hash(file, text, m.programs[i].sha256);
     runtime::Executable x = impl->session.compile(text, file.string());
     check_signature(file, e, x, weights);
-    if (!impl->programs.emplace(e.name, std::move(x)).second)
+    if (impl->bounded.count(e.name) != 0 || !impl->programs.emplace(e.name, std::move(x)).second)
       bad(manifest_file, fmt::format("entry point '{}' is listed twice", e.name));
   }
   impl->manifest = std::move(m);
@@ -129,6 +222,11 @@ const runtime::Session& Model::session() const { return impl_->session; }
 std::vector<runtime::Buffer> Model::run(std::string_view entry, std::span<const runtime::Buffer> inputs,
                                         const runtime::RunOptions& options) const {
   const EntryPoint& e = entry_point(entry);
+  if (!e.bounded.empty())
+    throw ValueError(
+        fmt::format("tl::serve::Model::run: entry point '{}' is bounded: it takes host tensors, which "
+                    "it pads to a bucket (device buffers are run on exact entry points only)",
+                    e.name));
   if (inputs.size() != e.inputs.size())
     throw ValueError(fmt::format("tl::serve::Model::run: entry point '{}' takes {} inputs, got {}", e.name,
                                  e.inputs.size(), inputs.size()));
@@ -183,6 +281,7 @@ std::vector<Tensor> Model::run(std::string_view entry, std::span<const Tensor> i
   const EntryPoint& e = entry_point(entry);
   for (std::size_t i = 0; i < std::min(inputs.size(), e.inputs.size()); ++i)
     check_range(e, e.inputs[i], inputs[i]);
+  if (!e.bounded.empty()) return run_bounded(e, inputs);
   std::vector<runtime::Buffer> in;
   std::vector<std::size_t> all;
   for (const Tensor& t : inputs) {
@@ -192,6 +291,67 @@ std::vector<Tensor> Model::run(std::string_view entry, std::span<const Tensor> i
   std::vector<Tensor> out;
   for (const runtime::Buffer& b : run(entry, in, {.donate = all})) out.push_back(b.to_host());
   return out;
+}
+
+}  // namespace tlaloc::serve
+
+namespace tlaloc::serve {
+
+// Sizes read and checked as tl::bounded reads them, inputs padded to the smallest
+// bucket, its program compiled at its first use, outputs sliced back.
+std::vector<Tensor> Model::run_bounded(const EntryPoint& e, std::span<const Tensor> inputs) const {
+  namespace td = tlaloc::detail;
+  Bucketed& b = impl_->bounded.find(e.name)->second;
+  if (inputs.size() != e.inputs.size())
+    throw ValueError(fmt::format("tl::serve::Model::run: entry point '{}' takes {} inputs, got {}", e.name,
+                                 e.inputs.size(), inputs.size()));
+  td::FlatCall call;
+  std::vector<std::size_t> slots;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i].dtype() != e.inputs[i].dtype)
+      throw DTypeError(fmt::format("tl::serve::Model::run: entry point '{}' input '{}' is {}, expected {}",
+                                   e.name, e.inputs[i].name, dtype_name(inputs[i].dtype()),
+                                   dtype_name(e.inputs[i].dtype)));
+    call.args.push_back(inputs[i]);
+    slots.push_back(i);
+  }
+  std::vector<std::int64_t> sizes;
+  try {
+    sizes = td::bounded_sizes(*b.state, call, slots);
+  } catch (const ShapeError& err) {
+    throw ShapeError(fmt::format("tl::serve::Model::run: entry point '{}': {}", e.name, err.what()));
+  }
+  const std::vector<std::int64_t> bucket = td::bucket_for(*b.state, sizes);
+  const std::size_t k = std::size_t(std::find(b.sizes.begin(), b.sizes.end(), bucket) - b.sizes.begin());
+  const runtime::Executable* x = nullptr;
+  {
+    const std::lock_guard lock(*b.mu);
+    if (!b.compiled[k]) b.compiled[k] = impl_->session.compile(b.texts[k], b.files[k]);
+    x = &*b.compiled[k];
+  }
+  std::vector<runtime::Buffer> args;
+  for (const std::string& w : e.weights) args.push_back(impl_->weights.at(w));
+  std::vector<std::size_t> donate;
+  std::vector<Tensor> host = td::length_tensors(sizes);
+  const std::vector<Tensor> padded = td::sized_args(*b.state, call, slots, bucket, false);
+  host.insert(host.end(), padded.begin(), padded.end());
+  for (const Tensor& t : host) {
+    donate.push_back(args.size());
+    args.push_back(impl_->session.to_device(t));
+  }
+  std::vector<Tensor> out;
+  for (const runtime::Buffer& r : x->run(args, {.donate = donate}))
+    out.push_back(td::slice_to(*b.state, r.to_host(), b.outputs[out.size()], sizes));
+  return out;
+}
+
+std::size_t Model::compiled_programs(std::string_view entry) const {
+  const EntryPoint& e = entry_point(entry);
+  if (e.bounded.empty()) return 1;
+  const Bucketed& b = impl_->bounded.find(e.name)->second;
+  const std::lock_guard lock(*b.mu);
+  return std::size_t(
+      std::count_if(b.compiled.begin(), b.compiled.end(), [](const auto& c) { return c.has_value(); }));
 }
 
 }  // namespace tlaloc::serve

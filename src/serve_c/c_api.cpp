@@ -88,6 +88,25 @@ int spec(const tlaloc_model* m, const char* entry, int index, bool input, const 
       1);
 }
 
+// The bounded dimension an axis of a spec follows ("" for a fixed axis).
+const char* spec_dim(const tlaloc_model* m, const char* entry, int index, int axis, bool input) {
+  return guarded(
+      [&]() -> const char* {
+        const char* who = input ? "tlaloc_model_input_dim" : "tlaloc_model_output_dim";
+        if (!m || !entry) throw tl::ValueError(std::string(who) + ": no model or entry point");
+        const tl::serve::EntryPoint& e = m->model.entry_point(entry);
+        const auto& specs = input ? e.inputs : e.outputs;
+        if (index < 0 || std::size_t(index) >= specs.size())
+          throw tl::ValueError(std::string(who) + ": entry point '" + entry + "' has no " +
+                               (input ? "input " : "output ") + std::to_string(index));
+        const tl::serve::TensorSpec& s = specs[std::size_t(index)];
+        if (axis < 0 || std::size_t(axis) >= s.shape.size())
+          throw tl::ValueError(std::string(who) + ": '" + s.name + "' has no axis " + std::to_string(axis));
+        return s.dims.empty() ? "" : s.dims[std::size_t(axis)].c_str();
+      },
+      static_cast<const char*>(nullptr));
+}
+
 }  // namespace
 
 extern "C" {
@@ -145,6 +164,14 @@ int tlaloc_model_input(const tlaloc_model* model, const char* entry, int index, 
 int tlaloc_model_output(const tlaloc_model* model, const char* entry, int index, const char** name,
                         tlaloc_dtype* dtype, int* rank, const int64_t** shape) {
   return spec(model, entry ? entry : "", index, false, name, dtype, rank, shape);
+}
+
+const char* tlaloc_model_input_dim(const tlaloc_model* model, const char* entry, int index, int axis) {
+  return spec_dim(model, entry, index, axis, true);
+}
+
+const char* tlaloc_model_output_dim(const tlaloc_model* model, const char* entry, int index, int axis) {
+  return spec_dim(model, entry, index, axis, false);
 }
 
 int tlaloc_model_run(tlaloc_model* model, const char* entry, const tlaloc_tensor_view* inputs, int n_inputs,

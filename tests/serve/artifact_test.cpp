@@ -160,7 +160,7 @@ TEST(Artifact, RefusesDamagedArtifacts) {
                  [](const auto& d) {
                    replace_in(d / "manifest.json", "\"schema_version\": 2", "\"schema_version\": 7");
                  },
-                 {"unknown schema version 7", "reads versions 1 to 2"});
+                 {"unknown schema version 7", "reads versions 1 to 3"});
   expect_refused("program_changed",
                  [](const auto& d) { replace_in(d / "programs/probs.mlir", "stablehlo.", "stablehlo. "); },
                  {"programs/probs.mlir", "SHA-256", "does not match"});
@@ -294,7 +294,7 @@ TEST(Artifact, ReadsOnlyWhatBothLoadersRead) {
                  [](const auto& d) {
                    replace_in(d / "manifest.json", "\"schema_version\": 2", "\"schema_version\": 4294967297");
                  },
-                 {"unknown schema version 4294967297", "reads versions 1 to 2"});
+                 {"unknown schema version 4294967297", "reads versions 1 to 3"});
   expect_refused(
       "deep_manifest",
       [](const auto& d) { write(d / "manifest.json", std::string(100000, '[') + std::string(100000, ']')); },

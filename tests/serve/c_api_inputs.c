@@ -2,7 +2,10 @@
  * serve_fixture artifact in DIR (entry point "logits", input x f32[3, 6], one output;
  * entry point "row", input index i32[2] declared to lie in [0, 15]):
  * each call fails with a status and the loader's message, and a good call still
- * runs afterwards. Exit status 0 when every check holds. */
+ * runs afterwards. With BOUNDED_DIR, the fixture's bounded artifact (entry point
+ * "logits", x f32[batch <= 8, 6]): the dims are named, any batch within the bound runs
+ * with the eager model's rows (BOUNDED_DIR/expected8.bin), and batch 9 is refused.
+ * Exit status 0 when every check holds. */
 #include <stdio.h>
 #include <string.h>
 #include <tlaloc/serve.h>
@@ -17,11 +20,70 @@ static void expect_failure(int status, const char* what, const char* words) {
   }
 }
 
+static float magnitude(float v) { return v < 0 ? -v : v; }
+
+static long read_floats(const char* dir, const char* name, float* out, long n) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE* f = fopen(path, "rb");
+  if (f == NULL) return -1;
+  const long got = (long)fread(out, sizeof(float), (size_t)n, f);
+  fclose(f);
+  return got;
+}
+
+static void check_bounded(const char* dir) {
+  tlaloc_model* m = tlaloc_model_load(dir);
+  float x[8 * 6], expected[8 * 4];
+  if (m == NULL || read_floats(dir, "x8.bin", x, 48) != 48 ||
+      read_floats(dir, "expected8.bin", expected, 32) != 32) {
+    fprintf(stderr, "FAIL the bounded artifact: %s\n", tlaloc_last_error());
+    ++failures;
+    return;
+  }
+  const char* batch = tlaloc_model_input_dim(m, "logits", 0, 0);
+  const char* fixed = tlaloc_model_output_dim(m, "logits", 0, 1);
+  if (batch == NULL || strcmp(batch, "batch") != 0 || fixed == NULL || strcmp(fixed, "") != 0) {
+    fprintf(stderr, "FAIL the dims of 'logits': '%s', '%s'\n", batch ? batch : "(null)",
+            fixed ? fixed : "(null)");
+    ++failures;
+  }
+  expect_failure(tlaloc_model_input_dim(m, "logits", 0, 2) == NULL, "an axis past the rank",
+                 "'x' has no axis 2");
+  for (int64_t n = 1; n <= 8; ++n) {
+    const int64_t shape[2] = {n, 6};
+    const tlaloc_tensor_view in = {TLALOC_F32, 2, shape, x};
+    tlaloc_tensor* out[1] = {NULL};
+    if (tlaloc_model_run(m, "logits", &in, 1, out, 1) != 0 || tlaloc_tensor_shape(out[0])[0] != n) {
+      fprintf(stderr, "FAIL batch %lld: %s\n", (long long)n, tlaloc_last_error());
+      ++failures;
+      continue;
+    }
+    const float* y = (const float*)tlaloc_tensor_data(out[0]);
+    for (int64_t i = 0; i < n * 4; ++i)
+      if (magnitude(y[i] - expected[i]) > 1e-5f * (1.0f + magnitude(expected[i]))) {
+        fprintf(stderr, "FAIL batch %lld element %lld: %g, the eager model gives %g\n", (long long)n,
+                (long long)i, (double)y[i], (double)expected[i]);
+        ++failures;
+        break;
+      }
+    tlaloc_tensor_free(out[0]);
+  }
+  float big[9 * 6] = {0};
+  const int64_t over[2] = {9, 6};
+  const tlaloc_tensor_view too_many = {TLALOC_F32, 2, over, big};
+  tlaloc_tensor* out[1] = {NULL};
+  expect_failure(tlaloc_model_run(m, "logits", &too_many, 1, out, 1), "a batch over the bound",
+                 "dimension 'batch' is 9, over its bound 8");
+  tlaloc_model_free(m);
+}
+
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: c_api_inputs DIR\n");
+  if (argc != 2 && argc != 3) {
+    fprintf(stderr, "usage: c_api_inputs DIR [BOUNDED_DIR]\n");
     return 2;
   }
+  if (argc == 3) check_bounded(argv[2]);
   if (tlaloc_model_load("/nonexistent/tlaloc-artifact") != NULL) ++failures;
   expect_failure(1, "a missing directory", "manifest.json: missing");
   tlaloc_model* m = tlaloc_model_load(argv[1]);

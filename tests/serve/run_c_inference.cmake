@@ -53,8 +53,13 @@ damaged_copy(binding_changed)
 edit_manifest(binding_changed "\"layers.1.bias\"" "\"layers.7.bias\"")
 expect_refused(binding_changed "manifest.json: the content hash does not match what the manifest lists")
 
-# Wrong inputs through the C API itself (tests/serve/c_api_inputs.c).
-execute_process(COMMAND ${INPUTS} ${WORK} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+# Wrong inputs through the C API itself, and a bounded artifact (tests/serve/c_api_inputs.c).
+file(REMOVE_RECURSE ${WORK}-bounded)
+execute_process(COMMAND ${FIXTURE} ${WORK}-bounded bounded RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "serve_fixture bounded failed (${rc})")
+endif()
+execute_process(COMMAND ${INPUTS} ${WORK} ${WORK}-bounded RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "c_api_inputs failed (${rc}): ${out}${err}")
 endif()

@@ -3,6 +3,11 @@
 // (DIR/expected.bin), raw f32, for the C and Python runtimes' tests. A second entry
 // point, "row", takes elements of the first bias at i32 indices declared to lie in
 // [0, 15] (DIR/row_expected.bin: elements 3 and 15, computed eagerly).
+//
+// serve_fixture DIR bounded: the same MLP with a bounded batch instead (entry point
+// "logits", x f32[batch <= 8, 6], powers-of-two buckets) and "mean", the mean of the
+// valid rows of x f32[seq <= 8, 6] (buckets 2, 8); DIR/x8.bin holds 8 rows of input and
+// DIR/expected8.bin the MLP's output on them, computed eagerly.
 #include <cstdio>
 #include <fstream>
 #include <tlaloc/nn.hpp>
@@ -18,15 +23,39 @@ void write_raw(const std::string& path, const tl::Tensor& t) {
   std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(v.data()), std::streamsize(v.size() * 4));
 }
 
+void write_bounded(const std::string& dir, const tl::nn::MLP& mlp, const tl::nn::Params& p) {
+  tl::serve::Exporter ex(p);
+  auto logits = tl::bounded([&mlp](const tl::nn::Params& q, const tl::Tensor& x) { return mlp(q, x); },
+                            {{"batch", 8}}, {tl::dims("batch", 6)});
+  ex.add("logits", logits, {.inputs = {"x"}, .outputs = {"logits"}}, tl::zeros({3, 6}));
+  auto mean = tl::bounded(
+      [](const tl::nn::Params&, const tl::Tensor& x) {
+        const tl::Tensor kept = tl::where(tl::valid_mask("seq", 2, 0), x, 0.0);
+        return tl::sum(kept, {0}) / tl::valid_length("seq").astype(tl::DType::f32);
+      },
+      {{"seq", 8}}, {tl::dims("seq", 6)});
+  mean.buckets("seq", {2, 8});
+  ex.add("mean", mean, {.inputs = {"x"}, .outputs = {"mean"}}, tl::ones({3, 6}));
+  ex.save(dir);
+  const tl::Tensor x = tl::random::normal(tl::random::key(9), {8, 6});
+  write_raw(dir + "/x8.bin", x);
+  write_raw(dir + "/expected8.bin", mlp(p, x));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: serve_fixture DIR\n");
+  const bool bounded = argc == 3 && std::string(argv[2]) == "bounded";
+  if (argc != 2 && !bounded) {
+    std::fprintf(stderr, "usage: serve_fixture DIR [bounded]\n");
     return 2;
   }
   const tl::nn::MLP mlp{.sizes = {6, 16, 4}, .activation = [](const tl::Tensor& x) { return tl::tanh(x); }};
   const tl::nn::Params p = mlp.init(tl::random::key(7));
+  if (bounded) {
+    write_bounded(argv[1], mlp, p);
+    return 0;
+  }
   tl::serve::Exporter ex(p);
   ex.add("logits", [&mlp](const tl::nn::Params& q, const tl::Tensor& x) { return mlp(q, x); },
          {.inputs = {"x"}, .outputs = {"logits"}}, tl::zeros({3, 6}));

@@ -31,12 +31,14 @@ PLUGIN = os.environ.get("TLALOC_SERVE_PLUGIN", "")
 WORK = os.environ.get("TLALOC_SERVE_WORK", "")
 SOURCE = os.environ.get("TLALOC_SOURCE_DIR", "")
 ARTIFACT = os.path.join(WORK, "artifact")
+BOUNDED = os.path.join(WORK, "bounded")
 
 
 def setUpModule():
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
     subprocess.run([FIXTURE, ARTIFACT], check=True)
+    subprocess.run([FIXTURE, BOUNDED, "bounded"], check=True)
 
 
 def read(path):
@@ -183,6 +185,77 @@ class Serving(unittest.TestCase):
             self.assertNotIn(banned, {name.split(".")[0] for name in modules["all"]})
 
 
+def floats(data):
+    return struct.unpack(f"={len(data) // 4}f", data)
+
+
+class BoundedServing(unittest.TestCase):
+    """The fixture's bounded artifact: "logits" (x f32[batch <= 8, 6]) and "mean" (the mean of
+    the valid rows of x f32[seq <= 8, 6], buckets 2 and 8)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.model = Model.load(BOUNDED, plugin_path=PLUGIN)
+        cls.x8 = read(os.path.join(BOUNDED, "x8.bin"))
+        cls.expected8 = floats(read(os.path.join(BOUNDED, "expected8.bin")))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.model.close()
+
+    def assertClose(self, got, want):
+        self.assertEqual(len(got), len(want))
+        for i, (g, w) in enumerate(zip(got, want)):
+            self.assertLessEqual(abs(g - w), 1e-5 * (1 + abs(w)), f"element {i}")
+
+    def test_every_batch_gives_the_eager_models_rows(self):
+        self.assertEqual(self.model.compiled_programs("logits"), 0)
+        for n in range(1, 9):
+            with self.subTest(batch=n):
+                (y,) = self.model.run("logits", [Tensor(self.x8[:n * 24], "f32", (n, 6))])
+                self.assertEqual((y.dtype, y.shape), ("f32", (n, 4)))
+                self.assertClose(floats(y.data), self.expected8[:n * 4])
+        self.assertEqual(self.model.compiled_programs("logits"), 4)  # buckets 1, 2, 4, 8
+        # Bytes with one bounded axis: the batch follows from the length.
+        (y,) = self.model.run("logits", [self.x8[:5 * 24]])
+        self.assertEqual(y.shape, (5, 4))
+
+    def test_the_mean_of_the_valid_rows(self):
+        x = floats(self.x8)
+        for n in range(1, 9):
+            with self.subTest(seq=n):
+                (y,) = self.model.run("mean", {"x": Tensor(self.x8[:n * 24], "f32", (n, 6))})
+                self.assertEqual(y.shape, (6,))
+                self.assertClose(floats(y.data), [sum(x[r * 6 + c] for r in range(n)) / n for c in range(6)])
+        self.assertEqual(self.model.compiled_programs("mean"), 2)
+
+    def test_sizes_the_dims_do_not_allow(self):
+        with self.assertRaisesRegex(InputError, "entry point 'logits': dimension 'batch' is 9, over its bound 8"):
+            self.model.run("logits", [Tensor(bytes(9 * 24), "f32", (9, 6))])
+        with self.assertRaisesRegex(InputError, r"input 'x' is f32\[3, 5\], which does not fit its dims"):
+            self.model.run("logits", [Tensor(bytes(3 * 20), "f32", (3, 5))])
+        with self.assertRaisesRegex(InputError, "not a whole number of rows"):
+            self.model.run("logits", [bytes(30)])
+        with self.assertRaisesRegex(InputError, "input 'x' is f64, expected f32"):
+            self.model.run("logits", [array.array("d", [0.0] * 6)])
+
+    def test_manifest(self):
+        e = self.model.entry_point("logits")
+        self.assertEqual(e.bounded[0], ("batch", 8, (1, 2, 4, 8)))
+        self.assertEqual((e.inputs[0].shape, e.inputs[0].dims), ((8, 6), ("batch", "")))
+        self.assertEqual([b.sizes for b in e.buckets], [(1,), (2,), (4,)])
+        self.assertEqual(json.loads(read(os.path.join(BOUNDED, "manifest.json")))["schema_version"], 3)
+
+    def test_damaged_bucket_program(self):
+        copy = os.path.join(WORK, "bounded-damaged")
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(BOUNDED, copy)
+        with open(os.path.join(copy, "programs", "logits.batch-2.mlir"), "ab") as f:
+            f.write(b"// edited\n")
+        with self.assertRaisesRegex(ArtifactError, "logits.batch-2.mlir: SHA-256"):
+            Model.load(copy, plugin_path=PLUGIN)
+
+
 class BadArtifacts(unittest.TestCase):
     def refused(self, a, pattern, error=ArtifactError):
         with self.assertRaisesRegex(error, pattern) as caught:
@@ -201,11 +274,11 @@ class BadArtifacts(unittest.TestCase):
         self.refused(a, "manifest.json: not valid JSON")
 
     def test_unknown_schema_version(self):
-        a = Artifact("schema_3")
+        a = Artifact("schema_4")
         m = a.manifest()
-        m["schema_version"] = 3
+        m["schema_version"] = 4
         a.set_manifest(m)
-        self.refused(a, r"manifest.json: unknown schema version 3 \(this build reads versions 1 to 2\)")
+        self.refused(a, r"manifest.json: unknown schema version 4 \(this build reads versions 1 to 3\)")
 
     def test_content_hash_covers_what_runs(self):
         # The C++ loader refuses the same edits (Artifact.ContentHashCoversWhatRuns).
@@ -295,7 +368,7 @@ class BadArtifacts(unittest.TestCase):
         m = a.manifest()
         m["schema_version"] = 4294967297
         a.set_manifest(m)
-        self.refused(a, r"unknown schema version 4294967297 \(this build reads versions 1 to 2\)")
+        self.refused(a, r"unknown schema version 4294967297 \(this build reads versions 1 to 3\)")
 
     def test_deep_manifest(self):
         a = Artifact("deep_manifest")
