@@ -1,5 +1,5 @@
 // Decode tokens per second of examples/lm's artifact through a PJRT Session (Tlaloc's
-// CPU plugin unless another is named): a prompt of 16 bytes through prefill_16, then
+// CPU plugin unless another is named): a prompt of 16 bytes through prefill (bucket 16), then
 // greedy decode steps with the KV caches kept as device buffers and donated to each
 // step, the logits brought to the host and the next id chosen there, as the example
 // generates. Prefill is not timed. Prints the median over `repeats` runs of `tokens`
@@ -37,9 +37,9 @@ double decode_seconds(const tlaloc::serve::Model& m, std::int64_t tokens) {
   const std::string prompt = "This program is ";
   std::vector<std::int32_t> ids(prompt.begin(), prompt.end());
   const auto n = static_cast<std::int64_t>(ids.size());
-  const tr::Buffer prefill_in[] = {s.to_device(tlaloc::tensor(ids, {1, n})),
-                                   s.to_device(tlaloc::scalar_tensor(n, tlaloc::DType::i32))};
-  std::vector<tr::Buffer> out = m.run("prefill_16", prefill_in);
+  std::vector<tr::Buffer> out;
+  for (const tlaloc::Tensor& t : m.run("prefill", {tlaloc::tensor(ids, {1, n})}))
+    out.push_back(s.to_device(t));
   std::vector<std::size_t> donate;  // the caches: the decode inputs after token and position
   for (std::size_t i = 2; i < out.size() + 1; ++i) donate.push_back(i);
   const auto t0 = std::chrono::steady_clock::now();

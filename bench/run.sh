@@ -164,3 +164,10 @@ if [[ -x "$build/bench/bounded_export" && -f "$build/plugins/pjrt-cpu/libtlaloc_
   PYTHONPATH="$here/../python" /usr/bin/python3 "$here/bounded_serve.py" "$out/bounded" \
     "$build/plugins/pjrt-cpu/libtlaloc_pjrt_cpu.so" "$repeats"
 fi
+
+if [[ -x "$build/examples/lm" ]]; then
+  echo "== bounded shapes: examples/lm's one bounded prefill over prompts of 1..64 bytes (buckets 16, 64), each"
+  echo "   generating 8 ids through the artifact against the eager run at the exact size (60 training steps)"
+  TLALOC_NUM_THREADS=1 "$build/examples/lm" --steps 60 --tokens 8 --out "$out/lm" >/dev/null
+  TLALOC_NUM_THREADS=1 "$build/examples/lm" --load --out "$out/lm" --sweep --tokens 8
+fi

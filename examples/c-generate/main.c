@@ -1,6 +1,6 @@
 /* Greedy generation from plain C (include/tlaloc/serve.h) over the artifact of
- * examples/lm: prefill in the smallest bucket that holds the prompt, then one decode
- * step per token, the next token the first largest logit.
+ * examples/lm: prefill of the prompt (a bounded entry point: the library pads it to a
+ * bucket), then one decode step per token, the next token the first largest logit.
  *
  *   c-generate DIR PROMPT TOKENS [IDS_FILE]
  *
@@ -14,35 +14,28 @@
 #include <string.h>
 #include <tlaloc/serve.h>
 
-#define MAX_BUCKETS 16
-
-/* What the loop needs from the manifest: the prefill buckets (ascending), the decode
- * step's inputs (token, position, then the caches) and its cache capacity. */
+/* What the loop needs from the manifest: prefill's bound on the prompt's length, the
+ * decode step's inputs (token, position, then the caches) and its cache capacity. */
 typedef struct lm_shape {
-  int64_t buckets[MAX_BUCKETS];
-  int n_buckets;
+  int64_t bound;
   int n_decode_inputs;
   int64_t capacity;
 } lm_shape;
 
 static int read_shape(tlaloc_model* m, lm_shape* s) {
-  s->n_buckets = 0;
-  for (int i = 0; i < tlaloc_model_num_entry_points(m); ++i) {
-    const char* name = tlaloc_model_entry_point_name(m, i);
-    const int64_t* shape;
-    int rank, at;
-    if (strncmp(name, "prefill_", 8) != 0 || s->n_buckets == MAX_BUCKETS) continue;
-    if (tlaloc_model_input(m, name, 0, NULL, NULL, &rank, &shape) != 0 || rank != 2) continue;
-    for (at = s->n_buckets++; at > 0 && s->buckets[at - 1] > shape[1]; --at) s->buckets[at] = s->buckets[at - 1];
-    s->buckets[at] = shape[1];
-  }
+  const int64_t* shape; /* tokens: [1, seq], the bound on the bounded axis */
+  int rank;
+  const char* dim = tlaloc_model_input_dim(m, "prefill", 0, 1);
   s->n_decode_inputs = tlaloc_model_num_inputs(m, "decode");
-  if (s->n_buckets == 0 || s->n_decode_inputs < 3) {
-    fprintf(stderr, "c-generate: the artifact has no prefill_<n> entry points or no caches in decode\n");
+  if (dim == NULL || strcmp(dim, "") == 0 ||
+      tlaloc_model_input(m, "prefill", 0, NULL, NULL, &rank, &shape) != 0 || s->n_decode_inputs < 3) {
+    fprintf(stderr,
+            "c-generate: the artifact's prefill is not bounded in the prompt's length, or decode has no "
+            "caches\n");
     return 1;
   }
+  s->bound = shape[1];
   const int64_t* k_shape; /* cache.0.k: [1, capacity, kv_heads, d_head] */
-  int rank;
   if (tlaloc_model_input(m, "decode", 2, NULL, NULL, &rank, &k_shape) != 0 || rank < 2) return 1;
   s->capacity = k_shape[1];
   return 0;
@@ -50,18 +43,13 @@ static int read_shape(tlaloc_model* m, lm_shape* s) {
 
 /* Refuses what the artifact cannot run, naming the sizes (the C++ loop's wording). */
 static int check_fits(const lm_shape* s, int64_t prompt, int64_t count) {
-  char buckets[256] = "";
-  for (int i = 0; i < s->n_buckets; ++i) {
-    const size_t used = strlen(buckets);
-    snprintf(buckets + used, sizeof buckets - used, "%s%lld", i ? ", " : "", (long long)s->buckets[i]);
-  }
   if (prompt == 0) {
     fprintf(stderr, "c-generate: the prompt is empty; prefill needs at least one token\n");
     return 1;
   }
-  if (prompt > s->buckets[s->n_buckets - 1]) {
-    fprintf(stderr, "c-generate: a prompt of %lld tokens is longer than the largest prefill bucket (buckets: %s)\n",
-            (long long)prompt, buckets);
+  if (prompt > s->bound) {
+    fprintf(stderr, "c-generate: a prompt of %lld tokens is longer than prefill's bound of %lld\n",
+            (long long)prompt, (long long)s->bound);
     return 1;
   }
   if (count > s->capacity - prompt) {
@@ -91,23 +79,14 @@ static void free_all(tlaloc_tensor** t, int n) {
 
 /* Fills ids[0 .. n + count): the prompt's n ids, then count greedy ones. 0 on success. */
 static int generate(tlaloc_model* m, const lm_shape* s, int32_t* ids, int64_t n, int64_t count) {
-  int64_t bucket = 0;
-  for (int i = 0; i < s->n_buckets && bucket == 0; ++i)
-    if (s->buckets[i] >= n) bucket = s->buckets[i];
   const int n_out = s->n_decode_inputs - 1; /* logits, then the caches */
   tlaloc_tensor** out = calloc((size_t)n_out, sizeof(tlaloc_tensor*));
   tlaloc_tensor** next = calloc((size_t)n_out, sizeof(tlaloc_tensor*));
   tlaloc_tensor_view* in = calloc((size_t)s->n_decode_inputs, sizeof(tlaloc_tensor_view));
-  int32_t* padded = calloc((size_t)bucket, sizeof(int32_t));
-  int32_t length = (int32_t)n, token = 0, position = 0;
-  const int64_t prefill_shape[2] = {1, bucket}, token_shape[2] = {1, 1};
-  char entry[32];
-  int status = 0;
-  memcpy(padded, ids, (size_t)n * sizeof(int32_t));
-  in[0] = (tlaloc_tensor_view){TLALOC_I32, 2, prefill_shape, padded};
-  in[1] = (tlaloc_tensor_view){TLALOC_I32, 0, NULL, &length};
-  snprintf(entry, sizeof entry, "prefill_%lld", (long long)bucket);
-  status = tlaloc_model_run(m, entry, in, 2, out, n_out);
+  int32_t token = 0, position = 0;
+  const int64_t prompt_shape[2] = {1, n}, token_shape[2] = {1, 1};
+  in[0] = (tlaloc_tensor_view){TLALOC_I32, 2, prompt_shape, ids};
+  int status = tlaloc_model_run(m, "prefill", in, 1, out, n_out);
   for (int64_t t = 0; t < count && status == 0; ++t) {
     ids[n + t] = greedy(out[0]);
     if (t + 1 == count) break;
@@ -129,7 +108,6 @@ static int generate(tlaloc_model* m, const lm_shape* s, int32_t* ids, int64_t n,
   free(out);
   free(next);
   free(in);
-  free(padded);
   return status;
 }
 

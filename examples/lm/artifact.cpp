@@ -35,25 +35,31 @@ void export_artifact(const nn::DecoderLM& model, const nn::Params& params, const
   const std::vector<tl::Tensor> empty = flatten(model.empty_cache(1, shape.capacity));
   const std::int64_t blocks = model.num_layers;
   tl::serve::Exporter ex(params);
-  for (std::int64_t bucket : shape.buckets) {
-    // The logits at the last real position, picked at run time: one program serves
-    // every prompt length in the bucket.
-    const auto prefill = [&model, &empty](const nn::Params& p, const tl::Tensor& tokens,
-                                          const tl::Tensor& length) {
-      auto [logits, caches] = model.cached(p, tokens, tl::scalar_tensor(0, tl::DType::i32), unflatten(empty));
-      const tl::Tensor zero = tl::scalar_tensor(0, tl::DType::i32);
-      const tl::Tensor last = length - tl::scalar_tensor(1, tl::DType::i32);
-      std::vector<tl::Tensor> out{tl::reshape(
-          tl::lax::dynamic_slice(logits, {zero, last, zero}, {1, 1, model.vocab}), {1, model.vocab})};
-      for (const tl::Tensor& c : flatten(caches)) out.push_back(c);
-      return out;
-    };
-    ex.add("prefill_" + std::to_string(bucket), prefill,
-           {.inputs = {"tokens", "length"},
-            .outputs = with_caches({"logits"}, blocks),
-            .ranges = {{"tokens", {0, model.vocab - 1}}, {"length", {1, bucket}}}},
-           tl::zeros({1, bucket}, tl::DType::i32), position);
-  }
+  // One program per bucket of prompt lengths: the prompt's length is its valid length,
+  // the logits are taken at its last position, and the caches keep the prompt's
+  // positions only, so that the padded run gives what the exact one gives (export
+  // checks it on the example prompt).
+  const auto prefill = [&model, &empty, capacity = shape.capacity](const nn::Params& p,
+                                                                   const tl::Tensor& tokens) {
+    auto [logits, caches] = model.cached(p, tokens, tl::scalar_tensor(0, tl::DType::i32), unflatten(empty));
+    const tl::Tensor length = tl::valid_length("seq").astype(tl::DType::i32);
+    const tl::Tensor zero = tl::scalar_tensor(0, tl::DType::i32);
+    const tl::Tensor last = length - tl::scalar_tensor(1, tl::DType::i32);
+    std::vector<tl::Tensor> out{tl::reshape(
+        tl::lax::dynamic_slice(logits, {zero, last, zero}, {1, 1, model.vocab}), {1, model.vocab})};
+    const tl::Tensor kept = tl::lax::compare(tl::iota({1, capacity, 1, 1}, 1, tl::DType::i32), length, "LT");
+    for (const tl::Tensor& c : flatten(caches)) out.push_back(tl::where(kept, c, 0.0));
+    return out;
+  };
+  auto bounded = tl::bounded(prefill, {{"seq", shape.buckets.back()}}, {tl::dims(1, "seq")});
+  bounded.buckets("seq", shape.buckets);
+  const std::string example = "This program is free";
+  ex.add("prefill", bounded,
+         {.inputs = {"tokens"},
+          .outputs = with_caches({"logits"}, blocks),
+          .ranges = {{"tokens", {0, model.vocab - 1}}}},
+         tl::tensor(std::vector<std::int32_t>(example.begin(), example.end()),
+                    {1, std::int64_t(example.size())}));
   const auto decode = [&model](const nn::Params& p, const tl::Tensor& token, const tl::Tensor& pos,
                                const std::vector<tl::Tensor>& caches) {
     auto [logits, next] = model.cached(p, token, pos, unflatten(caches));

@@ -1,14 +1,13 @@
-// The served form of the language model: entry points `prefill_<bucket>` for each
-// prompt-length bucket and `decode` for one token, over KV caches of a fixed capacity
-// that the caller keeps (as device buffers) between steps.
+// The served form of the language model: entry points `prefill`, bounded in the
+// prompt's length (docs/DYNAMIC_SHAPES.md), and `decode` for one token, over KV caches
+// of a fixed capacity that the caller keeps (as device buffers) between steps.
 //
-//   prefill_<n>(tokens [1, n] i32, length i32)  -> logits [1, vocab] at position
-//       length - 1, then the caches (k, v of each block) with positions 0..n-1 written
+//   prefill(tokens [1, seq <= 64] i32)  -> logits [1, vocab] at the prompt's last
+//       position, then the caches (k, v of each block) with the prompt's positions written
 //   decode(token [1, 1] i32, position i32, caches...) -> logits [1, vocab], caches
 //
-// A prompt is padded to the smallest bucket that holds it; decoding starts at the
-// prompt's length and overwrites the padding's cache entries (the causal mask hides
-// entries past the position being decoded).
+// The runtime pads a prompt to the smallest bucket that holds it; prefill keeps the
+// prompt's cache positions only, and decoding starts at the prompt's length.
 #pragma once
 
 #include <cstdint>
@@ -20,7 +19,7 @@
 namespace lm {
 
 struct ServeShape {
-  std::vector<std::int64_t> buckets = {16, 64};  // prompt lengths, ascending
+  std::vector<std::int64_t> buckets = {16, 64};  // prefill's buckets of prompt lengths, ascending
   std::int64_t capacity = 128;                   // cache positions: prompt and generated tokens
 };
 

@@ -13,12 +13,11 @@ std::int32_t greedy(const tl::Tensor& logits) {
 }
 
 void check_fits(const ServeShape& shape, std::size_t prompt, std::int64_t count) {
-  std::string buckets;
-  for (std::int64_t b : shape.buckets) buckets += (buckets.empty() ? "" : ", ") + std::to_string(b);
   if (prompt == 0) throw tl::ValueError("lm: the prompt is empty; prefill needs at least one token");
   if (shape.buckets.empty() || static_cast<std::int64_t>(prompt) > shape.buckets.back())
     throw tl::ValueError("lm: a prompt of " + std::to_string(prompt) +
-                         " tokens is longer than the largest prefill bucket (buckets: " + buckets + ")");
+                         " tokens is longer than prefill's bound of " +
+                         std::to_string(shape.buckets.empty() ? 0 : shape.buckets.back()));
   if (count < 0 || static_cast<std::int64_t>(prompt) + count > shape.capacity)
     throw tl::ValueError("lm: a prompt of " + std::to_string(prompt) + " tokens and " +
                          std::to_string(count) + " generated do not fit the KV cache of " +
@@ -26,14 +25,12 @@ void check_fits(const ServeShape& shape, std::size_t prompt, std::int64_t count)
 }
 
 ArtifactGenerator::ArtifactGenerator(const tl::serve::Model& model) : model_(model) {
-  shape_.buckets.clear();
-  const std::string prefix = "prefill_";
-  for (const std::string& name : model.entry_point_names())
-    if (name.starts_with(prefix)) shape_.buckets.push_back(model.entry_point(name).inputs.at(0).shape.at(1));
-  std::sort(shape_.buckets.begin(), shape_.buckets.end());
+  const tl::serve::EntryPoint& prefill = model.entry_point("prefill");
   const tl::serve::EntryPoint& decode = model.entry_point("decode");
-  if (shape_.buckets.empty() || decode.inputs.size() < 3)
-    throw tl::ValueError("lm: the artifact has no prefill_<n> entry points or no caches in decode");
+  if (prefill.bounded.size() != 1 || decode.inputs.size() < 3)
+    throw tl::ValueError(
+        "lm: the artifact's prefill is not bounded in the prompt's length, or decode has no caches");
+  shape_.buckets = prefill.bounded[0].ladder;
   shape_.capacity = decode.inputs[2].shape.at(1);  // k of block 0: [1, capacity, kv_heads, d_head]
 }
 
@@ -41,14 +38,12 @@ Ids ArtifactGenerator::generate(const Ids& prompt, std::int64_t count,
                                 std::vector<std::vector<float>>* logits) const {
   check_fits(shape_, prompt.size(), count);
   const auto n = static_cast<std::int64_t>(prompt.size());
-  const std::int64_t bucket =
-      *std::find_if(shape_.buckets.begin(), shape_.buckets.end(), [n](std::int64_t b) { return b >= n; });
-  Ids padded = prompt;
-  padded.resize(std::size_t(bucket), 0);
   const tr::Session& s = model_.session();
-  const tr::Buffer prefill_in[] = {s.to_device(tl::tensor(padded, {1, bucket})),
-                                   s.to_device(tl::scalar_tensor(n, tl::DType::i32))};
-  std::vector<tr::Buffer> out = model_.run("prefill_" + std::to_string(bucket), prefill_in);
+  // Prefill pads the prompt on the host (a bounded entry point); its caches then stay
+  // on the device.
+  std::vector<tr::Buffer> out;
+  for (const tl::Tensor& t : model_.run("prefill", {tl::tensor(prompt, {1, n})}))
+    out.push_back(s.to_device(t));
   Ids ids = prompt;
   std::vector<std::size_t> donate;  // the caches: the decode inputs after token and position
   for (std::size_t i = 2; i < out.size() + 1; ++i) donate.push_back(i);

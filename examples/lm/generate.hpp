@@ -19,12 +19,12 @@ std::int32_t greedy(const tl::Tensor& logits);
 
 class ArtifactGenerator {
  public:
-  // Reads the buckets from the prefill entry points and the capacity from decode's
-  // cache inputs.
+  // Reads the buckets from the prefill entry point's ladder and the capacity from
+  // decode's cache inputs.
   explicit ArtifactGenerator(const tl::serve::Model& model);
   const ServeShape& shape() const { return shape_; }
   // The prompt then `count` greedy tokens' ids. Refused by name: an empty prompt, one
-  // longer than the largest bucket, more tokens than the caches hold. With `logits`,
+  // longer than prefill's bound, more tokens than the caches hold. With `logits`,
   // each step's logits [vocab] (the artifact's, from which that step's id was taken)
   // are appended to it.
   Ids generate(const Ids& prompt, std::int64_t count, std::vector<std::vector<float>>* logits = nullptr) const;
@@ -43,7 +43,7 @@ Ids generate_uncached(const nn::DecoderLM& model, const nn::Params& params, cons
                       std::int64_t count);
 
 // Refuses a prompt and count that do not fit `shape` (empty prompt, longer than the
-// largest bucket, past the capacity), naming the sizes.
+// largest bucket, which is prefill's bound, past the capacity), naming the sizes.
 void check_fits(const ServeShape& shape, std::size_t prompt, std::int64_t count);
 
 }  // namespace lm

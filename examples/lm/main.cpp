@@ -5,7 +5,8 @@
 // sequence through the model for each token, must give the same ids.
 //
 //   lm [--text FILE] [--out DIR] [--steps N] [--prompt TEXT] [--tokens N] [--load]
-//      [--plugin PATH] [--check LOSS] [--ids FILE] [--trace FILE]
+//      [--plugin PATH] [--check LOSS] [--ids FILE] [--trace FILE] [--sweep]
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -35,11 +36,12 @@ struct Options {
   std::optional<double> check;
   fs::path ids;  // empty: the ids are only printed
   fs::path trace;  // empty: none
+  bool sweep = false;
 };
 
 constexpr std::string_view kUsage =
     "usage: lm [--text FILE] [--out DIR] [--steps N] [--prompt TEXT] [--tokens N] [--load]\n"
-    "          [--plugin PATH] [--check LOSS] [--ids FILE] [--trace FILE]\n"
+    "          [--plugin PATH] [--check LOSS] [--ids FILE] [--trace FILE] [--sweep]\n"
     "  --text FILE    the training text (default: /usr/share/common-licenses/GPL-3)\n"
     "  --out DIR      where the checkpoint (DIR/checkpoint.safetensors) and the artifact\n"
     "                 (DIR/artifact) go (default: lm-out)\n"
@@ -54,7 +56,10 @@ constexpr std::string_view kUsage =
     "  --ids FILE     also write the artifact's ids (prompt, then generated) to FILE, one\n"
     "                 line of decimal numbers: what the C and Python loops are compared with\n"
     "  --trace FILE   write the model's sizes, the weights' file, the prompt, the artifact's\n"
-    "                 ids and each generation step's logits as JSON (for an outside check)\n";
+    "                 ids and each generation step's logits as JSON (for an outside check)\n"
+    "  --sweep        instead of one prompt, every prompt length from 1 to prefill's bound\n"
+    "                 (prefixes of the prompt, repeated): the artifact's ids must equal the\n"
+    "                 eager exact-size ones, and prefill must compile once per bucket used\n";
 
 [[noreturn]] void usage_error(const std::string& what) {
   std::cerr << "lm: " << what << "\n" << kUsage;
@@ -83,8 +88,8 @@ Options parse(int argc, char** argv) {
       std::cout << kUsage;
       std::exit(0);
     }
-    if (flag == "--load") {
-      o.load = true;
+    if (flag == "--load" || flag == "--sweep") {
+      (flag == "--load" ? o.load : o.sweep) = true;
       continue;
     }
     const bool known = flag == "--text" || flag == "--out" || flag == "--steps" || flag == "--prompt" ||
@@ -161,6 +166,32 @@ void write_trace(const fs::path& path, const fs::path& weights, const lm::Ids& p
   if (!f) throw tlaloc::ValueError("lm: writing the trace " + path.string() + " failed");
 }
 
+// Every prompt length up to prefill's bound through the artifact (one bounded entry
+// point, padded to its buckets) against the eager generation at the exact size.
+bool sweep(const tlaloc::serve::Model& model, const lm::ArtifactGenerator& generator,
+           const tlaloc::nn::Params& params, const Options& o) {
+  const std::int64_t bound = generator.shape().buckets.back();
+  std::string text = o.prompt;
+  while (static_cast<std::int64_t>(text.size()) < bound) text += o.prompt;
+  std::int64_t equal = 0;
+  for (std::int64_t n = 1; n <= bound; ++n) {
+    const lm::Ids prompt = lm::byte_tokens(text.substr(0, std::size_t(n))).to_vector<std::int32_t>();
+    const std::int64_t count = std::min(o.tokens, generator.shape().capacity - n);
+    if (generator.generate(prompt, count) ==
+        lm::generate_eager(kModel, params, prompt, count, generator.shape().capacity))
+      ++equal;
+    else
+      std::fprintf(stderr, "lm: --sweep: a prompt of %lld bytes gives other ids than the eager run\n",
+                   static_cast<long long>(n));
+  }
+  const std::size_t compiled = model.compiled_programs("prefill"), buckets = generator.shape().buckets.size();
+  std::printf(
+      "prefill over prompts of 1..%lld bytes: ids equal to the exact-size eager run for %lld; prefill "
+      "compiled %zu programs for its %zu buckets\n",
+      static_cast<long long>(bound), static_cast<long long>(equal), compiled, buckets);
+  return equal == bound && compiled == buckets;
+}
+
 int run(const Options& o) {
   const fs::path checkpoint = o.out / "checkpoint.safetensors", artifact = o.out / "artifact";
   const lm::ServeShape shape;
@@ -191,6 +222,7 @@ int run(const Options& o) {
       artifact, o.plugin.empty() ? tr::SessionOptions{}
                                  : tr::SessionOptions{.backend = tr::Backend::pjrt, .plugin_path = o.plugin});
   const lm::ArtifactGenerator generator(model);
+  if (o.sweep) return sweep(model, generator, params, o) ? 0 : 1;
   const lm::Ids prompt = lm::byte_tokens(o.prompt).to_vector<std::int32_t>();
   std::vector<std::vector<float>> logits;
   const lm::Ids ids = generator.generate(prompt, o.tokens, o.trace.empty() ? nullptr : &logits);

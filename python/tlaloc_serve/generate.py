@@ -1,6 +1,6 @@
 """Greedy generation over a language-model artifact laid out as examples/lm exports it:
-entry points prefill_<bucket> (tokens i32[1, bucket] padded, the prompt length i32[])
-and decode (token i32[1, 1], position i32[], then the caches), each giving the logits
+entry points prefill (tokens i32[1, seq], seq bounded: the runtime pads the prompt to a
+bucket) and decode (token i32[1, 1], position i32[], then the caches), each giving the logits
 f32[1, vocab] and the caches. The same loop as the C++ and C ones (docs/SERVING.md).
 
     python3 -m tlaloc_serve.generate DIR PROMPT TOKENS [IDS_FILE]
@@ -18,27 +18,24 @@ import sys
 from .errors import InputError, TlalocServeError
 from .model import Model
 
-PREFILL = "prefill_"
-
-
 def lm_shape(model):
-    """(buckets ascending, cache capacity) read from the entry points."""
-    buckets = sorted(model.entry_point(n).inputs[0].shape[1] for n in model.entry_points() if n.startswith(PREFILL))
+    """(prefill's bound on the prompt's length, cache capacity) read from the entry points."""
     names = model.entry_points()
+    prefill = model.entry_point("prefill") if "prefill" in names else None
     decode = model.entry_point("decode") if "decode" in names else None
-    if not buckets or decode is None or len(decode.inputs) < 3:
-        raise InputError("tlaloc_serve.generate: the artifact has no prefill_<n> entry points or no caches in decode")
-    return buckets, decode.inputs[2].shape[1]  # cache.0.k: [1, capacity, kv_heads, d_head]
+    if prefill is None or len(prefill.bounded) != 1 or decode is None or len(decode.inputs) < 3:
+        raise InputError("tlaloc_serve.generate: the artifact's prefill is not bounded in the prompt's length, or "
+                         "decode has no caches")
+    return prefill.bounded[0].bound, decode.inputs[2].shape[1]  # cache.0.k: [1, capacity, kv_heads, d_head]
 
 
-def check_fits(buckets, capacity, prompt, count):
+def check_fits(bound, capacity, prompt, count):
     """Refuses, naming the sizes, what the artifact cannot run (the C++ loop's wording)."""
     who = "tlaloc_serve.generate"
     if prompt == 0:
         raise InputError(f"{who}: the prompt is empty; prefill needs at least one token")
-    if prompt > buckets[-1]:
-        raise InputError(f"{who}: a prompt of {prompt} tokens is longer than the largest prefill bucket "
-                         f"(buckets: {', '.join(str(b) for b in buckets)})")
+    if prompt > bound:
+        raise InputError(f"{who}: a prompt of {prompt} tokens is longer than prefill's bound of {bound}")
     if count < 0 or prompt + count > capacity:
         raise InputError(f"{who}: a prompt of {prompt} tokens and {count} generated do not fit the KV cache of "
                          f"{capacity} positions")
@@ -56,11 +53,10 @@ def i32(*values):
 
 def greedy(model, prompt, count):
     """The prompt's ids (a sequence of ints) then `count` greedy ones, as a list."""
-    buckets, capacity = lm_shape(model)
+    bound, capacity = lm_shape(model)
     n = len(prompt)
-    check_fits(buckets, capacity, n, count)
-    bucket = next(b for b in buckets if b >= n)
-    out = model.run(f"{PREFILL}{bucket}", [i32(*prompt, *([0] * (bucket - n))), i32(n)])
+    check_fits(bound, capacity, n, count)
+    out = model.run("prefill", [i32(*prompt)])
     ids = list(prompt)
     for t in range(count):
         ids.append(argmax(out[0]))

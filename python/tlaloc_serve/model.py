@@ -209,27 +209,31 @@ def _programs(e):
 
 
 def _shape_at(spec, sizes):
-    """A spec's shape with its bounded axes at `sizes` (a dict by dimension, or a bucket tuple
-    matched to nothing when the entry point is exact)."""
-    if not isinstance(sizes, dict) or not spec.dims:
+    """A spec's shape with its bounded axes at `sizes`, a dict by dimension name."""
+    if not spec.dims:
         return spec.shape
     return tuple(sizes[n] if n else d for n, d in zip(spec.dims, spec.shape))
 
 
 def _corner(data, shape, to, itemsize):
     """Row-major `data` of `shape` copied into a zero array of shape `to` where their
-    extents overlap: padding when `to` is larger, cutting when it is smaller."""
+    extents overlap: padding when `to` is larger, cutting when it is smaller. The trailing
+    axes on which the two agree are copied as one run (one copy when only the first axis
+    differs)."""
     shape, to = tuple(shape), tuple(to)
     if shape == to:
         return data
     out = bytearray(math.prod(to) * itemsize)
     if 0 in shape or 0 in to:
         return out
-    run = min(shape[-1], to[-1]) * itemsize
-    src_strides = [math.prod(shape[a + 1:]) * itemsize for a in range(len(shape))]
-    dst_strides = [math.prod(to[a + 1:]) * itemsize for a in range(len(to))]
+    k = len(shape) - 1
+    while k > 0 and shape[k] == to[k]:
+        k -= 1
+    run = min(shape[k], to[k]) * math.prod(shape[k + 1:]) * itemsize
+    src_strides = [math.prod(shape[a + 1:]) * itemsize for a in range(k)]
+    dst_strides = [math.prod(to[a + 1:]) * itemsize for a in range(k)]
     view = memoryview(data).cast("B")
-    for idx in itertools.product(*(range(min(a, b)) for a, b in zip(shape[:-1], to[:-1]))):
+    for idx in itertools.product(*(range(min(shape[a], to[a])) for a in range(k))):
         src = sum(i * st for i, st in zip(idx, src_strides))
         dst = sum(i * st for i, st in zip(idx, dst_strides))
         out[dst:dst + run] = view[src:src + run]
