@@ -155,9 +155,12 @@ void Exporter::add_bounded(const std::string& name, tlaloc::detail::BoundedState
                            const EntryNames& names) {
   namespace td = tlaloc::detail;
   detail::check_entry_name(name, "tl::serve::Exporter::add");
-  td::check_bounded_padding(s, call, slots);
-  const std::vector<BoundedDim>& dims = td::bounded_dims(s);
   const std::vector<Dims>& outputs = td::bounded_outputs(s, call, slots);
+  std::vector<std::string> output_names = names.outputs;
+  for (std::size_t i = output_names.size(); i < outputs.size(); ++i)
+    output_names.push_back(fmt::format("output{}", i));
+  td::check_padding_named(s, call, slots, output_names);
+  const std::vector<BoundedDim>& dims = td::bounded_dims(s);
   const auto cache = td::make_cache("export." + name);
   std::vector<std::pair<std::vector<std::int64_t>, std::string>> texts;
   for (const std::vector<std::int64_t>& bucket : detail::all_buckets(dims)) {

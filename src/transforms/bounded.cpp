@@ -473,7 +473,8 @@ std::string index_text(const Shape& shape, std::size_t flat) {
   return fmt::format("[{}]", fmt::join(idx, ", "));
 }
 
-void compare_result(std::size_t i, const Tensor& exact, const Tensor& padded, const std::string& bucket) {
+void compare_result(const std::string& i, const Tensor& exact, const Tensor& padded,
+                    const std::string& bucket) {
   if (exact.shape() != padded.shape() || exact.dtype() != padded.dtype())
     throw ValueError(fmt::format("tl::bounded: check_padding: result {} is {}{} exact and {}{} padded to {}",
                                  i, dtype_name(exact.dtype()), shape_string(exact.shape()),
@@ -495,6 +496,11 @@ void compare_result(std::size_t i, const Tensor& exact, const Tensor& padded, co
 }  // namespace
 
 void check_bounded_padding(BoundedState& s, const FlatCall& call, std::span<const std::size_t> slots) {
+  check_padding_named(s, call, slots, {});
+}
+
+void check_padding_named(BoundedState& s, const FlatCall& call, std::span<const std::size_t> slots,
+                         std::span<const std::string> names) {
   if (ir::owner_of(call.args) != nullptr)
     throw ValueError("tl::bounded: check_padding runs the function, so it takes host tensors, not a trace's");
   const std::vector<std::int64_t> sizes = bounded_sizes(s, call, slots);
@@ -505,7 +511,9 @@ void check_bounded_padding(BoundedState& s, const FlatCall& call, std::span<cons
   if (exact.size() != padded.size())
     throw ValueError(
         fmt::format("tl::bounded: check_padding: {} results exact, {} padded", exact.size(), padded.size()));
-  for (std::size_t i = 0; i < exact.size(); ++i) compare_result(i, exact[i], padded[i], bucket);
+  for (std::size_t i = 0; i < exact.size(); ++i)
+    compare_result(i < names.size() ? fmt::format("{} ('{}')", i, names[i]) : std::to_string(i), exact[i],
+                   padded[i], bucket);
 }
 
 }  // namespace tlaloc::detail

@@ -31,6 +31,9 @@ std::vector<Tensor> sized_args(const BoundedState& s, const FlatCall& call,
 FlatCall with_lengths(const BoundedState& s, const FlatCall& call, std::span<const std::size_t> slots,
                       std::vector<Tensor> args, std::vector<Tensor> lengths, std::size_t lengths_at);
 std::vector<Tensor> length_tensors(const std::vector<std::int64_t>& sizes);
+// check_padding, naming the results as well as numbering them ("result 0 ('logits')").
+void check_padding_named(BoundedState& s, const FlatCall& call, std::span<const std::size_t> slots,
+                         std::span<const std::string> names);
 // x cut down to `sizes` on the axes `d` names.
 Tensor slice_to(const BoundedState& s, const Tensor& x, const Dims& d,
                 const std::vector<std::int64_t>& sizes);

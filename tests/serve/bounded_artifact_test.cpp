@@ -153,7 +153,7 @@ TEST(BoundedArtifactFiles, ExportRefusesWhatReadsPaddedPositions) {
   auto careless = tl::bounded([](const nn::Params& q, const Tensor& x) { return tl::mean(kMlp(q, x), {0}); },
                               {{"batch", 8}}, {tl::dims("batch", 4)});
   EXPECT_REFUSED(ex.add("careless", careless, {}, tl::ones({3, 4})), tl::ValueError,
-                 "check_padding: result 0 differs at element [0]", "padded to batch=4");
+                 "check_padding: result 0 ('output0') differs at element [0]", "padded to batch=4");
   EXPECT_TRUE(ex.entry_points().empty());
 }
 
