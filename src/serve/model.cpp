@@ -106,6 +106,26 @@ Shape shape_at(const EntryPoint& e, const TensorSpec& s, const std::vector<std::
   return shape;
 }
 
+// A bucket's program must take the weights, the valid lengths, then the inputs at the
+// bucket's sizes, and give the outputs at them (read from its text: it compiles later).
+void check_bucket_signature(const std::filesystem::path& file, const EntryPoint& e,
+                            const std::vector<std::int64_t>& sizes, const std::string& text,
+                            const nn::Params& weights) {
+  std::vector<runtime::BufferType> want_in, want_out, got_in, got_out;
+  for (const std::string& w : e.weights) want_in.push_back({weights.at(w).dtype(), weights.at(w).shape()});
+  want_in.insert(want_in.end(), e.bounded.size(), runtime::BufferType{DType::i64, {}});
+  for (const TensorSpec& s : e.inputs) want_in.push_back({s.dtype, shape_at(e, s, sizes)});
+  for (const TensorSpec& s : e.outputs) want_out.push_back({s.dtype, shape_at(e, s, sizes)});
+  const ir::Module parsed = stablehlo::parse(text, file.string());
+  for (const ir::TensorType& t : parsed.entry().param_types()) got_in.push_back({t.dtype, t.shape});
+  for (const ir::TensorType& t : parsed.entry().result_types()) got_out.push_back({t.dtype, t.shape});
+  if (got_in != want_in || got_out != want_out)
+    bad(file,
+        fmt::format("the program's signature is not the manifest's for entry point '{}' at bucket [{}] "
+                    "(weights, {} valid lengths, then inputs {}, giving outputs {})",
+                    e.name, fmt::join(sizes, ", "), e.bounded.size(), e.inputs.size(), e.outputs.size()));
+}
+
 // Reads, hashes and checks every bucket program of a bounded entry point, as the exact
 // ones are checked; their compiles wait for their first run.
 Bucketed load_buckets(const std::filesystem::path& dir, const detail::Manifest& m, std::size_t i,
@@ -134,21 +154,7 @@ Bucketed load_buckets(const std::filesystem::path& dir, const detail::Manifest& 
     const std::filesystem::path file = dir / files[k].path;
     std::string text = read_file(dir, file);
     check_hash(file, text, files[k].sha256);
-    std::vector<runtime::BufferType> want_in, want_out;
-    for (const std::string& w : e.weights) want_in.push_back({weights.at(w).dtype(), weights.at(w).shape()});
-    want_in.insert(want_in.end(), e.bounded.size(), runtime::BufferType{DType::i64, {}});
-    for (const TensorSpec& s : e.inputs) want_in.push_back({s.dtype, shape_at(e, s, b.sizes[k])});
-    for (const TensorSpec& s : e.outputs) want_out.push_back({s.dtype, shape_at(e, s, b.sizes[k])});
-    const ir::Module parsed = stablehlo::parse(text, file.string());
-    std::vector<runtime::BufferType> got_in, got_out;
-    for (const ir::TensorType& t : parsed.entry().param_types()) got_in.push_back({t.dtype, t.shape});
-    for (const ir::TensorType& t : parsed.entry().result_types()) got_out.push_back({t.dtype, t.shape});
-    if (got_in != want_in || got_out != want_out)
-      bad(file,
-          fmt::format("the program's signature is not the manifest's for entry point '{}' at bucket [{}] "
-                      "(weights, {} valid lengths, then inputs {}, giving outputs {})",
-                      e.name, fmt::join(b.sizes[k], ", "), e.bounded.size(), e.inputs.size(),
-                      e.outputs.size()));
+    check_bucket_signature(file, e, b.sizes[k], text, weights);
     b.files.push_back(file.string());
     b.texts.push_back(std::move(text));
   }

@@ -14,6 +14,8 @@
 #include <tlaloc/serve.hpp>
 #include <tlaloc/tlaloc.hpp>
 
+#include "io/sha256.hpp"
+#include "serve/manifest.hpp"
 #include "support/expect_error.hpp"
 #include "support/nn_files.hpp"
 
