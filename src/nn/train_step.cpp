@@ -9,6 +9,7 @@
 #include "tlaloc/error.hpp"
 #include "tlaloc/nn/capture.hpp"
 #include "tlaloc/transforms.hpp"
+#include "transforms/bounded.hpp"
 #include "transforms/cached_programs.hpp"
 
 namespace tlaloc::nn {
@@ -19,6 +20,7 @@ struct TrainStep::Impl {
   Batch example_batch;
   AnyOptimizer optimizer;
   Clipping clipping;
+  std::shared_ptr<tlaloc::detail::BoundedState> bounded;  // null: exact batches
   std::shared_ptr<tlaloc::detail::TransformCache> cache = tlaloc::detail::make_cache("train_step");
 
   // (params, slots, step, inputs, targets) -> (params', slots', step', [loss, grad_norm?])
@@ -59,7 +61,7 @@ auto with_step_call(const TrainStep::Impl& impl, const Params& params, const Opt
                     const Batch& batch, Run run) {
   check_step_args(state, batch);
   const td::FlatCall call = td::make_call(impl, params, state.slots, state.step, batch.inputs, batch.targets);
-  return run(call);
+  return run(bounded_batch_call(impl.bounded.get(), call, nullptr));
 }
 
 }  // namespace
@@ -69,8 +71,8 @@ TrainStep Captured::train_step(AnyOptimizer optimizer, Clipping clipping) const 
     throw ValueError(fmt::format("tl::nn::Captured::train_step: clipping bounds must be >= 0, got max_norm {} "
                                  "and max_value {}",
                                  clipping.max_norm, clipping.max_value));
-  auto impl = std::make_shared<TrainStep::Impl>(
-      TrainStep::Impl{impl_->loss, impl_->params, impl_->batch, std::move(optimizer), clipping});
+  auto impl = std::make_shared<TrainStep::Impl>(TrainStep::Impl{
+      impl_->loss, impl_->params, impl_->batch, std::move(optimizer), clipping, impl_->bounded});
   return TrainStep(std::move(impl));
 }
 
@@ -101,13 +103,17 @@ std::vector<std::string> TrainStep::input_names(const OptimizerState& state) con
   std::vector<std::string> names;
   for (const std::string& n : impl_->example_params.names()) names.push_back("params." + n);
   for (const std::string& n : state.slots.names()) names.push_back("optim." + n);
-  names.insert(names.end(), {"optim.step", "batch.inputs", "batch.targets"});
+  names.emplace_back("optim.step");
+  if (impl_->bounded)
+    for (const BoundedDim& d : td::bounded_dims(*impl_->bounded))
+      names.push_back("batch.valid_length." + d.name);
+  names.insert(names.end(), {"batch.inputs", "batch.targets"});
   return names;
 }
 
 std::vector<std::string> TrainStep::output_names(const OptimizerState& state) const {
   std::vector<std::string> names = input_names(state);
-  names.resize(names.size() - 2);
+  names.resize(names.size() - 2 - (impl_->bounded ? td::bounded_dims(*impl_->bounded).size() : 0));
   names.emplace_back("loss");
   if (impl_->clipping.max_norm > 0.0) names.emplace_back("grad_norm");
   return names;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <tlaloc/nn.hpp>
 #include <tlaloc/tlaloc.hpp>
 
 #include "support/expect_error.hpp"
@@ -137,4 +138,50 @@ TEST(Bounded, DeclaredResultDimsAreChecked) {
   auto wrong = tl::bounded([](const tl::Tensor& x) { return tl::sum(x, {1}); }, {{"n", 8}},
                            {tl::dims("n", 2)}, {tl::dims("n", 2)});
   EXPECT_REFUSED(wrong(tl::ones({3, 2})), tl::ShapeError, "result 0 is f32[4]", "does not fit");
+}
+
+TEST(Bounded, ACapturedLossAndTrainingStepOverBoundedBatches) {
+  const tl::nn::MLP mlp{.sizes = {4, 8, 3}};
+  const tl::nn::Params p0 = mlp.init(tl::random::key(6));
+  // The mean over the valid rows of the squared error; the exact loss needs no mask.
+  const auto masked = [&mlp](const tl::nn::Params& p, const tl::nn::Batch& b) {
+    const tl::Tensor e = mlp(p, b.inputs) - b.targets;
+    const tl::Tensor rows = tl::where(tl::valid_mask("batch", 2, 0), e * e, 0.0);
+    return tl::sum(rows) / tl::valid_length("batch").astype(tl::DType::f32);
+  };
+  const auto exact = [&mlp](const tl::nn::Params& p, const tl::nn::Batch& b) {
+    const tl::Tensor e = mlp(p, b.inputs) - b.targets;
+    return tl::sum(e * e) / static_cast<double>(b.inputs.shape()[0]);
+  };
+  const tl::Tensor xs = tl::random::normal(tl::random::key(7), {16, 4});
+  const tl::Tensor ys = tl::random::normal(tl::random::key(8), {16, 3});
+  const auto batch = [&](std::int64_t n) {
+    return tl::nn::Batch{tl::slice(xs, 0, 0, n), tl::slice(ys, 0, 0, n)};
+  };
+  const tl::nn::Captured bounded =
+      tl::nn::capture(masked, p0, batch(5),
+                      tl::nn::BoundedBatch{{{"batch", 16}}, tl::dims("batch", 4), tl::dims("batch", 3)});
+  const tl::nn::Captured plain = tl::nn::capture(exact, p0, batch(5));
+  for (std::int64_t n : {5, 7, 3}) {
+    const auto [loss, grads] = bounded.loss_and_grad(p0, batch(n));
+    const auto [want_loss, want_grads] = plain.loss_and_grad(p0, batch(n));
+    expect_close(loss, want_loss, 1e-5);
+    for (const auto& [name, g] : grads) expect_close(g, want_grads.at(name), 1e-5);
+  }
+  EXPECT_EQ(bounded.traces(), 2u);  // buckets 8 (sizes 5 and 7) and 4
+  const tl::nn::TrainStep step = bounded.train_step(tl::nn::Adam{.lr = 1e-2});
+  const tl::nn::TrainStep plain_step = plain.train_step(tl::nn::Adam{.lr = 1e-2});
+  tl::nn::Params p = p0, q = p0;
+  tl::nn::OptimizerState s = step.init(p), t = plain_step.init(q);
+  for (std::int64_t n : {5, 7, 3, 16}) {
+    const tl::nn::StepResult r = step(p, s, batch(n));
+    const tl::nn::StepResult w = plain_step(q, t, batch(n));
+    expect_close(r.loss, w.loss, 1e-5);
+    p = r.params, s = r.state, q = w.params, t = w.state;
+  }
+  for (const auto& [name, value] : p) expect_close(value, q.at(name), 1e-4);
+  EXPECT_EQ(step.traces(), 3u);  // buckets 8, 4 and 16
+  const std::vector<std::string> names = step.input_names(s);
+  EXPECT_EQ(names.at(names.size() - 3), "batch.valid_length.batch");
+  EXPECT_EQ(step.output_names(s).back(), "loss");
 }

@@ -25,9 +25,11 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "tlaloc/bounded.hpp"
 #include "tlaloc/export.hpp"
 #include "tlaloc/nn/optim.hpp"
 #include "tlaloc/nn/params.hpp"
@@ -44,6 +46,16 @@ struct Batch {
 
 // The loss of a model with these parameters on a batch: a floating-point scalar.
 using LossOf = std::function<Tensor(const Params&, const Batch&)>;
+
+// A batch whose sizes vary up to bounds (docs/DYNAMIC_SHAPES.md): each batch is padded
+// to a bucket, one program per bucket, and the loss reads tl::valid_length and
+// tl::valid_mask to leave the padding out.
+struct BoundedBatch {
+  std::vector<Bound> bounds;
+  Dims inputs;
+  Dims targets;
+  Ladder ladder = powers_of_two();  // every dimension's buckets
+};
 
 // Any of SGD, RMSprop, Adam, AdamW (or a type with the same init and update).
 class AnyOptimizer {
@@ -128,6 +140,8 @@ class Captured {
 
  private:
   friend Captured capture(LossOf loss, const Params& params, const Batch& example);
+  friend Captured capture(LossOf loss, const Params& params, const Batch& example,
+                          const BoundedBatch& bounded);
   explicit Captured(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
   std::shared_ptr<Impl> impl_;
 };
@@ -135,10 +149,14 @@ class Captured {
 // Traces loss(params, example) and differentiates it; errors in the loss (a shape
 // mismatch, an op without a derivative) surface here, not at the first step.
 Captured capture(LossOf loss, const Params& params, const Batch& example);
+// The same over bounded batches: every program (loss, gradients, training step) pads the
+// batch to its bucket and takes the valid lengths as arguments.
+Captured capture(LossOf loss, const Params& params, const Batch& example, const BoundedBatch& bounded);
 
 // The common case: loss_fn(model(params, batch.inputs), batch.targets).
 template <class Model, class LossFn>
-Captured capture(Model model, const Params& params, const Batch& example, LossFn loss_fn) {
+requires(!std::is_same_v<std::decay_t<LossFn>, BoundedBatch>) Captured
+    capture(Model model, const Params& params, const Batch& example, LossFn loss_fn) {
   return capture(LossOf([model = std::move(model), loss_fn = std::move(loss_fn)](const Params& p, const Batch& b) {
                    return loss_fn(model(p, b.inputs), b.targets);
                  }),
