@@ -42,6 +42,7 @@ class Model:
         self._client, self._manifest = client, m
         self._executables, self._weights = executables, weights  # executables: per entry, per bucket
         self._texts = {}
+        self._lengths = {}  # valid lengths as device buffers, made once per value and kept
 
     @classmethod
     def load(cls, directory, plugin_path=None, client_options=None, ffi_handlers=None):
@@ -90,8 +91,9 @@ class Model:
 
     def close(self):
         """Frees the device buffers, executables and client (also done when collected)."""
-        for b in self._weights.values():
+        for b in list(self._weights.values()) + list(getattr(self, "_lengths", {}).values()):
             b.close()
+        self._lengths = {}
         for per_bucket in self._executables.values():
             for x in per_bucket.values():
                 x.close()
@@ -162,16 +164,21 @@ class Model:
         exe = self._compiled(e, k)
         device, outputs = [], []
         try:
-            device = [self._client.to_device(struct.pack("=q", n), BY_NAME["i64"], ()) for n in lengths]
-            device += [self._client.to_device(d, BY_NAME[s.dtype], shape)
-                       for d, s, shape in zip(data, e.inputs, in_shapes)]
-            args = [self._weights[w] for w in e.weights] + device
-            donated = [False] * len(e.weights) + [True] * len(device)
+            device = [self._client.to_device(d, BY_NAME[s.dtype], shape)
+                      for d, s, shape in zip(data, e.inputs, in_shapes)]
+            args = [self._weights[w] for w in e.weights] + [self._length(n) for n in lengths] + device
+            donated = [False] * (len(e.weights) + len(lengths)) + [True] * len(device)
             outputs = exe.run(args, donated, len(e.outputs))
             return [(_fetch(e, spec, b, shape), shape) for spec, b, shape in zip(e.outputs, outputs, out_shapes)]
         finally:
             for b in outputs + device:
                 b.close()
+
+    def _length(self, n):
+        """A valid length as an i64 scalar on the device, made at its first use."""
+        if n not in self._lengths:
+            self._lengths[n] = self._client.to_device(struct.pack("=q", n), BY_NAME["i64"], ())
+        return self._lengths[n]
 
     def _run_bounded(self, e, inputs):
         """Sizes read and checked as the C++ loader does, inputs padded with zeros to the
