@@ -7,10 +7,9 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
-#include <limits>
 #include <mutex>
-#include <optional>
 
 #include "ad/engine.hpp"
 #include "ir/builder.hpp"
@@ -76,7 +75,7 @@ std::vector<std::int64_t> realize(const BoundedDim& d, const Ladder& l) {
     if (l.smallest < 1)
       throw ValueError(fmt::format(
           "tl::bounded: dimension '{}': powers_of_two({}) needs a smallest size >= 1", d.name, l.smallest));
-    for (std::int64_t p = l.smallest; p < d.bound; p *= 2) sizes.push_back(p);
+    for (std::int64_t p = l.smallest; p<d.bound; p = p> d.bound / 2 ? d.bound : p * 2) sizes.push_back(p);
     sizes.push_back(d.bound);
     return sizes;
   }
@@ -259,10 +258,8 @@ namespace tlaloc::detail {
 
 std::vector<std::int64_t> bounded_sizes(const BoundedState& s, const FlatCall& call,
                                         std::span<const std::size_t> slots) {
-  const std::size_t tensors =
-      s.inputs.empty() ? 0
-                       : static_cast<std::size_t>(std::count_if(
-                             slots.begin(), slots.end(), [](std::size_t x) { return x != kUnbounded; }));
+  const auto tensors = static_cast<std::size_t>(
+      std::count_if(slots.begin(), slots.end(), [](std::size_t x) { return x != kUnbounded; }));
   if (tensors != s.inputs.size())
     throw ValueError(
         fmt::format("tl::bounded: the function is called with {} tensor arguments, its dims name {}", tensors,
@@ -300,8 +297,8 @@ std::vector<Tensor> sized_args(const BoundedState& s, const FlatCall& call,
   for (std::size_t i = 0; i < call.args.size(); ++i) {
     const Tensor& x = call.args[i];
     const Shape to = shape_at(s, x.shape(), slots[i], sizes);
-    if (slots[i] == kUnbounded || to == x.shape()) {
-      out.push_back(placeholders && slots[i] != kUnbounded ? zeros(to, x.dtype()) : x);
+    if (slots[i] == kUnbounded || (!placeholders && to == x.shape())) {
+      out.push_back(x);
       continue;
     }
     if (placeholders) {
