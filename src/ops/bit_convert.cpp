@@ -97,8 +97,8 @@ const OpDef& reduce_precision_op =
         .inputs(1)
         .elementwise()
         .stablehlo({"stablehlo.reduce_precision",
-                    {StableHloAttr("exponent_bits", Kind::i64), StableHloAttr("mantissa_bits", Kind::i64)},
-                    ""})
+                    {StableHloAttr("exponent_bits", Kind::i32), StableHloAttr("mantissa_bits", Kind::i32)},
+                    "reduce_precision"})
         .shape_rule([](std::span<const TensorType> in, const Attrs& a) {
           const auto eb = a.get<std::int64_t>("exponent_bits"), mb = a.get<std::int64_t>("mantissa_bits");
           if (!is_floating(in[0].dtype))

@@ -31,7 +31,7 @@ Dir direction(const Attrs& a) {
   detail::fail<ValueError>("compare", "has no comparison_direction '{}' (EQ, NE, GE, GT, LE, LT)", d);
 }
 
-bool is_unsigned_type(DType t) { return t == DType::boolean || t == DType::u8; }
+bool is_unsigned_type(DType t) { return t == DType::boolean || is_unsigned(t); }
 
 // The compare_type, checked against the operands' element type.
 std::string compare_type(const Attrs& a, DType t) {

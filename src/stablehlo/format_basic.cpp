@@ -159,6 +159,37 @@ const Format compare(
         c.fail("stablehlo.compare gives i1 results; write its type as (t, t) -> tensor<...xi1>");
     });
 
+// `stablehlo.reduce_precision %x, format = e5m10 : tensor<6xf64>`: the exponent and
+// mantissa bits in one word.
+const Format reduce_precision(
+    "reduce_precision",
+    [](OpPrinter& p, const Op& op, const StableHloSpelling& s, std::string& out) {
+      out += fmt::format("{} {}, format = e{}m{} : {}", s.name, p.uses(op.operands),
+                         op.attrs.get<std::int64_t>("exponent_bits"),
+                         op.attrs.get<std::int64_t>("mantissa_bits"), p.trailing_type(op));
+    },
+    [](OpParser& p, ParsedOp& op) {
+      Cursor& c = p.cursor();
+      op.operands.push_back(p.operand());
+      c.expect(",");
+      c.expect_word("format");
+      c.expect("=");
+      const std::size_t at = c.pos();
+      const std::string word = c.identifier();
+      const std::size_t m = word.find('m');
+      const auto digits = [](std::string_view d) {
+        return !d.empty() && d.size() <= 9 && d.find_first_not_of("0123456789") == std::string_view::npos;
+      };
+      if (word.size() < 4 || word[0] != 'e' || m == std::string::npos ||
+          !digits(std::string_view(word).substr(1, m - 1)) || !digits(std::string_view(word).substr(m + 1)))
+        c.fail_at(
+            at, fmt::format("stablehlo.reduce_precision: format '{}' is not e<exponent bits>m<mantissa bits>",
+                            word));
+      op.attrs.set("exponent_bits", std::int64_t(std::stoll(word.substr(1, m - 1))));
+      op.attrs.set("mantissa_bits", std::int64_t(std::stoll(word.substr(m + 1))));
+      p.trailing_type(op);
+    });
+
 // `stablehlo.select %p, %a, %b : tensor<2xi1>, tensor<2xf32>` (or a function type).
 const Format select(
     "select",

@@ -72,3 +72,23 @@ func.func @select() {
   check.expect_eq_const %9, dense<[[9, 8]]> : tensor<1x2xi64>
   return
 }
+
+// -----
+
+// Unsigned compare types on the wide unsigned types: 2^63 + 1 and 2^64 - 1 are
+// above 1 (a signed reading would put them below).
+func.func @unsigned_wide() {
+  %0 = stablehlo.constant dense<[9223372036854775809, 18446744073709551615, 0]> : tensor<3xui64>
+  %1 = stablehlo.constant dense<[1, 18446744073709551615, 1]> : tensor<3xui64>
+  %2 = stablehlo.compare  GT, %0, %1,  UNSIGNED : (tensor<3xui64>, tensor<3xui64>) -> tensor<3xi1>
+  check.expect_eq_const %2, dense<[true, false, false]> : tensor<3xi1>
+  %3 = stablehlo.constant dense<[4294967295, 7]> : tensor<2xui32>
+  %4 = stablehlo.constant dense<[1, 7]> : tensor<2xui32>
+  %5 = stablehlo.compare  GE, %3, %4 : (tensor<2xui32>, tensor<2xui32>) -> tensor<2xi1>
+  check.expect_eq_const %5, dense<[true, true]> : tensor<2xi1>
+  %6 = stablehlo.constant dense<[65535, 0]> : tensor<2xui16>
+  %7 = stablehlo.constant dense<[1, 1]> : tensor<2xui16>
+  %8 = stablehlo.compare  LT, %6, %7,  UNSIGNED : (tensor<2xui16>, tensor<2xui16>) -> tensor<2xi1>
+  check.expect_eq_const %8, dense<[false, true]> : tensor<2xi1>
+  return
+}

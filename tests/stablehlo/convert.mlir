@@ -78,6 +78,9 @@ func.func @reduce_precision() {
   %2 = stablehlo.constant dense<[1.5, 3.0e+38, 0x7F80]> : tensor<3xbf16>
   %3 = "stablehlo.reduce_precision"(%2) {exponent_bits = 8 : i32, mantissa_bits = 0 : i32} : (tensor<3xbf16>) -> tensor<3xbf16>
   check.expect_eq_const %3, dense<[2.0, 0x7F80, 0x7F80]> : tensor<3xbf16>
+  // The pretty form names the format in one word: e<exponent bits>m<mantissa bits>.
+  %4 = stablehlo.reduce_precision %0, format = e5m10 : tensor<8xf32>
+  check.expect_eq %4, %1 : tensor<8xf32>
   return
 }
 
