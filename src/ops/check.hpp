@@ -21,4 +21,8 @@ class CheckFailure : public Error {
 void run_check(std::string_view name, const Tensor& actual, const Tensor& expected, const Attrs& attrs);
 bool is_check_name(std::string_view name);
 
+// Forgets the values interpreter.probe kept (src/ops/probe.cpp): `tlaloc run` calls it
+// before each test function.
+void clear_probes();
+
 }  // namespace tlaloc::detail

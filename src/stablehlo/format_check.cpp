@@ -20,6 +20,8 @@ const Format check(
         if (!attr_present(a, op.attrs)) continue;
         if (a.kind == Kind::elements)
           out += ", " + dense_text(op.attrs.get<Tensor>(a.key));
+        else if (a.kind == Kind::i64)  // `iter = 1 : t`: the ':' starts the operands' types
+          out += fmt::format(", {} = {}", a.name, op.attrs.get<std::int64_t>(a.key));
         else
           out += fmt::format(", {} = {}", a.name, attr_text(a, op.attrs));
       }

@@ -38,6 +38,7 @@ const std::map<std::string, std::string> kRefused = {
     {"dynamic_pad", "shapes known only at run time: not yet"},
     {"dynamic_reshape", "shapes known only at run time: not yet"},
     {"fusion", "made by the interpreter after differentiation"},
+    {"interpreter.probe", "the reference interpreter's test instrument in parsed programs; remove it first"},
     // prod's and cumprod's rules as recorded at build time (src/ops/prod_calls.cpp):
     // linear in the cotangent, refused in x; the tests of tlaloc-grad pin them.
     {"cumprod_backward",

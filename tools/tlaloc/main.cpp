@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "interp/interpreter.hpp"
+#include "ops/check.hpp"
 #include "stablehlo/stablehlo.hpp"
 
 namespace tl = tlaloc;
@@ -78,6 +79,7 @@ void run_module(const tl::ir::Module& m, const Options& o, Tally& t) {
   for (const tl::ir::Function* f : cases) {
     try {
       const tl::interp::Program prog(m, f->name);
+      tl::detail::clear_probes();
       prog.run(std::vector<tl::Tensor>{});
       ++t.passed;
     } catch (const std::exception& e) {
