@@ -185,3 +185,18 @@ TEST(Bounded, ACapturedLossAndTrainingStepOverBoundedBatches) {
   EXPECT_EQ(names.at(names.size() - 3), "batch.valid_length.batch");
   EXPECT_EQ(step.output_names(s).back(), "loss");
 }
+
+TEST(Bounded, RunsInsideJitAndUnderGrad) {
+  const tl::Tensor w = tl::random::normal(tl::random::key(9), {4, 3});
+  const tl::Tensor x = tl::random::normal(tl::random::key(10), {5, 4});
+  auto prog = tl::bounded(layer, {{"batch", 16}}, {tl::dims(4, 3), tl::dims("batch", 4)});
+  // Inside jit, the bucket's program records into the enclosing trace.
+  auto jitted = tl::jit([&prog](const tl::Tensor& a, const tl::Tensor& b) { return prog(a, b); });
+  expect_close(jitted(w, x), layer(w, x), 1e-6);
+  // grad through a bounded function: the padded rows get no gradient.
+  const tl::Tensor g =
+      tl::grad([&prog](const tl::Tensor& a, const tl::Tensor& b) { return tl::sum(prog(a, b)); })(w, x);
+  const tl::Tensor want =
+      tl::grad([](const tl::Tensor& a, const tl::Tensor& b) { return tl::sum(layer(a, b)); })(w, x);
+  expect_close(g, want, 1e-5);
+}
