@@ -26,10 +26,13 @@
 TLALOC_PUBLIC_BEGIN
 namespace tlaloc {
 
-// A bounded dimension: its name and the largest size it takes.
-struct Bound {
+// A bounded dimension: its name, the largest size it takes, and its buckets (the
+// sizes calls are padded to, ascending, the last one the bound; left empty: powers of
+// two up to the bound). `{{"batch", 256}, {"seq", 512, {16, 64, 512}}}`.
+struct BoundedDim {
   std::string name;
-  std::int64_t max = 0;
+  std::int64_t bound = 0;
+  std::vector<std::int64_t> ladder = {};
 };
 
 // The axes of one argument or result: a bounded dimension's name, or a fixed size.
@@ -54,13 +57,6 @@ Dims dims(const A&... axes) {
   return d;
 }
 
-// A bounded dimension with its buckets, as a bounded function or an artifact holds it.
-struct BoundedDim {
-  std::string name;
-  std::int64_t bound = 0;
-  std::vector<std::int64_t> ladder;  // ascending, the last one the bound
-};
-
 // The bucket sizes of a dimension, ascending, the last one its bound.
 struct Ladder {
   std::vector<std::int64_t> sizes;  // explicit sizes; empty: powers of two
@@ -79,7 +75,7 @@ namespace detail {
 
 // What a bounded function declares, and what it learned (src/transforms/bounded.cpp).
 class BoundedState;
-std::shared_ptr<BoundedState> make_bounded(std::vector<Bound> bounds, std::vector<Dims> inputs,
+std::shared_ptr<BoundedState> make_bounded(std::vector<BoundedDim> bounds, std::vector<Dims> inputs,
                                            std::vector<Dims> outputs);
 void set_ladder(BoundedState& s, std::string_view dim, const Ladder& ladder);
 std::size_t bounded_traces(const BoundedState& s);
@@ -109,7 +105,7 @@ void check_bounded_padding(BoundedState& s, const FlatCall& call, std::span<cons
 template <class F>
 class BoundedFn {
  public:
-  BoundedFn(F f, std::vector<Bound> bounds, std::vector<Dims> inputs, std::vector<Dims> outputs)
+  BoundedFn(F f, std::vector<BoundedDim> bounds, std::vector<Dims> inputs, std::vector<Dims> outputs)
       : f_(std::move(f)), state_(make_bounded(std::move(bounds), std::move(inputs), std::move(outputs))) {}
 
   template <class... A>
@@ -159,7 +155,7 @@ class BoundedFn {
 // result tensor, may be left out: the first call then learns which result axes follow
 // which dimension by tracing f once more with each dimension's size changed.
 template <class F>
-auto bounded(F f, std::vector<Bound> bounds, std::vector<Dims> inputs, std::vector<Dims> outputs = {}) {
+auto bounded(F f, std::vector<BoundedDim> bounds, std::vector<Dims> inputs, std::vector<Dims> outputs = {}) {
   return detail::BoundedFn<F>(std::move(f), std::move(bounds), std::move(inputs), std::move(outputs));
 }
 

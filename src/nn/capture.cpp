@@ -85,7 +85,6 @@ Captured capture(LossOf loss, const Params& params, const Batch& example) {
 
 Captured capture(LossOf loss, const Params& params, const Batch& example, const BoundedBatch& bounded) {
   auto state = td::make_bounded(bounded.bounds, {bounded.inputs, bounded.targets}, {dims()});
-  td::set_ladder(*state, "", bounded.ladder);
   return Captured(traced(std::move(loss), params, example, std::move(state)));
 }
 

@@ -132,14 +132,11 @@ Bucketed load_buckets(const std::filesystem::path& dir, const detail::Manifest& 
                       const nn::Params& weights) {
   const EntryPoint& e = m.entries[i];
   Bucketed b;
-  std::vector<Bound> bounds;
-  for (const BoundedDim& d : e.bounded) bounds.push_back({d.name, d.bound});
   std::vector<Dims> inputs;
   for (const TensorSpec& s : e.inputs) inputs.push_back(dims_of(s));
   for (const TensorSpec& s : e.outputs) b.outputs.push_back(dims_of(s));
   try {
-    b.state = tlaloc::detail::make_bounded(bounds, inputs, b.outputs);
-    for (const BoundedDim& d : e.bounded) tlaloc::detail::set_ladder(*b.state, d.name, Ladder{d.ladder, 1});
+    b.state = tlaloc::detail::make_bounded(e.bounded, inputs, b.outputs);
   } catch (const Error& err) {
     bad(dir / "manifest.json", fmt::format("entry point '{}': {}", e.name, err.what()));
   }

@@ -183,10 +183,10 @@ std::string bucket_text(const BoundedState& s, const std::vector<std::int64_t>& 
 
 // ---- public entry points -------------------------------------------------------
 
-std::shared_ptr<BoundedState> make_bounded(std::vector<Bound> bounds, std::vector<Dims> inputs,
+std::shared_ptr<BoundedState> make_bounded(std::vector<BoundedDim> bounds, std::vector<Dims> inputs,
                                            std::vector<Dims> outputs) {
   auto s = std::make_shared<BoundedState>();
-  for (const Bound& b : bounds) {
+  for (const BoundedDim& b : bounds) {
     if (!is_identifier(b.name))
       throw ValueError(
           fmt::format("tl::bounded: dimension name \"{}\" must be letters, digits and '_', not first a "
@@ -194,10 +194,10 @@ std::shared_ptr<BoundedState> make_bounded(std::vector<Bound> bounds, std::vecto
                       b.name));
     if (dim_index(*s, b.name) != kUnbounded)
       throw ValueError(fmt::format("tl::bounded: dimension '{}' is declared twice", b.name));
-    if (b.max < 1)
-      throw ValueError(fmt::format("tl::bounded: dimension '{}' has bound {} (< 1)", b.name, b.max));
-    s->dims.push_back({b.name, b.max, {}});
-    s->dims.back().ladder = realize(s->dims.back(), powers_of_two());
+    if (b.bound < 1)
+      throw ValueError(fmt::format("tl::bounded: dimension '{}' has bound {} (< 1)", b.name, b.bound));
+    s->dims.push_back({b.name, b.bound, {}});
+    s->dims.back().ladder = realize(s->dims.back(), b.ladder.empty() ? powers_of_two() : Ladder{b.ladder, 1});
   }
   s->inputs = std::move(inputs);
   s->outputs = std::move(outputs);

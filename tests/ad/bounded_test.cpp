@@ -57,6 +57,12 @@ TEST(Bounded, MasksAndValidLengthsSeeTheTrueSizes) {
     prog.check_padding(x);
   }
   EXPECT_EQ(prog.traces(), 3u);
+  // The buckets may come with the declaration.
+  auto declared =
+      tl::bounded(masked_mean, {{"batch", 4}, {"seq", 12, {4, 12}}}, {tl::dims("batch", "seq", 3)});
+  for (std::int64_t len : {3, 5, 12})
+    expect_close(declared(tl::slice(all, 1, 0, len)), tl::mean(tl::slice(all, 1, 0, len), {1}), 1e-6);
+  EXPECT_EQ(declared.traces(), 2u);
   auto length = tl::bounded([](const tl::Tensor& x) { return tl::sum(x) * 0 + tl::valid_length("n"); },
                             {{"n", 8}}, {tl::dims("n")});
   EXPECT_EQ(length(tl::ones({5})).item<std::int64_t>(), 5);
@@ -109,6 +115,8 @@ TEST(Bounded, WrongDeclarationsAndInputsAreRefusedByName) {
   EXPECT_REFUSED(tl::bounded(f, {{"batch", 8}, {"batch", 4}}, {tl::dims("batch")}), tl::ValueError,
                  "dimension 'batch' is declared twice");
   EXPECT_REFUSED(tl::bounded(f, {{"batch", 0}}, {tl::dims("batch")}), tl::ValueError, "bound 0");
+  EXPECT_REFUSED(tl::bounded(f, {{"batch", 8, {2, 4}}}, {tl::dims("batch")}), tl::ValueError,
+                 "the ladder [2, 4] does not cover its bound 8");
   EXPECT_REFUSED(tl::bounded(f, {{"batch", 8}, {"seq", 4}}, {tl::dims("batch")}), tl::ValueError,
                  "dimension 'seq' is on no argument's dims");
   auto prog = tl::bounded(f, {{"batch", 8}}, {tl::dims("batch", 2)});

@@ -48,13 +48,12 @@ struct Batch {
 using LossOf = std::function<Tensor(const Params&, const Batch&)>;
 
 // A batch whose sizes vary up to bounds (docs/DYNAMIC_SHAPES.md): each batch is padded
-// to a bucket, one program per bucket, and the loss reads tl::valid_length and
-// tl::valid_mask to leave the padding out.
+// to a bucket of its dimensions, one program per bucket, and the loss reads
+// tl::valid_length and tl::valid_mask to leave the padding out.
 struct BoundedBatch {
-  std::vector<Bound> bounds;
+  std::vector<BoundedDim> bounds;
   Dims inputs;
   Dims targets;
-  Ladder ladder = powers_of_two();  // every dimension's buckets
 };
 
 // Any of SGD, RMSprop, Adam, AdamW (or a type with the same init and update).
