@@ -121,9 +121,9 @@ void run_check(std::string_view name, const Tensor& actual, const Tensor& expect
         fmt::format("{} failed: {} of {} elements differ{}", name, mismatches, a.numel(), bad));
 }
 
-namespace {
-
 std::vector<TensorType> no_results(std::span<const TensorType>, const Attrs&) { return {}; }
+
+namespace {
 
 // The tl::lax function of check `name` comparing two operands (the _const forms'
 // operand-only twins behave alike), and its tolerance or ULP bounds, defaults filled in.

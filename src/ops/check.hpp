@@ -4,6 +4,7 @@
 
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "ir/op.hpp"
 
@@ -20,6 +21,8 @@ class CheckFailure : public Error {
 // attribute (the _const forms) or the second operand.
 void run_check(std::string_view name, const Tensor& actual, const Tensor& expected, const Attrs& attrs);
 bool is_check_name(std::string_view name);
+// The shape rule of an op without results (the checks, interpreter.print).
+std::vector<TensorType> no_results(std::span<const TensorType>, const Attrs&);
 
 // Forgets the values interpreter.probe kept (src/ops/probe.cpp): `tlaloc run` calls it
 // before each test function.

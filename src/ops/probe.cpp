@@ -65,7 +65,7 @@ const OpDef& expect_serialized_eq_op =
         .inputs(1)
         .side_effects()
         .no_derivative()  // no results
-        .shape_rule([](std::span<const TensorType>, const Attrs&) { return std::vector<TensorType>{}; })
+        .shape_rule(no_results)
         .kernel([](std::span<const Tensor> in, const Attrs& a, std::span<const TensorType>) {
           const std::string& id = a.get<std::string>("probe_id");
           const std::int64_t iter = a.has("iter") ? a.get<std::int64_t>("iter") : 0;
@@ -93,7 +93,7 @@ const OpDef& print_op =
         .inputs(1)
         .side_effects()
         .no_derivative()  // no results
-        .shape_rule([](std::span<const TensorType>, const Attrs&) { return std::vector<TensorType>{}; })
+        .shape_rule(no_results)
         .kernel([](std::span<const Tensor> in, const Attrs&, std::span<const TensorType>) {
           std::ostringstream text;  // written at once, so that threads do not interleave
           text << in[0] << "\n";

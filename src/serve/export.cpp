@@ -118,9 +118,10 @@ EntryPoint Exporter::checked_entry(const std::string& name, const std::string& t
   const ir::Function& f = m.entry();
   const std::vector<ir::TensorType> params = f.param_types();
   if (params.size() < weights_.size() + lengths)
-    throw ValueError(fmt::format("tl::serve::Exporter::add: entry point '{}' takes {} arguments, fewer than the {} "
-                                 "weights",
-                                 name, params.size(), weights_.size()));
+    throw ValueError(
+        fmt::format("tl::serve::Exporter::add: entry point '{}' takes {} arguments, fewer than the {} "
+                    "weights and {} valid lengths",
+                    name, params.size(), weights_.size(), lengths));
   std::size_t i = 0;
   for (const auto& [w, t] : weights_) {
     if (params[i].dtype != t.dtype() || params[i].shape != t.shape())

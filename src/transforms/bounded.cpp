@@ -360,9 +360,10 @@ std::vector<ir::TensorType> traced_results(const BoundedState& s, const FlatCall
                   result, why));
 }
 
+// `base`: the result types at `bucket`.
 std::vector<Dims> learn_outputs(const BoundedState& s, const FlatCall& call,
-                                std::span<const std::size_t> slots, const std::vector<std::int64_t>& bucket) {
-  const std::vector<ir::TensorType> base = traced_results(s, call, slots, bucket);
+                                std::span<const std::size_t> slots, const std::vector<std::int64_t>& bucket,
+                                const std::vector<ir::TensorType>& base) {
   std::vector<Dims> out(base.size());
   for (std::size_t i = 0; i < base.size(); ++i)
     for (std::int64_t n : base[i].shape) out[i].axes.push_back({"", n});
@@ -394,16 +395,25 @@ std::vector<Dims> learn_outputs(const BoundedState& s, const FlatCall& call,
   return out;
 }
 
+// The results' dims, learned (once) with the result types at the call's bucket taken
+// from `base` where a run has them, else traced.
+const std::vector<Dims>& outputs_for(BoundedState& s, const FlatCall& call,
+                                     std::span<const std::size_t> slots,
+                                     const std::vector<ir::TensorType>* base) {
+  const std::lock_guard lock(s.mu);
+  if (!s.outputs_known) {
+    const std::vector<std::int64_t> bucket = bucket_for(s, bounded_sizes(s, call, slots));
+    s.outputs = learn_outputs(s, call, slots, bucket, base ? *base : traced_results(s, call, slots, bucket));
+    s.outputs_known = true;
+  }
+  return s.outputs;
+}
+
 }  // namespace
 
 const std::vector<Dims>& bounded_outputs(BoundedState& s, const FlatCall& call,
                                          std::span<const std::size_t> slots) {
-  const std::lock_guard lock(s.mu);
-  if (!s.outputs_known) {
-    s.outputs = learn_outputs(s, call, slots, bucket_for(s, bounded_sizes(s, call, slots)));
-    s.outputs_known = true;
-  }
-  return s.outputs;
+  return outputs_for(s, call, slots, nullptr);
 }
 
 namespace {
@@ -437,10 +447,12 @@ std::vector<Tensor> run_bounded(BoundedState& s, const FlatCall& call, std::span
                                 ResultLayout& layout) {
   const std::vector<std::int64_t> sizes = bounded_sizes(s, call, slots);
   const std::vector<std::int64_t> bucket = bucket_for(s, sizes);
-  const std::vector<Dims>& outputs = bounded_outputs(s, call, slots);
   const FlatCall padded =
       with_lengths(s, call, slots, sized_args(s, call, slots, bucket, false), length_tensors(sizes), 0);
   std::vector<Tensor> results = run_jit(*s.cache, padded, layout);
+  std::vector<ir::TensorType> types;  // the bucket's results: what learning the dims starts from
+  for (const Tensor& r : results) types.push_back({r.dtype(), r.shape()});
+  const std::vector<Dims>& outputs = outputs_for(s, call, slots, &types);
   check_results(s, results);
   for (std::size_t i = 0; i < results.size(); ++i) results[i] = slice_to(s, results[i], outputs[i], sizes);
   return results;
