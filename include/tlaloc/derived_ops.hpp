@@ -27,8 +27,8 @@ Shape reduction_shape(std::string_view op, const Shape& shape, const Axes& axes,
 // A softmax's axis, normalized; a rank-0 input counts as a vector of one element.
 std::int64_t row_axis(std::string_view op, std::int64_t axis, std::int64_t rank);
 
-// Floating results of integer and bool inputs are f32.
-constexpr DType floating_dtype(DType t) { return is_floating(t) ? t : DType::f32; }
+// Floating results of integer and bool inputs are f32 (complex inputs keep their type).
+constexpr DType floating_dtype(DType t) { return is_inexact(t) ? t : DType::f32; }
 
 // sum((x - mean)^2) / max(n - ddof, 0), computed in stats_dtype (f32 for 16-bit floats).
 inline Tensor variance(std::string_view op, const Tensor& x, const Axes& axes, bool keepdims,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <bit>
+#include <complex>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
@@ -13,21 +14,49 @@ TLALOC_PUBLIC_BEGIN
 namespace tlaloc {
 
 // New types go at the end: the numeric values are stable.
-enum class DType : std::uint8_t { f32, f64, bf16, f16, i8, i32, i64, u8, boolean, i16, u16, u32, u64 };
+enum class DType : std::uint8_t {
+  f32,
+  f64,
+  bf16,
+  f16,
+  i8,
+  i32,
+  i64,
+  u8,
+  boolean,
+  i16,
+  u16,
+  u32,
+  u64,
+  c64,
+  c128
+};
 
+// Every real element type; complex_dtypes holds the complex ones.
 inline constexpr DType all_dtypes[] = {DType::f32, DType::f64, DType::bf16,   DType::f16, DType::i8,
                                        DType::i16, DType::i32, DType::i64,    DType::u8,  DType::u16,
                                        DType::u32, DType::u64, DType::boolean};
+inline constexpr DType complex_dtypes[] = {DType::c64, DType::c128};
 
-std::string_view dtype_name(DType t);  // "f32", ..., "bool"
+std::string_view dtype_name(DType t);  // "f32", ..., "bool", "c64", "c128"
 std::size_t itemsize(DType t);
 constexpr bool is_floating(DType t) {
   return t == DType::f32 || t == DType::f64 || t == DType::bf16 || t == DType::f16;
 }
 constexpr bool is_half(DType t) { return t == DType::bf16 || t == DType::f16; }
+// c64 holds two f32 (real, imaginary), c128 two f64, laid out as std::complex.
+constexpr bool is_complex(DType t) { return t == DType::c64 || t == DType::c128; }
+// Floating or complex: the types true division and the float functions keep.
+constexpr bool is_inexact(DType t) { return is_floating(t) || is_complex(t); }
 // The dtype statistics (mean, var, std, logsumexp) compute in: f32 for 16-bit floats
-// and integers, as JAX does, else the input's own.
-constexpr DType stats_dtype(DType t) { return is_floating(t) && !is_half(t) ? t : DType::f32; }
+// and integers, as JAX does, else the input's own (complex ones included).
+constexpr DType stats_dtype(DType t) { return is_inexact(t) && !is_half(t) ? t : DType::f32; }
+// The type of a complex type's parts (f32 for c64); other types map to themselves.
+constexpr DType real_dtype(DType t) {
+  return t == DType::c64 ? DType::f32 : t == DType::c128 ? DType::f64 : t;
+}
+// The complex type whose parts are t (c64 for f32, c128 for f64; others throw).
+DType complex_dtype(DType t);
 constexpr bool is_unsigned(DType t) {  // bool excluded
   return t == DType::u8 || t == DType::u16 || t == DType::u32 || t == DType::u64;
 }
@@ -36,8 +65,8 @@ constexpr bool is_integral(DType t) {  // bool excluded
 }
 
 // The smallest type both operands convert to without losing their kind
-// (bool < integers < floating). Unsigned with signed gives the smallest signed type
-// holding both (u8 with i8 is i16); u64 with a signed type has none and throws a
+// (bool < integers < floating < complex; a complex type with f64 is c128). Unsigned with signed gives the
+// smallest signed type holding both (u8 with i8 is i16); u64 with a signed type has none and throws a
 // DTypeError. f16 with bf16 gives f32. See docs/DTYPES.md.
 DType promote_types(DType a, DType b);
 
@@ -79,6 +108,14 @@ template <> struct dtype_of<std::uint16_t> { static constexpr DType value = DTyp
 template <> struct dtype_of<std::uint32_t> { static constexpr DType value = DType::u32; };
 template <> struct dtype_of<std::uint64_t> { static constexpr DType value = DType::u64; };
 template <> struct dtype_of<bool> { static constexpr DType value = DType::boolean; };
+template <>
+struct dtype_of<std::complex<float>> {
+  static constexpr DType value = DType::c64;
+};
+template <>
+struct dtype_of<std::complex<double>> {
+  static constexpr DType value = DType::c128;
+};
 template <class T> inline constexpr DType dtype_v = dtype_of<T>::value;
 
 }  // namespace tlaloc

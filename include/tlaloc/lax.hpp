@@ -45,6 +45,15 @@ Tensor cbrt(const Tensor& x);
 Tensor round_nearest_afz(const Tensor& x);  // halfway cases away from zero
 // x rounded to a float type with the given exponent and mantissa bits, in x's type.
 Tensor reduce_precision(const Tensor& x, std::int64_t exponent_bits, std::int64_t mantissa_bits);
+// Complex values (c64 holds f32 parts, c128 f64 ones): complex(re, im) of two f32 or
+// two f64 tensors of one shape; real and imag give the parts (stablehlo.complex, real, imag).
+Tensor complex(const Tensor& re, const Tensor& im);
+Tensor real(const Tensor& z);
+Tensor imag(const Tensor& z);
+// The discrete Fourier transform over the last fft_length.size() (1 to 3) axes
+// (stablehlo.fft): "FFT" and "IFFT" (scaled by 1/N) of complex x, "RFFT" of real x
+// (the last axis keeps N/2 + 1 values), "IRFFT" back to real values of the lengths given.
+Tensor fft(const Tensor& x, const std::string& fft_type, const Shape& fft_length);
 // min(max(x, lo), hi) with NaN propagating; lo and hi may be scalars.
 Tensor clamp(const Tensor& lo, const Tensor& x, const Tensor& hi);
 

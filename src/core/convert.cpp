@@ -9,7 +9,7 @@ namespace {
 
 template <class Out> void convert_into(const Tensor& x, const Tensor& y) {
   Out* dst = mutable_data<Out>(y);
-  TLALOC_SWITCH_ALL(x.dtype(), "convert", {
+  TLALOC_SWITCH_WITH_COMPLEX(x.dtype(), "convert", {
     const T* src = x.data<T>();
     parallel_for(x.numel(), kElementwiseGrain, [&](std::int64_t b, std::int64_t e) {
       for (std::int64_t i = b; i < e; ++i) dst[i] = convert_value<Out>(src[i]);
@@ -21,7 +21,7 @@ template <class Out> void convert_into(const Tensor& x, const Tensor& y) {
 
 Tensor converted(const Tensor& x, DType t) {
   Tensor y = empty(x.shape(), t);
-  TLALOC_SWITCH_ALL(t, "convert", convert_into<T>(x, y))
+  TLALOC_SWITCH_WITH_COMPLEX(t, "convert", convert_into<T>(x, y))
   return y;
 }
 

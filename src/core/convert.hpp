@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -17,9 +18,22 @@ template <class T> inline constexpr bool is_half_v = std::is_same_v<T, bf16> || 
 // The type a kernel computes in for element type T: 16-bit floats widen to float.
 template <class T> using compute_t = std::conditional_t<is_half_v<T>, float, T>;
 
+template <class T>
+inline constexpr bool is_complex_v = false;
+template <class R>
+inline constexpr bool is_complex_v<std::complex<R>> = true;
+
 template <class To, class From> inline To convert_value(From v) {
   if constexpr (std::is_same_v<To, From>) {
     return v;
+  } else if constexpr (is_complex_v<From>) {
+    // To a real type or bool: the real part's (the imaginary part is dropped, as the spec says).
+    if constexpr (is_complex_v<To>)
+      return To(typename To::value_type(v.real()), typename To::value_type(v.imag()));
+    else
+      return convert_value<To>(v.real());
+  } else if constexpr (is_complex_v<To>) {
+    return To(convert_value<typename To::value_type>(v), typename To::value_type(0));
   } else if constexpr (is_half_v<From>) {
     return convert_value<To>(static_cast<float>(v));
   } else if constexpr (is_half_v<To>) {

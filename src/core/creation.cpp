@@ -59,6 +59,8 @@ template Tensor tensor(const std::vector<std::uint8_t>&, const Shape&);
 template Tensor tensor(const std::vector<std::uint16_t>&, const Shape&);
 template Tensor tensor(const std::vector<std::uint32_t>&, const Shape&);
 template Tensor tensor(const std::vector<std::uint64_t>&, const Shape&);
+template Tensor tensor(const std::vector<std::complex<float>>&, const Shape&);
+template Tensor tensor(const std::vector<std::complex<double>>&, const Shape&);
 TLALOC_PUBLIC_END
 
 Tensor tensor(const std::vector<bool>& data, const Shape& shape) {
@@ -80,7 +82,7 @@ Tensor tensor(std::initializer_list<double> data, const Shape& shape) {
 
 Tensor full(const Shape& shape, Scalar value, DType t) {
   Tensor out = detail::empty(shape, t);
-  TLALOC_SWITCH_ALL(t, "full", fill_with<T>(out, value))
+  TLALOC_SWITCH_WITH_COMPLEX(t, "full", fill_with<T>(out, value))
   return out;
 }
 Tensor full(const Shape& shape, Scalar value) { return full(shape, value, detail::default_dtype(value)); }
@@ -131,7 +133,7 @@ Tensor eye(std::int64_t n, std::int64_t m, std::int64_t k, DType t) {
   const Shape shape = detail::eye_shape(n, m);
   m = shape[1];
   Tensor out = zeros(shape, t);
-  TLALOC_SWITCH_ALL(t, "eye", {
+  TLALOC_SWITCH_WITH_COMPLEX(t, "eye", {
     T* p = detail::mutable_data<T>(out);
     for (std::int64_t i = 0; i < n; ++i)
       if (i + k >= 0 && i + k < m) p[i * m + i + k] = detail::convert_value<T>(1);

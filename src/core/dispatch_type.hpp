@@ -1,6 +1,7 @@
 // Switches over a runtime DType to a compile-time element type.
 #pragma once
 
+#include <complex>
 #include <cstdint>
 
 #include "core/check.hpp"
@@ -23,15 +24,38 @@
   TLALOC_DTYPE_CASE(::tlaloc::DType::u16, std::uint16_t, __VA_ARGS__) \
   TLALOC_DTYPE_CASE(::tlaloc::DType::u32, std::uint32_t, __VA_ARGS__) \
   TLALOC_DTYPE_CASE(::tlaloc::DType::u64, std::uint64_t, __VA_ARGS__)
-#define TLALOC_SWITCH_ALL(dtype, op, ...)                                 \
-  static_cast<void>(op);                                                  \
-  switch (dtype) {                                                        \
-    TLALOC_DTYPE_CASE(::tlaloc::DType::f32, float, __VA_ARGS__)           \
-    TLALOC_DTYPE_CASE(::tlaloc::DType::f64, double, __VA_ARGS__)          \
-    TLALOC_DTYPE_CASE(::tlaloc::DType::bf16, ::tlaloc::bf16, __VA_ARGS__) \
-    TLALOC_DTYPE_CASE(::tlaloc::DType::f16, ::tlaloc::f16, __VA_ARGS__)   \
-    TLALOC_SWITCH_INTEGER_CASES(__VA_ARGS__)                              \
-    TLALOC_DTYPE_CASE(::tlaloc::DType::boolean, bool, __VA_ARGS__)        \
+#define TLALOC_SWITCH_REAL_CASES(...)                                   \
+  TLALOC_DTYPE_CASE(::tlaloc::DType::f32, float, __VA_ARGS__)           \
+  TLALOC_DTYPE_CASE(::tlaloc::DType::f64, double, __VA_ARGS__)          \
+  TLALOC_DTYPE_CASE(::tlaloc::DType::bf16, ::tlaloc::bf16, __VA_ARGS__) \
+  TLALOC_DTYPE_CASE(::tlaloc::DType::f16, ::tlaloc::f16, __VA_ARGS__)   \
+  TLALOC_SWITCH_INTEGER_CASES(__VA_ARGS__)                              \
+  TLALOC_DTYPE_CASE(::tlaloc::DType::boolean, bool, __VA_ARGS__)
+#define TLALOC_SWITCH_COMPLEX_CASES(...)                                    \
+  TLALOC_DTYPE_CASE(::tlaloc::DType::c64, std::complex<float>, __VA_ARGS__) \
+  TLALOC_DTYPE_CASE(::tlaloc::DType::c128, std::complex<double>, __VA_ARGS__)
+// Every real element type; a complex one is refused by name (kernels that take
+// complex values say so with TLALOC_SWITCH_WITH_COMPLEX).
+#define TLALOC_SWITCH_ALL(dtype, op, ...)                                          \
+  switch (dtype) {                                                                 \
+    TLALOC_SWITCH_REAL_CASES(__VA_ARGS__)                                          \
+    case ::tlaloc::DType::c64:                                                     \
+    case ::tlaloc::DType::c128:                                                    \
+      ::tlaloc::detail::fail<::tlaloc::DTypeError>(op, "no kernel for {}", dtype); \
+  }
+// Every element type, complex ones included.
+#define TLALOC_SWITCH_WITH_COMPLEX(dtype, op, ...) \
+  static_cast<void>(op);                           \
+  switch (dtype) {                                 \
+    TLALOC_SWITCH_REAL_CASES(__VA_ARGS__)          \
+    TLALOC_SWITCH_COMPLEX_CASES(__VA_ARGS__)       \
+  }
+// The complex element types only.
+#define TLALOC_SWITCH_COMPLEX(dtype, op, ...)                                      \
+  switch (dtype) {                                                                 \
+    TLALOC_SWITCH_COMPLEX_CASES(__VA_ARGS__)                                       \
+    default:                                                                       \
+      ::tlaloc::detail::fail<::tlaloc::DTypeError>(op, "no kernel for {}", dtype); \
   }
 // Element types that kernels compute in directly (no 16-bit floats).
 #define TLALOC_SWITCH_COMPUTE(dtype, op, ...)                                      \

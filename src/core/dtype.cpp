@@ -21,12 +21,19 @@ std::string_view dtype_name(DType t) {
     case DType::u16: return "u16";
     case DType::u32: return "u32";
     case DType::u64: return "u64";
+    case DType::c64:
+      return "c64";
+    case DType::c128:
+      return "c128";
   }
   return "?";
 }
 
 std::size_t itemsize(DType t) {
   switch (t) {
+    case DType::c128:
+      return 16;
+    case DType::c64:
     case DType::f64:
     case DType::i64:
     case DType::u64: return 8;
@@ -45,9 +52,9 @@ std::size_t itemsize(DType t) {
 }
 
 namespace {
-// The lattice is bool < integers < floating. Integers order by width within a
+// The lattice is bool < integers < floating < complex. Integers order by width within a
 // signedness; floats are f16 = bf16 < f32 < f64 (f16 with bf16 meet at f32).
-int category(DType t) { return t == DType::boolean ? 0 : is_floating(t) ? 2 : 1; }
+int category(DType t) { return t == DType::boolean ? 0 : is_complex(t) ? 3 : is_floating(t) ? 2 : 1; }
 int float_rank(DType t) {
   switch (t) {
     case DType::f16:
@@ -73,8 +80,20 @@ DType promote_integers(DType a, DType b) {
 }
 }  // namespace
 
+DType complex_dtype(DType t) {
+  if (t == DType::f32 || t == DType::c64) return DType::c64;
+  if (t == DType::f64 || t == DType::c128) return DType::c128;
+  detail::fail<DTypeError>("complex_dtype", "there is no complex type with {} parts (f32 or f64)", t);
+}
+
 DType promote_types(DType a, DType b) {
   if (a == b) return a;
+  // A complex type keeps the wider of the two floating precisions: c64 with f64 is c128.
+  if (is_complex(a) || is_complex(b)) {
+    const DType ra = real_dtype(a), rb = real_dtype(b);
+    const DType part = is_floating(ra) && is_floating(rb) ? promote_types(ra, rb) : is_floating(ra) ? ra : rb;
+    return part == DType::f64 ? DType::c128 : DType::c64;
+  }
   const int ca = category(a), cb = category(b);
   if (ca != cb) return ca > cb ? a : b;
   if (ca == 1) return promote_integers(a, b);

@@ -22,16 +22,59 @@ template <class Out, class In, class F> void map_loop(const In* x, Out* out, std
   });
 }
 
+// A kernel's function that also takes complex values: `complex` computes on
+// std::complex, `real` on every other type. Only functions wrapped so reach the
+// complex cases of the maps and loops below; others refuse complex operands by name.
+template <class Real, class Complex>
+struct ComplexToo {
+  Real real;
+  Complex complex;
+  template <class... V>
+  auto operator()(V... v) const {
+    if constexpr ((is_complex_v<V> || ...))
+      return complex(v...);
+    else
+      return real(v...);
+  }
+};
+// One function for both (one whose body compiles for complex values too).
+template <class F>
+ComplexToo<F, F> complex_too(F f) {
+  return {f, f};
+}
+template <class R, class C>
+ComplexToo<R, C> complex_too(R real, C complex) {
+  return {real, complex};
+}
+template <class F>
+inline constexpr bool takes_complex_v = false;
+template <class R, class C>
+inline constexpr bool takes_complex_v<ComplexToo<R, C>> = true;
+
+// Runs BODY with `T` bound to DT's element type: complex ones too where F takes them.
+#define TLALOC_SWITCH_FOR(F, dtype, op, ...)            \
+  if constexpr (::tlaloc::detail::takes_complex_v<F>) { \
+    TLALOC_SWITCH_WITH_COMPLEX(dtype, op, __VA_ARGS__)  \
+  } else {                                              \
+    TLALOC_SWITCH_ALL(dtype, op, __VA_ARGS__)           \
+  }
+
 // An elementwise map keeping the element type.
 template <class F> Tensor map_same(std::string_view op, const Tensor& x, F f) {
   Tensor out = empty(x.shape(), x.dtype());
-  TLALOC_SWITCH_ALL(x.dtype(), op, map_loop<T>(x.data<T>(), mutable_data<T>(out), x.numel(), f))
+  TLALOC_SWITCH_FOR(F, x.dtype(), op, map_loop<T>(x.data<T>(), mutable_data<T>(out), x.numel(), f))
   return out;
 }
 
 // An elementwise map of a floating tensor keeping its element type.
 template <class F> Tensor map_floating(std::string_view op, const Tensor& x, F f) {
   Tensor out = empty(x.shape(), x.dtype());
+  if constexpr (takes_complex_v<F>) {
+    if (is_complex(x.dtype())) {
+      TLALOC_SWITCH_COMPLEX(x.dtype(), op, map_loop<T>(x.data<T>(), mutable_data<T>(out), x.numel(), f))
+      return out;
+    }
+  }
   TLALOC_SWITCH_FLOATING(x.dtype(), op, map_loop<T>(x.data<T>(), mutable_data<T>(out), x.numel(), f))
   return out;
 }

@@ -54,12 +54,11 @@ Tensor permute_copy(const Tensor& x, const std::vector<std::int64_t>& perm) {
     std::memcpy(out.impl().data(), x.raw_data(), itemsize(x.dtype()));
     return out;
   }
-  switch (itemsize(x.dtype())) {
-    case 1: permute_elements(static_cast<const std::uint8_t*>(x.raw_data()), mutable_data<std::uint8_t>(out), out_shape, src_strides); break;
-    case 2: permute_elements(static_cast<const std::uint16_t*>(x.raw_data()), mutable_data<std::uint16_t>(out), out_shape, src_strides); break;
-    case 4: permute_elements(static_cast<const std::uint32_t*>(x.raw_data()), mutable_data<std::uint32_t>(out), out_shape, src_strides); break;
-    default: permute_elements(static_cast<const std::uint64_t*>(x.raw_data()), mutable_data<std::uint64_t>(out), out_shape, src_strides); break;
-  }
+  with_element_size(itemsize(x.dtype()), [&](auto word) {
+    using E = decltype(word);
+    permute_elements(static_cast<const E*>(x.raw_data()), static_cast<E*>(out.impl().data()), out_shape,
+                     src_strides);
+  });
   return out;
 }
 

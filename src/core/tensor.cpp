@@ -228,7 +228,8 @@ template <class U> U Tensor::item() const {
     fail<ShapeError>("item", "needs exactly one element, the tensor has shape {}",
                      shape_string(impl.shape));
   U value{};
-  TLALOC_SWITCH_ALL(impl.dtype, "item", value = detail::convert_value<U>(*static_cast<const T*>(impl.data())))
+  TLALOC_SWITCH_WITH_COMPLEX(impl.dtype, "item",
+                             value = detail::convert_value<U>(*static_cast<const T*>(impl.data())))
   return value;
 }
 
@@ -248,6 +249,8 @@ TLALOC_INSTANTIATE(std::uint8_t)
 TLALOC_INSTANTIATE(std::uint16_t)
 TLALOC_INSTANTIATE(std::uint32_t)
 TLALOC_INSTANTIATE(std::uint64_t)
+TLALOC_INSTANTIATE(std::complex<float>)
+TLALOC_INSTANTIATE(std::complex<double>)
 #undef TLALOC_INSTANTIATE
 // std::vector<bool> has no contiguous storage, so bool gets its own definitions.
 template <> std::vector<bool> Tensor::to_vector<bool>() const {
@@ -267,7 +270,10 @@ std::string shape_string(const Shape& s) { return fmt::format("[{}]", fmt::join(
 
 namespace {
 template <class T> std::string format_element(T v) {
-  if constexpr (std::is_same_v<T, bool>) {
+  if constexpr (detail::is_complex_v<T>) {
+    return format_element(v.real()) + (std::signbit(v.imag()) ? "-" : "+") +
+           format_element(std::abs(v.imag())) + "j";
+  } else if constexpr (std::is_same_v<T, bool>) {
     return v ? "true" : "false";
   } else if constexpr (std::is_floating_point_v<detail::compute_t<T>>) {
     const double d = double(static_cast<detail::compute_t<T>>(v));
@@ -316,8 +322,8 @@ std::string Tensor::to_string() const {
     return fmt::format("tensor(symbolic, shape={}, dtype={})", shape_string(impl.shape), impl.dtype);
   std::ostringstream os;
   os << "tensor(";
-  TLALOC_SWITCH_ALL(impl.dtype, "to_string",
-                    print_rec(os, static_cast<const T*>(impl.data()), impl.shape, 0, 7))
+  TLALOC_SWITCH_WITH_COMPLEX(impl.dtype, "to_string",
+                             print_rec(os, static_cast<const T*>(impl.data()), impl.shape, 0, 7))
   os << ", dtype=" << dtype_name(impl.dtype) << ')';
   return os.str();
 }

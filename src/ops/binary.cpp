@@ -43,11 +43,17 @@ OpDef& def_binary(const char* name, F f, const char* infix = nullptr) {
         const Tensor a = in[0].astype(t), b = in[1].astype(t);
         Tensor y = detail::empty(out[0].shape, out[0].dtype);
         if constexpr (rule == ResultType::floating) {
+          if constexpr (detail::takes_complex_v<F>) {
+            if (is_complex(t)) {
+              TLALOC_SWITCH_COMPLEX(t, name, detail::binary_loop<T, T>(a, b, y, f))
+              return std::vector<Tensor>{y};
+            }
+          }
           TLALOC_SWITCH_FLOATING(t, name, detail::binary_loop<T, T>(a, b, y, f))
         } else if constexpr (rule == ResultType::boolean) {
-          TLALOC_SWITCH_ALL(t, name, detail::binary_loop<bool, T>(a, b, y, f))
+          TLALOC_SWITCH_FOR(F, t, name, detail::binary_loop<bool, T>(a, b, y, f))
         } else {
-          TLALOC_SWITCH_ALL(t, name, detail::binary_loop<T, T>(a, b, y, f))
+          TLALOC_SWITCH_FOR(F, t, name, detail::binary_loop<T, T>(a, b, y, f))
         }
         return std::vector<Tensor>{y};
       });
@@ -119,67 +125,83 @@ std::vector<Tensor> add_sub_jvp(const Rule& r, bool is_sub) {
 }
 
 // Arithmetic on bool follows PyTorch: + is or, * is and, - is refused.
-const OpDef& add_op = spelled(
-    def_binary<ResultType::same_or_bool>("add", [](auto x, auto y) { return detail::wrapping_add(x, y); }, "+"),
-    "stablehlo.add")
-    .linear()
-    .jvp([](const Rule& r) { return add_sub_jvp(r, false); })
-    .vjp(add_vjp);
-const OpDef& sub_op = spelled(
-    def_binary<ResultType::same>("sub", [](auto x, auto y) { return detail::wrapping_sub(x, y); }, "-"),
-    "stablehlo.subtract")
-    .linear()
-    .jvp([](const Rule& r) { return add_sub_jvp(r, true); })
-    .vjp(sub_vjp);
+const OpDef& add_op =
+    spelled(def_binary<ResultType::same_or_bool>(
+                "add", detail::complex_too([](auto x, auto y) { return detail::wrapping_add(x, y); }), "+"),
+            "stablehlo.add")
+        .linear()
+        .jvp([](const Rule& r) { return add_sub_jvp(r, false); })
+        .vjp(add_vjp);
+const OpDef& sub_op =
+    spelled(def_binary<ResultType::same>(
+                "sub", detail::complex_too([](auto x, auto y) { return detail::wrapping_sub(x, y); }), "-"),
+            "stablehlo.subtract")
+        .linear()
+        .jvp([](const Rule& r) { return add_sub_jvp(r, true); })
+        .vjp(sub_vjp);
 const OpDef& mul_op = detail::binary_derivative(
-    spelled(def_binary<ResultType::same_or_bool>("mul", [](auto x, auto y) { return detail::wrapping_mul(x, y); }, "*"),
+    spelled(def_binary<ResultType::same_or_bool>(
+                "mul", detail::complex_too([](auto x, auto y) { return detail::wrapping_mul(x, y); }), "*"),
             "stablehlo.multiply")
         .multilinear(),
     P(b), P(a));
 const OpDef& div_op = detail::binary_derivative(
-    def_binary<ResultType::floating>("div", [](auto x, auto y) { return x / y; }, "/").lower(detail::lower_div).linear({0}),
-    P(reciprocal(b)),
-    P(-(y / b)));
+    def_binary<ResultType::floating>("div", detail::complex_too([](auto x, auto y) { return x / y; }), "/")
+        .lower(detail::lower_div)
+        .linear({0}),
+    P(reciprocal(b)), P(-(y / b)));
 const OpDef& pow_op = detail::binary_derivative(
-    spelled(def_binary<ResultType::same>("pow",
-                                         [](auto x, auto y) {
-                                           if constexpr (is_float_v<decltype(x)>)
-                                             return std::pow(x, y);
-                                           else
-                                             return int_pow(x, y);
-                                         }),
+    spelled(def_binary<ResultType::same>("pow", detail::complex_too(
+                                                    [](auto x, auto y) {
+                                                      if constexpr (is_float_v<decltype(x)>)
+                                                        return std::pow(x, y);
+                                                      else
+                                                        return int_pow(x, y);
+                                                    },
+                                                    [](auto x, auto y) { return std::pow(x, y); })),
             "stablehlo.power"),
     // b a^(b-1), 0 where b = 0 (so that 0^0 has no infinite slope); y log a, 0 where a = 0.
     P(where(detail::astype_like(b, y) == 0, 0.0,
             detail::astype_like(b, y) * pow(detail::astype_like(a, y), detail::astype_like(b, y) - 1.0))),
     P(y* log(where(detail::astype_like(a, y) == 0, 1.0, detail::astype_like(a, y)))));
+// Complex values order lexicographically, by real part and then imaginary part (the spec's order).
+template <class Z>
+bool complex_greater(Z x, Z y) {
+  return x.real() > y.real() || (x.real() == y.real() && x.imag() > y.imag());
+}
 // NaN-propagating and with -0 < +0, as IEEE-754's maximum/minimum (and JAX's).
-const OpDef& maximum_op = detail::binary_derivative(spelled(def_binary<ResultType::same_or_bool>("maximum",
-                                                                       [](auto x, auto y) {
-                                                                         if constexpr (is_float_v<decltype(x)>)
-                                                                           return (x != x || x > y ||
-                                                                                   (x == y && std::signbit(y)))
-                                                                                      ? x
-                                                                                      : y;
-                                                                         else
-                                                                           return x > y ? x : y;
-                                                                       }),
-                                  "stablehlo.maximum"),
+const OpDef& maximum_op = detail::binary_derivative(
+    spelled(def_binary<ResultType::same_or_bool>(
+                "maximum", detail::complex_too(
+                               [](auto x, auto y) {
+                                 if constexpr (is_float_v<decltype(x)>)
+                                   return (x != x || x > y || (x == y && std::signbit(y))) ? x : y;
+                                 else
+                                   return x > y ? x : y;
+                               },
+                               [](auto x, auto y) { return complex_greater(x, y) ? x : y; })),
+            "stablehlo.maximum"),
     EXTREME_SHARE(a, b), EXTREME_SHARE(b, a));
-const OpDef& minimum_op = detail::binary_derivative(spelled(def_binary<ResultType::same_or_bool>("minimum",
-                                                                       [](auto x, auto y) {
-                                                                         if constexpr (is_float_v<decltype(x)>)
-                                                                           return (x != x || x < y ||
-                                                                                   (x == y && std::signbit(x)))
-                                                                                      ? x
-                                                                                      : y;
-                                                                         else
-                                                                           return x < y ? x : y;
-                                                                       }),
-                                  "stablehlo.minimum"),
+const OpDef& minimum_op = detail::binary_derivative(
+    spelled(def_binary<ResultType::same_or_bool>(
+                "minimum", detail::complex_too(
+                               [](auto x, auto y) {
+                                 if constexpr (is_float_v<decltype(x)>)
+                                   return (x != x || x < y || (x == y && std::signbit(x))) ? x : y;
+                                 else
+                                   return x < y ? x : y;
+                               },
+                               [](auto x, auto y) { return complex_greater(y, x) ? x : y; })),
+            "stablehlo.minimum"),
     EXTREME_SHARE(a, b), EXTREME_SHARE(b, a));
 const OpDef& atan2_op = detail::binary_derivative(
-    spelled(def_binary<ResultType::floating>("atan2", [](auto x, auto y) { return std::atan2(x, y); }),
+    spelled(def_binary<ResultType::floating>(
+                "atan2", detail::complex_too([](auto x, auto y) { return std::atan2(x, y); },
+                                             [](auto x, auto y) {
+                                               // The spec's -i log((y + i x) / sqrt(x^2 + y^2)).
+                                               const decltype(x) i(0, 1);
+                                               return -i * std::log((y + i * x) / std::sqrt(y * y + x * x));
+                                             })),
             "stablehlo.atan2"),
     P(b / (a * a + b * b)), P(-a / (a * a + b * b)));
 // sqrt(a^2 + b^2) without overflow or underflow; inf beside NaN is inf (C's hypot,
@@ -270,7 +292,7 @@ const OpDef& select_op =
           const Tensor a = in[1].astype(t), b = in[2].astype(t);
           Tensor y = detail::empty(out[0].shape, t);
           const auto plan = detail::plan_broadcast<3>(out[0].shape, {&c.shape(), &a.shape(), &b.shape()});
-          TLALOC_SWITCH_ALL(t, "where", {
+          TLALOC_SWITCH_WITH_COMPLEX(t, "where", {
             const bool* pc = c.data<bool>();
             const T* pa = a.data<T>();
             const T* pb = b.data<T>();

@@ -11,6 +11,7 @@
 #include <shared_mutex>
 
 #include "core/check.hpp"
+#include "core/dispatch_type.hpp"
 #include "ops/cpp_spelling.hpp"
 #include "ops/custom_call.hpp"
 #include "ops/rule.hpp"
@@ -52,6 +53,20 @@ std::string element_text(std::uint64_t bits, DType t) {
 
 bool same_value(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
 
+// A floating tensor's values in f64; a complex one's as (real, imaginary) pairs.
+std::vector<double> parts_f64(const Tensor& x) {
+  if (!is_complex(x.dtype())) return x.astype(DType::f64).to_vector<double>();
+  std::vector<double> out;
+  out.reserve(std::size_t(2 * x.numel()));
+  TLALOC_SWITCH_COMPLEX(x.dtype(), "check", {
+    for (const T& z : x.to_vector<T>()) {
+      out.push_back(double(z.real()));
+      out.push_back(double(z.imag()));
+    }
+  })
+  return out;
+}
+
 std::string index_text(const Shape& shape, std::int64_t flat) {
   std::vector<std::int64_t> idx(shape.size());
   for (std::size_t d = shape.size(); d-- > 0;) {
@@ -74,7 +89,9 @@ void run_check(std::string_view name, const Tensor& actual, const Tensor& expect
     throw CheckFailure(fmt::format("{} failed: got {}{} where {}{} was expected", name,
                                    dtype_name(actual.dtype()), shape_string(actual.shape()),
                                    dtype_name(expected.dtype()), shape_string(expected.shape())));
-  const bool floating = is_floating(actual.dtype());
+  const bool floating = is_inexact(actual.dtype());
+  const DType part = real_dtype(actual.dtype());
+  const std::size_t width = is_complex(actual.dtype()) ? 2 : 1;  // parts per element
   const bool almost = name.find("almost") != std::string_view::npos;
   const bool close = name == "check.expect_close";
   const double tol = attrs.has("tolerance") ? attrs.get<double>("tolerance") : kDefaultTolerance;
@@ -82,9 +99,22 @@ void run_check(std::string_view name, const Tensor& actual, const Tensor& expect
       attrs.has("max_ulp_difference") ? attrs.get<std::int64_t>("max_ulp_difference") : kDefaultMaxUlp;
   const std::int64_t min_ulp =
       attrs.has("min_ulp_difference") ? attrs.get<std::int64_t>("min_ulp_difference") : 0;
-  // Integers compare exactly, through i64 (u64 through its bits).
-  const Tensor a = floating ? actual.astype(DType::f64) : actual;
-  const Tensor b = floating ? expected.astype(DType::f64) : expected;
+  // Integers compare exactly, through their bits; floats (each part of a complex value) in f64.
+  const Tensor& a = actual;
+  const Tensor& b = expected;
+  const std::vector<double> fa = floating ? parts_f64(actual) : std::vector<double>();
+  const std::vector<double> fb = floating ? parts_f64(expected) : std::vector<double>();
+  const auto part_ok = [&](double u, double v) {
+    if (close) {
+      const std::int64_t d = (std::isnan(u) || std::isnan(v)) ? (same_value(u, v) ? 0 : INT64_MAX)
+                                                              : std::abs(ordinal(u, part) - ordinal(v, part));
+      return d >= min_ulp && d <= max_ulp;
+    }
+    return same_value(u, v) || (almost && std::abs(u - v) <= tol);
+  };
+  const auto text = [&](const std::vector<double>& f, std::size_t i) {
+    return width == 1 ? fmt::format("{}", f[i]) : fmt::format("({}, {})", f[i], f[i + 1]);
+  };
   int shown = 0;
   std::string bad;
   std::int64_t mismatches = 0;
@@ -92,18 +122,9 @@ void run_check(std::string_view name, const Tensor& actual, const Tensor& expect
     bool ok = true;
     std::string x, y;
     if (floating) {
-      const double u = a.data<double>()[i], v = b.data<double>()[i];
-      if (close) {
-        const std::int64_t d = (std::isnan(u) || std::isnan(v))
-                                   ? (same_value(u, v) ? 0 : INT64_MAX)
-                                   : std::abs(ordinal(u, actual.dtype()) - ordinal(v, actual.dtype()));
-        ok = d >= min_ulp && d <= max_ulp;
-      } else if (almost) {
-        ok = same_value(u, v) || std::abs(u - v) <= tol;
-      } else {
-        ok = same_value(u, v);
-      }
-      x = fmt::format("{}", u), y = fmt::format("{}", v);
+      const std::size_t at = std::size_t(i) * width;
+      for (std::size_t k = 0; k < width; ++k) ok = ok && part_ok(fa[at + k], fb[at + k]);
+      x = text(fa, at), y = text(fb, at);
     } else {
       const std::size_t n = itemsize(a.dtype());
       std::uint64_t u = 0, v = 0;

@@ -35,10 +35,10 @@ bool is_unsigned_type(DType t) { return t == DType::boolean || is_unsigned(t); }
 
 // The compare_type, checked against the operands' element type.
 std::string compare_type(const Attrs& a, DType t) {
-  const std::string def = is_floating(t) ? "FLOAT" : is_unsigned_type(t) ? "UNSIGNED" : "SIGNED";
+  const std::string def = is_inexact(t) ? "FLOAT" : is_unsigned_type(t) ? "UNSIGNED" : "SIGNED";
   if (!a.has("compare_type")) return def;
   const std::string& c = a.get<std::string>("compare_type");
-  const bool ok = is_floating(t) ? (c == "FLOAT" || c == "TOTALORDER") : c == def;
+  const bool ok = is_inexact(t) ? (c == "FLOAT" || c == "TOTALORDER") : c == def;
   if (!ok) detail::fail<DTypeError>("compare", "compare_type {} does not apply to {} operands", c, t);
   return c;
 }
@@ -58,6 +58,28 @@ bool apply(Dir d, C x, C y) {
       return x <= y;
     case Dir::lt:
       return x < y;
+  }
+  return false;
+}
+
+// Complex values compare as (real, imaginary) pairs, lexicographically (the spec's
+// rule); `key` maps a part to what is compared (itself, or its total-order key).
+template <class Z, class Key>
+bool apply_complex(Dir d, Z x, Z y, Key key) {
+  const auto xr = key(x.real()), yr = key(y.real()), xi = key(x.imag()), yi = key(y.imag());
+  switch (d) {
+    case Dir::eq:
+      return xr == yr && xi == yi;
+    case Dir::ne:
+      return !(xr == yr && xi == yi);
+    case Dir::ge:
+      return xr > yr || (xr == yr && xi >= yi);
+    case Dir::gt:
+      return xr > yr || (xr == yr && xi > yi);
+    case Dir::le:
+      return xr < yr || (xr == yr && xi <= yi);
+    case Dir::lt:
+      return xr < yr || (xr == yr && xi < yi);
   }
   return false;
 }
@@ -98,12 +120,17 @@ const OpDef& compare_op =
           const bool total = compare_type(a, t) == "TOTALORDER";
           const Tensor x = in[0].astype(t), y = in[1].astype(t);
           Tensor r = detail::empty(out[0].shape, DType::boolean);
-          TLALOC_SWITCH_ALL(t, "compare", {
+          TLALOC_SWITCH_WITH_COMPLEX(t, "compare", {
             detail::binary_loop<bool, T>(x, y, r, [d, total](auto u, auto v) {
-              if constexpr (std::is_floating_point_v<decltype(u)>) {
-                if (total) return apply(d, total_key(double(u)), total_key(double(v)));
+              if constexpr (detail::is_complex_v<decltype(u)>) {
+                if (total) return apply_complex(d, u, v, [](auto p) { return total_key(double(p)); });
+                return apply_complex(d, u, v, [](auto p) { return p; });
+              } else {
+                if constexpr (std::is_floating_point_v<decltype(u)>) {
+                  if (total) return apply(d, total_key(double(u)), total_key(double(v)));
+                }
+                return apply(d, u, v);
               }
-              return apply(d, u, v);
             });
           })
           return std::vector<Tensor>{r};

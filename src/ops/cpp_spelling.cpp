@@ -117,6 +117,17 @@ std::string cpp_string(std::string_view s) {
 }
 
 std::string cpp_value(const Tensor& t) {
+  if (is_complex(t.dtype())) {  // tl::lax::complex of the two parts
+    std::vector<double> re, im;
+    for (const std::complex<double>& z : t.astype(DType::c128).to_vector<std::complex<double>>()) {
+      re.push_back(z.real());
+      im.push_back(z.imag());
+    }
+    const auto part = [&](const std::vector<double>& p) {
+      return cpp_value(tensor(p, t.shape()).astype(real_dtype(t.dtype())));
+    };
+    return fmt::format("tl::lax::complex({}, {})", part(re), part(im));
+  }
   const std::vector<std::string> v = literals(t);
   const bool splat = !v.empty() && std::all_of(v.begin(), v.end(), [&](const std::string& e) { return e == v[0]; });
   if (t.rank() == 0) return fmt::format("tl::scalar_tensor({}, {})", v[0], cpp_dtype(t.dtype()));

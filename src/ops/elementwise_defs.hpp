@@ -35,7 +35,7 @@ OpDef& def_spec_binary(const char* name, const char* spelling, ResultType rule, 
         const DType t = promote_types(in[0].dtype(), in[1].dtype());
         const Tensor a = in[0].astype(t), b = in[1].astype(t);
         Tensor y = empty(out[0].shape, out[0].dtype);
-        TLALOC_SWITCH_ALL(t, name, {
+        TLALOC_SWITCH_FOR(F, t, name, {
           if (out[0].dtype == DType::boolean && t != DType::boolean)
             binary_loop<bool, T>(a, b, y, f);
           else
@@ -62,9 +62,10 @@ OpDef& def_spec_unary(const char* name, const char* spelling, bool (*allowed)(DT
 }
 
 inline bool any_type(DType) { return true; }
-inline bool integer_type(DType t) { return !is_floating(t) && t != DType::boolean; }
-inline bool integer_or_bool(DType t) { return !is_floating(t); }
+inline bool integer_type(DType t) { return is_integral(t); }
+inline bool integer_or_bool(DType t) { return is_integral(t) || t == DType::boolean; }
 inline bool floating_type(DType t) { return is_floating(t); }
+inline bool inexact_type(DType t) { return is_inexact(t); }
 inline bool numeric_type(DType t) { return t != DType::boolean; }
 
 // Calls a registered op by name (an op of another file); under a trace it is recorded.

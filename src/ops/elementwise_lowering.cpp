@@ -65,7 +65,7 @@ Out lower_isnan(std::span<const Tensor> in, const Attrs&) { return {compare(in[0
 // True division: integers divide as f32.
 Out lower_div(std::span<const Tensor> in, const Attrs&) {
   DType t = promote_types(in[0].dtype(), in[1].dtype());
-  if (!is_floating(t)) t = DType::f32;
+  if (!is_inexact(t)) t = DType::f32;
   return {divide(converted_to(in[0], t), converted_to(in[1], t))};
 }
 

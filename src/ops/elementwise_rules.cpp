@@ -8,7 +8,8 @@ DType result_dtype(std::string_view op, ResultType rule, DType in) {
       if (in == DType::boolean) fail<DTypeError>(op, "does not accept bool tensors");
       return in;
     case ResultType::same_or_bool: return in;
-    case ResultType::floating: return is_floating(in) ? in : DType::f32;
+    case ResultType::floating:
+      return is_inexact(in) ? in : DType::f32;
     case ResultType::boolean: return DType::boolean;
   }
   return in;
@@ -41,7 +42,8 @@ DType promote_for(std::string_view op, DType a, DType b) {
 
 DType weak_scalar_dtype(Scalar s, DType t) {
   switch (s.kind()) {
-    case Scalar::Kind::floating: return is_floating(t) ? t : DType::f32;
+    case Scalar::Kind::floating:
+      return is_inexact(t) ? t : DType::f32;
     case Scalar::Kind::integer: return t == DType::boolean ? DType::i64 : t;
     case Scalar::Kind::boolean: return t;
   }

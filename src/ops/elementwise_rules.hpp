@@ -6,10 +6,10 @@
 namespace tlaloc::detail {
 
 enum class ResultType {
-  same,         // the (promoted) input type; bool refused
-  same_or_bool, // the (promoted) input type; bool allowed
-  floating,     // the input type if floating, else f32
-  boolean,      // bool (predicates and comparisons)
+  same,          // the (promoted) input type; bool refused
+  same_or_bool,  // the (promoted) input type; bool allowed
+  floating,      // the input type if floating or complex, else f32
+  boolean,       // bool (predicates and comparisons)
 };
 
 DType result_dtype(std::string_view op, ResultType rule, DType in);

@@ -102,23 +102,35 @@ std::vector<Tensor> clamp_vjp(const Rule& r) {
   return g;
 }
 
-const OpDef& divide_op = detail::binary_derivative(
-    def_spec_binary("divide", "stablehlo.divide", ResultType::same, detail::numeric_type,
-                    [](auto x, auto y) { return divide(x, y); })
-        .linear({0}),
-    divide_da, divide_db).cpp(detail::cpp_fn("tl::lax::div"));
+const OpDef& divide_op =
+    detail::binary_derivative(
+        def_spec_binary("divide", "stablehlo.divide", ResultType::same, detail::numeric_type,
+                        detail::complex_too([](auto x, auto y) { return divide(x, y); }))
+            .linear({0}),
+        divide_da, divide_db)
+        .cpp(detail::cpp_fn("tl::lax::div"));
 // Named fmod: the library's `remainder` is Python's.
 const OpDef& fmod_op = detail::binary_derivative(
     def_spec_binary("fmod", "stablehlo.remainder", ResultType::same, detail::numeric_type,
                     [](auto x, auto y) { return fmod(x, y); }),
     fmod_da, fmod_db).cpp(detail::cpp_fn("tl::lax::rem"));
 
-const OpDef& cbrt_op = def_spec_unary("cbrt", "stablehlo.cbrt", detail::floating_type, [](auto x) {
-  if constexpr (std::is_floating_point_v<decltype(x)>)
-    return std::cbrt(x);
-  else
-    return x;
-}).derivative([](const Tensor&, const Tensor& y) { return reciprocal(3.0 * square(y)); }).cpp(detail::cpp_fn("tl::lax::cbrt"));
+// A complex operand's cube root is the principal one.
+const OpDef& cbrt_op =
+    def_spec_unary("cbrt", "stablehlo.cbrt", detail::inexact_type,
+                   detail::complex_too(
+                       [](auto x) {
+                         if constexpr (std::is_floating_point_v<decltype(x)>)
+                           return std::cbrt(x);
+                         else
+                           return x;
+                       },
+                       [](auto z) {
+                         using R = typename decltype(z)::value_type;
+                         return std::pow(z, R(1) / R(3));
+                       }))
+        .derivative([](const Tensor&, const Tensor& y) { return reciprocal(3.0 * square(y)); })
+        .cpp(detail::cpp_fn("tl::lax::cbrt"));
 // std::round rounds halfway cases away from zero and keeps -0.0 and NaN.
 const OpDef& afz_op =
     def_spec_unary("round_nearest_afz", "stablehlo.round_nearest_afz", detail::floating_type, [](auto x) {

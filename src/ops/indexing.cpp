@@ -13,10 +13,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <complex>
 #include <cstring>
 #include <type_traits>
 
 #include "core/check.hpp"
+#include "core/layout.hpp"
 #include "core/parallel.hpp"
 #include "core/tensor_impl.hpp"
 #include "core/wrapping.hpp"
@@ -107,24 +109,6 @@ void with_kernel_index_type(DType t, F&& f) {
       break;
   }
 }
-// Moving data needs the element size only.
-template <class F>
-void with_element_size(std::size_t size, F&& f) {
-  switch (size) {
-    case 1:
-      f(std::uint8_t{});
-      break;
-    case 2:
-      f(std::uint16_t{});
-      break;
-    case 4:
-      f(std::uint32_t{});
-      break;
-    default:
-      f(std::uint64_t{});
-      break;
-  }
-}
 
 // Adding needs f32, f64, bool, or for integers only the width: wrapping addition
 // gives the same bits signed or unsigned.
@@ -136,8 +120,18 @@ void with_add_type(DType t, F&& f) {
     f(double{});
   else if (t == DType::boolean)
     f(bool{});
+  else if (t == DType::c64)
+    f(std::complex<float>{});
+  else if (t == DType::c128)
+    f(std::complex<double>{});
+  else if (itemsize(t) == 1)
+    f(std::uint8_t{});
+  else if (itemsize(t) == 2)
+    f(std::uint16_t{});
+  else if (itemsize(t) == 4)
+    f(std::uint32_t{});
   else
-    with_element_size(itemsize(t), f);
+    f(std::uint64_t{});
 }
 
 // ---- index checks -------------------------------------------------------------------
@@ -238,7 +232,7 @@ std::vector<Tensor> gather_kernel(std::string_view op, const Tensor& x, const Te
   if (y.numel() == 0) return {y};
   with_kernel_index_type(ix.dtype(), [&](auto itag) {
     using I = decltype(itag);
-    with_element_size(itemsize(x.dtype()), [&](auto etag) {
+    detail::with_element_size(itemsize(x.dtype()), [&](auto etag) {
       using E = decltype(etag);
       const Plan<E, I> p{static_cast<E*>(y.impl().data()),
                          static_cast<const E*>(x.raw_data()),

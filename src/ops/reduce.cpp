@@ -71,7 +71,8 @@ Shape reduced_shape(const Shape& s, const std::vector<std::int64_t>& axes, bool 
 
 // The accumulation dtype of sum/prod/cumsum/cumprod: integers and bool widen to
 // i64, except u64, which i64 cannot hold: it accumulates in itself (wrapping).
-DType widened(DType t) { return is_floating(t) || t == DType::u64 ? t : DType::i64; }
+// Floating and complex types accumulate in themselves.
+DType widened(DType t) { return is_inexact(t) || t == DType::u64 ? t : DType::i64; }
 
 enum class ReduceDType { widen, same, boolean };
 
@@ -94,6 +95,7 @@ detail::ShapeRule reduce_rule(std::string op, ReduceDType rule) {
     TLALOC_DTYPE_CASE(::tlaloc::DType::f16, ::tlaloc::f16, __VA_ARGS__)            \
     TLALOC_DTYPE_CASE(::tlaloc::DType::i64, std::int64_t, __VA_ARGS__)             \
     TLALOC_DTYPE_CASE(::tlaloc::DType::u64, std::uint64_t, __VA_ARGS__)            \
+    TLALOC_SWITCH_COMPLEX_CASES(__VA_ARGS__)                                       \
     default:                                                                       \
       ::tlaloc::detail::fail<::tlaloc::DTypeError>(op, "no kernel for {}", dtype); \
   }

@@ -321,7 +321,7 @@ const OpDef& broadcast_in_dim_op =
           for (std::size_t i = 0; i < dims.size(); ++i) aligned[std::size_t(dims[i])] = x.shape()[i];
           Tensor y = detail::empty(out[0].shape, x.dtype());
           const auto plan = detail::plan_broadcast<1>(out[0].shape, {&aligned});
-          TLALOC_SWITCH_ALL(x.dtype(), "broadcast_to", {
+          TLALOC_SWITCH_WITH_COMPLEX(x.dtype(), "broadcast_to", {
             const T* src = x.data<T>();
             T* dst = detail::mutable_data<T>(y);
             detail::for_each_row(plan,

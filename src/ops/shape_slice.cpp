@@ -93,29 +93,10 @@ void copy_box_as(const E* src, E* dst, const Box& b) {
       [src, dst, &b](std::int64_t begin, std::int64_t end) { copy_rows(src, dst, b, begin, end); });
 }
 
-// Moving data needs the element size only, not the element type.
-template <class F>
-void with_element_size(std::size_t size, F&& f) {
-  switch (size) {
-    case 1:
-      f(std::uint8_t{});
-      break;
-    case 2:
-      f(std::uint16_t{});
-      break;
-    case 4:
-      f(std::uint32_t{});
-      break;
-    default:
-      f(std::uint64_t{});
-      break;
-  }
-}
-
 void copy_box(const Tensor& src, const Tensor& dst, Box b) {
   if (detail::numel_of(b.shape) == 0) return;
   if (b.shape.empty()) b = {{1}, b.src_base, b.dst_base, {0}, {0}};
-  with_element_size(itemsize(src.dtype()), [&](auto tag) {
+  detail::with_element_size(itemsize(src.dtype()), [&](auto tag) {
     using E = decltype(tag);
     copy_box_as(static_cast<const E*>(src.raw_data()), static_cast<E*>(dst.impl().data()), b);
   });
@@ -205,7 +186,7 @@ const OpDef& slice_op =
 
 // Every element of dst set to the element at `value` (same dtype).
 void fill_bytes(const Tensor& dst, const void* value) {
-  with_element_size(itemsize(dst.dtype()), [&](auto tag) {
+  detail::with_element_size(itemsize(dst.dtype()), [&](auto tag) {
     using E = decltype(tag);
     E v;
     std::memcpy(&v, value, sizeof(E));
@@ -459,7 +440,7 @@ const OpDef& iota_op =
           if (y.numel() == 0) return std::vector<Tensor>{y};
           // One period (each value repeated `inner` times) is written, then copied.
           const std::int64_t period = n * inner, copies = y.numel() / period;
-          TLALOC_SWITCH_ALL(out[0].dtype, "iota", {
+          TLALOC_SWITCH_WITH_COMPLEX(out[0].dtype, "iota", {
             T* p = detail::mutable_data<T>(y);
             detail::parallel_for(n, std::max<std::int64_t>(1, detail::kElementwiseGrain / inner),
                                  [&](std::int64_t b, std::int64_t e) {

@@ -85,6 +85,21 @@ OpDef& float_spelled(OpDef& op, const char* name, detail::LowerFn lower) {
 
 template <class T> constexpr bool is_float_v = std::is_floating_point_v<T>;
 
+// exp(z) - 1 and log(1 + z) without the cancellation near z = 0 (real parts as
+// expm1 and log1p of reals keep it).
+template <class Z>
+Z complex_expm1(Z z) {
+  using R = typename Z::value_type;
+  const R s = std::sin(z.imag() / 2);
+  return {std::expm1(z.real()) * std::cos(z.imag()) - 2 * s * s, std::exp(z.real()) * std::sin(z.imag())};
+}
+template <class Z>
+Z complex_log1p(Z z) {
+  using R = typename Z::value_type;
+  const R x = z.real(), y = z.imag();
+  return {R(0.5) * std::log1p(x * (2 + x) + y * y), std::atan2(y, 1 + x)};
+}
+
 // ---- derivatives that take more than one line ---------------------------------
 // gelu_tanh = x (1 + tanh u) / 2 with u = sqrt(2/pi) (x + 0.044715 x^3).
 Tensor gelu_tanh_derivative(const Tensor& x) {
@@ -95,28 +110,58 @@ Tensor gelu_tanh_derivative(const Tensor& x) {
 }
 
 // ---- same element type ------------------------------------------------------
-const OpDef& neg_op =
-    spelled(def_unary("neg", ResultType::same, [](auto v) { return detail::wrapping_neg(v); }),
-            "stablehlo.negate")
-        .called_as({.names = {"neg"}, .symbol = "-"})
-        .linear()
-        .jvp(detail::linear_jvp({0}))
-        .vjp([](const detail::Rule& r) { return std::vector<Tensor>{neg(r.cotangent())}; });
-const OpDef& abs_op = spelled(def_unary("abs", ResultType::same,
-                                        [](auto v) {
-                                          using C = decltype(v);
-                                          if constexpr (std::is_unsigned_v<C>)
-                                            return v;
-                                          else
-                                            return v < C(0) ? detail::wrapping_neg(v) : v;
-                                        }),
-                              "stablehlo.abs")
-                          .derivative([](const Tensor& x, const Tensor&) { return sign(x); });
+const OpDef& neg_op = spelled(def_unary("neg", ResultType::same,
+                                        detail::complex_too([](auto v) { return detail::wrapping_neg(v); })),
+                              "stablehlo.negate")
+                          .called_as({.names = {"neg"}, .symbol = "-"})
+                          .linear()
+                          .jvp(detail::linear_jvp({0}))
+                          .vjp([](const detail::Rule& r) { return std::vector<Tensor>{neg(r.cotangent())}; });
+// abs of a complex value is its modulus, a real of the parts' type.
+Tensor abs_kernel(const Tensor& x) {
+  if (is_complex(x.dtype())) {
+    Tensor out = detail::empty(x.shape(), real_dtype(x.dtype()));
+    TLALOC_SWITCH_COMPLEX(x.dtype(), "abs", {
+      using R = typename T::value_type;
+      detail::map_loop<R>(x.data<T>(), detail::mutable_data<R>(out), x.numel(),
+                          [](T z) { return std::abs(z); });
+    })
+    return out;
+  }
+  return detail::map_same("abs", x, [](auto v) {
+    using C = decltype(v);
+    if constexpr (std::is_unsigned_v<C>)
+      return v;
+    else
+      return v < C(0) ? detail::wrapping_neg(v) : v;
+  });
+}
+const OpDef& abs_op =
+    spelled(public_unary("abs")
+                .inputs(1)
+                .shape_rule([](std::span<const detail::TensorType> in, const detail::Attrs&) {
+                  if (in[0].dtype == DType::boolean)
+                    detail::fail<DTypeError>("abs", "does not accept bool tensors");
+                  return std::vector<detail::TensorType>{{real_dtype(in[0].dtype), in[0].shape}};
+                })
+                .kernel([](std::span<const Tensor> in, const detail::Attrs&,
+                           std::span<const detail::TensorType>) {
+                  return std::vector<Tensor>{abs_kernel(in[0])};
+                }),
+            "stablehlo.abs")
+        .derivative([](const Tensor& x, const Tensor&) { return sign(x); });
 // sign(±0) = ±0 and sign(NaN) = NaN, as JAX.
-const OpDef& sign_op = float_spelled(def_unary("sign", ResultType::same, [](auto v) {
-  using C = decltype(v);
-  return v > C(0) ? C(1) : v < C(0) ? C(-1) : v;
-}), "stablehlo.sign", detail::lower_sign).no_derivative();
+// A complex value's sign is z / |z|, and 0 at 0.
+const OpDef& sign_op =
+    float_spelled(def_unary("sign", ResultType::same,
+                            detail::complex_too(
+                                [](auto v) {
+                                  using C = decltype(v);
+                                  return v > C(0) ? C(1) : v < C(0) ? C(-1) : v;
+                                },
+                                [](auto z) { return z == decltype(z)(0) ? z : z / std::abs(z); })),
+                  "stablehlo.sign", detail::lower_sign)
+        .no_derivative();
 const OpDef& square_op =
     def_unary("square", ResultType::same, [](auto v) { return detail::wrapping_mul(v, v); })
         .lower(detail::lower_square)
@@ -140,7 +185,7 @@ OpDef& def_rounding(const char* name, F f) {
       .shape_rule(detail::unary_rule(name, ResultType::same))
       .kernel(
           [name, f](std::span<const Tensor> in, const detail::Attrs&, std::span<const detail::TensorType>) {
-            if (!is_floating(in[0].dtype())) return std::vector<Tensor>{in[0]};
+            if (!is_inexact(in[0].dtype())) return std::vector<Tensor>{in[0]};
             return std::vector<Tensor>{detail::map_floating(name, in[0], f)};
           });
 }
@@ -161,21 +206,31 @@ const OpDef& round_op =
   const OpDef& name##_op = def_float_unary(#name, [](auto v) { return expr; }) how;
 #define TLALOC_VMATH_UNARY(name, fn, how) \
   const OpDef& name##_op = def_vmath_unary(#name, detail::FloatFn::fn, [](auto v) { return vmath::fn(v); }) how;
+// The same for functions that also take complex values, computing `cexpr` of z.
+#define TLALOC_FLOAT_UNARY_C(name, expr, cexpr, how) \
+  const OpDef& name##_op = def_float_unary(          \
+      #name, detail::complex_too([](auto v) { return expr; }, [](auto z) { return cexpr; })) how;
+#define TLALOC_VMATH_UNARY_C(name, fn, cexpr, how) \
+  const OpDef& name##_op = def_vmath_unary(        \
+      #name, detail::FloatFn::fn,                  \
+      detail::complex_too([](auto v) { return vmath::fn(v); }, [](auto z) { return cexpr; })) how;
 #define TLALOC_SPELLED(spec) .elementwise().stablehlo(detail::elementwise_spelling("stablehlo." #spec))
 #define TLALOC_LOWERED(name) .lower(detail::lower_##name)
 #define D(expr) \
   .derivative([]([[maybe_unused]] const Tensor& x, [[maybe_unused]] const Tensor& y) { return expr; })
-TLALOC_VMATH_UNARY(exp, exp, TLALOC_SPELLED(exponential) D(y))
-TLALOC_VMATH_UNARY(expm1, expm1, TLALOC_SPELLED(exponential_minus_one) D(y + 1.0))
-TLALOC_VMATH_UNARY(log, log, TLALOC_SPELLED(log) D(reciprocal(x)))
-TLALOC_VMATH_UNARY(log1p, log1p, TLALOC_SPELLED(log_plus_one) D(reciprocal(x + 1.0)))
-TLALOC_FLOAT_UNARY(sqrt, std::sqrt(v), TLALOC_SPELLED(sqrt) D(0.5 / y))
-TLALOC_FLOAT_UNARY(rsqrt, decltype(v)(1) / std::sqrt(v), TLALOC_SPELLED(rsqrt) D(-0.5 * y / x))
-TLALOC_FLOAT_UNARY(reciprocal, decltype(v)(1) / v, TLALOC_LOWERED(reciprocal) D(-(y * y)))
-TLALOC_VMATH_UNARY(sin, sin, TLALOC_SPELLED(sine) D(cos(x)))
-TLALOC_VMATH_UNARY(cos, cos, TLALOC_SPELLED(cosine) D(-sin(x)))
-TLALOC_FLOAT_UNARY(tan, std::tan(v), TLALOC_SPELLED(tan) D(1.0 + y * y))
-TLALOC_VMATH_UNARY(tanh, tanh, TLALOC_SPELLED(tanh) D(1.0 - y * y))
+TLALOC_VMATH_UNARY_C(exp, exp, std::exp(z), TLALOC_SPELLED(exponential) D(y))
+TLALOC_VMATH_UNARY_C(expm1, expm1, complex_expm1(z), TLALOC_SPELLED(exponential_minus_one) D(y + 1.0))
+TLALOC_VMATH_UNARY_C(log, log, std::log(z), TLALOC_SPELLED(log) D(reciprocal(x)))
+TLALOC_VMATH_UNARY_C(log1p, log1p, complex_log1p(z), TLALOC_SPELLED(log_plus_one) D(reciprocal(x + 1.0)))
+TLALOC_FLOAT_UNARY_C(sqrt, std::sqrt(v), std::sqrt(z), TLALOC_SPELLED(sqrt) D(0.5 / y))
+TLALOC_FLOAT_UNARY_C(rsqrt, decltype(v)(1) / std::sqrt(v), decltype(z)(1) / std::sqrt(z),
+                     TLALOC_SPELLED(rsqrt) D(-0.5 * y / x))
+TLALOC_FLOAT_UNARY_C(reciprocal, decltype(v)(1) / v, decltype(z)(1) / z,
+                     TLALOC_LOWERED(reciprocal) D(-(y* y)))
+TLALOC_VMATH_UNARY_C(sin, sin, std::sin(z), TLALOC_SPELLED(sine) D(cos(x)))
+TLALOC_VMATH_UNARY_C(cos, cos, std::cos(z), TLALOC_SPELLED(cosine) D(-sin(x)))
+TLALOC_FLOAT_UNARY_C(tan, std::tan(v), std::tan(z), TLALOC_SPELLED(tan) D(1.0 + y * y))
+TLALOC_VMATH_UNARY_C(tanh, tanh, std::tanh(z), TLALOC_SPELLED(tanh) D(1.0 - y * y))
 TLALOC_FLOAT_UNARY(sinh, std::sinh(v), TLALOC_LOWERED(sinh) D(cosh(x)))
 TLALOC_FLOAT_UNARY(cosh, std::cosh(v), TLALOC_LOWERED(cosh) D(sinh(x)))
 TLALOC_FLOAT_UNARY(asin, std::asin(v), TLALOC_LOWERED(asin) D(rsqrt((1.0 - x) * (1.0 + x))))
@@ -184,7 +239,8 @@ TLALOC_FLOAT_UNARY(atan, std::atan(v), TLALOC_LOWERED(atan) D(reciprocal(1.0 + x
 TLALOC_FLOAT_UNARY(asinh, std::asinh(v), TLALOC_LOWERED(asinh) D(rsqrt(x * x + 1.0)))
 TLALOC_FLOAT_UNARY(acosh, std::acosh(v), TLALOC_LOWERED(acosh) D(rsqrt((x - 1.0) * (x + 1.0))))
 TLALOC_FLOAT_UNARY(atanh, std::atanh(v), TLALOC_LOWERED(atanh) D(reciprocal((1.0 - x) * (1.0 + x))))
-TLALOC_VMATH_UNARY(sigmoid, sigmoid, TLALOC_SPELLED(logistic) D(y * (1.0 - y)))
+TLALOC_VMATH_UNARY_C(sigmoid, sigmoid, decltype(z)(1) / (decltype(z)(1) + std::exp(-z)),
+                     TLALOC_SPELLED(logistic) D(y*(1.0 - y)))
 // silu = x s(x): s + x s (1 - s).
 TLALOC_VMATH_UNARY(silu, silu, TLALOC_LOWERED(silu) D(sigmoid(x) * (1.0 + x * (1.0 - sigmoid(x)))))
 TLALOC_VMATH_UNARY(softplus, softplus, TLALOC_LOWERED(softplus) D(sigmoid(x)))
@@ -205,7 +261,9 @@ TLALOC_VMATH_UNARY(gelu_tanh, gelu_tanh,
 #undef TLALOC_LOWERED
 #undef D
 #undef TLALOC_SPELLED
+#undef TLALOC_VMATH_UNARY_C
 #undef TLALOC_VMATH_UNARY
+#undef TLALOC_FLOAT_UNARY_C
 #undef TLALOC_FLOAT_UNARY
 
 // ---- predicates -------------------------------------------------------------

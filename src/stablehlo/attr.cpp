@@ -19,6 +19,7 @@ namespace {
 struct Literal {
   std::string text;
   std::size_t pos;
+  std::string imag;  // a complex literal `(re, im)`; text holds re
 };
 
 // Nested lists as written; `shape` is filled from the nesting.
@@ -41,20 +42,26 @@ void parse_list(Cursor& c, std::vector<Literal>& out, Shape& shape, std::size_t 
   c.skip_space();
   const std::size_t at = c.pos();
   if (c.eat_word("true"))
-    out.push_back({"true", at});
+    out.push_back({"true", at, ""});
   else if (c.eat_word("false"))
-    out.push_back({"false", at});
+    out.push_back({"false", at, ""});
   else if (c.at_number())
-    out.push_back({c.number_text(), at});
-  else if (c.peek() == '(')
-    c.fail("complex element literals are not supported");
-  else
+    out.push_back({c.number_text(), at, ""});
+  else if (c.eat("(")) {
+    Literal lit{c.number_text(), at, ""};
+    c.expect(",");
+    lit.imag = c.number_text();
+    c.expect(")");
+    out.push_back(std::move(lit));
+  } else
     c.fail("expected a number, true, false or '[' in a dense literal");
 }
 
-void store_bits(Tensor& t, std::int64_t i, std::uint64_t bits) {
-  const std::size_t n = itemsize(t.dtype());
-  std::memcpy(static_cast<char*>(t.impl().data()) + std::size_t(i) * n, &bits, n);  // little endian
+// Element i's bits; a complex element is two parts, real first.
+void store_bits(Tensor& t, std::int64_t i, std::uint64_t bits, std::size_t part = 0) {
+  const std::size_t n = itemsize(real_dtype(t.dtype()));
+  const std::size_t at = std::size_t(i) * itemsize(t.dtype()) + part * n;
+  std::memcpy(static_cast<char*>(t.impl().data()) + at, &bits, n);  // little endian
 }
 
 std::uint64_t literal_bits(Cursor& c, const Literal& lit, DType t) {
@@ -102,6 +109,16 @@ std::uint64_t literal_bits(Cursor& c, const Literal& lit, DType t) {
   return neg ? 0ull - mag : mag;
 }
 
+void store_literal(Cursor& c, Tensor& t, std::int64_t i, const Literal& lit) {
+  const DType d = t.dtype();
+  if (is_complex(d) != !lit.imag.empty())
+    c.fail_at(lit.pos, is_complex(d)
+                           ? fmt::format("a {} element is written (real, imaginary)", element_type_name(d))
+                           : fmt::format("a complex value is not a {} value", element_type_name(d)));
+  store_bits(t, i, literal_bits(c, lit, real_dtype(d)));
+  if (is_complex(d)) store_bits(t, i, literal_bits(c, {lit.imag, lit.pos, ""}, real_dtype(d)), 1);
+}
+
 Tensor from_hex(Cursor& c, const std::string& hex, const ir::TensorType& type, std::size_t at) {
   if (hex.rfind("0x", 0) != 0 || hex.size() % 2 != 0)
     c.fail_at(at, "hex dense literal must be \"0x\" and byte pairs");
@@ -127,10 +144,9 @@ Tensor from_hex(Cursor& c, const std::string& hex, const ir::TensorType& type, s
   return t;
 }
 
-std::string element_text(const Tensor& t, std::int64_t i) {
-  const DType d = t.dtype();
+std::string scalar_text(const char* at, DType d) {
   std::uint64_t bits = 0;
-  std::memcpy(&bits, static_cast<const char*>(t.raw_data()) + std::size_t(i) * itemsize(d), itemsize(d));
+  std::memcpy(&bits, at, itemsize(d));
   switch (d) {
     case DType::boolean:
       return bits ? "true" : "false";
@@ -154,6 +170,18 @@ std::string element_text(const Tensor& t, std::int64_t i) {
   if (is_unsigned(d)) return std::to_string(bits);
   const int shift = int(64 - 8 * itemsize(d));
   return std::to_string(std::int64_t(bits << shift) >> shift);  // sign-extend
+}
+
+std::string element_text(const Tensor& t, std::int64_t i) {
+  const DType d = t.dtype();
+  const char* at = static_cast<const char*>(t.raw_data()) + std::size_t(i) * itemsize(d);
+  if (!is_complex(d)) return scalar_text(at, d);
+  const DType part = real_dtype(d);
+  std::string s = "(";
+  s += scalar_text(at, part);
+  s += ", ";
+  s += scalar_text(at + itemsize(part), part);
+  return s + ")";
 }
 
 void list_text(const Tensor& t, std::size_t axis, std::int64_t& next, std::string& out) {
@@ -281,12 +309,14 @@ Tensor parse_dense(Cursor& c, const ir::TensorType& type, std::size_t at) {
     c.fail_at(at, fmt::format("dense literal of shape {} for {}", shape_string(shape), type_text(type)));
   Tensor t = detail::empty(type.shape, type.dtype);
   if (splat) {
-    const std::uint64_t bits = literal_bits(c, lits[0], type.dtype);
-    for (std::int64_t i = 0; i < t.numel(); ++i) store_bits(t, i, bits);
+    if (t.numel() == 0) return t;
+    store_literal(c, t, 0, lits[0]);
+    const std::size_t n = itemsize(type.dtype);
+    for (std::int64_t i = 1; i < t.numel(); ++i)
+      std::memcpy(static_cast<char*>(t.impl().data()) + std::size_t(i) * n, t.impl().data(), n);
     return t;
   }
-  for (std::size_t i = 0; i < lits.size(); ++i)
-    store_bits(t, std::int64_t(i), literal_bits(c, lits[i], type.dtype));
+  for (std::size_t i = 0; i < lits.size(); ++i) store_literal(c, t, std::int64_t(i), lits[i]);
   return t;
 }
 

@@ -22,6 +22,40 @@ const Format elementwise(
       p.trailing_type(op);
     });
 
+// After the operands of a form whose short type is its own: reads `: (ins) -> outs` and
+// returns true, or eats the ':' of the short type and returns false.
+bool function_type_follows(OpParser& p, ParsedOp& op) {
+  Cursor& c = p.cursor();
+  const std::size_t save = c.pos();
+  c.expect(":");
+  if (c.peek() != '(') return false;
+  c.seek(save);
+  p.trailing_type(op);
+  return true;
+}
+
+// `stablehlo.complex %re, %im : tensor<2xcomplex<f64>>`: the one type is the result's
+// (the operands' are its parts'), or a function type.
+const Format complex(
+    "complex",
+    [](OpPrinter& p, const Op& op, const StableHloSpelling& s, std::string& out) {
+      out += s.name + " " + p.uses(op.operands) + " : " + p.type(op.results[0]);
+    },
+    [](OpParser& p, ParsedOp& op) {
+      Cursor& c = p.cursor();
+      op.operands = p.operand_list();
+      if (op.operands.size() != 2) c.fail("stablehlo.complex takes 2 operands");
+      if (function_type_follows(p, op)) return;
+      const std::size_t at = c.pos();
+      const TensorType t = parse_type(c);
+      const TensorType part{real_dtype(t.dtype), t.shape};
+      if (!is_complex(t.dtype) || p.type_of(op.operands[0]) != part || p.type_of(op.operands[1]) != part)
+        c.fail_at(at, fmt::format("the operands of stablehlo.complex ({}, {}) are not the parts of {}",
+                                  type_text(p.type_of(op.operands[0])), type_text(p.type_of(op.operands[1])),
+                                  type_text(t)));
+      op.result_types.assign(1, t);
+    });
+
 // An attribute's value as the pretty forms write it: [1, 2] for arrays.
 std::string pretty_value(const StableHloAttr& a, const Attrs& attrs) {
   if (a.kind == Kind::i64) return std::to_string(attrs.get<std::int64_t>(a.key));
@@ -204,13 +238,7 @@ const Format select(
       Cursor& c = p.cursor();
       op.operands = p.operand_list();
       if (op.operands.size() != 3) c.fail("stablehlo.select takes 3 operands");
-      const std::size_t save = c.pos();
-      c.expect(":");
-      if (c.peek() == '(') {
-        c.seek(save);
-        p.trailing_type(op);
-        return;
-      }
+      if (function_type_follows(p, op)) return;
       const std::size_t at = c.pos();
       const TensorType pred = parse_type(c);
       c.expect(",");

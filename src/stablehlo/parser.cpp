@@ -25,10 +25,6 @@ std::string unsupported_reason(std::string_view name) {
                                                    "stablehlo.uniform_dequantize"};
   for (std::string_view q : quantized)
     if (name == q) return "quantized types are not supported";
-  static constexpr std::string_view complex_ops[] = {"stablehlo.complex", "stablehlo.real", "stablehlo.imag"};
-  for (std::string_view q : complex_ops)
-    if (name == q) return "complex element types are not supported";
-  if (name == "stablehlo.fft") return "complex element types are not supported";
   if (name == "stablehlo.tuple" || name == "stablehlo.get_tuple_element")
     return "tuple types are not supported";
   return {};

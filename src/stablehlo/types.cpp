@@ -13,17 +13,21 @@ struct ElementName {
 };
 // The first name of a dtype is the one printed.
 constexpr ElementName kElementNames[] = {
-    {"f32", DType::f32}, {"f64", DType::f64}, {"bf16", DType::bf16}, {"f16", DType::f16},
-    {"i1", DType::boolean}, {"i8", DType::i8}, {"i32", DType::i32}, {"i64", DType::i64},
-    {"i16", DType::i16}, {"ui8", DType::u8}, {"ui16", DType::u16}, {"ui32", DType::u32},
-    {"ui64", DType::u64}, {"si8", DType::i8}, {"si16", DType::i16}, {"si32", DType::i32},
-    {"si64", DType::i64},
+    {"f32", DType::f32},           {"f64", DType::f64},
+    {"bf16", DType::bf16},         {"f16", DType::f16},
+    {"i1", DType::boolean},        {"i8", DType::i8},
+    {"i32", DType::i32},           {"i64", DType::i64},
+    {"i16", DType::i16},           {"ui8", DType::u8},
+    {"ui16", DType::u16},          {"ui32", DType::u32},
+    {"ui64", DType::u64},          {"si8", DType::i8},
+    {"si16", DType::i16},          {"si32", DType::i32},
+    {"si64", DType::i64},          {"complex<f32>", DType::c64},
+    {"complex<f64>", DType::c128},
 };
 
 [[noreturn]] void unsupported_element(Cursor& c, std::size_t at, const std::string& name) {
-  if (name.rfind("complex", 0) == 0 || name.rfind("f8", 0) == 0 || name == "i2" || name == "i4" ||
-      name == "ui2" || name == "ui4" || name.rfind("!quant", 0) == 0 || name == "f4E2M1FN" ||
-      name == "f6E2M3FN" || name == "tf32")
+  if (name.rfind("f8", 0) == 0 || name == "i2" || name == "i4" || name == "ui2" || name == "ui4" ||
+      name.rfind("!quant", 0) == 0 || name == "f4E2M1FN" || name == "f6E2M3FN" || name == "tf32")
     c.fail_at(at,
               fmt::format("element type {} is not supported (docs/CAPABILITIES.md lists the supported ones)",
                           name));
@@ -61,6 +65,13 @@ DType parse_element_type(Cursor& c) {
     name += c.identifier();
   } else {
     name = c.identifier();
+  }
+  if (name == "complex") {  // complex<f32> or complex<f64>
+    c.expect("<");
+    name += '<';
+    name += c.identifier();
+    name += '>';
+    c.expect(">");
   }
   if (auto t = element_type_of(name)) return *t;
   unsupported_element(c, at, name);

@@ -28,6 +28,8 @@ const std::map<std::string, std::string> kRefused = {
     {"batch_norm_grad", "itself a derivative; differentiate batch_norm_training instead"},
     {"bitcast_convert", "reinterprets bits: no meaningful derivative"},
     {"call", "calls another function of a parsed module; inline it first"},
+    {"complex",
+     "complex values: grad takes floating arguments only, and complex intermediates have no rules yet"},
     {"composite", "a parsed composite; its decomposition is a call"},
     {"custom_call",
      "an opaque external function: a kernel's derivative is its own rule (tl::kernel(...).vjp), and one "
@@ -37,7 +39,11 @@ const std::map<std::string, std::string> kRefused = {
     {"dynamic_gather", "shapes known only at run time: not yet"},
     {"dynamic_pad", "shapes known only at run time: not yet"},
     {"dynamic_reshape", "shapes known only at run time: not yet"},
+    {"fft",
+     "complex values: grad takes floating arguments only, and complex intermediates have no rules yet"},
     {"fusion", "made by the interpreter after differentiation"},
+    {"imag",
+     "complex values: grad takes floating arguments only, and complex intermediates have no rules yet"},
     {"interpreter.probe", "the reference interpreter's test instrument in parsed programs; remove it first"},
     // prod's and cumprod's rules as recorded at build time (src/ops/prod_calls.cpp):
     // linear in the cotangent, refused in x; the tests of tlaloc-grad pin them.
@@ -48,6 +54,8 @@ const std::map<std::string, std::string> kRefused = {
     {"prod_backward", "recorded at build time only; its derivative in x is prod_backward_jvp, nothing else"},
     {"prod_backward_jvp", "stands for a function of the transforms layer, which runs forward mode"},
     {"prod_jvp", "recorded at build time only; its derivative in x is refused"},
+    {"real",
+     "complex values: grad takes floating arguments only, and complex intermediates have no rules yet"},
     {"recv", "a message from another process: its dual is a send back; not yet"},
     {"rng", "random numbers: no derivative with respect to the bounds is defined"},
     {"run_parallel", "runs functions as processes of a parsed module; differentiate the functions"},

@@ -130,6 +130,10 @@ std::string torch_dtype(DType t) {
       return "?";  // not in PyTorch 1.13: no case uses them (torch_dtypes)
     case DType::boolean:
       return "torch.bool";
+    case DType::c64:
+      return "torch.complex64";
+    case DType::c128:
+      return "torch.complex128";
   }
   return "?";
 }

@@ -44,8 +44,13 @@ TEST(ParserErrors, UnknownAndUnsupportedOps) {
       2, 8, "host communication (infeed, outfeed) is not supported yet");
   expect_parse_error("func.func @main() {\n  %0 = stablehlo.create_token : !stablehlo.token\n  return\n}", 2,
                      8, "deprecated: write stablehlo.after_all");
-  expect_parse_error("func.func @main(%a: tensor<complex<f32>>) {\n  return\n}", 1, 28,
-                     "complex is not supported");
+  expect_parse_error("func.func @main(%a: tensor<complex<f16>>) {\n  return\n}", 1, 28,
+                     "unknown element type 'complex<f16>'");
+  expect_parse_error("func.func @main(%a: tensor<f8E4M3FN>) {\n  return\n}", 1, 28,
+                     "element type f8E4M3FN is not supported");
+  expect_parse_error(
+      "func.func @main() {\n  %0 = stablehlo.constant dense<1.0> : tensor<complex<f32>>\n  return\n}", 2, 33,
+      "a complex<f32> element is written (real, imaginary)");
 }
 
 TEST(ParserErrors, TypeMismatches) {
