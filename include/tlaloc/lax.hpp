@@ -179,7 +179,7 @@ Tensor shift_right_logical(const Tensor& x, const Tensor& n);
 Tensor shift_right_arithmetic(const Tensor& x, const Tensor& n);
 Tensor count_leading_zeros(const Tensor& x);
 Tensor popcnt(const Tensor& x);
-// x's bits read as `dtype`, of the same width (stablehlo.bitcast_convert).
+// x's bits read as `dtype`; to a narrower type a last axis splits each value (stablehlo.bitcast_convert).
 Tensor bitcast_convert(const Tensor& x, DType dtype);
 
 // ---- random numbers ------------------------------------------------------------------

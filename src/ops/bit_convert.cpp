@@ -1,4 +1,4 @@
-// Ops on the bits of floats: bitcast_convert (same-width reinterpretation) and
+// Ops on the bits of values: bitcast_convert (reinterpretation, across widths too) and
 // reduce_precision (rounding to a narrower float format, kept in the same type).
 #include <fmt/format.h>
 
@@ -20,29 +20,51 @@ using detail::StableHloAttr;
 using detail::TensorType;
 using Kind = StableHloAttr::Kind;
 
-// i1 has a bit width of 1 in StableHLO although Tlaloc stores it in a byte, so it
-// only bitcasts to itself.
+// An element's width in bits: i1 has 1 in StableHLO although Tlaloc stores it in a byte.
+std::size_t bit_width(DType t) { return t == DType::boolean ? 1 : 8 * itemsize(t); }
+
+// The spec's rule: to a narrower type, a new last axis holds the pieces of each
+// element; to a wider one, the last axis (of the ratio's size) is consumed.
+std::vector<TensorType> bitcast_rule(std::span<const TensorType> in, const Attrs& a) {
+  const DType to = a.get<DType>("dtype"), from = in[0].dtype;
+  Shape shape = in[0].shape;
+  const std::size_t wf = bit_width(from), wt = bit_width(to);
+  if (wf > wt) {
+    shape.push_back(std::int64_t(wf / wt));
+  } else if (wf < wt) {
+    if (shape.empty() || shape.back() != std::int64_t(wt / wf))
+      detail::fail<ShapeError>("bitcast_convert", "{} to {} needs a last axis of {}, got shape {}", from, to,
+                               wt / wf, shape_string(shape));
+    shape.pop_back();
+  }
+  return {{to, shape}};
+}
+
+// The bits as one little-endian stream: element k of i1 is bit k of the stream.
+std::vector<Tensor> bitcast_kernel(std::span<const Tensor> in, const Attrs&,
+                                   std::span<const TensorType> out) {
+  Tensor y = detail::empty(out[0].shape, out[0].dtype);
+  const auto* src = static_cast<const unsigned char*>(in[0].raw_data());
+  auto* dst = static_cast<unsigned char*>(y.impl().data());
+  const DType from = in[0].dtype(), to = out[0].dtype;
+  if (from == DType::boolean && to != DType::boolean) {
+    std::memset(dst, 0, std::size_t(y.numel()) * itemsize(to));
+    for (std::int64_t k = 0; k < in[0].numel(); ++k)
+      if (src[k] != 0) dst[k / 8] = static_cast<unsigned char>(dst[k / 8] | (1u << (k % 8)));
+  } else if (to == DType::boolean && from != DType::boolean) {
+    for (std::int64_t k = 0; k < y.numel(); ++k) dst[k] = (src[k / 8] >> (k % 8)) & 1u;
+  } else if (y.numel() > 0) {
+    std::memcpy(dst, src, std::size_t(y.numel()) * itemsize(to));
+  }
+  return {y};
+}
+
 const OpDef& bitcast_convert_op =
     detail::def_op("bitcast_convert")
         .inputs(1)
         .stablehlo({"stablehlo.bitcast_convert", {StableHloAttr("dtype", Kind::result_dtype)}, "elementwise"})
-        .shape_rule([](std::span<const TensorType> in, const Attrs& a) {
-          const DType to = a.get<DType>("dtype"), from = in[0].dtype;
-          const bool is_bool = to == DType::boolean || from == DType::boolean;
-          if (itemsize(to) != itemsize(from) || (is_bool && to != from))
-            detail::fail<DTypeError>("bitcast_convert",
-                                     "converts only between types of one bit width, not {} to {}", from, to);
-          return std::vector<TensorType>{{to, in[0].shape}};
-        })
-        .kernel([](std::span<const Tensor> in, const Attrs&, std::span<const TensorType> out) {
-          Tensor y = detail::empty(out[0].shape, out[0].dtype);
-          TLALOC_SWITCH_ALL(out[0].dtype, "bitcast_convert", {
-            if (in[0].numel() > 0)
-              std::memcpy(detail::mutable_data<T>(y), in[0].raw_data(),
-                          std::size_t(in[0].numel()) * itemsize(in[0].dtype()));
-          })
-          return std::vector<Tensor>{y};
-        })
+        .shape_rule(bitcast_rule)
+        .kernel(bitcast_kernel)
         .cpp([](detail::CppOp& op) {
           return detail::cpp_call("tl::lax::bitcast_convert", op,
                                   {detail::cpp_dtype(op.attrs().get<DType>("dtype"))});

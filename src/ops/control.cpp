@@ -144,7 +144,7 @@ const OpDef& optimization_barrier_op =
         .kernel([](std::span<const Tensor> in, const Attrs&, std::span<const TensorType>) {
           return std::vector<Tensor>(in.begin(), in.end());
         })
-        .stablehlo({"stablehlo.optimization_barrier", {}, "elementwise"})
+        .stablehlo({"stablehlo.optimization_barrier", {}, "type_list"})
         // The identity for derivatives too: tangents and cotangents pass unchanged.
         .jvp([](const Rule& r) {
           std::vector<Tensor> t;

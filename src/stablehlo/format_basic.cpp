@@ -34,6 +34,30 @@ bool function_type_follows(OpParser& p, ParsedOp& op) {
   return true;
 }
 
+// `stablehlo.optimization_barrier %a, %b : tensor<f32>, tensor<2xi32>`: each result
+// has its operand's type, listed once.
+const Format type_list(
+    "type_list",
+    [](OpPrinter& p, const Op& op, const StableHloSpelling& s, std::string& out) {
+      out += s.name + " " + p.uses(op.operands) + " : " + p.types(op.operands);
+    },
+    [](OpParser& p, ParsedOp& op) {
+      Cursor& c = p.cursor();
+      op.operands = p.operand_list();
+      if (function_type_follows(p, op)) return;
+      const std::size_t at = c.pos();
+      std::vector<TensorType> types{parse_type(c)};
+      while (c.eat(",")) types.push_back(parse_type(c));
+      if (types.size() != op.operands.size())
+        c.fail_at(at, fmt::format("{} has {} operands but lists {} types", op.spelling->name,
+                                  op.operands.size(), types.size()));
+      for (std::size_t i = 0; i < types.size(); ++i)
+        if (types[i] != p.type_of(op.operands[i]))
+          c.fail_at(at, fmt::format("operand {} of {} is {} but the type says {}", i, op.spelling->name,
+                                    type_text(p.type_of(op.operands[i])), type_text(types[i])));
+      op.result_types = std::move(types);
+    });
+
 // `stablehlo.complex %re, %im : tensor<2xcomplex<f64>>`: the one type is the result's
 // (the operands' are its parts'), or a function type.
 const Format complex(

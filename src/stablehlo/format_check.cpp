@@ -57,16 +57,20 @@ const Format check(
           if (!found) c.fail(fmt::format("{} has no attribute '{}'", op.spelling->name, key));
         }
       }
-      if (c.peek() == '{') {
+      // Attributes may also come as a dictionary, before the types or after them.
+      const auto dictionary = [&] {
+        if (c.peek() != '{') return;
         for (const auto& [k, n] : parse_attr_dict(c))
           for (const StableHloAttr& a : op.spelling->attrs)
             if (a.name == k) decode_attr(a, n, op.attrs, c);
-      }
+      };
+      dictionary();
       c.expect(":");
       c.skip_space();
       const std::size_t types_at = c.pos();
       std::vector<TensorType> types{parse_type(c)};
       while (c.eat(",")) types.push_back(parse_type(c));
+      dictionary();
       for (std::size_t i = 0; i < op.operands.size(); ++i)
         if (p.type_of(op.operands[i]) != types[std::min(i, types.size() - 1)])
           c.fail_at(types_at,

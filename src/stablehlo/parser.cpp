@@ -56,7 +56,6 @@ class Parser final : public OpParser {
       functions_until("");
     }
     if (!c_.at_end()) c_.fail("unexpected text after the module");
-    if (m_.functions.empty()) c_.fail("the module has no functions");
     return std::move(m_);
   }
 

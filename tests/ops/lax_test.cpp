@@ -119,12 +119,30 @@ TEST(Lax, BitcastConvertKeepsTheBits) {
             x.to_vector<float>());
 }
 
+// Across widths the bits are one little-endian stream: 1.0f is 0x3f800000, its low
+// half first; element k of i1 is bit k.
+TEST(Lax, BitcastConvertAcrossWidths) {
+  const Tensor x = tl::tensor(std::vector<float>{1.0f});
+  const Tensor halves = tl::lax::bitcast_convert(x, tl::DType::u16);
+  EXPECT_EQ(halves.shape(), (tl::Shape{1, 2}));
+  EXPECT_EQ(halves.to_vector<std::uint16_t>(), (std::vector<std::uint16_t>{0, 0x3f80}));
+  EXPECT_EQ(tl::lax::bitcast_convert(halves, tl::DType::f32).to_vector<float>(), x.to_vector<float>());
+  const Tensor bits = tl::tensor(std::vector<bool>{true, false, true, false, false, false, false, true});
+  const Tensor byte = tl::lax::bitcast_convert(bits, tl::DType::u8);
+  EXPECT_EQ(byte.shape(), tl::Shape{});
+  EXPECT_EQ(byte.item<std::uint8_t>(), 0x85);
+  EXPECT_EQ(tl::lax::bitcast_convert(byte, tl::DType::boolean).to_vector<bool>(), bits.to_vector<bool>());
+}
+
 TEST(Lax, BitsRefuseBadDtypes) {
   const Tensor f = tl::tensor(std::vector<float>{1.0f, 2.0f});
   tltest::expect_error<tl::DTypeError>([&] { tl::lax::bitwise_and(f, f); }, "and", "f32");
   tltest::expect_error<tl::DTypeError>([&] { tl::lax::popcnt(f); }, "popcnt", "f32");
-  tltest::expect_error<tl::DTypeError>([&] { tl::lax::bitcast_convert(f, tl::DType::i64); },
-                                       "bitcast_convert", "f32", "i64");
+  tltest::expect_error<tl::ShapeError>(
+      [&] {
+        tl::lax::bitcast_convert(tl::tensor(std::vector<float>{1.0f, 2.0f, 3.0f}), tl::DType::i64);
+      },
+      "bitcast_convert", "f32", "i64", "last axis of 2", "[3]");
 }
 
 TEST(Lax, RngIsDeterministicAndInRange) {

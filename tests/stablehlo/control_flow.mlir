@@ -169,5 +169,10 @@ func.func @optimization_barrier() {
   %0:2 = "stablehlo.optimization_barrier"(%a, %b) : (tensor<2xi32>, tensor<f32>) -> (tensor<2xi32>, tensor<f32>)
   check.expect_eq_const %0#0, dense<[1, 2]> : tensor<2xi32>
   check.expect_eq_const %0#1, dense<0x7FC00000> : tensor<f32>
+  // The pretty form lists one type per operand; a check's attributes may follow its type.
+  %1:2 = stablehlo.optimization_barrier %a, %b : tensor<2xi32>, tensor<f32>
+  check.expect_eq %1#0, %a : tensor<2xi32>
+  %c = stablehlo.constant dense<5.0> : tensor<f64>
+  check.expect_almost_eq_const %c, dense<5.1> : tensor<f64> {tolerance = 0.125 : f64}
   return
 }

@@ -67,6 +67,24 @@ func.func @bitcast_convert() {
 
 // -----
 
+// Across widths: to a narrower type a new last axis holds each value's pieces, low
+// bits first (the bits are one little-endian stream; element k of i1 is bit k).
+func.func @bitcast_convert_widths() {
+  %0 = stablehlo.constant dense<[1.0, -2.0]> : tensor<2xf32>
+  %1 = stablehlo.bitcast_convert %0 : (tensor<2xf32>) -> tensor<2x2xui16>
+  check.expect_eq_const %1, dense<[[0, 16256], [0, 49152]]> : tensor<2x2xui16>
+  %2 = stablehlo.bitcast_convert %1 : (tensor<2x2xui16>) -> tensor<2xf32>
+  check.expect_eq %2, %0 : tensor<2xf32>
+  %3 = stablehlo.constant dense<[true, false, true, false, false, false, false, true]> : tensor<8xi1>
+  %4 = stablehlo.bitcast_convert %3 : (tensor<8xi1>) -> tensor<ui8>
+  check.expect_eq_const %4, dense<133> : tensor<ui8>
+  %5 = stablehlo.bitcast_convert %4 : (tensor<ui8>) -> tensor<8xi1>
+  check.expect_eq %5, %3 : tensor<8xi1>
+  func.return
+}
+
+// -----
+
 // f32 values reduced to f16's format (5 exponent, 10 mantissa bits): ties round
 // to even (1 + 2^-11 to 1, 1 + 3 * 2^-11 to 1 + 2^-9), 65520 rounds up past f16's
 // largest value to infinity, 1e-8 is below its normal range and flushes to a

@@ -60,6 +60,12 @@ struct Tally {
 // Runs the cases of one module: the entry point if named, else every public
 // function without parameters.
 void run_module(const tl::ir::Module& m, const Options& o, Tally& t) {
+  // An empty split passes, as in MLIR's test files; a whole file must hold something.
+  if (m.functions.empty() && o.entry.empty()) {
+    if (!o.split) throw tl::Error("the module has no functions");
+    ++t.passed;
+    return;
+  }
   std::vector<const tl::ir::Function*> cases;
   if (!o.entry.empty())
     cases.push_back(&m.entry(o.entry));
