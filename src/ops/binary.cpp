@@ -254,8 +254,13 @@ const OpDef& logaddexp_op = detail::binary_derivative(
     P(sigmoid(a - b)), P(sigmoid(b - a)));
 #undef EXTREME_SHARE
 #undef P
-const OpDef& eq_op = def_binary<ResultType::boolean>("eq", [](auto x, auto y) { return x == y; }, "==").lower(detail::lower_eq);
-const OpDef& ne_op = def_binary<ResultType::boolean>("ne", [](auto x, auto y) { return x != y; }, "!=").lower(detail::lower_ne);
+// Complex values compare for equality (both parts); they have no order (< refuses them, as PyTorch).
+const OpDef& eq_op =
+    def_binary<ResultType::boolean>("eq", detail::complex_too([](auto x, auto y) { return x == y; }), "==")
+        .lower(detail::lower_eq);
+const OpDef& ne_op =
+    def_binary<ResultType::boolean>("ne", detail::complex_too([](auto x, auto y) { return x != y; }), "!=")
+        .lower(detail::lower_ne);
 const OpDef& lt_op = def_binary<ResultType::boolean>("lt", [](auto x, auto y) { return x < y; }, "<").lower(detail::lower_lt);
 const OpDef& le_op = def_binary<ResultType::boolean>("le", [](auto x, auto y) { return x <= y; }, "<=").lower(detail::lower_le);
 const OpDef& gt_op = def_binary<ResultType::boolean>("gt", [](auto x, auto y) { return x > y; }, ">").lower(detail::lower_gt);

@@ -21,6 +21,14 @@ ShapeRule unary_rule(std::string op, ResultType rule) {
   };
 }
 
+ShapeRule real_only(std::string op, ShapeRule rule) {
+  return [op = std::move(op), rule = std::move(rule)](std::span<const TensorType> in, const Attrs& a) {
+    for (const TensorType& t : in)
+      if (is_complex(t.dtype)) fail<DTypeError>(op, "does not accept complex operands ({})", t.dtype);
+    return rule(in, a);
+  };
+}
+
 ShapeRule broadcast_rule(std::string op, ResultType rule, std::size_t first_typed) {
   return [op = std::move(op), rule, first_typed](std::span<const TensorType> in, const Attrs&) {
     Shape shape = in[0].shape;

@@ -14,6 +14,8 @@ enum class ResultType {
 
 DType result_dtype(std::string_view op, ResultType rule, DType in);
 ShapeRule unary_rule(std::string op, ResultType rule);
+// `rule`, refusing complex operands by name (ops the spec defines on real values only).
+ShapeRule real_only(std::string op, ShapeRule rule);
 // Broadcasts all inputs and promotes their dtypes (the first `typed` inputs only:
 // select's predicate takes no part in promotion).
 ShapeRule broadcast_rule(std::string op, ResultType rule, std::size_t first_typed = 0);

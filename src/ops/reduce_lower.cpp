@@ -15,6 +15,9 @@ namespace {
 
 // The identity the eager kernels start from, so the lowered reduce gives the same bits.
 Tensor identity(ReduceBody body, DType t) {
+  // Complex values sum and multiply; they have no order for max and min.
+  if (is_complex(t) && (body == ReduceBody::add || body == ReduceBody::mul))
+    return full({}, body == ReduceBody::add ? 0 : 1, t);
   Tensor out = empty({}, t);
   TLALOC_SWITCH_ALL(t, "reduce", {
     using A = compute_t<T>;

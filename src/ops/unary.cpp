@@ -69,7 +69,7 @@ template <class F> OpDef& def_predicate(const char* name, F f) {
       .inputs(1)
       .elementwise()
       .no_derivative()
-      .shape_rule(detail::unary_rule(name, ResultType::boolean))
+      .shape_rule(detail::real_only(name, detail::unary_rule(name, ResultType::boolean)))
       .kernel(
           [name, f](std::span<const Tensor> in, const detail::Attrs&, std::span<const detail::TensorType>) {
             return std::vector<Tensor>{detail::map_to<bool>(name, in[0], f)};
@@ -182,7 +182,7 @@ OpDef& def_rounding(const char* name, F f) {
   return public_unary(name)
       .inputs(1)
       .elementwise()
-      .shape_rule(detail::unary_rule(name, ResultType::same))
+      .shape_rule(detail::real_only(name, detail::unary_rule(name, ResultType::same)))
       .kernel(
           [name, f](std::span<const Tensor> in, const detail::Attrs&, std::span<const detail::TensorType>) {
             if (!is_inexact(in[0].dtype())) return std::vector<Tensor>{in[0]};

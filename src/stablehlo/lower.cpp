@@ -30,7 +30,10 @@ std::size_t predicates(const Op& op) { return op.def->stablehlo()->format == "se
 // The dtype an elementwise op's other operands must have in StableHLO.
 DType operand_dtype(const Function& f, const Op& op) {
   const DType out = f.type(op.results.at(0)).dtype;
-  if (out != DType::boolean) return out;
+  // Comparisons give i1; abs, real and imag of complex values their parts' type, and
+  // complex a complex type of its parts: the operands keep their own common type.
+  const bool kind_changes = is_complex(out) != is_complex(f.type(op.operands.at(predicates(op))).dtype);
+  if (out != DType::boolean && !kind_changes) return out;
   DType t = f.type(op.operands.at(predicates(op))).dtype;
   for (std::size_t i = predicates(op); i < op.operands.size(); ++i)
     t = promote_types(t, f.type(op.operands[i]).dtype);
@@ -39,9 +42,9 @@ DType operand_dtype(const Function& f, const Op& op) {
 
 bool legal(const Function& f, const Op& op) {
   if (op.def->stablehlo() == nullptr) return false;
-  if (op.def->stablehlo()->floating_only)
+  if (op.def->stablehlo()->floating_only)  // the spec's float ops take complex values too
     for (ValueId v : op.operands)
-      if (!is_floating(f.type(v).dtype)) return false;
+      if (!is_inexact(f.type(v).dtype)) return false;
   if (!op.def->is_elementwise()) return true;
   const TensorType& out = f.type(op.results.at(0));
   const DType want = operand_dtype(f, op);

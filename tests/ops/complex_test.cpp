@@ -5,6 +5,7 @@
 #include <tlaloc/tlaloc.hpp>
 
 #include "support/expect_error.hpp"
+#include "support/lowering.hpp"
 
 #include <cmath>
 #include <complex>
@@ -130,6 +131,26 @@ TEST(Complex, RealTransformsKeepHalfAndComeBack) {
     const std::vector<double> bv = back.to_vector<double>();
     for (std::size_t i = 0; i < x.size(); ++i) EXPECT_NEAR(bv[i], x[i], 1e-12);
   }
+}
+
+// Traced, lowered to StableHLO text, parsed back and interpreted: the same bits as eager.
+TEST(Complex, LowersToStableHlo) {
+  const Tensor z = tl::tensor(std::vector<Cf>{{3.0f, 4.0f}, {-1.0f, 0.5f}, {0.0f, 0.0f}});
+  const tltest::Fn fn = [](std::span<const Tensor> a) {
+    const Tensor x = a[0];
+    return std::vector<Tensor>{tl::abs(x),
+                               tl::sign(x),
+                               tl::lax::real(x),
+                               tl::lax::imag(x),
+                               tl::lax::complex(tl::lax::real(x), tl::lax::imag(x)),
+                               tl::exp(x) * x,
+                               x / (x + 1.0),
+                               tl::lax::fft(x, "FFT", {3}),
+                               tl::sum(x),
+                               x.astype(DType::c128),
+                               x == x};
+  };
+  tltest::expect_round_trip(fn, {z});
 }
 
 TEST(Complex, RefusesByName) {
