@@ -4,7 +4,9 @@
 // implementation-defined: here the other triangle is zero and a failed pivot
 // gives NaN (never an error: the input's values are data, not a program fault).
 #include <cmath>
+#include <complex>
 
+#include "core/convert.hpp"
 #include "ir/op.hpp"
 #include "ops/cpp_spelling.hpp"
 #include "ops/rule.hpp"
@@ -21,8 +23,11 @@ using detail::TensorType;
 using Kind = StableHloAttr::Kind;
 using Mat = std::vector<double>;
 
-void check_square(std::string_view op, const TensorType& a) {
-  if (!is_floating(a.dtype)) fail<DTypeError>(op, "needs a floating-point operand, got {}", a.dtype);
+// triangular_solve also takes complex matrices; cholesky real ones only.
+void check_square(std::string_view op, const TensorType& a, bool complex_too = false) {
+  if (!(complex_too ? is_inexact(a.dtype) : is_floating(a.dtype)))
+    fail<DTypeError>(op, "needs a floating-point{} operand, got {}", complex_too ? " or complex" : "",
+                     a.dtype);
   const Shape& s = a.shape;
   if (s.size() < 2 || s[s.size() - 1] != s[s.size() - 2])
     fail<ShapeError>(op, "needs square matrices [..., N, N], got {}", shape_string(s));
@@ -141,7 +146,7 @@ const detail::OpDef& cholesky_op =
 // ---- triangular_solve ----------------------------------------------------------------
 
 std::vector<TensorType> solve_rule(std::span<const TensorType> in, const Attrs& attrs) {
-  check_square("triangular_solve", in[0]);
+  check_square("triangular_solve", in[0], true);
   const Shape &as = in[0].shape, &bs = in[1].shape;
   const bool left = attrs.get<bool>("left_side");
   const std::string& t = attrs.get<std::string>("transpose_a");
@@ -156,11 +161,12 @@ std::vector<TensorType> solve_rule(std::span<const TensorType> in, const Attrs& 
 }
 
 // Solves s y = b for y (s triangular, m x m; b m x k), in place in b.
-void substitute(const Mat& s, bool lower, std::int64_t m, std::int64_t k, double* b) {
+template <class S>
+void substitute(const std::vector<S>& s, bool lower, std::int64_t m, std::int64_t k, S* b) {
   for (std::int64_t step = 0; step < m; ++step) {
     const std::int64_t i = lower ? step : m - 1 - step;
     for (std::int64_t c = 0; c < k; ++c) {
-      double v = b[i * k + c];
+      S v = b[i * k + c];
       for (std::int64_t j = 0; j < m; ++j)
         if (j != i && (lower ? j < i : j > i)) v -= s[std::size_t(i * m + j)] * b[j * k + c];
       b[i * k + c] = v / s[std::size_t(i * m + i)];
@@ -169,25 +175,30 @@ void substitute(const Mat& s, bool lower, std::int64_t m, std::int64_t k, double
 }
 
 // op(a) x = b (left side) or x op(a) = b: both become s y = b' with s the chosen
-// triangle of a, transposed when op or the side asks (never both).
-std::vector<Tensor> solve_kernel(std::span<const Tensor> in, const Attrs& attrs,
-                                 std::span<const TensorType> out) {
+// triangle of a, transposed when op or the side asks (never both). ADJOINT also
+// conjugates a complex a. Computes in S: f64, or c128 for complex operands.
+template <class S>
+std::vector<Tensor> solve_in(std::span<const Tensor> in, const Attrs& attrs,
+                             std::span<const TensorType> out) {
   const bool left = attrs.get<bool>("left_side"), lower = attrs.get<bool>("lower");
   const bool unit = attrs.get<bool>("unit_diagonal");
-  const bool trans = (attrs.get<std::string>("transpose_a") != "NO_TRANSPOSE") != !left;
+  const std::string& op = attrs.get<std::string>("transpose_a");
+  const bool trans = (op != "NO_TRANSPOSE") != !left, conjugate = op == "ADJOINT";
   const Shape& bs = in[1].shape();
   const std::int64_t m = in[0].shape().back(), k = left ? bs.back() : bs[bs.size() - 2];
   const std::int64_t mats = m * k == 0 ? 0 : in[1].numel() / (m * k);
-  const Mat a = in[0].to_vector<double>();
-  Mat b = in[1].to_vector<double>(), s(std::size_t(m * m)), y(std::size_t(m * k));
+  const DType wide = dtype_v<S>;
+  const std::vector<S> a = in[0].astype(wide).to_vector<S>();
+  std::vector<S> b = in[1].astype(wide).to_vector<S>(), s(std::size_t(m * m)), y(std::size_t(m * k));
   for (std::int64_t n = 0; n < mats; ++n) {
     for (std::int64_t i = 0; i < m; ++i)
       for (std::int64_t j = 0; j < m; ++j) {
         const bool keep = i == j || (lower ? j < i : j > i);
-        const double v = i == j && unit ? 1.0 : keep ? a[std::size_t((n * m + i) * m + j)] : 0.0;
+        S v = i == j && unit ? S(1) : keep ? a[std::size_t((n * m + i) * m + j)] : S(0);
+        if constexpr (detail::is_complex_v<S>) v = conjugate ? std::conj(v) : v;
         s[std::size_t(trans ? j * m + i : i * m + j)] = v;
       }
-    double* bn = b.data() + n * m * k;
+    S* bn = b.data() + n * m * k;
     // The right side works on b^T (m x k).
     for (std::int64_t i = 0; i < m; ++i)
       for (std::int64_t c = 0; c < k; ++c) y[std::size_t(i * k + c)] = left ? bn[i * k + c] : bn[c * m + i];
@@ -196,6 +207,12 @@ std::vector<Tensor> solve_kernel(std::span<const Tensor> in, const Attrs& attrs,
       for (std::int64_t c = 0; c < k; ++c) (left ? bn[i * k + c] : bn[c * m + i]) = y[std::size_t(i * k + c)];
   }
   return {tensor(b, out[0].shape).astype(out[0].dtype)};
+}
+
+std::vector<Tensor> solve_kernel(std::span<const Tensor> in, const Attrs& attrs,
+                                 std::span<const TensorType> out) {
+  if (is_complex(in[0].dtype())) return solve_in<std::complex<double>>(in, attrs, out);
+  return solve_in<double>(in, attrs, out);
 }
 
 // triangular_solve: op(s) y = b (left) or y op(s) = b, s the read triangle of a (its

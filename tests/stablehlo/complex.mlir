@@ -185,3 +185,20 @@ func.func @shape_ops_c128() {
   check.expect_eq_const %s, dense<[(13.0, 9.5), (20.0, 9.0)]> : tensor<2xcomplex<f64>>
   func.return
 }
+
+// -----
+
+// a = [[2, 0], [i, 1]] (lower), b = [2, 1 + i]: a x = b gives [1, 1]; with a's
+// transpose [[2, i], [0, 1]], x = [1.5 - 0.5i, 1 + i]; with its adjoint
+// [[2, -i], [0, 1]], x = [0.5 + 0.5i, 1 + i].
+func.func @triangular_solve_complex() {
+  %a = stablehlo.constant dense<[[(2.0, 0.0), (9.0, 9.0)], [(0.0, 1.0), (1.0, 0.0)]]> : tensor<2x2xcomplex<f64>>
+  %b = stablehlo.constant dense<[[(2.0, 0.0)], [(1.0, 1.0)]]> : tensor<2x1xcomplex<f64>>
+  %0 = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = false} : (tensor<2x2xcomplex<f64>>, tensor<2x1xcomplex<f64>>) -> tensor<2x1xcomplex<f64>>
+  check.expect_almost_eq_const %0, dense<[[(1.0, 0.0)], [(1.0, 0.0)]]> : tensor<2x1xcomplex<f64>>
+  %1 = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, transpose_a = #stablehlo<transpose TRANSPOSE>, unit_diagonal = false} : (tensor<2x2xcomplex<f64>>, tensor<2x1xcomplex<f64>>) -> tensor<2x1xcomplex<f64>>
+  check.expect_almost_eq_const %1, dense<[[(1.5, -0.5)], [(1.0, 1.0)]]> : tensor<2x1xcomplex<f64>>
+  %2 = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, transpose_a = #stablehlo<transpose ADJOINT>, unit_diagonal = false} : (tensor<2x2xcomplex<f64>>, tensor<2x1xcomplex<f64>>) -> tensor<2x1xcomplex<f64>>
+  check.expect_almost_eq_const %2, dense<[[(0.5, 0.5)], [(1.0, 1.0)]]> : tensor<2x1xcomplex<f64>>
+  func.return
+}
