@@ -127,36 +127,58 @@ std::vector<TensorType> fft_rule(std::span<const TensorType> in, const Attrs& a)
   return {{t, out}};
 }
 
-// One line's transform in place: sum_n x[n] e^(-+2 pi i k n / N), unscaled.
-// Radix 2 where N is a power of two, else the direct sum with an exact twiddle table.
-void dft(std::vector<Cd>& x, bool inverse) {
-  const std::size_t n = x.size();
-  const double sign = inverse ? 1.0 : -1.0;
-  if (n <= 1) return;
-  std::vector<Cd> w(n);
-  for (std::size_t j = 0; j < n; ++j)
-    w[j] = std::polar(1.0, sign * 2.0 * std::numbers::pi * double(j) / double(n));
-  if ((n & (n - 1)) != 0) {
-    std::vector<Cd> y(n);
-    for (std::size_t k = 0; k < n; ++k)
-      for (std::size_t j = 0; j < n; ++j) y[k] += x[j] * w[(k * j) % n];
-    x = std::move(y);
-    return;
+// The transform of lines of one length N: X[k] = sum_n x[n] e^(-+2 pi i k n / N), the
+// inverse scaled by 1/N. The twiddle table and the scratch line are made once per
+// length, not per line. Radix 2 where N is a power of two, else the direct sum.
+class Dft {
+ public:
+  Dft(std::size_t n, bool inverse) : inverse_(inverse), w_(n), scratch_(n) {
+    const double sign = inverse ? 1.0 : -1.0;
+    for (std::size_t j = 0; j < n; ++j)
+      w_[j] = std::polar(1.0, sign * 2.0 * std::numbers::pi * double(j) / double(n));
   }
-  for (std::size_t i = 1, j = 0; i < n; ++i) {  // bit-reversed order
-    std::size_t bit = n >> 1;
-    for (; j & bit; bit >>= 1) j ^= bit;
-    j ^= bit;
-    if (i < j) std::swap(x[i], x[j]);
+
+  void operator()(std::vector<Cd>& x) {
+    const std::size_t n = x.size();
+    if ((n & (n - 1)) == 0)
+      radix2(x);
+    else
+      direct(x);
+    if (inverse_)
+      for (Cd& v : x) v /= double(n);
   }
-  for (std::size_t len = 2; len <= n; len <<= 1)
-    for (std::size_t i = 0; i < n; i += len)
-      for (std::size_t j = 0; j < len / 2; ++j) {
-        const Cd u = x[i + j], v = x[i + j + len / 2] * w[j * (n / len)];
-        x[i + j] = u + v;
-        x[i + j + len / 2] = u - v;
-      }
-}
+
+ private:
+  void direct(std::vector<Cd>& x) {
+    const std::size_t n = x.size();
+    for (std::size_t k = 0; k < n; ++k) {
+      Cd sum = 0;
+      for (std::size_t j = 0; j < n; ++j) sum += x[j] * w_[(k * j) % n];
+      scratch_[k] = sum;
+    }
+    x.swap(scratch_);
+  }
+
+  void radix2(std::vector<Cd>& x) const {
+    const std::size_t n = x.size();
+    for (std::size_t i = 1, j = 0; i < n; ++i) {  // bit-reversed order
+      std::size_t bit = n >> 1;
+      for (; j & bit; bit >>= 1) j ^= bit;
+      j ^= bit;
+      if (i < j) std::swap(x[i], x[j]);
+    }
+    for (std::size_t len = 2; len <= n; len <<= 1)
+      for (std::size_t i = 0; i < n; i += len)
+        for (std::size_t j = 0; j < len / 2; ++j) {
+          const Cd u = x[i + j], v = x[i + j + len / 2] * w_[j * (n / len)];
+          x[i + j] = u + v;
+          x[i + j + len / 2] = u - v;
+        }
+  }
+
+  bool inverse_;
+  std::vector<Cd> w_, scratch_;
+};
 
 // Calls f(line) on every line of `data` (shape s) along `axis`, writing it back.
 template <class F>
@@ -181,21 +203,17 @@ std::vector<Tensor> fft_kernel(std::span<const Tensor> in, const Attrs& a, std::
   const std::size_t first = s.size() - len.size(), last = s.size() - 1;
   std::vector<Cd> v = in[0].astype(DType::c128).to_vector<Cd>();
   const bool inverse = type == FftType::ifft || type == FftType::irfft;
-  const auto transform = [inverse](std::vector<Cd>& line) {
-    dft(line, inverse);
-    if (inverse)
-      for (Cd& x : line) x /= double(line.size());
-  };
   // IRFFT: the outer axes first, then the last one from its N/2 + 1 values (the rest
   // by Hermitian symmetry) to N real values.
   const std::size_t full_axes = type == FftType::irfft ? last : s.size();
-  for (std::size_t d = first; d < full_axes; ++d) along_axis(v, s, d, transform);
+  for (std::size_t d = first; d < full_axes; ++d) along_axis(v, s, d, Dft(std::size_t(s[d]), inverse));
   if (type == FftType::irfft) {
     const auto n = std::size_t(len.back());
     std::vector<Cd> r;
     r.reserve(std::size_t(detail::numel_of(out[0].shape)));
     const std::size_t m = std::size_t(s.back()), lines = m == 0 ? 0 : v.size() / m;
     std::vector<Cd> line(n);
+    Dft transform(n, true);
     for (std::size_t l = 0; l < lines; ++l) {
       for (std::size_t k = 0; k < n; ++k) line[k] = k < m ? v[l * m + k] : std::conj(v[l * m + (n - k)]);
       transform(line);
