@@ -52,9 +52,10 @@ std::size_t itemsize(DType t) {
 }
 
 namespace {
-// The lattice is bool < integers < floating < complex. Integers order by width within a
-// signedness; floats are f16 = bf16 < f32 < f64 (f16 with bf16 meet at f32).
-int category(DType t) { return t == DType::boolean ? 0 : is_complex(t) ? 3 : is_floating(t) ? 2 : 1; }
+// The real lattice is bool < integers < floating (complex types are promoted before
+// it). Integers order by width within a signedness; floats are f16 = bf16 < f32 < f64
+// (f16 with bf16 meet at f32).
+int category(DType t) { return t == DType::boolean ? 0 : is_floating(t) ? 2 : 1; }
 int float_rank(DType t) {
   switch (t) {
     case DType::f16:
