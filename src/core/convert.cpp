@@ -1,6 +1,7 @@
 #include "core/convert.hpp"
 
 #include "core/dispatch_type.hpp"
+#include "core/narrow.hpp"
 #include "core/parallel.hpp"
 #include "core/tensor_impl.hpp"
 
@@ -20,6 +21,11 @@ template <class Out> void convert_into(const Tensor& x, const Tensor& y) {
 }  // namespace
 
 Tensor converted(const Tensor& x, DType t) {
+  // A narrow type goes through its compute type, exact on the way in; a narrow float
+  // is rounded once, from f64.
+  if (is_narrow(x.dtype())) return x.dtype() == t ? narrowed(widened(x), t) : converted(widened(x), t);
+  if (is_narrow_float(t)) return narrowed(x.dtype() == DType::f64 ? x : converted(x, DType::f64), t);
+  if (is_narrow(t)) return narrowed(converted(x, compute_dtype(t)), t, is_inexact(x.dtype()));
   Tensor y = empty(x.shape(), t);
   TLALOC_SWITCH_WITH_COMPLEX(t, "convert", convert_into<T>(x, y))
   return y;

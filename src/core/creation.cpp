@@ -80,7 +80,13 @@ Tensor tensor(std::initializer_list<double> data, const Shape& shape) {
   return tensor(std::vector<double>(data), shape);
 }
 
+namespace {
+// Where a narrow type's values are made before they are rounded to it once.
+DType wide_for(DType t) { return is_narrow_float(t) ? DType::f64 : DType::i64; }
+}  // namespace
+
 Tensor full(const Shape& shape, Scalar value, DType t) {
+  if (is_narrow(t)) return detail::converted(full(shape, value, wide_for(t)), t);
   Tensor out = detail::empty(shape, t);
   TLALOC_SWITCH_WITH_COMPLEX(t, "full", fill_with<T>(out, value))
   return out;
@@ -106,6 +112,7 @@ Tensor arange(Scalar start, Scalar stop, Scalar step, DType t) {
   const double a = start.to_double(), b = stop.to_double(), s = step.to_double();
   if (s == 0 || !std::isfinite(a) || !std::isfinite(b) || !std::isfinite(s))
     fail<ValueError>("arange", "needs finite bounds and a non-zero step, got ({}, {}, {})", a, b, s);
+  if (is_narrow(t)) return detail::converted(arange(start, stop, step, wide_for(t)), t);
   const auto n = std::int64_t(std::max(0.0, std::ceil((b - a) / s)));
   Tensor out = detail::empty({n}, t);
   TLALOC_SWITCH_ALL(t, "arange", {
@@ -117,6 +124,7 @@ Tensor arange(Scalar start, Scalar stop, Scalar step, DType t) {
 
 Tensor linspace(double start, double stop, std::int64_t num, DType t) {
   if (num < 0) fail<ValueError>("linspace", "num must be non-negative, got {}", num);
+  if (is_narrow(t)) return detail::converted(linspace(start, stop, num, wide_for(t)), t);
   Tensor out = detail::empty({num}, t);
   const double step = num > 1 ? (stop - start) / double(num - 1) : 0.0;
   TLALOC_SWITCH_ALL(t, "linspace", {
@@ -130,6 +138,7 @@ Tensor linspace(double start, double stop, std::int64_t num, DType t) {
 }
 
 Tensor eye(std::int64_t n, std::int64_t m, std::int64_t k, DType t) {
+  if (is_narrow(t)) return detail::converted(eye(n, m, k, wide_for(t)), t);
   const Shape shape = detail::eye_shape(n, m);
   m = shape[1];
   Tensor out = zeros(shape, t);

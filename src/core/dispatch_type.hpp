@@ -34,6 +34,24 @@
 #define TLALOC_SWITCH_COMPLEX_CASES(...)                                    \
   TLALOC_DTYPE_CASE(::tlaloc::DType::c64, std::complex<float>, __VA_ARGS__) \
   TLALOC_DTYPE_CASE(::tlaloc::DType::c128, std::complex<double>, __VA_ARGS__)
+// The narrow storage types have no kernels: OpDef::run computes them in their
+// compute_dtype (core/narrow.hpp), so a switch that meets one was reached around it.
+#define TLALOC_NARROW_CASES            \
+  case ::tlaloc::DType::i2:            \
+  case ::tlaloc::DType::i4:            \
+  case ::tlaloc::DType::u2:            \
+  case ::tlaloc::DType::u4:            \
+  case ::tlaloc::DType::f8e3m4:        \
+  case ::tlaloc::DType::f8e4m3:        \
+  case ::tlaloc::DType::f8e4m3fn:      \
+  case ::tlaloc::DType::f8e4m3fnuz:    \
+  case ::tlaloc::DType::f8e4m3b11fnuz: \
+  case ::tlaloc::DType::f8e5m2:        \
+  case ::tlaloc::DType::f8e5m2fnuz:    \
+  case ::tlaloc::DType::f8e8m0fnu:     \
+  case ::tlaloc::DType::f4e2m1fn:      \
+  case ::tlaloc::DType::f6e2m3fn:      \
+  case ::tlaloc::DType::f6e3m2fn:
 // Every real element type; a complex one is refused by name (kernels that take
 // complex values say so with TLALOC_SWITCH_WITH_COMPLEX).
 #define TLALOC_SWITCH_ALL(dtype, op, ...)                                          \
@@ -41,14 +59,16 @@
     TLALOC_SWITCH_REAL_CASES(__VA_ARGS__)                                          \
     case ::tlaloc::DType::c64:                                                     \
     case ::tlaloc::DType::c128:                                                    \
+      TLALOC_NARROW_CASES                                                          \
       ::tlaloc::detail::fail<::tlaloc::DTypeError>(op, "no kernel for {}", dtype); \
   }
-// Every element type, complex ones included.
-#define TLALOC_SWITCH_WITH_COMPLEX(dtype, op, ...) \
-  static_cast<void>(op);                           \
-  switch (dtype) {                                 \
-    TLALOC_SWITCH_REAL_CASES(__VA_ARGS__)          \
-    TLALOC_SWITCH_COMPLEX_CASES(__VA_ARGS__)       \
+// Every element type, complex ones included (narrow ones refused).
+#define TLALOC_SWITCH_WITH_COMPLEX(dtype, op, ...)                               \
+  switch (dtype) {                                                               \
+    TLALOC_SWITCH_REAL_CASES(__VA_ARGS__)                                        \
+    TLALOC_SWITCH_COMPLEX_CASES(__VA_ARGS__)                                     \
+    TLALOC_NARROW_CASES                                                          \
+    ::tlaloc::detail::fail<::tlaloc::DTypeError>(op, "no kernel for {}", dtype); \
   }
 // The complex element types only.
 #define TLALOC_SWITCH_COMPLEX(dtype, op, ...)                                      \

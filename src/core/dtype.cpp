@@ -25,6 +25,36 @@ std::string_view dtype_name(DType t) {
       return "c64";
     case DType::c128:
       return "c128";
+    case DType::i2:
+      return "i2";
+    case DType::i4:
+      return "i4";
+    case DType::u2:
+      return "u2";
+    case DType::u4:
+      return "u4";
+    case DType::f8e3m4:
+      return "f8e3m4";
+    case DType::f8e4m3:
+      return "f8e4m3";
+    case DType::f8e4m3fn:
+      return "f8e4m3fn";
+    case DType::f8e4m3fnuz:
+      return "f8e4m3fnuz";
+    case DType::f8e4m3b11fnuz:
+      return "f8e4m3b11fnuz";
+    case DType::f8e5m2:
+      return "f8e5m2";
+    case DType::f8e5m2fnuz:
+      return "f8e5m2fnuz";
+    case DType::f8e8m0fnu:
+      return "f8e8m0fnu";
+    case DType::f4e2m1fn:
+      return "f4e2m1fn";
+    case DType::f6e2m3fn:
+      return "f6e2m3fn";
+    case DType::f6e3m2fn:
+      return "f6e3m2fn";
   }
   return "?";
 }
@@ -47,8 +77,28 @@ std::size_t itemsize(DType t) {
     case DType::i8:
     case DType::u8:
     case DType::boolean: return 1;
+    default:
+      return is_narrow(t) ? 1 : 0;
   }
-  return 0;
+}
+
+int bit_width(DType t) {
+  switch (t) {
+    case DType::boolean:
+      return 1;
+    case DType::i2:
+    case DType::u2:
+      return 2;
+    case DType::i4:
+    case DType::u4:
+    case DType::f4e2m1fn:
+      return 4;
+    case DType::f6e2m3fn:
+    case DType::f6e3m2fn:
+      return 6;
+    default:
+      return int(8 * itemsize(t));
+  }
 }
 
 namespace {
@@ -57,6 +107,7 @@ namespace {
 // (f16 with bf16 meet at f32).
 int category(DType t) { return t == DType::boolean ? 0 : is_floating(t) ? 2 : 1; }
 int float_rank(DType t) {
+  if (is_narrow(t)) return -1;
   switch (t) {
     case DType::f16:
     case DType::bf16: return 0;
@@ -64,20 +115,25 @@ int float_rank(DType t) {
     default: return 2;
   }
 }
-DType signed_of_size(std::size_t bytes) {
-  return bytes == 1 ? DType::i8 : bytes == 2 ? DType::i16 : bytes == 4 ? DType::i32 : DType::i64;
+DType signed_of_bits(int bits) {
+  return bits <= 2    ? DType::i2
+         : bits <= 4  ? DType::i4
+         : bits <= 8  ? DType::i8
+         : bits <= 16 ? DType::i16
+         : bits <= 32 ? DType::i32
+                      : DType::i64;
 }
 // Same signedness: the wider. Unsigned with signed: the smallest signed type that
 // holds every value of both, which needs twice the unsigned width unless the signed
 // one is already wider; for u64 there is none.
 DType promote_integers(DType a, DType b) {
-  if (is_unsigned(a) == is_unsigned(b)) return itemsize(a) >= itemsize(b) ? a : b;
+  if (is_unsigned(a) == is_unsigned(b)) return bit_width(a) >= bit_width(b) ? a : b;
   const DType u = is_unsigned(a) ? a : b, s = is_unsigned(a) ? b : a;
   if (u == DType::u64)
     detail::fail<DTypeError>(
         "promote_types",
         "{} and {} have no common type (no integer type holds both); convert one with astype", a, b);
-  return signed_of_size(std::max(itemsize(s), 2 * itemsize(u)));
+  return signed_of_bits(std::max(bit_width(s), 2 * bit_width(u)));
 }
 }  // namespace
 
@@ -99,7 +155,7 @@ DType promote_types(DType a, DType b) {
   if (ca != cb) return ca > cb ? a : b;
   if (ca == 1) return promote_integers(a, b);
   const int ra = float_rank(a), rb = float_rank(b);
-  if (ra == 0 && rb == 0) return DType::f32;  // f16 with bf16
+  if (ra == rb && ra <= 0) return DType::f32;  // f16 with bf16, or two narrow floats
   return ra > rb ? a : b;
 }
 

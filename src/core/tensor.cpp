@@ -14,6 +14,7 @@
 #include "core/check.hpp"
 #include "core/convert.hpp"
 #include "core/dispatch_type.hpp"
+#include "core/narrow.hpp"
 #include "core/tensor_impl.hpp"
 #include "tlaloc/ops.hpp"
 
@@ -227,6 +228,7 @@ template <class U> U Tensor::item() const {
   if (impl.numel != 1)
     fail<ShapeError>("item", "needs exactly one element, the tensor has shape {}",
                      shape_string(impl.shape));
+  if (is_narrow(impl.dtype)) return detail::widened(*this).item<U>();
   U value{};
   TLALOC_SWITCH_WITH_COMPLEX(impl.dtype, "item",
                              value = detail::convert_value<U>(*static_cast<const T*>(impl.data())))
@@ -322,8 +324,8 @@ std::string Tensor::to_string() const {
     return fmt::format("tensor(symbolic, shape={}, dtype={})", shape_string(impl.shape), impl.dtype);
   std::ostringstream os;
   os << "tensor(";
-  TLALOC_SWITCH_WITH_COMPLEX(impl.dtype, "to_string",
-                             print_rec(os, static_cast<const T*>(impl.data()), impl.shape, 0, 7))
+  const Tensor shown = is_narrow(impl.dtype) ? detail::widened(*this) : *this;  // values exact
+  TLALOC_SWITCH_WITH_COMPLEX(shown.dtype(), "to_string", print_rec(os, shown.data<T>(), impl.shape, 0, 7))
   os << ", dtype=" << dtype_name(impl.dtype) << ')';
   return os.str();
 }

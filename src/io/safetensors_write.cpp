@@ -47,6 +47,9 @@ Layout layout(const Params& tensors, const Metadata& metadata, std::string_view 
     if (!t.defined()) throw ValueError(fmt::format("{}: tensor '{}' is undefined", who, name));
     if (t.is_symbolic())
       throw ValueError(fmt::format("{}: tensor '{}' is a traced value, not data; save outside the trace", who, name));
+    if (io::safetensors_name(t.dtype()).empty())
+      throw DTypeError(fmt::format("{}: tensor '{}' is {}, which safetensors has no name for", who, name,
+                                   dtype_name(t.dtype())));
     const auto bytes = std::uint64_t(t.numel()) * itemsize(t.dtype());
     header[name] = {{"dtype", io::safetensors_name(t.dtype())},
                     {"shape", t.shape()},

@@ -51,12 +51,14 @@ std::vector<Tensor> OpDef::run(std::span<const Tensor> in, const Attrs& attrs,
                                std::span<const TensorType> out) const {
   if (region_kernel_) fail(name_, "needs its regions to run (only the interpreter runs it)");
   if (!kernel_) fail(name_, "has no host kernel");
+  if (needs_widening(in, out)) return run_widened(in, attrs, out, nullptr);
   return kernel_(in, attrs, out);
 }
 
 std::vector<Tensor> OpDef::run(std::span<const Tensor> in, const Attrs& attrs,
                                std::span<const TensorType> out, const RegionCalls& regions) const {
   if (!region_kernel_) return run(in, attrs, out);
+  if (needs_widening(in, out)) return run_widened(in, attrs, out, &regions);
   return region_kernel_(in, attrs, out, regions);
 }
 

@@ -280,6 +280,20 @@ class OpDef {
   Calls calls() const { return calls_; }
   const std::string& calls_attr() const { return calls_attr_; }
 
+  // Narrow storage types (core/narrow.hpp) reach no kernel: run() gives it the
+  // operands in their compute_dtype and rounds its results back, which is exact for an
+  // op on values. `keeps_narrow_types`: the kernel takes them as they are (convert,
+  // constant, the checks). `on_bits`: its result depends on the width of its integer
+  // operands (popcnt, count_leading_zeros): narrow integers are refused by name.
+  OpDef& keeps_narrow_types() {
+    keeps_narrow_ = true;
+    return *this;
+  }
+  OpDef& on_bits() {
+    on_bits_ = true;
+    return *this;
+  }
+
   // Tokens (`!stablehlo.token`) may be among its operands; the verifier refuses them
   // anywhere else, naming the op.
   OpDef& takes_tokens() {
@@ -453,6 +467,11 @@ class OpDef {
                           const RegionCalls& regions) const;
 
  private:
+  // run() where an operand or result has a narrow type (src/ir/op_narrow.cpp).
+  std::vector<Tensor> run_widened(std::span<const Tensor> in, const Attrs& attrs,
+                                  std::span<const TensorType> out, const RegionCalls* regions) const;
+  bool needs_widening(std::span<const Tensor> in, std::span<const TensorType> out) const;
+
   std::string name_;
   int arity_ = -1;
   ShapeRule shape_rule_;
@@ -478,6 +497,8 @@ class OpDef {
   Calls calls_ = Calls::none;
   std::string calls_attr_;
   bool takes_tokens_ = false;
+  bool keeps_narrow_ = false;
+  bool on_bits_ = false;
   TypeOriginRule type_origin_;
   PublicCall public_call_;
 };

@@ -2,10 +2,12 @@
 // reduce_precision (rounding to a narrower float format, kept in the same type).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
 
+#include "core/narrow.hpp"
 #include "ops/cpp_spelling.hpp"
 #include "ops/elementwise_defs.hpp"
 #include "ops/rule.hpp"
@@ -20,15 +22,20 @@ using detail::StableHloAttr;
 using detail::TensorType;
 using Kind = StableHloAttr::Kind;
 
-// An element's width in bits: i1 has 1 in StableHLO although Tlaloc stores it in a byte.
-std::size_t bit_width(DType t) { return t == DType::boolean ? 1 : 8 * itemsize(t); }
+// Types whose values take fewer bits than their byte (i1, i4, f6e2m3fn, ...).
+bool sub_byte(DType t) { return std::size_t(bit_width(t)) < 8 * itemsize(t); }
 
 // The spec's rule: to a narrower type, a new last axis holds the pieces of each
 // element; to a wider one, the last axis (of the ratio's size) is consumed.
 std::vector<TensorType> bitcast_rule(std::span<const TensorType> in, const Attrs& a) {
   const DType to = a.get<DType>("dtype"), from = in[0].dtype;
   Shape shape = in[0].shape;
-  const std::size_t wf = bit_width(from), wt = bit_width(to);
+  const auto wf = std::size_t(bit_width(from)), wt = std::size_t(bit_width(to));
+  if (std::max(wf, wt) % std::min(wf, wt) != 0 || ((sub_byte(from) || sub_byte(to)) && std::max(wf, wt) > 64))
+    detail::fail<DTypeError>("bitcast_convert",
+                             "{} ({} bits) to {} ({} bits): neither width divides into the other "
+                             "or a sub-byte type meets one wider than 64 bits",
+                             from, wf, to, wt);
   if (wf > wt) {
     shape.push_back(std::int64_t(wf / wt));
   } else if (wf < wt) {
@@ -40,6 +47,26 @@ std::vector<TensorType> bitcast_rule(std::span<const TensorType> in, const Attrs
   return {{to, shape}};
 }
 
+// Element k's bits: a sub-byte type keeps them in the low bits of its byte.
+std::uint64_t bits_at(const unsigned char* p, DType t, std::int64_t k) {
+  if (!sub_byte(t)) {
+    std::uint64_t v = 0;
+    std::memcpy(&v, p + std::size_t(k) * itemsize(t), itemsize(t));
+    return v;
+  }
+  return p[k] & ((1u << bit_width(t)) - 1);
+}
+void put_bits(unsigned char* p, DType t, std::int64_t k, std::uint64_t v) {
+  if (!sub_byte(t))
+    std::memcpy(p + std::size_t(k) * itemsize(t), &v, itemsize(t));
+  else if (t == DType::boolean)
+    p[k] = static_cast<unsigned char>(v & 1u);
+  else if (is_integral(t))  // sign- or zero-extended in its byte
+    p[k] = detail::narrow_int_byte(t, std::int64_t(v));
+  else
+    p[k] = static_cast<unsigned char>(v);
+}
+
 // The bits as one little-endian stream: element k of i1 is bit k of the stream.
 std::vector<Tensor> bitcast_kernel(std::span<const Tensor> in, const Attrs&,
                                    std::span<const TensorType> out) {
@@ -47,14 +74,25 @@ std::vector<Tensor> bitcast_kernel(std::span<const Tensor> in, const Attrs&,
   const auto* src = static_cast<const unsigned char*>(in[0].raw_data());
   auto* dst = static_cast<unsigned char*>(y.impl().data());
   const DType from = in[0].dtype(), to = out[0].dtype;
-  if (from == DType::boolean && to != DType::boolean) {
-    std::memset(dst, 0, std::size_t(y.numel()) * itemsize(to));
-    for (std::int64_t k = 0; k < in[0].numel(); ++k)
-      if (src[k] != 0) dst[k / 8] = static_cast<unsigned char>(dst[k / 8] | (1u << (k % 8)));
-  } else if (to == DType::boolean && from != DType::boolean) {
-    for (std::int64_t k = 0; k < y.numel(); ++k) dst[k] = (src[k / 8] >> (k % 8)) & 1u;
-  } else if (y.numel() > 0) {
-    std::memcpy(dst, src, std::size_t(y.numel()) * itemsize(to));
+  if (!sub_byte(from) && !sub_byte(to)) {
+    if (y.numel() > 0) std::memcpy(dst, src, std::size_t(y.numel()) * itemsize(to));
+    return {y};
+  }
+  const int wf = bit_width(from), wt = bit_width(to);
+  const auto mask = [](int w) { return w >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << w) - 1; };
+  if (wf >= wt) {
+    const int r = wf / wt;
+    for (std::int64_t k = 0; k < in[0].numel(); ++k) {
+      const std::uint64_t v = bits_at(src, from, k);
+      for (int j = 0; j < r; ++j) put_bits(dst, to, k * r + j, (v >> (j * wt)) & mask(wt));
+    }
+  } else {
+    const int r = wt / wf;
+    for (std::int64_t k = 0; k < y.numel(); ++k) {
+      std::uint64_t v = 0;
+      for (int j = 0; j < r; ++j) v |= bits_at(src, from, k * r + j) << (j * wf);
+      put_bits(dst, to, k, v);
+    }
   }
   return {y};
 }
@@ -65,6 +103,7 @@ const OpDef& bitcast_convert_op =
         .stablehlo({"stablehlo.bitcast_convert", {StableHloAttr("dtype", Kind::result_dtype)}, "elementwise"})
         .shape_rule(bitcast_rule)
         .kernel(bitcast_kernel)
+        .keeps_narrow_types()
         .cpp([](detail::CppOp& op) {
           return detail::cpp_call("tl::lax::bitcast_convert", op,
                                   {detail::cpp_dtype(op.attrs().get<DType>("dtype"))});

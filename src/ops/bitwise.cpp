@@ -100,7 +100,8 @@ const OpDef& shl_op = as_lax(
 const OpDef& shr_op =
     as_lax("shift_right_logical",
            def_spec_binary("shift_right_logical", "stablehlo.shift_right_logical", ResultType::same,
-                           detail::integer_type, [](auto x, auto n) { return shift_right_logical(x, n); }));
+                           detail::integer_type, [](auto x, auto n) { return shift_right_logical(x, n); })
+               .on_bits());
 const OpDef& sar_op = as_lax(
     "shift_right_arithmetic",
     def_spec_binary("shift_right_arithmetic", "stablehlo.shift_right_arithmetic", ResultType::same,
@@ -114,15 +115,15 @@ const OpDef& clz_op = as_lax(
         return C(std::countl_zero(bits_t<C>(x)));
       else
         return x;
-    }));
+    }).on_bits());
 const OpDef& popcnt_op =
     as_lax("popcnt", def_spec_unary("popcnt", "stablehlo.popcnt", detail::integer_type, [](auto x) {
-             using C = decltype(x);
-             if constexpr (std::is_integral_v<C> && !std::is_same_v<C, bool>)
-               return C(std::popcount(bits_t<C>(x)));
-             else
-               return x;
-           }));
+                       using C = decltype(x);
+                       if constexpr (std::is_integral_v<C> && !std::is_same_v<C, bool>)
+                         return C(std::popcount(bits_t<C>(x)));
+                       else
+                         return x;
+                     }).on_bits());
 
 }  // namespace
 

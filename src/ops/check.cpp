@@ -194,6 +194,7 @@ OpDef& def_check(const char* name, int inputs, std::vector<StableHloAttr> attrs)
       .inputs(inputs)
       .side_effects()
       .no_derivative()  // no results
+      .keeps_narrow_types()
       .shape_rule(no_results)
       .kernel([name](std::span<const Tensor> in, const Attrs& a, std::span<const TensorType>) {
         run_check(name, in[0], in.size() > 1 ? in[1] : a.get<Tensor>("value"), a);

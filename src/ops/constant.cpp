@@ -17,6 +17,7 @@ using detail::TensorType;
 const OpDef& constant_op =
     def_op("constant")
         .no_derivative()  // no operands
+        .keeps_narrow_types()
         .inputs(0)
         .shape_rule([](std::span<const TensorType>, const Attrs& a) {
           const Tensor& v = a.get<Tensor>("value");

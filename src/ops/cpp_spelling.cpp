@@ -51,9 +51,10 @@ std::vector<std::string> literals(const Tensor& t) {
   return out;
 }
 
-// The element type whose std::vector tl::tensor takes for dtype t (16-bit floats
-// go through float and convert, exactly).
+// The element type whose std::vector tl::tensor takes for dtype t (16-bit and
+// narrow floats go through float, narrow integers through int64_t, and convert, exactly).
 std::string vector_type(DType t) {
+  if (is_narrow_float(t)) return "float";
   switch (t) {
     case DType::f64:
       return "double";
@@ -135,7 +136,7 @@ std::string cpp_value(const Tensor& t) {
   std::string items;
   for (std::size_t i = 0; i < v.size(); ++i) items += (i == 0 ? "" : i % 8 == 0 ? ",\n    " : ", ") + v[i];
   std::string s = fmt::format("tl::tensor(std::vector<{}>{{{}}}, {})", vector_type(t.dtype()), items, cpp_shape(t.shape()));
-  if (is_half(t.dtype())) s += fmt::format(".astype({})", cpp_dtype(t.dtype()));
+  if (is_half(t.dtype()) || is_narrow(t.dtype())) s += fmt::format(".astype({})", cpp_dtype(t.dtype()));
   return s;
 }
 

@@ -283,6 +283,7 @@ const OpDef& isnan_op = def_predicate("isnan", [](auto v) {
 const OpDef& convert_op =
     def_op("convert")
         .linear()
+        .keeps_narrow_types()
         .inputs(1)
         .called_as({.names = {"astype"}, .attributes = {"dtype"}, .passes_on = true, .method = true})
         .stablehlo({"stablehlo.convert",

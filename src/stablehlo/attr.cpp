@@ -9,6 +9,7 @@
 #include <limits>
 #include <tuple>
 
+#include "core/narrow.hpp"
 #include "core/tensor_impl.hpp"
 
 namespace tlaloc::stablehlo {
@@ -83,11 +84,12 @@ std::uint64_t literal_bits(Cursor& c, const Literal& lit, DType t) {
         c.fail_at(lit.pos,
                   fmt::format("hex value {} is malformed or too wide for {}", s, element_type_name(t)));
       const std::uint64_t bits = std::stoull(digits, nullptr, 16);
-      if (itemsize(t) < 8 && bits >> (8 * itemsize(t)) != 0)
+      if (bit_width(t) < 64 && bits >> bit_width(t) != 0)
         c.fail_at(lit.pos, fmt::format("hex value {} is too wide for {}", s, element_type_name(t)));
       return bits;
     }
     if (t == DType::f64) return std::bit_cast<std::uint64_t>(std::strtod(s.c_str(), nullptr));
+    if (is_narrow(t)) return detail::narrow_float_bits(t, std::strtod(s.c_str(), nullptr));
     const float f = std::strtof(s.c_str(), nullptr);
     if (t == DType::f32) return std::bit_cast<std::uint32_t>(f);
     if (t == DType::bf16) return bf16(f).bits;
@@ -102,7 +104,7 @@ std::uint64_t literal_bits(Cursor& c, const Literal& lit, DType t) {
   } catch (const std::exception&) {
     c.fail_at(lit.pos, fmt::format("integer {} is out of range", s));
   }
-  const int bits = int(8 * itemsize(t));
+  const int bits = bit_width(t);
   const bool ok = is_unsigned(t) ? !neg && (bits == 64 || mag < (1ull << bits))
                                  : (neg ? mag <= (1ull << (bits - 1)) : mag < (1ull << (bits - 1)));
   if (!ok) c.fail_at(lit.pos, fmt::format("{} does not fit in {}", s, element_type_name(t)));
@@ -166,6 +168,10 @@ std::string scalar_text(const char* at, DType d) {
     }
     default:
       break;
+  }
+  if (is_narrow_float(d)) {
+    const double v = detail::narrow_float_value(d, std::uint8_t(bits));
+    return std::isfinite(v) ? float_text(v, d) : fmt::format("0x{:02X}", bits);
   }
   if (is_unsigned(d)) return std::to_string(bits);
   const int shift = int(64 - 8 * itemsize(d));
@@ -277,6 +283,7 @@ std::string float_text(double v, DType t) {
   if (!std::isfinite(v)) {
     if (t == DType::f64) return fmt::format("0x{:016X}", std::bit_cast<std::uint64_t>(v));
     if (t == DType::f32) return fmt::format("0x{:08X}", std::bit_cast<std::uint32_t>(float(v)));
+    if (is_narrow_float(t)) return fmt::format("0x{:02X}", detail::narrow_float_bits(t, v));
     const std::uint16_t bits = t == DType::bf16 ? bf16(float(v)).bits : f16(float(v)).bits;
     return fmt::format("0x{:04X}", bits);
   }

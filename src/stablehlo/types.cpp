@@ -13,21 +13,46 @@ struct ElementName {
 };
 // The first name of a dtype is the one printed.
 constexpr ElementName kElementNames[] = {
-    {"f32", DType::f32},           {"f64", DType::f64},
-    {"bf16", DType::bf16},         {"f16", DType::f16},
-    {"i1", DType::boolean},        {"i8", DType::i8},
-    {"i32", DType::i32},           {"i64", DType::i64},
-    {"i16", DType::i16},           {"ui8", DType::u8},
-    {"ui16", DType::u16},          {"ui32", DType::u32},
-    {"ui64", DType::u64},          {"si8", DType::i8},
-    {"si16", DType::i16},          {"si32", DType::i32},
-    {"si64", DType::i64},          {"complex<f32>", DType::c64},
+    {"f32", DType::f32},
+    {"f64", DType::f64},
+    {"bf16", DType::bf16},
+    {"f16", DType::f16},
+    {"i1", DType::boolean},
+    {"i8", DType::i8},
+    {"i32", DType::i32},
+    {"i64", DType::i64},
+    {"i16", DType::i16},
+    {"ui8", DType::u8},
+    {"ui16", DType::u16},
+    {"ui32", DType::u32},
+    {"ui64", DType::u64},
+    {"si8", DType::i8},
+    {"si16", DType::i16},
+    {"si32", DType::i32},
+    {"si64", DType::i64},
+    {"complex<f32>", DType::c64},
     {"complex<f64>", DType::c128},
+    {"i2", DType::i2},
+    {"i4", DType::i4},
+    {"ui2", DType::u2},
+    {"ui4", DType::u4},
+    {"si2", DType::i2},
+    {"si4", DType::i4},
+    {"f8E3M4", DType::f8e3m4},
+    {"f8E4M3", DType::f8e4m3},
+    {"f8E4M3FN", DType::f8e4m3fn},
+    {"f8E4M3FNUZ", DType::f8e4m3fnuz},
+    {"f8E4M3B11FNUZ", DType::f8e4m3b11fnuz},
+    {"f8E5M2", DType::f8e5m2},
+    {"f8E5M2FNUZ", DType::f8e5m2fnuz},
+    {"f8E8M0FNU", DType::f8e8m0fnu},
+    {"f4E2M1FN", DType::f4e2m1fn},
+    {"f6E2M3FN", DType::f6e2m3fn},
+    {"f6E3M2FN", DType::f6e3m2fn},
 };
 
 [[noreturn]] void unsupported_element(Cursor& c, std::size_t at, const std::string& name) {
-  if (name.rfind("f8", 0) == 0 || name == "i2" || name == "i4" || name == "ui2" || name == "ui4" ||
-      name.rfind("!quant", 0) == 0 || name == "f4E2M1FN" || name == "f6E2M3FN" || name == "tf32")
+  if (name.rfind("!quant", 0) == 0 || name == "tf32")
     c.fail_at(at,
               fmt::format("element type {} is not supported (docs/CAPABILITIES.md lists the supported ones)",
                           name));

@@ -45,6 +45,8 @@ Params every_dtype() {
   Params p;
   const tl::Tensor base = tl::tensor<float>({0, 1, 2, 3, 4, 5}, {2, 3});
   for (tl::DType t : tl::all_dtypes) p.set(std::string("x.") + std::string(tl::dtype_name(t)), base.astype(t));
+  for (tl::DType t : {tl::DType::f8e5m2, tl::DType::f8e4m3fn})  // the format's F8_E5M2 and F8_E4M3
+    p.set(std::string("x.") + std::string(tl::dtype_name(t)), base.astype(t));
   p.set("scalar", tl::scalar_tensor(3.5, tl::DType::f64));
   p.set("empty", tl::zeros({0, 4}));
   return p;
@@ -160,8 +162,8 @@ TEST(Safetensors, RefusesMalformedEntries) {
 }
 
 TEST(Safetensors, RefusesUnknownDTypes) {
-  expect_refused(file_of(R"({"a":{"dtype":"F8_E4M3","shape":[1],"data_offsets":[0,1]}})", 1),
-                 "tensor 'a': unknown dtype 'F8_E4M3'");
+  expect_refused(file_of(R"({"a":{"dtype":"Q4_0","shape":[1],"data_offsets":[0,1]}})", 1),
+                 "tensor 'a': unknown dtype 'Q4_0'");
   expect_refused(file_of(R"({"a":{"dtype":"f32","shape":[1],"data_offsets":[0,4]}})", 4), "unknown dtype 'f32'");
 }
 
@@ -235,6 +237,7 @@ TEST(Safetensors, DamagedFilesGiveErrorsNotCrashes) {
 
 TEST(Safetensors, RefusesWhatItCannotWrite) {
   EXPECT_THROW(tl::nn::to_safetensors(Params{{"x", tl::Tensor()}}), tl::ValueError);
+  EXPECT_THROW(tl::nn::to_safetensors(Params{{"x", tl::zeros({1}, tl::DType::i4)}}), tl::DTypeError);
   EXPECT_THROW(tl::nn::to_safetensors(Params{{"__metadata__", tl::zeros({1})}}), tl::ValueError);
   EXPECT_THROW(tl::nn::to_safetensors(Params{{"bad\xff", tl::zeros({1})}}), tl::ValueError);
   EXPECT_THROW(tl::nn::to_safetensors(Params{}, {{"k", "\xc3"}}), tl::ValueError);

@@ -128,6 +128,8 @@ std::string torch_dtype(DType t) {
     case DType::u32:
     case DType::u64:
       return "?";  // not in PyTorch 1.13: no case uses them (torch_dtypes)
+    default:
+      return "?";  // nor are the narrow types
     case DType::boolean:
       return "torch.bool";
     case DType::c64:

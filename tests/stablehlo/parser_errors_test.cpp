@@ -46,8 +46,13 @@ TEST(ParserErrors, UnknownAndUnsupportedOps) {
                      8, "deprecated: write stablehlo.after_all");
   expect_parse_error("func.func @main(%a: tensor<complex<f16>>) {\n  return\n}", 1, 28,
                      "unknown element type 'complex<f16>'");
-  expect_parse_error("func.func @main(%a: tensor<f8E4M3FN>) {\n  return\n}", 1, 28,
-                     "element type f8E4M3FN is not supported");
+  expect_parse_error("func.func @main(%a: tensor<tf32>) {\n  return\n}", 1, 28,
+                     "element type tf32 is not supported");
+  expect_parse_error("func.func @main() {\n  %0 = stablehlo.constant dense<16> : tensor<i4>\n  return\n}", 2,
+                     33, "16 does not fit in i4");
+  expect_parse_error(
+      "func.func @main() {\n  %0 = stablehlo.constant dense<[0x1F]> : tensor<1xf4E2M1FN>\n  return\n}", 2, 34,
+      "hex value 0x1F is too wide for f4E2M1FN");
   expect_parse_error(
       "func.func @main() {\n  %0 = stablehlo.constant dense<1.0> : tensor<complex<f32>>\n  return\n}", 2, 33,
       "a complex<f32> element is written (real, imaginary)");

@@ -45,6 +45,9 @@ tlp_buffer* upload(const Client& client, const Tensor& t, tlp_device* device) {
   args.client = client.handle();
   args.data = t.raw_data();
   args.type = pjrt::element_type_of(t.dtype());
+  if (args.type == TLP_TYPE_INVALID)
+    tlaloc::detail::fail<DTypeError>("PJRT upload", "has no PJRT element type for {} yet (docs/DTYPES.md)",
+                                     t.dtype());
   args.dims = shape.data();
   args.num_dims = shape.size();
   args.host_buffer_semantics = TLP_HOST_ONLY_DURING_CALL;
