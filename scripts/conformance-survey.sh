@@ -13,7 +13,9 @@ fi
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 for f in "$suite"/*.mlir; do
-  tally=$(timeout 120 "$build/tlaloc" run "$f" --split-input-file 2>&1 | tee -a "$out" | tail -1)
+  # A file whose RUN line passes arguments (--args="[...]") runs with them.
+  args=$(sed -n 's/^\/\/ RUN: stablehlo-translate .*--args="\([^"]*\)".*/\1/p' "$f" | head -1)
+  tally=$(timeout 120 "$build/tlaloc" run "$f" --split-input-file ${args:+--args "$args"} 2>&1 | tee -a "$out" | tail -1)
   echo "$(basename "$f"): $tally"
 done
 awk '/ passed, [0-9]+ failed$/ { p += $(NF-3); f += $(NF-1) } END { printf "total: %d of %d splits pass (%.1f%%)\n", p, p + f, 100 * p / (p + f) }' "$out"

@@ -137,6 +137,7 @@ struct StableHloAttr {
     scatter_dimension_numbers,  // #stablehlo.scatter<...>
     conv_dimension_numbers,     // #stablehlo.conv<...>
     channel_handle,             // #stablehlo.channel_handle<handle = 1, type = 0>: channel_id, channel_type
+    dot_algorithm,              // #stablehlo.dot_algorithm<...>: `algorithm.<field>`, types by their names
     // Not written in the text: taken from a result type (the first unless
     // of_result says) when parsing.
     result_shape,  // std::vector<int64_t>

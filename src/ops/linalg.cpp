@@ -76,6 +76,34 @@ void check_pairs(const char* what, const Shape& ls, const Dims& ld, const Shape&
   }
 }
 
+// Significand bits (the implicit one included) of a precision type an algorithm
+// names; 0 for the integer types, which this kernel computes exactly.
+int significand_bits(std::string_view name) {
+  constexpr std::pair<std::string_view, int> kBits[] = {
+      {"f64", 53}, {"f32", 24}, {"tf32", 11}, {"f16", 11}, {"bf16", 8}};
+  for (const auto& [n, bits] : kBits)
+    if (n == name) return bits;
+  return name.size() > 1 && name[0] == 'f' ? 5 : 0;  // the 4-, 6- and 8-bit floats have at most 5
+}
+
+// The spec leaves the algorithms an implementation runs to it. The kernel computes in
+// f32 (f64 for f64 operands) and accumulates there: an algorithm asking for no more
+// than that is met; one asking for more is refused, never silently weakened.
+void check_algorithm(const Attrs& attrs, DType result) {
+  if (!attrs.has("algorithm.accumulation_type") || !is_inexact(result)) return;
+  const int have = real_dtype(result) == DType::f64 ? 53 : 24;
+  for (const char* f : {"lhs_precision_type", "rhs_precision_type", "accumulation_type"}) {
+    const auto& name = attrs.get<std::string>(fmt::format("algorithm.{}", f));
+    if (significand_bits(name) > have)
+      fail<DTypeError>("dot_general",
+                       "its algorithm asks for {} = {}, more precise than the {} a {} result is computed in",
+                       f, name, have == 53 ? "f64" : "f32", result);
+  }
+  for (const char* f : {"lhs_component_count", "rhs_component_count", "num_primitive_operations"})
+    if (attrs.get<std::int64_t>(fmt::format("algorithm.{}", f)) < 1)
+      fail<ValueError>("dot_general", "its algorithm's {} must be at least 1", f);
+}
+
 std::vector<TensorType> dot_rule(std::span<const TensorType> in, const Attrs& attrs) {
   const DotDims d = read_dims(attrs);
   const Shape &ls = in[0].shape, &rs = in[1].shape;
@@ -89,6 +117,7 @@ std::vector<TensorType> dot_rule(std::span<const TensorType> in, const Attrs& at
   if (t == DType::boolean || promoted == DType::boolean)
     fail<DTypeError>("dot_general", "no kernel for {} x {} (shapes {} and {})", in[0].dtype, in[1].dtype,
                      shape_string(ls), shape_string(rs));
+  check_algorithm(attrs, t);
   Shape out;
   for (auto b : d.lhs_batch) out.push_back(ls[std::size_t(b)]);
   for (auto f : free_dims(ls.size(), d.lhs_batch, d.lhs_contract)) out.push_back(ls[std::size_t(f)]);
@@ -260,6 +289,7 @@ const OpDef& dot_general_op =
             {"stablehlo.dot_general",
              {{"dot_dimension_numbers", Kind::dot_dimension_numbers},
               detail::StableHloAttr("precision_config", Kind::precision_list).optional(),
+              detail::StableHloAttr("algorithm", Kind::dot_algorithm).optional(),
               detail::StableHloAttr("result_element_type", Kind::result_dtype).as("preferred_element_type")},
              "dot_general"});
 

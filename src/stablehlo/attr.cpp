@@ -447,11 +447,14 @@ AttrNode parse_attr(Cursor& c) {
     n.kind = AttrNode::Kind::type;
     n.type = parse_type(c);
   } else {
-    const std::string word = c.identifier();  // an element type used as a value, e.g. `f32`
-    if (!element_type_of(word))
+    // An element type used as a value, e.g. `f32`; tf32 only names a precision
+    // (dot_general's algorithm) and holds no tensor.
+    const std::string word = c.identifier();
+    if (!element_type_of(word) && word != "tf32")
       c.fail_at(n.pos, fmt::format("unexpected '{}' where an attribute value belongs", word));
     n.kind = AttrNode::Kind::type;
-    n.type.dtype = *element_type_of(word);
+    n.text = word;
+    if (auto t = element_type_of(word)) n.type.dtype = *t;
   }
   n.end = c.pos();
   return n;

@@ -24,7 +24,7 @@ struct AttrNode {
     dense_array,  // array<i64: 1, 2> (items are integers or booleans)
     dialect,      // #stablehlo<name VALUE> (text=name, word=VALUE) or #stablehlo.name<body>
     unit,         // a name with no value in a dictionary
-    type,         // a type used as an attribute
+    type,         // a type used as an attribute (text: its name, where written as a word)
     dict,         // {a = 1, b = [2]}
     function,     // (t, t) -> t  (fn_inputs, fn_results)
   };

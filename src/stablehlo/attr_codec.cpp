@@ -125,6 +125,7 @@ std::string enum_word(const StableHloAttr& a, const AttrNode& n, Cursor& c) {
 bool attr_present(const StableHloAttr& a, const detail::Attrs& attrs) {
   switch (a.kind) {
     case Kind::dot_dimension_numbers:
+    case Kind::dot_algorithm:
     case Kind::gather_dimension_numbers:
     case Kind::scatter_dimension_numbers:
     case Kind::conv_dimension_numbers:

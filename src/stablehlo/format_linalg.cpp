@@ -17,6 +17,8 @@ using ir::Op;
 using Ints = std::vector<std::int64_t>;
 using Kind = StableHloAttr::Kind;
 
+constexpr std::string_view kAlgorithmPrefix = "#stablehlo.dot_algorithm";
+
 std::string list(const Ints& v) { return fmt::format("[{}]", fmt::join(v, ", ")); }
 
 Ints int_list(Cursor& c) {
@@ -68,7 +70,25 @@ void print_dot(OpPrinter& p, const Op& op, const StableHloSpelling& s, std::stri
   if (a.has("precision_config"))
     out += fmt::format(", precision = [{}]",
                        fmt::join(a.get<std::vector<std::string>>("precision_config"), ", "));
+  if (const StableHloAttr* alg = find_attr(s, "algorithm"); alg != nullptr && attr_present(*alg, a))
+    out += ", algorithm = " + attr_text(*alg, a).substr(kAlgorithmPrefix.size());
   out += " : " + p.functional_type(op);
+}
+
+// `algorithm = <fields>`: the body of #stablehlo.dot_algorithm<fields>, decoded in place.
+void parse_algorithm(OpParser& p, ParsedOp& op) {
+  Cursor& c = p.cursor();
+  c.expect("<");
+  const std::size_t start = c.pos();
+  const std::size_t end = c.text().find('>', start);
+  if (end == std::string_view::npos) c.fail_at(start, "unterminated algorithm = <...>");
+  AttrNode n;
+  n.kind = AttrNode::Kind::dialect;
+  n.text = "dot_algorithm";
+  n.word = std::string(c.text().substr(start, end - start));
+  n.pos = start;
+  c.seek(end + 1);
+  decode_attr(*find_attr(*op.spelling, "algorithm"), n, op.attrs, c);
 }
 
 void parse_dot(OpParser& p, ParsedOp& op) {
@@ -90,6 +110,8 @@ void parse_dot(OpParser& p, ParsedOp& op) {
       op.attrs.set(fmt::format("rhs_{}_dimensions", side), int_list(c));
     } else if (kw == "precision") {
       op.attrs.set("precision_config", word_list(c));
+    } else if (kw == "algorithm") {
+      parse_algorithm(p, op);
     } else {
       c.fail_at(at, fmt::format("stablehlo.dot_general has no keyword '{}'", kw));
     }

@@ -35,6 +35,12 @@ struct ParseOptions {
 ir::Module parse(std::string_view text, const std::string& file = "<input>", int first_line = 1,
                  const ParseOptions& options = {});
 
+// Argument values written as StableHLO attributes, `[dense<1> : tensor<2xi32>, ...]`
+// (what `tlaloc run --args` takes, as the reference interpreter's --args does).
+std::vector<Tensor> parse_arguments(std::string_view text);
+// A host value as StableHLO writes it: `dense<[3, 3]> : tensor<2xi32>`.
+std::string value_text(const Tensor& t);
+
 // The pieces of a file separated by `// -----` lines, each with its first line.
 struct Split {
   std::string_view text;

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <iterator>
+
 namespace tlaloc::stablehlo {
 namespace {
 
@@ -125,6 +128,48 @@ void decode_dot(const AttrNode& n, detail::Attrs& out, Cursor& c) {
     if (!known) c.fail_at(value.pos, fmt::format("#stablehlo.dot has no field '{}'", key));
     out.set(key, field_ints(value, c));
   }
+}
+
+// ---- #stablehlo.dot_algorithm<...> ------------------------------------------------------
+
+// Its fields in MLIR's order: three precision types (kept by name, as tf32 is no
+// tensor type), three counts and a flag; every one is required.
+constexpr const char* kAlgorithmTypes[] = {"lhs_precision_type", "rhs_precision_type", "accumulation_type"};
+constexpr const char* kAlgorithmCounts[] = {"lhs_component_count", "rhs_component_count",
+                                            "num_primitive_operations"};
+constexpr const char* kAlgorithmFlag = "allow_imprecise_accumulation";
+
+std::string algorithm_key(std::string_view field) { return fmt::format("algorithm.{}", field); }
+
+std::string algorithm_text(const detail::Attrs& attrs) {
+  std::string body;
+  for (const char* f : kAlgorithmTypes)
+    body += fmt::format("{}{} = {}", body.empty() ? "" : ", ", f, attrs.get<std::string>(algorithm_key(f)));
+  for (const char* f : kAlgorithmCounts)
+    body += fmt::format(", {} = {}", f, attrs.get<std::int64_t>(algorithm_key(f)));
+  return fmt::format("#stablehlo.dot_algorithm<{}, {} = {}>", body, kAlgorithmFlag,
+                     attrs.get<bool>(algorithm_key(kAlgorithmFlag)) ? "true" : "false");
+}
+
+void decode_algorithm(const AttrNode& n, detail::Attrs& out, Cursor& c) {
+  if (n.kind != AttrNode::Kind::dialect || n.text != "dot_algorithm")
+    c.fail_at(n.pos, "algorithm must be #stablehlo.dot_algorithm<...>");
+  std::size_t seen = 0;
+  for (const auto& [key, value] : parse_fields(n, c)) {
+    const auto is = [&](const auto& names) {
+      return std::find(std::begin(names), std::end(names), key) != std::end(names);
+    };
+    if (is(kAlgorithmTypes) && value.kind == AttrNode::Kind::type && !value.text.empty())
+      out.set(algorithm_key(key), value.text);
+    else if (is(kAlgorithmCounts) && value.kind == AttrNode::Kind::integer)
+      out.set(algorithm_key(key), field_int(value, c));
+    else if (key == kAlgorithmFlag && value.kind == AttrNode::Kind::boolean)
+      out.set(algorithm_key(key), value.text == "true");
+    else
+      c.fail_at(value.pos, fmt::format("#stablehlo.dot_algorithm has no field '{}' of this kind", key));
+    ++seen;
+  }
+  if (seen != 7) c.fail_at(n.pos, "#stablehlo.dot_algorithm needs all seven of its fields");
 }
 
 // ---- #stablehlo.conv<...> -----------------------------------------------------------
@@ -274,6 +319,7 @@ void parse_conv_layouts(Cursor& c, detail::Attrs& out) {
 bool struct_attr_present(const StableHloAttr& a, const detail::Attrs& attrs) {
   if (is_gather_scatter(a.kind)) return attrs.has("index_vector_dim");
   if (a.kind == Kind::dot_dimension_numbers) return dot_present(attrs);
+  if (a.kind == Kind::dot_algorithm) return attrs.has(algorithm_key(kAlgorithmFlag));
   if (a.kind == Kind::conv_dimension_numbers) return conv_present(attrs);
   throw Error(fmt::format("StableHLO attribute '{}' has no codec yet", a.name));
 }
@@ -281,6 +327,7 @@ bool struct_attr_present(const StableHloAttr& a, const detail::Attrs& attrs) {
 std::string struct_attr_text(const StableHloAttr& a, const detail::Attrs& attrs) {
   if (is_gather_scatter(a.kind)) return gather_scatter_text(a.kind, attrs);
   if (a.kind == Kind::dot_dimension_numbers) return dot_text(attrs);
+  if (a.kind == Kind::dot_algorithm) return algorithm_text(attrs);
   if (a.kind == Kind::conv_dimension_numbers) return conv_text(attrs);
   throw Error(fmt::format("StableHLO attribute '{}' has no codec yet", a.name));
 }
@@ -288,6 +335,7 @@ std::string struct_attr_text(const StableHloAttr& a, const detail::Attrs& attrs)
 void decode_struct_attr(const StableHloAttr& a, const AttrNode& n, detail::Attrs& out, Cursor& c) {
   if (is_gather_scatter(a.kind)) return decode_gather_scatter(a, n, out, c);
   if (a.kind == Kind::dot_dimension_numbers) return decode_dot(n, out, c);
+  if (a.kind == Kind::dot_algorithm) return decode_algorithm(n, out, c);
   if (a.kind == Kind::conv_dimension_numbers) return decode_conv(n, out, c);
   c.fail_at(n.pos, fmt::format("StableHLO attribute '{}' is not supported yet", a.name));
 }

@@ -91,3 +91,17 @@ func.func @half_and_nan() {
   check.expect_eq_const %0, dense<[3.5, 0x7FC00000]> : tensor<2xf32>
   return
 }
+
+// -----
+
+// An algorithm asking for tf32 inputs and f32 accumulation: the f32 kernel meets it.
+// Exact here: every product and sum is an integer below 2^11.
+func.func @algorithm_met() {
+  %a = stablehlo.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %0 = stablehlo.dot_general %a, %a, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT],
+    algorithm = <lhs_precision_type = tf32, rhs_precision_type = tf32, accumulation_type = f32,
+                 lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 1,
+                 allow_imprecise_accumulation = false> : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  check.expect_eq_const %0, dense<[[7.0, 10.0], [15.0, 22.0]]> : tensor<2x2xf32>
+  return
+}

@@ -83,6 +83,33 @@ TEST(ParserErrors, WrongOperandCountsAreVerifierErrorsWithLocations) {
   }
 }
 
+// dot_general's algorithm: one asking for more precision than the kernel computes in
+// is refused where it is written, as is a malformed one.
+TEST(ParserErrors, DotAlgorithmsBeyondTheKernelAreRefused) {
+  const std::string head =
+      "func.func @main(%a: tensor<2x2xf32>) {\n  %0 = stablehlo.dot_general %a, %a, contracting_dims = [1] x "
+      "[0], "
+      "algorithm = <lhs_precision_type = ";
+  const std::string tail =
+      ", rhs_precision_type = f32, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = "
+      "1, "
+      "num_primitive_operations = 1, allow_imprecise_accumulation = false> : (tensor<2x2xf32>, "
+      "tensor<2x2xf32>) "
+      "-> tensor<2x2xf32>\n  return\n}";
+  try {
+    (void)sh::parse(head + "f64" + tail, "t.mlir");
+    ADD_FAILURE() << "no error";
+  } catch (const tl::Error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("line 2:3"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("lhs_precision_type = f64, more precise than the f32"), std::string::npos) << msg;
+  }
+  EXPECT_NO_THROW((void)sh::parse(head + "bf16" + tail, "t.mlir"));
+  expect_parse_error(
+      head + "f32, lhs_component_count = 1>" + " : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>", 2,
+      81, "needs all seven of its fields");
+}
+
 TEST(ParserErrors, HugeAndNegativeDimensions) {
   expect_parse_error("func.func @main(%a: tensor<99999999999999999999xf32>) {\n  return\n}", 1, 28,
                      "too large");

@@ -1,12 +1,14 @@
 // `tlaloc`: the command-line tool.
-//   tlaloc run FILE.mlir [--split-input-file] [--entry NAME]
+//   tlaloc run FILE.mlir [--split-input-file] [--entry NAME] [--args "[dense<..> : tensor<..>, ...]"]
 // parses, verifies and interprets each module (or each `// -----` split), runs its
 // check ops, reports every failing case with its location, and ends with
-// `N passed, N failed` (exit status 1 on any failure or parse error).
+// `N passed, N failed` (exit status 1 on any failure or parse error). With --args,
+// it runs the entry (@main unless named) on those values and prints its results.
 #include <fmt/format.h>
 
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "interp/interpreter.hpp"
@@ -18,13 +20,15 @@ namespace tl = tlaloc;
 namespace {
 
 int usage() {
-  std::cerr << "usage: tlaloc run FILE.mlir [--split-input-file] [--entry NAME]\n"
+  std::cerr << "usage: tlaloc run FILE.mlir [--split-input-file] [--entry NAME] [--args \"[dense<1> : "
+               "tensor<2xi32>, ...]\"]\n"
                "       tlaloc emit FILE.mlir [--generic]   (parse, then print StableHLO)\n";
   return 2;
 }
 
 struct Options {
   std::string command, file, entry;
+  std::optional<std::string> args;  // --args: the entry's argument values
   bool split = false;
   bool generic = false;
 };
@@ -40,6 +44,10 @@ bool parse_args(int argc, char** argv, Options& o) {
       o.generic = true;
     else if (a == "--entry" && i + 1 < argc)
       o.entry = argv[++i];
+    else if (a == "--args" && i + 1 < argc)
+      o.args = argv[++i];
+    else if (a.rfind("--args=", 0) == 0)
+      o.args = a.substr(7);
     else if (!a.empty() && a[0] != '-' && o.file.empty())
       o.file = a;
     else
@@ -59,7 +67,16 @@ struct Tally {
 
 // Runs the cases of one module: the entry point if named, else every public
 // function without parameters.
+// Runs the entry on the values of --args and prints its results as StableHLO values.
+void run_with_args(const tl::ir::Module& m, const Options& o, Tally& t) {
+  const std::vector<tl::Tensor> args = tl::stablehlo::parse_arguments(*o.args);
+  const tl::interp::Program prog(m, o.entry.empty() ? "main" : o.entry);
+  for (const tl::Tensor& r : prog.run(args)) std::cout << tl::stablehlo::value_text(r) << "\n";
+  ++t.passed;
+}
+
 void run_module(const tl::ir::Module& m, const Options& o, Tally& t) {
+  if (o.args) return run_with_args(m, o, t);
   // An empty split passes, as in MLIR's test files; a whole file must hold something.
   if (m.functions.empty() && o.entry.empty()) {
     if (!o.split) throw tl::Error("the module has no functions");
