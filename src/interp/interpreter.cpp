@@ -9,6 +9,7 @@
 #include "interp/parallel.hpp"
 #include "interp/plan.hpp"
 #include "ops/custom_call.hpp"
+#include "ops/host_queue.hpp"
 
 namespace tlaloc::interp {
 namespace {
@@ -223,9 +224,14 @@ std::vector<Tensor> run_parallel(const ModulePlan& mp, const Op& op, const OpPla
     detail::fail(op.name(), "{} programs do not fill rows of {} partitions", n, partitions);
   std::vector<std::size_t> first{0};  // ir::verify checked that the operands fill the parameters
   for (const FunctionPlan* p : plan.processes) first.push_back(first.back() + p->f->body.args.size());
+  // The processes take their infeed from the functions `infeed` names, else from the caller's queue.
+  detail::HostQueue fed;
+  for (const FunctionPlan* f : plan.infeed) fed.push_infeed(run_function(mp, *f, {}));
+  detail::HostQueue* queue = plan.infeed.empty() ? detail::current_host_queue() : &fed;
   const std::vector<std::vector<Tensor>> results = run_processes(
       std::int64_t(n / partitions), std::int64_t(partitions),
       [&](std::int64_t i) {
+        const detail::HostQueueScope scope(queue);
         const auto k = std::size_t(i);
         return run_function(mp, *plan.processes[k], in.subspan(first[k], first[k + 1] - first[k]));
       },
@@ -241,6 +247,11 @@ struct Program::Impl {
   ir::Module module;
   ModulePlan plan;
   const FunctionPlan* entry = nullptr;
+  detail::HostQueue* host_queue = nullptr;
+  // The queue the program's processes use: its own, else the one of the thread running it.
+  detail::HostQueue* queue() const {
+    return host_queue != nullptr ? host_queue : detail::current_host_queue();
+  }
 };
 
 Program::Program(ir::Module m, std::string_view entry, const Options& options)
@@ -250,6 +261,7 @@ Program::Program(ir::Module m, std::string_view entry, const Options& options)
   if (options.fuse)
     for (ir::Function& f : m.functions) f = fuse(f);
   impl_->module = std::move(m);
+  impl_->host_queue = options.host_queue;
   impl_->plan = plan_module(impl_->module);
   impl_->entry = &impl_->plan.function(impl_->module.entry(entry));
 }
@@ -272,6 +284,7 @@ std::vector<Tensor> Program::run(std::span<const Tensor> args) const {
   const ir::Module& m = impl_->module;
   if (m.num_replicas * m.num_partitions > 1) return run_spmd(args);
   const detail::AloneScope alone;
+  const detail::HostQueueScope queue(impl_->queue());
   return run_function(impl_->plan, *impl_->entry, args);
 }
 
@@ -282,7 +295,11 @@ std::vector<Tensor> Program::run(std::span<const Tensor> args) const {
 std::vector<Tensor> Program::run_spmd(std::span<const Tensor> args) const {
   const ir::Module& m = impl_->module;
   const std::int64_t n = m.num_replicas * m.num_partitions;
-  const auto one = [&](std::int64_t) { return run_function(impl_->plan, *impl_->entry, args); };
+  detail::HostQueue* queue = impl_->queue();
+  const auto one = [&](std::int64_t) {
+    const detail::HostQueueScope scope(queue);
+    return run_function(impl_->plan, *impl_->entry, args);
+  };
   if (detail::Processes* world = detail::distributed_world();
       world != nullptr && m.num_replicas == 1 && world->num_partitions() == n) {
     const detail::ProcessScope scope(*world);
@@ -304,7 +321,9 @@ std::vector<std::vector<Tensor>> Program::run_devices(std::span<const std::vecto
                                  impl_->entry->f->name, m.num_replicas, m.num_partitions, args.size()));
   failure_location = {};
   failure_recorded = false;
+  detail::HostQueue* queue = impl_->queue();
   return run_processes(m.num_replicas, m.num_partitions, [&](std::int64_t k) {
+    const detail::HostQueueScope scope(queue);
     return run_function(impl_->plan, *impl_->entry, args[std::size_t(k)]);
   });
 }

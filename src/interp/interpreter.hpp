@@ -13,11 +13,15 @@
 #include <vector>
 
 #include "ir/ir.hpp"
+#include "ops/host_queue.hpp"
 
 namespace tlaloc::interp {
 
 struct ProgramOptions {
   bool fuse = true;  // elementwise fusion (interp/fusion.hpp); results are the same bits
+  // Where the program's infeed ops take values and its outfeed ops leave them
+  // (ops/host_queue.hpp); it must outlive the program's runs. Null: none.
+  detail::HostQueue* host_queue = nullptr;
 };
 
 class Program {

@@ -82,6 +82,9 @@ class Planner {
       for (const std::string& name : op.attrs.get<std::vector<std::string>>(op.def->calls_attr()))
         p.processes.push_back(&function(op, name));
       p.partitions = op.attrs.get<std::int64_t>(op.def->calls_attr() + ".partitions");
+      if (op.attrs.has("infeed"))  // interpreter.run_parallel's host queue (ops/collective.cpp)
+        for (const std::string& name : op.attrs.get<std::vector<std::string>>("infeed"))
+          p.infeed.push_back(&function(op, name));
     }
   }
 

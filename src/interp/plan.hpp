@@ -18,6 +18,7 @@ struct OpPlan {
   const FunctionPlan* callee = nullptr;      // OpDef::Calls::one (`call`, `composite`)
   std::vector<const FunctionPlan*> processes;  // OpDef::Calls::parallel, row-major
   std::int64_t partitions = 1;                 // per row of `processes`
+  std::vector<const FunctionPlan*> infeed;     // run_parallel's `infeed`: their results feed the processes
   std::shared_ptr<const FusionPlan> fusion;  // for `fusion`
   std::vector<ir::ValueId> release_before;   // last used as a plain operand
   std::vector<ir::ValueId> release_after;    // last used in a nested region, or never used

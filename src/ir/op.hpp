@@ -131,6 +131,7 @@ struct StableHloAttr {
     dictionary,      // {a = 1, b = "x"}: kept as its text, braces included
     unit,            // use_global_device_ids: written alone when true, left out when false
     symbol_grid,     // [[@a, @b], [@c, @d]]: the names row-major, and `<key>.partitions` per row
+    symbol_list,     // [@a, @b]: the names
     // Structured attributes spread over several Attrs entries (spec field names):
     dot_dimension_numbers,      // #stablehlo.dot<...>
     gather_dimension_numbers,   // #stablehlo.gather<...>

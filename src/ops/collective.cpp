@@ -373,14 +373,17 @@ const OpDef& partition_id_op = def_id("partition_id", &Processes::partition_id);
 
 // ---- interpreter.run_parallel ---------------------------------------------------
 // The reference interpreter's way to run several processes in one test: `programs`
-// names each process's function, one row per replica (src/interp/parallel.hpp).
-const OpDef& run_parallel_op =
-    def_op("run_parallel")
-        .side_effects()
-        .calls(OpDef::Calls::parallel, "programs")
-        .takes_tokens()
-        .stablehlo({"interpreter.run_parallel", {StableHloAttr("programs", Kind::symbol_grid)}, ""})
-        .cpp(one_process_only("interpreter.run_parallel"));
+// names each process's function, one row per replica (src/interp/parallel.hpp);
+// `infeed` names functions whose results, in order, the processes' infeed ops take.
+const OpDef& run_parallel_op = def_op("run_parallel")
+                                   .side_effects()
+                                   .calls(OpDef::Calls::parallel, "programs")
+                                   .takes_tokens()
+                                   .stablehlo({"interpreter.run_parallel",
+                                               {StableHloAttr("infeed", Kind::symbol_list).optional(),
+                                                StableHloAttr("programs", Kind::symbol_grid)},
+                                               ""})
+                                   .cpp(one_process_only("interpreter.run_parallel"));
 
 }  // namespace
 }  // namespace tlaloc::detail

@@ -183,6 +183,12 @@ std::string attr_text(const StableHloAttr& a, const detail::Attrs& attrs) {
       return "unit";
     case Kind::symbol_grid:
       return symbol_grid_text(a, attrs);
+    case Kind::symbol_list: {
+      std::string s;
+      for (const std::string& name : attrs.get<std::vector<std::string>>(a.key))
+        s += fmt::format("{}@{}", s.empty() ? "" : ", ", name);
+      return "[" + s + "]";
+    }
     case Kind::channel_handle:
       return fmt::format("#stablehlo.channel_handle<handle = {}, type = {}>",
                          attrs.get<std::int64_t>("channel_id"), attrs.get<std::int64_t>("channel_type"));
@@ -280,6 +286,17 @@ void decode_attr(const StableHloAttr& a, const AttrNode& n, detail::Attrs& out, 
     case Kind::symbol_grid:
       decode_symbol_grid(a, n, out, c);
       return;
+    case Kind::symbol_list: {
+      if (n.kind != AttrNode::Kind::array)
+        c.fail_at(n.pos, fmt::format("'{}' must be a list of symbols such as [@a, @b]", a.name));
+      std::vector<std::string> names;
+      for (const AttrNode& item : n.items) {
+        if (item.kind != AttrNode::Kind::symbol) c.fail_at(item.pos, "expected a symbol such as @f");
+        names.push_back(item.text);
+      }
+      out.set(a.key, names);
+      return;
+    }
     case Kind::channel_handle:
       decode_channel_handle(a, n, out, c);
       return;

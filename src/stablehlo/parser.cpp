@@ -18,8 +18,6 @@ using ir::ValueId;
 
 // StableHLO ops this version does not run, with the reason given to the user.
 std::string unsupported_reason(std::string_view name) {
-  if (name == "stablehlo.infeed" || name == "stablehlo.outfeed")
-    return "host communication (infeed, outfeed) is not supported yet";
   if (name == "stablehlo.create_token") return "it is deprecated: write stablehlo.after_all";
   static constexpr std::string_view quantized[] = {"stablehlo.uniform_quantize",
                                                    "stablehlo.uniform_dequantize"};

@@ -155,7 +155,9 @@ void decode_algorithm(const AttrNode& n, detail::Attrs& out, Cursor& c) {
   if (n.kind != AttrNode::Kind::dialect || n.text != "dot_algorithm")
     c.fail_at(n.pos, "algorithm must be #stablehlo.dot_algorithm<...>");
   std::size_t seen = 0;
-  for (const auto& [key, value] : parse_fields(n, c)) {
+  for (const auto& field : parse_fields(n, c)) {
+    const std::string& key = field.first;
+    const AttrNode& value = field.second;
     const auto is = [&](const auto& names) {
       return std::find(std::begin(names), std::end(names), key) != std::end(names);
     };

@@ -44,6 +44,7 @@ const std::map<std::string, std::string> kRefused = {
     {"fusion", "made by the interpreter after differentiation"},
     {"imag",
      "complex values: grad takes floating arguments only, and complex intermediates have no rules yet"},
+    {"infeed", "values from the host queue: constants to a derivative, and no tl:: function records it"},
     {"interpreter.probe", "the reference interpreter's test instrument in parsed programs; remove it first"},
     // prod's and cumprod's rules as recorded at build time (src/ops/prod_calls.cpp):
     // linear in the cotangent, refused in x; the tests of tlaloc-grad pin them.
@@ -51,6 +52,7 @@ const std::map<std::string, std::string> kRefused = {
      "recorded at build time only; its derivative in x is cumprod_backward_jvp, nothing else"},
     {"cumprod_backward_jvp", "stands for a function of the transforms layer, which runs forward mode"},
     {"cumprod_jvp", "recorded at build time only; its derivative in x is refused"},
+    {"outfeed", "values to the host queue: nothing flows back; no tl:: function records it"},
     {"prod_backward", "recorded at build time only; its derivative in x is prod_backward_jvp, nothing else"},
     {"prod_backward_jvp", "stands for a function of the transforms layer, which runs forward mode"},
     {"prod_jvp", "recorded at build time only; its derivative in x is refused"},

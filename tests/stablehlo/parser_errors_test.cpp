@@ -39,9 +39,9 @@ TEST(ParserErrors, UnknownAndUnsupportedOps) {
   expect_parse_error("func.func @main() {\n  %0 = stablehlo.frobnicate : tensor<f32>\n  return\n}", 2, 8,
                      "unknown op 'stablehlo.frobnicate'");
   expect_parse_error(
-      "func.func @main(%a: tensor<f32>) -> tensor<f32> {\n  %0 = \"stablehlo.infeed\"(%a) : "
+      "func.func @main(%a: tensor<f32>) -> tensor<f32> {\n  %0 = \"stablehlo.uniform_quantize\"(%a) : "
       "(tensor<f32>) -> tensor<f32>\n  return %0 : tensor<f32>\n}",
-      2, 8, "host communication (infeed, outfeed) is not supported yet");
+      2, 8, "quantized types are not supported");
   expect_parse_error("func.func @main() {\n  %0 = stablehlo.create_token : !stablehlo.token\n  return\n}", 2,
                      8, "deprecated: write stablehlo.after_all");
   expect_parse_error("func.func @main(%a: tensor<complex<f16>>) {\n  return\n}", 1, 28,

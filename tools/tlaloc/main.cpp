@@ -70,7 +70,8 @@ struct Tally {
 // Runs the entry on the values of --args and prints its results as StableHLO values.
 void run_with_args(const tl::ir::Module& m, const Options& o, Tally& t) {
   const std::vector<tl::Tensor> args = tl::stablehlo::parse_arguments(*o.args);
-  const tl::interp::Program prog(m, o.entry.empty() ? "main" : o.entry);
+  tl::detail::HostQueue queue;
+  const tl::interp::Program prog(m, o.entry.empty() ? "main" : o.entry, {.host_queue = &queue});
   for (const tl::Tensor& r : prog.run(args)) std::cout << tl::stablehlo::value_text(r) << "\n";
   ++t.passed;
 }
@@ -101,7 +102,9 @@ void run_module(const tl::ir::Module& m, const Options& o, Tally& t) {
   }
   for (const tl::ir::Function* f : cases) {
     try {
-      const tl::interp::Program prog(m, f->name);
+      // A host queue for infeed (empty: what the caller queues) and outfeed (kept, unread).
+      tl::detail::HostQueue queue;
+      const tl::interp::Program prog(m, f->name, {.host_queue = &queue});
       tl::detail::clear_probes();
       prog.run(std::vector<tl::Tensor>{});
       ++t.passed;
