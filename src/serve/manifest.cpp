@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -37,8 +38,10 @@ const json& field(const json& j, const char* key, Is is, const char* kind, const
 }
 
 DType dtype_named(const std::string& name, const std::string& file, const std::string& where) {
-  for (DType t : all_dtypes)
-    if (dtype_name(t) == name) return t;
+  for (const auto& kinds : {std::span<const DType>(all_dtypes), std::span<const DType>(complex_dtypes),
+                            std::span<const DType>(narrow_dtypes)})
+    for (DType t : kinds)
+      if (dtype_name(t) == name) return t;
   bad(file, fmt::format("{}unknown dtype \"{}\"", where, name));
 }
 

@@ -84,6 +84,29 @@ TEST(Artifact, OneCallExportsAFunction) {
   std::filesystem::remove_all(dir);
 }
 
+// Entries whose inputs are narrow or complex: the manifest names every dtype, and the
+// served program computes what the function does.
+TEST(Artifact, ExportsNarrowAndComplexInputs) {
+  const std::filesystem::path dir = tltest::fresh_dir("artifact_narrow_complex");
+  serve::Exporter ex(nn::Params{});
+  const auto twice = [](const nn::Params&, const Tensor& x) { return tl::add(x, x); };
+  ex.add("f8", twice, {.inputs = {"x"}}, tl::zeros({3}, tl::DType::f8e4m3fn));
+  ex.add("i4", twice, {.inputs = {"x"}}, tl::zeros({3}, tl::DType::i4));
+  ex.add("c64", twice, {.inputs = {"x"}}, tl::zeros({2}, tl::DType::c64));
+  ex.save(dir);
+  const serve::Model m = serve::Model::load(dir);
+  // 1.125 + 1.125 = 2.25 in f8e4m3fn; 5 + 5 wraps to -6 in i4.
+  const Tensor f = tl::tensor<float>({0.5f, 1.125f, -3.0f}, {3}).astype(tl::DType::f8e4m3fn);
+  EXPECT_EQ(m.run("f8", {f}).at(0).to_vector<float>(), (std::vector<float>{1.0f, 2.25f, -6.0f}));
+  const Tensor i = tl::tensor(std::vector<std::int32_t>{5, -1, 3}).astype(tl::DType::i4);
+  EXPECT_EQ(m.run("i4", {i}).at(0).to_vector<std::int32_t>(), (std::vector<std::int32_t>{-6, -2, 6}));
+  const Tensor z = tl::lax::complex(tl::tensor<float>({1, 2}, {2}), tl::tensor<float>({-1, 0.5f}, {2}));
+  const Tensor got = m.run("c64", {z}).at(0);
+  EXPECT_EQ(tl::lax::real(got).to_vector<float>(), (std::vector<float>{2, 4}));
+  EXPECT_EQ(tl::lax::imag(got).to_vector<float>(), (std::vector<float>{-2, 1}));
+  std::filesystem::remove_all(dir);
+}
+
 // The same artifact served through Tlaloc's PJRT plugin: the same bits.
 TEST(Artifact, RunsOnThePjrtPlugin) {
   const nn::Params p = kMlp.init(tl::random::key(1));
