@@ -13,6 +13,7 @@
 #include "core/narrow.hpp"
 #include "tlaloc/lax.hpp"
 #include "tlaloc/ops.hpp"
+#include "tlaloc/transforms.hpp"
 
 namespace tl = tlaloc;
 using tl::DType;
@@ -185,4 +186,13 @@ TEST(Narrow, OpsOnBitsRefuseNarrowIntegersByName) {
     EXPECT_NE(std::string(e.what()).find("i4"), std::string::npos) << e.what();
   }
   EXPECT_EQ(tl::lax::popcnt(tl::ones({2}, DType::i8)).to_vector<int>(), (std::vector<int>{1, 1}));
+}
+
+// Narrow floats count as floating for grad, as in JAX: the cotangent has the argument's
+// narrow type. d/dx sum(x * x) = 2x, worked out by hand and exact in f8e4m3fn here.
+TEST(Narrow, GradThroughANarrowFloatKeepsItsType) {
+  const tl::Tensor x = tl::tensor(std::vector<float>{1.0f, 1.5f, -3.0f, 0.125f}).astype(DType::f8e4m3fn);
+  const tl::Tensor g = tl::grad([](const tl::Tensor& v) { return tl::sum(tl::mul(v, v)); })(x);
+  EXPECT_EQ(g.dtype(), DType::f8e4m3fn);
+  EXPECT_EQ(g.to_vector<float>(), (std::vector<float>{2.0f, 3.0f, -6.0f, 0.25f}));
 }
