@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <span>
 
 namespace tlaloc::stablehlo {
 namespace {
@@ -154,7 +155,6 @@ std::string algorithm_text(const detail::Attrs& attrs) {
 void decode_algorithm(const AttrNode& n, detail::Attrs& out, Cursor& c) {
   if (n.kind != AttrNode::Kind::dialect || n.text != "dot_algorithm")
     c.fail_at(n.pos, "algorithm must be #stablehlo.dot_algorithm<...>");
-  std::size_t seen = 0;
   for (const auto& field : parse_fields(n, c)) {
     const std::string& key = field.first;
     const AttrNode& value = field.second;
@@ -169,9 +169,12 @@ void decode_algorithm(const AttrNode& n, detail::Attrs& out, Cursor& c) {
       out.set(algorithm_key(key), value.text == "true");
     else
       c.fail_at(value.pos, fmt::format("#stablehlo.dot_algorithm has no field '{}' of this kind", key));
-    ++seen;
   }
-  if (seen != 7) c.fail_at(n.pos, "#stablehlo.dot_algorithm needs all seven of its fields");
+  bool all = out.has(algorithm_key(kAlgorithmFlag));
+  for (const auto& names :
+       {std::span<const char* const>(kAlgorithmTypes), std::span<const char* const>(kAlgorithmCounts)})
+    for (const char* f : names) all = all && out.has(algorithm_key(f));
+  if (!all) c.fail_at(n.pos, "#stablehlo.dot_algorithm needs all seven of its fields");
 }
 
 // ---- #stablehlo.conv<...> -----------------------------------------------------------
