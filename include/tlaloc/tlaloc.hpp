@@ -11,6 +11,7 @@
 #include "tlaloc/ops.hpp"
 #include "tlaloc/random.hpp"
 #include "tlaloc/sharding.hpp"
+#include "tlaloc/special.hpp"
 #include "tlaloc/tensor.hpp"
 #include "tlaloc/transforms.hpp"
 #include "tlaloc/version.hpp"

@@ -232,6 +232,15 @@ class OpDef {
     stablehlo_ = std::move(s);
     return *this;
   }
+  // Its spelling in chlo, the dialect of ops JAX writes beside StableHLO's
+  // (chlo.lgamma, chlo.top_k): the parser reads it as this op, and the emitter
+  // writes it for an op with no StableHLO spelling. An op that also has a
+  // lowering is decomposed by `lower`; one without stays chlo, which XLA's
+  // compilers legalize as they do for JAX (docs/STABLEHLO.md).
+  OpDef& chlo(StableHloSpelling s) {
+    chlo_ = std::move(s);
+    return *this;
+  }
   // Elementwise: operands broadcast to the result shape and promote to one dtype;
   // lowering inserts the broadcasts and converts StableHLO needs.
   OpDef& elementwise() {
@@ -444,6 +453,9 @@ class OpDef {
   int regions() const { return regions_; }  // -1: any number (case)
   bool has_kernel() const { return kernel_ || region_kernel_; }
   const StableHloSpelling* stablehlo() const { return stablehlo_.name.empty() ? nullptr : &stablehlo_; }
+  const StableHloSpelling* chlo() const { return chlo_.name.empty() ? nullptr : &chlo_; }
+  // The spelling the emitter writes: StableHLO's, else chlo's (null: neither).
+  const StableHloSpelling* written() const { return stablehlo() != nullptr ? stablehlo() : chlo(); }
   bool is_elementwise() const { return elementwise_; }
   bool has_side_effects() const { return side_effects_; }
   const LowerFn& lowering() const { return lower_; }
@@ -481,6 +493,7 @@ class OpDef {
   int regions_ = 0;
   RegionKernel region_kernel_;
   StableHloSpelling stablehlo_;
+  StableHloSpelling chlo_;
   bool elementwise_ = false;
   bool side_effects_ = false;
   bool no_derivative_ = false;

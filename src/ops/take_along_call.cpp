@@ -79,4 +79,9 @@ Tensor detail::record_take_along_axis(const Tensor& x, const Tensor& indices, st
   return call1(*take_along_call_op, {x, indices}, {{"axis", axis}});
 }
 
+Tensor detail::record_take_along_axis_backward(const Tensor& g, const Tensor& x, const Tensor& indices,
+                                               std::int64_t axis) {
+  return call1(*take_along_backward_op, {g, x, indices}, {{"axis", axis}});
+}
+
 }  // namespace tlaloc

@@ -216,6 +216,8 @@ const OpDef& round_op =
       detail::complex_too([](auto v) { return vmath::fn(v); }, [](auto z) { return cexpr; })) how;
 #define TLALOC_SPELLED(spec) .elementwise().stablehlo(detail::elementwise_spelling("stablehlo." #spec))
 #define TLALOC_LOWERED(name) .lower(detail::lower_##name)
+// Also read as the chlo op JAX writes for it; lowered, it is decomposed.
+#define TLALOC_CHLO(name) .chlo({"chlo." #name, {}, "chlo"})
 #define D(expr) \
   .derivative([]([[maybe_unused]] const Tensor& x, [[maybe_unused]] const Tensor& y) { return expr; })
 TLALOC_VMATH_UNARY_C(exp, exp, std::exp(z), TLALOC_SPELLED(exponential) D(y))
@@ -229,23 +231,26 @@ TLALOC_FLOAT_UNARY_C(reciprocal, decltype(v)(1) / v, decltype(z)(1) / z,
                      TLALOC_LOWERED(reciprocal) D(-(y* y)))
 TLALOC_VMATH_UNARY_C(sin, sin, std::sin(z), TLALOC_SPELLED(sine) D(cos(x)))
 TLALOC_VMATH_UNARY_C(cos, cos, std::cos(z), TLALOC_SPELLED(cosine) D(-sin(x)))
-TLALOC_FLOAT_UNARY_C(tan, std::tan(v), std::tan(z), TLALOC_SPELLED(tan) D(1.0 + y * y))
+TLALOC_FLOAT_UNARY_C(tan, std::tan(v), std::tan(z), TLALOC_SPELLED(tan) TLALOC_CHLO(tan) D(1.0 + y * y))
 TLALOC_VMATH_UNARY_C(tanh, tanh, std::tanh(z), TLALOC_SPELLED(tanh) D(1.0 - y * y))
-TLALOC_FLOAT_UNARY(sinh, std::sinh(v), TLALOC_LOWERED(sinh) D(cosh(x)))
-TLALOC_FLOAT_UNARY(cosh, std::cosh(v), TLALOC_LOWERED(cosh) D(sinh(x)))
-TLALOC_FLOAT_UNARY(asin, std::asin(v), TLALOC_LOWERED(asin) D(rsqrt((1.0 - x) * (1.0 + x))))
-TLALOC_FLOAT_UNARY(acos, std::acos(v), TLALOC_LOWERED(acos) D(-rsqrt((1.0 - x) * (1.0 + x))))
-TLALOC_FLOAT_UNARY(atan, std::atan(v), TLALOC_LOWERED(atan) D(reciprocal(1.0 + x * x)))
-TLALOC_FLOAT_UNARY(asinh, std::asinh(v), TLALOC_LOWERED(asinh) D(rsqrt(x * x + 1.0)))
-TLALOC_FLOAT_UNARY(acosh, std::acosh(v), TLALOC_LOWERED(acosh) D(rsqrt((x - 1.0) * (x + 1.0))))
-TLALOC_FLOAT_UNARY(atanh, std::atanh(v), TLALOC_LOWERED(atanh) D(reciprocal((1.0 - x) * (1.0 + x))))
+TLALOC_FLOAT_UNARY(sinh, std::sinh(v), TLALOC_LOWERED(sinh) TLALOC_CHLO(sinh) D(cosh(x)))
+TLALOC_FLOAT_UNARY(cosh, std::cosh(v), TLALOC_LOWERED(cosh) TLALOC_CHLO(cosh) D(sinh(x)))
+TLALOC_FLOAT_UNARY(asin, std::asin(v), TLALOC_LOWERED(asin) TLALOC_CHLO(asin) D(rsqrt((1.0 - x) * (1.0 + x))))
+TLALOC_FLOAT_UNARY(acos, std::acos(v),
+                   TLALOC_LOWERED(acos) TLALOC_CHLO(acos) D(-rsqrt((1.0 - x) * (1.0 + x))))
+TLALOC_FLOAT_UNARY(atan, std::atan(v), TLALOC_LOWERED(atan) TLALOC_CHLO(atan) D(reciprocal(1.0 + x * x)))
+TLALOC_FLOAT_UNARY(asinh, std::asinh(v), TLALOC_LOWERED(asinh) TLALOC_CHLO(asinh) D(rsqrt(x* x + 1.0)))
+TLALOC_FLOAT_UNARY(acosh, std::acosh(v),
+                   TLALOC_LOWERED(acosh) TLALOC_CHLO(acosh) D(rsqrt((x - 1.0) * (x + 1.0))))
+TLALOC_FLOAT_UNARY(atanh, std::atanh(v),
+                   TLALOC_LOWERED(atanh) TLALOC_CHLO(atanh) D(reciprocal((1.0 - x) * (1.0 + x))))
 TLALOC_VMATH_UNARY_C(sigmoid, sigmoid, decltype(z)(1) / (decltype(z)(1) + std::exp(-z)),
                      TLALOC_SPELLED(logistic) D(y*(1.0 - y)))
 // silu = x s(x): s + x s (1 - s).
 TLALOC_VMATH_UNARY(silu, silu, TLALOC_LOWERED(silu) D(sigmoid(x) * (1.0 + x * (1.0 - sigmoid(x)))))
 TLALOC_VMATH_UNARY(softplus, softplus, TLALOC_LOWERED(softplus) D(sigmoid(x)))
 // 2/sqrt(pi) exp(-x^2).
-TLALOC_VMATH_UNARY(erf, erf, TLALOC_LOWERED(erf) D(1.1283791670955126 * exp(-(x * x))))
+TLALOC_VMATH_UNARY(erf, erf, TLALOC_LOWERED(erf) TLALOC_CHLO(erf) D(1.1283791670955126 * exp(-(x * x))))
 // gelu = x Phi(x): Phi(x) + x phi(x), with 1/sqrt(2) and 1/sqrt(2 pi) written out.
 const OpDef& gelu_op =
     def_vmath_unary("gelu", detail::FloatFn::gelu_erf, [](auto v) { return vmath::gelu_erf(v); })
@@ -258,6 +263,7 @@ TLALOC_VMATH_UNARY(gelu_tanh, gelu_tanh,
                        .called_as({.names = {}, .attributes = {}})
                        .derivative([](const Tensor& x, const Tensor&) { return gelu_tanh_derivative(x); })
                        .cpp([](detail::CppOp& op) { return detail::cpp_call("tl::gelu", op, {"true"}); }))
+#undef TLALOC_CHLO
 #undef TLALOC_LOWERED
 #undef D
 #undef TLALOC_SPELLED

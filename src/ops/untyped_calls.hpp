@@ -67,6 +67,10 @@ struct AlongShapes {
 AlongShapes along_shapes(const Shape& x, const Shape& indices, std::int64_t axis);
 Tensor record_take_along_axis(const Tensor& x, const Tensor& indices,
                               std::int64_t axis);  // take_along_call.cpp
+// tl::derivatives::take_along_axis_backward(g, x.shape(), indices, axis), x's shape read
+// at run time.
+Tensor record_take_along_axis_backward(const Tensor& g, const Tensor& x, const Tensor& indices,
+                                       std::int64_t axis);  // take_along_call.cpp
 
 // tl::pad's arguments as the pad op's attributes, and the op recorded (pad_call.cpp);
 // x's shape padded by the widths (shape_slice.cpp).

@@ -112,7 +112,7 @@ class FunctionEmitter final : public OpPrinter {
   }
 
   void op(const Op& op, std::string& out) {
-    const StableHloSpelling* s = op.def->stablehlo();
+    const StableHloSpelling* s = op.def->written();
     if (s == nullptr)
       throw Error(fmt::format("StableHLO emitter: op '{}' has no StableHLO form (lower the module first)",
                               op.name()));

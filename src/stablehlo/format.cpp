@@ -26,21 +26,24 @@ const FormatFns* find_format(std::string_view name) {
   return it == formats().end() ? nullptr : &it->second;
 }
 
-const detail::OpDef* op_for_spelling(std::string_view name) {
-  static const std::map<std::string, const detail::OpDef*, std::less<>> table = [] {
-    std::map<std::string, const detail::OpDef*, std::less<>> t;
+Spelled find_spelling(std::string_view name) {
+  static const std::map<std::string, Spelled, std::less<>> table = [] {
+    std::map<std::string, Spelled, std::less<>> t;
     for (const detail::OpDef* op : detail::all_ops()) {
-      const StableHloSpelling* s = op->stablehlo();
-      if (s == nullptr) continue;
-      if (!t.emplace(s->name, op).second)
-        throw Error(fmt::format("two ops claim the StableHLO spelling {}", s->name));
-      // `func.call` is also written `call`, as JAX prints it.
-      if (s->name.rfind("func.", 0) == 0) t.emplace(s->name.substr(5), op);
+      for (const StableHloSpelling* s : {op->stablehlo(), op->chlo()}) {
+        if (s == nullptr) continue;
+        if (!t.emplace(s->name, Spelled{op, s}).second)
+          throw Error(fmt::format("two ops claim the spelling {}", s->name));
+        // `func.call` is also written `call`, as JAX prints it.
+        if (s->name.rfind("func.", 0) == 0) t.emplace(s->name.substr(5), Spelled{op, s});
+      }
     }
     return t;
   }();
   auto it = table.find(name);
-  return it == table.end() ? nullptr : it->second;
+  return it == table.end() ? Spelled{} : it->second;
 }
+
+const detail::OpDef* op_for_spelling(std::string_view name) { return find_spelling(name).def; }
 
 }  // namespace tlaloc::stablehlo

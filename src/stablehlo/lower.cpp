@@ -25,7 +25,7 @@ const detail::OpDef& registry_op(std::string_view name) {
 }
 
 // Leading operands that keep their own dtype: select's i1 predicate.
-std::size_t predicates(const Op& op) { return op.def->stablehlo()->format == "select" ? 1 : 0; }
+std::size_t predicates(const Op& op) { return op.def->written()->format == "select" ? 1 : 0; }
 
 // The dtype an elementwise op's other operands must have in StableHLO.
 DType operand_dtype(const Function& f, const Op& op) {
@@ -40,9 +40,18 @@ DType operand_dtype(const Function& f, const Op& op) {
   return t;
 }
 
+// The spelling an op keeps in lowered text: StableHLO's, or chlo's where the op has
+// no decomposition (XLA's compilers legalize chlo, as for JAX's programs).
+const detail::StableHloSpelling* kept_spelling(const Op& op) {
+  if (op.def->stablehlo() != nullptr) return op.def->stablehlo();
+  if (op.def->lowering() || op.def->region_lowering()) return nullptr;
+  return op.def->chlo();
+}
+
 bool legal(const Function& f, const Op& op) {
-  if (op.def->stablehlo() == nullptr) return false;
-  if (op.def->stablehlo()->floating_only)  // the spec's float ops take complex values too
+  const detail::StableHloSpelling* s = kept_spelling(op);
+  if (s == nullptr) return false;
+  if (s->floating_only)  // the spec's float ops take complex values too
     for (ValueId v : op.operands)
       if (!is_inexact(f.type(v).dtype)) return false;
   if (!op.def->is_elementwise()) return true;
@@ -112,7 +121,7 @@ class Rewriter {
         for (const Op& inner : r.ops) this->op(inner);
         return mapped(r.results);
       });
-    } else if (op.def->is_elementwise() && op.def->stablehlo() != nullptr) {
+    } else if (op.def->is_elementwise() && kept_spelling(op) != nullptr) {
       changed_ = true;
       out = b_->record(*op.def, legalized(op, in), op.attrs, out_types);
     } else {

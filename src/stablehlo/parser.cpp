@@ -304,13 +304,14 @@ class Parser final : public OpParser {
     ParsedOp p;
     p.pos = at;
     p.num_results = total;
-    p.def = op_for_spelling(op_name);
+    const Spelled spelled = find_spelling(op_name);
+    p.def = spelled.def;
     if (p.def == nullptr) {
       const std::string why = unsupported_reason(op_name);
       c_.fail_at(name_at,
                  why.empty() ? fmt::format("unknown op '{}'", op_name) : fmt::format("{}: {}", op_name, why));
     }
-    p.spelling = p.def->stablehlo();
+    p.spelling = spelled.spelling;
     if (generic)
       generic_op(p);
     else

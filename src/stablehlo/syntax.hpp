@@ -107,7 +107,13 @@ struct FormatFns {
 };
 const FormatFns* find_format(std::string_view name);
 
-// The op a StableHLO name stands for (from the registry's spellings), or null.
+// The op a StableHLO or chlo name stands for (from the registry's spellings), and
+// that spelling; null when none does.
+struct Spelled {
+  const detail::OpDef* def = nullptr;
+  const StableHloSpelling* spelling = nullptr;
+};
+Spelled find_spelling(std::string_view name);
 const detail::OpDef* op_for_spelling(std::string_view name);
 
 }  // namespace tlaloc::stablehlo

@@ -159,7 +159,9 @@ const std::set<std::string> kRunsTraced = {
     "shape/stack_call", "shape/sum_backward", "shape/sum_to_shape_of", "shape/sum_to_size_op", "shape/take_op",
     "shape/tile", "shape/tile_backward_op", "shape/tile_op", "shape/transpose", "shape/transpose_backward",
     "shape/transpose_backward_reversed", "spec/cbrt", "spec/clamp_scalar_bounds", "spec/clamp_tensor_bounds",
-    "spec/divide", "spec/fmod", "spec/reduce_precision", "spec/round_nearest_afz", "unary/abs", "unary/acos",
+    "spec/divide", "spec/fmod", "spec/reduce_precision", "spec/round_nearest_afz", "special/bessel_i0e", "special/bessel_i0e_large",
+    "special/bessel_i1e", "special/digamma", "special/erf_inv", "special/erfc", "special/lgamma",
+    "special/lgamma_negative", "special/top_k", "unary/abs", "unary/acos",
     "unary/acosh", "unary/asin", "unary/asinh", "unary/atan", "unary/atanh", "unary/cos", "unary/cosh",
     "unary/erf", "unary/exp", "unary/expm1", "unary/gelu", "unary/gelu_tanh", "unary/log", "unary/log1p",
     "unary/neg", "unary/reciprocal", "unary/relu", "unary/rsqrt", "unary/sigmoid", "unary/silu", "unary/sin",
@@ -188,7 +190,7 @@ std::set<std::string> runs_forgotten() {
       "loss/mse_mean", "loss/mse_none", "loss/mse_sum", "loss/nll_mean", "loss/nll_none", "loss/nll_sum",
       "nn/cross_entropy_one_hot", "nn/layer_norm", "nn/log_softmax", "nn/softmax", "nn/softmax_axis0",
       "reduce/logsumexp", "reduce/mean", "reduce/std", "reduce/std_ddof1", "reduce/var", "reduce/var_ddof1",
-      "unary/convert"});
+      "special/igamma", "special/igammac", "special/polygamma", "special/zeta", "unary/convert"});
   // clang-format on
   // Rows whose function, traced, reads no type (the pools, slice, concat, pad and the
   // like record one op each), but whose ops recorded at known types have rules that do

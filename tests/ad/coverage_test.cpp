@@ -52,6 +52,7 @@ const std::map<std::string, std::string> kRefused = {
      "recorded at build time only; its derivative in x is cumprod_backward_jvp, nothing else"},
     {"cumprod_backward_jvp", "stands for a function of the transforms layer, which runs forward mode"},
     {"cumprod_jvp", "recorded at build time only; its derivative in x is refused"},
+    {"nextafter", "a step to the neighbouring value of the type: JAX and torch define no derivative"},
     {"outfeed", "values to the host queue: nothing flows back; no tl:: function records it"},
     {"prod_backward", "recorded at build time only; its derivative in x is prod_backward_jvp, nothing else"},
     {"prod_backward_jvp", "stands for a function of the transforms layer, which runs forward mode"},

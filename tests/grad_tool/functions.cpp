@@ -2356,6 +2356,24 @@ int main() {
   };
   report("functions without a derivative", tl::grad(unmoving)(w), unmoving, w);
 
+  // The special functions' rules (tlaloc/special.hpp). The operands they have no
+  // derivative in (polygamma's order, zeta's x, the incomplete gamma functions' a)
+  // are constants here.
+  const tl::Tensor order = tl::full({3, 2}, 1.0, tl::DType::f64),
+                   gamma_a = tl::full({3, 2}, 2.5, tl::DType::f64);
+  auto special = [&](const tl::Tensor& m) {
+    const tl::Tensor p = m * m + 0.5;
+    const tl::Tensor gammas =
+        tl::lgamma(p) + tl::digamma(p + 1.0) + tl::polygamma(order, p) + tl::zeta(gamma_a, p);
+    const tl::Tensor rest = tl::igamma(gamma_a, p) - tl::igammac(order, p) + tl::erfc(m) +
+                            tl::erf_inv(tl::tanh(m) * 0.5) + tl::bessel_i0e(m) * tl::bessel_i1e(m);
+    return tl::sum(gammas * rest);
+  };
+  report_near("special functions", tl::grad(special), special, w);
+  auto [special_value, special_dot] = tl::jvp(special, w, weights);
+  std::printf("special functions jvp: %a %a\n", special_value.item<double>(), special_dot.item<double>());
+  check_projection("special functions", special_dot, tl::grad(special)(w), weights);
+
   auto [value, g] = tl::value_and_grad(mlp)(w);
   std::printf("value: %a\n", value.item<double>());
   report("value_and_grad", g, mlp, w);

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   oracle::add_shape_cases(table);
   oracle::add_index_cases(table);
   oracle::add_nn_cases(table);
+  oracle::add_special_cases(table);
 
   std::ofstream out(argv[1]);
   out << nlohmann::json{{"cases", table.json()}}.dump() << '\n';

@@ -78,6 +78,7 @@ void add_select_cases(Table& t);
 void add_reduce_cases(Table& t);
 void add_linalg_cases(Table& t);
 void add_shape_cases(Table& t);
+void add_special_cases(Table& t);
 void add_index_cases(Table& t);
 void add_nn_cases(Table& t);
 

@@ -57,7 +57,11 @@ RuleTable make_rules() {
   // Every public function or operator that records one registry op alone, and has a
   // derivative; an operator's rule goes by its op's name.
   for (const tlaloc::detail::OpDef* def : tlaloc::detail::all_ops()) {
-    if (constant(*def)) continue;
+    // A constant op needs no rule; one without rules (nextafter) is refused by name,
+    // and so is a function of several results (top_k), whose std::vector the tool does
+    // not follow.
+    if (constant(*def) || !def->jvp_rule() || !def->vjp_rule()) continue;
+    if (def->arity() >= 0 && def->results_for(std::size_t(def->arity()), {}) != 1) continue;
     const tlaloc::detail::OpDef::PublicCall& pc = def->public_call();
     for (const std::string& fn : pc.names) {
       Rule r{fn, pc.method ? spell_method : spell_call};
