@@ -24,6 +24,8 @@ Tensor zeta(const Tensor& x, const Tensor& q);
 // no derivative in a.
 Tensor igamma(const Tensor& a, const Tensor& x);
 Tensor igammac(const Tensor& a, const Tensor& x);
+// The regularized incomplete beta function I_x(a, b); no derivative in a and b.
+Tensor betainc(const Tensor& a, const Tensor& b, const Tensor& x);
 Tensor erfc(const Tensor& x);     // 1 - erf(x), without its cancellation
 Tensor erf_inv(const Tensor& x);  // the inverse of erf on (-1, 1)
 // exp(-|x|) I0(x) and exp(-|x|) I1(x), the scaled modified Bessel functions.

@@ -57,6 +57,28 @@ double lower_series(double a, double x) {
   return sum * std::exp(-x + a * std::log(x) - lgamma(a));
 }
 
+// The continued fraction of I_x(a, b) x^-a (1-x)^-b a B(a, b) by Lentz's method,
+// for x < (a + 1) / (a + b + 2), where it converges fast.
+double beta_fraction(double a, double b, double x) {
+  constexpr double tiny = 1e-300;
+  const auto guard = [](double v) { return std::fabs(v) < tiny ? tiny : v; };
+  double c = 1, d = 1 / guard(1 - (a + b) * x / (a + 1)), h = d;
+  for (int m = 1; m < 2000; ++m) {
+    // The even step d_2m, then the odd step d_2m+1.
+    const double even = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+    d = 1 / guard(1 + even * d);
+    c = guard(1 + even / c);
+    h *= d * c;
+    const double odd = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
+    d = 1 / guard(1 + odd * d);
+    c = guard(1 + odd / c);
+    const double step = d * c;
+    h *= step;
+    if (std::fabs(step - 1) < kEps) break;
+  }
+  return h;
+}
+
 // exp(-|x|) I_nu(|x|) for nu = 0 or 1: the power series up to |x| = 20, where all
 // terms are positive, and Hankel's expansion beyond, whose terms shrink to below
 // exp(-2|x|) before they grow.
@@ -164,6 +186,15 @@ double igammac(double a, double x) {
   if (x == kInf) return 0;
   if (x < a + 1) return 1 - lower_series(a, x);
   return upper_fraction(a, x);
+}
+
+double betainc(double a, double b, double x) {
+  if (std::isnan(a) || std::isnan(b) || std::isnan(x) || a <= 0 || b <= 0 || x < 0 || x > 1) return kNaN;
+  if (x == 0 || x == 1) return x;
+  // x^a (1-x)^b / B(a, b), from the side where the fraction converges.
+  const double scale = std::exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * std::log(x) + b * std::log1p(-x));
+  if (x < (a + 1) / (a + b + 2)) return scale * beta_fraction(a, b, x) / a;
+  return 1 - scale * beta_fraction(b, a, 1 - x) / b;
 }
 
 double bessel_i0e(double x) { return std::isnan(x) ? x : std::isinf(x) ? 0 : scaled_bessel(0, x); }

@@ -18,6 +18,9 @@ double polygamma(double n, double x);
 // NaN for a <= 0 or x < 0.
 double igamma(double a, double x);
 double igammac(double a, double x);
+// The regularized incomplete beta function I_x(a, b): NaN for a <= 0, b <= 0 or x
+// outside [0, 1].
+double betainc(double a, double b, double x);
 // exp(-|x|) I0(x) and exp(-|x|) I1(x), the exponentially scaled modified Bessel
 // functions of the first kind.
 double bessel_i0e(double x);

@@ -15,6 +15,8 @@ namespace tlaloc::detail {
 inline StableHloSpelling elementwise_spelling(const char* name) { return {name, {}, "elementwise"}; }
 // One the spec defines on floating-point operands only.
 inline StableHloSpelling floating_spelling(const char* name) { return {name, {}, "elementwise", true}; }
+// A chlo op on tensors of one shape (`chlo.lgamma %x : t -> t`; OpDef::chlo).
+inline StableHloSpelling chlo_spelling(const char* name) { return {name, {}, "chlo"}; }
 
 // f(x, y) on the operands promoted to their common type; the result has the
 // rule's dtype (that type, or bool). `allowed(dtype)` refuses other types by name.

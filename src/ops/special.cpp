@@ -13,6 +13,7 @@
 #include "core/special_math.hpp"
 #include "core/threefry.hpp"
 #include "ops/cpp_spelling.hpp"
+#include "ops/elementwise_defs.hpp"
 #include "ops/elementwise_rules.hpp"
 #include "ops/like.hpp"
 #include "ops/rule.hpp"
@@ -24,12 +25,11 @@ namespace {
 
 using detail::Attrs;
 using detail::call1;
+using detail::chlo_spelling;
 using detail::OpDef;
 using detail::ResultType;
 using detail::TensorType;
 namespace special = detail::special;
-
-detail::StableHloSpelling chlo(const char* name) { return {name, {}, "chlo"}; }
 
 OpDef& public_op(const char* name, int inputs) {
   return detail::def_op(name)
@@ -79,19 +79,19 @@ OpDef& def_binary(const char* name, F f) {
     detail::fail<NotDifferentiableError>(op, "has no derivative in its operand {}", operand); \
   }
 
-constexpr double kTwoOverSqrtPi = 2 / 1.772453850905516;  // 2 / sqrt(pi)
+constexpr double kTwoOverSqrtPi = 2 * std::numbers::inv_sqrtpi;
 
-const OpDef& lgamma_op = def_unary("lgamma", F64(lgamma)).chlo(chlo("chlo.lgamma")) D(digamma(x));
+const OpDef& lgamma_op = def_unary("lgamma", F64(lgamma)).chlo(chlo_spelling("chlo.lgamma")) D(digamma(x));
 const OpDef& digamma_op =
-    def_unary("digamma", F64(digamma)).chlo(chlo("chlo.digamma")) D(polygamma(ones_like(x), x));
+    def_unary("digamma", F64(digamma)).chlo(chlo_spelling("chlo.digamma")) D(polygamma(ones_like(x), x));
 const OpDef& erfc_op = def_unary("erfc", [](auto v) {
                          return decltype(v)(std::erfc(double(v)));
-                       }).chlo(chlo("chlo.erfc")) D(-kTwoOverSqrtPi * exp(-(x * x)));
+                       }).chlo(chlo_spelling("chlo.erfc")) D(-kTwoOverSqrtPi * exp(-(x * x)));
 // XLA's erf_inv: Giles' polynomials, f32 (and narrower) in f32, f64 in f64.
 // d/dx erf_inv(x) = sqrt(pi)/2 exp(erf_inv(x)^2).
 const OpDef& erf_inv_op = def_unary("erf_inv", [](auto v) {
                             return detail::rng::erfinv(v);
-                          }).chlo(chlo("chlo.erf_inv")) D(exp(y * y) / kTwoOverSqrtPi);
+                          }).chlo(chlo_spelling("chlo.erf_inv")) D(exp(y * y) / kTwoOverSqrtPi);
 const OpDef& bessel_i0e_op =
     def_unary("bessel_i0e", F64(bessel_i0e)).lower(detail::lower_bessel_i0e) D(bessel_i1e(x) - sign(x) * y);
 // i1e'(x) = i0e(x) - i1e(x) (sign(x) + 1/x), and 1/2 at 0 (x taken as 1 there so
@@ -101,17 +101,19 @@ Tensor bessel_i1e_derivative(const Tensor& x, const Tensor& y) {
   const Tensor safe = where(zero, ones_like(x), x);
   return where(zero, ones_like(x) * 0.5, bessel_i0e(x) - y * (sign(x) + reciprocal(safe)));
 }
-const OpDef& bessel_i1e_op =
-    def_unary("bessel_i1e", F64(bessel_i1e)).chlo(chlo("chlo.bessel_i1e")).derivative(bessel_i1e_derivative);
+const OpDef& bessel_i1e_op = def_unary("bessel_i1e", F64(bessel_i1e))
+                                 .chlo(chlo_spelling("chlo.bessel_i1e"))
+                                 .derivative(bessel_i1e_derivative);
 
 const OpDef& polygamma_op =
-    detail::binary_derivative(def_binary("polygamma", F64_2(polygamma)).chlo(chlo("chlo.polygamma")),
+    detail::binary_derivative(def_binary("polygamma", F64_2(polygamma)).chlo(chlo_spelling("chlo.polygamma")),
                               NO_PARTIAL("polygamma", "n"), P(polygamma(a + 1.0, b)));
 // d/dq zeta(x, q) = -x zeta(x + 1, q).
-const OpDef& zeta_op = detail::binary_derivative(def_binary("zeta", F64_2(zeta)).chlo(chlo("chlo.zeta")),
-                                                 NO_PARTIAL("zeta", "x"), P(-a* zeta(a + 1.0, b)));
+const OpDef& zeta_op =
+    detail::binary_derivative(def_binary("zeta", F64_2(zeta)).chlo(chlo_spelling("chlo.zeta")),
+                              NO_PARTIAL("zeta", "x"), P(-a* zeta(a + 1.0, b)));
 // d/dx P(a, x) = x^(a-1) e^-x / Gamma(a), and Q's is its negative. chlo has no
-// incomplete gamma: they lower to while loops (ops/igamma_lowering.cpp), as JAX's do.
+// incomplete gamma: they lower to while loops (ops/incomplete_lowering.cpp), as JAX's do.
 Tensor igamma_density(const Tensor& a, const Tensor& x) { return exp((a - 1.0) * log(x) - x - lgamma(a)); }
 const OpDef& igamma_op =
     detail::binary_derivative(def_binary("igamma", F64_2(igamma)).lower(detail::lower_igamma),
@@ -119,6 +121,53 @@ const OpDef& igamma_op =
 const OpDef& igammac_op =
     detail::binary_derivative(def_binary("igammac", F64_2(igammac)).lower(detail::lower_igammac),
                               NO_PARTIAL("igammac", "a"), P(-igamma_density(a, b)));
+// d/dx I_x(a, b) = x^(a-1) (1-x)^(b-1) / B(a, b); a and b have none here, as in JAX.
+Tensor beta_density(const Tensor& a, const Tensor& b, const Tensor& x) {
+  return exp((a - 1.0) * log(x) + (b - 1.0) * log1p(-x) - (lgamma(a) + lgamma(b) - lgamma(a + b)));
+}
+void refuse_shape_parameters(const detail::Rule& r, bool forward) {
+  for (std::size_t i = 0; i < 2; ++i)
+    if (forward ? r.has_tangent(i) : r.wants(i))
+      detail::fail<NotDifferentiableError>("betainc", "has no derivative in its operand {}",
+                                           i == 0 ? "a" : "b");
+}
+const OpDef& betainc_op =
+    public_op("betainc", 3)
+        .shape_rule(detail::real_only("betainc", detail::broadcast_rule("betainc", ResultType::floating)))
+        .kernel([](std::span<const Tensor> in, const Attrs&, std::span<const TensorType> out) {
+          const DType t = out[0].dtype;
+          std::vector<Tensor> v;
+          for (const Tensor& x : in) v.push_back(broadcast_to(x.astype(t), out[0].shape));
+          Tensor y = detail::empty(out[0].shape, t);
+          TLALOC_SWITCH_FLOATING(t, "betainc", {
+            const T* pa = v[0].data<T>();
+            const T* pb = v[1].data<T>();
+            const T* px = v[2].data<T>();
+            T* py = detail::mutable_data<T>(y);
+            const auto wide = [](T e) { return double(static_cast<detail::compute_t<T>>(e)); };
+            detail::parallel_for(y.numel(), detail::kElementwiseGrain, [&](std::int64_t b, std::int64_t e) {
+              for (std::int64_t i = b; i < e; ++i) {
+                const double r = special::betainc(wide(pa[i]), wide(pb[i]), wide(px[i]));
+                py[i] = T(static_cast<detail::compute_t<T>>(r));
+              }
+            });
+          })
+          return std::vector<Tensor>{y};
+        })
+        .lower(detail::lower_betainc)
+        .jvp([](const detail::Rule& r) {
+          refuse_shape_parameters(r, true);
+          Tensor t;
+          if (r.has_tangent(2)) t = r.tangent(2) * beta_density(r.in(0), r.in(1), r.in(2));
+          return std::vector<Tensor>{broadcast_to_shape_of(t, r.out(0))};
+        })
+        .vjp([](const detail::Rule& r) {
+          refuse_shape_parameters(r, false);
+          std::vector<Tensor> g(3);
+          if (r.has_cotangent() && r.wants(2))
+            g[2] = sum_to_shape_of(r.cotangent() * beta_density(r.in(0), r.in(1), r.in(2)), r.in(2));
+          return g;
+        });
 #undef NO_PARTIAL
 #undef P
 #undef D
@@ -148,7 +197,7 @@ T next_after(T x, T y) {
 
 const OpDef& nextafter_op =
     public_op("nextafter", 2)
-        .chlo(chlo("chlo.next_after"))
+        .chlo(chlo_spelling("chlo.next_after"))
         .shape_rule([rule = detail::real_only("nextafter",
                                               detail::broadcast_rule("nextafter", ResultType::floating))](
                         std::span<const TensorType> in, const Attrs& a) {
@@ -191,5 +240,6 @@ TLALOC_SPECIAL_FN(igamma)
 TLALOC_SPECIAL_FN(igammac)
 TLALOC_SPECIAL_FN(nextafter)
 #undef TLALOC_SPECIAL_FN
+Tensor betainc(const Tensor& a, const Tensor& b, const Tensor& x) { return call1(betainc_op, {a, b, x}); }
 
 }  // namespace tlaloc

@@ -217,7 +217,7 @@ const OpDef& round_op =
 #define TLALOC_SPELLED(spec) .elementwise().stablehlo(detail::elementwise_spelling("stablehlo." #spec))
 #define TLALOC_LOWERED(name) .lower(detail::lower_##name)
 // Also read as the chlo op JAX writes for it; lowered, it is decomposed.
-#define TLALOC_CHLO(name) .chlo({"chlo." #name, {}, "chlo"})
+#define TLALOC_CHLO(name) .chlo(detail::chlo_spelling("chlo." #name))
 #define D(expr) \
   .derivative([]([[maybe_unused]] const Tensor& x, [[maybe_unused]] const Tensor& y) { return expr; })
 TLALOC_VMATH_UNARY_C(exp, exp, std::exp(z), TLALOC_SPELLED(exponential) D(y))

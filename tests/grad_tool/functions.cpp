@@ -2357,7 +2357,8 @@ int main() {
   report("functions without a derivative", tl::grad(unmoving)(w), unmoving, w);
 
   // The special functions' rules (tlaloc/special.hpp). The operands they have no
-  // derivative in (polygamma's order, zeta's x, the incomplete gamma functions' a)
+  // derivative in (polygamma's order, zeta's x, the incomplete gamma functions' a,
+  // betainc's a and b)
   // are constants here.
   const tl::Tensor order = tl::full({3, 2}, 1.0, tl::DType::f64),
                    gamma_a = tl::full({3, 2}, 2.5, tl::DType::f64);
@@ -2366,7 +2367,8 @@ int main() {
     const tl::Tensor gammas =
         tl::lgamma(p) + tl::digamma(p + 1.0) + tl::polygamma(order, p) + tl::zeta(gamma_a, p);
     const tl::Tensor rest = tl::igamma(gamma_a, p) - tl::igammac(order, p) + tl::erfc(m) +
-                            tl::erf_inv(tl::tanh(m) * 0.5) + tl::bessel_i0e(m) * tl::bessel_i1e(m);
+                            tl::erf_inv(tl::tanh(m) * 0.5) + tl::bessel_i0e(m) * tl::bessel_i1e(m) +
+                            tl::betainc(gamma_a, order, tl::sigmoid(m));
     return tl::sum(gammas * rest);
   };
   report_near("special functions", tl::grad(special), special, w);

@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <vector>
 
 namespace tl = tlaloc;
@@ -71,6 +72,34 @@ TEST(Special, IdentitiesBetweenTheFunctions) {
   const std::vector<double> pg = values(tl::polygamma(tl::full_like(x, 3), x));
   const std::vector<double> zt = values(tl::zeta(tl::full_like(x, 4), x));
   for (std::size_t i = 0; i < pg.size(); ++i) EXPECT_NEAR(pg[i], 6 * zt[i], 1e-13 * std::abs(pg[i])) << i;
+}
+
+// I_x(1, 1) = x, I_x(a, 1) = x^a, I_x(1, b) = 1 - (1-x)^b, I_1/2(a, a) = 1/2,
+// I_x(1/2, 1/2) = 2/pi asin(sqrt x), and I_x(a, b) = 1 - I_1-x(b, a).
+TEST(Special, IncompleteBetaIdentities) {
+  const std::vector<double> xs = {0.01, 0.2, 0.5, 0.7, 0.99};
+  const Tensor x = f64(xs), ones = tl::ones_like(x);
+  const std::vector<double> i11 = values(tl::betainc(ones, ones, x));
+  const std::vector<double> ia1 = values(tl::betainc(tl::full_like(x, 2.5), ones, x));
+  const std::vector<double> i1b = values(tl::betainc(ones, tl::full_like(x, 3.5), x));
+  const std::vector<double> half =
+      values(tl::betainc(tl::full_like(x, 7.3), tl::full_like(x, 7.3), tl::full_like(x, 0.5)));
+  const std::vector<double> arcsine = values(tl::betainc(tl::full_like(x, 0.5), tl::full_like(x, 0.5), x));
+  const Tensor a = f64({0.3, 2, 5, 30, 50}), b = f64({4, 0.7, 5, 20, 30});
+  const std::vector<double> direct = values(tl::betainc(a, b, x)),
+                            mirrored = values(tl::betainc(b, a, 1.0 - x));
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    EXPECT_NEAR(i11[i], xs[i], 1e-15) << i;
+    EXPECT_NEAR(ia1[i], std::pow(xs[i], 2.5), 1e-14) << i;
+    EXPECT_NEAR(i1b[i], 1 - std::pow(1 - xs[i], 3.5), 1e-14) << i;
+    EXPECT_NEAR(half[i], 0.5, 1e-14) << i;
+    EXPECT_NEAR(arcsine[i], 2 / std::numbers::pi * std::asin(std::sqrt(xs[i])), 1e-14) << i;
+    EXPECT_NEAR(direct[i], 1 - mirrored[i], 1e-14) << i;
+  }
+  // The ends of [0, 1], and NaN outside the domain.
+  EXPECT_EQ(values(tl::betainc(f64({2, 2}), f64({3, 3}), f64({0, 1}))), (std::vector<double>{0, 1}));
+  for (double v : values(tl::betainc(f64({0, 2, 2}), f64({1, 1, 1}), f64({0.5, -0.1, 1.1}))))
+    EXPECT_TRUE(std::isnan(v));
 }
 
 TEST(Special, ResultDtypes) {
