@@ -110,6 +110,36 @@ TEST(ParserErrors, DotAlgorithmsBeyondTheKernelAreRefused) {
       81, "needs all seven of its fields");
 }
 
+// chlo ops: their types are checked against the operands, top_k's k against the
+// shape, and a chlo op Tlaloc does not know is refused by name.
+TEST(ParserErrors, ChloOpsCheckTheirTypesAndAttributes) {
+  const auto fails = [](const std::string& body, const std::string& what) {
+    const std::string text = "func.func @main(%x: tensor<4xf32>) {\n  " + body + "\n  return\n}";
+    try {
+      (void)sh::parse(text, "t.mlir");
+      ADD_FAILURE() << "no error: " << body;
+    } catch (const tl::Error& e) {
+      const std::string msg = e.what();
+      // Located: by the parser (t.mlir:2:col) or the verifier (line 2:col).
+      EXPECT_TRUE(msg.find("t.mlir:2:") != std::string::npos || msg.find("line 2:") != std::string::npos)
+          << msg;
+      EXPECT_NE(msg.find(what), std::string::npos) << msg;
+    }
+  };
+  fails("%0 = chlo.lgamma %x : tensor<3xf32> -> tensor<4xf32>",
+        "operand 0 of chlo.lgamma is tensor<4xf32> but the type says tensor<3xf32>");
+  fails("%0 = chlo.zeta %x : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>",
+        "chlo.zeta has 1 operands but its type lists 2");
+  fails("%0:2 = chlo.top_k(%x, k = 5) : tensor<4xf32> -> (tensor<5xf32>, tensor<5xi32>)",
+        "k = 5 is outside [0, 4]");
+  fails("%0:2 = chlo.top_k(%x, n = 2) : tensor<4xf32> -> (tensor<2xf32>, tensor<2xi32>)",
+        "chlo.top_k expects k = <integer>");
+  fails("%0:2 = chlo.top_k(%x, k = 2) {smallest = true} : tensor<4xf32> -> (tensor<2xf32>, tensor<2xi32>)",
+        "chlo.top_k has no attribute 'smallest'");
+  fails("%0 = chlo.broadcast_add %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+        "unknown op 'chlo.broadcast_add'");
+}
+
 TEST(ParserErrors, HugeAndNegativeDimensions) {
   expect_parse_error("func.func @main(%a: tensor<99999999999999999999xf32>) {\n  return\n}", 1, 28,
                      "too large");
